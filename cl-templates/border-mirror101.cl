@@ -1,0 +1,14 @@
+/* Border pattern mirror101 (reflect101): dcb|abcd|cba — the edge pixel is not repeated. */
+/* border_lo: i may lie below 0 only and by less than n; border_hi: i may lie at or above n
+ * only and by less than n; border_both: any i, folding again and again (period 2n - 2);
+ * an axis of length 1 maps everything to 0. */
+int border_lo(int i, int n) { (void)n; return i < 0 ? -i : i; }
+int border_hi(int i, int n) { return i >= n ? 2 * n - i - 2 : i; }
+int border_both(int i, int n)
+{
+    if (n == 1) return 0;
+    const int period = 2 * n - 2;
+    int j = i % period;
+    if (j < 0) j += period;
+    return j < n ? j : period - j;
+}

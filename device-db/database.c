@@ -1,0 +1,294 @@
+/* database.c — the device capability database: the built-in records (device-db/records/, one
+ * .ini file per vendor, compiled in) plus the user overlay file, parsed with inih. An overlay section whose name is
+ * a built-in record's corrects only the keys it gives; any other section adds a record. */
+#include "clstencil.h"
+
+#include "embedded.h"
+#include "error.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct cls_device_db {
+    size_t count;
+    cls_arch_record *records;
+};
+
+typedef struct parse_state {
+    cls_device_db *db;
+    const char *origin;         /* "built-in" or the overlay's path */
+    cls_arch_record *current;   /* the record of the section being read */
+    strbuf error;               /* set when the handler refuses a line */
+} parse_state;
+
+static cls_arch_record *find_record(cls_device_db *db, const char *id)
+{
+    for (size_t i = 0; i < db->count; ++i)
+        if (strcmp(db->records[i].id, id) == 0) return &db->records[i];
+    return NULL;
+}
+
+/* The 1-based line of "[id]" in text, 0 if absent. */
+static int section_line(const char *text, const char *id)
+{
+    int line = 1;
+    const size_t length = strlen(id);
+    for (const char *p = text; *p; ++line) {
+        const char *start = p + strspn(p, " \t");
+        if (*start == '[' && strncmp(start + 1, id, length) == 0 && start[1 + length] == ']') return line;
+        p = strchr(p, '\n');
+        if (!p) break;
+        ++p;
+    }
+    return 0;
+}
+
+static int parse_unsigned(const char *text, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    if (*text < '0' || *text > '9') return 0;
+    unsigned long value = strtoul(text, &end, 10);
+    if (errno || *end || value > 0xFFFFFFFFul) return 0;
+    *out = (unsigned)value;
+    return 1;
+}
+
+static int parse_vendor(const char *text, cls_vendor *out)
+{
+    for (int v = CLS_VENDOR_NVIDIA; v <= CLS_VENDOR_OCLGRIND; ++v)
+        if (strcasecmp(text, cls_vendor_name((cls_vendor)v)) == 0) {
+            *out = (cls_vendor)v;
+            return 1;
+        }
+    return 0;
+}
+
+static int parse_type(const char *text, cls_device_type *out)
+{
+    for (int t = CLS_DEVICE_GPU; t <= CLS_DEVICE_CPU; ++t)
+        if (strcasecmp(text, cls_device_type_name((cls_device_type)t)) == 0) {
+            *out = (cls_device_type)t;
+            return 1;
+        }
+    return 0;
+}
+
+static int copy_text(char *out, size_t size, const char *text)
+{
+    if (strlen(text) >= size) return 0;
+    strcpy(out, text);
+    return 1;
+}
+
+/* Applies one key to a record; 0 with a message in state->error when the value is wrong. */
+static int apply_key(parse_state *state, cls_arch_record *r, const char *name, const char *value)
+{
+    static const struct { const char *name; size_t offset; } numbers[] = {
+#define NUMBER(field) {#field, offsetof(cls_arch_record, field)}
+        NUMBER(simd_width), NUMBER(max_threads_per_cu), NUMBER(max_groups_per_cu),
+        NUMBER(max_warps_per_cu), NUMBER(registers_per_cu), NUMBER(register_alloc_unit),
+        NUMBER(max_registers_per_thread), NUMBER(local_mem_per_cu), NUMBER(local_mem_alloc_unit),
+#undef NUMBER
+    };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; ++i)
+        if (strcmp(name, numbers[i].name) == 0) {
+            if (parse_unsigned(value, (unsigned *)((char *)r + numbers[i].offset))) return 1;
+            strbuf_printf(&state->error, "'%s' must be a non-negative decimal integer, not '%s'", name, value);
+            return 0;
+        }
+    int ok = 1;
+    const char *expected = NULL;
+    if (strcmp(name, "vendor") == 0) ok = parse_vendor(value, &r->vendor), expected = "a vendor name (nvidia, amd, intel, apple, arm, qualcomm, pocl, oclgrind)";
+    else if (strcmp(name, "type") == 0) ok = parse_type(value, &r->type), expected = "gpu, cpu or accelerator";
+    else if (strcmp(name, "arch") == 0) ok = copy_text(r->arch, sizeof r->arch, value), expected = "a short architecture key";
+    else if (strcmp(name, "device") == 0) ok = copy_text(r->device, sizeof r->device, value), expected = "a device name";
+    else if (strcmp(name, "source") == 0) ok = copy_text(r->source, sizeof r->source, value), expected = "a shorter source line";
+    else if (strcmp(name, "register_alloc") == 0) {
+        ok = strcmp(value, "warp") == 0 || strcmp(value, "group") == 0;
+        r->register_alloc_per_warp = strcmp(value, "warp") == 0;
+        expected = "warp or group";
+    } else if (strcmp(name, "default_wg") == 0) {
+        char tail;
+        ok = sscanf(value, "%ux%u%c", &r->default_wg_x, &r->default_wg_y, &tail) == 2 &&
+             r->default_wg_x > 0 && r->default_wg_y > 0;
+        expected = "WxH, e.g. 32x4";
+    } else {
+        strbuf_printf(&state->error, "unknown key '%s'", name);
+        return 0;
+    }
+    if (!ok) strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name, expected, value);
+    return ok;
+}
+
+static int handle_line(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *state = user;
+    if (!state->current || strcmp(state->current->id, section) != 0) {
+        cls_arch_record *existing = find_record(state->db, section);
+        if (existing && strcmp(existing->origin, state->origin) == 0) {
+            strbuf_printf(&state->error, "record [%s] appears twice", section);
+            return 0;
+        }
+        if (!existing) {
+            cls_arch_record *records = realloc(state->db->records, (state->db->count + 1) * sizeof *records);
+            if (!records) {
+                strbuf_append(&state->error, "out of memory");
+                return 0;
+            }
+            state->db->records = records;
+            existing = &records[state->db->count++];
+            memset(existing, 0, sizeof *existing);
+            if (!copy_text(existing->id, sizeof existing->id, section)) {
+                strbuf_printf(&state->error, "record name [%s] is too long", section);
+                return 0;
+            }
+        }
+        snprintf(existing->origin, sizeof existing->origin, "%s", state->origin);
+        state->current = existing;
+    }
+    return apply_key(state, state->current, name, value);
+}
+
+/* After a file: every new record must have every required key. */
+static cls_status check_complete(cls_device_db *db, const char *origin, const char *location,
+                                 const char *text)
+{
+    for (size_t i = 0; i < db->count; ++i) {
+        const cls_arch_record *r = &db->records[i];
+        if (strcmp(r->origin, origin) != 0) continue;
+        const unsigned numbers[] = {r->simd_width, r->max_threads_per_cu, r->max_groups_per_cu,
+                                    r->max_warps_per_cu, r->registers_per_cu, r->register_alloc_unit,
+                                    r->max_registers_per_thread, r->default_wg_x};
+        int complete = r->source[0] != '\0';
+        for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; ++k) complete &= numbers[k] != 0;
+        if (!complete)
+            return cls_fail(CLS_ERR_PARSE,
+                            "%s:%d: record [%s] is incomplete: a new record needs source, simd_width, "
+                            "max_threads_per_cu, max_groups_per_cu, max_warps_per_cu, registers_per_cu, "
+                            "register_alloc_unit, register_alloc, max_registers_per_thread, "
+                            "local_mem_per_cu, local_mem_alloc_unit and default_wg (all non-zero)",
+                            location, section_line(text, r->id), r->id);
+    }
+    return CLS_OK;
+}
+
+/* Parses one file's text into db; location names the file in messages. */
+static cls_status parse_text(cls_device_db *db, const char *origin, const char *location,
+                             const char *text)
+{
+    parse_state state = {.db = db, .origin = origin};
+    strbuf_init(&state.error);
+    const int line = ini_parse_string(text, handle_line, &state);
+    cls_status status = CLS_OK;
+    if (line != 0)
+        status = cls_fail(CLS_ERR_PARSE, "%s:%d: %s", location, line,
+                          state.error.length ? strbuf_text(&state.error) : "malformed line");
+    strbuf_free(&state.error);
+    return status == CLS_OK ? check_complete(db, origin, location, text) : status;
+}
+
+static char *read_file(const char *path, cls_status *status)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        *status = cls_fail(CLS_ERR_IO, "%s: cannot open the device database overlay: %s", path, strerror(errno));
+        return NULL;
+    }
+    strbuf text;
+    strbuf_init(&text);
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) strbuf_append_n(&text, chunk, got);
+    const int failed = ferror(file);
+    fclose(file);
+    if (failed || strbuf_failed(&text)) {
+        strbuf_free(&text);
+        *status = cls_fail(CLS_ERR_IO, "%s: cannot read the device database overlay", path);
+        return NULL;
+    }
+    *status = CLS_OK;
+    return strbuf_take(&text);
+}
+
+/* The overlay to load: explicit path, CLSTENCIL_DEVICE_DB, or the default in the config dir. */
+static int overlay_path(const char *explicit_path, strbuf *path)
+{
+    const char *named = explicit_path ? explicit_path : getenv("CLSTENCIL_DEVICE_DB");
+    if (named && *named) {
+        strbuf_append(path, named);
+        return 1; /* must exist */
+    }
+    const char *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (config && *config) strbuf_printf(path, "%s/clstencil/devices.ini", config);
+    else if (home && *home) strbuf_printf(path, "%s/.config/clstencil/devices.ini", home);
+    return 0;
+}
+
+static cls_status load_overlay(cls_device_db *db, const char *explicit_path)
+{
+    strbuf path;
+    strbuf_init(&path);
+    const int must_exist = overlay_path(explicit_path, &path);
+    cls_status status = CLS_OK;
+    FILE *probe = path.length ? fopen(strbuf_text(&path), "rb") : NULL;
+    if (probe) fclose(probe);
+    if (path.length && (probe || must_exist)) {
+        char *text = read_file(strbuf_text(&path), &status);
+        if (text) {
+            /* Parse into a copy, so that a malformed overlay leaves nothing behind. */
+            cls_device_db copy = {db->count, malloc((db->count ? db->count : 1) * sizeof *db->records)};
+            if (!copy.records) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+            else {
+                memcpy(copy.records, db->records, db->count * sizeof *db->records);
+                status = parse_text(&copy, strbuf_text(&path), strbuf_text(&path), text);
+                if (status == CLS_OK) {
+                    free(db->records);
+                    *db = copy;
+                } else {
+                    free(copy.records);
+                }
+            }
+            free(text);
+        }
+    }
+    strbuf_free(&path);
+    return status;
+}
+
+cls_status cls_device_db_load(const char *overlay, cls_device_db **out)
+{
+    if (!out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "output pointer is NULL");
+    *out = NULL;
+    cls_device_db *db = calloc(1, sizeof *db);
+    if (!db) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    cls_status status = CLS_OK;
+    for (size_t i = 0; status == CLS_OK && i < cls_embedded_records_count; ++i)
+        status = parse_text(db, "built-in", cls_embedded_records[i].name, cls_embedded_records[i].text);
+    if (status == CLS_OK) status = load_overlay(db, overlay);
+    if (status != CLS_OK) {
+        cls_device_db_release(db);
+        return status;
+    }
+    *out = db;
+    return CLS_OK;
+}
+
+void cls_device_db_release(cls_device_db *db)
+{
+    if (!db) return;
+    free(db->records);
+    free(db);
+}
+
+size_t cls_device_db_count(const cls_device_db *db) { return db ? db->count : 0; }
+
+const cls_arch_record *cls_device_db_get(const cls_device_db *db, size_t index)
+{
+    return db && index < db->count ? &db->records[index] : NULL;
+}

@@ -1,0 +1,318 @@
+/* emit.c — writes the OpenCL C source of one kernel configuration.
+ *
+ * The kernel (CLS_KERNEL_NAME) takes, in this order:
+ *   input, input_pitch (elements), output, output_pitch (elements), width, height,
+ *   mask (__constant float*, unused when baked), border_value,
+ *   group_bounds (int4: BH_L, BH_R, BH_T, BH_B), body_columns (int2: [hx, width - hx)).
+ * Every work-group picks its region from its group id against group_bounds; each region holds
+ * only the border checks of the sides it touches (the border functions come from the mode's
+ * cl-templates/border-*.cl, the one place of the index arithmetic). */
+#include "generator.h"
+
+#include "strbuf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Which sides of one axis a region's code checks. */
+typedef enum axis_check { CHECK_NONE, CHECK_LO, CHECK_HI, CHECK_BOTH } axis_check;
+
+typedef struct region_code {
+    const char *condition; /* C condition on at_left/at_right/at_top/at_bottom; NULL = else */
+    const char *label;
+    const char *sides;     /* the sides it checks, for the comment */
+    axis_check x, y;
+} region_code;
+
+/* Order matters: the fallback first, then Listing 3 of the ISP paper. */
+static const region_code isp_regions[] = {
+    {"(at_left && at_right) || (at_top && at_bottom)", "Fallback", "every side, any distance",
+     CHECK_BOTH, CHECK_BOTH},
+    {"at_top && at_left", "TL", "left and top", CHECK_LO, CHECK_LO},
+    {"at_top && at_right", "TR", "right and top", CHECK_HI, CHECK_LO},
+    {"at_top", "T", "top", CHECK_NONE, CHECK_LO},
+    {"at_bottom && at_left", "BL", "left and bottom", CHECK_LO, CHECK_HI},
+    {"at_bottom && at_right", "BR", "right and bottom", CHECK_HI, CHECK_HI},
+    {"at_bottom", "B", "bottom", CHECK_NONE, CHECK_HI},
+    {"at_left", "L", "left", CHECK_LO, CHECK_NONE},
+    {"at_right", "R", "right", CHECK_HI, CHECK_NONE},
+    {NULL, "Body", "no side", CHECK_NONE, CHECK_NONE},
+};
+
+static const char *c_type(cls_pixel_type type)
+{
+    switch (type) {
+    case CLS_PIXEL_U8: return "uchar";
+    case CLS_PIXEL_U16: return "ushort";
+    case CLS_PIXEL_F32: return "float";
+    }
+    return "float";
+}
+
+/* A float literal that reads back as exactly the same float. */
+static void append_float(strbuf *out, float value)
+{
+    char text[48];
+    snprintf(text, sizeof text, "%.9g", (double)value);
+    strbuf_append(out, text);
+    if (!strpbrk(text, ".e")) strbuf_append(out, ".0");
+    strbuf_append(out, "f");
+}
+
+/* "x", "x + 2" or "x - 2". */
+static void format_offset(char *text, size_t size, const char *base, int offset)
+{
+    if (offset == 0) snprintf(text, size, "%s", base);
+    else snprintf(text, size, "%s %c %d", base, offset < 0 ? '-' : '+', offset < 0 ? -offset : offset);
+}
+
+/* The in-range index for `index` on an axis of length `length` under a region's check. */
+static void append_index(strbuf *out, axis_check check, const char *index, const char *length)
+{
+    switch (check) {
+    case CHECK_NONE: strbuf_append(out, index); break;
+    case CHECK_LO: strbuf_printf(out, "border_lo(%s, %s)", index, length); break;
+    case CHECK_HI: strbuf_printf(out, "border_hi(%s, %s)", index, length); break;
+    case CHECK_BOTH: strbuf_printf(out, "border_both(%s, %s)", index, length); break;
+    }
+}
+
+/* The predicate "index is inside" for constant and undefined modes ("1" when unchecked). */
+static void append_inside(strbuf *out, axis_check check, const char *index, const char *length)
+{
+    static const char *const names[] = {NULL, "inside_lo", "inside_hi", "inside_both"};
+    if (check == CHECK_NONE) strbuf_append(out, "1");
+    else strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
+}
+
+static void indent_line(strbuf *out, int indent)
+{
+    for (int k = 0; k < indent; ++k) strbuf_append(out, "    ");
+}
+
+typedef struct emitter {
+    strbuf *out;
+    const cls_kernel_config *config;
+} emitter;
+
+/* One tap: `sum += coefficient * pixel;` with the pixel read through the region's checks.
+ * row_inside is the name of the row predicate (constant mode), xx the column expression. */
+static void emit_tap(emitter *e, int indent, const char *coefficient, axis_check x_check,
+                     const char *xx, int row_checked)
+{
+    strbuf *out = e->out;
+    indent_line(out, indent);
+    strbuf_printf(out, "sum += %s * ", coefficient);
+    if (e->config->spec.border == CLS_BORDER_CONSTANT && (x_check != CHECK_NONE || row_checked)) {
+        strbuf_append(out, "(");
+        if (row_checked) strbuf_append(out, "row_inside && ");
+        append_inside(out, x_check, xx, "width");
+        strbuf_printf(out, " ? (float)input[row + %s] : border_value);\n", xx);
+        return;
+    }
+    strbuf_append(out, "(float)input[row + ");
+    if (e->config->spec.border == CLS_BORDER_CONSTANT) strbuf_append(out, xx);
+    else append_index(out, x_check, xx, "width");
+    strbuf_append(out, "];\n");
+}
+
+/* The row set-up of one mask row: `row` (and `row_inside` in constant mode). */
+static int emit_row(emitter *e, int indent, axis_check y_check, const char *yy)
+{
+    strbuf *out = e->out;
+    if (e->config->spec.border == CLS_BORDER_CONSTANT) {
+        const int checked = y_check != CHECK_NONE;
+        if (checked) {
+            indent_line(out, indent);
+            strbuf_append(out, "const int row_inside = ");
+            append_inside(out, y_check, yy, "height");
+            strbuf_append(out, ";\n");
+        }
+        strbuf_line(out, indent, "const long row = (long)(%s) * input_pitch;", yy);
+        return checked;
+    }
+    indent_line(out, indent);
+    strbuf_append(out, "const long row = (long)");
+    if (e->config->spec.border == CLS_BORDER_UNDEFINED || y_check == CHECK_NONE)
+        strbuf_printf(out, "(%s)", yy);
+    else append_index(out, y_check, yy, "height");
+    strbuf_append(out, " * input_pitch;\n");
+    return 0;
+}
+
+/* The window sum with coefficients read from the __constant mask. */
+static void emit_window_loops(emitter *e, int indent, axis_check x_check, axis_check y_check)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "for (int j = 0; j < MASK_H; ++j) {");
+    const int row_checked = emit_row(e, indent + 1, y_check, "y + j - HALF_H");
+    strbuf_line(out, indent + 1, "for (int i = 0; i < MASK_W; ++i)");
+    emit_tap(e, indent + 2, "mask[j * MASK_W + i]", x_check, "x + i - HALF_W", row_checked);
+    strbuf_line(out, indent, "}");
+}
+
+/* The window sum unrolled with the coefficients as literals; zero taps are skipped. */
+static void emit_window_baked(emitter *e, int indent, axis_check x_check, axis_check y_check)
+{
+    const cls_spec *spec = &e->config->spec;
+    const int hx = (int)spec->mask_width / 2, hy = (int)spec->mask_height / 2;
+    for (int j = 0; j < (int)spec->mask_height; ++j) {
+        const float *coefficients = spec->coefficients + (size_t)j * spec->mask_width;
+        int nonzero = 0;
+        for (unsigned i = 0; i < spec->mask_width; ++i) nonzero += coefficients[i] != 0.0f;
+        if (!nonzero) continue;
+        char yy[32], xx[32];
+        format_offset(yy, sizeof yy, "y", j - hy);
+        strbuf_line(e->out, indent, "{   /* mask row %s */", yy);
+        const int row_checked = emit_row(e, indent + 1, y_check, yy);
+        for (int i = 0; i < (int)spec->mask_width; ++i) {
+            if (coefficients[i] == 0.0f) continue;
+            strbuf literal;
+            strbuf_init(&literal);
+            append_float(&literal, coefficients[i]);
+            format_offset(xx, sizeof xx, "x", i - hx);
+            emit_tap(e, indent + 1, strbuf_text(&literal), x_check, xx, row_checked);
+            strbuf_free(&literal);
+        }
+        strbuf_line(e->out, indent, "}");
+    }
+}
+
+/* The code of one region: guards, then the window sum into `sum`. */
+static void emit_region_body(emitter *e, int indent, axis_check x_check, axis_check y_check)
+{
+    strbuf *out = e->out;
+    const int guard_x = x_check == CHECK_HI || x_check == CHECK_BOTH;
+    const int guard_y = y_check == CHECK_HI || y_check == CHECK_BOTH;
+    if (guard_x || guard_y)
+        strbuf_line(out, indent, "if (%s%s%s) return; /* outside the image (partial group) */",
+                    guard_x ? "x >= width" : "", guard_x && guard_y ? " || " : "",
+                    guard_y ? "y >= height" : "");
+    if (e->config->spec.border == CLS_BORDER_UNDEFINED && (x_check || y_check)) {
+        /* Undefined border: pixels whose window leaves the image are not written. */
+        strbuf_line(out, indent, "/* The window must lie inside the image; else the pixel is left as it is. */");
+        indent_line(out, indent);
+        strbuf_append(out, "if (!(");
+        append_inside(out, x_check == CHECK_HI ? CHECK_NONE : x_check, "x - HALF_W", "width");
+        strbuf_append(out, " && ");
+        append_inside(out, x_check == CHECK_LO ? CHECK_NONE : x_check, "x + HALF_W", "width");
+        strbuf_append(out, " && ");
+        append_inside(out, y_check == CHECK_HI ? CHECK_NONE : y_check, "y - HALF_H", "height");
+        strbuf_append(out, " && ");
+        append_inside(out, y_check == CHECK_LO ? CHECK_NONE : y_check, "y + HALF_H", "height");
+        strbuf_append(out, ")) return;\n");
+        x_check = y_check = CHECK_NONE;
+    }
+    if (e->config->spec.bake_coefficients) emit_window_baked(e, indent, x_check, y_check);
+    else emit_window_loops(e, indent, x_check, y_check);
+}
+
+static void emit_header(emitter *e)
+{
+    const cls_kernel_config *c = e->config;
+    const cls_spec *s = &c->spec;
+    strbuf *out = e->out;
+    char simd_note[32] = "";
+    if (c->partition == CLS_PARTITION_ISP_WARP)
+        snprintf(simd_note, sizeof simd_note, ", SIMD width %u", c->simd_width);
+    strbuf_printf(out,
+                  "/* Generated by clstencil %s: do not edit.\n"
+                  " * Local operator %ux%u, coefficients %s, border %s, partition %s,\n"
+                  " * work-group %ux%u%s, %s -> %s (accumulated in float). */\n\n",
+                  CLS_VERSION_STRING, s->mask_width, s->mask_height,
+                  s->bake_coefficients ? "baked as literals" : "from a __constant buffer",
+                  cls_border_name(s->border), cls_partition_name(c->partition), c->group_width,
+                  c->group_height, simd_note,
+                  cls_pixel_type_name(s->input_type), cls_pixel_type_name(s->output_type));
+    char template_name[64];
+    snprintf(template_name, sizeof template_name, "border-%s.cl", cls_border_name(s->border));
+    strbuf_append(out, cls_template(template_name));
+    strbuf_printf(out,
+                  "\n#define MASK_W %u\n#define MASK_H %u\n#define HALF_W %u\n#define HALF_H %u\n"
+                  "#define GROUP_W %u\n#define GROUP_H %u\n",
+                  s->mask_width, s->mask_height, s->mask_width / 2, s->mask_height / 2,
+                  c->group_width, c->group_height);
+    if (c->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(out, "#define SIMD_WIDTH %u\n", c->simd_width);
+    strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", c_type(s->input_type),
+                  c_type(s->output_type));
+}
+
+static void emit_signature(emitter *e)
+{
+    strbuf *out = e->out;
+    strbuf_append(out,
+                  "__kernel __attribute__((reqd_work_group_size(GROUP_W, GROUP_H, 1)))\n"
+                  "void " CLS_KERNEL_NAME "(__global const input_t *restrict input, const int input_pitch,\n"
+                  "                      __global output_t *restrict output, const int output_pitch,\n"
+                  "                      const int width, const int height,\n"
+                  "                      __constant float *restrict mask, const float border_value,\n"
+                  "                      const int4 group_bounds, const int2 body_columns)\n"
+                  "{\n");
+    strbuf_line(out, 1, "const int x = get_global_id(0);");
+    strbuf_line(out, 1, "const int y = get_global_id(1);");
+    if (e->config->spec.bake_coefficients) strbuf_line(out, 1, "(void)mask; /* coefficients are baked */");
+    if (e->config->spec.border != CLS_BORDER_CONSTANT) strbuf_line(out, 1, "(void)border_value;");
+}
+
+/* ISP Listing 5, generalized: a warp (SIMD_WIDTH consecutive work-items in row-major order)
+ * whose columns all lie in the body columns needs no x check, even in a left or right group. */
+static void emit_warp_refinement(emitter *e)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, 1, "/* Warp-grained refinement (ISP Listing 5): a warp whose columns all lie inside the");
+    strbuf_line(out, 1, " * body columns needs no x check, even in a left or right work-group. */");
+    strbuf_line(out, 1, "if (at_left || at_right) {");
+    strbuf_line(out, 2, "const int item = get_local_id(1) * GROUP_W + get_local_id(0);");
+    strbuf_line(out, 2, "const int first = item / SIMD_WIDTH * SIMD_WIDTH;");
+    strbuf_line(out, 2, "const int last = min(first + SIMD_WIDTH, GROUP_W * GROUP_H) - 1;");
+    strbuf_line(out, 2, "const int one_row = first / GROUP_W == last / GROUP_W;");
+    strbuf_line(out, 2, "const int x0 = get_group_id(0) * GROUP_W + (one_row ? first %% GROUP_W : 0);");
+    strbuf_line(out, 2, "const int x1 = get_group_id(0) * GROUP_W + (one_row ? last %% GROUP_W : GROUP_W - 1);");
+    strbuf_line(out, 2, "if (x0 >= body_columns.s0 && x1 < body_columns.s1) at_left = at_right = 0;");
+    strbuf_line(out, 1, "}");
+}
+
+static void emit_store(emitter *e)
+{
+    const cls_pixel_type type = e->config->spec.output_type;
+    if (type == CLS_PIXEL_F32)
+        strbuf_line(e->out, 1, "output[(long)y * output_pitch + x] = sum;");
+    else
+        strbuf_line(e->out, 1, "output[(long)y * output_pitch + x] = convert_%s_sat_rte(sum);",
+                    c_type(type));
+}
+
+char *cls_emit_source(const cls_kernel_config *config)
+{
+    strbuf out;
+    strbuf_init(&out);
+    emitter e = {&out, config};
+    emit_header(&e);
+    emit_signature(&e);
+    strbuf_line(&out, 1, "float sum = 0.0f;");
+    if (config->partition == CLS_PARTITION_NAIVE) {
+        strbuf_line(&out, 1, "(void)group_bounds; (void)body_columns;");
+        strbuf_line(&out, 1, "/* Naive: every tap checks every side. */");
+        emit_region_body(&e, 1, CHECK_BOTH, CHECK_BOTH);
+    } else {
+        strbuf_line(&out, 1, "int at_left = (int)get_group_id(0) < group_bounds.s0;");
+        strbuf_line(&out, 1, "int at_right = (int)get_group_id(0) >= group_bounds.s1;");
+        strbuf_line(&out, 1, "const int at_top = (int)get_group_id(1) < group_bounds.s2;");
+        strbuf_line(&out, 1, "const int at_bottom = (int)get_group_id(1) >= group_bounds.s3;");
+        if (config->partition == CLS_PARTITION_ISP_WARP) emit_warp_refinement(&e);
+        else strbuf_line(&out, 1, "(void)body_columns;");
+        const size_t count = sizeof isp_regions / sizeof isp_regions[0];
+        for (size_t r = 0; r < count; ++r) {
+            const region_code *region = &isp_regions[r];
+            if (region->condition)
+                strbuf_line(&out, 1, "%sif (%s) {", r ? "} else " : "", region->condition);
+            else strbuf_line(&out, 1, "} else {");
+            strbuf_line(&out, 2, "/* Region %s: checks %s. */", region->label, region->sides);
+            emit_region_body(&e, 2, region->x, region->y);
+        }
+        strbuf_line(&out, 1, "}");
+    }
+    emit_store(&e);
+    strbuf_append(&out, "}\n");
+    return strbuf_take(&out);
+}

@@ -1,0 +1,68 @@
+/* generator.h — the spec → source stage (internal): resolved kernel configuration, canonical
+ * key, region math and OpenCL C emission. Pure C: no OpenCL calls, deterministic. */
+#ifndef CLS_GENERATOR_H
+#define CLS_GENERATOR_H
+
+#include "clstencil.h"
+
+/* Sanity cap on work-items per group before any device limit is known. */
+#define CLS_MAX_GROUP_ITEMS 4096
+/* The shape `auto` means when no device policy says otherwise. */
+#define CLS_FALLBACK_GROUP_WIDTH 32u
+#define CLS_FALLBACK_GROUP_HEIGHT 4u
+#define CLS_FALLBACK_SIMD_WIDTH 32u
+
+/* A spec with every `auto` resolved: exactly what the emitted source depends on. */
+typedef struct cls_kernel_config {
+    cls_spec spec;           /* spec.coefficients points at `coefficients` below */
+    float *coefficients;     /* owned copy */
+    cls_partition partition; /* never AUTO */
+    unsigned group_width, group_height;
+    unsigned simd_width;     /* used by isp-warp only */
+} cls_kernel_config;
+
+/* Validates the spec and resolves `auto` with the given policy defaults. */
+cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
+                                  unsigned simd_width, unsigned default_group_width,
+                                  unsigned default_group_height);
+void cls_kernel_config_free(cls_kernel_config *config);
+
+/* The canonical key: the same for every spec that yields the same kernel (malloc'd, NULL on OOM). */
+char *cls_kernel_key(const cls_kernel_config *config);
+
+/* The OpenCL C source (malloc'd, NULL on OOM). The kernel is named CLS_KERNEL_NAME; its
+ * arguments are listed in emit.c's header comment and set by host/filter.c. */
+#define CLS_KERNEL_NAME "clstencil_filter"
+char *cls_emit_source(const cls_kernel_config *config);
+
+/* ---- iteration-space partitioning (the one place of the region math) */
+
+typedef enum cls_region {
+    CLS_REGION_TL, CLS_REGION_T, CLS_REGION_TR,
+    CLS_REGION_L, CLS_REGION_BODY, CLS_REGION_R,
+    CLS_REGION_BL, CLS_REGION_B, CLS_REGION_BR,
+    CLS_REGION_FALLBACK, /* every side checked: a group needs both checks on an axis */
+    CLS_REGION_COUNT
+} cls_region;
+
+typedef struct cls_region_bounds {
+    int left, right, top, bottom; /* BH_L, BH_R, BH_T, BH_B in group indices */
+    int groups_x, groups_y;       /* the launch grid in groups */
+    int body_x0, body_x1;         /* columns whose whole window is inside: [body_x0, body_x1) */
+} cls_region_bounds;
+
+/* Group column b is free of the left check iff b >= ceil(hx/tx) (= left) and free of the right
+ * check iff b < floor((sx - hx)/tx) (= right); rows likewise. */
+void cls_region_bounds_compute(unsigned width, unsigned height, unsigned mask_width,
+                               unsigned mask_height, unsigned group_width, unsigned group_height,
+                               cls_region_bounds *bounds);
+/* The region of group (gx, gy) under block-grained partitioning. */
+cls_region cls_region_of_group(const cls_region_bounds *bounds, int gx, int gy);
+/* How many groups run each region. */
+void cls_region_group_counts(const cls_region_bounds *bounds, unsigned long counts[CLS_REGION_COUNT]);
+const char *cls_region_name(cls_region region);
+
+/* ---- embedded OpenCL C templates (cl-templates/, compiled in) */
+const char *cls_template(const char *name);
+
+#endif

@@ -1,0 +1,166 @@
+/* spec.c — the local-operator spec: defaults, names and aliases, and validation. */
+#include "generator.h"
+
+#include "error.h"
+#include "strbuf.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+void cls_spec_init(cls_spec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->mask_width = 3;
+    spec->mask_height = 3;
+    spec->border = CLS_BORDER_CLAMP;
+    spec->partition = CLS_PARTITION_AUTO;
+    spec->input_type = CLS_PIXEL_F32;
+    spec->output_type = CLS_PIXEL_F32;
+}
+
+typedef struct name_entry {
+    const char *name;
+    int value;
+} name_entry;
+
+/* The first entry of each value is its canonical name; later ones are aliases. */
+static const name_entry border_names[] = {
+    {"undefined", CLS_BORDER_UNDEFINED}, {"clamp", CLS_BORDER_CLAMP},
+    {"replicate", CLS_BORDER_CLAMP},     {"nearest", CLS_BORDER_CLAMP},
+    {"edge", CLS_BORDER_CLAMP},          {"mirror", CLS_BORDER_MIRROR},
+    {"reflect", CLS_BORDER_MIRROR},      {"symmetric", CLS_BORDER_MIRROR},
+    {"mirror101", CLS_BORDER_MIRROR101}, {"reflect101", CLS_BORDER_MIRROR101},
+    {"reflect_101", CLS_BORDER_MIRROR101}, {"repeat", CLS_BORDER_REPEAT},
+    {"wrap", CLS_BORDER_REPEAT},         {"periodic", CLS_BORDER_REPEAT},
+    {"constant", CLS_BORDER_CONSTANT},
+};
+static const name_entry partition_names[] = {
+    {"auto", CLS_PARTITION_AUTO},
+    {"naive", CLS_PARTITION_NAIVE},
+    {"isp-block", CLS_PARTITION_ISP_BLOCK},
+    {"isp-warp", CLS_PARTITION_ISP_WARP},
+};
+static const name_entry pixel_names[] = {
+    {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}};
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+static const char *name_of(const name_entry *table, size_t count, int value)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (table[i].value == value) return table[i].name;
+    return "invalid";
+}
+
+static cls_status parse_name(const name_entry *table, size_t count, const char *what,
+                             const char *name, int *value)
+{
+    if (name)
+        for (size_t i = 0; i < count; ++i)
+            if (strcasecmp(table[i].name, name) == 0) {
+                *value = table[i].value;
+                return CLS_OK;
+            }
+    strbuf choices;
+    strbuf_init(&choices);
+    for (size_t i = 0; i < count; ++i) strbuf_printf(&choices, "%s%s", i ? ", " : "", table[i].name);
+    cls_status status = cls_fail(CLS_ERR_INVALID_ARGUMENT, "unknown %s '%s' (expected one of: %s)",
+                                 what, name ? name : "(null)", strbuf_text(&choices));
+    strbuf_free(&choices);
+    return status;
+}
+
+cls_status cls_border_parse(const char *name, cls_border *out)
+{
+    int value;
+    cls_status status = parse_name(border_names, COUNT(border_names), "border mode", name, &value);
+    if (status == CLS_OK) *out = (cls_border)value;
+    return status;
+}
+
+const char *cls_border_name(cls_border border)
+{
+    return name_of(border_names, COUNT(border_names), border);
+}
+
+cls_status cls_partition_parse(const char *name, cls_partition *out)
+{
+    int value;
+    cls_status status = parse_name(partition_names, COUNT(partition_names), "partition", name, &value);
+    if (status == CLS_OK) *out = (cls_partition)value;
+    return status;
+}
+
+const char *cls_partition_name(cls_partition partition)
+{
+    return name_of(partition_names, COUNT(partition_names), partition);
+}
+
+cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out)
+{
+    int value;
+    cls_status status = parse_name(pixel_names, COUNT(pixel_names), "pixel type", name, &value);
+    if (status == CLS_OK) *out = (cls_pixel_type)value;
+    return status;
+}
+
+const char *cls_pixel_type_name(cls_pixel_type type)
+{
+    return name_of(pixel_names, COUNT(pixel_names), type);
+}
+
+size_t cls_pixel_size(cls_pixel_type type)
+{
+    switch (type) {
+    case CLS_PIXEL_U8: return 1;
+    case CLS_PIXEL_U16: return 2;
+    case CLS_PIXEL_F32: return 4;
+    }
+    return 0;
+}
+
+static cls_status check_mask_side(const char *what, unsigned size)
+{
+    if (size == 0 || size > CLS_MAX_MASK || size % 2 == 0)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "mask %s %u is invalid: it must be odd and between 1 and %d", what, size,
+                        CLS_MAX_MASK);
+    return CLS_OK;
+}
+
+cls_status cls_spec_validate(const cls_spec *spec)
+{
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    cls_status status = check_mask_side("width", spec->mask_width);
+    if (status == CLS_OK) status = check_mask_side("height", spec->mask_height);
+    if (status != CLS_OK) return status;
+    if (!spec->coefficients)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "mask coefficients are missing (NULL)");
+    for (unsigned j = 0; j < spec->mask_height; ++j)
+        for (unsigned i = 0; i < spec->mask_width; ++i)
+            if (!isfinite(spec->coefficients[j * spec->mask_width + i]))
+                return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                                "mask coefficient at column %u, row %u is not finite (%g)", i, j,
+                                (double)spec->coefficients[j * spec->mask_width + i]);
+    if ((unsigned)spec->border > CLS_BORDER_CONSTANT)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "border mode %d is not a cls_border value",
+                        (int)spec->border);
+    if (spec->border == CLS_BORDER_CONSTANT && !isfinite(spec->border_value))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "constant border value is not finite (%g)",
+                        (double)spec->border_value);
+    if ((unsigned)spec->partition > CLS_PARTITION_ISP_WARP)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "partition %d is not a cls_partition value",
+                        (int)spec->partition);
+    if ((spec->group_width == 0) != (spec->group_height == 0))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "work-group shape %ux%u: give both sides, or 0x0 for auto",
+                        spec->group_width, spec->group_height);
+    if ((unsigned long)spec->group_width * spec->group_height > CLS_MAX_GROUP_ITEMS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "work-group shape %ux%u has more than %d work-items",
+                        spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
+    if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
+    return CLS_OK;
+}

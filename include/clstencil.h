@@ -1,0 +1,277 @@
+/* clstencil.h — the one public header of clstencil, a run-time OpenCL kernel generator for
+ * image local operators (stencils). Every fallible call returns a cls_status; the detailed
+ * message of the calling thread's last failure (including OpenCL build logs) is cls_last_error().
+ * The library never prints, never exits and never aborts on bad input. */
+#ifndef CLSTENCIL_H
+#define CLSTENCIL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything declared here is the library's exported interface. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+#define CLS_VERSION_MAJOR 0
+#define CLS_VERSION_MINOR 1
+#define CLS_VERSION_PATCH 0
+#define CLS_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- status and errors */
+
+typedef enum cls_status {
+    CLS_OK = 0,
+    CLS_ERR_INVALID_ARGUMENT, /* a parameter or spec field is out of range */
+    CLS_ERR_NO_PLATFORM,      /* no OpenCL platform is installed */
+    CLS_ERR_NO_DEVICE,        /* no device matches the selection */
+    CLS_ERR_OPENCL,           /* an OpenCL call failed */
+    CLS_ERR_BUILD,            /* clBuildProgram failed; the build log is in cls_last_error() */
+    CLS_ERR_OUT_OF_MEMORY,
+    CLS_ERR_IO,               /* a file could not be read or written */
+    CLS_ERR_PARSE,            /* a data file (device database overlay) is malformed */
+    CLS_ERR_UNSUPPORTED       /* the device cannot run what was asked */
+} cls_status;
+
+/* The detailed message of the calling thread's last failed call ("" if none). */
+const char *cls_last_error(void);
+/* A short fixed name for a status ("CLS_ERR_BUILD"). */
+const char *cls_status_name(cls_status status);
+/* The library version, e.g. "0.1.0". */
+const char *cls_version(void);
+/* Frees memory that the library returned to the caller (strings such as generated source). */
+void cls_free(void *memory);
+
+/* ---------------------------------------------------------------- devices */
+
+typedef enum cls_vendor {
+    CLS_VENDOR_UNKNOWN = 0,
+    CLS_VENDOR_NVIDIA,
+    CLS_VENDOR_AMD,
+    CLS_VENDOR_INTEL,
+    CLS_VENDOR_APPLE,
+    CLS_VENDOR_ARM,
+    CLS_VENDOR_QUALCOMM,
+    CLS_VENDOR_POCL, /* the Portable Computing Language runtime (CPU) */
+    CLS_VENDOR_OCLGRIND
+} cls_vendor;
+
+typedef enum cls_device_type {
+    CLS_DEVICE_OTHER = 0,
+    CLS_DEVICE_GPU,
+    CLS_DEVICE_ACCELERATOR,
+    CLS_DEVICE_CPU
+} cls_device_type;
+
+/* The capability record of one OpenCL device, as discovered (all sizes in bytes). */
+typedef struct cls_device_caps {
+    unsigned platform_index, device_index; /* position in clGetPlatformIDs / clGetDeviceIDs */
+    char platform_name[128];
+    char platform_version[128];
+    char name[128];
+    char vendor_name[128];   /* CL_DEVICE_VENDOR as reported */
+    cls_vendor vendor;       /* normalized */
+    cls_device_type type;
+    cl_uint vendor_id;
+    char driver_version[64];
+    char device_version[128];     /* CL_DEVICE_VERSION */
+    char opencl_c_version[64];    /* CL_DEVICE_OPENCL_C_VERSION */
+    cl_uint address_bits;
+    cl_uint compute_units;
+    cl_uint max_clock_mhz;
+    cl_ulong global_mem_size;
+    cl_ulong local_mem_size;
+    cl_ulong max_constant_buffer_size;
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3];
+    size_t preferred_work_group_multiple; /* from a trivial kernel; 0 if unknown */
+    cl_uint simd_width;                   /* warp/wavefront/sub-group width; 0 if unknown */
+    int image_support;
+    size_t image2d_max_width, image2d_max_height;
+    /* Vendor extensions: zero when the extension is absent. */
+    int has_nv_attributes;           /* cl_nv_device_attribute_query */
+    cl_uint nv_compute_capability_major, nv_compute_capability_minor;
+    cl_uint nv_registers_per_block;
+    cl_uint nv_warp_size;
+    int has_amd_attributes;          /* cl_amd_device_attribute_query */
+    cl_uint amd_wavefront_width;
+    cl_uint amd_simds_per_cu;
+    char amd_board_name[128];
+    char amd_gfx_target[32];         /* e.g. "gfx90a", from the device name */
+    int has_intel_ip_version;        /* cl_intel_device_attribute_query */
+    cl_uint intel_ip_version;
+    char arch[32]; /* architecture key used by the database: "sm_90", "gfx90a", "" if none */
+} cls_device_caps;
+
+typedef struct cls_device_list cls_device_list;
+
+/* Enumerates every device of every platform. CLS_ERR_NO_PLATFORM when none is installed. */
+cls_status cls_devices_query(cls_device_list **out);
+void cls_device_list_release(cls_device_list *list);
+size_t cls_device_list_count(const cls_device_list *list);
+const cls_device_caps *cls_device_list_get(const cls_device_list *list, size_t index);
+cl_device_id cls_device_list_id(const cls_device_list *list, size_t index);
+
+/* Chooses a device. selector: NULL means the CLSTENCIL_DEVICE environment variable, or, when
+ * that is unset or empty, the default (a GPU if any, else an accelerator, else a CPU).
+ * Forms: "P:D" (platform:device index), "gpu" | "cpu" | "accelerator", or a case-insensitive
+ * substring of the device, platform or vendor name. No match is CLS_ERR_NO_DEVICE with a
+ * message listing every device. */
+cls_status cls_device_select(const cls_device_list *list, const char *selector, size_t *index);
+
+/* A stable 64-bit hash of platform name and version, device name, vendor id, driver version,
+ * OpenCL version, address bits and the library version, as 16 hex digits plus NUL. */
+void cls_device_fingerprint(const cls_device_caps *caps, char out[17]);
+
+const char *cls_vendor_name(cls_vendor vendor);
+const char *cls_device_type_name(cls_device_type type);
+
+/* ---------------------------------------------------------------- device database */
+
+typedef enum cls_match_level {
+    CLS_MATCH_DEVICE = 0, /* a record for this exact device name */
+    CLS_MATCH_ARCH,       /* a record for the architecture (compute capability, gfx target) */
+    CLS_MATCH_VENDOR_TYPE,/* a record for the vendor and device type */
+    CLS_MATCH_GENERIC     /* the generic fallback record */
+} cls_match_level;
+
+/* One database record: the resources of one compute unit of an architecture. */
+typedef struct cls_arch_record {
+    char id[64];           /* the record's section name, e.g. "nvidia-sm90" */
+    char origin[256];      /* "built-in" or the overlay file path */
+    char source[256];      /* where the numbers come from (vendor documentation, ...) */
+    cls_vendor vendor;     /* CLS_VENDOR_UNKNOWN on the generic record */
+    cls_device_type type;  /* CLS_DEVICE_OTHER on the generic record */
+    char arch[32];         /* architecture key; "" for vendor-type and generic records */
+    char device[128];      /* exact device name for device-level records; "" otherwise */
+    unsigned simd_width;
+    unsigned max_threads_per_cu;
+    unsigned max_groups_per_cu;
+    unsigned max_warps_per_cu;
+    unsigned registers_per_cu;
+    unsigned register_alloc_unit;     /* registers are allocated in multiples of this ... */
+    int register_alloc_per_warp;      /* ... per warp (1) or per work-group (0) */
+    unsigned max_registers_per_thread;
+    unsigned local_mem_per_cu;        /* bytes */
+    unsigned local_mem_alloc_unit;    /* bytes */
+    unsigned default_wg_x, default_wg_y; /* policy: work-group shape when nothing better is known */
+} cls_arch_record;
+
+typedef struct cls_device_db cls_device_db;
+
+/* Loads the built-in records and the user overlay. overlay_path: NULL means the
+ * CLSTENCIL_DEVICE_DB environment variable, else $XDG_CONFIG_HOME/clstencil/devices.ini,
+ * else ~/.config/clstencil/devices.ini (a missing default file is not an error; a missing
+ * named file is). A malformed overlay is CLS_ERR_PARSE naming file and line; none of it is used. */
+cls_status cls_device_db_load(const char *overlay_path, cls_device_db **out);
+void cls_device_db_release(cls_device_db *db);
+size_t cls_device_db_count(const cls_device_db *db);
+const cls_arch_record *cls_device_db_get(const cls_device_db *db, size_t index);
+/* The best record for a device: exact device, then architecture, then vendor and type, then
+ * generic. Overlay records win over built-in ones at the same level. */
+const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caps,
+                                           cls_match_level *level);
+const char *cls_match_level_name(cls_match_level level);
+
+/* ---------------------------------------------------------------- local-operator spec */
+
+typedef enum cls_border {
+    CLS_BORDER_UNDEFINED = 0, /* no check: the caller guarantees in-range reads */
+    CLS_BORDER_CLAMP,         /* aaaa|abcd|dddd */
+    CLS_BORDER_MIRROR,        /* dcba|abcd|dcba (OpenCV BORDER_REFLECT) */
+    CLS_BORDER_MIRROR101,     /* dcb|abcd|cba   (OpenCV BORDER_REFLECT_101) */
+    CLS_BORDER_REPEAT,        /* abcd|abcd|abcd */
+    CLS_BORDER_CONSTANT       /* kkkk|abcd|kkkk */
+} cls_border;
+
+typedef enum cls_partition {
+    CLS_PARTITION_AUTO = 0,
+    CLS_PARTITION_NAIVE,     /* every tap checks every side */
+    CLS_PARTITION_ISP_BLOCK, /* nine regions chosen per work-group */
+    CLS_PARTITION_ISP_WARP   /* regions refined per warp within border work-groups */
+} cls_partition;
+
+typedef enum cls_pixel_type { CLS_PIXEL_F32 = 0, CLS_PIXEL_U8, CLS_PIXEL_U16 } cls_pixel_type;
+
+#define CLS_MAX_MASK 63
+
+typedef struct cls_spec {
+    unsigned mask_width, mask_height; /* odd, 1..CLS_MAX_MASK */
+    const float *coefficients;        /* mask_width*mask_height, row-major; copied at create */
+    int bake_coefficients;            /* 1: literals in the source; 0: a __constant buffer */
+    cls_border border;
+    float border_value;               /* for CLS_BORDER_CONSTANT */
+    cls_partition partition;
+    unsigned group_width, group_height; /* 0 x 0 = auto */
+    cls_pixel_type input_type, output_type;
+} cls_spec;
+
+/* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask. */
+void cls_spec_init(cls_spec *spec);
+/* Parses a border name or alias, case-insensitively ("replicate" -> CLS_BORDER_CLAMP). */
+cls_status cls_border_parse(const char *name, cls_border *out);
+const char *cls_border_name(cls_border border);
+cls_status cls_partition_parse(const char *name, cls_partition *out);
+const char *cls_partition_name(cls_partition partition);
+cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out);
+const char *cls_pixel_type_name(cls_pixel_type type);
+size_t cls_pixel_size(cls_pixel_type type);
+/* Checks a spec without a device; the message names the offending field. */
+cls_status cls_spec_validate(const cls_spec *spec);
+
+/* Generates the OpenCL C source for a spec without a device. simd_width is used by isp-warp
+ * (0 means 32). auto partition and shape resolve as cls_filter_create would on a device
+ * without a tuning record. *source is freed with cls_free. */
+cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char **source);
+
+/* ---------------------------------------------------------------- contexts and filters */
+
+typedef struct cls_context cls_context;
+
+/* Creates an OpenCL context and a profiling-enabled in-order queue on the selected device
+ * (selector as for cls_device_select). */
+cls_status cls_context_create(const char *selector, cls_context **out);
+void cls_context_release(cls_context *context);
+const cls_device_caps *cls_context_device(const cls_context *context);
+cl_context cls_context_cl(const cls_context *context);
+cl_command_queue cls_context_queue(const cls_context *context);
+
+/* Geometry of one launch. Row pitches are in bytes; 0 means tightly packed. */
+typedef struct cls_image_desc {
+    size_t width, height;
+    size_t input_row_pitch, output_row_pitch;
+} cls_image_desc;
+
+typedef struct cls_filter cls_filter;
+
+/* Validates the spec against the device, generates and builds the kernel. */
+cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out);
+void cls_filter_release(cls_filter *filter);
+/* The generated source (owned by the filter). */
+const char *cls_filter_source(const cls_filter *filter);
+/* The resolved partition and work-group shape. */
+cls_partition cls_filter_partition(const cls_filter *filter);
+void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height);
+/* Enqueues the filter on the context's queue; does not block. */
+cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output,
+                              const cls_image_desc *image, cl_uint wait_count,
+                              const cl_event *wait_list, cl_event *event);
+/* Convenience: copies host images in, runs, copies the result out and waits. */
+cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output,
+                               const cls_image_desc *image);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLSTENCIL_H */

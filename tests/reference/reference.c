@@ -1,0 +1,203 @@
+/* reference.c — the independent CPU reference for clstencil's local operators (see
+ * reference.h). Each border mode is implemented from its definition in DESIGN.md as a periodic
+ * index map, so that any offset is right, including images smaller than the mask. */
+#include "reference.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t ref_pixel_size(cls_pixel_type type)
+{
+    switch (type) {
+    case CLS_PIXEL_F32: return 4;
+    case CLS_PIXEL_U8: return 1;
+    case CLS_PIXEL_U16: return 2;
+    }
+    return 0;
+}
+
+/* a mod m in [0, m) for m > 0, also for negative a. */
+static long mod_floor(long a, long m)
+{
+    long r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+long ref_border_index(cls_border border, long p, long n)
+{
+    if (n < 1)
+        return -1;
+    if (p >= 0 && p < n)
+        return p;
+    switch (border) {
+    case CLS_BORDER_CLAMP: /* aaaa|abcd|dddd */
+        return p < 0 ? 0 : n - 1;
+    case CLS_BORDER_MIRROR: { /* dcba|abcd|dcba: the edge pixel repeats, period 2n */
+        long m = mod_floor(p, 2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    }
+    case CLS_BORDER_MIRROR101: { /* dcb|abcd|cba: the edge pixel does not repeat, period 2n-2 */
+        if (n == 1)
+            return 0;
+        long m = mod_floor(p, 2 * n - 2);
+        return m < n ? m : 2 * n - 2 - m;
+    }
+    case CLS_BORDER_REPEAT: /* abcd|abcd|abcd */
+        return mod_floor(p, n);
+    case CLS_BORDER_CONSTANT:  /* kkkk|abcd|kkkk: never read */
+    case CLS_BORDER_UNDEFINED: /* ????|abcd|????: no defined pixel */
+        return -1;
+    }
+    return -1;
+}
+
+int ref_window_inside(size_t x, size_t y, size_t width, size_t height, int mask_w, int mask_h)
+{
+    size_t hx = (size_t)(mask_w / 2), hy = (size_t)(mask_h / 2);
+    size_t rx = (size_t)(mask_w - 1 - mask_w / 2), ry = (size_t)(mask_h - 1 - mask_h / 2);
+    return x >= hx && y >= hy && x + rx < width && y + ry < height;
+}
+
+double ref_load(cls_pixel_type type, const void *src)
+{
+    switch (type) {
+    case CLS_PIXEL_F32: {
+        float v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    case CLS_PIXEL_U8:
+        return *(const uint8_t *)src;
+    case CLS_PIXEL_U16: {
+        uint16_t v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    }
+    return NAN;
+}
+
+double ref_read(const ref_image *img, size_t x, size_t y)
+{
+    size_t ps = ref_pixel_size(img->type);
+    size_t pitch = img->row_pitch ? img->row_pitch : img->width * ps;
+    return ref_load(img->type, (const char *)img->data + y * pitch + x * ps);
+}
+
+/* Round to nearest, ties to even, independent of the floating-point rounding mode. */
+static double round_half_even(double v)
+{
+    double f = floor(v);
+    double d = v - f; /* exact: f and v are within 1 of each other */
+    if (d > 0.5)
+        return f + 1.0;
+    if (d < 0.5)
+        return f;
+    return fmod(f, 2.0) == 0.0 ? f : f + 1.0;
+}
+
+static double saturate_round(double v, double max)
+{
+    if (isnan(v) || v <= 0.0)
+        return 0.0;
+    if (v >= max)
+        return max;
+    double r = round_half_even(v);
+    return r > max ? max : r;
+}
+
+double ref_to_output(cls_pixel_type type, double v)
+{
+    switch (type) {
+    case CLS_PIXEL_F32: return (double)(float)v;
+    case CLS_PIXEL_U8: return saturate_round(v, 255.0);
+    case CLS_PIXEL_U16: return saturate_round(v, 65535.0);
+    }
+    return NAN;
+}
+
+void ref_store(cls_pixel_type type, double v, void *dst)
+{
+    double o = ref_to_output(type, v);
+    switch (type) {
+    case CLS_PIXEL_F32: {
+        float f = (float)o;
+        memcpy(dst, &f, sizeof f);
+        break;
+    }
+    case CLS_PIXEL_U8:
+        *(uint8_t *)dst = (uint8_t)o;
+        break;
+    case CLS_PIXEL_U16: {
+        uint16_t u = (uint16_t)o;
+        memcpy(dst, &u, sizeof u);
+        break;
+    }
+    }
+}
+
+/* The coordinate read for every position p in [-before, n + after), at table[p + before]. */
+static long *axis_map(cls_border border, long n, long before, long after)
+{
+    long len = before + n + after;
+    long *map = malloc((size_t)len * sizeof *map);
+    if (!map)
+        return NULL;
+    for (long k = 0; k < len; ++k)
+        map[k] = ref_border_index(border, k - before, n);
+    return map;
+}
+
+int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
+                cls_border border, float border_value, double *out)
+{
+    if (!in || !in->data || !mask || !out || in->width == 0 || in->height == 0 ||
+        mask_w < 1 || mask_h < 1 || mask_w % 2 == 0 || mask_h % 2 == 0 ||
+        ref_pixel_size(in->type) == 0)
+        return -1;
+
+    const long w = (long)in->width, h = (long)in->height;
+    const long hx = mask_w / 2, hy = mask_h / 2;
+    const long rx = mask_w - 1 - hx, ry = mask_h - 1 - hy;
+    const double k = border_value;
+
+    double *pix = malloc((size_t)w * (size_t)h * sizeof *pix);
+    long *xmap = axis_map(border, w, hx, rx);
+    long *ymap = axis_map(border, h, hy, ry);
+    if (!pix || !xmap || !ymap) {
+        free(pix);
+        free(xmap);
+        free(ymap);
+        return -1;
+    }
+    for (long y = 0; y < h; ++y)
+        for (long x = 0; x < w; ++x)
+            pix[y * w + x] = ref_read(in, (size_t)x, (size_t)y);
+
+    for (long y = 0; y < h; ++y) {
+        for (long x = 0; x < w; ++x) {
+            if (border == CLS_BORDER_UNDEFINED &&
+                !ref_window_inside((size_t)x, (size_t)y, (size_t)w, (size_t)h, mask_w, mask_h)) {
+                out[y * w + x] = NAN;
+                continue;
+            }
+            double sum = 0.0;
+            for (long j = 0; j < mask_h; ++j) {
+                long sy = ymap[y + j]; /* the table starts at -hy: index (y + j - hy) + hy */
+                const float *mrow = mask + j * mask_w;
+                for (long i = 0; i < mask_w; ++i) {
+                    long sx = xmap[x + i];
+                    double v = (sy < 0 || sx < 0) ? k : pix[sy * w + sx];
+                    sum += (double)mrow[i] * v;
+                }
+            }
+            out[y * w + x] = sum;
+        }
+    }
+    free(pix);
+    free(xmap);
+    free(ymap);
+    return 0;
+}

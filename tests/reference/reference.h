@@ -1,0 +1,66 @@
+/* reference.h — the independent CPU reference for clstencil's local operators.
+ *
+ * Written from DESIGN.md's definitions only ("Border modes"), never from generator/ or host/:
+ * it is the oracle the device tests compare against. Sums are accumulated in double; the
+ * conversion to the output type follows OpenCL's convert_<type>_sat_rte (round to nearest,
+ * ties to even, saturating, NaN -> 0). Only the enum values of clstencil.h are used. */
+#ifndef CLS_TEST_REFERENCE_H
+#define CLS_TEST_REFERENCE_H
+
+#include <clstencil.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A typed host image: pixel (x, y) lives at (char *)data + y * row_pitch + x * pixel size. */
+typedef struct ref_image {
+    const void *data;
+    size_t width, height;
+    size_t row_pitch; /* bytes between the starts of two rows; 0 means tightly packed */
+    cls_pixel_type type;
+} ref_image;
+
+/* Bytes per pixel of a type (4, 1, 2); 0 for an unknown type. */
+size_t ref_pixel_size(cls_pixel_type type);
+
+/* Maps a possibly out-of-range coordinate p on an axis of length n >= 1 to the coordinate that
+ * is read, per DESIGN.md's border table, for any offset (folds repeat: mirror has period 2n,
+ * mirror101 period 2n-2, repeat period n; a length-1 axis maps to 0). In-range p maps to itself.
+ * Returns -1 when no pixel is read: constant outside the image (the border value is used) and
+ * undefined outside the image (the result is garbage), and for n < 1. */
+long ref_border_index(cls_border border, long p, long n);
+
+/* 1 when the whole mask window of pixel (x, y) lies inside the image (an "interior" pixel, the
+ * only ones where undefined mode has a defined result). */
+int ref_window_inside(size_t x, size_t y, size_t width, size_t height, int mask_w, int mask_h);
+
+/* The value of one pixel as a double. */
+double ref_read(const ref_image *img, size_t x, size_t y);
+
+/* out(x, y) = sum over j in [0, mask_h), i in [0, mask_w) of
+ *     mask[j * mask_w + i] * in(x + i - mask_w / 2, y + j - mask_h / 2)
+ * with out-of-range reads handled by `border` (border_value for constant), accumulated in
+ * double (taps in row-major order). out receives width * height doubles, row-major, tightly
+ * packed. In undefined mode only interior pixels are computed; the others are set to NaN.
+ * Returns 0, or -1 on bad arguments (NULL, zero size, even or non-positive mask size) or when
+ * memory runs out. */
+int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
+                cls_border border, float border_value, double *out);
+
+/* The value an output pixel of `type` holds for the exact result v, as a double:
+ * f32: (float)v; u8/u16: round to nearest, ties to even, saturate to [0, max], NaN -> 0. */
+double ref_to_output(cls_pixel_type type, double v);
+
+/* Stores ref_to_output(type, v) into one pixel of `type` at dst (no alignment needed). */
+void ref_store(cls_pixel_type type, double v, void *dst);
+
+/* Loads one pixel of `type` from src (no alignment needed) as a double. */
+double ref_load(cls_pixel_type type, const void *src);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLS_TEST_REFERENCE_H */

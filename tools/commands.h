@@ -1,0 +1,26 @@
+/* commands.h — the subcommands of the clstencil command and their shared exit codes. */
+#ifndef CLS_TOOLS_COMMANDS_H
+#define CLS_TOOLS_COMMANDS_H
+
+#include <clstencil.h>
+#include <json-c/json.h>
+
+enum {
+    EXIT_OK_ = 0,
+    EXIT_USAGE = 1,     /* bad command line */
+    EXIT_NO_DEVICE = 2, /* no OpenCL platform, or no device matches the selection */
+    EXIT_FAILURE_ = 3,  /* OpenCL, build or database failure */
+};
+
+int cmd_devices(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+/* The capability record, database match and fingerprint of one device as a JSON object. */
+json_object *device_to_json(const cls_device_caps *caps, const cls_device_db *db, int is_default);
+
+/* Parses "WxH" (both > 0). */
+int parse_size(const char *text, unsigned *width, unsigned *height);
+/* Maps a library status to the command's exit code, after printing cls_last_error(). */
+int report_failure(const char *command, cls_status status);
+
+#endif

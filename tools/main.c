@@ -1,0 +1,45 @@
+/* main.c — the clstencil command: dispatches to the subcommands. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: clstencil COMMAND [OPTIONS]\n"
+            "\n"
+            "commands:\n"
+            "  devices [--all] [--json]   list OpenCL devices with their capability record,\n"
+            "                             database match and fingerprint\n"
+            "  gen [OPTIONS]              print the generated OpenCL C source of a stencil\n"
+            "                             (clstencil gen --help for its options)\n"
+            "  --version                  print the version\n"
+            "  --help                     print this text\n"
+            "\n"
+            "The device is chosen by CLSTENCIL_DEVICE (P:D, gpu, cpu, accelerator or a name part);\n"
+            "by default a GPU, else an accelerator, else a CPU.\n"
+            "exit codes: 0 success, 1 bad command line, 2 no OpenCL device, 3 OpenCL or build failure\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "help") == 0) {
+        usage(stdout);
+        return EXIT_OK_;
+    }
+    if (strcmp(command, "--version") == 0) {
+        printf("clstencil %s\n", cls_version());
+        return EXIT_OK_;
+    }
+    if (strcmp(command, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
+    if (strcmp(command, "gen") == 0) return cmd_gen(argc - 1, argv + 1);
+    fprintf(stderr, "clstencil: unknown command '%s'\n\n", command);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,22 @@
+/* options.c — small command-line helpers shared by the subcommands. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int parse_size(const char *text, unsigned *width, unsigned *height)
+{
+    char tail;
+    return text && sscanf(text, "%ux%u%c", width, height, &tail) == 2 && *width > 0 && *height > 0;
+}
+
+int report_failure(const char *command, cls_status status)
+{
+    fprintf(stderr, "clstencil %s: %s\n", command, cls_last_error());
+    switch (status) {
+    case CLS_ERR_NO_PLATFORM:
+    case CLS_ERR_NO_DEVICE: return EXIT_NO_DEVICE;
+    case CLS_ERR_INVALID_ARGUMENT: return EXIT_USAGE;
+    default: return EXIT_FAILURE_;
+    }
+}
