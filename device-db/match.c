@@ -1,5 +1,6 @@
 /* match.c — picks the database record for a device: exact device name, then architecture,
- * then vendor and type, then the generic record; overlay records first at each level. */
+ * then vendor and type, then the generic record. Within a level the record defined last wins,
+ * so the overlay's new records (read after the built-in ones) take precedence. */
 #include "clstencil.h"
 
 #include <string.h>
@@ -26,15 +27,13 @@ const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_de
 {
     const size_t count = cls_device_db_count(db);
     for (int l = CLS_MATCH_DEVICE; l <= CLS_MATCH_GENERIC; ++l)
-        for (int overlay = 1; overlay >= 0; --overlay)
-            for (size_t i = 0; i < count; ++i) {
-                const cls_arch_record *r = cls_device_db_get(db, i);
-                const int is_overlay = strcmp(r->origin, "built-in") != 0;
-                if (is_overlay == overlay && matches(r, caps, (cls_match_level)l)) {
-                    if (level) *level = (cls_match_level)l;
-                    return r;
-                }
+        for (size_t i = count; i-- > 0;) {
+            const cls_arch_record *r = cls_device_db_get(db, i);
+            if (matches(r, caps, (cls_match_level)l)) {
+                if (level) *level = (cls_match_level)l;
+                return r;
             }
+        }
     return NULL;
 }
 

@@ -174,7 +174,7 @@ void cls_device_db_release(cls_device_db *db);
 size_t cls_device_db_count(const cls_device_db *db);
 const cls_arch_record *cls_device_db_get(const cls_device_db *db, size_t index);
 /* The best record for a device: exact device, then architecture, then vendor and type, then
- * generic. Overlay records win over built-in ones at the same level. */
+ * generic. Within a level the record defined last wins: overlay records beat built-in ones. */
 const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caps,
                                            cls_match_level *level);
 const char *cls_match_level_name(cls_match_level level);

@@ -1,0 +1,214 @@
+/* test_database.c — the device database: built-in records, matching at every fallback level,
+ * overlay precedence (corrections and new records), and malformed overlays (file and line named,
+ * nothing of them used). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clstencil.h"
+
+static char overlay_path[256];
+
+static void write_overlay(const char *text)
+{
+    snprintf(overlay_path, sizeof overlay_path, "/tmp/clstencil-test-overlay-%d.ini", (int)getpid());
+    FILE *file = fopen(overlay_path, "w");
+    assert_non_null(file);
+    fputs(text, file);
+    fclose(file);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (overlay_path[0]) unlink(overlay_path);
+    overlay_path[0] = '\0';
+    return 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    /* no user overlay from the environment may leak into the tests */
+    unsetenv("CLSTENCIL_DEVICE_DB");
+    setenv("XDG_CONFIG_HOME", "/nonexistent-clstencil-test", 1);
+    return 0;
+}
+
+static cls_device_caps device(cls_vendor vendor, cls_device_type type, const char *arch, const char *name)
+{
+    cls_device_caps caps;
+    memset(&caps, 0, sizeof caps);
+    caps.vendor = vendor;
+    caps.type = type;
+    snprintf(caps.arch, sizeof caps.arch, "%s", arch);
+    snprintf(caps.name, sizeof caps.name, "%s", name);
+    return caps;
+}
+
+static const char *matched(const cls_device_db *db, const cls_device_caps *caps, cls_match_level expected)
+{
+    cls_match_level level = CLS_MATCH_GENERIC;
+    const cls_arch_record *r = cls_device_db_match(db, caps, &level);
+    assert_non_null(r);
+    assert_int_equal(level, expected);
+    return r->id;
+}
+
+static void builtin_records_load_and_are_complete(void **state)
+{
+    (void)state;
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    assert_true(cls_device_db_count(db) >= 30);
+    static const char *required[] = {"nvidia-sm50", "nvidia-sm60", "nvidia-sm61", "nvidia-sm70", "nvidia-sm75",
+                                     "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100",
+                                     "nvidia-sm120", "amd-gfx803", "amd-gfx900", "amd-gfx906", "amd-gfx908",
+                                     "amd-gfx90a", "amd-gfx942", "amd-gfx1030", "amd-gfx1100", "intel-xe",
+                                     "pocl-cpu", "generic"};
+    for (size_t k = 0; k < sizeof required / sizeof required[0]; ++k) {
+        int found = 0;
+        for (size_t i = 0; i < cls_device_db_count(db); ++i) {
+            const cls_arch_record *r = cls_device_db_get(db, i);
+            if (strcmp(r->id, required[k]) != 0) continue;
+            found = 1;
+            assert_true(r->simd_width > 0 && r->max_threads_per_cu >= r->simd_width);
+            assert_true(r->source[0] != '\0');
+            assert_string_equal(r->origin, "built-in");
+        }
+        if (!found) fail_msg("built-in record %s is missing", required[k]);
+    }
+    cls_device_db_release(db);
+}
+
+static void matching_falls_back_level_by_level(void **state)
+{
+    (void)state;
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    cls_device_caps h200 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_90", "NVIDIA H200");
+    assert_string_equal(matched(db, &h200, CLS_MATCH_ARCH), "nvidia-sm90");
+    const cls_arch_record *r = cls_device_db_match(db, &h200, NULL);
+    assert_int_equal(r->simd_width, 32);
+    assert_int_equal(r->max_threads_per_cu, 2048);
+    assert_int_equal(r->registers_per_cu, 65536);
+    cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
+    assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
+    cls_device_caps mi = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "gfx90a", "gfx90a:sramecc+:xnack-");
+    assert_string_equal(matched(db, &mi, CLS_MATCH_ARCH), "amd-gfx90a");
+    cls_device_caps pocl = device(CLS_VENDOR_POCL, CLS_DEVICE_CPU, "", "pthread-skylake");
+    assert_string_equal(matched(db, &pocl, CLS_MATCH_VENDOR_TYPE), "pocl-cpu");
+    cls_device_caps odd = device(CLS_VENDOR_UNKNOWN, CLS_DEVICE_ACCELERATOR, "", "Odd Thing");
+    assert_string_equal(matched(db, &odd, CLS_MATCH_GENERIC), "generic");
+    /* an architecture key of another vendor does not match */
+    cls_device_caps confused = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "sm_90", "x");
+    assert_string_equal(matched(db, &confused, CLS_MATCH_VENDOR_TYPE), "amd-gpu");
+    cls_device_db_release(db);
+}
+
+static void overlay_corrects_and_adds(void **state)
+{
+    (void)state;
+    write_overlay("; a user's corrections\n"
+                  "[nvidia-sm90]\n"
+                  "default_wg = 64x2\n"
+                  "\n"
+                  "[lab-h200]\n"
+                  "device = NVIDIA H200\n"
+                  "vendor = nvidia\ntype = gpu\narch = sm_90\n"
+                  "source = measured in our lab\n"
+                  "simd_width = 32\nmax_threads_per_cu = 2048\nmax_groups_per_cu = 32\nmax_warps_per_cu = 64\n"
+                  "registers_per_cu = 65536\nregister_alloc_unit = 256\nregister_alloc = warp\n"
+                  "max_registers_per_thread = 255\nlocal_mem_per_cu = 233472\nlocal_mem_alloc_unit = 128\n"
+                  "default_wg = 32x8\n"
+                  "\n"
+                  "[my-sm90]\n"
+                  "vendor = nvidia\ntype = gpu\narch = sm_90\nsource = tuned\n"
+                  "simd_width = 32\nmax_threads_per_cu = 2048\nmax_groups_per_cu = 32\nmax_warps_per_cu = 64\n"
+                  "registers_per_cu = 65536\nregister_alloc_unit = 256\nregister_alloc = warp\n"
+                  "max_registers_per_thread = 255\nlocal_mem_per_cu = 233472\nlocal_mem_alloc_unit = 128\n"
+                  "default_wg = 128x1\n");
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(overlay_path, &db), CLS_OK);
+    cls_device_caps h200 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_90", "NVIDIA H200");
+    assert_string_equal(matched(db, &h200, CLS_MATCH_DEVICE), "lab-h200");
+    cls_device_caps h100 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_90", "NVIDIA H100 80GB HBM3");
+    /* at architecture level the overlay's new record (defined last) wins over the corrected built-in */
+    assert_string_equal(matched(db, &h100, CLS_MATCH_ARCH), "my-sm90");
+    const cls_arch_record *corrected = NULL;
+    for (size_t i = 0; i < cls_device_db_count(db); ++i)
+        if (strcmp(cls_device_db_get(db, i)->id, "nvidia-sm90") == 0) corrected = cls_device_db_get(db, i);
+    assert_non_null(corrected);
+    assert_int_equal(corrected->default_wg_x, 64);
+    assert_int_equal(corrected->default_wg_y, 2);
+    assert_int_equal(corrected->max_threads_per_cu, 2048); /* untouched keys stay */
+    assert_string_equal(corrected->origin, overlay_path);
+    cls_device_db_release(db);
+}
+
+static void overlay_from_environment(void **state)
+{
+    (void)state;
+    write_overlay("[nvidia-sm90]\ndefault_wg = 16x16\n");
+    setenv("CLSTENCIL_DEVICE_DB", overlay_path, 1);
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    unsetenv("CLSTENCIL_DEVICE_DB");
+    cls_device_caps h200 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_90", "NVIDIA H200");
+    assert_int_equal(cls_device_db_match(db, &h200, NULL)->default_wg_x, 16);
+    cls_device_db_release(db);
+}
+
+static void expect_parse_error(const char *text, const char *message_part)
+{
+    write_overlay(text);
+    cls_device_db *db = (cls_device_db *)0x1;
+    assert_int_equal(cls_device_db_load(overlay_path, &db), CLS_ERR_PARSE);
+    assert_null(db); /* nothing of a malformed overlay is used: no database at all */
+    char expected[512];
+    snprintf(expected, sizeof expected, "%s:%s", overlay_path, message_part);
+    if (!strstr(cls_last_error(), expected)) fail_msg("message '%s' lacks '%s'", cls_last_error(), expected);
+}
+
+static void malformed_overlay_names_file_and_line(void **state)
+{
+    (void)state;
+    expect_parse_error("[nvidia-sm90]\ndefault_wg = 64x2\nthis line is not ini\n", "3: ");
+    expect_parse_error("; comment\n[nvidia-sm90]\nsimd_width = thirty-two\n", "3: 'simd_width' must be");
+    expect_parse_error("[nvidia-sm90]\nwarp_width = 32\n", "2: unknown key 'warp_width'");
+    expect_parse_error("[nvidia-sm90]\ndefault_wg = 32\n", "2: 'default_wg' must be WxH");
+    expect_parse_error("[nvidia-sm90]\nvendor = nvidya\n", "2: 'vendor' must be a vendor name");
+    expect_parse_error("\n\n[half-record]\nvendor = amd\nsimd_width = 64\n", "3: record [half-record] is incomplete");
+    expect_parse_error("[a]\nsimd_width = 1\n[b]\nsimd_width = 2\n[a]\nsimd_width = 3\n",
+                       "6: record [a] appears twice");
+}
+
+static void missing_named_overlay_is_an_error(void **state)
+{
+    (void)state;
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load("/nonexistent/devices.ini", &db), CLS_ERR_IO);
+    assert_non_null(strstr(cls_last_error(), "/nonexistent/devices.ini"));
+    /* a missing default overlay is fine */
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    cls_device_db_release(db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(builtin_records_load_and_are_complete, teardown),
+        cmocka_unit_test_teardown(matching_falls_back_level_by_level, teardown),
+        cmocka_unit_test_teardown(overlay_corrects_and_adds, teardown),
+        cmocka_unit_test_teardown(overlay_from_environment, teardown),
+        cmocka_unit_test_teardown(malformed_overlay_names_file_and_line, teardown),
+        cmocka_unit_test_teardown(missing_named_overlay_is_an_error, teardown),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,164 @@
+/* test_emit.c — properties of the generated source without a device: every region is labelled
+ * and holds exactly the checks of the sides it touches, naive checks everything, baked masks
+ * skip zero taps, and generation is deterministic. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generator.h"
+
+static char *generate(cls_border border, cls_partition partition, int bake, const float *mask, unsigned w,
+                      unsigned h)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = w;
+    spec.mask_height = h;
+    spec.coefficients = mask;
+    spec.bake_coefficients = bake;
+    spec.border = border;
+    spec.partition = partition;
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    return source;
+}
+
+/* Counts occurrences of word in [begin, end). */
+static int count_in(const char *begin, const char *end, const char *word)
+{
+    int count = 0;
+    for (const char *p = strstr(begin, word); p && p < end; p = strstr(p + 1, word)) ++count;
+    return count;
+}
+
+/* Whether word occurs in the kernel itself (after the border helper functions). */
+static int kernel_contains(const char *source, const char *word)
+{
+    const char *kernel = strstr(source, "__kernel");
+    return kernel && strstr(kernel, word) != NULL;
+}
+
+/* The text of region `label` up to the next region comment (or the end). */
+static void region_span(const char *source, const char *label, const char **begin, const char **end)
+{
+    char marker[64];
+    snprintf(marker, sizeof marker, "/* Region %s:", label);
+    *begin = strstr(source, marker);
+    if (!*begin) fail_msg("region %s is not labelled", label);
+    *end = strstr(*begin + 1, "/* Region ");
+    if (!*end) *end = *begin + strlen(*begin);
+}
+
+static void each_region_checks_only_its_sides(void **state)
+{
+    (void)state;
+    static const struct { const char *label; int lo_x, hi_x, lo_y, hi_y, both; } regions[] = {
+        {"TL", 1, 0, 1, 0, 0}, {"T", 0, 0, 1, 0, 0}, {"TR", 0, 1, 1, 0, 0},
+        {"L", 1, 0, 0, 0, 0},  {"Body", 0, 0, 0, 0, 0}, {"R", 0, 1, 0, 0, 0},
+        {"BL", 1, 0, 0, 1, 0}, {"B", 0, 0, 0, 1, 0}, {"BR", 0, 1, 0, 1, 0},
+        {"Fallback", 0, 0, 0, 0, 1}};
+    static const float mask[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+    const cls_border index_modes[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101,
+                                      CLS_BORDER_REPEAT};
+    for (size_t m = 0; m < 4; ++m) {
+        char *source = generate(index_modes[m], CLS_PARTITION_ISP_BLOCK, 0, mask, 3, 3);
+        for (size_t r = 0; r < sizeof regions / sizeof regions[0]; ++r) {
+            const char *begin, *end;
+            region_span(source, regions[r].label, &begin, &end);
+            assert_int_equal(count_in(begin, end, "border_lo(x") > 0, regions[r].lo_x);
+            assert_int_equal(count_in(begin, end, "border_hi(x") > 0, regions[r].hi_x);
+            assert_int_equal(count_in(begin, end, "border_lo(y") > 0, regions[r].lo_y);
+            assert_int_equal(count_in(begin, end, "border_hi(y") > 0, regions[r].hi_y);
+            assert_int_equal(count_in(begin, end, "border_both(") == 2, regions[r].both);
+            /* partial groups are guarded exactly where a right or bottom side is */
+            const int guarded = count_in(begin, end, "outside the image") > 0;
+            assert_int_equal(guarded, regions[r].hi_x || regions[r].hi_y || regions[r].both);
+        }
+        free(source);
+    }
+}
+
+static void constant_mode_never_reads_outside(void **state)
+{
+    (void)state;
+    static const float mask[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    char *source = generate(CLS_BORDER_CONSTANT, CLS_PARTITION_ISP_BLOCK, 0, mask, 3, 3);
+    assert_false(kernel_contains(source, "border_lo("));
+    assert_false(kernel_contains(source, "border_hi("));
+    assert_false(kernel_contains(source, "border_both("));
+    const char *begin, *end;
+    region_span(source, "TR", &begin, &end);
+    assert_true(count_in(begin, end, "inside_hi(x") > 0);
+    assert_true(count_in(begin, end, "inside_lo(y") > 0);
+    assert_true(count_in(begin, end, "? (float)input[row + x + i - HALF_W] : border_value") > 0);
+    region_span(source, "Body", &begin, &end);
+    assert_int_equal(count_in(begin, end, "inside_"), 0);
+    assert_int_equal(count_in(begin, end, "border_value"), 0);
+    free(source);
+}
+
+static void naive_checks_every_side_of_every_tap(void **state)
+{
+    (void)state;
+    static const float mask[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    char *source = generate(CLS_BORDER_MIRROR, CLS_PARTITION_NAIVE, 0, mask, 3, 3);
+    assert_false(kernel_contains(source, "/* Region"));
+    assert_false(kernel_contains(source, "border_lo("));
+    assert_false(kernel_contains(source, "border_hi("));
+    assert_true(kernel_contains(source, "border_both(x + i - HALF_W, width)"));
+    assert_true(kernel_contains(source, "border_both(y + j - HALF_H, height)"));
+    free(source);
+}
+
+static void isp_warp_refines_by_warp(void **state)
+{
+    (void)state;
+    static const float mask[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    char *source = generate(CLS_BORDER_CLAMP, CLS_PARTITION_ISP_WARP, 0, mask, 3, 3);
+    assert_non_null(strstr(source, "#define SIMD_WIDTH 32"));
+    assert_non_null(strstr(source, "Warp-grained refinement"));
+    free(source);
+}
+
+static void baked_mask_skips_zero_taps(void **state)
+{
+    (void)state;
+    static const float laplace[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0};
+    char *source = generate(CLS_BORDER_CLAMP, CLS_PARTITION_ISP_BLOCK, 1, laplace, 3, 3);
+    const char *begin, *end;
+    region_span(source, "Body", &begin, &end);
+    assert_int_equal(count_in(begin, end, "sum +="), 5);
+    assert_int_equal(count_in(begin, end, "-4.0f * "), 1);
+    assert_null(strstr(source, "mask[j"));
+    free(source);
+}
+
+static void generation_is_deterministic(void **state)
+{
+    (void)state;
+    static const float mask[25] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25};
+    char *a = generate(CLS_BORDER_REPEAT, CLS_PARTITION_ISP_WARP, 1, mask, 5, 5);
+    char *b = generate(CLS_BORDER_REPEAT, CLS_PARTITION_ISP_WARP, 1, mask, 5, 5);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "25.0f * "));
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_region_checks_only_its_sides),
+        cmocka_unit_test(constant_mode_never_reads_outside),
+        cmocka_unit_test(naive_checks_every_side_of_every_tap),
+        cmocka_unit_test(isp_warp_refines_by_warp),
+        cmocka_unit_test(baked_mask_skips_zero_taps),
+        cmocka_unit_test(generation_is_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
