@@ -1,5 +1,10 @@
-/* Border pattern constant: kkkk|abcd|kkkk — an outside pixel is never read; the kernel
- * argument border_value stands in for it. These predicates say whether an index is inside. */
+/* Border pattern constant: kkkk|abcd|kkkk — an outside pixel stands for the kernel argument
+ * border_value. inside_* say whether an index is inside; border_* clamp it, so that the tap
+ * always loads a pixel of the image and select() then discards it when the index was outside
+ * (no load leaves the image, and no load depends on a branch). */
 int inside_lo(int i, int n) { (void)n; return i >= 0; }
 int inside_hi(int i, int n) { return i < n; }
 int inside_both(int i, int n) { return i >= 0 && i < n; }
+int border_lo(int i, int n) { (void)n; return max(i, 0); }
+int border_hi(int i, int n) { return min(i, n - 1); }
+int border_both(int i, int n) { return clamp(i, 0, n - 1); }

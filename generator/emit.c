@@ -77,12 +77,11 @@ static void append_index(strbuf *out, axis_check check, const char *index, const
     }
 }
 
-/* The predicate "index is inside" for constant and undefined modes ("1" when unchecked). */
+/* The predicate "index is inside" for constant and undefined modes (check is not CHECK_NONE). */
 static void append_inside(strbuf *out, axis_check check, const char *index, const char *length)
 {
-    static const char *const names[] = {NULL, "inside_lo", "inside_hi", "inside_both"};
-    if (check == CHECK_NONE) strbuf_append(out, "1");
-    else strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
+    static const char *const names[] = {"1", "inside_lo", "inside_hi", "inside_both"};
+    strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
 }
 
 static void indent_line(strbuf *out, int indent)
@@ -96,40 +95,39 @@ typedef struct emitter {
 } emitter;
 
 /* One tap: `sum += coefficient * pixel;` with the pixel read through the region's checks.
- * row_inside is the name of the row predicate (constant mode), xx the column expression. */
+ * xx is the column expression; row_checked says whether the row may lie outside (constant). */
 static void emit_tap(emitter *e, int indent, const char *coefficient, axis_check x_check,
                      const char *xx, int row_checked)
 {
     strbuf *out = e->out;
     indent_line(out, indent);
     strbuf_printf(out, "sum += %s * ", coefficient);
-    if (e->config->spec.border == CLS_BORDER_CONSTANT && (x_check != CHECK_NONE || row_checked)) {
-        strbuf_append(out, "(");
-        if (row_checked) strbuf_append(out, "row_inside && ");
-        append_inside(out, x_check, xx, "width");
-        strbuf_printf(out, " ? (float)input[row + %s] : border_value);\n", xx);
-        return;
-    }
+    const int constant = e->config->spec.border == CLS_BORDER_CONSTANT;
+    const int selected = constant && (x_check != CHECK_NONE || row_checked);
+    if (selected) strbuf_append(out, "select(border_value, ");
     strbuf_append(out, "(float)input[row + ");
-    if (e->config->spec.border == CLS_BORDER_CONSTANT) strbuf_append(out, xx);
+    if (e->config->spec.border == CLS_BORDER_UNDEFINED) strbuf_append(out, xx);
     else append_index(out, x_check, xx, "width");
-    strbuf_append(out, "];\n");
+    strbuf_append(out, "]");
+    if (selected) {
+        strbuf_append(out, ", ");
+        if (row_checked) strbuf_append(out, x_check != CHECK_NONE ? "row_inside && " : "row_inside");
+        if (x_check != CHECK_NONE) append_inside(out, x_check, xx, "width");
+        strbuf_append(out, ")");
+    }
+    strbuf_append(out, ";\n");
 }
 
-/* The row set-up of one mask row: `row` (and `row_inside` in constant mode). */
+/* The row set-up of one mask row: `row`, and `row_inside` in constant mode. */
 static int emit_row(emitter *e, int indent, axis_check y_check, const char *yy)
 {
     strbuf *out = e->out;
-    if (e->config->spec.border == CLS_BORDER_CONSTANT) {
-        const int checked = y_check != CHECK_NONE;
-        if (checked) {
-            indent_line(out, indent);
-            strbuf_append(out, "const int row_inside = ");
-            append_inside(out, y_check, yy, "height");
-            strbuf_append(out, ";\n");
-        }
-        strbuf_line(out, indent, "const long row = (long)(%s) * input_pitch;", yy);
-        return checked;
+    const int row_checked = e->config->spec.border == CLS_BORDER_CONSTANT && y_check != CHECK_NONE;
+    if (row_checked) {
+        indent_line(out, indent);
+        strbuf_append(out, "const int row_inside = ");
+        append_inside(out, y_check, yy, "height");
+        strbuf_append(out, ";\n");
     }
     indent_line(out, indent);
     strbuf_append(out, "const long row = (long)");
@@ -137,7 +135,7 @@ static int emit_row(emitter *e, int indent, axis_check y_check, const char *yy)
         strbuf_printf(out, "(%s)", yy);
     else append_index(out, y_check, yy, "height");
     strbuf_append(out, " * input_pitch;\n");
-    return 0;
+    return row_checked;
 }
 
 /* The window sum with coefficients read from the __constant mask. */
@@ -191,15 +189,17 @@ static void emit_region_body(emitter *e, int indent, axis_check x_check, axis_ch
     if (e->config->spec.border == CLS_BORDER_UNDEFINED && (x_check || y_check)) {
         /* Undefined border: pixels whose window leaves the image are not written. */
         strbuf_line(out, indent, "/* The window must lie inside the image; else the pixel is left as it is. */");
+        const struct { axis_check check, skip; const char *index, *length; } sides[] = {
+            {x_check, CHECK_HI, "x - HALF_W", "width"}, {x_check, CHECK_LO, "x + HALF_W", "width"},
+            {y_check, CHECK_HI, "y - HALF_H", "height"}, {y_check, CHECK_LO, "y + HALF_H", "height"}};
         indent_line(out, indent);
         strbuf_append(out, "if (!(");
-        append_inside(out, x_check == CHECK_HI ? CHECK_NONE : x_check, "x - HALF_W", "width");
-        strbuf_append(out, " && ");
-        append_inside(out, x_check == CHECK_LO ? CHECK_NONE : x_check, "x + HALF_W", "width");
-        strbuf_append(out, " && ");
-        append_inside(out, y_check == CHECK_HI ? CHECK_NONE : y_check, "y - HALF_H", "height");
-        strbuf_append(out, " && ");
-        append_inside(out, y_check == CHECK_LO ? CHECK_NONE : y_check, "y + HALF_H", "height");
+        int terms = 0;
+        for (size_t k = 0; k < sizeof sides / sizeof sides[0]; ++k) {
+            if (sides[k].check == CHECK_NONE || sides[k].check == sides[k].skip) continue;
+            if (terms++) strbuf_append(out, " && ");
+            append_inside(out, sides[k].check, sides[k].index, sides[k].length);
+        }
         strbuf_append(out, ")) return;\n");
         x_check = y_check = CHECK_NONE;
     }
