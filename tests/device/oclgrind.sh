@@ -1,0 +1,16 @@
+#!/bin/sh
+# oclgrind.sh — runs a test program under oclgrind and fails on any message oclgrind logs
+# (invalid memory access, data race, barrier divergence, API error) or on the program failing.
+# Usage: oclgrind.sh OCLGRIND PROGRAM
+oclgrind=$1 program=$2
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+"$oclgrind" --check-api --data-races --log "$log" "$program"
+status=$?
+if [ -s "$log" ]; then
+    echo "oclgrind reported:"
+    head -n 40 "$log"
+    exit 1
+fi
+[ "$status" -eq 0 ] || { echo "$program failed under oclgrind (exit $status)"; exit 1; }
+echo "oclgrind: no error reported"

@@ -1,0 +1,161 @@
+/* test_filter_api.c — the filter API on the default device: auto resolution, one test per
+ * launch-time validation error, and the undefined border leaving border pixels untouched. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+static cls_context *context;
+static const float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+static int setup(void **state)
+{
+    (void)state;
+    if (cls_context_create(NULL, &context) != CLS_OK) {
+        fprintf(stderr, "no OpenCL device: %s\n", cls_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+static cls_filter *make_filter(cls_border border, unsigned gw, unsigned gh)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box3;
+    spec.border = border;
+    spec.group_width = gw;
+    spec.group_height = gh;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    return filter;
+}
+
+static void auto_resolves_to_isp_block_and_the_record_shape(void **state)
+{
+    (void)state;
+    cls_filter *filter = make_filter(CLS_BORDER_CLAMP, 0, 0);
+    assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_ISP_BLOCK);
+    unsigned w = 0, h = 0;
+    cls_filter_group_shape(filter, &w, &h);
+    assert_true(w > 0 && h > 0);
+    assert_non_null(strstr(cls_filter_source(filter), "partition isp-block"));
+    cls_filter_release(filter);
+}
+
+static void group_beyond_device_limits(void **state)
+{
+    (void)state;
+    const cls_device_caps *caps = cls_context_device(context);
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box3;
+    spec.group_width = (unsigned)caps->max_work_item_sizes[0] + 1;
+    spec.group_height = 1;
+    cls_filter *filter = (cls_filter *)0x1;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_null(filter);
+    /* devices allowing 4096-wide groups hit the library's own cap before the device's limits */
+    const char *expected = spec.group_width > 4096 ? "more than 4096 work-items" : "exceeds the limits of";
+    if (!strstr(cls_last_error(), expected)) fail_msg("'%s' lacks '%s'", cls_last_error(), expected);
+}
+
+static void expect_run_error(cls_image_desc image, const char *message_part)
+{
+    cls_filter *filter = make_filter(CLS_BORDER_CLAMP, 8, 4);
+    float in[64] = {0}, out[64] = {0};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &image), CLS_ERR_INVALID_ARGUMENT);
+    if (!strstr(cls_last_error(), message_part)) fail_msg("'%s' lacks '%s'", cls_last_error(), message_part);
+    cls_filter_release(filter);
+}
+
+static void zero_width_image(void **state)
+{
+    (void)state;
+    expect_run_error((cls_image_desc){0, 4, 0, 0}, "image size 0x4 is empty");
+}
+
+static void zero_height_image(void **state)
+{
+    (void)state;
+    expect_run_error((cls_image_desc){4, 0, 0, 0}, "image size 4x0 is empty");
+}
+
+static void input_pitch_smaller_than_a_row(void **state)
+{
+    (void)state;
+    expect_run_error((cls_image_desc){8, 4, 16, 0}, "input row pitch 16 bytes is smaller than a row");
+}
+
+static void output_pitch_smaller_than_a_row(void **state)
+{
+    (void)state;
+    expect_run_error((cls_image_desc){8, 4, 0, 31}, "output row pitch 31 bytes is smaller than a row");
+}
+
+static void pitch_not_whole_pixels(void **state)
+{
+    (void)state;
+    expect_run_error((cls_image_desc){4, 4, 18, 0}, "not a whole number of 4-byte pixels");
+}
+
+static void buffer_too_small(void **state)
+{
+    (void)state;
+    cls_filter *filter = make_filter(CLS_BORDER_CLAMP, 8, 4);
+    cl_int error;
+    cl_mem small = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 64, NULL, &error);
+    assert_int_equal(error, CL_SUCCESS);
+    cls_image_desc image = {8, 8, 0, 0};
+    assert_int_equal(cls_filter_enqueue(filter, small, small, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "input buffer holds 64 bytes; the image needs 256"));
+    clReleaseMemObject(small);
+    cls_filter_release(filter);
+}
+
+static void undefined_border_leaves_border_pixels(void **state)
+{
+    (void)state;
+    cls_filter *filter = make_filter(CLS_BORDER_UNDEFINED, 8, 4);
+    enum { W = 11, H = 6 };
+    float in[W * H], out[W * H];
+    for (int i = 0; i < W * H; ++i) in[i] = (float)i, out[i] = -1.0f;
+    cls_image_desc image = {W, H, 0, 0};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &image), CLS_OK);
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            const int interior = x >= 1 && x < W - 1 && y >= 1 && y < H - 1;
+            if (interior) assert_float_equal(out[y * W + x], 9.0f * in[y * W + x], 1e-3); /* linear ramp */
+            else assert_float_equal(out[y * W + x], -1.0f, 0.0);
+        }
+    cls_filter_release(filter);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(auto_resolves_to_isp_block_and_the_record_shape),
+        cmocka_unit_test(group_beyond_device_limits),
+        cmocka_unit_test(zero_width_image),
+        cmocka_unit_test(zero_height_image),
+        cmocka_unit_test(input_pitch_smaller_than_a_row),
+        cmocka_unit_test(output_pitch_smaller_than_a_row),
+        cmocka_unit_test(pitch_not_whole_pixels),
+        cmocka_unit_test(buffer_too_small),
+        cmocka_unit_test(undefined_border_leaves_border_pixels),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
