@@ -10,7 +10,10 @@
 void cls_build_options(const cls_device_caps *caps, strbuf *options)
 {
     strbuf_append(options, "-cl-std=CL1.2");
-    (void)caps; /* vendor options join here, each only for the vendor that knows it */
+    /* Vendor options join here, each only for the vendor that knows it. Oclgrind checks
+     * memory accesses, not speed, and its interpreter lacks some intrinsics that the optimizer
+     * introduces (llvm.abs.i32 from mirror101's index code). */
+    if (caps->vendor == CLS_VENDOR_OCLGRIND) strbuf_append(options, " -cl-opt-disable");
 }
 
 static void append_build_log(cl_program program, cl_device_id device, strbuf *out)

@@ -51,7 +51,8 @@ int main(void)
                 spec.group_height = 4;
                 cls_filter *filter = NULL;
                 if (cls_filter_create(context, &spec, &filter) != CLS_OK) {
-                    fprintf(stderr, "create: %s\n", cls_last_error());
+                    fprintf(stderr, "%s %s %dx%d: %s\n", cls_border_name((cls_border)border),
+                            cls_partition_name(partitions[p]), n, n, cls_last_error());
                     return 1;
                 }
                 for (int s = 0; s < 2; ++s) {
