@@ -1,0 +1,19 @@
+#!/bin/sh
+# install_consumer.sh — installs the build into a temporary prefix, then builds and runs a
+# consumer project against it with find_package (shared and static) and with pkg-config.
+# Usage: install_consumer.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1 source=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+cmake -S "$source/examples/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
+cmake --build "$work/consumer" > "$work/build.log"
+export LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+"$work/consumer/consumer_shared"
+"$work/consumer/consumer_static"
+pc_dir=$(dirname "$(find "$work/prefix" -name clstencil.pc)")
+PKG_CONFIG_PATH="$pc_dir" cc -o "$work/pc_consumer" "$source/examples/consumer/main.c" \
+    $(PKG_CONFIG_PATH="$pc_dir" pkg-config --define-variable=prefix="$work/prefix" --cflags --libs --static clstencil)
+"$work/pc_consumer"
+echo "find_package (shared, static) and pkg-config consumers work"
