@@ -1,0 +1,10 @@
+#!/bin/sh
+# quickstart.sh — the README's first command: installs what is missing (Debian 12, as root),
+# builds clstencil into build/ and runs the main job on the default OpenCL device.
+set -eu
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 || { cat build.log; exit 1; }
+cmake --build build -j "$(nproc)" >> build.log 2>&1 || { tail -n 50 build.log; exit 1; }
+echo "built build/tools/clstencil (log: build.log)"
+./build/tools/clstencil devices
