@@ -22,7 +22,7 @@ void cls_spec_init(cls_spec *spec)
 
 typedef struct name_entry {
     const char *name;
-    int value;
+    int value = 0;
 } name_entry;
 
 /* The first entry of each value is its canonical name; later ones are aliases. */
@@ -74,7 +74,7 @@ static cls_status parse_name(const name_entry *table, size_t count, const char *
 
 cls_status cls_border_parse(const char *name, cls_border *out)
 {
-    int value;
+    int value = 0;
     cls_status status = parse_name(border_names, COUNT(border_names), "border mode", name, &value);
     if (status == CLS_OK) *out = (cls_border)value;
     return status;
@@ -87,7 +87,7 @@ const char *cls_border_name(cls_border border)
 
 cls_status cls_partition_parse(const char *name, cls_partition *out)
 {
-    int value;
+    int value = 0;
     cls_status status = parse_name(partition_names, COUNT(partition_names), "partition", name, &value);
     if (status == CLS_OK) *out = (cls_partition)value;
     return status;
@@ -100,7 +100,7 @@ const char *cls_partition_name(cls_partition partition)
 
 cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out)
 {
-    int value;
+    int value = 0;
     cls_status status = parse_name(pixel_names, COUNT(pixel_names), "pixel type", name, &value);
     if (status == CLS_OK) *out = (cls_pixel_type)value;
     return status;
