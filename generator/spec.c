@@ -22,7 +22,7 @@ void cls_spec_init(cls_spec *spec)
 
 typedef struct name_entry {
     const char *name;
-    int value = 0;
+    int value;
 } name_entry;
 
 /* The first entry of each value is its canonical name; later ones are aliases. */
