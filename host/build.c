@@ -1,19 +1,42 @@
-/* build.c — builds generated source into a program: the build options, assembled in one place,
- * and the build log on failure. */
+/* build.c — turns generated source into a program: the build options (assembled here only),
+ * the build from source or from a cached binary, the build log on failure, and what the build
+ * reports about the kernel (ptxas register and spill counts on NVIDIA, kernel work-group info). */
 #include "build.h"
 
 #include "error.h"
-#include "strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void cls_build_options(const cls_device_caps *caps, strbuf *options)
 {
     strbuf_append(options, "-cl-std=CL1.2");
-    /* Vendor options join here, each only for the vendor that knows it. Oclgrind checks
-     * memory accesses, not speed, and its interpreter lacks some intrinsics that the optimizer
-     * introduces (llvm.abs.i32 from mirror101's index code). */
+    /* Vendor options, each only for the vendor that knows it. */
+    if (caps->vendor == CLS_VENDOR_NVIDIA) strbuf_append(options, " -cl-nv-verbose"); /* ptxas info in the log */
+    /* Oclgrind checks memory accesses, not speed, and its interpreter lacks some intrinsics
+     * that the optimizer introduces (llvm.abs.i32 from mirror101's index code). */
     if (caps->vendor == CLS_VENDOR_OCLGRIND) strbuf_append(options, " -cl-opt-disable");
+}
+
+void cls_parse_ptxas_info(const char *log, cls_build_info *info)
+{
+    while (log && *log) {
+        const size_t length = strcspn(log, "\n");
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)(length < sizeof line ? length : sizeof line - 1), log);
+        log += length + (log[length] == '\n');
+        if (strncmp(line, "ptxas", 5) != 0) continue;
+        unsigned a, b, c;
+        const char *used = strstr(line, "Used "), *number = strpbrk(line + 5, "0123456789");
+        if (used && sscanf(used, "Used %u registers", &a) == 1) info->registers = a;
+        if (strstr(line, "bytes stack frame") && number &&
+            sscanf(number, "%u bytes stack frame, %u bytes spill stores, %u bytes spill loads", &a, &b, &c) == 3) {
+            info->stack_frame_bytes = a;
+            info->spill_store_bytes = b;
+            info->spill_load_bytes = c;
+        }
+    }
 }
 
 static void append_build_log(cl_program program, cl_device_id device, strbuf *out)
@@ -30,32 +53,85 @@ static void append_build_log(cl_program program, cl_device_id device, strbuf *ou
     free(log);
 }
 
-cls_status cls_build_program(cl_context context, cl_device_id device, const cls_device_caps *caps,
-                             const char *source, cl_program *out)
+/* The kernel's work-group info, from a kernel object made for the purpose. */
+static void query_kernel_info(cl_program program, cl_device_id device, const char *kernel_name,
+                              cls_build_info *info)
+{
+    cl_int error;
+    cl_kernel kernel = clCreateKernel(program, kernel_name, &error);
+    if (error != CL_SUCCESS) return;
+    size_t value = 0;
+    cl_ulong bytes = 0;
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof value, &value, NULL) == CL_SUCCESS)
+        info->work_group_size = value;
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof value, &value,
+                                 NULL) == CL_SUCCESS)
+        info->preferred_multiple = value;
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes, &bytes, NULL) == CL_SUCCESS)
+        info->private_mem_size = bytes;
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes, &bytes, NULL) == CL_SUCCESS)
+        info->local_mem_size = bytes;
+    clReleaseKernel(kernel);
+}
+
+cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
+                                 const char *source, const char *options, const char *kernel_name,
+                                 cl_program *out, cls_build_info *info)
 {
     *out = NULL;
+    memset(info, 0, sizeof *info);
     cl_int error;
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &error);
     if (error != CL_SUCCESS)
         return cls_fail(CLS_ERR_OPENCL, "clCreateProgramWithSource failed: %s", cls_cl_error_name(error));
-    strbuf options;
-    strbuf_init(&options);
-    cls_build_options(caps, &options);
-    error = clBuildProgram(program, 1, &device, strbuf_text(&options), NULL, NULL);
+    error = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    strbuf log;
+    strbuf_init(&log);
+    append_build_log(program, device, &log);
     cls_status status = CLS_OK;
     if (error != CL_SUCCESS) {
-        strbuf message;
-        strbuf_init(&message);
-        strbuf_printf(&message, "clBuildProgram failed on %s (%s), options '%s'; build log:\n",
-                      caps->name, cls_cl_error_name(error), strbuf_text(&options));
-        append_build_log(program, device, &message);
-        status = cls_fail(error == CL_BUILD_PROGRAM_FAILURE ? CLS_ERR_BUILD : CLS_ERR_OPENCL, "%s",
-                          strbuf_text(&message));
-        strbuf_free(&message);
+        status = cls_fail(error == CL_BUILD_PROGRAM_FAILURE ? CLS_ERR_BUILD : CLS_ERR_OPENCL,
+                          "clBuildProgram failed on %s (%s), options '%s'; build log:\n%s", caps->name,
+                          cls_cl_error_name(error), options, strbuf_text(&log));
         clReleaseProgram(program);
     } else {
+        cls_parse_ptxas_info(strbuf_text(&log), info);
+        query_kernel_info(program, device, kernel_name, info);
         *out = program;
     }
-    strbuf_free(&options);
+    strbuf_free(&log);
     return status;
+}
+
+cls_status cls_build_from_binary(cl_context context, cl_device_id device, const unsigned char *binary,
+                                 size_t size, const char *options, cl_program *out)
+{
+    *out = NULL;
+    cl_int error, binary_status = CL_SUCCESS;
+    cl_program program = clCreateProgramWithBinary(context, 1, &device, &size, &binary, &binary_status, &error);
+    if (error != CL_SUCCESS || binary_status != CL_SUCCESS) {
+        if (program) clReleaseProgram(program);
+        return CLS_ERR_BUILD;
+    }
+    error = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    if (error != CL_SUCCESS) {
+        clReleaseProgram(program);
+        return CLS_ERR_BUILD;
+    }
+    *out = program;
+    return CLS_OK;
+}
+
+int cls_program_binary(cl_program program, unsigned char **binary, size_t *size)
+{
+    *binary = NULL;
+    *size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) != CL_SUCCESS || !*size)
+        return 0;
+    *binary = malloc(*size);
+    if (*binary && clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof *binary, binary, NULL) == CL_SUCCESS)
+        return 1;
+    free(*binary);
+    *binary = NULL;
+    return 0;
 }

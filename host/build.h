@@ -7,9 +7,25 @@
 
 /* The clBuildProgram options for a device: the one place they are assembled. */
 void cls_build_options(const cls_device_caps *caps, strbuf *options);
-/* Builds source for one device; on failure the status is CLS_ERR_BUILD and the message holds
- * the build log. */
-cls_status cls_build_program(cl_context context, cl_device_id device, const cls_device_caps *caps,
-                             const char *source, cl_program *out);
+/* Builds source; fills info from the log (ptxas on NVIDIA) and the kernel's work-group info.
+ * On failure the status is CLS_ERR_BUILD and cls_last_error() holds the build log. */
+cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
+                                 const char *source, const char *options, const char *kernel_name,
+                                 cl_program *out, cls_build_info *info);
+/* Creates and builds a program from a binary; CLS_ERR_BUILD (no message) when refused. */
+cls_status cls_build_from_binary(cl_context context, cl_device_id device, const unsigned char *binary,
+                                 size_t size, const char *options, cl_program *out);
+/* The program's binary for its one device (malloc'd); 0 when the device gives none. */
+int cls_program_binary(cl_program program, unsigned char **binary, size_t *size);
+/* Reads "Used N registers" and "N bytes stack frame, N bytes spill stores, N bytes spill
+ * loads" from ptxas lines of an NVIDIA build log (-cl-nv-verbose). */
+void cls_parse_ptxas_info(const char *log, cls_build_info *info);
+/* The context's program for (source, kernel): from this process's cache, the disk cache, or
+ * a build; one build per (context, device, source, options), safe across threads. The caller
+ * releases the returned program. */
+cls_status cls_program_get(cls_context *context, const char *source, const char *kernel_name,
+                           cl_program *program, cls_build_info *info);
+/* Releases the context's cached programs. */
+void cls_programs_release(cls_context *context);
 
 #endif

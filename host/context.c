@@ -1,6 +1,6 @@
 /* context.c — a clstencil context: the selected device, its OpenCL context and a profiling
  * in-order queue, and the device's database record (policy defaults for `auto`). */
-#include "host.h"
+#include "build.h"
 
 #include "error.h"
 
@@ -19,6 +19,7 @@ cls_status cls_context_create(const char *selector, cls_context **out)
     cls_context *context = status == CLS_OK ? calloc(1, sizeof *context) : NULL;
     if (status == CLS_OK && !context) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status == CLS_OK) {
+        pthread_mutex_init(&context->programs_lock, NULL);
         context->device = cls_device_list_id(list, index);
         context->caps = *cls_device_list_get(list, index);
         const cls_arch_record *record = cls_device_db_match(db, &context->caps, &context->match_level);
@@ -45,6 +46,8 @@ cls_status cls_context_create(const char *selector, cls_context **out)
 void cls_context_release(cls_context *context)
 {
     if (!context) return;
+    cls_programs_release(context);
+    pthread_mutex_destroy(&context->programs_lock);
     if (context->queue) clReleaseCommandQueue(context->queue);
     if (context->context) clReleaseContext(context->context);
     free(context);

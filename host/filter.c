@@ -17,6 +17,7 @@ struct cls_filter {
     cl_program program;
     cl_kernel kernel;
     cl_mem mask;
+    cls_build_info build_info;
     pthread_mutex_t launch_lock; /* clSetKernelArg + enqueue must not interleave */
 };
 
@@ -35,8 +36,8 @@ static cls_status check_group_shape(const cls_device_caps *caps, unsigned width,
 static cls_status create_kernel(cls_filter *filter)
 {
     cls_context *context = filter->context;
-    cls_status status = cls_build_program(context->context, context->device, &context->caps,
-                                          filter->source, &filter->program);
+    cls_status status = cls_program_get(context, filter->source, CLS_KERNEL_NAME, &filter->program,
+                                        &filter->build_info);
     if (status != CLS_OK) return status;
     cl_int error;
     filter->kernel = clCreateKernel(filter->program, CLS_KERNEL_NAME, &error);
@@ -87,6 +88,11 @@ void cls_filter_release(cls_filter *filter)
     cls_kernel_config_free(&filter->config);
     pthread_mutex_destroy(&filter->launch_lock);
     free(filter);
+}
+
+void cls_filter_build_info(const cls_filter *filter, cls_build_info *info)
+{
+    if (filter && info) *info = filter->build_info;
 }
 
 const char *cls_filter_source(const cls_filter *filter) { return filter ? filter->source : NULL; }

@@ -5,6 +5,8 @@
 
 #include "clstencil.h"
 
+#include <pthread.h>
+
 struct cls_device_list {
     size_t count;
     cls_device_caps *caps;
@@ -18,6 +20,8 @@ struct cls_context {
     cls_device_caps caps;
     cls_arch_record record; /* matched database record (policy defaults) */
     cls_match_level match_level;
+    pthread_mutex_t programs_lock; /* guards programs */
+    struct cls_program_entry *programs; /* built programs, one per source and options */
 };
 
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */

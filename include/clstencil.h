@@ -266,6 +266,37 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output,
 cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output,
                                const cls_image_desc *image);
 
+/* What the build of a filter's kernel reported (kept in the binary cache with the binary). */
+typedef struct cls_build_info {
+    uint32_t registers;          /* per work-item, from ptxas on NVIDIA; 0 if unknown */
+    uint32_t spill_store_bytes, spill_load_bytes, stack_frame_bytes; /* ptxas (NVIDIA) */
+    uint64_t work_group_size;    /* CL_KERNEL_WORK_GROUP_SIZE */
+    uint64_t private_mem_size;   /* CL_KERNEL_PRIVATE_MEM_SIZE */
+    uint64_t local_mem_size;     /* CL_KERNEL_LOCAL_MEM_SIZE */
+    uint64_t preferred_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    int from_disk_cache;         /* 1 when the binary came from the disk cache */
+    double build_milliseconds;   /* source build or binary load, wall time */
+} cls_build_info;
+
+void cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
+
+/* ---------------------------------------------------------------- binary cache */
+
+/* The on-disk binary cache: CLSTENCIL_CACHE_DIR, else $XDG_CACHE_HOME/clstencil, else
+ * ~/.cache/clstencil; CLSTENCIL_CACHE=off disables it; CLSTENCIL_CACHE_MAX caps its size
+ * (bytes, or with a K, M or G suffix; default 256M), evicting least recently used entries. */
+typedef struct cls_cache_status {
+    int enabled;
+    char directory[4096];
+    size_t entries;
+    uint64_t bytes, max_bytes;
+    unsigned long hits, misses; /* disk-cache lookups of this process */
+} cls_cache_status;
+
+cls_status cls_cache_query(cls_cache_status *status);
+/* Removes every entry; *removed (may be NULL) receives the number of files removed. */
+cls_status cls_cache_clear(size_t *removed);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

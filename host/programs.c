@@ -1,0 +1,115 @@
+/* programs.c — where a context's programs come from: this process's cache (one build per
+ * source and options), else the disk cache, else a build from source, which is then stored. */
+#include "build.h"
+
+#include "disk_cache.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct cls_program_entry {
+    char *key;
+    cl_program program;
+    cls_build_info info;
+    struct cls_program_entry *next;
+};
+
+static double now_milliseconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Loads from the disk cache or builds, and stores what was built. */
+static cls_status load_or_build(cls_context *context, const char *source, const char *options,
+                                const char *key, const char *kernel_name, cl_program *program,
+                                cls_build_info *info)
+{
+    cls_disk_cache cache;
+    cls_status status = cls_disk_cache_open(&cache);
+    if (status != CLS_OK) return status;
+    const double start = now_milliseconds();
+    unsigned char *binary = NULL;
+    size_t size = 0;
+    if (cls_disk_cache_load(&cache, key, &binary, &size, info)) {
+        status = cls_build_from_binary(context->context, context->device, binary, size, options, program);
+        free(binary);
+        if (status == CLS_OK) {
+            cls_disk_cache_count(1);
+            info->from_disk_cache = 1;
+            info->build_milliseconds = now_milliseconds() - start;
+            cls_disk_cache_close(&cache);
+            return CLS_OK;
+        }
+        cls_disk_cache_remove(&cache, key); /* the device refused it: never again */
+    }
+    if (cache.enabled) cls_disk_cache_count(0);
+    status = cls_build_from_source(context->context, context->device, &context->caps, source, options,
+                                   kernel_name, program, info);
+    if (status == CLS_OK) {
+        info->build_milliseconds = now_milliseconds() - start;
+        if (cache.enabled && cls_program_binary(*program, &binary, &size)) {
+            cls_disk_cache_store(&cache, key, binary, size, info);
+            free(binary);
+        }
+    }
+    cls_disk_cache_close(&cache);
+    return status;
+}
+
+cls_status cls_program_get(cls_context *context, const char *source, const char *kernel_name,
+                           cl_program *program, cls_build_info *info)
+{
+    strbuf options, key;
+    strbuf_init(&options);
+    strbuf_init(&key);
+    cls_build_options(&context->caps, &options);
+    char fingerprint[17];
+    cls_device_fingerprint(&context->caps, fingerprint);
+    cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
+    cls_status status = CLS_OK;
+    if (strbuf_failed(&options) || strbuf_failed(&key)) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+
+    pthread_mutex_lock(&context->programs_lock);
+    struct cls_program_entry *entry = context->programs;
+    while (status == CLS_OK && entry && strcmp(entry->key, strbuf_text(&key)) != 0) entry = entry->next;
+    if (status == CLS_OK && !entry) {
+        entry = calloc(1, sizeof *entry);
+        if (!entry) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+        else status = load_or_build(context, source, strbuf_text(&options), strbuf_text(&key), kernel_name,
+                                    &entry->program, &entry->info);
+        if (status == CLS_OK) {
+            entry->key = strbuf_take(&key);
+            entry->next = context->programs;
+            context->programs = entry;
+        } else {
+            free(entry);
+            entry = NULL;
+        }
+    }
+    if (entry) {
+        clRetainProgram(entry->program);
+        *program = entry->program;
+        *info = entry->info;
+    }
+    pthread_mutex_unlock(&context->programs_lock);
+    strbuf_free(&options);
+    strbuf_free(&key);
+    return status;
+}
+
+void cls_programs_release(cls_context *context)
+{
+    struct cls_program_entry *entry = context->programs;
+    while (entry) {
+        struct cls_program_entry *next = entry->next;
+        clReleaseProgram(entry->program);
+        free(entry->key);
+        free(entry);
+        entry = next;
+    }
+    context->programs = NULL;
+}
