@@ -14,6 +14,7 @@ enum {
 
 int cmd_devices(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 /* The capability record, database match and fingerprint of one device as a JSON object. */
 json_object *device_to_json(const cls_device_caps *caps, const cls_device_db *db, int is_default);

@@ -14,6 +14,8 @@ static void usage(FILE *out)
             "                             database match and fingerprint\n"
             "  gen [OPTIONS]              print the generated OpenCL C source of a stencil\n"
             "                             (clstencil gen --help for its options)\n"
+            "  cache [clear | bench]      show the binary cache, empty it, or time cold builds\n"
+            "                             against warm loads\n"
             "  --version                  print the version\n"
             "  --help                     print this text\n"
             "\n"
@@ -39,6 +41,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
     if (strcmp(command, "gen") == 0) return cmd_gen(argc - 1, argv + 1);
+    if (strcmp(command, "cache") == 0) return cmd_cache(argc - 1, argv + 1);
     fprintf(stderr, "clstencil: unknown command '%s'\n\n", command);
     usage(stderr);
     return EXIT_USAGE;

@@ -1,0 +1,222 @@
+/* test_cache_device.c — the binary cache with a real device, across processes: a miss then a
+ * hit, damaged and refused entries rebuilt and replaced, 8 processes racing, and a disabled
+ * cache. Every run checks the filter's output against the CPU reference. The parent never
+ * touches OpenCL; each step runs in a forked child. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "disk_cache.h"
+#include "reference/reference.h"
+
+enum { W = 37, H = 23 };
+enum { MISS = 10, HIT = 11, WRONG = 12, FAILED = 13 };
+
+static char folder[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(folder, sizeof folder, "/tmp/clstencil-cache-device-XXXXXX");
+    assert_non_null(mkdtemp(folder));
+    setenv("CLSTENCIL_CACHE_DIR", folder, 1);
+    unsetenv("CLSTENCIL_CACHE");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char command[512];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    assert_int_equal(system(command), 0);
+    return 0;
+}
+
+/* Variant v gives a distinct kernel (mask size and border). */
+static void spec_of(int variant, cls_spec *spec, float *mask)
+{
+    cls_spec_init(spec);
+    const unsigned size = 3 + 2 * (unsigned)(variant % 3);
+    for (unsigned k = 0; k < size * size; ++k) mask[k] = (float)(1 + (k + (unsigned)variant) % 4) / 16.0f;
+    spec->mask_width = spec->mask_height = size;
+    spec->coefficients = mask;
+    spec->border = (cls_border)(1 + variant % 5); /* clamp .. constant */
+    spec->border_value = 0.5f;
+}
+
+/* In a child: builds variant v, runs it, checks it; returns MISS or HIT, or WRONG/FAILED. */
+static int run_variant(int variant, int corrupt_with_garbage)
+{
+    cls_context *context = NULL;
+    if (cls_context_create(NULL, &context) != CLS_OK) return FAILED;
+    float mask[49], in[W * H], out[W * H];
+    double expected[W * H];
+    cls_spec spec;
+    spec_of(variant, &spec, mask);
+    if (corrupt_with_garbage) {
+        /* A well-formed entry whose payload the device refuses, under the real key. */
+        char *source = NULL;
+        cls_generate_source(&spec, cls_context_device(context)->simd_width, &source);
+        strbuf options, key;
+        strbuf_init(&options);
+        strbuf_init(&key);
+        cls_build_options(cls_context_device(context), &options);
+        char fingerprint[17];
+        cls_device_fingerprint(cls_context_device(context), fingerprint);
+        cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
+        cls_disk_cache cache;
+        cls_disk_cache_open(&cache);
+        const cls_build_info info = {0};
+        cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)"not a binary", 12, &info);
+        cls_disk_cache_close(&cache);
+        strbuf_free(&options);
+        strbuf_free(&key);
+        cls_free(source);
+    }
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) return FAILED;
+    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 31) / 31.0f;
+    const cls_image_desc image = {W, H, 0, 0};
+    if (cls_filter_run_host(filter, in, out, &image) != CLS_OK) return FAILED;
+    const ref_image reference_in = {in, W, H, 0, CLS_PIXEL_F32};
+    ref_stencil(&reference_in, mask, (int)spec.mask_width, (int)spec.mask_height, spec.border, spec.border_value,
+                expected);
+    for (int k = 0; k < W * H; ++k)
+        if (fabs(out[k] - expected[k]) > 1e-5) return WRONG;
+    cls_build_info info;
+    cls_filter_build_info(filter, &info);
+    cls_filter_release(filter);
+    cls_context_release(context);
+    return info.from_disk_cache ? HIT : MISS;
+}
+
+static int in_child(int variant, int corrupt)
+{
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) _exit(run_variant(variant, corrupt));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : FAILED;
+}
+
+static size_t count_files(const char *prefix)
+{
+    size_t count = 0;
+    DIR *dir = opendir(folder);
+    if (!dir) return 0;
+    struct dirent *item;
+    while ((item = readdir(dir))) count += strncmp(item->d_name, prefix, strlen(prefix)) == 0;
+    closedir(dir);
+    return count;
+}
+
+static void entry_path(char *path, size_t size)
+{
+    DIR *dir = opendir(folder);
+    assert_non_null(dir);
+    struct dirent *item;
+    path[0] = '\0';
+    while ((item = readdir(dir)))
+        if (strstr(item->d_name, ".clsbin")) snprintf(path, size, "%s/%s", folder, item->d_name);
+    closedir(dir);
+    assert_true(path[0] != '\0');
+}
+
+static void miss_then_hit_across_processes(void **state)
+{
+    (void)state;
+    assert_int_equal(in_child(0, 0), MISS);
+    assert_int_equal(in_child(0, 0), HIT);
+    assert_int_equal(in_child(1, 0), MISS); /* another kernel */
+}
+
+static void damaged_entry_is_rebuilt_and_replaced(void **state)
+{
+    (void)state;
+    assert_int_equal(in_child(2, 0), MISS);
+    char path[512], command[1024];
+    entry_path(path, sizeof path);
+    snprintf(command, sizeof command,
+             "F='%s'; size=$(stat -c %%s \"$F\"); printf 'X' | dd of=\"$F\" bs=1 seek=$((size - 9)) conv=notrunc 2>/dev/null",
+             path);
+    assert_int_equal(system(command), 0);
+    assert_int_equal(in_child(2, 0), MISS); /* rebuilt, correct */
+    assert_int_equal(in_child(2, 0), HIT);  /* and replaced */
+}
+
+static void refused_binary_is_rebuilt_and_replaced(void **state)
+{
+    (void)state;
+    assert_int_equal(in_child(3, 1), MISS);
+    assert_int_equal(in_child(3, 0), HIT);
+}
+
+static void eight_processes_race(void **state)
+{
+    (void)state;
+    enum { PROCESSES = 8 };
+    pid_t children[PROCESSES];
+    fflush(NULL);
+    for (int p = 0; p < PROCESSES; ++p) {
+        children[p] = fork();
+        if (children[p] == 0) {
+            /* two kernels every process builds, and one of its own */
+            int worst = MISS;
+            const int variants[3] = {4, 5, 6 + p};
+            for (int v = 0; v < 3; ++v) {
+                const int result = run_variant(variants[v], 0);
+                if (result != MISS && result != HIT) worst = result;
+            }
+            _exit(worst);
+        }
+    }
+    for (int p = 0; p < PROCESSES; ++p) {
+        int status = 0;
+        waitpid(children[p], &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), MISS);
+    }
+    assert_int_equal(count_files(".tmp-"), 0); /* no temp file left behind */
+    assert_int_equal(in_child(4, 0), HIT);     /* whole entries */
+    assert_int_equal(in_child(6 + 5, 0), HIT);
+}
+
+static void disabled_cache_writes_nothing(void **state)
+{
+    (void)state;
+    setenv("CLSTENCIL_CACHE", "off", 1);
+    assert_int_equal(in_child(0, 0), MISS);
+    assert_int_equal(in_child(0, 0), MISS);
+    unsetenv("CLSTENCIL_CACHE");
+    DIR *dir = opendir(folder);
+    assert_non_null(dir);
+    struct dirent *item;
+    int files = 0;
+    while ((item = readdir(dir))) files += item->d_name[0] != '.';
+    closedir(dir);
+    assert_int_equal(files, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(miss_then_hit_across_processes, setup, teardown),
+        cmocka_unit_test_setup_teardown(damaged_entry_is_rebuilt_and_replaced, setup, teardown),
+        cmocka_unit_test_setup_teardown(refused_binary_is_rebuilt_and_replaced, setup, teardown),
+        cmocka_unit_test_setup_teardown(eight_processes_race, setup, teardown),
+        cmocka_unit_test_setup_teardown(disabled_cache_writes_nothing, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
