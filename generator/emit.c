@@ -1,9 +1,10 @@
 /* emit.c — writes the OpenCL C source of one kernel configuration.
  *
- * The kernel (CLS_KERNEL_NAME) takes, in this order:
- *   input, input_pitch (elements), output, output_pitch (elements), width, height,
- *   mask (__constant float*, unused when baked), border_value,
- *   group_bounds (int4: BH_L, BH_R, BH_T, BH_B), body_columns (int2: [hx, width - hx)).
+ * The kernel (CLS_KERNEL_NAME) takes, in this order (offsets and pitches in elements):
+ *   input, input_offset, input_pitch, output, output_offset, output_pitch, width, height,
+ *   roi (int4: x0, y0, x1, y1, the output pixels computed), mask (__constant float*, unused
+ *   when baked), border_value, group_bounds (int4: BH_L, BH_R, BH_T, BH_B) and
+ *   body_columns (int2: [hx, width - hx)).
  * Every work-group picks its region from its group id against group_bounds; each region holds
  * only the border checks of the sides it touches (the border functions come from the mode's
  * cl-templates/border-*.cl, the one place of the index arithmetic). */
@@ -183,9 +184,9 @@ static void emit_region_body(emitter *e, int indent, axis_check x_check, axis_ch
     const int guard_x = x_check == CHECK_HI || x_check == CHECK_BOTH;
     const int guard_y = y_check == CHECK_HI || y_check == CHECK_BOTH;
     if (guard_x || guard_y)
-        strbuf_line(out, indent, "if (%s%s%s) return; /* outside the image (partial group) */",
-                    guard_x ? "x >= width" : "", guard_x && guard_y ? " || " : "",
-                    guard_y ? "y >= height" : "");
+        strbuf_line(out, indent, "if (%s%s%s) return; /* outside the region computed (partial group) */",
+                    guard_x ? "x >= roi.s2" : "", guard_x && guard_y ? " || " : "",
+                    guard_y ? "y >= roi.s3" : "");
     if (e->config->spec.border == CLS_BORDER_UNDEFINED && (x_check || y_check)) {
         /* Undefined border: pixels whose window leaves the image are not written. */
         strbuf_line(out, indent, "/* The window must lie inside the image; else the pixel is left as it is. */");
@@ -242,20 +243,24 @@ static void emit_signature(emitter *e)
     strbuf *out = e->out;
     strbuf_append(out,
                   "__kernel __attribute__((reqd_work_group_size(GROUP_W, GROUP_H, 1)))\n"
-                  "void " CLS_KERNEL_NAME "(__global const input_t *restrict input, const int input_pitch,\n"
-                  "                      __global output_t *restrict output, const int output_pitch,\n"
-                  "                      const int width, const int height,\n"
+                  "void " CLS_KERNEL_NAME "(__global const input_t *restrict input, const int input_offset,\n"
+                  "                      const int input_pitch, __global output_t *restrict output,\n"
+                  "                      const int output_offset, const int output_pitch,\n"
+                  "                      const int width, const int height, const int4 roi,\n"
                   "                      __constant float *restrict mask, const float border_value,\n"
                   "                      const int4 group_bounds, const int2 body_columns)\n"
                   "{\n");
-    strbuf_line(out, 1, "const int x = get_global_id(0);");
-    strbuf_line(out, 1, "const int y = get_global_id(1);");
+    strbuf_line(out, 1, "const int x = roi.s0 + get_global_id(0);");
+    strbuf_line(out, 1, "const int y = roi.s1 + get_global_id(1);");
+    strbuf_line(out, 1, "input += input_offset;");
+    strbuf_line(out, 1, "output += output_offset;");
     if (e->config->spec.bake_coefficients) strbuf_line(out, 1, "(void)mask; /* coefficients are baked */");
     if (e->config->spec.border != CLS_BORDER_CONSTANT) strbuf_line(out, 1, "(void)border_value;");
 }
 
 /* ISP Listing 5, generalized: a warp (SIMD_WIDTH consecutive work-items in row-major order)
- * whose columns all lie in the body columns needs no x check, even in a left or right group. */
+ * whose columns all lie in the body columns, and inside the region computed, needs no x check
+ * (and no guard), even in a left or right group. */
 static void emit_warp_refinement(emitter *e)
 {
     strbuf *out = e->out;
@@ -266,9 +271,9 @@ static void emit_warp_refinement(emitter *e)
     strbuf_line(out, 2, "const int first = item / SIMD_WIDTH * SIMD_WIDTH;");
     strbuf_line(out, 2, "const int last = min(first + SIMD_WIDTH, GROUP_W * GROUP_H) - 1;");
     strbuf_line(out, 2, "const int one_row = first / GROUP_W == last / GROUP_W;");
-    strbuf_line(out, 2, "const int x0 = get_group_id(0) * GROUP_W + (one_row ? first %% GROUP_W : 0);");
-    strbuf_line(out, 2, "const int x1 = get_group_id(0) * GROUP_W + (one_row ? last %% GROUP_W : GROUP_W - 1);");
-    strbuf_line(out, 2, "if (x0 >= body_columns.s0 && x1 < body_columns.s1) at_left = at_right = 0;");
+    strbuf_line(out, 2, "const int x0 = roi.s0 + get_group_id(0) * GROUP_W + (one_row ? first %% GROUP_W : 0);");
+    strbuf_line(out, 2, "const int x1 = roi.s0 + get_group_id(0) * GROUP_W + (one_row ? last %% GROUP_W : GROUP_W - 1);");
+    strbuf_line(out, 2, "if (x0 >= body_columns.s0 && x1 < min(body_columns.s1, roi.s2)) at_left = at_right = 0;");
     strbuf_line(out, 1, "}");
 }
 

@@ -45,17 +45,25 @@ typedef enum cls_region {
     CLS_REGION_COUNT
 } cls_region;
 
+/* One launch: the image, the output region computed, the mask and the work-group. */
+typedef struct cls_launch_geometry {
+    unsigned width, height;                       /* the image (borders are its edges) */
+    unsigned roi_x, roi_y, roi_width, roi_height; /* the output pixels computed */
+    unsigned mask_width, mask_height;
+    unsigned group_width, group_height;
+} cls_launch_geometry;
+
 typedef struct cls_region_bounds {
     int left, right, top, bottom; /* BH_L, BH_R, BH_T, BH_B in group indices */
-    int groups_x, groups_y;       /* the launch grid in groups */
-    int body_x0, body_x1;         /* columns whose whole window is inside: [body_x0, body_x1) */
+    int groups_x, groups_y;       /* the launch grid in groups, over the region of interest */
+    int body_x0, body_x1;         /* image columns whose whole window is inside: [body_x0, body_x1) */
 } cls_region_bounds;
 
-/* Group column b is free of the left check iff b >= ceil(hx/tx) (= left) and free of the right
- * check iff b < floor((sx - hx)/tx) (= right); rows likewise. */
-void cls_region_bounds_compute(unsigned width, unsigned height, unsigned mask_width,
-                               unsigned mask_height, unsigned group_width, unsigned group_height,
-                               cls_region_bounds *bounds);
+/* Group column b covers columns roi_x + b*tx ... roi_x + (b+1)*tx - 1. It is free of the left
+ * check iff b >= ceil((hx - roi_x)/tx) (= left), and free of the right check iff its reads stay
+ * left of the image's edge and the group is whole inside the region of interest:
+ * b < min(floor((width - hx - roi_x)/tx), floor(roi_width/tx)) (= right). Rows alike. */
+void cls_region_bounds_compute(const cls_launch_geometry *geometry, cls_region_bounds *bounds);
 /* The region of group (gx, gy) under block-grained partitioning. */
 cls_region cls_region_of_group(const cls_region_bounds *bounds, int gx, int gy);
 /* How many groups run each region. */

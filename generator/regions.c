@@ -1,27 +1,36 @@
 /* regions.c — iteration-space partitioning: the group-index bounds of the nine regions (ISP
- * paper eq. 2 with ceil on the low side, as in Hipacc) and what each group runs. The emitter,
- * the launcher and the models all use these functions. */
+ * paper eq. 2 with ceil on the low side, as in Hipacc, generalized to a region of interest)
+ * and what each group runs. The emitter, the launcher and the models all use these functions. */
 #include "generator.h"
 
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-/* floor(a / b) for b > 0, clamped at 0: a negative bound means "every group", as 0 does. */
-static int floor_div_at_least_0(int a, int b) { return a <= 0 ? 0 : a / b; }
-
-void cls_region_bounds_compute(unsigned width, unsigned height, unsigned mask_width,
-                               unsigned mask_height, unsigned group_width, unsigned group_height,
-                               cls_region_bounds *bounds)
+/* The first group free of the low-side check: ceil((half - origin) / group), at least 0. */
+static int low_bound(int half, int origin, int group)
 {
-    const int hx = (int)mask_width / 2, hy = (int)mask_height / 2;
-    const int sx = (int)width, sy = (int)height, tx = (int)group_width, ty = (int)group_height;
-    bounds->left = ceil_div(hx, tx);
-    bounds->right = floor_div_at_least_0(sx - hx, tx);
-    bounds->top = ceil_div(hy, ty);
-    bounds->bottom = floor_div_at_least_0(sy - hy, ty);
-    bounds->groups_x = ceil_div(sx, tx);
-    bounds->groups_y = ceil_div(sy, ty);
+    return half - origin <= 0 ? 0 : ceil_div(half - origin, group);
+}
+
+/* The first group needing the high-side check: reads past the edge, or a partial group. */
+static int high_bound(int size, int half, int origin, int extent, int group)
+{
+    const int inside = size - half - origin <= 0 ? 0 : (size - half - origin) / group;
+    const int whole = extent / group;
+    return inside < whole ? inside : whole;
+}
+
+void cls_region_bounds_compute(const cls_launch_geometry *g, cls_region_bounds *bounds)
+{
+    const int hx = (int)g->mask_width / 2, hy = (int)g->mask_height / 2;
+    const int tx = (int)g->group_width, ty = (int)g->group_height;
+    bounds->left = low_bound(hx, (int)g->roi_x, tx);
+    bounds->right = high_bound((int)g->width, hx, (int)g->roi_x, (int)g->roi_width, tx);
+    bounds->top = low_bound(hy, (int)g->roi_y, ty);
+    bounds->bottom = high_bound((int)g->height, hy, (int)g->roi_y, (int)g->roi_height, ty);
+    bounds->groups_x = ceil_div((int)g->roi_width, tx);
+    bounds->groups_y = ceil_div((int)g->roi_height, ty);
     bounds->body_x0 = hx;
-    bounds->body_x1 = sx - hx;
+    bounds->body_x1 = (int)g->width - hx;
 }
 
 cls_region cls_region_of_group(const cls_region_bounds *b, int gx, int gy)

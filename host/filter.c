@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,39 +109,73 @@ void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned 
     if (height) *height = filter ? filter->config.group_height : 0;
 }
 
-/* Resolves tight pitches and checks the geometry; pitches come back in bytes. */
-static cls_status check_image(const cls_filter *filter, const cls_image_desc *image, size_t *input_pitch,
-                              size_t *output_pitch)
+/* An image description with defaults filled in and every size checked. */
+typedef struct resolved_image {
+    size_t pitch[2], offset[2]; /* input, output: bytes */
+    size_t bytes[2];            /* the buffer bytes each needs */
+    cls_launch_geometry geometry;
+} resolved_image;
+
+static int multiply_add(size_t a, size_t b, size_t c, size_t *out)
+{
+    if (b && a > (SIZE_MAX - c) / b) return 0;
+    *out = a * b + c;
+    return 1;
+}
+
+static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *image, resolved_image *r)
 {
     if (!image) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image description is NULL");
     if (image->width == 0 || image->height == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", image->width, image->height);
-    if (image->width > INT_MAX || image->height > INT_MAX)
+    if (image->width > INT_MAX / 2 || image->height > INT_MAX / 2)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is too large (at most %d per side)",
-                        image->width, image->height, INT_MAX);
-    const size_t sizes[2] = {cls_pixel_size(filter->config.spec.input_type),
-                             cls_pixel_size(filter->config.spec.output_type)};
-    const size_t given[2] = {image->input_row_pitch, image->output_row_pitch};
-    size_t *resolved[2] = {input_pitch, output_pitch};
-    const char *names[2] = {"input", "output"};
+                        image->width, image->height, INT_MAX / 2);
+    const cls_spec *spec = &filter->config.spec;
+    const size_t sizes[2] = {cls_pixel_size(spec->input_type), cls_pixel_size(spec->output_type)};
+    const size_t pitches[2] = {image->input_row_pitch, image->output_row_pitch};
+    const size_t offsets[2] = {image->input_offset, image->output_offset};
+    static const char *const names[2] = {"input", "output"};
     for (int k = 0; k < 2; ++k) {
         const size_t row = image->width * sizes[k];
-        *resolved[k] = given[k] ? given[k] : row;
-        if (*resolved[k] < row)
+        r->pitch[k] = pitches[k] ? pitches[k] : row;
+        r->offset[k] = offsets[k];
+        if (r->pitch[k] < row)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                             "%s row pitch %zu bytes is smaller than a row (%zu pixels of %zu bytes)",
-                            names[k], *resolved[k], image->width, sizes[k]);
-        if (*resolved[k] % sizes[k] || *resolved[k] / sizes[k] > INT_MAX)
+                            names[k], r->pitch[k], image->width, sizes[k]);
+        if (r->pitch[k] % sizes[k] || r->pitch[k] / sizes[k] > INT_MAX)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                             "%s row pitch %zu bytes is not a whole number of %zu-byte pixels (or too large)",
-                            names[k], *resolved[k], sizes[k]);
+                            names[k], r->pitch[k], sizes[k]);
+        if (r->offset[k] % sizes[k] || r->offset[k] / sizes[k] > INT_MAX)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                            "%s offset %zu bytes is not a whole number of %zu-byte pixels (or too large)",
+                            names[k], r->offset[k], sizes[k]);
+        size_t end;
+        if (!multiply_add(r->pitch[k], image->height - 1, row, &end) || !multiply_add(1, end, r->offset[k], &r->bytes[k]))
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image does not fit in memory addresses", names[k]);
     }
+    const int whole = image->roi_width == 0 && image->roi_height == 0;
+    cls_launch_geometry *g = &r->geometry;
+    g->width = (unsigned)image->width;
+    g->height = (unsigned)image->height;
+    g->roi_x = whole ? 0 : (unsigned)image->roi_x;
+    g->roi_y = whole ? 0 : (unsigned)image->roi_y;
+    g->roi_width = whole ? g->width : (unsigned)image->roi_width;
+    g->roi_height = whole ? g->height : (unsigned)image->roi_height;
+    if (!whole && (image->roi_width == 0 || image->roi_height == 0 || image->roi_x >= image->width ||
+                   image->roi_y >= image->height || image->roi_width > image->width - image->roi_x ||
+                   image->roi_height > image->height - image->roi_y))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "region of interest %zux%zu at (%zu, %zu) is empty or leaves the %zux%zu image",
+                        image->roi_width, image->roi_height, image->roi_x, image->roi_y, image->width,
+                        image->height);
+    g->mask_width = spec->mask_width;
+    g->mask_height = spec->mask_height;
+    g->group_width = filter->config.group_width;
+    g->group_height = filter->config.group_height;
     return CLS_OK;
-}
-
-static size_t image_bytes(size_t pitch, size_t width, size_t height, size_t pixel)
-{
-    return pitch * (height - 1) + width * pixel;
 }
 
 static cls_status check_buffer(cl_mem buffer, const char *name, size_t needed)
@@ -159,39 +194,43 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
                               cl_uint wait_count, const cl_event *wait_list, cl_event *event)
 {
     if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
-    size_t input_pitch, output_pitch;
-    cls_status status = check_image(filter, image, &input_pitch, &output_pitch);
-    const cls_spec *spec = &filter->config.spec;
-    const size_t in_size = cls_pixel_size(spec->input_type), out_size = cls_pixel_size(spec->output_type);
-    if (status == CLS_OK)
-        status = check_buffer(input, "input", image_bytes(input_pitch, image->width, image->height, in_size));
-    if (status == CLS_OK)
-        status = check_buffer(output, "output", image_bytes(output_pitch, image->width, image->height, out_size));
+    resolved_image r;
+    cls_status status = resolve_image(filter, image, &r);
+    if (status == CLS_OK) status = check_buffer(input, "input", r.bytes[0]);
+    if (status == CLS_OK) status = check_buffer(output, "output", r.bytes[1]);
     if (status != CLS_OK) return status;
 
-    const unsigned tx = filter->config.group_width, ty = filter->config.group_height;
+    const cls_spec *spec = &filter->config.spec;
+    const size_t in_size = cls_pixel_size(spec->input_type), out_size = cls_pixel_size(spec->output_type);
     cls_region_bounds bounds;
-    cls_region_bounds_compute((unsigned)image->width, (unsigned)image->height, spec->mask_width,
-                              spec->mask_height, tx, ty, &bounds);
-    const cl_int in_pitch = (cl_int)(input_pitch / in_size), out_pitch = (cl_int)(output_pitch / out_size);
-    const cl_int width = (cl_int)image->width, height = (cl_int)image->height;
+    cls_region_bounds_compute(&r.geometry, &bounds);
+    const cl_int in_offset = (cl_int)(r.offset[0] / in_size), in_pitch = (cl_int)(r.pitch[0] / in_size);
+    const cl_int out_offset = (cl_int)(r.offset[1] / out_size), out_pitch = (cl_int)(r.pitch[1] / out_size);
+    const cl_int width = (cl_int)r.geometry.width, height = (cl_int)r.geometry.height;
+    const cls_launch_geometry *g = &r.geometry;
+    const cl_int4 roi = {{(cl_int)g->roi_x, (cl_int)g->roi_y, (cl_int)(g->roi_x + g->roi_width),
+                          (cl_int)(g->roi_y + g->roi_height)}};
     const cl_int4 group_bounds = {{bounds.left, bounds.right, bounds.top, bounds.bottom}};
     const cl_int2 body_columns = {{bounds.body_x0, bounds.body_x1}};
-    const size_t global[2] = {(size_t)bounds.groups_x * tx, (size_t)bounds.groups_y * ty};
-    const size_t local[2] = {tx, ty};
+    const size_t global[2] = {(size_t)bounds.groups_x * g->group_width, (size_t)bounds.groups_y * g->group_height};
+    const size_t local[2] = {g->group_width, g->group_height};
 
     pthread_mutex_lock(&filter->launch_lock);
     cl_kernel k = filter->kernel;
-    cl_int error = clSetKernelArg(k, 0, sizeof input, &input);
-    error |= clSetKernelArg(k, 1, sizeof in_pitch, &in_pitch);
-    error |= clSetKernelArg(k, 2, sizeof output, &output);
-    error |= clSetKernelArg(k, 3, sizeof out_pitch, &out_pitch);
-    error |= clSetKernelArg(k, 4, sizeof width, &width);
-    error |= clSetKernelArg(k, 5, sizeof height, &height);
-    error |= clSetKernelArg(k, 6, sizeof filter->mask, &filter->mask);
-    error |= clSetKernelArg(k, 7, sizeof spec->border_value, &spec->border_value);
-    error |= clSetKernelArg(k, 8, sizeof group_bounds, &group_bounds);
-    error |= clSetKernelArg(k, 9, sizeof body_columns, &body_columns);
+    cl_uint arg = 0;
+    cl_int error = clSetKernelArg(k, arg++, sizeof input, &input);
+    error |= clSetKernelArg(k, arg++, sizeof in_offset, &in_offset);
+    error |= clSetKernelArg(k, arg++, sizeof in_pitch, &in_pitch);
+    error |= clSetKernelArg(k, arg++, sizeof output, &output);
+    error |= clSetKernelArg(k, arg++, sizeof out_offset, &out_offset);
+    error |= clSetKernelArg(k, arg++, sizeof out_pitch, &out_pitch);
+    error |= clSetKernelArg(k, arg++, sizeof width, &width);
+    error |= clSetKernelArg(k, arg++, sizeof height, &height);
+    error |= clSetKernelArg(k, arg++, sizeof roi, &roi);
+    error |= clSetKernelArg(k, arg++, sizeof filter->mask, &filter->mask);
+    error |= clSetKernelArg(k, arg++, sizeof spec->border_value, &spec->border_value);
+    error |= clSetKernelArg(k, arg++, sizeof group_bounds, &group_bounds);
+    error |= clSetKernelArg(k, arg++, sizeof body_columns, &body_columns);
     if (error == CL_SUCCESS)
         error = clEnqueueNDRangeKernel(filter->context->queue, k, 2, NULL, global, local, wait_count,
                                        wait_list, event);
@@ -206,28 +245,22 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
 cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output, const cls_image_desc *image)
 {
     if (!filter || !input || !output) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter or image pointer is NULL");
-    size_t input_pitch, output_pitch;
-    cls_status status = check_image(filter, image, &input_pitch, &output_pitch);
+    resolved_image r;
+    cls_status status = resolve_image(filter, image, &r);
     if (status != CLS_OK) return status;
-    const cls_spec *spec = &filter->config.spec;
-    const size_t in_bytes = image_bytes(input_pitch, image->width, image->height, cls_pixel_size(spec->input_type));
-    const size_t out_bytes = image_bytes(output_pitch, image->width, image->height, cls_pixel_size(spec->output_type));
     cl_context cl = filter->context->context;
     cl_int error, error_out;
     /* The output buffer starts as the caller's output, so pixels and padding the kernel does
      * not write keep their values. */
-    cl_mem in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_bytes, (void *)input, &error);
-    cl_mem out = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out_bytes, output, &error_out);
+    cl_mem in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r.bytes[0], (void *)input, &error);
+    cl_mem out = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, r.bytes[1], output, &error_out);
     if (error != CL_SUCCESS || error_out != CL_SUCCESS) {
         status = cls_fail(CLS_ERR_OPENCL, "cannot create the image buffers: %s",
                           cls_cl_error_name(error != CL_SUCCESS ? error : error_out));
     } else {
-        cls_image_desc resolved = *image;
-        resolved.input_row_pitch = input_pitch;
-        resolved.output_row_pitch = output_pitch;
-        status = cls_filter_enqueue(filter, in, out, &resolved, 0, NULL, NULL);
+        status = cls_filter_enqueue(filter, in, out, image, 0, NULL, NULL);
         if (status == CLS_OK) {
-            error = clEnqueueReadBuffer(filter->context->queue, out, CL_TRUE, 0, out_bytes, output, 0, NULL, NULL);
+            error = clEnqueueReadBuffer(filter->context->queue, out, CL_TRUE, 0, r.bytes[1], output, 0, NULL, NULL);
             if (error != CL_SUCCESS)
                 status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
         }

@@ -242,10 +242,16 @@ const cls_device_caps *cls_context_device(const cls_context *context);
 cl_context cls_context_cl(const cls_context *context);
 cl_command_queue cls_context_queue(const cls_context *context);
 
-/* Geometry of one launch. Row pitches are in bytes; 0 means tightly packed. */
+/* Geometry of one launch. Row pitches are in bytes (0: tightly packed). The offsets are bytes
+ * from the start of the buffer to pixel (0, 0), a whole number of pixels. The region of
+ * interest is the part of the output computed (0 x 0: all of it); its border handling is that
+ * of the whole image, and the output buffer has the image's geometry (only the region is
+ * written). Fields left zero mean: whole image, packed rows, no offsets. */
 typedef struct cls_image_desc {
     size_t width, height;
     size_t input_row_pitch, output_row_pitch;
+    size_t input_offset, output_offset;
+    size_t roi_x, roi_y, roi_width, roi_height;
 } cls_image_desc;
 
 typedef struct cls_filter cls_filter;

@@ -62,7 +62,7 @@ int main(void)
                     for (int k = 0; k < w * h; ++k) in[k] = (float)((k * 37) % 101) / 101.0f + 0.5f;
                     const ref_image image = {in, (size_t)w, (size_t)h, 0, CLS_PIXEL_F32};
                     ref_stencil(&image, mask, n, n, (cls_border)border, 0.5f, expected);
-                    const cls_image_desc desc = {(size_t)w, (size_t)h, 0, 0};
+                    const cls_image_desc desc = {.width = (size_t)w, .height = (size_t)h};
                     if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) {
                         fprintf(stderr, "run: %s\n", cls_last_error());
                         return 1;

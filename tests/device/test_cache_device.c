@@ -87,7 +87,7 @@ static int run_variant(int variant, int corrupt_with_garbage)
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK) return FAILED;
     for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 31) / 31.0f;
-    const cls_image_desc image = {W, H, 0, 0};
+    const cls_image_desc image = {.width = W, .height = H};
     if (cls_filter_run_host(filter, in, out, &image) != CLS_OK) return FAILED;
     const ref_image reference_in = {in, W, H, 0, CLS_PIXEL_F32};
     ref_stencil(&reference_in, mask, (int)spec.mask_width, (int)spec.mask_height, spec.border, spec.border_value,

@@ -85,31 +85,34 @@ static void expect_run_error(cls_image_desc image, const char *message_part)
 static void zero_width_image(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){0, 4, 0, 0}, "image size 0x4 is empty");
+    expect_run_error((cls_image_desc){.width = 0, .height = 4}, "image size 0x4 is empty");
 }
 
 static void zero_height_image(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){4, 0, 0, 0}, "image size 4x0 is empty");
+    expect_run_error((cls_image_desc){.width = 4, .height = 0}, "image size 4x0 is empty");
 }
 
 static void input_pitch_smaller_than_a_row(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){8, 4, 16, 0}, "input row pitch 16 bytes is smaller than a row");
+    expect_run_error((cls_image_desc){.width = 8, .height = 4, .input_row_pitch = 16},
+                     "input row pitch 16 bytes is smaller than a row");
 }
 
 static void output_pitch_smaller_than_a_row(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){8, 4, 0, 31}, "output row pitch 31 bytes is smaller than a row");
+    expect_run_error((cls_image_desc){.width = 8, .height = 4, .output_row_pitch = 31},
+                     "output row pitch 31 bytes is smaller than a row");
 }
 
 static void pitch_not_whole_pixels(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){4, 4, 18, 0}, "not a whole number of 4-byte pixels");
+    expect_run_error((cls_image_desc){.width = 4, .height = 4, .input_row_pitch = 18},
+                     "not a whole number of 4-byte pixels");
 }
 
 static void buffer_too_small(void **state)
@@ -119,7 +122,7 @@ static void buffer_too_small(void **state)
     cl_int error;
     cl_mem small = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 64, NULL, &error);
     assert_int_equal(error, CL_SUCCESS);
-    cls_image_desc image = {8, 8, 0, 0};
+    cls_image_desc image = {.width = 8, .height = 8};
     assert_int_equal(cls_filter_enqueue(filter, small, small, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "input buffer holds 64 bytes; the image needs 256"));
     clReleaseMemObject(small);
@@ -133,7 +136,7 @@ static void undefined_border_leaves_border_pixels(void **state)
     enum { W = 11, H = 6 };
     float in[W * H], out[W * H];
     for (int i = 0; i < W * H; ++i) in[i] = (float)i, out[i] = -1.0f;
-    cls_image_desc image = {W, H, 0, 0};
+    cls_image_desc image = {.width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, in, out, &image), CLS_OK);
     for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x) {

@@ -76,7 +76,7 @@ static void each_region_checks_only_its_sides(void **state)
             assert_int_equal(count_in(begin, end, "border_hi(y") > 0, regions[r].hi_y);
             assert_int_equal(count_in(begin, end, "border_both(") == 2, regions[r].both);
             /* partial groups are guarded exactly where a right or bottom side is */
-            const int guarded = count_in(begin, end, "outside the image") > 0;
+            const int guarded = count_in(begin, end, "outside the region computed") > 0;
             assert_int_equal(guarded, regions[r].hi_x || regions[r].hi_y || regions[r].both);
         }
         free(source);

@@ -1,6 +1,7 @@
 /* test_regions.c — the region bounds against a brute-force oracle: a group needs the left
  * check iff its leftmost read (first column - hx) is negative, the right check iff its
- * rightmost read (last column of the full group + hx) is at or beyond the width; rows alike. */
+ * rightmost read (last column of the full group + hx) is at or beyond the width or the group
+ * is cut by the end of the region of interest; rows alike. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,30 +9,50 @@
 
 #include "generator.h"
 
+static cls_region_bounds bounds_of(unsigned width, unsigned height, unsigned roi_x, unsigned roi_y,
+                                   unsigned roi_width, unsigned roi_height, unsigned mask_width,
+                                   unsigned mask_height, unsigned group_width, unsigned group_height)
+{
+    const cls_launch_geometry g = {width, height, roi_x, roi_y, roi_width, roi_height,
+                                   mask_width, mask_height, group_width, group_height};
+    cls_region_bounds b;
+    cls_region_bounds_compute(&g, &b);
+    return b;
+}
+
+static cls_region_bounds whole(unsigned width, unsigned height, unsigned mask_width, unsigned mask_height,
+                               unsigned group_width, unsigned group_height)
+{
+    return bounds_of(width, height, 0, 0, width, height, mask_width, mask_height, group_width, group_height);
+}
+
 static void axis_bounds_match_brute_force(void **state)
 {
     (void)state;
     static const unsigned groups[] = {1, 3, 8, 24, 32, 128};
     unsigned long checked = 0;
-    for (unsigned size = 1; size <= 80; ++size)
-        for (unsigned mask = 1; mask <= 41; mask += 2)
-            for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
-                const int t = (int)groups[g], h = (int)mask / 2;
-                cls_region_bounds b;
-                cls_region_bounds_compute(size, size, mask, mask, (unsigned)t, (unsigned)t, &b);
-                assert_int_equal(b.groups_x, ((int)size + t - 1) / t);
-                assert_int_equal(b.body_x0, h);
-                assert_int_equal(b.body_x1, (int)size - h);
-                for (int block = 0; block < b.groups_x; ++block) {
-                    const int needs_low = block * t - h < 0;
-                    const int needs_high = (block + 1) * t - 1 + h >= (int)size;
-                    assert_int_equal(block < b.left, needs_low);
-                    assert_int_equal(block >= b.right, needs_high);
-                    assert_int_equal(block < b.top, needs_low);
-                    assert_int_equal(block >= b.bottom, needs_high);
-                    ++checked;
-                }
-            }
+    for (unsigned size = 1; size <= 70; ++size)
+        for (unsigned mask = 1; mask <= 41; mask += 4)
+            for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g)
+                for (unsigned origin = 0; origin < size; origin += 1 + size / 5)
+                    for (unsigned extent = size - origin; extent >= 1; extent = extent > 7 ? extent / 2 : extent - 1) {
+                        const int t = (int)groups[g], h = (int)mask / 2, o = (int)origin, n = (int)extent;
+                        const cls_region_bounds b = bounds_of(size, size, origin, origin, extent, extent, mask, mask,
+                                                              (unsigned)t, (unsigned)t);
+                        assert_int_equal(b.groups_x, (n + t - 1) / t);
+                        assert_int_equal(b.body_x0, h);
+                        assert_int_equal(b.body_x1, (int)size - h);
+                        for (int block = 0; block < b.groups_x; ++block) {
+                            /* the oracle: the reads of the group's columns, and whether it is whole */
+                            const int needs_low = o + block * t - h < 0;
+                            const int needs_high = o + (block + 1) * t - 1 + h >= (int)size || (block + 1) * t > n;
+                            assert_int_equal(block < b.left, needs_low);
+                            assert_int_equal(block >= b.right, needs_high);
+                            assert_int_equal(block < b.top, needs_low);
+                            assert_int_equal(block >= b.bottom, needs_high);
+                            ++checked;
+                        }
+                    }
     assert_true(checked > 10000);
 }
 
@@ -39,8 +60,7 @@ static void regions_of_a_large_image(void **state)
 {
     (void)state;
     /* 4096x4096, 13x13, 32x6 groups (Hipacc's example): hx = hy = 6. */
-    cls_region_bounds b;
-    cls_region_bounds_compute(4096, 4096, 13, 13, 32, 6, &b);
+    cls_region_bounds b = whole(4096, 4096, 13, 13, 32, 6);
     assert_int_equal(b.left, 1);   /* ceil(6/32) */
     assert_int_equal(b.right, 127); /* floor(4090/32) */
     assert_int_equal(b.top, 1);    /* ceil(6/6) */
@@ -64,11 +84,10 @@ static void narrow_image_falls_back(void **state)
 {
     (void)state;
     /* 7x5 with 17x17 and 32x8 groups: the only group needs both sides on both axes. */
-    cls_region_bounds b;
-    cls_region_bounds_compute(7, 5, 17, 17, 32, 8, &b);
+    cls_region_bounds b = whole(7, 5, 17, 17, 32, 8);
     assert_int_equal(cls_region_of_group(&b, 0, 0), CLS_REGION_FALLBACK);
     /* 40 wide, 9x1, 32x1: group 0 needs left only, group 1 right only. */
-    cls_region_bounds_compute(40, 1, 9, 1, 32, 1, &b);
+    b = whole(40, 1, 9, 1, 32, 1);
     assert_int_equal(cls_region_of_group(&b, 0, 0), CLS_REGION_L);
     assert_int_equal(cls_region_of_group(&b, 1, 0), CLS_REGION_R);
     assert_string_equal(cls_region_name(CLS_REGION_BODY), "Body");

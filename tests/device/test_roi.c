@@ -1,0 +1,135 @@
+/* test_roi.c — regions of interest and buffer offsets: only the region is written, with the
+ * border handling of the whole image, for every border mode and partition, regions that touch
+ * each edge or none, and buffers whose image starts at an offset with padded rows. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+enum { W = 37, H = 23, PITCH = 41, IN_OFFSET = 5, OUT_OFFSET = 3 };
+#define SENTINEL -7.0f
+
+static cls_context *context;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+static void check_mode(cls_border border)
+{
+    static const struct { unsigned x, y, w, h; } rois[] = {
+        {0, 0, W, H}, {0, 0, 9, 5}, {30, 17, 7, 6}, {5, 3, 20, 11}, {1, 1, 1, 1}, {36, 0, 1, H}, {0, 22, W, 1}};
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    static const unsigned masks[] = {3, 9};
+    float in[IN_OFFSET + PITCH * H], out[OUT_OFFSET + PITCH * H];
+    double expected[W * H];
+    for (int k = 0; k < IN_OFFSET + PITCH * H; ++k) in[k] = (float)((k * 13) % 29) / 29.0f + 0.5f;
+    const ref_image image = {in + IN_OFFSET, W, H, PITCH * sizeof(float), CLS_PIXEL_F32};
+    int checked = 0;
+    for (size_t m = 0; m < 2; ++m) {
+        const unsigned n = masks[m];
+        float mask[81];
+        for (unsigned k = 0; k < n * n; ++k) mask[k] = (float)(1 + k % 3) / (float)(2 * n * n);
+        ref_stencil(&image, mask, (int)n, (int)n, border, 0.25f, expected);
+        for (size_t p = 0; p < 3; ++p) {
+            cls_spec spec;
+            cls_spec_init(&spec);
+            spec.mask_width = spec.mask_height = n;
+            spec.coefficients = mask;
+            spec.border = border;
+            spec.border_value = 0.25f;
+            spec.partition = partitions[p];
+            spec.group_width = 8;
+            spec.group_height = 4;
+            cls_filter *filter = NULL;
+            assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+            for (size_t r = 0; r < sizeof rois / sizeof rois[0]; ++r) {
+                for (int k = 0; k < OUT_OFFSET + PITCH * H; ++k) out[k] = SENTINEL;
+                const cls_image_desc desc = {.width = W, .height = H,
+                                             .input_row_pitch = PITCH * sizeof(float),
+                                             .output_row_pitch = PITCH * sizeof(float),
+                                             .input_offset = IN_OFFSET * sizeof(float),
+                                             .output_offset = OUT_OFFSET * sizeof(float),
+                                             .roi_x = rois[r].x, .roi_y = rois[r].y,
+                                             .roi_width = rois[r].w, .roi_height = rois[r].h};
+                assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+                for (int k = 0; k < OUT_OFFSET; ++k) assert_float_equal(out[k], SENTINEL, 0.0);
+                for (unsigned y = 0; y < H; ++y)
+                    for (unsigned x = 0; x < PITCH; ++x) {
+                        const float got = out[OUT_OFFSET + y * PITCH + x];
+                        const int inside = x >= rois[r].x && x < rois[r].x + rois[r].w && y >= rois[r].y &&
+                                           y < rois[r].y + rois[r].h;
+                        const int defined = border != CLS_BORDER_UNDEFINED ||
+                                            ref_window_inside(x, y, W, H, (int)n, (int)n);
+                        if (!inside || !defined) {
+                            if (got != SENTINEL)
+                                fail_msg("%s %s %ux%u roi %zu: pixel (%u, %u) outside the region was written",
+                                         cls_border_name(border), cls_partition_name(partitions[p]), n, n, r, x, y);
+                            continue;
+                        }
+                        const double e = expected[y * W + x];
+                        if (fabs(got - e) > 1e-6 && fabs(got - e) > 1e-5 * fabs(e))
+                            fail_msg("%s %s %ux%u roi %zu: pixel (%u, %u) is %g, expected %g", cls_border_name(border),
+                                     cls_partition_name(partitions[p]), n, n, r, x, y, (double)got, e);
+                        ++checked;
+                    }
+            }
+            cls_filter_release(filter);
+        }
+    }
+    assert_true(checked > 1000);
+}
+
+static void undefined_mode(void **state) { (void)state; check_mode(CLS_BORDER_UNDEFINED); }
+static void clamp_mode(void **state) { (void)state; check_mode(CLS_BORDER_CLAMP); }
+static void mirror_mode(void **state) { (void)state; check_mode(CLS_BORDER_MIRROR); }
+static void mirror101_mode(void **state) { (void)state; check_mode(CLS_BORDER_MIRROR101); }
+static void repeat_mode(void **state) { (void)state; check_mode(CLS_BORDER_REPEAT); }
+static void constant_mode(void **state) { (void)state; check_mode(CLS_BORDER_CONSTANT); }
+
+static void region_outside_the_image_is_an_error(void **state)
+{
+    (void)state;
+    static const float box[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    float in[16] = {0}, out[16] = {0};
+    cls_image_desc desc = {.width = 4, .height = 4, .roi_x = 2, .roi_y = 0, .roi_width = 3, .roi_height = 1};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "region of interest 3x1 at (2, 0)"));
+    desc = (cls_image_desc){.width = 4, .height = 4, .input_offset = 6};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "input offset 6 bytes is not a whole number"));
+    cls_filter_release(filter);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(undefined_mode), cmocka_unit_test(clamp_mode),  cmocka_unit_test(mirror_mode),
+        cmocka_unit_test(mirror101_mode), cmocka_unit_test(repeat_mode), cmocka_unit_test(constant_mode),
+        cmocka_unit_test(region_outside_the_image_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
