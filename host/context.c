@@ -1,10 +1,25 @@
-/* context.c — a clstencil context: the selected device, its OpenCL context and a profiling
- * in-order queue, and the device's database record (policy defaults for `auto`). */
+/* context.c — a clstencil context: a device with its OpenCL context and queue (created by
+ * clstencil, or the caller's, wrapped without taking ownership), the device's database record
+ * (policy defaults for `auto`) and the programs built on it. */
 #include "build.h"
 
 #include "error.h"
 
 #include <stdlib.h>
+
+/* Fills the record of the context's device: capabilities, database match, program cache. */
+static cls_status init_device(cls_context *context, const cls_device_caps *caps)
+{
+    pthread_mutex_init(&context->programs_lock, NULL);
+    context->caps = *caps;
+    cls_device_db *db = NULL;
+    cls_status status = cls_device_db_load(NULL, &db);
+    if (status != CLS_OK) return status;
+    const cls_arch_record *record = cls_device_db_match(db, &context->caps, &context->match_level);
+    if (record) context->record = *record;
+    cls_device_db_release(db);
+    return CLS_OK;
+}
 
 cls_status cls_context_create(const char *selector, cls_context **out)
 {
@@ -14,16 +29,13 @@ cls_status cls_context_create(const char *selector, cls_context **out)
     cls_status status = cls_devices_query(&list);
     size_t index = 0;
     if (status == CLS_OK) status = cls_device_select(list, selector, &index);
-    cls_device_db *db = NULL;
-    if (status == CLS_OK) status = cls_device_db_load(NULL, &db);
     cls_context *context = status == CLS_OK ? calloc(1, sizeof *context) : NULL;
     if (status == CLS_OK && !context) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status == CLS_OK) {
-        pthread_mutex_init(&context->programs_lock, NULL);
         context->device = cls_device_list_id(list, index);
-        context->caps = *cls_device_list_get(list, index);
-        const cls_arch_record *record = cls_device_db_match(db, &context->caps, &context->match_level);
-        if (record) context->record = *record;
+        status = init_device(context, cls_device_list_get(list, index));
+    }
+    if (status == CLS_OK) {
         cl_int error;
         context->context = clCreateContext(NULL, 1, &context->device, NULL, NULL, &error);
         if (error == CL_SUCCESS)
@@ -33,12 +45,67 @@ cls_status cls_context_create(const char *selector, cls_context **out)
             status = cls_fail(CLS_ERR_OPENCL, "cannot create an OpenCL context and queue on %s: %s",
                               context->caps.name, cls_cl_error_name(error));
     }
-    cls_device_db_release(db);
     cls_device_list_release(list);
     if (status != CLS_OK) {
         cls_context_release(context);
         return status;
     }
+    *out = context;
+    return CLS_OK;
+}
+
+/* The platform and device positions of a device, for its capability record. */
+static void locate_device(cl_device_id device, cl_platform_id *platform, unsigned *platform_index,
+                          unsigned *device_index)
+{
+    *platform_index = *device_index = 0;
+    clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof *platform, platform, NULL);
+    cl_platform_id platforms[64];
+    cl_uint count = 0;
+    if (clGetPlatformIDs(64, platforms, &count) != CL_SUCCESS) return;
+    for (cl_uint p = 0; p < count && p < 64; ++p) {
+        if (platforms[p] != *platform) continue;
+        *platform_index = p;
+        cl_device_id devices[64];
+        cl_uint n = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, devices, &n) != CL_SUCCESS) return;
+        for (cl_uint d = 0; d < n && d < 64; ++d)
+            if (devices[d] == device) *device_index = d;
+    }
+}
+
+cls_status cls_context_wrap(cl_context cl, cl_device_id device, cl_command_queue queue, cls_context **out)
+{
+    if (!out || !cl || !device || !queue)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_context_wrap needs a context, a device and a queue");
+    *out = NULL;
+    cl_context queue_context = NULL;
+    cl_device_id queue_device = NULL;
+    cl_int error = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, NULL);
+    if (error == CL_SUCCESS)
+        error = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, NULL);
+    if (error != CL_SUCCESS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the command queue is not valid: %s", cls_cl_error_name(error));
+    if (queue_context != cl || queue_device != device)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the command queue belongs to another context or device");
+    cls_context *context = calloc(1, sizeof *context);
+    if (!context) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    cl_platform_id platform = NULL;
+    unsigned platform_index, device_index;
+    locate_device(device, &platform, &platform_index, &device_index);
+    cls_device_caps caps;
+    cls_status status = cls_query_device_caps(platform, device, platform_index, device_index, &caps);
+    if (status == CLS_OK) status = init_device(context, &caps);
+    if (status != CLS_OK) {
+        cls_context_release(context);
+        return status;
+    }
+    /* The caller keeps its references; these are clstencil's own. */
+    clRetainContext(cl);
+    clRetainCommandQueue(queue);
+    context->context = cl;
+    context->device = device;
+    context->queue = queue;
     *out = context;
     return CLS_OK;
 }

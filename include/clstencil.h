@@ -237,6 +237,13 @@ typedef struct cls_context cls_context;
 /* Creates an OpenCL context and a profiling-enabled in-order queue on the selected device
  * (selector as for cls_device_select). */
 cls_status cls_context_create(const char *selector, cls_context **out);
+/* Wraps a caller's OpenCL context, device and queue without taking ownership: clstencil
+ * retains them and drops its own references in cls_context_release. Filters enqueue on that
+ * queue. The queue must belong to the context and the device. */
+cls_status cls_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                            cls_context **out);
+/* Releases the context and its cached programs. Filters of the context must be released first.
+ * A context may be shared between threads: filters created concurrently share builds. */
 void cls_context_release(cls_context *context);
 const cls_device_caps *cls_context_device(const cls_context *context);
 cl_context cls_context_cl(const cls_context *context);

@@ -1,0 +1,259 @@
+/* image_io.c — image_read/image_write: format dispatch by extension, error classes, and writing through a temporary file renamed into place. */
+#include "image_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int image_fail(char *error, size_t error_size, int code, const char *path, const char *format, ...)
+{
+    if (error && error_size > 0) {
+        int n = snprintf(error, error_size, "%s: ", path ? path : "(null)");
+        if (n >= 0 && (size_t)n < error_size) {
+            va_list args;
+            va_start(args, format);
+            vsnprintf(error + n, error_size - (size_t)n, format, args);
+            va_end(args);
+        }
+    }
+    return code;
+}
+
+int image_mul(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > SIZE_MAX / b)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+const char *image_error_class_name(int code)
+{
+    switch (code) {
+    case IMAGE_OK: return "ok";
+    case IMAGE_ERR_MISSING: return "missing";
+    case IMAGE_ERR_UNREADABLE: return "unreadable";
+    case IMAGE_ERR_CORRUPT: return "corrupt";
+    case IMAGE_ERR_UNSUPPORTED: return "unsupported";
+    case IMAGE_ERR_WRITE: return "write error";
+    default: return "unknown";
+    }
+}
+
+size_t image_sample_bytes(cls_pixel_type type)
+{
+    switch (type) {
+    case CLS_PIXEL_U8: return 1;
+    case CLS_PIXEL_U16: return 2;
+    case CLS_PIXEL_F32: return 4;
+    default: return 0;
+    }
+}
+
+const char *image_type_name(cls_pixel_type type)
+{
+    switch (type) {
+    case CLS_PIXEL_U8: return "u8";
+    case CLS_PIXEL_U16: return "u16";
+    case CLS_PIXEL_F32: return "f32";
+    default: return "?";
+    }
+}
+
+size_t image_plane_bytes(const cls_host_image *image)
+{
+    size_t pixels, bytes;
+    if (!image_mul(image->width, image->height, &pixels) ||
+        !image_mul(pixels, image_sample_bytes(image->type), &bytes))
+        return 0;
+    return bytes;
+}
+
+/* Checks dimensions, channels and every size product; *total gets the byte count. */
+static int image_check(size_t width, size_t height, size_t channels, cls_pixel_type type,
+                       size_t *total, const char *path, char *error, size_t error_size)
+{
+    size_t pixels, plane;
+    if (width == 0 || height == 0)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "empty image (%zu x %zu)",
+                          width, height);
+    if (channels < 1 || channels > IMAGE_MAX_CHANNELS)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "%zu channels (1 to %d are supported)", channels, IMAGE_MAX_CHANNELS);
+    if (image_sample_bytes(type) == 0)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "unknown pixel type %d",
+                          (int)type);
+    if (!image_mul(width, height, &pixels) || pixels > IMAGE_MAX_PLANE_PIXELS ||
+        !image_mul(pixels, image_sample_bytes(type), &plane) || !image_mul(plane, channels, total))
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "image too large (%zu x %zu; at most 2^31 pixels)", width, height);
+    return IMAGE_OK;
+}
+
+int image_alloc(cls_host_image *image, size_t width, size_t height, size_t channels,
+                cls_pixel_type type, const char *path, char *error, size_t error_size)
+{
+    size_t total;
+    memset(image, 0, sizeof *image);
+    int status = image_check(width, height, channels, type, &total, path, error, error_size);
+    if (status != IMAGE_OK)
+        return status;
+    void *pixels = calloc(1, total);
+    if (!pixels)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "not enough memory for a %zu x %zu x %zu image (%zu bytes)", width, height,
+                          channels, total);
+    image->width = width;
+    image->height = height;
+    image->channels = channels;
+    image->type = type;
+    image->pixels = pixels;
+    return IMAGE_OK;
+}
+
+void image_free(cls_host_image *image)
+{
+    if (!image)
+        return;
+    free(image->pixels);
+    memset(image, 0, sizeof *image);
+}
+
+static image_format format_of(const char *path)
+{
+    static const struct { const char *ext; image_format format; } table[] = {
+        {"tif", IMAGE_FORMAT_TIFF}, {"tiff", IMAGE_FORMAT_TIFF}, {"pgm", IMAGE_FORMAT_PGM},
+        {"ppm", IMAGE_FORMAT_PPM},  {"pnm", IMAGE_FORMAT_PNM},   {"pfm", IMAGE_FORMAT_PFM},
+    };
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash))
+        return IMAGE_FORMAT_UNKNOWN;
+    char ext[8];
+    size_t n = strlen(dot + 1);
+    if (n == 0 || n >= sizeof ext)
+        return IMAGE_FORMAT_UNKNOWN;
+    for (size_t i = 0; i <= n; ++i) {
+        char c = dot[1 + i];
+        ext[i] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+        if (strcmp(ext, table[i].ext) == 0)
+            return table[i].format;
+    return IMAGE_FORMAT_UNKNOWN;
+}
+
+static int unknown_extension(const char *path, char *error, size_t error_size)
+{
+    return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                      "unknown image format (the extension must be .tif, .tiff, .pgm, .ppm, .pnm or .pfm)");
+}
+
+int image_read(const char *path, cls_host_image *out, char *error, size_t error_size)
+{
+    if (error && error_size > 0)
+        error[0] = '\0';
+    memset(out, 0, sizeof *out);
+    /* O_NONBLOCK: a FIFO must not block the open; it is refused below. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        int e = errno;
+        return image_fail(error, error_size,
+                          (e == ENOENT || e == ENOTDIR) ? IMAGE_ERR_MISSING : IMAGE_ERR_UNREADABLE,
+                          path, "%s", (e == ENOENT || e == ENOTDIR) ? "does not exist" : strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", strerror(e));
+    }
+    const char *problem = S_ISDIR(st.st_mode)   ? "is a folder, not an image file"
+                          : !S_ISREG(st.st_mode) ? "not a regular file"
+                                                 : NULL;
+    if (problem) {
+        close(fd);
+        return image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", problem);
+    }
+    if (st.st_size <= 0) {
+        close(fd);
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "empty file");
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    switch (format_of(path)) {
+    case IMAGE_FORMAT_TIFF: return image_tiff_read(fd, path, out, error, error_size);
+    case IMAGE_FORMAT_PGM:
+    case IMAGE_FORMAT_PPM:
+    case IMAGE_FORMAT_PNM:
+    case IMAGE_FORMAT_PFM: return image_pnm_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
+    default: close(fd); return unknown_extension(path, error, error_size);
+    }
+}
+
+/* "DIR/.NAME.XXXXXX" for the destination "DIR/NAME" (".NAME.XXXXXX" without a folder). */
+static char *temp_template(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, len = strlen(path);
+    char *name = malloc(len + 9);
+    if (!name)
+        return NULL;
+    memcpy(name, path, dir_len);
+    name[dir_len] = '.';
+    memcpy(name + dir_len + 1, path + dir_len, len - dir_len);
+    memcpy(name + len + 1, ".XXXXXX", 8);
+    return name;
+}
+
+int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size)
+{
+    size_t total;
+    if (error && error_size > 0)
+        error[0] = '\0';
+    int status = image_check(image->width, image->height, image->channels, image->type, &total,
+                             path, error, error_size);
+    if (status != IMAGE_OK)
+        return status;
+    if (!image->pixels)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "the image has no pixels");
+    image_format format = format_of(path);
+    if (format == IMAGE_FORMAT_UNKNOWN)
+        return unknown_extension(path, error, error_size);
+    if (format == IMAGE_FORMAT_TIFF && !image_has_tiff())
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "built without TIFF support");
+    if (format != IMAGE_FORMAT_TIFF &&
+        (status = image_pnm_check(format, path, image, error, error_size)) != IMAGE_OK)
+        return status;
+
+    char *temp = temp_template(path);
+    if (!temp)
+        return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "out of memory");
+    int fd = mkstemp(temp);
+    if (fd < 0) {
+        int e = errno;
+        free(temp);
+        return image_fail(error, error_size, IMAGE_ERR_WRITE, path,
+                          "cannot create a file in its folder: %s", strerror(e));
+    }
+    /* mkstemp creates 0600; give the result the permissions a plain creat() would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    if (format == IMAGE_FORMAT_TIFF)
+        status = image_tiff_write(fd, path, image, error, error_size);
+    else
+        status = image_pnm_write(fd, format, path, image, error, error_size);
+    if (status == IMAGE_OK && rename(temp, path) != 0)
+        status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot replace the file: %s",
+                            strerror(errno));
+    if (status != IMAGE_OK)
+        unlink(temp);
+    free(temp);
+    return status;
+}

@@ -1,0 +1,85 @@
+/* image_io.h — reading and writing planar host images (TIFF, PGM/PPM, PFM) for the clstencil command. */
+#ifndef CLS_TOOLS_IMAGE_IO_H
+#define CLS_TOOLS_IMAGE_IO_H
+
+#include <clstencil.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error classes returned by image_read and image_write. */
+enum {
+    IMAGE_OK = 0,
+    IMAGE_ERR_MISSING,     /* the input file does not exist */
+    IMAGE_ERR_UNREADABLE,  /* it cannot be opened or read: permissions, a folder, an I/O error */
+    IMAGE_ERR_CORRUPT,     /* bad header, truncated data, a decoding error */
+    IMAGE_ERR_UNSUPPORTED, /* a valid file in a layout or type we do not handle, or too large */
+    IMAGE_ERR_WRITE        /* the output cannot be written */
+};
+
+/* A host image. Planar: channel c starts at (char *)pixels + c * image_plane_bytes(image); each
+ * plane holds width*height samples, row-major, tightly packed, in host byte order. */
+typedef struct cls_host_image {
+    size_t width, height, channels; /* channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    cls_pixel_type type;            /* CLS_PIXEL_U8, CLS_PIXEL_U16 or CLS_PIXEL_F32 */
+    void *pixels;
+} cls_host_image;
+
+#define IMAGE_MAX_CHANNELS 4
+#define IMAGE_MAX_PLANE_PIXELS ((size_t)1 << 31) /* larger images are refused as unsupported */
+
+/* Reads PATH; the format follows the extension (.tif .tiff .pgm .ppm .pnm .pfm, any case). On
+ * success *out owns its pixels (image_free); on failure *out is empty and ERROR (if not NULL)
+ * holds "PATH: reason". Returns IMAGE_OK or an IMAGE_ERR_* class. */
+int image_read(const char *path, cls_host_image *out, char *error, size_t error_size);
+/* Writes IMAGE to PATH through a temporary file in the same folder renamed over PATH, so a
+ * failure never leaves a partial file. TIFF keeps type and channels; .pgm takes 1 channel and
+ * .ppm 3 (u8 or u16), .pnm either; .pfm takes 1 or 3 channels of f32. */
+int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size);
+void image_free(cls_host_image *image);
+/* 1 when TIFF support (libtiff) was compiled in. */
+int image_has_tiff(void);
+/* "missing", "unreadable", "corrupt", "unsupported", "write error" or "ok". */
+const char *image_error_class_name(int code);
+
+/* Bytes of one sample, and of one plane (0 if it overflows). */
+size_t image_sample_bytes(cls_pixel_type type);
+/* "u8", "u16" or "f32". */
+const char *image_type_name(cls_pixel_type type);
+size_t image_plane_bytes(const cls_host_image *image);
+/* Allocates zeroed planes after checking the channel count and every size product; a failure
+ * is IMAGE_ERR_UNSUPPORTED with the reason in ERROR. */
+int image_alloc(cls_host_image *image, size_t width, size_t height, size_t channels,
+                cls_pixel_type type, const char *path, char *error, size_t error_size);
+
+/* ---- Internal: shared by image_io.c, image_pnm.c and image_tiff.c. ---- */
+
+typedef enum image_format {
+    IMAGE_FORMAT_UNKNOWN = 0,
+    IMAGE_FORMAT_TIFF,
+    IMAGE_FORMAT_PGM,
+    IMAGE_FORMAT_PPM,
+    IMAGE_FORMAT_PNM,
+    IMAGE_FORMAT_PFM
+} image_format;
+
+/* Writes "PATH: reason" into ERROR and returns CODE. */
+int image_fail(char *error, size_t error_size, int code, const char *path, const char *format, ...)
+    __attribute__((format(printf, 5, 6)));
+/* *out = a * b, or 0 returned on overflow. */
+int image_mul(size_t a, size_t b, size_t *out);
+
+/* The readers take ownership of FD (an open regular file of FILE_SIZE > 0 bytes) and close it. */
+int image_tiff_read(int fd, const char *path, cls_host_image *out, char *error, size_t error_size);
+int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
+                   size_t error_size);
+/* Whether IMAGE fits FORMAT, before any file is created: IMAGE_OK or IMAGE_ERR_UNSUPPORTED. */
+int image_pnm_check(image_format format, const char *path, const cls_host_image *image, char *error,
+                    size_t error_size);
+/* The writers take ownership of FD (the temporary file), write, flush to disk and close it;
+ * PATH is the destination named in messages. */
+int image_tiff_write(int fd, const char *path, const cls_host_image *image, char *error,
+                     size_t error_size);
+int image_pnm_write(int fd, image_format format, const char *path, const cls_host_image *image,
+                    char *error, size_t error_size);
+
+#endif

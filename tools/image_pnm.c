@@ -1,0 +1,306 @@
+/* image_pnm.c — binary PGM (P5) and PPM (P6) as u8/u16, and PFM (Pf gray, PF RGB) as f32: reading and writing. */
+#include "image_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct pnm_reader {
+    FILE *file;
+    uint64_t consumed; /* header bytes read so far */
+} pnm_reader;
+
+static int next_char(pnm_reader *r)
+{
+    int c = getc(r->file);
+    if (c != EOF)
+        r->consumed++;
+    return c;
+}
+
+static int is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Skips a comment whose '#' was just read; returns the character that ends it. */
+static int skip_comment(pnm_reader *r)
+{
+    int c;
+    do
+        c = next_char(r);
+    while (c != EOF && c != '\n' && c != '\r');
+    return c;
+}
+
+/* Reads one header token (skipping blanks and comments) into BUF, NUL-terminated and cut to
+ * SIZE - 1; *end gets the character that ended it (a blank, '#' or EOF), already consumed.
+ * Returns 0 when no token is left. */
+static int read_token(pnm_reader *r, char *buf, size_t size, int *end)
+{
+    int c;
+    for (;;) {
+        c = next_char(r);
+        if (c == '#')
+            c = skip_comment(r);
+        if (c == EOF)
+            return 0;
+        if (!is_space(c))
+            break;
+    }
+    size_t n = 0;
+    while (c != EOF && !is_space(c) && c != '#') {
+        if (n + 1 < size)
+            buf[n++] = (char)c;
+        c = next_char(r);
+    }
+    buf[n] = '\0';
+    *end = c;
+    return 1;
+}
+
+/* A decimal number saturated at 2^40; -1 if TEXT is not all digits. */
+static int64_t parse_count(const char *text)
+{
+    int64_t value = 0;
+    if (!*text)
+        return -1;
+    for (; *text; ++text) {
+        if (*text < '0' || *text > '9')
+            return -1;
+        value = value * 10 + (*text - '0');
+        if (value > ((int64_t)1 << 40))
+            value = (int64_t)1 << 40;
+    }
+    return value;
+}
+
+static uint32_t load32(const unsigned char *p, int little)
+{
+    return little ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24
+                  : (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24;
+}
+
+/* Spreads one interleaved file row into row Y of the planes. */
+static void unpack_row(const unsigned char *row, cls_host_image *image, size_t y, int pfm_little)
+{
+    const size_t w = image->width, ch = image->channels, plane = image_plane_bytes(image);
+    for (size_t c = 0; c < ch; ++c) {
+        unsigned char *base = (unsigned char *)image->pixels + c * plane;
+        for (size_t x = 0; x < w; ++x) {
+            const size_t s = x * ch + c, i = y * w + x;
+            if (image->type == CLS_PIXEL_U8) {
+                base[i] = row[s];
+            } else if (image->type == CLS_PIXEL_U16) {
+                uint16_t v = (uint16_t)(row[2 * s] << 8 | row[2 * s + 1]);
+                memcpy(base + 2 * i, &v, 2);
+            } else {
+                uint32_t bits = load32(row + 4 * s, pfm_little);
+                float v;
+                memcpy(&v, &bits, 4);
+                memcpy(base + 4 * i, &v, 4);
+            }
+        }
+    }
+}
+
+static int pnm_header(pnm_reader *r, const char *path, cls_host_image *shape, int *pfm_little,
+                      char *error, size_t error_size)
+{
+    int c0 = next_char(r), c1 = next_char(r), end = 0;
+    int pfm = 0;
+    shape->channels = 1;
+    if (c0 != 'P')
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                          "not a PGM, PPM or PFM file (bad signature)");
+    switch (c1) {
+    case '5': break;
+    case '6': shape->channels = 3; break;
+    case 'f': pfm = 1; break;
+    case 'F': pfm = 1; shape->channels = 3; break;
+    case '1':
+    case '4':
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "PBM bitmaps are not supported");
+    case '2':
+    case '3':
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "plain (ASCII) PGM/PPM is not supported; use binary P5/P6");
+    case '7':
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "PAM (P7) is not supported");
+    default:
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                          "not a PGM, PPM or PFM file (bad signature)");
+    }
+    static const char *const fields[] = {"width", "height", "maximum value"};
+    int64_t values[3] = {0, 0, 0};
+    char token[64];
+    for (int i = 0; i < 3; ++i) {
+        if (!read_token(r, token, sizeof token, &end))
+            return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                              "bad header: it ends before the %s", pfm && i == 2 ? "scale" : fields[i]);
+        if (pfm && i == 2) {
+            char *stop;
+            double scale = strtod(token, &stop);
+            if (*stop || !isfinite(scale) || scale == 0)
+                return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                                  "bad header: the PFM scale '%s' is not a non-zero number", token);
+            *pfm_little = scale < 0;
+        } else if ((values[i] = parse_count(token)) <= 0 || (i == 2 && values[i] > 65535)) {
+            return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                              "bad header: the %s '%s' is not %s", fields[i], token,
+                              i == 2 ? "in 1..65535" : "a positive integer");
+        }
+    }
+    /* Exactly one blank separates the header from the pixels. */
+    if (!is_space(end))
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                          end == EOF ? "truncated: no pixel data after the header"
+                                     : "bad header: no blank after the last field");
+    shape->width = (size_t)values[0];
+    shape->height = (size_t)values[1];
+    shape->type = pfm ? CLS_PIXEL_F32 : values[2] <= 255 ? CLS_PIXEL_U8 : CLS_PIXEL_U16;
+    return IMAGE_OK;
+}
+
+int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
+                   size_t error_size)
+{
+    FILE *file = fdopen(fd, "rb");
+    if (!file) {
+        int e = errno;
+        close(fd);
+        return image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", strerror(e));
+    }
+    pnm_reader reader = {file, 0};
+    cls_host_image shape = {0};
+    int pfm_little = 0;
+    int status = pnm_header(&reader, path, &shape, &pfm_little, error, error_size);
+    if (status == IMAGE_OK && ferror(file))
+        status = image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error");
+    /* Check the size before allocating, so a lying header costs nothing. */
+    size_t pixels = 0, row_bytes = 0, data_bytes = 0;
+    if (status == IMAGE_OK &&
+        (!image_mul(shape.width, shape.height, &pixels) || pixels > IMAGE_MAX_PLANE_PIXELS ||
+         !image_mul(shape.width, shape.channels * image_sample_bytes(shape.type), &row_bytes) ||
+         !image_mul(row_bytes, shape.height, &data_bytes)))
+        status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                            "image too large (%zu x %zu; at most 2^31 pixels)", shape.width, shape.height);
+    if (status == IMAGE_OK && file_size - reader.consumed < (uint64_t)data_bytes)
+        status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                            "truncated pixel data: %zu bytes expected after the header, %llu present",
+                            data_bytes, (unsigned long long)(file_size - reader.consumed));
+    if (status == IMAGE_OK)
+        status = image_alloc(out, shape.width, shape.height, shape.channels, shape.type, path, error,
+                             error_size);
+    unsigned char *row = status == IMAGE_OK ? malloc(row_bytes) : NULL;
+    if (status == IMAGE_OK && !row)
+        status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory");
+    const int pfm = shape.type == CLS_PIXEL_F32;
+    for (size_t y = 0; status == IMAGE_OK && y < shape.height; ++y) {
+        if (fread(row, 1, row_bytes, file) != row_bytes) {
+            status = ferror(file) ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error")
+                                  : image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                                               "truncated pixel data (row %zu of %zu)", y, shape.height);
+            break;
+        }
+        /* PFM stores rows bottom to top. */
+        unpack_row(row, out, pfm ? shape.height - 1 - y : y, pfm_little);
+    }
+    free(row);
+    fclose(file);
+    if (status != IMAGE_OK)
+        image_free(out);
+    return status;
+}
+
+int image_pnm_check(image_format format, const char *path, const cls_host_image *image, char *error,
+                    size_t error_size)
+{
+    const size_t ch = image->channels;
+    const int is_float = image->type == CLS_PIXEL_F32;
+    const char *need = NULL;
+    if (format == IMAGE_FORMAT_PFM && (!is_float || (ch != 1 && ch != 3)))
+        need = "PFM holds 1 or 3 channels of f32";
+    else if (format == IMAGE_FORMAT_PGM && (is_float || ch != 1))
+        need = "PGM holds 1 channel of u8 or u16";
+    else if (format == IMAGE_FORMAT_PPM && (is_float || ch != 3))
+        need = "PPM holds 3 channels of u8 or u16";
+    else if (format == IMAGE_FORMAT_PNM && (is_float || (ch != 1 && ch != 3)))
+        need = "PNM holds 1 or 3 channels of u8 or u16";
+    if (!need)
+        return IMAGE_OK;
+    return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                      "%s, not %zu channel%s of %s (a .tif holds any)", need, ch, ch == 1 ? "" : "s",
+                      image_type_name(image->type));
+}
+
+/* Interleaves row Y of the planes into ROW in file order. */
+static void pack_row(unsigned char *row, const cls_host_image *image, size_t y)
+{
+    const size_t w = image->width, ch = image->channels, plane = image_plane_bytes(image);
+    for (size_t c = 0; c < ch; ++c) {
+        const unsigned char *base = (const unsigned char *)image->pixels + c * plane;
+        for (size_t x = 0; x < w; ++x) {
+            const size_t s = x * ch + c, i = y * w + x;
+            if (image->type == CLS_PIXEL_U8) {
+                row[s] = base[i];
+            } else if (image->type == CLS_PIXEL_U16) {
+                uint16_t v;
+                memcpy(&v, base + 2 * i, 2);
+                row[2 * s] = (unsigned char)(v >> 8);
+                row[2 * s + 1] = (unsigned char)(v & 0xff);
+            } else { /* little-endian, announced by the negative scale */
+                uint32_t bits;
+                memcpy(&bits, base + 4 * i, 4);
+                for (int b = 0; b < 4; ++b)
+                    row[4 * s + (size_t)b] = (unsigned char)(bits >> (8 * b));
+            }
+        }
+    }
+}
+
+int image_pnm_write(int fd, image_format format, const char *path, const cls_host_image *image,
+                    char *error, size_t error_size)
+{
+    (void)format; /* image_pnm_check has matched the image to the extension */
+    FILE *file = fdopen(fd, "wb");
+    if (!file) {
+        int e = errno;
+        close(fd);
+        return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "%s", strerror(e));
+    }
+    const int pfm = image->type == CLS_PIXEL_F32;
+    const size_t row_bytes = image->width * image->channels * image_sample_bytes(image->type);
+    unsigned char *row = malloc(row_bytes);
+    int failed = !row, e = ENOMEM;
+    if (!failed) {
+        if (pfm)
+            failed = fprintf(file, "P%c\n%zu %zu\n-1.0\n", image->channels == 1 ? 'f' : 'F',
+                             image->width, image->height) < 0;
+        else
+            failed = fprintf(file, "P%c\n%zu %zu\n%u\n", image->channels == 1 ? '5' : '6', image->width,
+                             image->height, image->type == CLS_PIXEL_U8 ? 255u : 65535u) < 0;
+        e = errno;
+    }
+    for (size_t y = 0; !failed && y < image->height; ++y) {
+        pack_row(row, image, pfm ? image->height - 1 - y : y);
+        if (fwrite(row, 1, row_bytes, file) != row_bytes) {
+            failed = 1;
+            e = errno;
+        }
+    }
+    if (!failed && (fflush(file) != 0 || fsync(fileno(file)) != 0)) {
+        failed = 1;
+        e = errno;
+    }
+    free(row);
+    if (fclose(file) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    return failed ? image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(e))
+                  : IMAGE_OK;
+}
