@@ -113,9 +113,13 @@ typedef struct cls_device_list cls_device_list;
 
 /* Enumerates every device of every platform. CLS_ERR_NO_PLATFORM when none is installed. */
 cls_status cls_devices_query(cls_device_list **out);
+/* Frees a device list (NULL is fine). */
 void cls_device_list_release(cls_device_list *list);
+/* The number of devices of every platform. */
 size_t cls_device_list_count(const cls_device_list *list);
+/* The capability record of device `index` (NULL when out of range); owned by the list. */
 const cls_device_caps *cls_device_list_get(const cls_device_list *list, size_t index);
+/* The OpenCL id of device `index` (NULL when out of range). */
 cl_device_id cls_device_list_id(const cls_device_list *list, size_t index);
 
 /* Chooses a device. selector: NULL means the CLSTENCIL_DEVICE environment variable, or, when
@@ -129,6 +133,7 @@ cls_status cls_device_select(const cls_device_list *list, const char *selector, 
  * OpenCL version, address bits and the library version, as 16 hex digits plus NUL. */
 void cls_device_fingerprint(const cls_device_caps *caps, char out[17]);
 
+/* Printable names: "NVIDIA", "PoCL", ...; "gpu", "cpu", "accelerator", "other". */
 const char *cls_vendor_name(cls_vendor vendor);
 const char *cls_device_type_name(cls_device_type type);
 
@@ -170,13 +175,16 @@ typedef struct cls_device_db cls_device_db;
  * else ~/.config/clstencil/devices.ini (a missing default file is not an error; a missing
  * named file is). A malformed overlay is CLS_ERR_PARSE naming file and line; none of it is used. */
 cls_status cls_device_db_load(const char *overlay_path, cls_device_db **out);
+/* Frees a database (NULL is fine). */
 void cls_device_db_release(cls_device_db *db);
+/* The records, built-in ones first, then the overlay's new ones. */
 size_t cls_device_db_count(const cls_device_db *db);
 const cls_arch_record *cls_device_db_get(const cls_device_db *db, size_t index);
 /* The best record for a device: exact device, then architecture, then vendor and type, then
  * generic. Within a level the record defined last wins: overlay records beat built-in ones. */
 const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caps,
                                            cls_match_level *level);
+/* "device", "architecture", "vendor+type" or "generic". */
 const char *cls_match_level_name(cls_match_level level);
 
 /* ---------------------------------------------------------------- local-operator spec */
@@ -216,9 +224,12 @@ typedef struct cls_spec {
 void cls_spec_init(cls_spec *spec);
 /* Parses a border name or alias, case-insensitively ("replicate" -> CLS_BORDER_CLAMP). */
 cls_status cls_border_parse(const char *name, cls_border *out);
+/* The canonical name of a border mode ("mirror101"). */
 const char *cls_border_name(cls_border border);
+/* "naive", "isp-block", "isp-warp" or "auto", case-insensitively; and back. */
 cls_status cls_partition_parse(const char *name, cls_partition *out);
 const char *cls_partition_name(cls_partition partition);
+/* "f32", "u8" or "u16"; and back; and the bytes of one pixel. */
 cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out);
 const char *cls_pixel_type_name(cls_pixel_type type);
 size_t cls_pixel_size(cls_pixel_type type);
@@ -245,6 +256,7 @@ cls_status cls_context_wrap(cl_context context, cl_device_id device, cl_command_
 /* Releases the context and its cached programs. Filters of the context must be released first.
  * A context may be shared between threads: filters created concurrently share builds. */
 void cls_context_release(cls_context *context);
+/* The context's device record, OpenCL context and queue (owned by the context). */
 const cls_device_caps *cls_context_device(const cls_context *context);
 cl_context cls_context_cl(const cls_context *context);
 cl_command_queue cls_context_queue(const cls_context *context);
@@ -265,13 +277,16 @@ typedef struct cls_filter cls_filter;
 
 /* Validates the spec against the device, generates and builds the kernel. */
 cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out);
+/* Frees a filter (NULL is fine); launches already enqueued are unaffected. */
 void cls_filter_release(cls_filter *filter);
 /* The generated source (owned by the filter). */
 const char *cls_filter_source(const cls_filter *filter);
 /* The resolved partition and work-group shape. */
 cls_partition cls_filter_partition(const cls_filter *filter);
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height);
-/* Enqueues the filter on the context's queue; does not block. */
+/* Enqueues the filter on the context's queue after the events of wait_list; *event (may be
+ * NULL) receives the launch's event, which the caller releases. Checks the geometry and the
+ * buffers' sizes, then returns without waiting. */
 cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output,
                               const cls_image_desc *image, cl_uint wait_count,
                               const cl_event *wait_list, cl_event *event);
@@ -291,6 +306,7 @@ typedef struct cls_build_info {
     double build_milliseconds;   /* source build or binary load, wall time */
 } cls_build_info;
 
+/* What the build of the filter's kernel reported. */
 void cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
 
 /* ---------------------------------------------------------------- binary cache */
@@ -306,6 +322,7 @@ typedef struct cls_cache_status {
     unsigned long hits, misses; /* disk-cache lookups of this process */
 } cls_cache_status;
 
+/* The cache's folder, size and this process's hits and misses. */
 cls_status cls_cache_query(cls_cache_status *status);
 /* Removes every entry; *removed (may be NULL) receives the number of files removed. */
 cls_status cls_cache_clear(size_t *removed);

@@ -188,10 +188,11 @@ int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image 
          !image_mul(row_bytes, shape.height, &data_bytes)))
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                             "image too large (%zu x %zu; at most 2^31 pixels)", shape.width, shape.height);
-    if (status == IMAGE_OK && file_size - reader.consumed < (uint64_t)data_bytes)
+    const uint64_t present = file_size > reader.consumed ? file_size - reader.consumed : 0;
+    if (status == IMAGE_OK && present < (uint64_t)data_bytes)
         status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
                             "truncated pixel data: %zu bytes expected after the header, %llu present",
-                            data_bytes, (unsigned long long)(file_size - reader.consumed));
+                            data_bytes, (unsigned long long)present);
     if (status == IMAGE_OK)
         status = image_alloc(out, shape.width, shape.height, shape.channels, shape.type, path, error,
                              error_size);
