@@ -3,7 +3,7 @@
 # does nothing when everything is already there.
 set -eu
 packages="cmake gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-          libinih-dev libjson-c-dev libxxhash-dev libcmocka-dev oclgrind clang"
+          libinih-dev libjson-c-dev libxxhash-dev libcmocka-dev libtiff-dev oclgrind clang"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"

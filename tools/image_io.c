@@ -1,4 +1,4 @@
-/* image_io.c — image_read/image_write: format dispatch by extension, error classes, and writing through a temporary file renamed into place. */
+/* image_io.c — image_read/image_write: format by extension, error classes, writes via a renamed temp file. */
 #include "image_io.h"
 
 #include <errno.h>
@@ -157,6 +157,8 @@ int image_read(const char *path, cls_host_image *out, char *error, size_t error_
 {
     if (error && error_size > 0)
         error[0] = '\0';
+    if (!path || !out)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
     memset(out, 0, sizeof *out);
     /* O_NONBLOCK: a FIFO must not block the open; it is refused below. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -216,6 +218,8 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
     size_t total;
     if (error && error_size > 0)
         error[0] = '\0';
+    if (!path || !image)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
     int status = image_check(image->width, image->height, image->channels, image->type, &total,
                              path, error, error_size);
     if (status != IMAGE_OK)

@@ -1,4 +1,4 @@
-/* image_pnm.c — binary PGM (P5) and PPM (P6) as u8/u16, and PFM (Pf gray, PF RGB) as f32: reading and writing. */
+/* image_pnm.c — binary PGM/PPM (P5/P6, u8/u16) and PFM (Pf/PF, f32): reading and writing. */
 #include "image_io.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* main.c — the clstencil command: dispatches to the subcommands. */
 #include "commands.h"
+#include "image_io.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "--version") == 0) {
         printf("clstencil %s\n", cls_version());
+        printf("TIFF support: %s\n", image_has_tiff() ? "yes (libtiff)" : "no (PGM, PPM and PFM only)");
         return EXIT_OK_;
     }
     if (strcmp(command, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
