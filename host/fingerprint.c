@@ -8,7 +8,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-void cls_device_fingerprint(const cls_device_caps *caps, char out[17])
+void cls_fingerprint_with_version(const cls_device_caps *caps, const char *library_version, char out[17])
 {
     strbuf text;
     strbuf_init(&text);
@@ -16,8 +16,13 @@ void cls_device_fingerprint(const cls_device_caps *caps, char out[17])
      * shifting text from one field into the next. */
     strbuf_printf(&text, "%s\x1f%s\x1f%s\x1f%u\x1f%s\x1f%s\x1f%u\x1f%s", caps->platform_name,
                   caps->platform_version, caps->name, (unsigned)caps->vendor_id, caps->driver_version,
-                  caps->device_version, (unsigned)caps->address_bits, CLS_VERSION_STRING);
+                  caps->device_version, (unsigned)caps->address_bits, library_version);
     const XXH64_hash_t hash = XXH3_64bits(strbuf_text(&text), text.length);
     strbuf_free(&text);
     snprintf(out, 17, "%016llx", (unsigned long long)hash);
+}
+
+void cls_device_fingerprint(const cls_device_caps *caps, char out[17])
+{
+    cls_fingerprint_with_version(caps, CLS_VERSION_STRING, out);
 }

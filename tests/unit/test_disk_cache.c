@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "disk_cache.h"
+#include "host.h"
 
 static char folder[256];
 
@@ -74,6 +75,12 @@ static void key_changes_with_every_input(void **state)
     key_of(first, "kernel source", "-cl-std=CL1.2", base, sizeof base);
     key_of(second, "kernel source", "-cl-std=CL1.2", other, sizeof other);
     assert_string_not_equal(base, other);
+    /* ... and a library upgrade changes it too */
+    cls_fingerprint_with_version(&caps, CLS_VERSION_STRING, first);
+    cls_fingerprint_with_version(&caps, "99.0.0", second);
+    assert_string_not_equal(first, second);
+    cls_device_fingerprint(&caps, second);
+    assert_string_equal(first, second);
 }
 
 static cls_disk_cache open_cache(void)
