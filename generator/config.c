@@ -20,8 +20,13 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     if (!config->coefficients) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
     for (size_t k = 0; k < taps; ++k) /* -0 and +0 give the same kernel */
         config->coefficients[k] = spec->coefficients[k] == 0.0f ? 0.0f : spec->coefficients[k];
+    if (spec->body && !(config->body = strdup(spec->body))) {
+        cls_kernel_config_free(config);
+        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the operator body");
+    }
     config->spec = *spec;
     config->spec.coefficients = config->coefficients;
+    config->spec.body = config->body;
     if (spec->border != CLS_BORDER_CONSTANT) config->spec.border_value = 0.0f;
     config->partition =
         spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
@@ -39,6 +44,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
 void cls_kernel_config_free(cls_kernel_config *config)
 {
     free(config->coefficients);
+    free(config->body);
     memset(config, 0, sizeof *config);
 }
 
@@ -60,6 +66,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
+    if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
     if (spec->bake_coefficients) {
         strbuf_append(&key, ";mask-baked=");
         for (unsigned k = 0; k < spec->mask_width * spec->mask_height; ++k)

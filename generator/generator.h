@@ -16,6 +16,7 @@
 typedef struct cls_kernel_config {
     cls_spec spec;           /* spec.coefficients points at `coefficients` below */
     float *coefficients;     /* owned copy */
+    char *body;              /* owned copy of spec.body, or NULL */
     cls_partition partition; /* never AUTO */
     unsigned group_width, group_height;
     unsigned simd_width;     /* used by isp-warp only */

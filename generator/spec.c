@@ -162,5 +162,7 @@ cls_status cls_spec_validate(const cls_spec *spec)
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
     if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
+    if (spec->body && !strstr(spec->body, "OUT"))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the operator body never assigns OUT");
     return CLS_OK;
 }

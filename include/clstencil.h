@@ -218,6 +218,12 @@ typedef struct cls_spec {
     cls_partition partition;
     unsigned group_width, group_height; /* 0 x 0 = auto */
     cls_pixel_type input_type, output_type;
+    /* A user-written operator: OpenCL C statements run for every output pixel, or NULL for the
+     * built-in weighted sum. They read neighbours with IN(dx, dy) (a float, border handling
+     * included), the mask with MASK(dx, dy), may iterate the window with FOR_WINDOW(dx, dy)
+     * { ... }, and assign OUT (a float, converted to the output type). Errors in the build log
+     * carry the body's own line numbers (file name "operator"). Copied at create. */
+    const char *body;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask. */

@@ -21,7 +21,8 @@ static void gen_usage(FILE *out)
             "  --partition P        naive, isp-block, isp-warp, auto (default auto)\n"
             "  --wg WxH             work-group shape (default auto)\n"
             "  --type T             pixel type of input and output: f32, u8, u16 (default f32)\n"
-            "  --simd N             SIMD width for isp-warp (default 32)\n",
+            "  --simd N             SIMD width for isp-warp (default 32)\n"
+            "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT)\n",
             CLS_MAX_MASK);
 }
 
@@ -48,6 +49,30 @@ static float *parse_coefficients(const char *text, size_t expected)
     return values;
 }
 
+/* The whole of a text file (malloc'd), or NULL after a message. */
+static char *read_text(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        fprintf(stderr, "clstencil gen: cannot read %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t size = 0, capacity = 4096;
+    char *text = malloc(capacity);
+    size_t got;
+    while (text && (got = fread(text + size, 1, capacity - size - 1, file)) > 0) {
+        size += got;
+        if (capacity - size < 2) {
+            char *grown = realloc(text, capacity *= 2);
+            if (!grown) free(text);
+            text = grown;
+        }
+    }
+    fclose(file);
+    if (text) text[size] = '\0';
+    return text;
+}
+
 static int option_value(int argc, char **argv, int *i, const char **value)
 {
     if (*i + 1 >= argc) {
@@ -63,6 +88,7 @@ int cmd_gen(int argc, char **argv)
     cls_spec spec;
     cls_spec_init(&spec);
     const char *coefficients_text = NULL;
+    char *body = NULL;
     unsigned simd = 32;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = NULL;
@@ -95,6 +121,11 @@ int cmd_gen(int argc, char **argv)
         } else if (strcmp(a, "--in-type") == 0) status = cls_pixel_type_parse(v, &spec.input_type);
         else if (strcmp(a, "--out-type") == 0) status = cls_pixel_type_parse(v, &spec.output_type);
         else if (strcmp(a, "--simd") == 0) simd = (unsigned)strtoul(v, NULL, 10);
+        else if (strcmp(a, "--body") == 0) {
+            free(body);
+            if (!(body = read_text(v))) return EXIT_USAGE;
+            spec.body = body;
+        }
         else {
             fprintf(stderr, "clstencil gen: unknown option '%s'\n", a);
             gen_usage(stderr);
@@ -114,6 +145,7 @@ int cmd_gen(int argc, char **argv)
     char *source = NULL;
     cls_status status = cls_generate_source(&spec, simd, &source);
     free(coefficients);
+    free(body);
     if (status != CLS_OK) return report_failure("gen", status);
     fputs(source, stdout);
     cls_free(source);

@@ -23,4 +23,20 @@ for border in undefined clamp mirror mirror101 repeat constant; do
     done
   done
 done
+body="$(dirname "$0")/window-maximum.cl"
+for border in undefined clamp constant; do
+  for partition in naive isp-warp; do
+    for bake in "" --bake; do
+      # shellcheck disable=SC2086
+      "$clstencil" gen --mask 5x5 --border "$border" --partition "$partition" $bake --body "$body" \
+          > "$work/kernel.cl" || exit 1
+      if ! "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only \
+             -Wall -Wextra -Werror "$work/kernel.cl"; then
+          echo "generated source with a user body does not compile cleanly: $border $partition $bake"
+          exit 1
+      fi
+      count=$((count + 1))
+    done
+  done
+done
 echo "$count generated kernels compile without warnings"

@@ -1,0 +1,154 @@
+/* test_user_operator.c — user-written operator bodies on the default device: a weighted sum
+ * written by hand equals the CPU reference, a window maximum (not a convolution) equals a CPU
+ * maximum over the border-mapped window, in every border mode and partition; and a compile
+ * error comes back with the build log pointing at the body's own line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+enum { W = 37, H = 23 };
+
+static cls_context *context;
+static float input[W * H];
+
+static int setup(void **state)
+{
+    (void)state;
+    for (int k = 0; k < W * H; ++k) input[k] = (float)((k * 17) % 41) / 41.0f + 0.25f;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+static const char *weighted_sum = "float total = 0.0f;\n"
+                                  "FOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy);\n"
+                                  "OUT = total;\n";
+static const char *window_maximum = "float best = -INFINITY;\n"
+                                    "FOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\n"
+                                    "OUT = best;\n";
+
+/* The window maximum on the CPU, through the reference's border mapping. */
+static double cpu_maximum(int x, int y, int n, cls_border border, float value)
+{
+    double best = -INFINITY;
+    for (int dy = -n / 2; dy <= n / 2; ++dy)
+        for (int dx = -n / 2; dx <= n / 2; ++dx) {
+            const long xx = ref_border_index(border, x + dx, W), yy = ref_border_index(border, y + dy, H);
+            const double v = xx < 0 || yy < 0 ? (double)value : (double)input[yy * W + xx];
+            best = fmax(best, v);
+        }
+    return best;
+}
+
+static void run_body(const char *body, int maximum)
+{
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    static const unsigned sizes[] = {3, 7};
+    int checked = 0;
+    for (int border = CLS_BORDER_UNDEFINED; border <= CLS_BORDER_CONSTANT; ++border)
+        for (int s = 0; s < 2; ++s) {
+            const unsigned n = sizes[s];
+            float mask[49];
+            for (unsigned k = 0; k < n * n; ++k) mask[k] = (float)(1 + k % 4) / (float)(3 * n * n);
+            double expected[W * H];
+            const ref_image image = {input, W, H, 0, CLS_PIXEL_F32};
+            ref_stencil(&image, mask, (int)n, (int)n, (cls_border)border, 0.125f, expected);
+            for (int p = 0; p < 3; ++p)
+                for (int bake = 0; bake < 2; ++bake) {
+                    cls_spec spec;
+                    cls_spec_init(&spec);
+                    spec.mask_width = spec.mask_height = n;
+                    spec.coefficients = mask;
+                    spec.bake_coefficients = bake;
+                    spec.border = (cls_border)border;
+                    spec.border_value = 0.125f;
+                    spec.partition = partitions[p];
+                    spec.group_width = 16;
+                    spec.group_height = 4;
+                    spec.body = body;
+                    cls_filter *filter = NULL;
+                    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+                    float out[W * H];
+                    const cls_image_desc desc = {.width = W, .height = H};
+                    assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
+                    for (int y = 0; y < H; ++y)
+                        for (int x = 0; x < W; ++x) {
+                            if (border == CLS_BORDER_UNDEFINED && !ref_window_inside((size_t)x, (size_t)y, W, H, (int)n, (int)n))
+                                continue;
+                            const double e = maximum ? cpu_maximum(x, y, (int)n, (cls_border)border, 0.125f)
+                                                     : expected[y * W + x];
+                            if (fabs(out[y * W + x] - e) > 1e-6 && fabs(out[y * W + x] - e) > 1e-5 * fabs(e))
+                                fail_msg("%s %s %ux%u bake %d: (%d, %d) is %g, expected %g",
+                                         cls_border_name((cls_border)border), cls_partition_name(partitions[p]), n, n,
+                                         bake, x, y, (double)out[y * W + x], e);
+                            ++checked;
+                        }
+                    cls_filter_release(filter);
+                }
+        }
+    assert_true(checked > 50000);
+}
+
+static void hand_written_weighted_sum(void **state)
+{
+    (void)state;
+    run_body(weighted_sum, 0);
+}
+
+static void window_maximum_in_every_mode(void **state)
+{
+    (void)state;
+    run_body(window_maximum, 1);
+}
+
+static void compile_error_points_at_the_body(void **state)
+{
+    (void)state;
+    static const float mask[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = mask;
+    spec.body = "float v = IN(0, 0);\nOUT = v +* 2;\n";
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_BUILD);
+    assert_null(filter);
+    if (!strstr(cls_last_error(), "operator:2:")) fail_msg("the log does not point at line 2:\n%s", cls_last_error());
+}
+
+static void body_without_out_is_refused(void **state)
+{
+    (void)state;
+    static const float mask[9] = {0};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = mask;
+    spec.body = "float v = IN(0, 0);";
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "never assigns OUT"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hand_written_weighted_sum),
+        cmocka_unit_test(window_maximum_in_every_mode),
+        cmocka_unit_test(compile_error_points_at_the_body),
+        cmocka_unit_test(body_without_out_is_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
