@@ -96,6 +96,8 @@ void cls_filter_build_info(const cls_filter *filter, cls_build_info *info)
     if (filter && info) *info = filter->build_info;
 }
 
+const cls_spec *cls_filter_spec(const cls_filter *filter) { return &filter->config.spec; }
+
 const char *cls_filter_source(const cls_filter *filter) { return filter ? filter->source : NULL; }
 
 cls_partition cls_filter_partition(const cls_filter *filter)

@@ -38,6 +38,8 @@ cls_status cls_select_device(const cls_device_caps *caps, size_t count, const ch
 /* The device fingerprint as a given library version would compute it (cls_device_fingerprint
  * passes its own version; tests simulate an upgrade). */
 void cls_fingerprint_with_version(const cls_device_caps *caps, const char *library_version, char out[17]);
+/* The resolved spec of a filter (pixel types, mask, border) for pipelines. */
+const cls_spec *cls_filter_spec(const cls_filter *filter);
 /* The "OpenCL error name (number)" text for a cl_int. */
 const char *cls_cl_error_name(cl_int error);
 

@@ -315,6 +315,60 @@ typedef struct cls_build_info {
 /* What the build of the filter's kernel reported. */
 void cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
 
+/* ---------------------------------------------------------------- operators */
+
+/* An operator: a spec with the storage it needs (mask, body). Border, partition, work-group
+ * shape and pixel types are set on a copy of its spec. */
+typedef struct cls_operator cls_operator;
+
+/* Parses an operator, case-insensitively:
+ *   convolve:WxH,c1,...,cN   any mask, row by row
+ *   gaussian:SIZE[,SIGMA]    normalized; SIGMA defaults to 0.3*((SIZE-1)/2 - 1) + 0.8
+ *   box:SIZE                 the mean over SIZE x SIZE
+ *   laplace[:3|5]            3x3 (4-neighbour) or 5x5 Laplacian (default 3)
+ *   sobel:x|y|mag            3x3 Sobel derivatives; mag = their hypotenuse, in one kernel
+ *   scharr:x|y|mag[,SIZE]    Scharr derivatives, SIZE 3, 5, 7 or 9 (default 3)
+ *   bilateral:SD,SR[,SIZE]   spatial sigma SD, range sigma SR, window SIZE (default 4*SD+1, odd)
+ *   atrous:D                 the 3x3 B3-spline smoothing dilated by D (1, 2, 4, 8, ...)
+ *   tonemap                  the Night filter's tone-mapping point operator, v / (1 + v)
+ * Bad names or parameters are CLS_ERR_INVALID_ARGUMENT with a message naming them. */
+cls_status cls_operator_parse(const char *text, cls_operator **out);
+/* A user-written operator (see cls_spec.body) over a WxH window; mask may be NULL (all 1). */
+cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask,
+                             cls_operator **out);
+/* The operator's spec (owned by the operator) and its canonical text, e.g. "gaussian:5,1.2". */
+const cls_spec *cls_operator_spec(const cls_operator *op);
+const char *cls_operator_name(const cls_operator *op);
+void cls_operator_release(cls_operator *op);
+
+/* ---------------------------------------------------------------- pipelines */
+
+/* Filters chained on the device: each stage reads the previous stage's output from a buffer the
+ * pipeline owns (f32 unless the specs say otherwise); no host round trip in between. */
+typedef struct cls_pipeline cls_pipeline;
+
+cls_status cls_pipeline_create(cls_context *context, cls_pipeline **out);
+void cls_pipeline_release(cls_pipeline *pipeline);
+/* Appends a stage, built now. A stage's input type must be the previous stage's output type. */
+cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec);
+/* Appends the Night filter of the ISP paper: a-trous smoothing at 3x3, 5x5, 9x9 and 17x17
+ * (dilations 1, 2, 4, 8), then the tone-mapping point operator; five stages. The first reads
+ * input_type, the last writes output_type, the ones between use f32. */
+cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
+                                  cls_pixel_type output_type);
+size_t cls_pipeline_stage_count(const cls_pipeline *pipeline);
+cls_filter *cls_pipeline_stage(const cls_pipeline *pipeline, size_t index);
+/* Enqueues every stage, each after the previous one; the first reads `input` (its pitch and
+ * offset), the last writes `output` (its pitch, offset and region of interest); stages in
+ * between compute the whole image. *event is the last stage's. stage_events, when not NULL,
+ * receives one event per stage (the caller releases them), for timing. */
+cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem output,
+                                const cls_image_desc *image, cl_uint wait_count,
+                                const cl_event *wait_list, cl_event *event, cl_event *stage_events);
+/* Convenience: host images in and out, waits. */
+cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output,
+                                 const cls_image_desc *image);
+
 /* ---------------------------------------------------------------- binary cache */
 
 /* The on-disk binary cache: CLSTENCIL_CACHE_DIR, else $XDG_CACHE_HOME/clstencil, else

@@ -1,0 +1,308 @@
+/* operators.c — the operator library: named operators (Gaussian, box, Laplace, Sobel, Scharr,
+ * bilateral, a-trous, tone mapping, any convolution) as specs with baked masks or operator
+ * bodies, parsed from text such as "gaussian:5,1.2". Pure C, like the rest of the generator. */
+#include "generator.h"
+
+#include "error.h"
+#include "strbuf.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct cls_operator {
+    cls_spec spec;
+    float *mask;
+    char *body;
+    char name[128];
+};
+
+#define MAX_ARGUMENTS 8
+
+/* An operator under construction: a square mask of `size`, all zero. */
+static cls_status new_operator(unsigned width, unsigned height, cls_operator **out)
+{
+    cls_operator *op = calloc(1, sizeof *op);
+    float *mask = op ? calloc((size_t)width * height, sizeof *mask) : NULL;
+    if (!mask) {
+        free(op);
+        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    cls_spec_init(&op->spec);
+    op->mask = mask;
+    op->spec.mask_width = width;
+    op->spec.mask_height = height;
+    op->spec.coefficients = mask;
+    op->spec.bake_coefficients = 1; /* literals, zero taps skipped: the "predefined" kernels */
+    *out = op;
+    return CLS_OK;
+}
+
+static cls_status set_body(cls_operator *op, const char *body)
+{
+    if (!(op->body = strdup(body))) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    op->spec.body = op->body;
+    return CLS_OK;
+}
+
+static int odd_size(double value) { return value >= 1 && value <= CLS_MAX_MASK && value == floor(value) && (int)value % 2; }
+
+static cls_status bad(const char *text, const char *why)
+{
+    return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator '%s': %s", text, why);
+}
+
+static cls_status gaussian(unsigned size, double sigma, cls_operator **out)
+{
+    cls_status status = new_operator(size, size, out);
+    if (status != CLS_OK) return status;
+    double weights[CLS_MAX_MASK], total = 0;
+    const int half = (int)size / 2;
+    for (int i = -half; i <= half; ++i) total += weights[i + half] = exp(-(double)(i * i) / (2 * sigma * sigma));
+    for (unsigned j = 0; j < size; ++j)
+        for (unsigned i = 0; i < size; ++i) (*out)->mask[j * size + i] = (float)(weights[j] * weights[i] / (total * total));
+    snprintf((*out)->name, sizeof (*out)->name, "gaussian:%u,%g", size, sigma);
+    return CLS_OK;
+}
+
+static cls_status from_values(unsigned width, unsigned height, const float *values, const char *name, cls_operator **out)
+{
+    cls_status status = new_operator(width, height, out);
+    if (status != CLS_OK) return status;
+    memcpy((*out)->mask, values, sizeof(float) * width * height);
+    snprintf((*out)->name, sizeof (*out)->name, "%s", name);
+    return CLS_OK;
+}
+
+/* A derivative across `reach` columns (x) or rows (y) with side weights 1-2-1 (Sobel, reach
+ * 1) or 3-10-3 (Scharr); "mag" computes both and their hypotenuse in one kernel. */
+static cls_status derivative(const char *family, const char *direction, unsigned size, cls_operator **out)
+{
+    const int scharr = strcmp(family, "scharr") == 0, reach = (int)size / 2;
+    const float side = scharr ? 3.0f : 1.0f, middle = scharr ? 10.0f : 2.0f;
+    cls_status status = new_operator(size, size, out);
+    if (status != CLS_OK) return status;
+    cls_operator *op = *out;
+    const int along_y = direction[0] == 'y';
+    for (int k = -1; k <= 1; ++k) {
+        const float weight = k == 0 ? middle : side;
+        const int across = k + reach, plus = reach + reach, minus = 0;
+        if (along_y) {
+            op->mask[plus * size + (unsigned)across] = weight;
+            op->mask[minus * size + (unsigned)across] = -weight;
+        } else {
+            op->mask[(unsigned)across * size + (unsigned)plus] = weight;
+            op->mask[(unsigned)across * size + (unsigned)minus] = -weight;
+        }
+    }
+    snprintf(op->name, sizeof op->name, "%s:%s,%u", family, direction, size);
+    if (strcmp(direction, "mag") != 0) return CLS_OK;
+    char body[512];
+    snprintf(body, sizeof body,
+             "/* %s gradient magnitude: both derivatives in one pass */\n"
+             "const float gx = %.1ff * (IN(%d, -1) - IN(-%d, -1) + IN(%d, 1) - IN(-%d, 1)) + %.1ff * (IN(%d, 0) - IN(-%d, 0));\n"
+             "const float gy = %.1ff * (IN(-1, %d) - IN(-1, -%d) + IN(1, %d) - IN(1, -%d)) + %.1ff * (IN(0, %d) - IN(0, -%d));\n"
+             "OUT = hypot(gx, gy);\n",
+             family, side, reach, reach, reach, reach, middle, reach, reach, side, reach, reach, reach, reach,
+             middle, reach, reach);
+    return set_body(op, body);
+}
+
+static cls_status bilateral(double sigma_d, double sigma_r, unsigned size, cls_operator **out)
+{
+    cls_status status = new_operator(size, size, out);
+    if (status != CLS_OK) return status;
+    cls_operator *op = *out;
+    const int half = (int)size / 2;
+    for (int j = -half; j <= half; ++j) /* the closeness mask */
+        for (int i = -half; i <= half; ++i)
+            op->mask[(unsigned)(j + half) * size + (unsigned)(i + half)] =
+                (float)exp(-(double)(i * i + j * j) / (2 * sigma_d * sigma_d));
+    char body[640];
+    snprintf(body, sizeof body,
+             "/* bilateral: closeness (the mask) times similarity exp(-d^2 / (2 sigma_r^2)) */\n"
+             "const float centre = IN(0, 0);\n"
+             "float weights = 0.0f, total = 0.0f;\n"
+             "FOR_WINDOW(dx, dy) {\n"
+             "    const float value = IN(dx, dy), difference = value - centre;\n"
+             "    const float weight = MASK(dx, dy) * exp(difference * difference * %.9gf);\n"
+             "    weights += weight;\n"
+             "    total += weight * value;\n"
+             "}\n"
+             "OUT = total / weights;\n",
+             -0.5 / (sigma_r * sigma_r));
+    snprintf(op->name, sizeof op->name, "bilateral:%g,%g,%u", sigma_d, sigma_r, size);
+    return set_body(op, body);
+}
+
+/* The 3x3 linear B-spline smoothing [1 2 1]/4 x [1 2 1]/4 with holes: taps `dilation` apart. */
+static cls_status atrous(unsigned dilation, cls_operator **out)
+{
+    const unsigned size = 2 * dilation + 1;
+    cls_status status = new_operator(size, size, out);
+    if (status != CLS_OK) return status;
+    static const float weights[3] = {0.25f, 0.5f, 0.25f};
+    for (unsigned j = 0; j < 3; ++j)
+        for (unsigned i = 0; i < 3; ++i) (*out)->mask[j * dilation * size + i * dilation] = weights[j] * weights[i];
+    snprintf((*out)->name, sizeof (*out)->name, "atrous:%u", dilation);
+    return CLS_OK;
+}
+
+static cls_status tonemap(cls_operator **out)
+{
+    static const float one = 1.0f;
+    cls_status status = from_values(1, 1, &one, "tonemap", out);
+    return status == CLS_OK ? set_body(*out, "/* tone mapping: v / (1 + v) */\nconst float v = IN(0, 0);\nOUT = v / (1.0f + v);\n")
+                            : status;
+}
+
+/* Splits "name:a,b,c" into the name and up to MAX_ARGUMENTS numbers; returns the count, or -1. */
+static int split(const char *text, char *name, size_t name_size, double *numbers, char words[][16], int max)
+{
+    const char *colon = strchr(text, ':');
+    const size_t length = colon ? (size_t)(colon - text) : strlen(text);
+    if (length == 0 || length >= name_size) return -1;
+    for (size_t i = 0; i < length; ++i) name[i] = (char)tolower((unsigned char)text[i]);
+    name[length] = '\0';
+    if (!colon) return 0;
+    int count = 0;
+    for (const char *p = colon + 1;; ++count) {
+        if (count == max) return -1;
+        const size_t part = strcspn(p, ",");
+        if (part == 0 || part >= 16) return -1;
+        memcpy(words[count], p, part);
+        words[count][part] = '\0';
+        char *end;
+        numbers[count] = strtod(words[count], &end);
+        if (*end || !isfinite(numbers[count])) numbers[count] = NAN; /* a word, not a number */
+        p += part;
+        if (*p == '\0') return count + 1;
+        ++p;
+    }
+}
+
+static cls_status parse_convolve(const char *text, const char *arguments, cls_operator **out)
+{
+    unsigned width, height;
+    int used = 0;
+    if (!arguments || sscanf(arguments, "%ux%u%n", &width, &height, &used) != 2 || !odd_size(width) || !odd_size(height))
+        return bad(text, "expected convolve:WxH,c1,...,cN with odd W and H up to 63");
+    cls_status status = new_operator(width, height, out);
+    if (status != CLS_OK) return status;
+    const char *p = arguments + used;
+    for (unsigned k = 0; k < width * height; ++k) {
+        char *end;
+        if (*p != ',' || ((*out)->mask[k] = strtof(p + 1, &end), end == p + 1) || !isfinite((*out)->mask[k])) {
+            cls_operator_release(*out);
+            *out = NULL;
+            return bad(text, "needs exactly W*H finite coefficients");
+        }
+        p = end;
+    }
+    if (*p) {
+        cls_operator_release(*out);
+        *out = NULL;
+        return bad(text, "needs exactly W*H finite coefficients");
+    }
+    snprintf((*out)->name, sizeof (*out)->name, "convolve:%ux%u", width, height);
+    return CLS_OK;
+}
+
+cls_status cls_operator_parse(const char *text, cls_operator **out)
+{
+    if (!text || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator text or output pointer is NULL");
+    *out = NULL;
+    char name[32], words[MAX_ARGUMENTS][16];
+    double n[MAX_ARGUMENTS];
+    if (strncasecmp(text, "convolve:", 9) == 0) return parse_convolve(text, text + 9, out);
+    const int count = split(text, name, sizeof name, n, words, MAX_ARGUMENTS);
+    if (count < 0) return bad(text, "expected NAME or NAME:ARGUMENTS");
+    if (strcmp(name, "gaussian") == 0) {
+        if (count < 1 || count > 2 || !odd_size(n[0]) || (count == 2 && !(n[1] > 0)))
+            return bad(text, "expected gaussian:SIZE[,SIGMA] with an odd SIZE up to 63 and SIGMA > 0");
+        return gaussian((unsigned)n[0], count == 2 ? n[1] : 0.3 * ((n[0] - 1) * 0.5 - 1) + 0.8, out);
+    }
+    if (strcmp(name, "box") == 0) {
+        if (count != 1 || !odd_size(n[0])) return bad(text, "expected box:SIZE with an odd SIZE up to 63");
+        const unsigned size = (unsigned)n[0];
+        cls_status status = new_operator(size, size, out);
+        if (status != CLS_OK) return status;
+        for (unsigned k = 0; k < size * size; ++k) (*out)->mask[k] = 1.0f / (float)(size * size);
+        snprintf((*out)->name, sizeof (*out)->name, "box:%u", size);
+        return CLS_OK;
+    }
+    if (strcmp(name, "laplace") == 0) {
+        static const float three[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0};
+        static const float five[25] = {2, 4, 4, 4, 2, 4, 0, -8, 0, 4, 4, -8, -24, -8, 4, 4, 0, -8, 0, 4, 2, 4, 4, 4, 2};
+        if (count > 1 || (count == 1 && n[0] != 3 && n[0] != 5)) return bad(text, "expected laplace, laplace:3 or laplace:5");
+        return count == 1 && n[0] == 5 ? from_values(5, 5, five, "laplace:5", out) : from_values(3, 3, three, "laplace:3", out);
+    }
+    if (strcmp(name, "sobel") == 0 || strcmp(name, "scharr") == 0) {
+        const int scharr = name[1] == 'c';
+        const int direction_ok = count >= 1 && (strcasecmp(words[0], "x") == 0 || strcasecmp(words[0], "y") == 0 ||
+                                                strcasecmp(words[0], "mag") == 0);
+        const int size_ok = count == 1 || (scharr && count == 2 && (n[1] == 3 || n[1] == 5 || n[1] == 7 || n[1] == 9));
+        if (!direction_ok || !size_ok)
+            return bad(text, scharr ? "expected scharr:x|y|mag[,SIZE] with SIZE 3, 5, 7 or 9" : "expected sobel:x|y|mag");
+        char direction[4];
+        for (int i = 0; i < 4; ++i) direction[i] = (char)tolower((unsigned char)words[0][i]);
+        return derivative(name, direction, count == 2 ? (unsigned)n[1] : 3, out);
+    }
+    if (strcmp(name, "bilateral") == 0) {
+        if (count < 2 || count > 3 || !(n[0] > 0) || !(n[1] > 0))
+            return bad(text, "expected bilateral:SIGMA_D,SIGMA_R[,SIZE] with both sigmas > 0");
+        unsigned size = (unsigned)(4 * n[0] + 1);
+        size += size % 2 == 0;
+        if (count == 3) {
+            if (!odd_size(n[2])) return bad(text, "the window SIZE must be odd and at most 63");
+            size = (unsigned)n[2];
+        }
+        if (size > CLS_MAX_MASK) return bad(text, "the window 4*SIGMA_D+1 is larger than 63");
+        return bilateral(n[0], n[1], size, out);
+    }
+    if (strcmp(name, "atrous") == 0) {
+        if (count != 1 || !(n[0] >= 1) || n[0] != floor(n[0]) || 2 * n[0] + 1 > CLS_MAX_MASK)
+            return bad(text, "expected atrous:DILATION with a DILATION from 1 to 31");
+        return atrous((unsigned)n[0], out);
+    }
+    if (strcmp(name, "tonemap") == 0) {
+        if (count != 0) return bad(text, "tonemap takes no parameters");
+        return tonemap(out);
+    }
+    return bad(text, "unknown operator (convolve, gaussian, box, laplace, sobel, scharr, bilateral, atrous, tonemap)");
+}
+
+cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask, cls_operator **out)
+{
+    if (!body || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body or output pointer is NULL");
+    *out = NULL;
+    if (!odd_size(width) || !odd_size(height))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "user operator window %ux%u: sides must be odd and at most 63", width, height);
+    cls_status status = new_operator(width, height, out);
+    if (status != CLS_OK) return status;
+    for (unsigned k = 0; k < width * height; ++k) (*out)->mask[k] = mask ? mask[k] : 1.0f;
+    (*out)->spec.bake_coefficients = 0; /* one build serves every mask */
+    snprintf((*out)->name, sizeof (*out)->name, "user:%ux%u", width, height);
+    status = set_body(*out, body);
+    if (status == CLS_OK) status = cls_spec_validate(&(*out)->spec);
+    if (status != CLS_OK) {
+        cls_operator_release(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
+const cls_spec *cls_operator_spec(const cls_operator *op) { return op ? &op->spec : NULL; }
+
+const char *cls_operator_name(const cls_operator *op) { return op ? op->name : ""; }
+
+void cls_operator_release(cls_operator *op)
+{
+    if (!op) return;
+    free(op->mask);
+    free(op->body);
+    free(op);
+}
