@@ -74,6 +74,53 @@ static void query_kernel_info(cl_program program, cl_device_id device, const cha
     clReleaseKernel(kernel);
 }
 
+/* The generated line where each copy of a user-written body starts (the line after each
+ * `#line 1 "operator"`), so that compilers which ignore #line (NVIDIA's) can be mapped too. */
+static size_t body_starts(const char *source, unsigned starts[], size_t capacity)
+{
+    size_t count = 0;
+    unsigned line = 1;
+    for (const char *p = source; *p; ++p) {
+        if (*p != '\n') continue;
+        ++line;
+        if (strncmp(p + 1, "#line 1 \"operator\"\n", 19) == 0 && count < capacity) starts[count++] = line + 1;
+    }
+    return count;
+}
+
+/* (build.h) Rewrites "NAME:LINE:COLUMN:" prefixes of log lines that point into a copy of the user's body
+ * as "operator:LINE:COLUMN:", LINE counted in the body. */
+void cls_map_body_lines(const char *source, const char *log, strbuf *out)
+{
+    unsigned starts[32];
+    const size_t count = body_starts(source, starts, 32);
+    unsigned body_lines = 1;
+    const char *body = count ? strstr(source, "#line 1 \"operator\"\n") : NULL;
+    for (const char *p = body ? body + 19 : ""; *p && strncmp(p, "#line ", 6) != 0; p = strchr(p, '\n') + 1) {
+        if (!strchr(p, '\n')) break;
+        ++body_lines;
+    }
+    while (*log) {
+        const size_t length = strcspn(log, "\n");
+        const char *colon = memchr(log, ':', length);
+        unsigned line = 0, column = 0;
+        int used = 0;
+        size_t mapped = 0;
+        if (count && colon && sscanf(colon, ":%u:%u:%n", &line, &column, &used) == 2 && used > 0 &&
+            (size_t)(colon - log) + (size_t)used <= length && strncmp(log, "operator:", 9) != 0)
+            for (size_t k = 0; k < count && !mapped; ++k)
+                if (line >= starts[k] && line < starts[k] + body_lines - 1) mapped = line - starts[k] + 1;
+        if (mapped) {
+            strbuf_printf(out, "operator:%zu:%u:", mapped, column);
+            strbuf_append_n(out, colon + used, length - (size_t)(colon - log) - (size_t)used);
+        } else {
+            strbuf_append_n(out, log, length);
+        }
+        strbuf_append(out, "\n");
+        log += length + (log[length] == '\n');
+    }
+}
+
 cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
                                  const char *source, const char *options, const char *kernel_name,
                                  cl_program *out, cls_build_info *info)
@@ -90,9 +137,13 @@ cls_status cls_build_from_source(cl_context context, cl_device_id device, const 
     append_build_log(program, device, &log);
     cls_status status = CLS_OK;
     if (error != CL_SUCCESS) {
+        strbuf mapped;
+        strbuf_init(&mapped);
+        cls_map_body_lines(source, strbuf_text(&log), &mapped);
         status = cls_fail(error == CL_BUILD_PROGRAM_FAILURE ? CLS_ERR_BUILD : CLS_ERR_OPENCL,
                           "clBuildProgram failed on %s (%s), options '%s'; build log:\n%s", caps->name,
-                          cls_cl_error_name(error), options, strbuf_text(&log));
+                          cls_cl_error_name(error), options, strbuf_text(&mapped));
+        strbuf_free(&mapped);
         clReleaseProgram(program);
     } else {
         cls_parse_ptxas_info(strbuf_text(&log), info);

@@ -20,6 +20,9 @@ int cls_program_binary(cl_program program, unsigned char **binary, size_t *size)
 /* Reads "Used N registers" and "N bytes stack frame, N bytes spill stores, N bytes spill
  * loads" from ptxas lines of an NVIDIA build log (-cl-nv-verbose). */
 void cls_parse_ptxas_info(const char *log, cls_build_info *info);
+/* Rewrites build-log positions that point into a copy of a user-written body ("<kernel>:53:13:"
+ * on compilers that ignore #line) as "operator:LINE:COLUMN:", counted in the body. */
+void cls_map_body_lines(const char *source, const char *log, strbuf *out);
 /* The context's program for (source, kernel): from this process's cache, the disk cache, or
  * a build; one build per (context, device, source, options), safe across threads. The caller
  * releases the returned program. */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # quickstart.sh — the README's first command: installs what is missing (Debian 12, as root),
-# builds clstencil into build/ and runs the main job on the default OpenCL device.
+# builds clstencil into build/ and runs the main job on the default OpenCL device: filtering the
+# sample image data/sample.tif into build/edges.tif.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -8,3 +9,5 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 || { cat build.l
 cmake --build build -j "$(nproc)" >> build.log 2>&1 || { tail -n 50 build.log; exit 1; }
 echo "built build/tools/clstencil (log: build.log)"
 ./build/tools/clstencil devices
+./build/tools/clstencil filter data/sample.tif build/edges.tif --op gaussian:5,1.2 --op sobel:mag -v
+echo "wrote build/edges.tif"

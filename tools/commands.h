@@ -10,11 +10,18 @@ enum {
     EXIT_USAGE = 1,     /* bad command line */
     EXIT_NO_DEVICE = 2, /* no OpenCL platform, or no device matches the selection */
     EXIT_FAILURE_ = 3,  /* OpenCL, build or database failure */
+    /* clstencil filter's image files: */
+    EXIT_INPUT_MISSING = 4,     /* the input does not exist or cannot be read (a folder, permissions) */
+    EXIT_INPUT_CORRUPT = 5,     /* the input is corrupt or truncated */
+    EXIT_INPUT_UNSUPPORTED = 6, /* a valid input in a layout or type that is not supported */
+    EXIT_OUTPUT = 7,            /* the output cannot be written */
 };
 
 int cmd_devices(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_filter(int argc, char **argv);
 
 /* The capability record, database match and fingerprint of one device as a JSON object. */
 json_object *device_to_json(const cls_device_caps *caps, const cls_device_db *db, int is_default);

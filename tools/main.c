@@ -15,14 +15,19 @@ static void usage(FILE *out)
             "                             database match and fingerprint\n"
             "  gen [OPTIONS]              print the generated OpenCL C source of a stencil\n"
             "                             (clstencil gen --help for its options)\n"
+            "  bench --op OP [--op ...]   time operators on the device against a device copy\n"
             "  cache [clear | bench]      show the binary cache, empty it, or time cold builds\n"
             "                             against warm loads\n"
+            "  filter IN OUT --op OP...   filter an image (TIFF, PGM/PPM, PFM) through operators\n"
+            "                             on the device (clstencil filter --help for its options)\n"
             "  --version                  print the version\n"
             "  --help                     print this text\n"
             "\n"
             "The device is chosen by CLSTENCIL_DEVICE (P:D, gpu, cpu, accelerator or a name part);\n"
             "by default a GPU, else an accelerator, else a CPU.\n"
-            "exit codes: 0 success, 1 bad command line, 2 no OpenCL device, 3 OpenCL or build failure\n");
+            "exit codes: 0 success, 1 bad command line, 2 no OpenCL device, 3 OpenCL or build failure;\n"
+            "filter also: 4 input missing or unreadable, 5 input corrupt, 6 input layout not supported,\n"
+            "7 output cannot be written\n");
 }
 
 int main(int argc, char **argv)
@@ -44,6 +49,8 @@ int main(int argc, char **argv)
     if (strcmp(command, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
     if (strcmp(command, "gen") == 0) return cmd_gen(argc - 1, argv + 1);
     if (strcmp(command, "cache") == 0) return cmd_cache(argc - 1, argv + 1);
+    if (strcmp(command, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(command, "filter") == 0) return cmd_filter(argc - 1, argv + 1);
     fprintf(stderr, "clstencil: unknown command '%s'\n\n", command);
     usage(stderr);
     return EXIT_USAGE;

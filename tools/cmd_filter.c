@@ -1,0 +1,299 @@
+/* cmd_filter.c — `clstencil filter IN OUT --op OPERATOR...`: reads an image, filters every channel
+ * plane through one device-side pipeline (filter_run.c) and writes the result. Checks the command
+ * line, the operators and the output's format before any device work; every failure is a message
+ * naming the file and the reason, and an exit code of its class (see filter_usage). */
+#include "commands.h"
+#include "filter_run.h"
+#include "image_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static void filter_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [--border MODE] [--value V]\n"
+            "                        [--device SELECTOR] [--type u8|u16|f32] [-v]\n"
+            "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
+            "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit integer or 32-bit float,\n"
+            "gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when all went well.\n"
+            "  --op OPERATOR   convolve:WxH,c1,...,cN   any mask, row by row\n"
+            "                  gaussian:SIZE[,SIGMA]    box:SIZE    laplace[:3|5]    atrous:D\n"
+            "                  sobel:x|y|mag            scharr:x|y|mag[,SIZE]        tonemap\n"
+            "                  bilateral:SD,SR[,SIZE]   night (a-trous 1, 2, 4, 8, then tonemap)\n"
+            "                  user:FILE[,WxH]          an operator body (IN, MASK, FOR_WINDOW, OUT)\n"
+            "                                           over a WxH window (default 3x3)\n"
+            "  --border MODE   undefined, clamp, mirror, mirror101, repeat, constant (default clamp)\n"
+            "  --value V       the constant border's value (default 0)\n"
+            "  --device SEL    P:D, gpu, cpu, accelerator or a part of a name (default:\n"
+            "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
+            "  --type T        the output's pixel type: u8, u16 or f32 (default: the input's)\n"
+            "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
+            "Samples keep their stored scale (u8 0..255, u16 0..65535); stages in between compute in\n"
+            "f32; integer outputs are rounded and saturated. tonemap and night expect values near\n"
+            "0..1: scale first (--op convolve:1x1,0.0039215686 for u8) and use --type f32.\n"
+            "exit codes: 0 success; 1 bad command line, unknown operator or bad parameters;\n"
+            "  2 no OpenCL device; 3 OpenCL or build failure; 4 input missing or unreadable;\n"
+            "  5 input corrupt or truncated; 6 input layout not supported; 7 output cannot be written\n");
+}
+
+typedef struct filter_args {
+    const char *input, *output;
+    const char **op_texts;
+    size_t op_count;
+    int has_type;
+    filter_plan plan;
+} filter_args;
+
+/* A command-line error: the message, a pointer to --help, exit code 1. */
+static int bad_usage(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fprintf(stderr, "clstencil filter: ");
+    vfprintf(stderr, format, args);
+    fprintf(stderr, " (clstencil filter --help)\n");
+    va_end(args);
+    return EXIT_USAGE;
+}
+
+/* Parses the command line into ARGS; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, filter_args *args)
+{
+    const char *positional[2];
+    int npositional = 0;
+    args->plan.border = CLS_BORDER_CLAMP;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            filter_usage(stdout);
+            return EXIT_OK_;
+        }
+        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            args->plan.verbose = 1;
+            continue;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (npositional == 2) return bad_usage("unexpected argument '%s'", a);
+            positional[npositional++] = a;
+            continue;
+        }
+        if (strcmp(a, "--op") && strcmp(a, "--border") && strcmp(a, "--value") && strcmp(a, "--device") &&
+            strcmp(a, "--type"))
+            return bad_usage("unknown option '%s'", a);
+        if (i + 1 >= argc) return bad_usage("%s needs a value", a);
+        v = argv[++i];
+        cls_status status = CLS_OK;
+        if (strcmp(a, "--op") == 0) {
+            args->op_texts[args->op_count++] = v; /* room for argc entries */
+        } else if (strcmp(a, "--border") == 0) {
+            status = cls_border_parse(v, &args->plan.border);
+        } else if (strcmp(a, "--value") == 0) {
+            char *end;
+            errno = 0;
+            args->plan.border_value = strtof(v, &end);
+            if (end == v || *end || errno || !isfinite(args->plan.border_value))
+                return bad_usage("--value wants a finite number, not '%s'", v);
+        } else if (strcmp(a, "--device") == 0) {
+            args->plan.device = v;
+        } else {
+            status = cls_pixel_type_parse(v, &args->plan.output_type);
+            args->has_type = 1;
+        }
+        if (status != CLS_OK) return report_failure("filter", status);
+    }
+    if (npositional < 2) return bad_usage(npositional ? "OUT is missing" : "IN and OUT are missing");
+    if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
+    args->input = positional[0];
+    args->output = positional[1];
+    return -1;
+}
+
+/* The whole of a text file (malloc'd), or NULL after a message. */
+static char *read_body(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    char *text = NULL;
+    size_t size = 0, capacity = 0;
+    int error = file ? 0 : errno;
+    while (!error) {
+        if (capacity - size < 2) {
+            char *grown = realloc(text, capacity += 4096);
+            if (!grown) {
+                error = ENOMEM;
+                break;
+            }
+            text = grown;
+        }
+        const size_t got = fread(text + size, 1, capacity - size - 1, file);
+        size += got;
+        if (got == 0) {
+            if (ferror(file)) error = errno ? errno : EIO; /* EISDIR for a folder */
+            break;
+        }
+    }
+    if (file) fclose(file);
+    if (error) {
+        fprintf(stderr, "clstencil filter: cannot read the operator body %s: %s\n", path, strerror(error));
+        free(text);
+        return NULL;
+    }
+    text[size] = '\0';
+    return text;
+}
+
+/* `user:FILE[,WxH]`: the body in FILE over a WxH window (3x3 by default), mask all ones. */
+static cls_status parse_user(const char *spec, cls_operator **out, int *read_failed)
+{
+    char *path = strdup(spec);
+    if (!path) return CLS_ERR_OUT_OF_MEMORY;
+    unsigned width = 3, height = 3;
+    char *comma = strrchr(path, ',');
+    if (comma && parse_size(comma + 1, &width, &height)) *comma = '\0';
+    else width = height = 3; /* a comma that belongs to the file name; sscanf may have written */
+    char *body = read_body(path);
+    cls_status status = CLS_ERR_IO;
+    *read_failed = !body;
+    if (body) status = cls_operator_user(body, width, height, NULL, out);
+    free(body);
+    free(path);
+    return status;
+}
+
+/* Parses every --op; fills OPS (op NULL for night). */
+static int parse_ops(const filter_args *args, filter_op *ops)
+{
+    for (size_t i = 0; i < args->op_count; ++i) {
+        const char *text = args->op_texts[i];
+        ops[i].text = text;
+        if (strcasecmp(text, "night") == 0) continue;
+        int read_failed = 0;
+        cls_status status = strncasecmp(text, "user:", 5) == 0 ? parse_user(text + 5, &ops[i].op, &read_failed)
+                                                               : cls_operator_parse(text, &ops[i].op);
+        if (read_failed) return EXIT_USAGE;
+        if (status != CLS_OK) {
+            fprintf(stderr, "clstencil filter: --op %s: %s\n", text, cls_last_error());
+            return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
+        }
+    }
+    return EXIT_OK_;
+}
+
+/* The output's format from its extension (as image_write decides), or UNKNOWN. */
+static image_format output_format(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash)) return IMAGE_FORMAT_UNKNOWN;
+    static const struct { const char *ext; image_format format; } table[] = {
+        {"tif", IMAGE_FORMAT_TIFF}, {"tiff", IMAGE_FORMAT_TIFF}, {"pgm", IMAGE_FORMAT_PGM},
+        {"ppm", IMAGE_FORMAT_PPM},  {"pnm", IMAGE_FORMAT_PNM},   {"pfm", IMAGE_FORMAT_PFM},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+        if (strcasecmp(dot + 1, table[i].ext) == 0) return table[i].format;
+    return IMAGE_FORMAT_UNKNOWN;
+}
+
+/* Whether OUT has a known format (exit 1 if not); with IMAGE, also whether that format can hold
+ * it (exit 1) and whether OUT's folder exists (exit 7), so no device work is wasted. */
+static int check_output(const char *path, const cls_host_image *image)
+{
+    char error[512];
+    image_format format = output_format(path);
+    if (format == IMAGE_FORMAT_UNKNOWN) {
+        fprintf(stderr, "clstencil filter: %s: unknown output format (the extension must be .tif, .tiff, "
+                        ".pgm, .ppm, .pnm or .pfm)\n", path);
+        return EXIT_USAGE;
+    }
+    if (format == IMAGE_FORMAT_TIFF && !image_has_tiff()) {
+        fprintf(stderr, "clstencil filter: %s: this clstencil was built without TIFF support\n", path);
+        return EXIT_USAGE;
+    }
+    if (!image) return EXIT_OK_;
+    if (format != IMAGE_FORMAT_TIFF && image_pnm_check(format, path, image, error, sizeof error) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s; choose another type (--type) or format\n", error);
+        return EXIT_USAGE;
+    }
+    const char *slash = strrchr(path, '/');
+    char *folder = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    struct stat st;
+    const char *problem = !folder                   ? "out of memory"
+                          : stat(folder, &st) != 0  ? "its folder does not exist"
+                          : !S_ISDIR(st.st_mode)    ? "its folder is not a folder"
+                                                    : NULL;
+    if (problem) fprintf(stderr, "clstencil filter: %s: cannot be written: %s\n", path, problem);
+    free(folder);
+    return problem ? EXIT_OUTPUT : EXIT_OK_;
+}
+
+/* The exit code of an image_read failure. */
+static int input_exit_code(int image_status)
+{
+    switch (image_status) {
+    case IMAGE_ERR_MISSING:
+    case IMAGE_ERR_UNREADABLE: return EXIT_INPUT_MISSING;
+    case IMAGE_ERR_CORRUPT: return EXIT_INPUT_CORRUPT;
+    default: return EXIT_INPUT_UNSUPPORTED;
+    }
+}
+
+int cmd_filter(int argc, char **argv)
+{
+    if (argc < 2) {
+        filter_usage(stderr);
+        return EXIT_USAGE;
+    }
+    filter_args args = {0};
+    filter_op *ops = NULL;
+    cls_host_image in = {0}, out = {0}, shape;
+    char error[1024];
+    int code, status;
+    if (!(args.op_texts = calloc((size_t)argc, sizeof *args.op_texts)) ||
+        !(ops = calloc((size_t)argc, sizeof *ops))) {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        code = EXIT_FAILURE_;
+        goto done;
+    }
+    if ((code = parse_args(argc, argv, &args)) >= 0) goto done;
+    if ((code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
+    if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
+
+    if ((status = image_read(args.input, &in, error, sizeof error)) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
+        code = input_exit_code(status);
+        goto done;
+    }
+    if (!args.has_type) args.plan.output_type = in.type;
+    shape = in;
+    shape.type = args.plan.output_type;
+    if ((code = check_output(args.output, &shape)) != EXIT_OK_) goto done;
+    if ((status = image_alloc(&out, in.width, in.height, in.channels, args.plan.output_type, args.output,
+                              error, sizeof error)) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s\n", error);
+        code = EXIT_OUTPUT;
+        goto done;
+    }
+
+    args.plan.ops = ops;
+    args.plan.op_count = args.op_count;
+    if ((code = filter_run(&args.plan, &in, &out)) != EXIT_OK_) goto done;
+
+    if ((status = image_write(args.output, &out, error, sizeof error)) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
+        code = EXIT_OUTPUT;
+    }
+done:
+    for (size_t i = 0; ops && i < args.op_count; ++i)
+        if (ops[i].op) cls_operator_release(ops[i].op);
+    free(ops);
+    free(args.op_texts);
+    image_free(&in);
+    image_free(&out);
+    return code;
+}

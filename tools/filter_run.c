@@ -1,0 +1,195 @@
+/* filter_run.c — the device side of `clstencil filter`: builds one pipeline (a stage per --op,
+ * the Night filter's five for `night`), copies every channel plane to the device in one
+ * transfer, enqueues the pipeline once per plane (buffer offsets select the plane), copies the
+ * result back, and with -v reports the device, each stage's build and the profiled times. */
+#include "commands.h"
+#include "filter_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The pipeline and what -v says about each of its stages. */
+typedef struct stages {
+    cls_pipeline *pipeline;
+    const char **labels; /* one per pipeline stage; point into the plan or at literals */
+    size_t count, capacity;
+} stages;
+
+static int cl_failed(const char *what, cl_int error)
+{
+    fprintf(stderr, "clstencil filter: %s failed (OpenCL error %d)\n", what, (int)error);
+    return EXIT_FAILURE_;
+}
+
+/* Labels the stages the pipeline gained since the last call: the k-th new one LABELS[k], or the
+ * last label when there are more stages than labels. */
+static int label_new_stages(stages *s, const char *const *labels, size_t label_count)
+{
+    const size_t now = cls_pipeline_stage_count(s->pipeline);
+    if (now > s->capacity) {
+        const char **grown = realloc(s->labels, now * 2 * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "clstencil filter: out of memory\n");
+            return EXIT_FAILURE_;
+        }
+        s->labels = grown;
+        s->capacity = now * 2;
+    }
+    for (size_t k = 0; s->count < now; ++k)
+        s->labels[s->count++] = labels[k < label_count ? k : label_count - 1];
+    return EXIT_OK_;
+}
+
+/* Appends one stage of SPEC, retyped from IN to OUT, with the plan's border. */
+static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, cls_pixel_type in,
+                     cls_pixel_type out, const char *label)
+{
+    spec.border = plan->border;
+    spec.border_value = plan->border_value;
+    spec.input_type = in;
+    spec.output_type = out;
+    cls_status status = cls_pipeline_add(s->pipeline, &spec);
+    if (status != CLS_OK) return report_failure("filter", status);
+    return label_new_stages(s, &label, 1);
+}
+
+/* Every --op in order: the first stage reads the image's type, the last writes the plan's
+ * output type, everything in between is f32. */
+static int build_stages(stages *s, const filter_plan *plan, cls_pixel_type input_type)
+{
+    cls_pixel_type current = input_type;
+    for (size_t i = 0; i < plan->op_count; ++i) {
+        const int last = i + 1 == plan->op_count;
+        const filter_op *op = &plan->ops[i];
+        int code;
+        if (op->op) {
+            code = add_stage(s, plan, *cls_operator_spec(op->op), current,
+                             last ? plan->output_type : CLS_PIXEL_F32, cls_operator_name(op->op));
+            current = CLS_PIXEL_F32;
+            if (code != EXIT_OK_) return code;
+            continue;
+        }
+        /* The Night filter: its stages, typed the same way. */
+        cls_status status = cls_pipeline_add_night(s->pipeline, plan->border, current,
+                                                   last ? plan->output_type : CLS_PIXEL_F32);
+        if (status != CLS_OK) return report_failure("filter", status);
+        static const char *const night[] = {"night 1/5 (atrous:1)", "night 2/5 (atrous:2)", "night 3/5 (atrous:4)",
+                                            "night 4/5 (atrous:8)", "night 5/5 (tonemap)"};
+        if ((code = label_new_stages(s, night, sizeof night / sizeof night[0])) != EXIT_OK_) return code;
+        current = CLS_PIXEL_F32;
+    }
+    return EXIT_OK_;
+}
+
+/* Milliseconds between an event's start and end (0 when profiling says nothing). */
+static double event_ms(cl_event event)
+{
+    cl_ulong start = 0, end = 0;
+    if (!event || clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS || end < start)
+        return 0.0;
+    return (double)(end - start) * 1e-6;
+}
+
+/* The timings of one run, for -v. */
+typedef struct timings {
+    double transfer_ms, kernel_ms;
+    double *stage_ms; /* one per stage, summed over the channels */
+} timings;
+
+static void report(const stages *s, cls_context *context, const cls_host_image *in,
+                   const cls_host_image *out, const timings *t)
+{
+    const cls_device_caps *caps = cls_context_device(context);
+    fprintf(stderr, "device:    %s (%s)\n", caps->name, caps->platform_name);
+    fprintf(stderr, "image:     %zu x %zu, %zu channel%s, %s -> %s\n", in->width, in->height, in->channels,
+            in->channels == 1 ? "" : "s", image_type_name(in->type), image_type_name(out->type));
+    for (size_t i = 0; i < s->count; ++i) {
+        cls_build_info info;
+        cls_filter_build_info(cls_pipeline_stage(s->pipeline, i), &info);
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms\n", i + 1, s->labels[i],
+                info.from_disk_cache ? "loaded from the disk cache" : "built from source",
+                info.build_milliseconds, t->stage_ms[i]);
+    }
+    fprintf(stderr, "transfers: %.3f ms (host to device and back)\n", t->transfer_ms);
+    fprintf(stderr, "kernels:   %.3f ms (%zu stage%s x %zu channel%s)\n", t->kernel_ms, s->count,
+            s->count == 1 ? "" : "s", in->channels, in->channels == 1 ? "" : "s");
+}
+
+/* Runs the built pipeline over every plane; stage events land in events[c * count + i]. */
+static int run_planes(const stages *s, cls_context *context, const filter_plan *plan,
+                      const cls_host_image *in, cls_host_image *out, timings *t)
+{
+    const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out);
+    const size_t planes = in->channels, count = s->count;
+    cl_command_queue queue = cls_context_queue(context);
+    cl_int error = CL_SUCCESS;
+    cl_mem input = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY, in_plane * planes, NULL, &error);
+    cl_mem output = error == CL_SUCCESS ? clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE,
+                                                         out_plane * planes, NULL, &error) : NULL;
+    cl_event *events = calloc(planes * count, sizeof *events);
+    cl_event write_done = NULL, read_done = NULL;
+    int code = EXIT_OK_;
+    if (error != CL_SUCCESS) code = cl_failed("clCreateBuffer", error);
+    else if (!events) code = cl_failed("allocating events", CL_OUT_OF_HOST_MEMORY);
+    /* Pixels the undefined border leaves alone read back as 0, not as stale device memory. */
+    static const cl_uchar zero = 0;
+    if (code == EXIT_OK_ && plan->border == CLS_BORDER_UNDEFINED &&
+        (error = clEnqueueFillBuffer(queue, output, &zero, 1, 0, out_plane * planes, 0, NULL, NULL)) != CL_SUCCESS)
+        code = cl_failed("clEnqueueFillBuffer", error);
+    if (code == EXIT_OK_ &&
+        (error = clEnqueueWriteBuffer(queue, input, CL_FALSE, 0, in_plane * planes, in->pixels, 0, NULL,
+                                      &write_done)) != CL_SUCCESS)
+        code = cl_failed("clEnqueueWriteBuffer", error);
+    for (size_t c = 0; code == EXIT_OK_ && c < planes; ++c) {
+        cls_image_desc desc = {.width = in->width, .height = in->height,
+                               .input_offset = c * in_plane, .output_offset = c * out_plane};
+        /* The queue is in order; the wait list only makes the dependency explicit. OpenCL wants
+         * a NULL list with a count of 0 (NVIDIA refuses anything else). */
+        cls_status status = cls_pipeline_enqueue(s->pipeline, input, output, &desc, c == 0 ? 1 : 0,
+                                                 c == 0 ? &write_done : NULL, NULL, events + c * count);
+        if (status != CLS_OK) code = report_failure("filter", status);
+    }
+    if (code == EXIT_OK_ &&
+        (error = clEnqueueReadBuffer(queue, output, CL_TRUE, 0, out_plane * planes, out->pixels, 0, NULL,
+                                     &read_done)) != CL_SUCCESS)
+        code = cl_failed("clEnqueueReadBuffer", error);
+    if (code == EXIT_OK_ && (error = clFinish(queue)) != CL_SUCCESS) code = cl_failed("clFinish", error);
+    if (code != EXIT_OK_) clFinish(queue); /* nothing may still use the buffers */
+    t->transfer_ms = code == EXIT_OK_ ? event_ms(write_done) + event_ms(read_done) : 0.0;
+    for (size_t k = 0; events && k < planes * count; ++k) {
+        if (!events[k]) continue;
+        const double ms = code == EXIT_OK_ ? event_ms(events[k]) : 0.0;
+        t->stage_ms[k % count] += ms;
+        t->kernel_ms += ms;
+        clReleaseEvent(events[k]);
+    }
+    if (write_done) clReleaseEvent(write_done);
+    if (read_done) clReleaseEvent(read_done);
+    free(events);
+    if (output) clReleaseMemObject(output);
+    if (input) clReleaseMemObject(input);
+    return code;
+}
+
+int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out)
+{
+    cls_context *context = NULL;
+    cls_status status = cls_context_create(plan->device, &context);
+    if (status != CLS_OK) return report_failure("filter", status);
+    stages s = {0};
+    timings t = {0};
+    int code = EXIT_OK_;
+    if ((status = cls_pipeline_create(context, &s.pipeline)) != CLS_OK) code = report_failure("filter", status);
+    if (code == EXIT_OK_) code = build_stages(&s, plan, in->type);
+    if (code == EXIT_OK_ && !(t.stage_ms = calloc(s.count ? s.count : 1, sizeof *t.stage_ms)))
+        code = cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
+    if (code == EXIT_OK_) code = run_planes(&s, context, plan, in, out, &t);
+    if (code == EXIT_OK_ && plan->verbose) report(&s, context, in, out, &t);
+    free(t.stage_ms);
+    free(s.labels);
+    if (s.pipeline) cls_pipeline_release(s.pipeline);
+    cls_context_release(context);
+    return code;
+}
