@@ -98,7 +98,7 @@ static int image_check(size_t width, size_t height, size_t channels, cls_pixel_t
 int image_alloc(cls_host_image *image, size_t width, size_t height, size_t channels,
                 cls_pixel_type type, const char *path, char *error, size_t error_size)
 {
-    size_t total;
+    size_t total = 0;
     memset(image, 0, sizeof *image);
     int status = image_check(width, height, channels, type, &total, path, error, error_size);
     if (status != IMAGE_OK)
