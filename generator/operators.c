@@ -111,6 +111,14 @@ static cls_status derivative(const char *family, const char *direction, unsigned
     return set_body(op, body);
 }
 
+/* A C float literal's digits for value (always with a point or an exponent). */
+static const char *float_literal(double value, char *text, size_t size)
+{
+    snprintf(text, size, "%.9g", value);
+    if (!strpbrk(text, ".e")) strncat(text, ".0", size - strlen(text) - 1);
+    return text;
+}
+
 static cls_status bilateral(double sigma_d, double sigma_r, unsigned size, cls_operator **out)
 {
     cls_status status = new_operator(size, size, out);
@@ -121,19 +129,19 @@ static cls_status bilateral(double sigma_d, double sigma_r, unsigned size, cls_o
         for (int i = -half; i <= half; ++i)
             op->mask[(unsigned)(j + half) * size + (unsigned)(i + half)] =
                 (float)exp(-(double)(i * i + j * j) / (2 * sigma_d * sigma_d));
-    char body[640];
+    char body[640], scale[40];
     snprintf(body, sizeof body,
              "/* bilateral: closeness (the mask) times similarity exp(-d^2 / (2 sigma_r^2)) */\n"
              "const float centre = IN(0, 0);\n"
              "float weights = 0.0f, total = 0.0f;\n"
              "FOR_WINDOW(dx, dy) {\n"
              "    const float value = IN(dx, dy), difference = value - centre;\n"
-             "    const float weight = MASK(dx, dy) * exp(difference * difference * %.9gf);\n"
+             "    const float weight = MASK(dx, dy) * exp(difference * difference * %sf);\n"
              "    weights += weight;\n"
              "    total += weight * value;\n"
              "}\n"
              "OUT = total / weights;\n",
-             -0.5 / (sigma_r * sigma_r));
+             float_literal(-0.5 / (sigma_r * sigma_r), scale, sizeof scale));
     snprintf(op->name, sizeof op->name, "bilateral:%g,%g,%u", sigma_d, sigma_r, size);
     return set_body(op, body);
 }
