@@ -107,8 +107,7 @@ static void emit_tap(emitter *e, int indent, const char *coefficient, axis_check
     const int selected = constant && (x_check != CHECK_NONE || row_checked);
     if (selected) strbuf_append(out, "select(border_value, ");
     strbuf_append(out, "(float)input[row + ");
-    if (e->config->spec.border == CLS_BORDER_UNDEFINED) strbuf_append(out, xx);
-    else append_index(out, x_check, xx, "width");
+    append_index(out, x_check, xx, "width");
     strbuf_append(out, "]");
     if (selected) {
         strbuf_append(out, ", ");
@@ -132,8 +131,7 @@ static int emit_row(emitter *e, int indent, axis_check y_check, const char *yy)
     }
     indent_line(out, indent);
     strbuf_append(out, "const long row = (long)");
-    if (e->config->spec.border == CLS_BORDER_UNDEFINED || y_check == CHECK_NONE)
-        strbuf_printf(out, "(%s)", yy);
+    if (y_check == CHECK_NONE) strbuf_printf(out, "(%s)", yy);
     else append_index(out, y_check, yy, "height");
     strbuf_append(out, " * input_pitch;\n");
     return row_checked;
@@ -195,13 +193,10 @@ static void emit_window_user(emitter *e, axis_check x_check, axis_check y_check)
     strbuf_append(out, "#define IN(dx, dy) ");
     if (selected) strbuf_append(out, "select(border_value, ");
     strbuf_append(out, "(float)input[(long)");
-    if (e->config->spec.border == CLS_BORDER_UNDEFINED) strbuf_append(out, "(y + (dy)) * input_pitch + x + (dx)]");
-    else {
-        append_index(out, y_check, "(y + (dy))", "height");
-        strbuf_append(out, " * input_pitch + ");
-        append_index(out, x_check, "(x + (dx))", "width");
-        strbuf_append(out, "]");
-    }
+    append_index(out, y_check, "(y + (dy))", "height");
+    strbuf_append(out, " * input_pitch + ");
+    append_index(out, x_check, "(x + (dx))", "width");
+    strbuf_append(out, "]");
     if (selected) {
         strbuf_append(out, ", ");
         if (y_check != CHECK_NONE) append_inside(out, y_check, "(y + (dy))", "height");
