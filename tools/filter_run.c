@@ -108,9 +108,12 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
     for (size_t i = 0; i < s->count; ++i) {
         cls_build_info info;
         cls_filter_build_info(cls_pipeline_stage(s->pipeline, i), &info);
-        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms\n", i + 1, s->labels[i],
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms", i + 1, s->labels[i],
                 info.from_disk_cache ? "loaded from the disk cache" : "built from source",
                 info.build_milliseconds, t->stage_ms[i]);
+        if (info.registers) /* from ptxas (NVIDIA), kept in the binary cache */
+            fprintf(stderr, ", %u registers, %u B spilled", info.registers, info.spill_store_bytes);
+        fprintf(stderr, "\n");
     }
     fprintf(stderr, "transfers: %.3f ms (host to device and back)\n", t->transfer_ms);
     fprintf(stderr, "kernels:   %.3f ms (%zu stage%s x %zu channel%s)\n", t->kernel_ms, s->count,
