@@ -35,6 +35,8 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->group_height = spec->group_height ? spec->group_height
                            : default_group_height ? default_group_height : CLS_FALLBACK_GROUP_HEIGHT;
     config->simd_width = simd_width ? simd_width : CLS_FALLBACK_SIMD_WIDTH;
+    config->rows = spec->rows_per_item ? spec->rows_per_item : 1;
+    config->spec.rows_per_item = config->rows;
     config->spec.partition = config->partition;
     config->spec.group_width = config->group_width;
     config->spec.group_height = config->group_height;
@@ -66,6 +68,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
+    if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
     if (spec->bake_coefficients) {
         strbuf_append(&key, ";mask-baked=");

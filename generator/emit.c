@@ -95,16 +95,12 @@ typedef struct emitter {
     const cls_kernel_config *config;
 } emitter;
 
-/* One tap: `sum += coefficient * pixel;` with the pixel read through the region's checks.
- * xx is the column expression; row_checked says whether the row may lie outside (constant). */
-static void emit_tap(emitter *e, int indent, const char *coefficient, axis_check x_check,
-                     const char *xx, int row_checked)
+/* The pixel at column xx of the current row, read through the region's checks (constant mode:
+ * the border value when the row or the column lies outside). */
+static void append_load(emitter *e, axis_check x_check, const char *xx, int row_checked)
 {
     strbuf *out = e->out;
-    indent_line(out, indent);
-    strbuf_printf(out, "sum += %s * ", coefficient);
-    const int constant = e->config->spec.border == CLS_BORDER_CONSTANT;
-    const int selected = constant && (x_check != CHECK_NONE || row_checked);
+    const int selected = e->config->spec.border == CLS_BORDER_CONSTANT && (x_check != CHECK_NONE || row_checked);
     if (selected) strbuf_append(out, "select(border_value, ");
     strbuf_append(out, "(float)input[row + ");
     append_index(out, x_check, xx, "width");
@@ -115,7 +111,16 @@ static void emit_tap(emitter *e, int indent, const char *coefficient, axis_check
         if (x_check != CHECK_NONE) append_inside(out, x_check, xx, "width");
         strbuf_append(out, ")");
     }
-    strbuf_append(out, ";\n");
+}
+
+/* One tap: `sum += coefficient * pixel;`. */
+static void emit_tap(emitter *e, int indent, const char *coefficient, axis_check x_check,
+                     const char *xx, int row_checked)
+{
+    indent_line(e->out, indent);
+    strbuf_printf(e->out, "sum += %s * ", coefficient);
+    append_load(e, x_check, xx, row_checked);
+    strbuf_append(e->out, ";\n");
 }
 
 /* The row set-up of one mask row: `row`, and `row_inside` in constant mode. */
@@ -170,6 +175,59 @@ static void emit_window_baked(emitter *e, int indent, axis_check x_check, axis_c
             format_offset(xx, sizeof xx, "x", i - hx);
             emit_tap(e, indent + 1, strbuf_text(&literal), x_check, xx, row_checked);
             strbuf_free(&literal);
+        }
+        strbuf_line(e->out, indent, "}");
+    }
+}
+
+/* Coarsening, loops: input row r feeds output rows k with mask row r - k; each pixel is loaded
+ * once and used by every output row it reaches. */
+static void emit_rows_loops(emitter *e, int indent, axis_check x_check, axis_check y_check)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "for (int r = 0; r < MASK_H + ROWS - 1; ++r) {");
+    const int row_checked = emit_row(e, indent + 1, y_check, "y + r - HALF_H");
+    strbuf_line(out, indent + 1, "for (int i = 0; i < MASK_W; ++i) {");
+    indent_line(out, indent + 2);
+    strbuf_append(out, "const float v = ");
+    append_load(e, x_check, "x + i - HALF_W", row_checked);
+    strbuf_append(out, ";\n");
+    strbuf_line(out, indent + 2, "for (int k = 0; k < ROWS; ++k)");
+    strbuf_line(out, indent + 3, "if (r - k >= 0 && r - k < MASK_H) sum[k] += mask[(r - k) * MASK_W + i] * v;");
+    strbuf_line(out, indent + 1, "}");
+    strbuf_line(out, indent, "}");
+}
+
+/* Coarsening, baked: the same, unrolled, with literals and without zero taps. */
+static void emit_rows_baked(emitter *e, int indent, axis_check x_check, axis_check y_check)
+{
+    const cls_spec *spec = &e->config->spec;
+    const int w = (int)spec->mask_width, h = (int)spec->mask_height, rows = (int)e->config->rows;
+    for (int r = 0; r < h + rows - 1; ++r) {
+        int taps = 0;
+        for (int k = 0; k < rows; ++k)
+            for (int i = 0; i < w && r - k >= 0 && r - k < h; ++i) taps += spec->coefficients[(r - k) * w + i] != 0.0f;
+        if (!taps) continue;
+        char yy[32], xx[32];
+        format_offset(yy, sizeof yy, "y", r - h / 2);
+        strbuf_line(e->out, indent, "{   /* input row %s */", yy);
+        const int row_checked = emit_row(e, indent + 1, y_check, yy);
+        for (int i = 0; i < w; ++i) {
+            int uses = 0;
+            for (int k = 0; k < rows; ++k) uses += r - k >= 0 && r - k < h && spec->coefficients[(r - k) * w + i] != 0.0f;
+            if (!uses) continue;
+            format_offset(xx, sizeof xx, "x", i - w / 2);
+            indent_line(e->out, indent + 1);
+            strbuf_append(e->out, "{ const float v = ");
+            append_load(e, x_check, xx, row_checked);
+            strbuf_append(e->out, ";");
+            for (int k = 0; k < rows; ++k) {
+                if (r - k < 0 || r - k >= h || spec->coefficients[(r - k) * w + i] == 0.0f) continue;
+                strbuf_printf(e->out, " sum[%d] += ", k);
+                append_float(e->out, spec->coefficients[(r - k) * w + i]);
+                strbuf_append(e->out, " * v;");
+            }
+            strbuf_append(e->out, " }\n");
         }
         strbuf_line(e->out, indent, "}");
     }
@@ -237,7 +295,12 @@ static void emit_region_body(emitter *e, int indent, axis_check x_check, axis_ch
         strbuf_append(out, ")) return;\n");
         x_check = y_check = CHECK_NONE;
     }
+    /* With several rows per item, the rows past the last output row may reach further below the
+     * image than one fold covers (their sums are discarded): bottom regions fold fully. */
+    if (e->config->rows > 1 && y_check == CHECK_HI) y_check = CHECK_BOTH;
     if (e->config->spec.body) emit_window_user(e, x_check, y_check);
+    else if (e->config->rows > 1 && e->config->spec.bake_coefficients) emit_rows_baked(e, indent, x_check, y_check);
+    else if (e->config->rows > 1) emit_rows_loops(e, indent, x_check, y_check);
     else if (e->config->spec.bake_coefficients) emit_window_baked(e, indent, x_check, y_check);
     else emit_window_loops(e, indent, x_check, y_check);
 }
@@ -292,6 +355,7 @@ static void emit_header(emitter *e)
                   s->mask_width, s->mask_height, s->mask_width / 2, s->mask_height / 2,
                   c->group_width, c->group_height);
     if (c->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(out, "#define SIMD_WIDTH %u\n", c->simd_width);
+    if (c->rows > 1) strbuf_printf(out, "#define ROWS %u /* output rows per work-item */\n", c->rows);
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", c_type(s->input_type),
                   c_type(s->output_type));
     if (s->body) emit_body_helpers(e);
@@ -310,7 +374,10 @@ static void emit_signature(emitter *e)
                   "                      const int4 group_bounds, const int2 body_columns)\n"
                   "{\n");
     strbuf_line(out, 1, "const int x = roi.s0 + get_global_id(0);");
-    strbuf_line(out, 1, "const int y = roi.s1 + get_global_id(1);");
+    if (e->config->rows > 1)
+        strbuf_line(out, 1, "const int y = roi.s1 + get_global_id(1) * ROWS; /* the first of ROWS output rows */");
+    else
+        strbuf_line(out, 1, "const int y = roi.s1 + get_global_id(1);");
     strbuf_line(out, 1, "input += input_offset;");
     strbuf_line(out, 1, "output += output_offset;");
     if (e->config->spec.body) strbuf_line(out, 1, "(void)mask; /* the operator may not use it */");
@@ -340,11 +407,16 @@ static void emit_warp_refinement(emitter *e)
 static void emit_store(emitter *e)
 {
     const cls_pixel_type type = e->config->spec.output_type;
-    if (type == CLS_PIXEL_F32)
-        strbuf_line(e->out, 1, "output[(long)y * output_pitch + x] = sum;");
-    else
-        strbuf_line(e->out, 1, "output[(long)y * output_pitch + x] = convert_%s_sat_rte(sum);",
-                    c_type(type));
+    char value[64];
+    const char *sum = e->config->rows > 1 ? "sum[k]" : "sum";
+    if (type == CLS_PIXEL_F32) snprintf(value, sizeof value, "%s", sum);
+    else snprintf(value, sizeof value, "convert_%s_sat_rte(%s)", c_type(type), sum);
+    if (e->config->rows > 1) {
+        strbuf_line(e->out, 1, "for (int k = 0; k < ROWS && y + k < roi.s3; ++k)");
+        strbuf_line(e->out, 2, "output[(long)(y + k) * output_pitch + x] = %s;", value);
+    } else {
+        strbuf_line(e->out, 1, "output[(long)y * output_pitch + x] = %s;", value);
+    }
 }
 
 char *cls_emit_source(const cls_kernel_config *config)
@@ -354,7 +426,8 @@ char *cls_emit_source(const cls_kernel_config *config)
     emitter e = {&out, config};
     emit_header(&e);
     emit_signature(&e);
-    strbuf_line(&out, 1, "float sum = 0.0f;");
+    if (config->rows > 1) strbuf_line(&out, 1, "float sum[ROWS] = {0.0f};");
+    else strbuf_line(&out, 1, "float sum = 0.0f;");
     if (config->partition == CLS_PARTITION_NAIVE) {
         strbuf_line(&out, 1, "(void)group_bounds; (void)body_columns;");
         strbuf_line(&out, 1, "/* Naive: every tap checks every side. */");

@@ -20,6 +20,7 @@ typedef struct cls_kernel_config {
     cls_partition partition; /* never AUTO */
     unsigned group_width, group_height;
     unsigned simd_width;     /* used by isp-warp only */
+    unsigned rows;           /* output rows per work-item (coarsening), >= 1 */
 } cls_kernel_config;
 
 /* Validates the spec and resolves `auto` with the given policy defaults. */

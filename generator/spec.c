@@ -162,6 +162,13 @@ cls_status cls_spec_validate(const cls_spec *spec)
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
     if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
+    const unsigned rows = spec->rows_per_item ? spec->rows_per_item : 1;
+    if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4 or 8", rows);
+    if (rows > 1 && (spec->body || spec->border == CLS_BORDER_UNDEFINED))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "several rows per work-item need the built-in weighted sum and a border mode "
+                        "other than undefined");
     if (spec->body && !strstr(spec->body, "OUT"))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the operator body never assigns OUT");
     return CLS_OK;

@@ -176,7 +176,7 @@ static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *
     g->mask_width = spec->mask_width;
     g->mask_height = spec->mask_height;
     g->group_width = filter->config.group_width;
-    g->group_height = filter->config.group_height;
+    g->group_height = filter->config.group_height * filter->config.rows; /* the rows a group covers */
     return CLS_OK;
 }
 
@@ -214,8 +214,8 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
                           (cl_int)(g->roi_y + g->roi_height)}};
     const cl_int4 group_bounds = {{bounds.left, bounds.right, bounds.top, bounds.bottom}};
     const cl_int2 body_columns = {{bounds.body_x0, bounds.body_x1}};
-    const size_t global[2] = {(size_t)bounds.groups_x * g->group_width, (size_t)bounds.groups_y * g->group_height};
-    const size_t local[2] = {g->group_width, g->group_height};
+    const size_t local[2] = {filter->config.group_width, filter->config.group_height};
+    const size_t global[2] = {(size_t)bounds.groups_x * local[0], (size_t)bounds.groups_y * local[1]};
 
     pthread_mutex_lock(&filter->launch_lock);
     cl_kernel k = filter->kernel;

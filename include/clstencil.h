@@ -217,6 +217,9 @@ typedef struct cls_spec {
     float border_value;               /* for CLS_BORDER_CONSTANT */
     cls_partition partition;
     unsigned group_width, group_height; /* 0 x 0 = auto */
+    unsigned rows_per_item;           /* coarsening: output rows per work-item, 1, 2, 4 or 8 (0 = 1);
+                                       * more than 1 needs the built-in weighted sum and a border
+                                       * mode other than undefined */
     cls_pixel_type input_type, output_type;
     /* A user-written operator: OpenCL C statements run for every output pixel, or NULL for the
      * built-in weighted sum. They read neighbours with IN(dx, dy) (a float, border handling

@@ -27,6 +27,7 @@ static double event_microseconds(cl_event event)
 static int usage(FILE *out, int code)
 {
     fprintf(out, "usage: clstencil bench --op OPERATOR [--op ...] [--size WxH] [--border MODE] [--partition P]\n"
+                 "                       [--rows N]\n"
                  "  times the operators chained on the default device (f32, default 4096x4096, clamp):\n"
                  "  median kernel time of %d runs after %d warm-up runs, against a device copy of the same bytes\n",
             RUNS, WARMUP);
@@ -40,6 +41,7 @@ int cmd_bench(int argc, char **argv)
     unsigned width = 4096, height = 4096;
     cls_border border = CLS_BORDER_CLAMP;
     cls_partition partition = CLS_PARTITION_AUTO;
+    unsigned rows = 1;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0) return usage(stdout, EXIT_OK_);
         if (i + 1 >= argc) return usage(stderr, EXIT_USAGE);
@@ -49,6 +51,7 @@ int cmd_bench(int argc, char **argv)
         else if (strcmp(argv[i - 1], "--size") == 0 && parse_size(value, &width, &height)) continue;
         else if (strcmp(argv[i - 1], "--border") == 0) status = cls_border_parse(value, &border);
         else if (strcmp(argv[i - 1], "--partition") == 0) status = cls_partition_parse(value, &partition);
+        else if (strcmp(argv[i - 1], "--rows") == 0) rows = (unsigned)strtoul(value, NULL, 10);
         else return usage(stderr, EXIT_USAGE);
         if (status != CLS_OK) return report_failure("bench", status);
     }
@@ -64,6 +67,7 @@ int cmd_bench(int argc, char **argv)
         cls_spec spec = *cls_operator_spec(op);
         spec.border = border;
         spec.partition = partition;
+        if (!spec.body) spec.rows_per_item = rows; /* operator bodies compute one row */
         status = cls_pipeline_add(pipeline, &spec);
         cls_operator_release(op);
     }

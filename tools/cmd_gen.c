@@ -22,7 +22,8 @@ static void gen_usage(FILE *out)
             "  --wg WxH             work-group shape (default auto)\n"
             "  --type T             pixel type of input and output: f32, u8, u16 (default f32)\n"
             "  --simd N             SIMD width for isp-warp (default 32)\n"
-            "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT)\n",
+            "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT)\n"
+            "  --rows N             output rows per work-item: 1, 2, 4 or 8 (default 1)\n",
             CLS_MAX_MASK);
 }
 
@@ -121,6 +122,7 @@ int cmd_gen(int argc, char **argv)
         } else if (strcmp(a, "--in-type") == 0) status = cls_pixel_type_parse(v, &spec.input_type);
         else if (strcmp(a, "--out-type") == 0) status = cls_pixel_type_parse(v, &spec.output_type);
         else if (strcmp(a, "--simd") == 0) simd = (unsigned)strtoul(v, NULL, 10);
+        else if (strcmp(a, "--rows") == 0) spec.rows_per_item = (unsigned)strtoul(v, NULL, 10);
         else if (strcmp(a, "--body") == 0) {
             free(body);
             if (!(body = read_text(v))) return EXIT_USAGE;

@@ -1,6 +1,7 @@
 /* oclgrind_subset.c — runs every border mode x partition with masks 3x3 and 17x17 on images
- * 7x5 and 37x23 (work-group 24x4, not a multiple of the SIMD width) and checks the results
- * against the CPU reference. Meant to run under oclgrind (tests/device/oclgrind.sh), which
+ * 7x5 and 37x23 (work-group 24x4, not a multiple of the SIMD width), and 17x17 again with 8
+ * output rows per work-item (all modes but undefined), and checks the results against the CPU
+ * reference. Meant to run under oclgrind (tests/device/oclgrind.sh), which
  * reports any out-of-bounds access, race or divergent barrier. */
 #include <math.h>
 #include <stdio.h>
@@ -30,14 +31,15 @@ int main(void)
         fprintf(stderr, "%s\n", cls_last_error());
         return 1;
     }
-    static const int masks[] = {3, 17};
+    static const int masks[] = {3, 17, 17}; /* the third: 8 rows per work-item */
     static const int sizes[][2] = {{7, 5}, {37, 23}};
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
     int runs = 0, failures = 0;
     for (int border = CLS_BORDER_UNDEFINED; border <= CLS_BORDER_CONSTANT; ++border)
         for (int p = 0; p < 3; ++p)
-            for (int m = 0; m < 2; ++m) {
+            for (int m = 0; m < 3; ++m) {
                 const int n = masks[m];
+                if (m == 2 && border == CLS_BORDER_UNDEFINED) continue;
                 float *mask = malloc(sizeof(float) * (size_t)(n * n));
                 for (int k = 0; k < n * n; ++k) mask[k] = (float)(1 + k % 5) / (float)(3 * n * n);
                 cls_spec spec;
@@ -49,6 +51,7 @@ int main(void)
                 spec.partition = partitions[p];
                 spec.group_width = 24;
                 spec.group_height = 4;
+                spec.rows_per_item = m == 2 ? 8 : 1;
                 cls_filter *filter = NULL;
                 if (cls_filter_create(context, &spec, &filter) != CLS_OK) {
                     fprintf(stderr, "%s %s %dx%d: %s\n", cls_border_name((cls_border)border),

@@ -1,0 +1,121 @@
+/* test_coarsening.c — several output rows per work-item (2 and 8) against the CPU reference:
+ * every border mode but undefined, every partition, runtime and baked masks, images shorter than
+ * a group's rows and images whose last rows leave a group partly empty; every pixel compared. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+static cls_context *context;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+static void check_mode(cls_border border)
+{
+    static const unsigned masks[][2] = {{3, 3}, {9, 3}, {3, 9}, {17, 17}};
+    static const unsigned images[][2] = {{1, 1}, {7, 5}, {37, 9}, {23, 41}, {97, 64}};
+    static const unsigned shapes[][2] = {{16, 1}, {8, 4}};
+    static const unsigned rows[] = {2, 8};
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    long compared = 0;
+    for (size_t m = 0; m < 4; ++m) {
+        const unsigned mw = masks[m][0], mh = masks[m][1];
+        float mask[17 * 17];
+        for (unsigned k = 0; k < mw * mh; ++k) mask[k] = (float)(1 + (k * 7) % 5) / (float)(3 * mw * mh);
+        for (size_t r = 0; r < 2; ++r)
+            for (int bake = 0; bake <= (mw <= 9 && mh <= 9); ++bake)
+                for (size_t p = 0; p < 3; ++p) {
+                    const unsigned *shape = shapes[(m + r) % 2];
+                    cls_spec spec;
+                    cls_spec_init(&spec);
+                    spec.mask_width = mw;
+                    spec.mask_height = mh;
+                    spec.coefficients = mask;
+                    spec.bake_coefficients = bake;
+                    spec.border = border;
+                    spec.border_value = 0.75f;
+                    spec.partition = partitions[p];
+                    spec.group_width = shape[0];
+                    spec.group_height = shape[1];
+                    spec.rows_per_item = rows[r];
+                    cls_filter *filter = NULL;
+                    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+                    for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i) {
+                        const unsigned w = images[i][0], h = images[i][1];
+                        float *in = malloc(sizeof(float) * w * h), *out = malloc(sizeof(float) * w * h);
+                        double *expected = malloc(sizeof(double) * w * h);
+                        for (unsigned k = 0; k < w * h; ++k) in[k] = (float)((k * 29) % 37) / 37.0f + 0.5f;
+                        const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
+                        ref_stencil(&image, mask, (int)mw, (int)mh, border, 0.75f, expected);
+                        const cls_image_desc desc = {.width = w, .height = h};
+                        assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+                        for (unsigned k = 0; k < w * h; ++k) {
+                            const double e = expected[k];
+                            if (fabs(out[k] - e) > 1e-6 && fabs(out[k] - e) > 1e-5 * fabs(e))
+                                fail_msg("%s %s %ux%u rows %u bake %d group %ux%u on %ux%u: (%u, %u) is %g, expected %g",
+                                         cls_border_name(border), cls_partition_name(partitions[p]), mw, mh, rows[r],
+                                         bake, shape[0], shape[1], w, h, k % w, k / w, (double)out[k], e);
+                        }
+                        compared += w * h;
+                        free(in), free(out), free(expected);
+                    }
+                    cls_filter_release(filter);
+                }
+    }
+    assert_true(compared > 50000);
+}
+
+static void clamp_mode(void **state) { (void)state; check_mode(CLS_BORDER_CLAMP); }
+static void mirror_mode(void **state) { (void)state; check_mode(CLS_BORDER_MIRROR); }
+static void mirror101_mode(void **state) { (void)state; check_mode(CLS_BORDER_MIRROR101); }
+static void repeat_mode(void **state) { (void)state; check_mode(CLS_BORDER_REPEAT); }
+static void constant_mode(void **state) { (void)state; check_mode(CLS_BORDER_CONSTANT); }
+
+static void unsupported_combinations_are_refused(void **state)
+{
+    (void)state;
+    static const float box[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box;
+    spec.rows_per_item = 3;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "rows per work-item 3"));
+    spec.rows_per_item = 4;
+    spec.border = CLS_BORDER_UNDEFINED;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    spec.border = CLS_BORDER_CLAMP;
+    spec.body = "OUT = IN(0, 0);";
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "built-in weighted sum"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clamp_mode),     cmocka_unit_test(mirror_mode),   cmocka_unit_test(mirror101_mode),
+        cmocka_unit_test(repeat_mode),    cmocka_unit_test(constant_mode),
+        cmocka_unit_test(unsupported_combinations_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
