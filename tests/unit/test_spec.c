@@ -190,6 +190,7 @@ static void key_ignores_what_does_not_change_the_kernel(void **state)
     second.input_type = CLS_PIXEL_F32;
     second.output_type = CLS_PIXEL_F32;
     second.body = NULL;
+    second.rows_per_item = 1;              /* what 0 resolves to */
     char *k1 = key_of(&first), *k2 = key_of(&second);
     assert_string_equal(k1, k2);
     first.bake_coefficients = second.bake_coefficients = 1; /* -0 and +0 bake alike */
