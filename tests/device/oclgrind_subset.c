@@ -19,7 +19,7 @@ static int check(const float *got, const double *expected, int w, int h, cls_bor
             if (border == CLS_BORDER_UNDEFINED && !ref_window_inside((size_t)x, (size_t)y, (size_t)w, (size_t)h, mask, mask))
                 continue;
             const double e = expected[y * w + x], g = got[y * w + x];
-            if (fabs(g - e) > 1e-6 && fabs(g - e) > 1e-5 * fabs(e)) ++bad;
+            if (!ref_f32_close(g, e)) ++bad;
         }
     return bad;
 }

@@ -71,7 +71,7 @@ static void check_mode(cls_border border)
                         assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
                         for (unsigned k = 0; k < w * h; ++k) {
                             const double e = expected[k];
-                            if (fabs(out[k] - e) > 1e-6 && fabs(out[k] - e) > 1e-5 * fabs(e))
+                            if (!ref_f32_close(out[k], e))
                                 fail_msg("%s %s %ux%u rows %u bake %d group %ux%u on %ux%u: (%u, %u) is %g, expected %g",
                                          cls_border_name(border), cls_partition_name(partitions[p]), mw, mh, rows[r],
                                          bake, shape[0], shape[1], w, h, k % w, k / w, (double)out[k], e);

@@ -86,7 +86,7 @@ static void check_mode(cls_border border)
                             continue;
                         }
                         const double e = expected[y * W + x];
-                        if (fabs(got - e) > 1e-6 && fabs(got - e) > 1e-5 * fabs(e))
+                        if (!ref_f32_close(got, e))
                             fail_msg("%s %s %ux%u roi %zu: pixel (%u, %u) is %g, expected %g", cls_border_name(border),
                                      cls_partition_name(partitions[p]), n, n, r, x, y, (double)got, e);
                         ++checked;

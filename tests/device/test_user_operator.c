@@ -91,7 +91,7 @@ static void run_body(const char *body, int maximum)
                                 continue;
                             const double e = maximum ? cpu_maximum(x, y, (int)n, (cls_border)border, 0.125f)
                                                      : expected[y * W + x];
-                            if (fabs(out[y * W + x] - e) > 1e-6 && fabs(out[y * W + x] - e) > 1e-5 * fabs(e))
+                            if (!ref_f32_close(out[y * W + x], e))
                                 fail_msg("%s %s %ux%u bake %d: (%d, %d) is %g, expected %g",
                                          cls_border_name((cls_border)border), cls_partition_name(partitions[p]), n, n,
                                          bake, x, y, (double)out[y * W + x], e);

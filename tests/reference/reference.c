@@ -201,3 +201,8 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
     free(ymap);
     return 0;
 }
+
+int ref_f32_close(double got, double expected)
+{
+    return fabs(got - expected) <= 1e-6 || fabs(got - expected) <= 1e-5 * fabs(expected);
+}

@@ -56,6 +56,9 @@ double ref_to_output(cls_pixel_type type, double v);
 /* Stores ref_to_output(type, v) into one pixel of `type` at dst (no alignment needed). */
 void ref_store(cls_pixel_type type, double v, void *dst);
 
+/* The tests' f32 tolerance (docs/cross-vendor.md): within 1e-6 absolute or 1e-5 relative. */
+int ref_f32_close(double got, double expected);
+
 /* Loads one pixel of `type` from src (no alignment needed) as a double. */
 double ref_load(cls_pixel_type type, const void *src);
 
