@@ -8,6 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* *copy = a copy of text (NULL stays NULL). */
+static cls_status copy_text(char **copy, const char *text)
+{
+    *copy = text ? strdup(text) : NULL;
+    return text && !*copy ? CLS_ERR_OUT_OF_MEMORY : CLS_OK;
+}
+
+/* The row and column vectors of a separated mask (validation has proven it separable). */
+static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
+{
+    if (spec->separable != CLS_SEPARABLE_SINGLE_PASS && spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
+    config->row = malloc(sizeof(float) * spec->mask_width);
+    config->column = malloc(sizeof(float) * spec->mask_height);
+    if (!config->row || !config->column) return CLS_ERR_OUT_OF_MEMORY;
+    if (spec->row_coefficients) {
+        memcpy(config->row, spec->row_coefficients, sizeof(float) * spec->mask_width);
+        memcpy(config->column, spec->column_coefficients, sizeof(float) * spec->mask_height);
+        return CLS_OK;
+    }
+    return cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, config->row, config->column);
+}
+
+unsigned cls_kernel_outputs(const cls_kernel_config *config)
+{
+    return config->epilogue ? 1 : config->masks;
+}
+
+int cls_kernel_hardware_border(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    return config->input_path == CLS_INPUT_IMAGE &&
+           (s->border == CLS_BORDER_CLAMP || (s->border == CLS_BORDER_CONSTANT && s->border_value == 0.0f));
+}
+
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
                                   unsigned simd_width, unsigned default_group_width,
                                   unsigned default_group_height)
@@ -15,18 +49,30 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     memset(config, 0, sizeof *config);
     cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
-    const size_t taps = (size_t)spec->mask_width * spec->mask_height;
+    config->masks = spec->mask_count ? spec->mask_count : 1;
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height * config->masks;
     config->coefficients = malloc(taps * sizeof(float));
     if (!config->coefficients) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
-    for (size_t k = 0; k < taps; ++k) /* -0 and +0 give the same kernel */
-        config->coefficients[k] = spec->coefficients[k] == 0.0f ? 0.0f : spec->coefficients[k];
-    if (spec->body && !(config->body = strdup(spec->body))) {
-        cls_kernel_config_free(config);
-        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the operator body");
+    for (size_t k = 0; k < taps; ++k) {
+        const float value = spec->coefficients ? spec->coefficients[k]
+                            : spec->column_coefficients[k / spec->mask_width] * spec->row_coefficients[k % spec->mask_width];
+        config->coefficients[k] = value == 0.0f ? 0.0f : value; /* -0 and +0 give the same kernel */
     }
     config->spec = *spec;
     config->spec.coefficients = config->coefficients;
+    config->spec.row_coefficients = config->spec.column_coefficients = NULL;
+    if (copy_text(&config->body, spec->body) != CLS_OK || copy_text(&config->epilogue, spec->epilogue) != CLS_OK ||
+        separate(config, spec) != CLS_OK) {
+        cls_kernel_config_free(config);
+        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the spec");
+    }
     config->spec.body = config->body;
+    config->spec.epilogue = config->epilogue;
+    config->spec.mask_count = config->masks;
+    config->input_path = spec->input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL : spec->input_path;
+    config->spec.input_path = config->input_path;
+    config->separable = spec->separable == CLS_SEPARABLE_AUTO ? CLS_SEPARABLE_NONE : spec->separable;
+    config->spec.separable = config->separable;
     if (spec->border != CLS_BORDER_CONSTANT) config->spec.border_value = 0.0f;
     config->partition =
         spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
@@ -37,6 +83,8 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->simd_width = simd_width ? simd_width : CLS_FALLBACK_SIMD_WIDTH;
     config->rows = spec->rows_per_item ? spec->rows_per_item : 1;
     config->spec.rows_per_item = config->rows;
+    config->cols = spec->cols_per_item ? spec->cols_per_item : 1;
+    config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;
     config->spec.group_width = config->group_width;
     config->spec.group_height = config->group_height;
@@ -47,6 +95,9 @@ void cls_kernel_config_free(cls_kernel_config *config)
 {
     free(config->coefficients);
     free(config->body);
+    free(config->epilogue);
+    free(config->row);
+    free(config->column);
     memset(config, 0, sizeof *config);
 }
 
@@ -69,10 +120,16 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   cls_pixel_type_name(spec->output_type));
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
+    if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);
+    if (config->masks > 1) strbuf_printf(&key, ";masks=%u", config->masks);
+    if (config->input_path != CLS_INPUT_GLOBAL) strbuf_printf(&key, ";input=%s", cls_input_path_name(config->input_path));
+    if (cls_kernel_hardware_border(config)) strbuf_append(&key, ";hardware-border");
+    if (config->separable != CLS_SEPARABLE_NONE) strbuf_printf(&key, ";separable=%s", cls_separable_name(config->separable));
     if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
+    if (spec->epilogue) strbuf_printf(&key, ";epilogue=%zu:%s", strlen(spec->epilogue), spec->epilogue);
     if (spec->bake_coefficients) {
-        strbuf_append(&key, ";mask-baked=");
-        for (unsigned k = 0; k < spec->mask_width * spec->mask_height; ++k)
+        strbuf_append(&key, spec->fold_equal_taps ? ";mask-baked-folded=" : ";mask-baked=");
+        for (unsigned k = 0; k < spec->mask_width * spec->mask_height * config->masks; ++k)
             strbuf_printf(&key, "%08x", (unsigned)float_bits(config->coefficients[k]));
     } else {
         strbuf_append(&key, ";mask-runtime");

@@ -2,8 +2,37 @@
 #include "generator.h"
 
 #include "error.h"
+#include "strbuf.h"
 
 #include <stdlib.h>
+
+/* The source of one ordinary spec. */
+static char *emit_spec(const cls_spec *spec, unsigned simd_width)
+{
+    cls_kernel_config config;
+    if (cls_kernel_config_init(&config, spec, simd_width, 0, 0) != CLS_OK) return NULL;
+    char *source = cls_emit_source(&config);
+    cls_kernel_config_free(&config);
+    return source;
+}
+
+/* A two-pass separable spec: both kernels, the row pass first. */
+static char *emit_two_pass(const cls_kernel_config *config, unsigned simd_width)
+{
+    cls_spec row_pass, column_pass;
+    cls_two_pass_specs(config, &row_pass, &column_pass);
+    char *first = emit_spec(&row_pass, simd_width), *second = emit_spec(&column_pass, simd_width);
+    strbuf out;
+    strbuf_init(&out);
+    strbuf_append(&out, "/* ---- Separable two-pass, pass 1 of 2: the row pass into a temporary f32 image. */\n");
+    strbuf_append(&out, first ? first : "");
+    strbuf_append(&out, "\n/* ---- Separable two-pass, pass 2 of 2: the column pass into the output. */\n");
+    strbuf_append(&out, second ? second : "");
+    if (!first || !second) out.failed = 1;
+    free(first);
+    free(second);
+    return strbuf_take(&out);
+}
 
 cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char **source)
 {
@@ -12,7 +41,7 @@ cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char *
     cls_kernel_config config;
     cls_status status = cls_kernel_config_init(&config, spec, simd_width, 0, 0);
     if (status != CLS_OK) return status;
-    *source = cls_emit_source(&config);
+    *source = config.separable == CLS_SEPARABLE_TWO_PASS ? emit_two_pass(&config, simd_width) : cls_emit_source(&config);
     cls_kernel_config_free(&config);
     return *source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
 }

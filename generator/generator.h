@@ -21,7 +21,23 @@ typedef struct cls_kernel_config {
     unsigned group_width, group_height;
     unsigned simd_width;     /* used by isp-warp only */
     unsigned rows;           /* output rows per work-item (coarsening), >= 1 */
+    unsigned cols;           /* output columns per work-item (coarsening), >= 1 */
+    unsigned masks;          /* masks summed in one pass, >= 1 */
+    char *epilogue;          /* owned copy of spec.epilogue, or NULL */
+    cls_input_path input_path; /* never AUTO */
+    cls_separable separable;   /* never AUTO */
+    float *row, *column;     /* owned: the separated mask when separable is not NONE */
 } cls_kernel_config;
+
+/* The number of output buffers of a kernel: masks, or 1 with an epilogue. */
+unsigned cls_kernel_outputs(const cls_kernel_config *config);
+/* Whether the image sampler's address mode does the border handling: the image path with clamp
+ * (CLK_ADDRESS_CLAMP_TO_EDGE) or with constant 0 (CLK_ADDRESS_CLAMP: a CL_R image's border
+ * colour reads as 0). */
+int cls_kernel_hardware_border(const cls_kernel_config *config);
+/* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input
+ * to f32, then a 1 x MASK_H column pass to the output (pointing into config's row and column). */
+void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass);
 
 /* Validates the spec and resolves `auto` with the given policy defaults. */
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,

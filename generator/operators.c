@@ -77,38 +77,48 @@ static cls_status from_values(unsigned width, unsigned height, const float *valu
     return CLS_OK;
 }
 
-/* A derivative across `reach` columns (x) or rows (y) with side weights 1-2-1 (Sobel, reach
- * 1) or 3-10-3 (Scharr); "mag" computes both and their hypotenuse in one kernel. */
-static cls_status derivative(const char *family, const char *direction, unsigned size, cls_operator **out)
+/* The derivative mask across `reach` columns (x) or rows (y) with side weights 1-2-1 (Sobel,
+ * reach 1) or 3-10-3 (Scharr). */
+static void fill_derivative(float *mask, unsigned size, int scharr, int along_y)
 {
-    const int scharr = strcmp(family, "scharr") == 0, reach = (int)size / 2;
+    const int reach = (int)size / 2;
     const float side = scharr ? 3.0f : 1.0f, middle = scharr ? 10.0f : 2.0f;
-    cls_status status = new_operator(size, size, out);
-    if (status != CLS_OK) return status;
-    cls_operator *op = *out;
-    const int along_y = direction[0] == 'y';
     for (int k = -1; k <= 1; ++k) {
         const float weight = k == 0 ? middle : side;
         const int across = k + reach, plus = reach + reach, minus = 0;
         if (along_y) {
-            op->mask[plus * size + (unsigned)across] = weight;
-            op->mask[minus * size + (unsigned)across] = -weight;
+            mask[plus * size + (unsigned)across] = weight;
+            mask[minus * size + (unsigned)across] = -weight;
         } else {
-            op->mask[(unsigned)across * size + (unsigned)plus] = weight;
-            op->mask[(unsigned)across * size + (unsigned)minus] = -weight;
+            mask[(unsigned)across * size + (unsigned)plus] = weight;
+            mask[(unsigned)across * size + (unsigned)minus] = -weight;
         }
     }
+}
+
+/* A Sobel or Scharr derivative; "mag" applies the x and the y mask in one pass (two masks) and
+ * writes their hypotenuse (the epilogue). */
+static cls_status derivative(const char *family, const char *direction, unsigned size, cls_operator **out)
+{
+    const int scharr = strcmp(family, "scharr") == 0, magnitude = strcmp(direction, "mag") == 0;
+    cls_status status = new_operator(size, size, out);
+    if (status != CLS_OK) return status;
+    cls_operator *op = *out;
     snprintf(op->name, sizeof op->name, "%s:%s,%u", family, direction, size);
-    if (strcmp(direction, "mag") != 0) return CLS_OK;
-    char body[512];
-    snprintf(body, sizeof body,
-             "/* %s gradient magnitude: both derivatives in one pass */\n"
-             "const float gx = %.1ff * (IN(%d, -1) - IN(-%d, -1) + IN(%d, 1) - IN(-%d, 1)) + %.1ff * (IN(%d, 0) - IN(-%d, 0));\n"
-             "const float gy = %.1ff * (IN(-1, %d) - IN(-1, -%d) + IN(1, %d) - IN(1, -%d)) + %.1ff * (IN(0, %d) - IN(0, -%d));\n"
-             "OUT = hypot(gx, gy);\n",
-             family, side, reach, reach, reach, reach, middle, reach, reach, side, reach, reach, reach, reach,
-             middle, reach, reach);
-    return set_body(op, body);
+    if (!magnitude) {
+        fill_derivative(op->mask, size, scharr, direction[0] == 'y');
+        return CLS_OK;
+    }
+    float *both = calloc(2 * (size_t)size * size, sizeof *both);
+    if (!both) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    free(op->mask);
+    op->mask = both;
+    fill_derivative(both, size, scharr, 0);
+    fill_derivative(both + (size_t)size * size, size, scharr, 1);
+    op->spec.coefficients = both;
+    op->spec.mask_count = 2;
+    op->spec.epilogue = "hypot(r0, r1)";
+    return CLS_OK;
 }
 
 /* A C float literal's digits for value (always with a point or an exponent). */

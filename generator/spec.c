@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -42,6 +43,11 @@ static const name_entry partition_names[] = {
     {"isp-block", CLS_PARTITION_ISP_BLOCK},
     {"isp-warp", CLS_PARTITION_ISP_WARP},
 };
+static const name_entry input_path_names[] = {
+    {"auto", CLS_INPUT_AUTO}, {"global", CLS_INPUT_GLOBAL}, {"local", CLS_INPUT_LOCAL}, {"image", CLS_INPUT_IMAGE}};
+static const name_entry separable_names[] = {
+    {"auto", CLS_SEPARABLE_AUTO}, {"none", CLS_SEPARABLE_NONE}, {"single-pass", CLS_SEPARABLE_SINGLE_PASS},
+    {"two-pass", CLS_SEPARABLE_TWO_PASS}};
 static const name_entry pixel_names[] = {
     {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}};
 
@@ -98,6 +104,32 @@ const char *cls_partition_name(cls_partition partition)
     return name_of(partition_names, COUNT(partition_names), partition);
 }
 
+cls_status cls_input_path_parse(const char *name, cls_input_path *out)
+{
+    int value = 0;
+    cls_status status = parse_name(input_path_names, COUNT(input_path_names), "input path", name, &value);
+    if (status == CLS_OK) *out = (cls_input_path)value;
+    return status;
+}
+
+const char *cls_input_path_name(cls_input_path path)
+{
+    return name_of(input_path_names, COUNT(input_path_names), path);
+}
+
+cls_status cls_separable_parse(const char *name, cls_separable *out)
+{
+    int value = 0;
+    cls_status status = parse_name(separable_names, COUNT(separable_names), "separable variant", name, &value);
+    if (status == CLS_OK) *out = (cls_separable)value;
+    return status;
+}
+
+const char *cls_separable_name(cls_separable separable)
+{
+    return name_of(separable_names, COUNT(separable_names), separable);
+}
+
 cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out)
 {
     int value = 0;
@@ -121,6 +153,30 @@ size_t cls_pixel_size(cls_pixel_type type)
     return 0;
 }
 
+/* Every value of `count` width x height arrays is finite. */
+static cls_status check_finite(const char *what, const float *values, unsigned width, unsigned height,
+                               unsigned count)
+{
+    for (unsigned m = 0; m < count; ++m)
+        for (unsigned j = 0; j < height; ++j)
+            for (unsigned i = 0; i < width; ++i) {
+                const float value = values[((size_t)m * height + j) * width + i];
+                if (isfinite(value)) continue;
+                if (count > 1)
+                    return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s at column %u, row %u of mask %u is not finite (%g)",
+                                    what, i, j, m, (double)value);
+                return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s at column %u, row %u is not finite (%g)", what, i, j,
+                                (double)value);
+            }
+    return CLS_OK;
+}
+
+/* 1, 2, 4 or 8 (0 means 1). */
+static int valid_blocking(unsigned value)
+{
+    return value == 0 || value == 1 || value == 2 || value == 4 || value == 8;
+}
+
 static cls_status check_mask_side(const char *what, unsigned size)
 {
     if (size == 0 || size > CLS_MAX_MASK || size % 2 == 0)
@@ -130,20 +186,61 @@ static cls_status check_mask_side(const char *what, unsigned size)
     return CLS_OK;
 }
 
+/* What the separated variants cannot combine with. */
+static cls_status check_separable(const cls_spec *spec, unsigned masks)
+{
+    if (spec->separable != CLS_SEPARABLE_SINGLE_PASS && spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
+    const char *name = cls_separable_name(spec->separable);
+    if (spec->body || masks > 1 || spec->epilogue)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "separable %s needs the built-in weighted sum of one mask (no body, mask count or epilogue)", name);
+    if (spec->separable == CLS_SEPARABLE_SINGLE_PASS &&
+        (spec->cols_per_item > 1 || spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE ||
+         spec->fold_equal_taps))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "separable single-pass stages its own row sums: it takes no columns per work-item, "
+                        "no local or image input path and no tap folding");
+    if (spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "separable two-pass cannot leave border pixels unwritten: use a border mode other than "
+                        "undefined");
+    if (spec->coefficients && !spec->row_coefficients) {
+        float *row = malloc(sizeof(float) * spec->mask_width), *column = malloc(sizeof(float) * spec->mask_height);
+        cls_status status = row && column ? cls_mask_separate(spec->coefficients, spec->mask_width, spec->mask_height,
+                                                              row, column)
+                                          : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+        free(row);
+        free(column);
+        return status;
+    }
+    return CLS_OK;
+}
+
 cls_status cls_spec_validate(const cls_spec *spec)
 {
     if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
     cls_status status = check_mask_side("width", spec->mask_width);
     if (status == CLS_OK) status = check_mask_side("height", spec->mask_height);
     if (status != CLS_OK) return status;
-    if (!spec->coefficients)
+    if ((spec->row_coefficients == NULL) != (spec->column_coefficients == NULL))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "give both row and column coefficients, or neither");
+    const unsigned masks = spec->mask_count ? spec->mask_count : 1;
+    if (masks > CLS_MAX_MASKS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "mask count %u is more than %d", masks, CLS_MAX_MASKS);
+    if (spec->row_coefficients) {
+        if (masks > 1)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "row and column coefficients give one mask, not %u", masks);
+        status = check_finite("row coefficient", spec->row_coefficients, spec->mask_width, 1, 1);
+        if (status == CLS_OK)
+            status = check_finite("column coefficient", spec->column_coefficients, 1, spec->mask_height, 1);
+        if (status != CLS_OK) return status;
+    }
+    if (!spec->coefficients && !spec->row_coefficients)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "mask coefficients are missing (NULL)");
-    for (unsigned j = 0; j < spec->mask_height; ++j)
-        for (unsigned i = 0; i < spec->mask_width; ++i)
-            if (!isfinite(spec->coefficients[j * spec->mask_width + i]))
-                return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                                "mask coefficient at column %u, row %u is not finite (%g)", i, j,
-                                (double)spec->coefficients[j * spec->mask_width + i]);
+    if (spec->coefficients) {
+        status = check_finite("mask coefficient", spec->coefficients, spec->mask_width, spec->mask_height, masks);
+        if (status != CLS_OK) return status;
+    }
     if ((unsigned)spec->border > CLS_BORDER_CONSTANT)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "border mode %d is not a cls_border value",
                         (int)spec->border);
@@ -162,14 +259,26 @@ cls_status cls_spec_validate(const cls_spec *spec)
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
     if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
-    const unsigned rows = spec->rows_per_item ? spec->rows_per_item : 1;
-    if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4 or 8", rows);
-    if (rows > 1 && (spec->body || spec->border == CLS_BORDER_UNDEFINED))
+    if (!valid_blocking(spec->rows_per_item))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4 or 8", spec->rows_per_item);
+    if (!valid_blocking(spec->cols_per_item))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);
+    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && (spec->body || spec->border == CLS_BORDER_UNDEFINED))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "several rows per work-item need the built-in weighted sum and a border mode "
+                        "several rows or columns per work-item need the built-in weighted sum and a border mode "
                         "other than undefined");
     if (spec->body && !strstr(spec->body, "OUT"))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the operator body never assigns OUT");
-    return CLS_OK;
+    if (spec->body && (masks > 1 || spec->epilogue))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an operator body computes its own output: no mask count or epilogue");
+    if (spec->epilogue && !spec->epilogue[0])
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the epilogue is empty");
+    if (spec->fold_equal_taps && !spec->bake_coefficients)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "folding equal taps needs baked coefficients");
+    if ((unsigned)spec->input_path > CLS_INPUT_IMAGE)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input path %d is not a cls_input_path value", (int)spec->input_path);
+    if ((unsigned)spec->separable > CLS_SEPARABLE_TWO_PASS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable variant %d is not a cls_separable value",
+                        (int)spec->separable);
+    return check_separable(spec, masks);
 }

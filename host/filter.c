@@ -1,5 +1,7 @@
 /* filter.c — a built local operator: spec checked against the device, source generated and
- * built, and launches with the region bounds computed on the host for each image size. */
+ * built, and launches with the region bounds computed on the host for each image size. The
+ * variants that need more than one kernel launch live beside it: image_input.c (the copy into
+ * the input image) and two_pass.c (separable two-pass, two filters in one). */
 #include "build.h"
 
 #include "error.h"
@@ -8,6 +10,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +22,11 @@ struct cls_filter {
     cl_kernel kernel;
     cl_mem mask;
     cls_build_info build_info;
-    pthread_mutex_t launch_lock; /* clSetKernelArg + enqueue must not interleave */
+    pthread_mutex_t launch_lock; /* clSetKernelArg + enqueue must not interleave; also guards
+                                  * image_input and two_pass's temporary image */
+    int image_path;              /* the input is read as an image: image_input holds it */
+    cls_image_input image_input;
+    cls_two_pass *two_pass;      /* separable two-pass: the two filters that do the work */
 };
 
 static cls_status check_group_shape(const cls_device_caps *caps, unsigned width, unsigned height)
@@ -34,6 +41,25 @@ static cls_status check_group_shape(const cls_device_caps *caps, unsigned width,
     return CLS_OK;
 }
 
+/* The values of the mask buffer (argument 9): every mask one after another, or for
+ * separable single-pass the row then the column. *values is malloc'd. */
+static cls_status mask_values(const cls_kernel_config *config, float **values, size_t *count)
+{
+    const cls_spec *spec = &config->spec;
+    const int split = config->separable == CLS_SEPARABLE_SINGLE_PASS;
+    *count = split ? (size_t)spec->mask_width + spec->mask_height
+                   : (size_t)spec->mask_width * spec->mask_height * config->masks;
+    *values = malloc(*count * sizeof(float));
+    if (!*values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    if (split) {
+        memcpy(*values, config->row, spec->mask_width * sizeof(float));
+        memcpy(*values + spec->mask_width, config->column, spec->mask_height * sizeof(float));
+    } else {
+        memcpy(*values, config->coefficients, *count * sizeof(float));
+    }
+    return CLS_OK;
+}
+
 static cls_status create_kernel(cls_filter *filter)
 {
     cls_context *context = filter->context;
@@ -44,13 +70,43 @@ static cls_status create_kernel(cls_filter *filter)
     filter->kernel = clCreateKernel(filter->program, CLS_KERNEL_NAME, &error);
     if (error != CL_SUCCESS)
         return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
-    const cls_spec *spec = &filter->config.spec;
-    filter->mask = clCreateBuffer(context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                  sizeof(float) * spec->mask_width * spec->mask_height,
-                                  filter->config.coefficients, &error);
+    float *values = NULL;
+    size_t count = 0;
+    status = mask_values(&filter->config, &values, &count);
+    if (status != CLS_OK) return status;
+    filter->mask = clCreateBuffer(context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * count,
+                                  values, &error);
+    free(values);
     if (error != CL_SUCCESS)
         return cls_fail(CLS_ERR_OPENCL, "cannot create the mask buffer: %s", cls_cl_error_name(error));
     return CLS_OK;
+}
+
+/* Separable two-pass: the two filters; the source shown is both of theirs. */
+static cls_status create_two_pass(cls_filter *filter)
+{
+    const cls_kernel_config *config = &filter->config;
+    cls_status status = cls_two_pass_create(filter->context, &config->spec, config->row, config->column,
+                                            &filter->two_pass);
+    if (status != CLS_OK) return status;
+    filter->source = strdup(cls_two_pass_source(filter->two_pass));
+    if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    /* The build info is the column pass's, the one whose event a launch returns. */
+    cls_filter_build_info(cls_two_pass_filter(filter->two_pass, 1), &filter->build_info);
+    return CLS_OK;
+}
+
+/* Every other variant: one generated kernel. */
+static cls_status create_one_kernel(cls_filter *filter)
+{
+    filter->image_path = filter->config.input_path == CLS_INPUT_IMAGE;
+    if (filter->image_path) {
+        cls_status status = cls_image_input_check(filter->context, filter->config.spec.input_type);
+        if (status != CLS_OK) return status;
+    }
+    filter->source = cls_emit_source(&filter->config);
+    if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    return create_kernel(filter);
 }
 
 cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
@@ -66,11 +122,10 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
                                                context->record.default_wg_y);
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
-    if (status == CLS_OK) {
-        filter->source = cls_emit_source(&filter->config);
-        if (!filter->source) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
-    }
-    if (status == CLS_OK) status = create_kernel(filter);
+    if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
+        status = create_two_pass(filter);
+    else if (status == CLS_OK)
+        status = create_one_kernel(filter);
     if (status != CLS_OK) {
         cls_filter_release(filter);
         return status;
@@ -82,6 +137,8 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
 void cls_filter_release(cls_filter *filter)
 {
     if (!filter) return;
+    cls_two_pass_release(filter->two_pass);
+    cls_image_input_release(&filter->image_input);
     if (filter->mask) clReleaseMemObject(filter->mask);
     if (filter->kernel) clReleaseKernel(filter->kernel);
     if (filter->program) clReleaseProgram(filter->program);
@@ -100,13 +157,24 @@ const cls_spec *cls_filter_spec(const cls_filter *filter) { return &filter->conf
 
 const char *cls_filter_source(const cls_filter *filter) { return filter ? filter->source : NULL; }
 
+unsigned cls_filter_output_count(const cls_filter *filter)
+{
+    return filter ? cls_kernel_outputs(&filter->config) : 0;
+}
+
+/* A two-pass filter reports its row pass's partition and shape. */
 cls_partition cls_filter_partition(const cls_filter *filter)
 {
+    if (filter && filter->two_pass) return cls_filter_partition(cls_two_pass_filter(filter->two_pass, 0));
     return filter ? filter->config.partition : CLS_PARTITION_AUTO;
 }
 
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height)
 {
+    if (filter && filter->two_pass) {
+        cls_filter_group_shape(cls_two_pass_filter(filter->two_pass, 0), width, height);
+        return;
+    }
     if (width) *width = filter ? filter->config.group_width : 0;
     if (height) *height = filter ? filter->config.group_height : 0;
 }
@@ -175,13 +243,14 @@ static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *
                         image->height);
     g->mask_width = spec->mask_width;
     g->mask_height = spec->mask_height;
-    g->group_width = filter->config.group_width;
+    g->group_width = filter->config.group_width * filter->config.cols; /* the columns a group covers */
     g->group_height = filter->config.group_height * filter->config.rows; /* the rows a group covers */
     return CLS_OK;
 }
 
 static cls_status check_buffer(cl_mem buffer, const char *name, size_t needed)
 {
+    if (!buffer) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s buffer is NULL", name);
     size_t size = 0;
     cl_int error = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
     if (error != CL_SUCCESS)
@@ -192,38 +261,58 @@ static cls_status check_buffer(cl_mem buffer, const char *name, size_t needed)
     return CLS_OK;
 }
 
-cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, const cls_image_desc *image,
-                              cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+/* The name of output k in messages: "output" when there is one, else "output k". */
+static const char *output_name(unsigned count, unsigned k, char text[24])
 {
-    if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
-    resolved_image r;
-    cls_status status = resolve_image(filter, image, &r);
-    if (status == CLS_OK) status = check_buffer(input, "input", r.bytes[0]);
-    if (status == CLS_OK) status = check_buffer(output, "output", r.bytes[1]);
-    if (status != CLS_OK) return status;
+    if (count == 1) return "output";
+    snprintf(text, 24, "output %u", k);
+    return text;
+}
 
+/* count matches the filter's outputs, and each output buffer holds the image. */
+static cls_status check_output_count(const cls_filter *filter, unsigned count, const void *outputs)
+{
+    const unsigned expected = cls_kernel_outputs(&filter->config);
+    if (count != expected)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the filter writes %u output%s (mask count %u%s); %u given",
+                        expected, expected == 1 ? "" : "s", filter->config.masks,
+                        filter->config.epilogue ? " with an epilogue" : "", count);
+    if (!outputs) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the list of outputs is NULL");
+    return CLS_OK;
+}
+
+static cls_status check_outputs(const cls_filter *filter, cl_uint count, const cl_mem *outputs, size_t needed)
+{
+    cls_status status = check_output_count(filter, count, outputs);
+    for (cl_uint k = 0; status == CLS_OK && k < count; ++k) {
+        char text[24];
+        status = check_buffer(outputs[k], output_name(count, k, text), needed);
+    }
+    return status;
+}
+
+/* Sets every kernel argument of one launch; input is the buffer or the input image. */
+static cl_int set_arguments(cls_filter *filter, cl_mem input, const cl_mem *outputs, const resolved_image *r,
+                            const cls_region_bounds *bounds)
+{
     const cls_spec *spec = &filter->config.spec;
     const size_t in_size = cls_pixel_size(spec->input_type), out_size = cls_pixel_size(spec->output_type);
-    cls_region_bounds bounds;
-    cls_region_bounds_compute(&r.geometry, &bounds);
-    const cl_int in_offset = (cl_int)(r.offset[0] / in_size), in_pitch = (cl_int)(r.pitch[0] / in_size);
-    const cl_int out_offset = (cl_int)(r.offset[1] / out_size), out_pitch = (cl_int)(r.pitch[1] / out_size);
-    const cl_int width = (cl_int)r.geometry.width, height = (cl_int)r.geometry.height;
-    const cls_launch_geometry *g = &r.geometry;
+    /* The image path reads the image, not the buffer: offset and pitch are passed but unused. */
+    const cl_int in_offset = filter->image_path ? 0 : (cl_int)(r->offset[0] / in_size);
+    const cl_int in_pitch = filter->image_path ? 0 : (cl_int)(r->pitch[0] / in_size);
+    const cl_int out_offset = (cl_int)(r->offset[1] / out_size), out_pitch = (cl_int)(r->pitch[1] / out_size);
+    const cls_launch_geometry *g = &r->geometry;
+    const cl_int width = (cl_int)g->width, height = (cl_int)g->height;
     const cl_int4 roi = {{(cl_int)g->roi_x, (cl_int)g->roi_y, (cl_int)(g->roi_x + g->roi_width),
                           (cl_int)(g->roi_y + g->roi_height)}};
-    const cl_int4 group_bounds = {{bounds.left, bounds.right, bounds.top, bounds.bottom}};
-    const cl_int2 body_columns = {{bounds.body_x0, bounds.body_x1}};
-    const size_t local[2] = {filter->config.group_width, filter->config.group_height};
-    const size_t global[2] = {(size_t)bounds.groups_x * local[0], (size_t)bounds.groups_y * local[1]};
-
-    pthread_mutex_lock(&filter->launch_lock);
+    const cl_int4 group_bounds = {{bounds->left, bounds->right, bounds->top, bounds->bottom}};
+    const cl_int2 body_columns = {{bounds->body_x0, bounds->body_x1}};
     cl_kernel k = filter->kernel;
     cl_uint arg = 0;
     cl_int error = clSetKernelArg(k, arg++, sizeof input, &input);
     error |= clSetKernelArg(k, arg++, sizeof in_offset, &in_offset);
     error |= clSetKernelArg(k, arg++, sizeof in_pitch, &in_pitch);
-    error |= clSetKernelArg(k, arg++, sizeof output, &output);
+    error |= clSetKernelArg(k, arg++, sizeof outputs[0], &outputs[0]);
     error |= clSetKernelArg(k, arg++, sizeof out_offset, &out_offset);
     error |= clSetKernelArg(k, arg++, sizeof out_pitch, &out_pitch);
     error |= clSetKernelArg(k, arg++, sizeof width, &width);
@@ -233,41 +322,131 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
     error |= clSetKernelArg(k, arg++, sizeof spec->border_value, &spec->border_value);
     error |= clSetKernelArg(k, arg++, sizeof group_bounds, &group_bounds);
     error |= clSetKernelArg(k, arg++, sizeof body_columns, &body_columns);
-    if (error == CL_SUCCESS)
-        error = clEnqueueNDRangeKernel(filter->context->queue, k, 2, NULL, global, local, wait_count,
-                                       wait_list, event);
-    else
-        error = CL_INVALID_KERNEL_ARGS;
+    /* Arguments 13..: the extra outputs of a multi-output kernel. */
+    for (unsigned m = 1; m < cls_kernel_outputs(&filter->config); ++m)
+        error |= clSetKernelArg(k, arg++, sizeof outputs[m], &outputs[m]);
+    return error;
+}
+
+/* One kernel launch (after the copy into the input image on the image path). */
+static cls_status launch_kernel(cls_filter *filter, cl_mem input, const cl_mem *outputs, const resolved_image *r,
+                                cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    cls_region_bounds bounds;
+    cls_region_bounds_compute(&r->geometry, &bounds);
+    const size_t local[2] = {filter->config.group_width, filter->config.group_height};
+    const size_t global[2] = {(size_t)bounds.groups_x * local[0], (size_t)bounds.groups_y * local[1]};
+    cls_status status = CLS_OK;
+    cl_event copied = NULL;
+    pthread_mutex_lock(&filter->launch_lock);
+    if (filter->image_path) {
+        /* The copy takes the caller's wait list; the kernel waits for the copy. */
+        status = cls_image_input_load(&filter->image_input, filter->context, filter->config.spec.input_type, input,
+                                      r->offset[0], r->pitch[0], r->geometry.width, r->geometry.height, wait_count,
+                                      wait_list, &copied);
+        input = filter->image_input.image;
+        wait_count = 1;
+        wait_list = &copied;
+    }
+    cl_int error = CL_SUCCESS;
+    if (status == CLS_OK) {
+        error = set_arguments(filter, input, outputs, r, &bounds);
+        if (error == CL_SUCCESS)
+            error = clEnqueueNDRangeKernel(filter->context->queue, filter->kernel, 2, NULL, global, local,
+                                           wait_count, wait_list, event);
+        else
+            error = CL_INVALID_KERNEL_ARGS;
+    }
     pthread_mutex_unlock(&filter->launch_lock);
+    if (copied) clReleaseEvent(copied);
+    if (status == CLS_OK && error != CL_SUCCESS)
+        status = cls_fail(CLS_ERR_OPENCL, "launching the filter failed: %s", cls_cl_error_name(error));
+    return status;
+}
+
+cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                                      const cls_image_desc *image, cl_uint wait_count, const cl_event *wait_list,
+                                      cl_event *event)
+{
+    if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    resolved_image r;
+    cls_status status = resolve_image(filter, image, &r);
+    if (status == CLS_OK) status = check_buffer(input, "input", r.bytes[0]);
+    if (status == CLS_OK) status = check_outputs(filter, output_count, outputs, r.bytes[1]);
+    if (status == CLS_OK && filter->image_path)
+        status = cls_image_input_check_size(filter->context, r.geometry.width, r.geometry.height);
+    if (status != CLS_OK) return status;
+    if (!filter->two_pass) return launch_kernel(filter, input, outputs, &r, wait_count, wait_list, event);
+    /* Both passes under the lock: the temporary image is the filter's. */
+    pthread_mutex_lock(&filter->launch_lock);
+    status = cls_two_pass_enqueue(filter->two_pass, input, outputs[0], image, wait_count, wait_list, event);
+    pthread_mutex_unlock(&filter->launch_lock);
+    return status;
+}
+
+cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, const cls_image_desc *image,
+                              cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    const unsigned count = cls_kernel_outputs(&filter->config);
+    if (count != 1)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the filter writes %u outputs (mask count %u): use cls_filter_enqueue_outputs",
+                        count, filter->config.masks);
+    return cls_filter_enqueue_outputs(filter, input, 1, &output, image, wait_count, wait_list, event);
+}
+
+/* Creates the device buffers of a host run: the input, and outputs that start as the caller's
+ * outputs so that pixels and padding the kernel does not write keep their values. */
+static cls_status create_host_buffers(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
+                                      const resolved_image *r, cl_mem *in, cl_mem *out)
+{
+    cl_context cl = filter->context->context;
+    cl_int error;
+    *in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r->bytes[0], (void *)input, &error);
+    for (unsigned k = 0; error == CL_SUCCESS && k < count; ++k)
+        out[k] = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, r->bytes[1], outputs[k], &error);
     if (error != CL_SUCCESS)
-        return cls_fail(CLS_ERR_OPENCL, "launching the filter failed: %s", cls_cl_error_name(error));
+        return cls_fail(CLS_ERR_OPENCL, "cannot create the image buffers: %s", cls_cl_error_name(error));
     return CLS_OK;
+}
+
+cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, unsigned output_count,
+                                       void *const *outputs, const cls_image_desc *image)
+{
+    if (!filter || !input) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter or image pointer is NULL");
+    cls_status status = check_output_count(filter, output_count, outputs);
+    for (unsigned k = 0; status == CLS_OK && k < output_count; ++k) {
+        char text[24];
+        if (!outputs[k])
+            status = cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image pointer is NULL", output_name(output_count, k, text));
+    }
+    resolved_image r;
+    if (status == CLS_OK) status = resolve_image(filter, image, &r);
+    if (status != CLS_OK) return status;
+    cl_mem in = NULL, out[CLS_MAX_MASKS] = {NULL};
+    status = create_host_buffers(filter, input, output_count, outputs, &r, &in, out);
+    if (status == CLS_OK) status = cls_filter_enqueue_outputs(filter, in, output_count, out, image, 0, NULL, NULL);
+    for (unsigned k = 0; status == CLS_OK && k < output_count; ++k) {
+        cl_int error = clEnqueueReadBuffer(filter->context->queue, out[k], CL_TRUE, 0, r.bytes[1], outputs[k], 0,
+                                           NULL, NULL);
+        if (error != CL_SUCCESS)
+            status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
+    }
+    if (in) clReleaseMemObject(in);
+    for (unsigned k = 0; k < output_count; ++k)
+        if (out[k]) clReleaseMemObject(out[k]);
+    return status;
 }
 
 cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output, const cls_image_desc *image)
 {
     if (!filter || !input || !output) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter or image pointer is NULL");
-    resolved_image r;
-    cls_status status = resolve_image(filter, image, &r);
-    if (status != CLS_OK) return status;
-    cl_context cl = filter->context->context;
-    cl_int error, error_out;
-    /* The output buffer starts as the caller's output, so pixels and padding the kernel does
-     * not write keep their values. */
-    cl_mem in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r.bytes[0], (void *)input, &error);
-    cl_mem out = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, r.bytes[1], output, &error_out);
-    if (error != CL_SUCCESS || error_out != CL_SUCCESS) {
-        status = cls_fail(CLS_ERR_OPENCL, "cannot create the image buffers: %s",
-                          cls_cl_error_name(error != CL_SUCCESS ? error : error_out));
-    } else {
-        status = cls_filter_enqueue(filter, in, out, image, 0, NULL, NULL);
-        if (status == CLS_OK) {
-            error = clEnqueueReadBuffer(filter->context->queue, out, CL_TRUE, 0, r.bytes[1], output, 0, NULL, NULL);
-            if (error != CL_SUCCESS)
-                status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
-        }
-    }
-    if (in) clReleaseMemObject(in);
-    if (out) clReleaseMemObject(out);
-    return status;
+    const unsigned count = cls_kernel_outputs(&filter->config);
+    if (count != 1)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the filter writes %u outputs (mask count %u): use cls_filter_run_host_outputs",
+                        count, filter->config.masks);
+    void *const outputs[1] = {output};
+    return cls_filter_run_host_outputs(filter, input, 1, outputs, image);
 }

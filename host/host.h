@@ -43,4 +43,48 @@ const cls_spec *cls_filter_spec(const cls_filter *filter);
 /* The "OpenCL error name (number)" text for a cl_int. */
 const char *cls_cl_error_name(cl_int error);
 
+/* ---- the image input path (image_input.c) */
+
+/* A filter's input as an image2d_t: the caller's buffer is copied into it before each launch. */
+typedef struct cls_image_input {
+    cl_mem image;        /* CL_R image of the input type, width x height; NULL until a launch */
+    size_t width, height;
+    cl_mem packed;       /* a packed copy of a row-pitched input, on its way to the image */
+    size_t packed_bytes;
+} cls_image_input;
+
+/* CLS_ERR_UNSUPPORTED (naming the device) unless it reads CL_R images of `type`. */
+cls_status cls_image_input_check(const cls_context *context, cls_pixel_type type);
+/* CLS_ERR_UNSUPPORTED when a width x height image exceeds the device's 2-D image limits. */
+cls_status cls_image_input_check_size(const cls_context *context, size_t width, size_t height);
+/* Copies the width x height input of `buffer` (offset and row pitch in bytes) into
+ * input->image (re-created when the size changes) after the events of wait_list; *done
+ * receives the event of the last copy, which the kernel reading the image waits for. The
+ * caller serializes calls (the filter's launch lock) until that kernel is enqueued. */
+cls_status cls_image_input_load(cls_image_input *input, cls_context *context, cls_pixel_type type,
+                                cl_mem buffer, size_t offset, size_t pitch, size_t width, size_t height,
+                                cl_uint wait_count, const cl_event *wait_list, cl_event *done);
+/* Releases the image and the packed copy (the struct itself belongs to the caller). */
+void cls_image_input_release(cls_image_input *input);
+
+/* ---- separable two-pass filters (two_pass.c) */
+
+/* A row pass (input type -> f32 temporary image) and a column pass (-> output type). */
+typedef struct cls_two_pass cls_two_pass;
+
+/* Builds both passes of a resolved spec (separable two-pass) whose mask is column x row. */
+cls_status cls_two_pass_create(cls_context *context, const cls_spec *spec, const float *row,
+                               const float *column, cls_two_pass **out);
+void cls_two_pass_release(cls_two_pass *two_pass);
+/* Both generated sources, the row pass first, a comment line between (owned). */
+const char *cls_two_pass_source(const cls_two_pass *two_pass);
+/* The row pass (0) or the column pass (1). */
+cls_filter *cls_two_pass_filter(const cls_two_pass *two_pass, int pass);
+/* Enqueues the row pass after wait_list and the column pass after it; *event (may be NULL) is
+ * the column pass's. The image description has been checked against the buffers. The caller
+ * serializes calls (the temporary image is shared). */
+cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem output,
+                                const cls_image_desc *image, cl_uint wait_count,
+                                const cl_event *wait_list, cl_event *event);
+
 #endif

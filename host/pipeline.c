@@ -54,8 +54,18 @@ cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec)
     }
     cls_filter *filter = NULL;
     cls_status status = cls_filter_create(pipeline->context, spec, &filter);
-    if (status == CLS_OK) pipeline->stages[pipeline->count++] = filter;
-    return status;
+    if (status != CLS_OK) return status;
+    /* A stage hands one image to the next: several outputs have nowhere to go. */
+    if (cls_filter_output_count(filter) > 1) {
+        status = cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                          "stage %zu writes %u outputs (one per mask, no epilogue); a pipeline stage writes "
+                          "one: add an epilogue that combines them, or run the filter alone",
+                          pipeline->count + 1, cls_filter_output_count(filter));
+        cls_filter_release(filter);
+        return status;
+    }
+    pipeline->stages[pipeline->count++] = filter;
+    return CLS_OK;
 }
 
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,

@@ -207,7 +207,30 @@ typedef enum cls_partition {
 
 typedef enum cls_pixel_type { CLS_PIXEL_F32 = 0, CLS_PIXEL_U8, CLS_PIXEL_U16 } cls_pixel_type;
 
+/* Where the taps read the input from. */
+typedef enum cls_input_path {
+    CLS_INPUT_AUTO = 0, /* global until a model or tuning record says otherwise */
+    CLS_INPUT_GLOBAL,   /* loads from the input buffer (through the caches) */
+    CLS_INPUT_LOCAL,    /* the group's tile and halo staged in local memory, border handling
+                         * applied while staging; the window sum reads the tile unchecked */
+    CLS_INPUT_IMAGE     /* the input read as an image2d_t through a sampler: the hardware address
+                         * mode where it matches the border mode exactly (clamp; constant 0),
+                         * software border code otherwise; needs image support */
+} cls_input_path;
+
+/* Separable masks (rank 1: mask = column x row). */
+typedef enum cls_separable {
+    CLS_SEPARABLE_AUTO = 0,    /* not separated until a model or tuning record says otherwise */
+    CLS_SEPARABLE_NONE,        /* the full window */
+    CLS_SEPARABLE_SINGLE_PASS, /* one kernel: row sums of the tile into local memory, then columns */
+    CLS_SEPARABLE_TWO_PASS     /* two kernels: a row pass into a temporary f32 image, a column pass */
+} cls_separable;
+
 #define CLS_MAX_MASK 63
+#define CLS_MAX_MASKS 4 /* masks (outputs) of one multi-output kernel */
+/* A mask is separable when |m(i,j) - column(j)*row(i)| <= CLS_SEPARABLE_TOLERANCE * max |m| for
+ * every tap, with row and column taken through the largest coefficient. */
+#define CLS_SEPARABLE_TOLERANCE 1e-6f
 
 typedef struct cls_spec {
     unsigned mask_width, mask_height; /* odd, 1..CLS_MAX_MASK */
@@ -220,6 +243,21 @@ typedef struct cls_spec {
     unsigned rows_per_item;           /* coarsening: output rows per work-item, 1, 2, 4 or 8 (0 = 1);
                                        * more than 1 needs the built-in weighted sum and a border
                                        * mode other than undefined */
+    unsigned cols_per_item;           /* coarsening along x: output columns per work-item, 1, 2,
+                                       * 4 or 8 (0 = 1); the same limits as rows_per_item */
+    int fold_equal_taps;              /* baked masks: taps with equal coefficients share one
+                                       * multiplication, c * (a + b + ...) (symmetric masks) */
+    cls_input_path input_path;
+    cls_separable separable;          /* SINGLE_PASS or TWO_PASS need a rank-1 mask (or the two
+                                       * vectors below) and one mask */
+    const float *row_coefficients;    /* optional: mask_width values; with column_coefficients it */
+    const float *column_coefficients; /* gives the mask as their outer product (coefficients may
+                                       * then be NULL); copied at create */
+    unsigned mask_count;              /* masks applied to the same input in one pass (0 = 1, at
+                                       * most CLS_MAX_MASKS); coefficients holds them one after
+                                       * another; each writes its own output unless `epilogue` */
+    const char *epilogue;             /* optional OpenCL C expression of r0 .. r3 (the masks' sums)
+                                       * giving the one output, e.g. "hypot(r0, r1)"; copied */
     cls_pixel_type input_type, output_type;
     /* A user-written operator: OpenCL C statements run for every output pixel, or NULL for the
      * built-in weighted sum. They read neighbours with IN(dx, dy) (a float, border handling
@@ -229,7 +267,8 @@ typedef struct cls_spec {
     const char *body;
 } cls_spec;
 
-/* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask. */
+/* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
+ * one mask, global input, not separated. */
 void cls_spec_init(cls_spec *spec);
 /* Parses a border name or alias, case-insensitively ("replicate" -> CLS_BORDER_CLAMP). */
 cls_status cls_border_parse(const char *name, cls_border *out);
@@ -238,6 +277,15 @@ const char *cls_border_name(cls_border border);
 /* "naive", "isp-block", "isp-warp" or "auto", case-insensitively; and back. */
 cls_status cls_partition_parse(const char *name, cls_partition *out);
 const char *cls_partition_name(cls_partition partition);
+/* "auto", "global", "local", "image"; and "auto", "none", "single-pass", "two-pass"; and back. */
+cls_status cls_input_path_parse(const char *name, cls_input_path *out);
+const char *cls_input_path_name(cls_input_path path);
+cls_status cls_separable_parse(const char *name, cls_separable *out);
+const char *cls_separable_name(cls_separable separable);
+/* Splits a rank-1 mask into row (width values) and column (height values) so that
+ * mask(i, j) = column[j] * row[i] within CLS_SEPARABLE_TOLERANCE; CLS_ERR_INVALID_ARGUMENT
+ * (with the largest residual in the message) when it is not separable. */
+cls_status cls_mask_separate(const float *mask, unsigned width, unsigned height, float *row, float *column);
 /* "f32", "u8" or "u16"; and back; and the bytes of one pixel. */
 cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out);
 const char *cls_pixel_type_name(cls_pixel_type type);
@@ -302,6 +350,16 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output,
 /* Convenience: copies host images in, runs, copies the result out and waits. */
 cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output,
                                const cls_image_desc *image);
+/* The number of output buffers a launch writes: mask_count, or 1 with an epilogue. */
+unsigned cls_filter_output_count(const cls_filter *filter);
+/* A multi-output filter's launch: outputs[k] receives mask k's result (every output with the
+ * geometry of image's output). cls_filter_enqueue is this with one output. */
+cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint output_count,
+                                      const cl_mem *outputs, const cls_image_desc *image,
+                                      cl_uint wait_count, const cl_event *wait_list, cl_event *event);
+/* The same with host images: outputs[k] for each output. */
+cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, unsigned output_count,
+                                       void *const *outputs, const cls_image_desc *image);
 
 /* What the build of a filter's kernel reported (kept in the binary cache with the binary). */
 typedef struct cls_build_info {

@@ -1,5 +1,5 @@
-/* cmd_gen.c — `clstencil gen`: prints the OpenCL C source generated for a stencil spec. No
- * device is needed; the SIMD width for isp-warp comes from --simd. */
+/* cmd_gen.c — `clstencil gen`: prints the OpenCL C source generated for a stencil spec, every
+ * kernel variant included. No device is needed; the SIMD width for isp-warp comes from --simd. */
 #include "commands.h"
 
 #include <errno.h>
@@ -10,12 +10,21 @@
 static void gen_usage(FILE *out)
 {
     fprintf(out,
-            "usage: clstencil gen [--mask WxH] [--coefficients c1,c2,...] [--bake]\n"
+            "usage: clstencil gen [--mask WxH] [--coefficients c1,c2,... | --row LIST --column LIST]\n"
+            "                     [--masks N] [--epilogue EXPR] [--bake [--fold]]\n"
             "                     [--border MODE] [--value V] [--partition P] [--wg WxH]\n"
             "                     [--type T | --in-type T --out-type T] [--simd N]\n"
+            "                     [--rows N] [--cols N] [--input PATH] [--separable S] [--body FILE]\n"
             "  --mask WxH           odd mask sizes 1..%d (default 3x3)\n"
-            "  --coefficients LIST  W*H comma-separated values, row by row (default: a box mask)\n"
+            "  --coefficients LIST  W*H comma-separated values, row by row, for each mask one after\n"
+            "                       another (default: box masks, mask k scaled by k+1)\n"
+            "  --row LIST           W values and --column LIST H values: the mask is their outer\n"
+            "  --column LIST        product (instead of --coefficients)\n"
+            "  --masks N            masks applied in one pass, 1..%d, each with its own output\n"
+            "                       (default 1)\n"
+            "  --epilogue EXPR      one output from the masks' sums r0..r3, e.g. 'hypot(r0, r1)'\n"
             "  --bake               coefficients as literals in the source (default: __constant buffer)\n"
+            "  --fold               baked taps with equal coefficients share one multiplication\n"
             "  --border MODE        undefined, clamp, mirror, mirror101, repeat, constant (and aliases)\n"
             "  --value V            the constant border value (default 0)\n"
             "  --partition P        naive, isp-block, isp-warp, auto (default auto)\n"
@@ -23,13 +32,18 @@ static void gen_usage(FILE *out)
             "  --type T             pixel type of input and output: f32, u8, u16 (default f32)\n"
             "  --simd N             SIMD width for isp-warp (default 32)\n"
             "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT)\n"
-            "  --rows N             output rows per work-item: 1, 2, 4 or 8 (default 1)\n",
-            CLS_MAX_MASK);
+            "  --rows N             output rows per work-item: 1, 2, 4 or 8 (default 1)\n"
+            "  --cols N             output columns per work-item: 1, 2, 4 or 8 (default 1)\n"
+            "  --input PATH         where taps read: auto, global, local, image (default auto)\n"
+            "  --separable S        auto, none, single-pass, two-pass (default auto); two-pass\n"
+            "                       prints the row pass's source, then the column pass's\n",
+            CLS_MAX_MASK, CLS_MAX_MASKS);
 }
 
-static float *parse_coefficients(const char *text, size_t expected)
+/* `expected` comma-separated numbers (malloc'd), or NULL after a message naming `option`. */
+static float *parse_numbers(const char *option, const char *text, size_t expected)
 {
-    float *values = malloc(expected * sizeof *values);
+    float *values = malloc((expected ? expected : 1) * sizeof *values);
     if (!values) return NULL;
     size_t count = 0;
     const char *p = text;
@@ -43,11 +57,25 @@ static float *parse_coefficients(const char *text, size_t expected)
         else if (*p) break;
     }
     if (count != expected || *p) {
-        fprintf(stderr, "clstencil gen: --coefficients needs %zu comma-separated numbers\n", expected);
+        fprintf(stderr, "clstencil gen: %s needs %zu comma-separated numbers\n", option, expected);
         free(values);
         return NULL;
     }
     return values;
+}
+
+/* A whole decimal number for `option`, or 0 after a message. */
+static int parse_count(const char *option, const char *text, unsigned *value)
+{
+    char *end;
+    errno = 0;
+    const unsigned long number = strtoul(text, &end, 10);
+    if (end == text || *end || errno || number > 1000000 || text[0] == '-') {
+        fprintf(stderr, "clstencil gen: %s wants a whole number, not '%s'\n", option, text);
+        return 0;
+    }
+    *value = (unsigned)number;
+    return 1;
 }
 
 /* The whole of a text file (malloc'd), or NULL after a message. */
@@ -84,70 +112,119 @@ static int option_value(int argc, char **argv, int *i, const char **value)
     return 1;
 }
 
+/* The texts of the options that give the mask, parsed once the mask size is known. */
+typedef struct mask_texts {
+    const char *coefficients, *row, *column;
+} mask_texts;
+
+/* The options that take no value; 1 when `a` was one of them. */
+static int parse_flag(const char *a, cls_spec *spec)
+{
+    if (strcmp(a, "--bake") == 0) spec->bake_coefficients = 1;
+    else if (strcmp(a, "--fold") == 0) spec->fold_equal_taps = 1;
+    else return 0;
+    return 1;
+}
+
+/* One option with its value: 1 when known (*status says whether the library accepted it), 0
+ * after a message when the option or its value is bad. */
+static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts *texts, char **body,
+                        unsigned *simd, cls_status *status)
+{
+    *status = CLS_OK;
+    if (strcmp(a, "--mask") == 0 || strcmp(a, "--wg") == 0) {
+        const int mask = strcmp(a, "--mask") == 0;
+        if (!parse_size(v, mask ? &spec->mask_width : &spec->group_width,
+                        mask ? &spec->mask_height : &spec->group_height)) {
+            fprintf(stderr, "clstencil gen: %s wants WxH, not '%s'\n", a, v);
+            return 0;
+        }
+    } else if (strcmp(a, "--coefficients") == 0) texts->coefficients = v;
+    else if (strcmp(a, "--row") == 0) texts->row = v;
+    else if (strcmp(a, "--column") == 0) texts->column = v;
+    else if (strcmp(a, "--border") == 0) *status = cls_border_parse(v, &spec->border);
+    else if (strcmp(a, "--value") == 0) spec->border_value = strtof(v, NULL);
+    else if (strcmp(a, "--partition") == 0) *status = cls_partition_parse(v, &spec->partition);
+    else if (strcmp(a, "--input") == 0) *status = cls_input_path_parse(v, &spec->input_path);
+    else if (strcmp(a, "--separable") == 0) *status = cls_separable_parse(v, &spec->separable);
+    else if (strcmp(a, "--type") == 0) {
+        *status = cls_pixel_type_parse(v, &spec->input_type);
+        spec->output_type = spec->input_type;
+    } else if (strcmp(a, "--in-type") == 0) *status = cls_pixel_type_parse(v, &spec->input_type);
+    else if (strcmp(a, "--out-type") == 0) *status = cls_pixel_type_parse(v, &spec->output_type);
+    else if (strcmp(a, "--simd") == 0) return parse_count(a, v, simd);
+    else if (strcmp(a, "--rows") == 0) return parse_count(a, v, &spec->rows_per_item);
+    else if (strcmp(a, "--cols") == 0) return parse_count(a, v, &spec->cols_per_item);
+    else if (strcmp(a, "--masks") == 0) return parse_count(a, v, &spec->mask_count);
+    else if (strcmp(a, "--epilogue") == 0) spec->epilogue = v;
+    else if (strcmp(a, "--body") == 0) {
+        free(*body);
+        if (!(*body = read_text(v))) return 0;
+        spec->body = *body;
+    } else {
+        fprintf(stderr, "clstencil gen: unknown option '%s'\n", a);
+        gen_usage(stderr);
+        return 0;
+    }
+    return 1;
+}
+
+/* The mask storage the spec points to: coefficients (given, or box masks k scaled by k+1 when
+ * no vectors are given), row and column. 0 after a message. Sizes the library rejects leave
+ * the pointers NULL so that validation names the field. */
+static int make_masks(cls_spec *spec, const mask_texts *texts, float **storage)
+{
+    if (spec->mask_width > CLS_MAX_MASK || spec->mask_height > CLS_MAX_MASK) return 1;
+    const unsigned masks = spec->mask_count ? spec->mask_count : 1;
+    if (masks > CLS_MAX_MASKS) return 1;
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height;
+    if (texts->row && !(storage[1] = parse_numbers("--row", texts->row, spec->mask_width))) return 0;
+    if (texts->column && !(storage[2] = parse_numbers("--column", texts->column, spec->mask_height))) return 0;
+    if (texts->coefficients) {
+        if (!(storage[0] = parse_numbers("--coefficients", texts->coefficients, taps * masks))) return 0;
+    } else if (!texts->row && !texts->column) {
+        if (!(storage[0] = malloc(taps * masks * sizeof(float)))) return 0;
+        for (size_t k = 0; k < taps * masks; ++k) storage[0][k] = (float)(k / taps + 1) / (float)taps;
+    }
+    spec->coefficients = storage[0];
+    spec->row_coefficients = storage[1];
+    spec->column_coefficients = storage[2];
+    return 1;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     cls_spec spec;
     cls_spec_init(&spec);
-    const char *coefficients_text = NULL;
+    mask_texts texts = {NULL, NULL, NULL};
     char *body = NULL;
     unsigned simd = 32;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = NULL;
-        cls_status status = CLS_OK;
         if (strcmp(a, "--help") == 0) {
+            free(body);
             gen_usage(stdout);
             return EXIT_OK_;
-        } else if (strcmp(a, "--bake") == 0) {
-            spec.bake_coefficients = 1;
-            continue;
         }
-        if (!option_value(argc, argv, &i, &v)) return EXIT_USAGE;
-        if (strcmp(a, "--mask") == 0) {
-            if (!parse_size(v, &spec.mask_width, &spec.mask_height)) {
-                fprintf(stderr, "clstencil gen: --mask wants WxH, not '%s'\n", v);
-                return EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--wg") == 0) {
-            if (!parse_size(v, &spec.group_width, &spec.group_height)) {
-                fprintf(stderr, "clstencil gen: --wg wants WxH, not '%s'\n", v);
-                return EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--coefficients") == 0) coefficients_text = v;
-        else if (strcmp(a, "--border") == 0) status = cls_border_parse(v, &spec.border);
-        else if (strcmp(a, "--value") == 0) spec.border_value = strtof(v, NULL);
-        else if (strcmp(a, "--partition") == 0) status = cls_partition_parse(v, &spec.partition);
-        else if (strcmp(a, "--type") == 0) {
-            status = cls_pixel_type_parse(v, &spec.input_type);
-            spec.output_type = spec.input_type;
-        } else if (strcmp(a, "--in-type") == 0) status = cls_pixel_type_parse(v, &spec.input_type);
-        else if (strcmp(a, "--out-type") == 0) status = cls_pixel_type_parse(v, &spec.output_type);
-        else if (strcmp(a, "--simd") == 0) simd = (unsigned)strtoul(v, NULL, 10);
-        else if (strcmp(a, "--rows") == 0) spec.rows_per_item = (unsigned)strtoul(v, NULL, 10);
-        else if (strcmp(a, "--body") == 0) {
+        if (parse_flag(a, &spec)) continue;
+        cls_status status = CLS_OK;
+        if (!option_value(argc, argv, &i, &v) || !parse_option(a, v, &spec, &texts, &body, &simd, &status)) {
             free(body);
-            if (!(body = read_text(v))) return EXIT_USAGE;
-            spec.body = body;
-        }
-        else {
-            fprintf(stderr, "clstencil gen: unknown option '%s'\n", a);
-            gen_usage(stderr);
             return EXIT_USAGE;
         }
-        if (status != CLS_OK) return report_failure("gen", status);
+        if (status != CLS_OK) {
+            free(body);
+            return report_failure("gen", status);
+        }
     }
-    const size_t taps = (size_t)spec.mask_width * spec.mask_height;
-    float *coefficients = NULL;
-    if (spec.mask_width <= CLS_MAX_MASK && spec.mask_height <= CLS_MAX_MASK) {
-        if (coefficients_text) coefficients = parse_coefficients(coefficients_text, taps);
-        else if ((coefficients = malloc(taps * sizeof *coefficients)))
-            for (size_t k = 0; k < taps; ++k) coefficients[k] = 1.0f / (float)taps;
-        if (!coefficients) return EXIT_USAGE;
-    }
-    spec.coefficients = coefficients;
+    float *storage[3] = {NULL, NULL, NULL}; /* coefficients, row, column */
     char *source = NULL;
-    cls_status status = cls_generate_source(&spec, simd, &source);
-    free(coefficients);
+    cls_status status = CLS_OK;
+    const int ready = make_masks(&spec, &texts, storage);
+    if (ready) status = cls_generate_source(&spec, simd, &source);
+    for (int k = 0; k < 3; ++k) free(storage[k]);
     free(body);
+    if (!ready) return EXIT_USAGE;
     if (status != CLS_OK) return report_failure("gen", status);
     fputs(source, stdout);
     cls_free(source);

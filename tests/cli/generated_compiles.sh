@@ -1,7 +1,9 @@
 #!/bin/sh
 # generated_compiles.sh — compiles the source generated for every border mode, partition, mask
-# storage and pixel type with clang's OpenCL front end, warnings as errors: an oracle of valid,
-# clean OpenCL C that does not depend on the device's compiler. Usage: generated_compiles.sh CLSTENCIL CLANG
+# storage and pixel type, and every kernel variant (local and image input, columns per
+# work-item, several masks with an epilogue, separable single-pass, folded taps), with clang's
+# OpenCL front end, warnings as errors: an oracle of valid, clean OpenCL C that does not depend
+# on the device's compiler. Usage: generated_compiles.sh CLSTENCIL CLANG
 clstencil=$1 clang=$2
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -33,6 +35,42 @@ for border in undefined clamp constant; do
       if ! "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only \
              -Wall -Wextra -Werror "$work/kernel.cl"; then
           echo "generated source with a user body does not compile cleanly: $border $partition $bake"
+          exit 1
+      fi
+      count=$((count + 1))
+    done
+  done
+done
+# The variants of issue 5, in every border mode they take, baked and not, the partition rotating.
+mask="0,1,2,1,0,1,2,-8,2,1,0,1,2,1,0"
+for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 masks2-hypot masks3 single-pass fold; do
+  index=0
+  for border in undefined clamp mirror mirror101 repeat constant; do
+    case $variant in local-blocked|cols*) [ "$border" = undefined ] && continue ;; esac
+    index=$((index + 1))
+    case $((index % 3)) in 0) partition=naive ;; 1) partition=isp-block ;; *) partition=isp-warp ;; esac
+    for bake in "" --bake; do
+      [ "$variant" = fold ] && [ -z "$bake" ] && continue
+      case $variant in
+        local) set -- --mask 5x3 --coefficients "$mask" --input local ;;
+        local-blocked) set -- --mask 5x3 --coefficients "$mask" --input local --rows 4 --cols 2 ;;
+        image) set -- --mask 5x3 --coefficients "$mask" --input image ;;
+        image-u8) set -- --mask 5x3 --coefficients "$mask" --input image --type u8 ;;
+        image-u16) set -- --mask 5x3 --coefficients "$mask" --input image --in-type u16 --out-type f32 ;;
+        cols4) set -- --mask 5x3 --coefficients "$mask" --cols 4 ;;
+        cols8-rows2) set -- --mask 5x3 --coefficients "$mask" --cols 8 --rows 2 --type u8 ;;
+        masks2-hypot) set -- --mask 3x3 --masks 2 --coefficients -1,0,1,-2,0,2,-1,0,1,-1,-2,-1,0,0,0,1,2,1 \
+                             --epilogue "hypot(r0, r1)" ;;
+        masks3) set -- --mask 5x3 --masks 3 --coefficients "$mask,$mask,$mask" ;;
+        single-pass) set -- --mask 5x3 --row 1,4,6,4,1 --column 1,2,1 --separable single-pass ;;
+        fold) set -- --mask 5x3 --coefficients "$mask" --fold ;;
+      esac
+      # shellcheck disable=SC2086
+      "$clstencil" gen "$@" --border "$border" --partition "$partition" $bake --wg 24x4 > "$work/kernel.cl" || {
+        echo "clstencil gen failed: $variant $border $partition $bake"; exit 1; }
+      if ! "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only \
+             -Wall -Wextra -Werror "$work/kernel.cl"; then
+          echo "generated source of variant $variant does not compile cleanly: $border $partition $bake"
           exit 1
       fi
       count=$((count + 1))

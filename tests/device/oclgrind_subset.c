@@ -1,11 +1,14 @@
 /* oclgrind_subset.c — runs every border mode x partition with masks 3x3 and 17x17 on images
  * 7x5 and 37x23 (work-group 24x4, not a multiple of the SIMD width), and 17x17 again with 8
- * output rows per work-item (all modes but undefined), and checks the results against the CPU
- * reference. Meant to run under oclgrind (tests/device/oclgrind.sh), which
- * reports any out-of-bounds access, race or divergent barrier. */
+ * output rows per work-item (all modes but undefined), then a subset of each kernel variant
+ * (local-memory staging above all, image input, separable single-pass and two-pass, columns per
+ * work-item, several outputs, folded taps), and checks the results against the CPU reference.
+ * Meant to run under oclgrind (tests/device/oclgrind.sh), which reports any out-of-bounds
+ * access, race (local-memory staging) or divergent barrier. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <clstencil.h>
 
@@ -22,6 +25,140 @@ static int check(const float *got, const double *expected, int w, int h, cls_bor
             if (!ref_f32_close(g, e)) ++bad;
         }
     return bad;
+}
+
+/* One variant of the subset: masks are n x n (a rank-1 tent when separable or folded). */
+typedef struct subset_variant {
+    const char *name;
+    cls_border border;
+    float value;
+    int n;
+    cls_partition partition;
+    unsigned rows, cols, masks;
+    int bake, fold, epilogue; /* epilogue: hypot(r0, r1) */
+    cls_input_path input;
+    cls_separable separable;
+} subset_variant;
+
+#define NAIVE CLS_PARTITION_NAIVE
+#define BLOCK CLS_PARTITION_ISP_BLOCK
+#define WARP CLS_PARTITION_ISP_WARP
+static const subset_variant VARIANTS[] = {
+    /* name           border                 value  n  partition rows cols masks bake fold epi input  separable */
+    {"local",         CLS_BORDER_UNDEFINED,  0.0f,  5, NAIVE, 1, 1, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
+    {"local",         CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 4, 2, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
+    {"local",         CLS_BORDER_MIRROR101,  0.0f,  3, WARP,  1, 2, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
+    {"local",         CLS_BORDER_REPEAT,     0.0f, 17, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
+    {"local",         CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
+    {"image",         CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
+    {"image",         CLS_BORDER_CONSTANT,   0.0f,  5, NAIVE, 1, 2, 1, 1, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
+    {"image",         CLS_BORDER_CONSTANT,   0.5f,  5, WARP,  4, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
+    {"image",         CLS_BORDER_UNDEFINED,  0.0f,  3, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
+    {"single-pass",   CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
+    {"single-pass",   CLS_BORDER_MIRROR101,  0.0f,  5, NAIVE, 4, 1, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
+    {"single-pass",   CLS_BORDER_UNDEFINED,  0.0f,  5, WARP,  1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
+    {"single-pass",   CLS_BORDER_CONSTANT,   0.5f,  9, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
+    {"two-pass",      CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_TWO_PASS},
+    {"cols",          CLS_BORDER_REPEAT,     0.0f,  5, BLOCK, 1, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"cols",          CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"cols",          CLS_BORDER_MIRROR,     0.0f,  3, WARP,  1, 8, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"masks",         CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 1, 1, 2, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"masks",         CLS_BORDER_MIRROR,     0.0f,  5, NAIVE, 2, 1, 3, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
+    {"masks+epilogue", CLS_BORDER_CONSTANT,  0.5f,  3, WARP,  1, 2, 2, 0, 0, 1, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
+    {"fold",          CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 2, 1, 1, 1, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+};
+#define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+
+/* The masks of a variant, one after another: a rank-1 tent when separable or folded, else
+ * mask k of the general family above, its coefficients shifted by k. */
+static float *variant_masks(const subset_variant *v)
+{
+    const int n = v->n, taps = n * n;
+    float *mask = malloc(sizeof(float) * (size_t)(taps * (int)v->masks));
+    if (!mask) return NULL;
+    for (int m = 0; m < (int)v->masks; ++m)
+        for (int k = 0; k < taps; ++k) {
+            const int i = k % n, j = k / n;
+            const int ti = 1 + (i < n - 1 - i ? i : n - 1 - i), tj = 1 + (j < n - 1 - j ? j : n - 1 - j);
+            mask[m * taps + k] = v->separable != CLS_SEPARABLE_NONE || v->fold
+                                     ? (float)(ti * tj) / (float)(2 * taps)
+                                     : (float)(1 + (k + 2 * m) % 5) / (float)(3 * taps) - (m == 1 ? 0.1f : 0.0f);
+        }
+    return mask;
+}
+
+/* Builds one variant and checks it on both images; returns the failed runs (or -1 when the
+ * filter cannot be built). The image path on a device without images must be unsupported. */
+static int run_variant(cls_context *context, const subset_variant *v, const int (*sizes)[2], int *runs)
+{
+    float *mask = variant_masks(v);
+    if (!mask) return -1;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = (unsigned)v->n;
+    spec.coefficients = mask;
+    spec.border = v->border;
+    spec.border_value = v->value;
+    spec.partition = v->partition;
+    spec.group_width = 24;
+    spec.group_height = 4;
+    spec.rows_per_item = v->rows;
+    spec.cols_per_item = v->cols;
+    spec.mask_count = v->masks;
+    spec.bake_coefficients = v->bake;
+    spec.fold_equal_taps = v->fold;
+    spec.epilogue = v->epilogue ? "hypot(r0, r1)" : NULL;
+    spec.input_path = v->input;
+    spec.separable = v->separable;
+    cls_filter *filter = NULL;
+    const cls_status status = cls_filter_create(context, &spec, &filter);
+    if (v->input == CLS_INPUT_IMAGE && !cls_context_device(context)->image_support) {
+        free(mask);
+        cls_filter_release(filter);
+        return status == CLS_ERR_UNSUPPORTED ? 0 : 1;
+    }
+    if (status != CLS_OK) {
+        fprintf(stderr, "%s %s %dx%d: %s\n", v->name, cls_border_name(v->border), v->n, v->n, cls_last_error());
+        free(mask);
+        return -1;
+    }
+    const unsigned outputs = v->epilogue ? 1 : v->masks;
+    int failures = 0;
+    for (int s = 0; s < 2; ++s) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        float *in = malloc(sizeof(float) * (size_t)(w * h));
+        float *out[CLS_MAX_MASKS] = {NULL};
+        double *expected[CLS_MAX_MASKS] = {NULL};
+        for (int k = 0; k < w * h; ++k) in[k] = (float)((k * 37) % 101) / 101.0f + 0.5f;
+        const ref_image image = {in, (size_t)w, (size_t)h, 0, CLS_PIXEL_F32};
+        for (unsigned m = 0; m < v->masks; ++m) {
+            expected[m] = malloc(sizeof(double) * (size_t)(w * h));
+            ref_stencil(&image, mask + (size_t)m * (size_t)(v->n * v->n), v->n, v->n, v->border, v->value, expected[m]);
+        }
+        if (v->epilogue)
+            for (int k = 0; k < w * h; ++k) expected[0][k] = hypot(expected[0][k], expected[1][k]);
+        for (unsigned k = 0; k < outputs; ++k) out[k] = calloc((size_t)(w * h), sizeof(float));
+        const cls_image_desc desc = {.width = (size_t)w, .height = (size_t)h};
+        if (cls_filter_run_host_outputs(filter, in, outputs, (void *const *)out, &desc) != CLS_OK) {
+            fprintf(stderr, "run: %s\n", cls_last_error());
+            failures = -1;
+        }
+        for (unsigned k = 0; k < outputs && failures >= 0; ++k) {
+            const int bad = check(out[k], expected[k], w, h, v->border, v->n);
+            if (bad) {
+                fprintf(stderr, "%s %s %dx%d on %dx%d, output %u: %d wrong pixels\n", v->name,
+                        cls_border_name(v->border), v->n, v->n, w, h, k, bad);
+                ++failures;
+            }
+        }
+        ++*runs;
+        free(in);
+        for (unsigned k = 0; k < CLS_MAX_MASKS; ++k) free(out[k]), free(expected[k]);
+        if (failures < 0) break;
+    }
+    cls_filter_release(filter);
+    free(mask);
+    return failures;
 }
 
 int main(void)
@@ -82,6 +219,12 @@ int main(void)
                 cls_filter_release(filter);
                 free(mask);
             }
+    static const int variant_sizes[][2] = {{7, 5}, {53, 23}}; /* the second: several groups */
+    for (size_t k = 0; k < N_VARIANTS; ++k) {
+        const int failed = run_variant(context, &VARIANTS[k], variant_sizes, &runs);
+        if (failed < 0) return 1;
+        failures += failed;
+    }
     cls_context_release(context);
     printf("%d passed, %d failed\n", runs - failures, failures);
     return failures ? 1 : 0;

@@ -1,0 +1,168 @@
+/* configure.c — the work-group shape by Hipacc's Algorithm 2 (Membarth et al., "Generating
+ * Device-specific GPU Code for Local Operators in Medical Imaging", Sec. IV-C): shapes whose
+ * work-items are a multiple of the SIMD width and that fit the device and the kernel, sorted by
+ * occupancy and then by fewer work-items; with border handling, the shape of the highest
+ * occupancy that leaves the fewest work-items in border code, counted exactly with the region
+ * math of generator/regions.c. */
+#include "models.h"
+
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long cls_border_work_items(const cls_launch_geometry *geometry, unsigned rows_per_item)
+{
+    const unsigned rows = rows_per_item ? rows_per_item : 1;
+    if (geometry->group_width == 0 || geometry->group_height == 0) return 0;
+    cls_launch_geometry g = *geometry;
+    g.group_height = geometry->group_height * rows; /* the rows a group covers, as host/filter.c */
+    cls_region_bounds bounds;
+    cls_region_bounds_compute(&g, &bounds);
+    unsigned long counts[CLS_REGION_COUNT];
+    cls_region_group_counts(&bounds, counts);
+    /* Work-items with output: every column of the region of interest, one item per `rows` rows.
+     * Body groups lie whole inside it (regions.c), so all their work-items have output. */
+    const unsigned long with_output =
+        (unsigned long)g.roi_width * ((g.roi_height + rows - 1) / rows);
+    const unsigned long body = counts[CLS_REGION_BODY] * geometry->group_width * geometry->group_height;
+    return with_output - body;
+}
+
+/* The growable list of candidates. */
+typedef struct candidate_list {
+    cls_config_candidate *items;
+    size_t count, capacity;
+} candidate_list;
+
+static int list_push(candidate_list *list, const cls_config_candidate *candidate)
+{
+    if (list->count == list->capacity) {
+        const size_t capacity = list->capacity ? 2 * list->capacity : 64;
+        cls_config_candidate *items = realloc(list->items, capacity * sizeof *items);
+        if (!items) return 0;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = *candidate;
+    return 1;
+}
+
+/* Algorithm 2, lines 1-2: one shape's residency and problem occupancies; 0 if it does not fit. */
+static int evaluate(const cls_config_request *q, unsigned width, unsigned height, cls_config_candidate *c)
+{
+    memset(c, 0, sizeof *c);
+    c->group_width = width;
+    c->group_height = height;
+    if (cls_occupancy_compute(q->record, q->extras, &q->usage, width * height, &c->occupancy) != CLS_OK ||
+        c->occupancy.resident_groups == 0)
+        return 0;
+    if (q->compute_units) {
+        const cls_problem problem = {q->geometry.roi_width, q->geometry.roi_height, q->rows_per_item,
+                                     q->compute_units};
+        if (cls_problem_occupancy_compute(&c->occupancy, width, height, &problem, &c->problem) != CLS_OK)
+            return 0;
+    }
+    return 1;
+}
+
+/* Every shape (width a multiple of the SIMD width, any height) within the device limits. */
+static cls_status enumerate(const cls_config_request *q, candidate_list *list)
+{
+    const size_t simd = q->record->simd_width;
+    for (size_t width = simd; width <= q->max_item_sizes[0] && width <= q->max_group_items; width += simd)
+        for (size_t height = 1; height <= q->max_item_sizes[1] && width * height <= q->max_group_items; ++height) {
+            cls_config_candidate c;
+            if (evaluate(q, (unsigned)width, (unsigned)height, &c) && !list_push(list, &c))
+                return cls_fail(CLS_ERR_OUT_OF_MEMORY, "configure: out of memory");
+        }
+    return CLS_OK;
+}
+
+/* Line 3: descending occupancy, ascending work-items; then the tiling, narrower first (prefer
+ * y, with border handling) or wider first (prefer x). */
+static int compare_common(const cls_config_candidate *a, const cls_config_candidate *b)
+{
+    if (a->occupancy.resident_warps != b->occupancy.resident_warps)
+        return a->occupancy.resident_warps > b->occupancy.resident_warps ? -1 : 1;
+    if (a->occupancy.group_items != b->occupancy.group_items)
+        return a->occupancy.group_items < b->occupancy.group_items ? -1 : 1;
+    return 0;
+}
+
+static int compare_prefer_y(const void *pa, const void *pb)
+{
+    const cls_config_candidate *a = pa, *b = pb;
+    const int common = compare_common(a, b);
+    if (common) return common;
+    return a->group_width < b->group_width ? -1 : a->group_width > b->group_width;
+}
+
+static int compare_prefer_x(const void *pa, const void *pb)
+{
+    const cls_config_candidate *a = pa, *b = pb;
+    const int common = compare_common(a, b);
+    if (common) return common;
+    return a->group_width > b->group_width ? -1 : a->group_width < b->group_width;
+}
+
+/* Lines 5-17: among the shapes of the highest occupancy, the fewest border work-items; the
+ * earlier shape wins a tie. */
+static size_t fewest_border_items(const cls_config_request *q, cls_config_candidate *c, size_t count)
+{
+    size_t best = 0;
+    for (size_t k = 0; k < count && c[k].occupancy.resident_warps == c[0].occupancy.resident_warps; ++k) {
+        cls_launch_geometry g = q->geometry;
+        g.group_width = c[k].group_width;
+        g.group_height = c[k].group_height;
+        c[k].border_items = cls_border_work_items(&g, q->rows_per_item);
+        c[k].border_counted = 1;
+        if (c[k].border_items < c[best].border_items) best = k;
+    }
+    return best;
+}
+
+static cls_status check_request(const cls_config_request *q)
+{
+    if (!q || !q->record) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "configure: NULL request or record");
+    if (q->record->simd_width == 0)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "configure: record %s has no SIMD width", q->record->id);
+    const cls_launch_geometry *g = &q->geometry;
+    if (g->roi_width == 0 || g->roi_height == 0 || g->mask_width == 0 || g->mask_height == 0)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "configure: empty region of interest or mask");
+    if (q->max_local_bytes && q->usage.local_bytes > q->max_local_bytes)
+        return cls_fail(CLS_ERR_UNSUPPORTED, "configure: the kernel needs %u bytes of local memory, the device "
+                        "gives a group %zu", q->usage.local_bytes, q->max_local_bytes);
+    return CLS_OK;
+}
+
+cls_status cls_configure(const cls_config_request *request, cls_config_result *out)
+{
+    if (!out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "configure: NULL result");
+    memset(out, 0, sizeof *out);
+    cls_status status = check_request(request);
+    if (status != CLS_OK) return status;
+    candidate_list list = {NULL, 0, 0};
+    status = enumerate(request, &list);
+    if (status == CLS_OK && list.count == 0)
+        status = cls_fail(CLS_ERR_UNSUPPORTED, "configure: no work-group shape that is a multiple of the SIMD "
+                          "width (%u) fits record %s and the kernel", request->record->simd_width,
+                          request->record->id);
+    if (status != CLS_OK) {
+        free(list.items);
+        return status;
+    }
+    qsort(list.items, list.count, sizeof *list.items,
+          request->border_handling ? compare_prefer_y : compare_prefer_x);
+    out->candidates = list.items;
+    out->count = list.count;
+    out->chosen = request->border_handling ? fewest_border_items(request, list.items, list.count) : 0;
+    return CLS_OK;
+}
+
+void cls_config_result_free(cls_config_result *result)
+{
+    if (!result) return;
+    free(result->candidates);
+    memset(result, 0, sizeof *result);
+}

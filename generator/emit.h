@@ -1,0 +1,67 @@
+/* emit.h — what the parts of the source emitter share (internal to generator/): the checks a
+ * region applies per axis, the accessors through which taps read the input (global buffer,
+ * image, local tile), and the text helpers. emit.c writes the kernel around them; emit_sum.c the
+ * weighted sums; emit_stage.c the local-memory staging and the separable row pass. */
+#ifndef CLS_EMIT_H
+#define CLS_EMIT_H
+
+#include "generator.h"
+#include "strbuf.h"
+
+/* Which sides of one axis a region's code checks. */
+typedef enum axis_check { CHECK_NONE, CHECK_LO, CHECK_HI, CHECK_BOTH } axis_check;
+
+typedef struct emitter {
+    strbuf *out;
+    const cls_kernel_config *config;
+} emitter;
+
+/* Where a tap's pixel comes from, and which checks its indices get. */
+typedef enum access_kind {
+    ACCESS_GLOBAL, /* input[row * input_pitch + column] */
+    ACCESS_IMAGE,  /* read_image*(input, sampler, (int2)(column, row)).x */
+    ACCESS_TILE    /* tile[row][column] in local memory: never checked */
+} access_kind;
+
+typedef struct access {
+    access_kind kind;
+    axis_check x, y;
+    const char *base_x, *base_y; /* the coordinates that offsets are added to: "x", "tx", ... */
+} access;
+
+/* Offsets are C text appended to a base: "" (none), " - 2", " + c - HALF_W". */
+
+/* Declares `row` (and `row`_inside where constant mode needs it) for input row base_y + dy. */
+void access_row(emitter *e, const access *a, int indent, const char *row, const char *dy);
+/* Appends the value (a float expression) of column base_x + dx of `row`. */
+void access_load(emitter *e, const access *a, const char *row, const char *dx);
+/* Appends the value of pixel (base_x + dx, base_y + dy) as one expression (no row variable). */
+void access_pixel(emitter *e, const access *a, const char *dx, const char *dy);
+
+/* The weighted sums of a region into sum (or sum[m][k][l]) through `a` (emit_sum.c). */
+void emit_sums(emitter *e, int indent, const access *a);
+/* The declaration of the sums. */
+void emit_sum_declaration(emitter *e, int indent);
+/* The name of sum m, k, l as text ("sum" when there is one). */
+void append_sum(emitter *e, unsigned m, const char *k, const char *l);
+
+/* Local memory (emit_stage.c): the tile declaration, staging it through a region's checks,
+ * and the separable row pass into the row-sum tile. */
+void emit_tile_declaration(emitter *e, int indent);
+void emit_staging(emitter *e, int indent, axis_check x, axis_check y);
+void emit_row_pass(emitter *e, int indent, axis_check x, axis_check y);
+void emit_column_pass(emitter *e, int indent);
+
+/* Text helpers (emit.c). */
+void indent_line(strbuf *out, int indent);
+void append_float(strbuf *out, float value);
+/* "", " + 2" or " - 2". */
+void format_offset(char *text, size_t size, int offset);
+/* The in-range index for `index` on an axis of length `length` under a check. */
+void append_index(strbuf *out, axis_check check, const char *index, const char *length);
+/* The predicate "index is inside" for a check other than CHECK_NONE. */
+void append_inside(strbuf *out, axis_check check, const char *index, const char *length);
+/* Whether constant mode is emitted with select() (not by the image sampler). */
+int software_constant(const emitter *e);
+
+#endif

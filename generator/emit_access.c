@@ -1,0 +1,123 @@
+/* emit_access.c — the accessors: how a tap reads its pixel from the global buffer, the image or
+ * the local tile, with the region's border checks (the index functions themselves come from
+ * cl-templates/border-*.cl). In constant mode a checked tap loads a clamped pixel and select()s
+ * the border value when the index was outside. */
+#include "emit.h"
+
+#include <stdio.h>
+
+/* base + offset as text. */
+static void coordinate(char *text, size_t size, const char *base, const char *offset)
+{
+    snprintf(text, size, "%s%s", base, offset);
+}
+
+static int row_checked(const emitter *e, const access *a)
+{
+    return software_constant(e) && a->kind != ACCESS_TILE && a->y != CHECK_NONE;
+}
+
+static int column_checked(const emitter *e, const access *a)
+{
+    return software_constant(e) && a->kind != ACCESS_TILE && a->x != CHECK_NONE;
+}
+
+/* The image read of (column, row), as a float. */
+static void append_image_read(emitter *e, const char *column, const char *row)
+{
+    if (e->config->spec.input_type == CLS_PIXEL_F32)
+        strbuf_printf(e->out, "read_imagef(input, sampler, (int2)(%s, %s)).x", column, row);
+    else
+        strbuf_printf(e->out, "(float)read_imageui(input, sampler, (int2)(%s, %s)).x", column, row);
+}
+
+void access_row(emitter *e, const access *a, int indent, const char *row, const char *dy)
+{
+    strbuf *out = e->out;
+    char yy[96];
+    coordinate(yy, sizeof yy, a->base_y, dy);
+    if (row_checked(e, a)) {
+        indent_line(out, indent);
+        strbuf_printf(out, "const int %s_inside = ", row);
+        append_inside(out, a->y, yy, "height");
+        strbuf_append(out, ";\n");
+    }
+    indent_line(out, indent);
+    switch (a->kind) {
+    case ACCESS_TILE:
+        strbuf_printf(out, "__local const float *%s = tile[%s];\n", row, yy);
+        return;
+    case ACCESS_IMAGE:
+        strbuf_printf(out, "const int %s = ", row);
+        append_index(out, a->y, yy, "height");
+        strbuf_append(out, ";\n");
+        return;
+    case ACCESS_GLOBAL:
+        strbuf_printf(out, "const long %s = (long)", row);
+        if (a->y == CHECK_NONE) strbuf_printf(out, "(%s)", yy);
+        else append_index(out, a->y, yy, "height");
+        strbuf_append(out, " * input_pitch;\n");
+        return;
+    }
+}
+
+/* select(border_value, value, inside) around `value` when constant mode checks this tap. */
+static void open_select(emitter *e, const access *a)
+{
+    if (row_checked(e, a) || column_checked(e, a)) strbuf_append(e->out, "select(border_value, ");
+}
+
+static void close_select(emitter *e, const access *a, const char *row_inside, const char *xx, const char *yy)
+{
+    const int rows = row_checked(e, a), columns = column_checked(e, a);
+    if (!rows && !columns) return;
+    strbuf_append(e->out, ", ");
+    if (rows && row_inside) strbuf_append(e->out, row_inside);
+    else if (rows) append_inside(e->out, a->y, yy, "height");
+    if (rows && columns) strbuf_append(e->out, " && ");
+    if (columns) append_inside(e->out, a->x, xx, "width");
+    strbuf_append(e->out, ")");
+}
+
+void access_load(emitter *e, const access *a, const char *row, const char *dx)
+{
+    strbuf *out = e->out;
+    char xx[96], row_inside[64];
+    coordinate(xx, sizeof xx, a->base_x, dx);
+    snprintf(row_inside, sizeof row_inside, "%s_inside", row);
+    if (a->kind == ACCESS_TILE) {
+        strbuf_printf(out, "%s[%s]", row, xx);
+        return;
+    }
+    open_select(e, a);
+    strbuf text;
+    strbuf_init(&text);
+    append_index(&text, a->x, xx, "width");
+    if (a->kind == ACCESS_IMAGE) append_image_read(e, strbuf_text(&text), row);
+    else strbuf_printf(out, "(float)input[%s + %s]", row, strbuf_text(&text));
+    strbuf_free(&text);
+    close_select(e, a, row_inside, xx, NULL);
+}
+
+void access_pixel(emitter *e, const access *a, const char *dx, const char *dy)
+{
+    strbuf *out = e->out;
+    char xx[96], yy[96];
+    coordinate(xx, sizeof xx, a->base_x, dx);
+    coordinate(yy, sizeof yy, a->base_y, dy);
+    if (a->kind == ACCESS_TILE) {
+        strbuf_printf(out, "tile[%s][%s]", yy, xx);
+        return;
+    }
+    open_select(e, a);
+    strbuf column, row;
+    strbuf_init(&column);
+    strbuf_init(&row);
+    append_index(&column, a->x, xx, "width");
+    append_index(&row, a->y, yy, "height");
+    if (a->kind == ACCESS_IMAGE) append_image_read(e, strbuf_text(&column), strbuf_text(&row));
+    else strbuf_printf(out, "(float)input[(long)(%s) * input_pitch + %s]", strbuf_text(&row), strbuf_text(&column));
+    strbuf_free(&column);
+    strbuf_free(&row);
+    close_select(e, a, NULL, xx, yy);
+}

@@ -1,0 +1,225 @@
+/* emit_sum.c — the weighted sums of one region: the window of every mask over every output pixel
+ * of the work-item (ROWS x COLS of them when coarsened), through an accessor. Each loaded pixel
+ * feeds every sum it reaches from registers. Runtime masks loop over the __constant buffer; baked
+ * masks are unrolled with their coefficients as literals and zero taps skipped; folded masks load
+ * the window first and multiply each distinct coefficient magnitude once. */
+#include "emit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int single_sum(const cls_kernel_config *c)
+{
+    return c->rows * c->cols * c->masks == 1;
+}
+
+static float coefficient(const cls_kernel_config *c, unsigned m, int i, int j)
+{
+    return c->coefficients[((size_t)m * c->spec.mask_height + (size_t)j) * c->spec.mask_width + (size_t)i];
+}
+
+void append_sum(emitter *e, unsigned m, const char *k, const char *l)
+{
+    if (single_sum(e->config)) strbuf_append(e->out, "sum");
+    else strbuf_printf(e->out, "sum[%u][%s][%s]", m, k, l);
+}
+
+void emit_sum_declaration(emitter *e, int indent)
+{
+    if (single_sum(e->config)) strbuf_line(e->out, indent, "float sum = 0.0f;");
+    else strbuf_line(e->out, indent, "float sum[MASKS][ROWS][COLS] = {{{0.0f}}};");
+}
+
+/* Runtime mask, one sum: the window loops of the plain kernel. */
+static void emit_loops_single(emitter *e, int indent, const access *a)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "for (int j = 0; j < MASK_H; ++j) {");
+    access_row(e, a, indent + 1, "row", " + j - HALF_H");
+    strbuf_line(out, indent + 1, "for (int i = 0; i < MASK_W; ++i) {");
+    indent_line(out, indent + 2);
+    strbuf_append(out, "sum += mask[j * MASK_W + i] * ");
+    access_load(e, a, "row", " + i - HALF_W");
+    strbuf_append(out, ";\n");
+    strbuf_line(out, indent + 1, "}");
+    strbuf_line(out, indent, "}");
+}
+
+/* Runtime mask, several sums: input pixel (c, r) of the block's window feeds output (l, k) of
+ * every mask with tap (c - l, r - k) when that lies in the mask. */
+static void emit_loops_block(emitter *e, int indent, const access *a)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "for (int r = 0; r < MASK_H + ROWS - 1; ++r) {");
+    access_row(e, a, indent + 1, "row", " + r - HALF_H");
+    strbuf_line(out, indent + 1, "for (int c = 0; c < MASK_W + COLS - 1; ++c) {");
+    indent_line(out, indent + 2);
+    strbuf_append(out, "const float v = ");
+    access_load(e, a, "row", " + c - HALF_W");
+    strbuf_append(out, ";\n");
+    strbuf_line(out, indent + 2, "for (int k = 0; k < ROWS; ++k)");
+    strbuf_line(out, indent + 3, "for (int l = 0; l < COLS; ++l)");
+    strbuf_line(out, indent + 4, "if (r - k >= 0 && r - k < MASK_H && c - l >= 0 && c - l < MASK_W) {");
+    strbuf_line(out, indent + 5, "const int tap = (r - k) * MASK_W + c - l;");
+    for (unsigned m = 0; m < e->config->masks; ++m) {
+        indent_line(out, indent + 5);
+        append_sum(e, m, "k", "l");
+        if (m) strbuf_printf(out, " += mask[%u * MASK_W * MASK_H + tap] * v;\n", m);
+        else strbuf_append(out, " += mask[tap] * v;\n");
+    }
+    strbuf_line(out, indent + 4, "}");
+    strbuf_line(out, indent + 1, "}");
+    strbuf_line(out, indent, "}");
+}
+
+/* Calls use(m, k, l, coefficient) for every non-zero tap that input pixel (c, r) of the block's
+ * window feeds; returns how many. */
+typedef void (*tap_use)(emitter *e, unsigned m, int k, int l, float coefficient, int first);
+
+static int for_each_use(emitter *e, int r, int c, tap_use use)
+{
+    const cls_kernel_config *config = e->config;
+    const int w = (int)config->spec.mask_width, h = (int)config->spec.mask_height;
+    int uses = 0;
+    for (unsigned m = 0; m < config->masks; ++m)
+        for (int k = 0; k < (int)config->rows; ++k)
+            for (int l = 0; l < (int)config->cols; ++l) {
+                if (r - k < 0 || r - k >= h || c - l < 0 || c - l >= w) continue;
+                const float value = coefficient(config, m, c - l, r - k);
+                if (value == 0.0f) continue;
+                if (use) use(e, m, k, l, value, uses == 0);
+                ++uses;
+            }
+    return uses;
+}
+
+static void append_sum_at(emitter *e, unsigned m, int k, int l)
+{
+    char kk[16], ll[16];
+    snprintf(kk, sizeof kk, "%d", k);
+    snprintf(ll, sizeof ll, "%d", l);
+    append_sum(e, m, kk, ll);
+}
+
+static void accumulate_v(emitter *e, unsigned m, int k, int l, float value, int first)
+{
+    (void)first;
+    strbuf_append(e->out, " ");
+    append_sum_at(e, m, k, l);
+    strbuf_append(e->out, " += ");
+    append_float(e->out, value);
+    strbuf_append(e->out, " * v;");
+}
+
+/* The only use of a pixel: `sum += c * ` (the load follows). */
+static void accumulate_direct(emitter *e, unsigned m, int k, int l, float value, int first)
+{
+    (void)first;
+    append_sum_at(e, m, k, l);
+    strbuf_append(e->out, " += ");
+    append_float(e->out, value);
+    strbuf_append(e->out, " * ");
+}
+
+/* Baked mask: unrolled, coefficients as literals, zero taps skipped. */
+static void emit_baked(emitter *e, int indent, const access *a)
+{
+    const cls_kernel_config *c = e->config;
+    const int span_y = (int)(c->spec.mask_height + c->rows - 1), span_x = (int)(c->spec.mask_width + c->cols - 1);
+    for (int r = 0; r < span_y; ++r) {
+        int used = 0;
+        for (int x = 0; x < span_x; ++x) used += for_each_use(e, r, x, NULL);
+        if (!used) continue;
+        char dy[32], dx[32];
+        format_offset(dy, sizeof dy, r - (int)c->spec.mask_height / 2);
+        strbuf_line(e->out, indent, "{   /* input row %s%s */", a->base_y, dy);
+        access_row(e, a, indent + 1, "row", dy);
+        for (int x = 0; x < span_x; ++x) {
+            const int uses = for_each_use(e, r, x, NULL);
+            if (!uses) continue;
+            format_offset(dx, sizeof dx, x - (int)c->spec.mask_width / 2);
+            indent_line(e->out, indent + 1);
+            if (uses == 1) {
+                for_each_use(e, r, x, accumulate_direct);
+                access_load(e, a, "row", dx);
+                strbuf_append(e->out, ";\n");
+                continue;
+            }
+            strbuf_append(e->out, "{ const float v = ");
+            access_load(e, a, "row", dx);
+            strbuf_append(e->out, ";");
+            for_each_use(e, r, x, accumulate_v);
+            strbuf_append(e->out, " }\n");
+        }
+        strbuf_line(e->out, indent, "}");
+    }
+}
+
+/* Folded: the pixels of the block's window first (p<r>_<c>), then for each sum one product per
+ * distinct coefficient magnitude: sum += c * (p0_0 + p0_2 - p2_0 - ...). */
+typedef struct fold_state {
+    unsigned m;
+    int k, l;
+} fold_state;
+
+static void emit_folded(emitter *e, int indent, const access *a)
+{
+    const cls_kernel_config *c = e->config;
+    const int w = (int)c->spec.mask_width, h = (int)c->spec.mask_height;
+    const int span_y = h + (int)c->rows - 1, span_x = w + (int)c->cols - 1;
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "/* The pixels of the window, then one product per distinct coefficient magnitude. */");
+    for (int r = 0; r < span_y; ++r) {
+        int used = 0;
+        for (int x = 0; x < span_x; ++x) used += for_each_use(e, r, x, NULL);
+        if (!used) continue;
+        char dy[32], dx[32], row[16];
+        format_offset(dy, sizeof dy, r - h / 2);
+        snprintf(row, sizeof row, "row%d", r);
+        access_row(e, a, indent, row, dy);
+        for (int x = 0; x < span_x; ++x) {
+            if (!for_each_use(e, r, x, NULL)) continue;
+            format_offset(dx, sizeof dx, x - w / 2);
+            indent_line(out, indent);
+            strbuf_printf(out, "const float p%d_%d = ", r, x);
+            access_load(e, a, row, dx);
+            strbuf_append(out, ";\n");
+        }
+    }
+    char *done = calloc((size_t)w * (size_t)h, 1);
+    for (unsigned m = 0; m < c->masks; ++m)
+        for (int k = 0; k < (int)c->rows; ++k)
+            for (int l = 0; l < (int)c->cols; ++l) {
+                for (int t = 0; done && t < w * h; ++t) done[t] = 0;
+                for (int t = 0; done && t < w * h; ++t) {
+                    const float magnitude = fabsf(coefficient(c, m, t % w, t / w));
+                    if (done[t] || magnitude == 0.0f) continue;
+                    indent_line(out, indent);
+                    append_sum_at(e, m, k, l);
+                    strbuf_append(out, " += ");
+                    append_float(out, magnitude);
+                    strbuf_append(out, " * (");
+                    int terms = 0;
+                    for (int u = t; u < w * h; ++u) {
+                        const float value = coefficient(c, m, u % w, u / w);
+                        if (done[u] || fabsf(value) != magnitude) continue;
+                        done[u] = 1;
+                        if (terms++ || value < 0.0f) strbuf_append(out, value < 0.0f ? (terms > 1 ? " - " : "-") : " + ");
+                        strbuf_printf(out, "p%d_%d", u / w + k, u % w + l);
+                    }
+                    strbuf_append(out, ");\n");
+                }
+            }
+    if (!done) strbuf_append(out, "#error out of memory while folding taps\n");
+    free(done);
+}
+
+void emit_sums(emitter *e, int indent, const access *a)
+{
+    const cls_kernel_config *c = e->config;
+    if (c->spec.bake_coefficients && c->spec.fold_equal_taps) emit_folded(e, indent, a);
+    else if (c->spec.bake_coefficients) emit_baked(e, indent, a);
+    else if (single_sum(c)) emit_loops_single(e, indent, a);
+    else emit_loops_block(e, indent, a);
+}

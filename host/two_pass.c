@@ -1,0 +1,143 @@
+/* two_pass.c — the separable two-pass variant: not one kernel but two ordinary filters, a row
+ * pass (mask width x 1, input type -> a temporary f32 image) and a column pass (1 x mask height,
+ * temporary -> output type), the second waiting for the first. */
+#include "host.h"
+
+#include "error.h"
+#include "strbuf.h"
+
+#include <stdlib.h>
+
+struct cls_two_pass {
+    cls_context *context;
+    cls_filter *pass[2]; /* row pass, column pass */
+    char *source;
+    cl_mem temporary;    /* width x height f32, packed; grown with the image */
+    size_t temporary_bytes;
+};
+
+/* What the two passes share with the two-pass spec: border, partition, work-group shape,
+ * coarsening, input path, mask storage. */
+static cls_spec pass_spec(const cls_spec *spec)
+{
+    cls_spec pass = *spec;
+    pass.separable = CLS_SEPARABLE_NONE;
+    pass.row_coefficients = pass.column_coefficients = NULL;
+    pass.mask_count = 1;
+    pass.epilogue = NULL;
+    pass.body = NULL;
+    return pass;
+}
+
+static cls_status create_passes(cls_two_pass *two_pass, const cls_spec *spec, const float *row,
+                                const float *column)
+{
+    cls_spec row_spec = pass_spec(spec);
+    row_spec.mask_height = 1;
+    row_spec.coefficients = row;
+    row_spec.output_type = CLS_PIXEL_F32;
+    cls_status status = cls_filter_create(two_pass->context, &row_spec, &two_pass->pass[0]);
+    if (status != CLS_OK) return status;
+
+    cls_spec column_spec = pass_spec(spec);
+    column_spec.mask_width = 1;
+    column_spec.coefficients = column;
+    column_spec.input_type = CLS_PIXEL_F32;
+    /* Constant mode: in the 2-D definition a row outside the image is all border value k, so
+     * its row sum is k * sum(row) for every tap of the column; the row pass never produces
+     * such rows, so the column pass must supply them as its border value. (Pixels outside on
+     * the left or right of an inside row are the row pass's business: it uses k itself.) */
+    if (spec->border == CLS_BORDER_CONSTANT) {
+        double row_sum = 0.0;
+        for (unsigned i = 0; i < spec->mask_width; ++i) row_sum += row[i];
+        column_spec.border_value = (float)(spec->border_value * row_sum);
+    }
+    return cls_filter_create(two_pass->context, &column_spec, &two_pass->pass[1]);
+}
+
+/* The two sources, the row pass first, with a comment line between. */
+static cls_status join_sources(cls_two_pass *two_pass)
+{
+    strbuf text;
+    strbuf_init(&text);
+    strbuf_append(&text, cls_filter_source(two_pass->pass[0]));
+    strbuf_append(&text, "\n/* ---- separable two-pass: the column pass, run after the row pass above ---- */\n\n");
+    strbuf_append(&text, cls_filter_source(two_pass->pass[1]));
+    two_pass->source = strbuf_take(&text);
+    return two_pass->source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory joining the sources");
+}
+
+cls_status cls_two_pass_create(cls_context *context, const cls_spec *spec, const float *row, const float *column,
+                               cls_two_pass **out)
+{
+    *out = NULL;
+    cls_two_pass *two_pass = calloc(1, sizeof *two_pass);
+    if (!two_pass) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    two_pass->context = context;
+    cls_status status = create_passes(two_pass, spec, row, column);
+    if (status == CLS_OK) status = join_sources(two_pass);
+    if (status != CLS_OK) {
+        cls_two_pass_release(two_pass);
+        return status;
+    }
+    *out = two_pass;
+    return CLS_OK;
+}
+
+void cls_two_pass_release(cls_two_pass *two_pass)
+{
+    if (!two_pass) return;
+    cls_filter_release(two_pass->pass[0]);
+    cls_filter_release(two_pass->pass[1]);
+    if (two_pass->temporary) clReleaseMemObject(two_pass->temporary);
+    free(two_pass->source);
+    free(two_pass);
+}
+
+const char *cls_two_pass_source(const cls_two_pass *two_pass) { return two_pass->source; }
+
+cls_filter *cls_two_pass_filter(const cls_two_pass *two_pass, int pass) { return two_pass->pass[pass ? 1 : 0]; }
+
+/* Grows the temporary image to `bytes`. */
+static cls_status reserve_temporary(cls_two_pass *two_pass, size_t bytes)
+{
+    if (bytes <= two_pass->temporary_bytes) return CLS_OK;
+    if (two_pass->temporary) clReleaseMemObject(two_pass->temporary); /* freed once launches using it are done */
+    cl_int error;
+    two_pass->temporary = clCreateBuffer(two_pass->context->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+    two_pass->temporary_bytes = error == CL_SUCCESS ? bytes : 0;
+    if (error != CL_SUCCESS) {
+        two_pass->temporary = NULL;
+        return cls_fail(CLS_ERR_OPENCL, "cannot allocate %zu bytes for the two-pass temporary image: %s", bytes,
+                        cls_cl_error_name(error));
+    }
+    return CLS_OK;
+}
+
+cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem output, const cls_image_desc *image,
+                                cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    cls_status status = reserve_temporary(two_pass, image->width * image->height * sizeof(float));
+    if (status != CLS_OK) return status;
+    const int whole = image->roi_width == 0 && image->roi_height == 0;
+    const size_t roi_x = whole ? 0 : image->roi_x, roi_width = whole ? image->width : image->roi_width;
+    /* The row pass computes the region's columns of every row: under repeat or mirror the
+     * column pass may read any row. It reads the caller's input and writes the packed temporary. */
+    const cls_image_desc row_image = {.width = image->width, .height = image->height,
+                                      .input_row_pitch = image->input_row_pitch, .input_offset = image->input_offset,
+                                      .roi_x = roi_x, .roi_y = 0, .roi_width = roi_width, .roi_height = image->height};
+    /* The column pass reads the packed temporary and writes the caller's output and region. */
+    const cls_image_desc column_image = {.width = image->width, .height = image->height,
+                                         .output_row_pitch = image->output_row_pitch,
+                                         .output_offset = image->output_offset, .roi_x = image->roi_x,
+                                         .roi_y = image->roi_y, .roi_width = image->roi_width,
+                                         .roi_height = image->roi_height};
+    cl_event rows_done = NULL;
+    status = cls_filter_enqueue(two_pass->pass[0], input, two_pass->temporary, &row_image, wait_count, wait_list,
+                                &rows_done);
+    if (status == CLS_OK)
+        status = cls_filter_enqueue(two_pass->pass[1], two_pass->temporary, output, &column_image, 1, &rows_done,
+                                    event);
+    if (rows_done) clReleaseEvent(rows_done);
+    return status;
+}
