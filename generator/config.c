@@ -42,6 +42,16 @@ int cls_kernel_hardware_border(const cls_kernel_config *config)
            (s->border == CLS_BORDER_CLAMP || (s->border == CLS_BORDER_CONSTANT && s->border_value == 0.0f));
 }
 
+size_t cls_kernel_local_bytes(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    const size_t tile_h = (size_t)config->group_height * config->rows + 2 * (s->mask_height / 2);
+    if (config->separable == CLS_SEPARABLE_SINGLE_PASS) return tile_h * (config->group_width + 1) * sizeof(float);
+    if (config->input_path != CLS_INPUT_LOCAL) return 0;
+    const size_t tile_w = (size_t)config->group_width * config->cols + 2 * (s->mask_width / 2);
+    return tile_h * (tile_w + 1) * sizeof(float);
+}
+
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
                                   unsigned simd_width, unsigned default_group_width,
                                   unsigned default_group_height)

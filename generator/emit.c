@@ -281,6 +281,7 @@ static void emit_signature(emitter *e)
     strbuf_line(out, 1, "const int y = roi.s1 + get_global_id(1) * ROWS; /* the first of ROWS output rows */");
     if (c->input_path == CLS_INPUT_IMAGE) strbuf_line(out, 1, "(void)input_offset; (void)input_pitch;");
     else strbuf_line(out, 1, "input += input_offset;");
+    if (cls_kernel_hardware_border(c)) strbuf_line(out, 1, "(void)width; (void)height; /* the sampler handles borders */");
     strbuf_line(out, 1, "output += output_offset;");
     for (unsigned k = 1; k < cls_kernel_outputs(c); ++k) strbuf_line(out, 1, "output%u += output_offset;", k);
     if (c->spec.body) strbuf_line(out, 1, "(void)mask; /* the operator may not use it */");

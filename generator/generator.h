@@ -35,6 +35,8 @@ unsigned cls_kernel_outputs(const cls_kernel_config *config);
  * (CLK_ADDRESS_CLAMP_TO_EDGE) or with constant 0 (CLK_ADDRESS_CLAMP: a CL_R image's border
  * colour reads as 0). */
 int cls_kernel_hardware_border(const cls_kernel_config *config);
+/* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
+size_t cls_kernel_local_bytes(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input
  * to f32, then a 1 x MASK_H column pass to the output (pointing into config's row and column). */
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass);

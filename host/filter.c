@@ -41,6 +41,20 @@ static cls_status check_group_shape(const cls_device_caps *caps, unsigned width,
     return CLS_OK;
 }
 
+/* A local-memory tile that the device cannot hold is refused before the build (some compilers
+ * accept it and fail only at launch). */
+static cls_status check_local_memory(const cls_device_caps *caps, const cls_kernel_config *config)
+{
+    const size_t bytes = cls_kernel_local_bytes(config);
+    if (bytes > caps->local_mem_size)
+        return cls_fail(CLS_ERR_UNSUPPORTED,
+                        "the %ux%u group's local-memory tile needs %zu bytes; %s has %llu: use a smaller "
+                        "group, fewer outputs per work-item or the global input path",
+                        config->group_width, config->group_height, bytes, caps->name,
+                        (unsigned long long)caps->local_mem_size);
+    return CLS_OK;
+}
+
 /* The values of the mask buffer (argument 9): every mask one after another, or for
  * separable single-pass the row then the column. *values is malloc'd. */
 static cls_status mask_values(const cls_kernel_config *config, float **values, size_t *count)
@@ -122,6 +136,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
                                                context->record.default_wg_y);
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
+    if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
     if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
     else if (status == CLS_OK)
