@@ -94,6 +94,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(simd_width), NUMBER(max_threads_per_cu), NUMBER(max_groups_per_cu),
         NUMBER(max_warps_per_cu), NUMBER(registers_per_cu), NUMBER(register_alloc_unit),
         NUMBER(max_registers_per_thread), NUMBER(local_mem_per_cu), NUMBER(local_mem_alloc_unit),
+        NUMBER(default_rows),
 #undef NUMBER
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; ++i)
@@ -174,6 +175,9 @@ static cls_status check_complete(cls_device_db *db, const char *origin, const ch
                             "register_alloc_unit, register_alloc, max_registers_per_thread, "
                             "local_mem_per_cu, local_mem_alloc_unit and default_wg (all non-zero)",
                             location, section_line(text, r->id), r->id);
+        if (r->default_rows > 8 || (r->default_rows & (r->default_rows - 1)))
+            return cls_fail(CLS_ERR_PARSE, "%s:%d: record [%s]: default_rows must be 1, 2, 4 or 8, not %u", location,
+                            section_line(text, r->id), r->id, r->default_rows);
     }
     return CLS_OK;
 }

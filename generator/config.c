@@ -53,7 +53,7 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 }
 
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
-                                  unsigned simd_width, unsigned default_group_width,
+                                  unsigned simd_width, unsigned default_rows, unsigned default_group_width,
                                   unsigned default_group_height)
 {
     memset(config, 0, sizeof *config);
@@ -91,7 +91,9 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->group_height = spec->group_height ? spec->group_height
                            : default_group_height ? default_group_height : CLS_FALLBACK_GROUP_HEIGHT;
     config->simd_width = simd_width ? simd_width : CLS_FALLBACK_SIMD_WIDTH;
-    config->rows = spec->rows_per_item ? spec->rows_per_item : 1;
+    /* auto coarsens where coarsening is possible: a built-in weighted sum in one kernel. */
+    const int can_coarsen = !spec->body && spec->border != CLS_BORDER_UNDEFINED && config->separable != CLS_SEPARABLE_TWO_PASS;
+    config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
     config->spec.rows_per_item = config->rows;
     config->cols = spec->cols_per_item ? spec->cols_per_item : 1;
     config->spec.cols_per_item = config->cols;

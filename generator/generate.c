@@ -10,7 +10,7 @@
 static char *emit_spec(const cls_spec *spec, unsigned simd_width)
 {
     cls_kernel_config config;
-    if (cls_kernel_config_init(&config, spec, simd_width, 0, 0) != CLS_OK) return NULL;
+    if (cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0) != CLS_OK) return NULL;
     char *source = cls_emit_source(&config);
     cls_kernel_config_free(&config);
     return source;
@@ -39,7 +39,7 @@ cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char *
     if (!source) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "source pointer is NULL");
     *source = NULL;
     cls_kernel_config config;
-    cls_status status = cls_kernel_config_init(&config, spec, simd_width, 0, 0);
+    cls_status status = cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0);
     if (status != CLS_OK) return status;
     *source = config.separable == CLS_SEPARABLE_TWO_PASS ? emit_two_pass(&config, simd_width) : cls_emit_source(&config);
     cls_kernel_config_free(&config);

@@ -43,7 +43,7 @@ void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls
 
 /* Validates the spec and resolves `auto` with the given policy defaults. */
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
-                                  unsigned simd_width, unsigned default_group_width,
+                                  unsigned simd_width, unsigned default_rows, unsigned default_group_width,
                                   unsigned default_group_height);
 void cls_kernel_config_free(cls_kernel_config *config);
 

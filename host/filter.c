@@ -132,10 +132,18 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     filter->context = context;
     pthread_mutex_init(&filter->launch_lock, NULL);
     const unsigned simd = context->caps.simd_width ? context->caps.simd_width : context->record.simd_width;
-    cls_status status = cls_kernel_config_init(&filter->config, spec, simd, context->record.default_wg_x,
+    cls_status status = cls_kernel_config_init(&filter->config, spec, simd, context->record.default_rows, context->record.default_wg_x,
                                                context->record.default_wg_y);
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
+    /* A tile that does not fit with the policy's rows per work-item may with fewer. */
+    for (unsigned rows = context->record.default_rows / 2; status == CLS_OK && !spec->rows_per_item && rows &&
+                                                           cls_kernel_local_bytes(&filter->config) > context->caps.local_mem_size;
+         rows /= 2) {
+        cls_kernel_config_free(&filter->config);
+        status = cls_kernel_config_init(&filter->config, spec, simd, rows, context->record.default_wg_x,
+                                        context->record.default_wg_y);
+    }
     if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
     if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
@@ -177,7 +185,13 @@ unsigned cls_filter_output_count(const cls_filter *filter)
     return filter ? cls_kernel_outputs(&filter->config) : 0;
 }
 
-/* A two-pass filter reports its row pass's partition and shape. */
+/* A two-pass filter reports its row pass's partition, shape and rows. */
+unsigned cls_filter_rows_per_item(const cls_filter *filter)
+{
+    if (filter && filter->two_pass) return cls_filter_rows_per_item(cls_two_pass_filter(filter->two_pass, 0));
+    return filter ? filter->config.rows : 0;
+}
+
 cls_partition cls_filter_partition(const cls_filter *filter)
 {
     if (filter && filter->two_pass) return cls_filter_partition(cls_two_pass_filter(filter->two_pass, 0));

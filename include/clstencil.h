@@ -166,6 +166,8 @@ typedef struct cls_arch_record {
     unsigned local_mem_per_cu;        /* bytes */
     unsigned local_mem_alloc_unit;    /* bytes */
     unsigned default_wg_x, default_wg_y; /* policy: work-group shape when nothing better is known */
+    unsigned default_rows;  /* policy: output rows per work-item of a built-in weighted sum whose
+                             * spec leaves rows_per_item 0 (1, 2, 4 or 8; 0 in a record means 1) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;
@@ -341,6 +343,8 @@ const char *cls_filter_source(const cls_filter *filter);
 /* The resolved partition and work-group shape. */
 cls_partition cls_filter_partition(const cls_filter *filter);
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height);
+/* The resolved output rows per work-item (a two-pass filter: its row pass's); 0 for NULL. */
+unsigned cls_filter_rows_per_item(const cls_filter *filter);
 /* Enqueues the filter on the context's queue after the events of wait_list; *event (may be
  * NULL) receives the launch's event, which the caller releases. Checks the geometry and the
  * buffers' sizes, then returns without waiting. */

@@ -122,7 +122,9 @@ void bench_table_row(FILE *out, const bench_report *report, const bench_row *row
         }
         char group[32];
         group_text(r->group_width, r->group_height, group, sizeof group);
-        fprintf(out, "  %s %s\n", cls_partition_name(r->partition), group);
+        fprintf(out, "  %s %s", cls_partition_name(r->partition), group);
+        if (r->rows > 1) fprintf(out, " rows %u", r->rows);
+        fputc('\n', out);
     }
     fflush(out);
 }
@@ -170,7 +172,7 @@ static void csv_number(FILE *out, double value, int available)
 static const char *const CSV_COLUMNS[] = {
     "suite", "application", "operator", "variant", "border", "width", "height", "partition", "input", "separable",
     "rows", "cols", "group", "mask", "fold", "merged", "outcome", "kernel_us", "copy_us", "ratio", "effective_gbps",
-    "naive_us", "speedup", "chosen_partition", "chosen_group", "runs", "note"};
+    "naive_us", "speedup", "chosen_partition", "chosen_group", "chosen_rows", "runs", "note"};
 
 static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
 {
@@ -204,6 +206,8 @@ static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
     csv_field(out, r->outcome == BENCH_OK ? cls_partition_name(r->partition) : "", 0);
     group_text(r->group_width, r->group_height, group, sizeof group);
     csv_field(out, r->outcome == BENCH_OK ? group : "", 0);
+    snprintf(number, sizeof number, "%u", r->rows);
+    csv_field(out, r->outcome == BENCH_OK ? number : "", 0);
     snprintf(number, sizeof number, "%d", report->runs);
     csv_field(out, number, 0);
     csv_field(out, r->note, 1);
@@ -282,6 +286,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
         json_object_object_add(o, "chosen_partition", json_object_new_string(cls_partition_name(r->partition)));
         group_text(r->group_width, r->group_height, group, sizeof group);
         json_object_object_add(o, "chosen_group", json_object_new_string(group));
+        json_object_object_add(o, "chosen_rows", json_object_new_int((int)r->rows));
     }
     return o;
 }

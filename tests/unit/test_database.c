@@ -155,13 +155,14 @@ static void overlay_corrects_and_adds(void **state)
 static void overlay_from_environment(void **state)
 {
     (void)state;
-    write_overlay("[nvidia-sm90]\ndefault_wg = 16x16\n");
+    write_overlay("[nvidia-sm90]\ndefault_wg = 16x16\ndefault_rows = 2\n");
     setenv("CLSTENCIL_DEVICE_DB", overlay_path, 1);
     cls_device_db *db = NULL;
     assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
     unsetenv("CLSTENCIL_DEVICE_DB");
     cls_device_caps h200 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_90", "NVIDIA H200");
     assert_int_equal(cls_device_db_match(db, &h200, NULL)->default_wg_x, 16);
+    assert_int_equal(cls_device_db_match(db, &h200, NULL)->default_rows, 2);
     cls_device_db_release(db);
 }
 
@@ -184,6 +185,7 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nwarp_width = 32\n", "2: unknown key 'warp_width'");
     expect_parse_error("[nvidia-sm90]\ndefault_wg = 32\n", "2: 'default_wg' must be WxH");
     expect_parse_error("[nvidia-sm90]\nvendor = nvidya\n", "2: 'vendor' must be a vendor name");
+    expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4 or 8");
     expect_parse_error("\n\n[half-record]\nvendor = amd\nsimd_width = 64\n", "3: record [half-record] is incomplete");
     expect_parse_error("[a]\nsimd_width = 1\n[b]\nsimd_width = 2\n[a]\nsimd_width = 3\n",
                        "6: record [a] appears twice");

@@ -391,11 +391,43 @@ static void non_separable_mask_rejected(void **state)
 static char *key_of(const cls_spec *spec)
 {
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 0, 0), CLS_OK);
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 1, 0, 0), CLS_OK);
     char *key = cls_kernel_key(&config);
     cls_kernel_config_free(&config);
     assert_non_null(key);
     return key;
+}
+
+/* The rows a config resolves to when the spec leaves them to the policy's default of 8. */
+static unsigned resolved_rows(const cls_spec *spec)
+{
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 8, 0, 0), CLS_OK);
+    const unsigned rows = config.rows;
+    assert_int_equal(config.spec.rows_per_item, rows);
+    cls_kernel_config_free(&config);
+    return rows;
+}
+
+static void default_rows_apply_where_coarsening_can(void **state)
+{
+    (void)state;
+    cls_spec spec = valid_spec();
+    assert_int_equal(resolved_rows(&spec), 8);
+    spec.rows_per_item = 2; /* the spec's own choice wins */
+    assert_int_equal(resolved_rows(&spec), 2);
+    spec = valid_spec();
+    spec.border = CLS_BORDER_UNDEFINED; /* cannot coarsen */
+    assert_int_equal(resolved_rows(&spec), 1);
+    spec = valid_spec();
+    spec.body = "OUT = IN(0, 0);";
+    assert_int_equal(resolved_rows(&spec), 1);
+    spec = valid_spec();
+    static const float row[3] = {1, 2, 1};
+    spec.coefficients = NULL;
+    spec.row_coefficients = spec.column_coefficients = row;
+    spec.separable = CLS_SEPARABLE_TWO_PASS; /* its passes resolve their own rows */
+    assert_int_equal(resolved_rows(&spec), 1);
 }
 
 static void key_ignores_what_does_not_change_the_kernel(void **state)
@@ -628,6 +660,7 @@ int main(void)
         cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(separate_gaussian),
+        cmocka_unit_test(default_rows_apply_where_coarsening_can),
         cmocka_unit_test(separate_sobel),
         cmocka_unit_test(separate_rank_two_fails),
     };
