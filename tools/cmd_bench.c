@@ -166,17 +166,16 @@ static int add_op(bench_options *o, const char *text)
         fprintf(stderr, "clstencil bench: at most %d stages\n", BENCH_MAX_STAGES);
         return 0;
     }
-    if (!night) {
-        cls_operator *op = NULL;
-        if (cls_operator_parse(text, &op) != CLS_OK) {
-            fprintf(stderr, "clstencil bench: --op %s: %s\n", text, cls_last_error());
-            return 0;
-        }
-        cls_operator_release(op);
+    /* The label names an operator as the library does: "convolve:9x9", not its 81 values. */
+    cls_operator *op = NULL;
+    if (!night && cls_operator_parse(text, &op) != CLS_OK) {
+        fprintf(stderr, "clstencil bench: --op %s: %s\n", text, cls_last_error());
+        return 0;
     }
     for (size_t i = 0; i < adds; ++i) o->ops[o->op_count++] = night ? NIGHT[i] : text;
     const size_t used = strlen(o->label);
-    snprintf(o->label + used, sizeof o->label - used, "%s%s", used ? "+" : "", text);
+    snprintf(o->label + used, sizeof o->label - used, "%s%s", used ? "+" : "", night ? text : cls_operator_name(op));
+    cls_operator_release(op);
     return 1;
 }
 
