@@ -189,7 +189,9 @@ static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
     csv_field(out, cls_partition_name(k->partition), 0);
     csv_field(out, cls_input_path_name(k->input_path), 0);
     csv_field(out, cls_separable_name(k->separable), 0);
-    fprintf(out, "%u,%u,", k->rows ? k->rows : 1, k->cols ? k->cols : 1);
+    if (k->rows) fprintf(out, "%u,", k->rows);
+    else fputs("auto,", out); /* the device's policy: chosen_rows says what it gave */
+    fprintf(out, "%u,", k->cols ? k->cols : 1);
     group_text(k->group_width, k->group_height, group, sizeof group);
     csv_field(out, group, 0);
     csv_field(out, mask_name(k->bake), 0);
@@ -263,7 +265,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
     json_object_object_add(o, "partition", json_object_new_string(cls_partition_name(k->partition)));
     json_object_object_add(o, "input", json_object_new_string(cls_input_path_name(k->input_path)));
     json_object_object_add(o, "separable", json_object_new_string(cls_separable_name(k->separable)));
-    json_object_object_add(o, "rows", json_object_new_int(k->rows ? (int)k->rows : 1));
+    json_object_object_add(o, "rows", k->rows ? json_object_new_int((int)k->rows) : json_object_new_string("auto"));
     json_object_object_add(o, "cols", json_object_new_int(k->cols ? (int)k->cols : 1));
     group_text(k->group_width, k->group_height, group, sizeof group);
     json_object_object_add(o, "group", json_object_new_string(group));

@@ -33,7 +33,7 @@ static int usage(FILE *out, int code)
             "  --size WxH | --sizes N|WxH,...   image sizes (default 4096x4096)\n"
             "  --border M | --borders M,...     border modes (default clamp); --value V for constant\n"
             "  --partition naive|isp-block|isp-warp|auto,...   --input auto|global|local|image,...\n"
-            "  --separable auto|none|single-pass|two-pass,...  --rows N,...  --cols N,...  --wg WxH|auto,...\n"
+            "  --separable auto|none|single-pass|two-pass,...  --rows auto|N,...  --cols N,...  --wg WxH|auto,...\n"
             "  --bake | --runtime-mask   mask as literals or a __constant buffer (default: the operator's)\n"
             "  --fold                 baked masks: equal taps share a multiplication\n"
             "options:\n"
@@ -134,6 +134,7 @@ static int parse_separable_item(const char *item, void *array, size_t index)
 
 static int parse_blocking_item(const char *item, void *array, size_t index)
 {
+    if (strcmp(item, "auto") == 0) return ((unsigned *)array)[index] = 0, 1;
     char *end;
     const unsigned long value = strtoul(item, &end, 10);
     ((unsigned *)array)[index] = (unsigned)value;
@@ -261,7 +262,7 @@ static int finish_options(bench_options *o)
         if (!o->partition_count) o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
         if (!o->input_count) o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
         if (!o->separable_count) o->separables[0] = CLS_SEPARABLE_AUTO, o->separable_count = 1;
-        if (!o->rows_count) o->rows[0] = 1, o->rows_count = 1;
+        if (!o->rows_count) o->rows[0] = 0, o->rows_count = 1; /* auto: the device's policy */
         if (!o->cols_count) o->cols[0] = 1, o->cols_count = 1;
         if (!o->group_count) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
     }
