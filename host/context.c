@@ -18,7 +18,7 @@ static cls_status init_device(cls_context *context, const cls_device_caps *caps)
     const cls_arch_record *record = cls_device_db_match(db, &context->caps, &context->match_level);
     if (record) context->record = *record;
     cls_device_db_release(db);
-    return CLS_OK;
+    return cls_tuning_load(&context->tuning);
 }
 
 cls_status cls_context_create(const char *selector, cls_context **out)
@@ -114,6 +114,7 @@ void cls_context_release(cls_context *context)
 {
     if (!context) return;
     cls_programs_release(context);
+    cls_tuning_table_free(&context->tuning);
     pthread_mutex_destroy(&context->programs_lock);
     if (context->queue) clReleaseCommandQueue(context->queue);
     if (context->context) clReleaseContext(context->context);

@@ -7,6 +7,7 @@
 #include "disk_cache.h"
 
 #include "error.h"
+#include "files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +23,6 @@
 #include <xxhash.h>
 
 #define ENTRY_SUFFIX ".clsbin"
-#define TEMP_PREFIX ".tmp-"
 #define INFO_FIELDS 8
 
 static atomic_ulong cache_hits, cache_misses;
@@ -198,25 +198,6 @@ void cls_disk_cache_remove(const cls_disk_cache *cache, const char *key)
     strbuf_free(&path);
 }
 
-/* mkdir -p with owner-only permissions for the folders it creates. */
-static int make_directory(const char *path)
-{
-    strbuf partial;
-    strbuf_init(&partial);
-    strbuf_append(&partial, path);
-    char *text = partial.data;
-    int ok = text != NULL;
-    for (char *p = text ? text + 1 : NULL; ok && p && *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            ok = mkdir(text, 0700) == 0 || errno == EEXIST;
-            *p = '/';
-        }
-    if (ok) ok = mkdir(text, 0700) == 0 || errno == EEXIST;
-    strbuf_free(&partial);
-    return ok;
-}
-
 typedef struct entry_file {
     char *path;
     uint64_t bytes;
@@ -243,7 +224,7 @@ static size_t list_entries(const cls_disk_cache *cache, entry_file **out, int te
         const size_t length = strlen(item->d_name), suffix = strlen(ENTRY_SUFFIX);
         const int is_entry = length > suffix && strcmp(item->d_name + length - suffix, ENTRY_SUFFIX) == 0 &&
                              item->d_name[0] != '.';
-        const int is_temp = strncmp(item->d_name, TEMP_PREFIX, strlen(TEMP_PREFIX)) == 0;
+        const int is_temp = strncmp(item->d_name, CLS_TEMP_PREFIX, strlen(CLS_TEMP_PREFIX)) == 0;
         if (!is_entry && !(temps && is_temp)) continue;
         strbuf path;
         strbuf_init(&path);
@@ -291,10 +272,9 @@ static void evict(const cls_disk_cache *cache)
 void cls_disk_cache_store(const cls_disk_cache *cache, const char *key, const unsigned char *binary,
                           size_t size, const cls_build_info *info)
 {
-    if (!cache->enabled || !binary || size == 0 || !make_directory(strbuf_text(&cache->directory))) return;
-    strbuf entry, temp, path;
+    if (!cache->enabled || !binary || size == 0 || !cls_make_directory(strbuf_text(&cache->directory))) return;
+    strbuf entry, path;
     strbuf_init(&entry);
-    strbuf_init(&temp);
     strbuf_init(&path);
     strbuf_append_n(&entry, CLS_CACHE_MAGIC, 8);
     put_u32(&entry, CLS_CACHE_FORMAT_VERSION);
@@ -306,23 +286,10 @@ void cls_disk_cache_store(const cls_disk_cache *cache, const char *key, const un
     put_u64(&entry, size);
     put_u64(&entry, XXH3_64bits(binary, size));
     strbuf_append_n(&entry, (const char *)binary, size);
-    strbuf_printf(&temp, "%s/" TEMP_PREFIX "XXXXXX", strbuf_text(&cache->directory));
     entry_path(cache, key, &path);
-    int fd = strbuf_failed(&entry) || strbuf_failed(&temp) ? -1 : mkstemp(temp.data);
-    if (fd >= 0) {
-        size_t written = 0;
-        while (written < entry.length) {
-            const ssize_t n = write(fd, entry.data + written, entry.length - written);
-            if (n <= 0 && errno != EINTR) break;
-            if (n > 0) written += (size_t)n;
-        }
-        const int ok = written == entry.length && fsync(fd) == 0;
-        close(fd);
-        if (!ok || rename(temp.data, strbuf_text(&path)) != 0) unlink(temp.data);
-        else evict(cache);
-    }
+    if (!strbuf_failed(&entry) && !strbuf_failed(&path) && cls_write_file_atomic(strbuf_text(&path), entry.data, entry.length))
+        evict(cache);
     strbuf_free(&entry);
-    strbuf_free(&temp);
     strbuf_free(&path);
 }
 

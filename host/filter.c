@@ -123,10 +123,9 @@ static cls_status create_one_kernel(cls_filter *filter)
     return create_kernel(filter);
 }
 
-cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+/* The filter of a spec whose `auto` fields are resolved by the device's policy. */
+static cls_status create_filter(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
-    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
-    *out = NULL;
     cls_filter *filter = calloc(1, sizeof *filter);
     if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     filter->context = context;
@@ -155,6 +154,41 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     }
     *out = filter;
     return CLS_OK;
+}
+
+/* *tuned = spec with the fields it leaves to `auto` taken from the tuning database; 0 when no
+ * result applies (the device's policy then decides). */
+static int apply_tuning(const cls_context *context, const cls_spec *spec, cls_spec *tuned)
+{
+    *tuned = *spec;
+    if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
+        spec->group_height && spec->rows_per_item && spec->cols_per_item)
+        return 0;
+    cls_tuning t;
+    int found = 0;
+    if (cls_tuning_lookup(context, spec, spec->expected_width, spec->expected_height, &t, &found) != CLS_OK || !found)
+        return 0;
+    if (spec->partition == CLS_PARTITION_AUTO) tuned->partition = t.partition;
+    if (spec->input_path == CLS_INPUT_AUTO) tuned->input_path = t.input_path;
+    if (!spec->group_width && !spec->group_height) tuned->group_width = t.group_width, tuned->group_height = t.group_height;
+    if (!spec->rows_per_item) tuned->rows_per_item = t.rows_per_item;
+    if (!spec->cols_per_item) tuned->cols_per_item = t.cols_per_item;
+    return 1;
+}
+
+cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+{
+    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
+    *out = NULL;
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    cls_spec tuned;
+    if (apply_tuning(context, spec, &tuned)) {
+        /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
+         * say) gives way to the policy. */
+        const cls_status status = create_filter(context, &tuned, out);
+        if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) return status;
+    }
+    return create_filter(context, spec, out);
 }
 
 void cls_filter_release(cls_filter *filter)

@@ -4,6 +4,7 @@
 #define CLS_HOST_H
 
 #include "clstencil.h"
+#include "tuning.h"
 
 #include <pthread.h>
 
@@ -22,6 +23,7 @@ struct cls_context {
     cls_match_level match_level;
     pthread_mutex_t programs_lock; /* guards programs */
     struct cls_program_entry *programs; /* built programs, one per source and options */
+    cls_tuning_table tuning; /* shipped and user tuning results, as loaded at creation */
 };
 
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */
@@ -40,6 +42,10 @@ cls_status cls_select_device(const cls_device_caps *caps, size_t count, const ch
 void cls_fingerprint_with_version(const cls_device_caps *caps, const char *library_version, char out[17]);
 /* The resolved spec of a filter (pixel types, mask, border) for pipelines. */
 const cls_spec *cls_filter_spec(const cls_filter *filter);
+/* Loads the shipped tuning results, then the user's file (cls_tuning_path; a missing file is
+ * empty, a malformed one CLS_ERR_PARSE). */
+cls_status cls_tuning_load(cls_tuning_table *table);
+
 /* The "OpenCL error name (number)" text for a cl_int. */
 const char *cls_cl_error_name(cl_int error);
 

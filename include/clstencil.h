@@ -267,6 +267,9 @@ typedef struct cls_spec {
      * { ... }, and assign OUT (a float, converted to the output type). Errors in the build log
      * carry the body's own line numbers (file name "operator"). Copied at create. */
     const char *body;
+    /* The image size `auto` chooses for from tuning results (their size classes); 0 x 0: the
+     * largest size tuned. A filter still runs on any size. */
+    unsigned expected_width, expected_height;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
@@ -405,6 +408,37 @@ cls_status cls_operator_user(const char *body, unsigned width, unsigned height, 
 const cls_spec *cls_operator_spec(const cls_operator *op);
 const char *cls_operator_name(const cls_operator *op);
 void cls_operator_release(cls_operator *op);
+
+/* ---------------------------------------------------------------- tuning results */
+
+/* The best configuration `clstencil tune` measured for an operator: what `auto` then uses for
+ * the spec fields left to it (partition, input path, work-group shape, rows and columns). */
+typedef struct cls_tuning {
+    cls_partition partition;
+    cls_input_path input_path;
+    unsigned group_width, group_height;
+    unsigned rows_per_item, cols_per_item;
+    double kernel_us;      /* the median kernel time measured */
+    unsigned width, height; /* the image measured */
+} cls_tuning;
+
+/* An image's size class: log2 of the geometric mean of its sides, rounded (512x512: 9,
+ * 4096x4096: 12); 0 for an empty size. */
+unsigned cls_size_class(size_t width, size_t height);
+/* The user's tuning file: CLSTENCIL_TUNING_DB, else $XDG_CONFIG_HOME/clstencil/tuning.ini, else
+ * ~/.config/clstencil/tuning.ini (a static buffer; "" when none can be named). */
+const char *cls_tuning_path(void);
+/* Stores a result for spec's operator (the spec without the fields above) on the context's
+ * device architecture and the size class of tuning->width x height in the user's tuning file,
+ * replacing the entry of the same architecture, operator and class; the file is rewritten
+ * atomically. description (may be NULL) says what was tuned, for people reading the file. */
+cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, const cls_tuning *tuning,
+                            const char *description);
+/* What `auto` uses for spec at width x height (0 x 0: the largest class tuned): the user's file
+ * over the results shipped with the library, the exact size class, else the nearest. *found is 0
+ * (and *tuning untouched) when the operator was never tuned on this architecture. */
+cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                             cls_tuning *tuning, int *found);
 
 /* ---------------------------------------------------------------- pipelines */
 

@@ -18,6 +18,9 @@ enum {
     BENCH_SHORT_RUNS = 2,           /* --short: runs whose outputs are checked, untimed */
     BENCH_SHORT_WIDTH = 64,         /* --short: the image size */
     BENCH_SHORT_HEIGHT = 48,
+    TUNE_MAX_GROUP_WIDTH = 256,     /* the work-group shapes tune explores by default */
+    TUNE_MAX_GROUP_HEIGHT = 16,
+    TUNE_MAX_GROUP_ITEMS = 512,
 };
 
 /* How the stages of a configuration are connected. */
@@ -192,6 +195,7 @@ typedef struct bench_report {
     int check;                  /* --short: outputs checked, not timed */
     int compare;                /* a naive column */
     int label_width, variant_width; /* the table's operator and variant columns */
+    int plot_threads;           /* the SVG plots kernel time against work-items per group (tune) */
     bench_row *rows;
     size_t count;
 } bench_report;
@@ -208,5 +212,22 @@ int bench_write_csv(const bench_report *report, const char *path);
 int bench_write_json(const bench_report *report, const char *path);
 /* Draws through gnuplot when it is on PATH, else prints a note; fails only when gnuplot does. */
 int bench_write_svg(const bench_report *report, const char *path);
+
+/* ---------------------------------------------------------------- tune (tune.c) */
+
+/* The work-group shapes tune explores on a device by default: widths of the SIMD width times a
+ * power of two up to TUNE_MAX_GROUP_WIDTH, heights 1 to TUNE_MAX_GROUP_HEIGHT (powers of two), at
+ * most TUNE_MAX_GROUP_ITEMS work-items, within the device's limits. Returns how many (<= max). */
+size_t tune_group_shapes(const cls_device_caps *device, bench_size *shapes, size_t max);
+/* Progress on stderr: a bar on a terminal, a line per tenth otherwise. */
+void tune_progress(size_t done, size_t total, const bench_case *c);
+/* The report's rows fastest first (failed and unsupported ones last) into ranked; returns how
+ * many were timed. */
+size_t tune_rank(const bench_report *report, bench_row *ranked);
+/* The spec `auto` will be asked for: the case's operator with its border and mask storage
+ * (*op owns what the spec points to; release it). */
+cls_status tune_spec(const bench_case *c, cls_operator **op, cls_spec *spec);
+/* Stores a row's configuration in the user's tuning database (cls_tuning_store). */
+cls_status tune_store(const bench_env *env, const bench_row *best);
 
 #endif

@@ -373,8 +373,33 @@ static void gnuplot_quoted(FILE *out, const char *text)
 }
 
 /* One bar per measured row: the speedup over naive when compared, else the ratio to the copy. */
+/* tune: kernel time against work-items per group, a point per configuration (the shape of
+ * Hipacc's configuration-exploration figure). */
+static void gnuplot_threads_script(FILE *out, const bench_report *report, const char *path)
+{
+    fprintf(out, "set terminal svg size 900,600 dynamic noenhanced font 'sans,10' background rgb 'white'\nset output ");
+    gnuplot_quoted(out, path);
+    char title[512];
+    snprintf(title, sizeof title, "clstencil tune on %s: %s %s %ux%u", report->device->name, report->rows[0].c->label,
+             cls_border_name(report->rows[0].c->border), report->rows[0].c->width, report->rows[0].c->height);
+    fprintf(out, "\nset title ");
+    gnuplot_quoted(out, title);
+    fprintf(out, "\nset logscale x 2\nset grid\nset key off\nset xlabel 'work-items per group'\n"
+                 "set ylabel 'kernel time (us)'\n$data << EOD\n");
+    for (size_t i = 0; i < report->count; ++i) {
+        const bench_result *r = report->rows[i].result;
+        if (r->outcome == BENCH_OK)
+            fprintf(out, "%u %.3f\n", r->group_width * r->group_height, r->kernel_us);
+    }
+    fprintf(out, "EOD\nplot $data using 1:2 with points pt 7 ps 0.6 lc rgb '#4477aa'\n");
+}
+
 static void gnuplot_script(FILE *out, const bench_report *report, const char *path)
 {
+    if (report->plot_threads) {
+        gnuplot_threads_script(out, report, path);
+        return;
+    }
     const int speedups = report->compare;
     const unsigned width = report->count * 14 + 200 > 800 ? (unsigned)report->count * 14 + 200 : 800;
     fprintf(out, "set terminal svg size %u,640 dynamic noenhanced font 'sans,10' background rgb 'white'\nset output ", width);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_LIST = 16 };
+enum { MAX_LIST = 32 };
 
 static int usage(FILE *out, int code)
 {
@@ -45,6 +45,35 @@ static int usage(FILE *out, int code)
     return code;
 }
 
+static int tune_usage(FILE *out, int code)
+{
+    fprintf(out,
+            "usage: clstencil tune --op OPERATOR [--size WxH] [--border MODE] [GRID OPTIONS] [OPTIONS]\n"
+            "  explores every combination of partition, input path, work-group shape, rows and columns per\n"
+            "  work-item for one operator, image size and border on the device (median kernel time of %d runs\n"
+            "  after %d warm-up runs each, as clstencil bench), prints the fastest and stores the best in the\n"
+            "  user's tuning database, which `auto` consults first (exact size class, else the nearest).\n"
+            "  --op OPERATOR          the operator (cls_operator_parse's syntax)\n"
+            "  --size WxH             the image size (default 4096x4096); --border MODE (default clamp), --value V\n"
+            "grid options (lists are comma-separated; auto is not a choice here):\n"
+            "  --partition LIST       default naive,isp-block,isp-warp\n"
+            "  --input LIST           default global,local\n"
+            "  --rows LIST            default 1,2,4,8;   --cols LIST   default 1,2\n"
+            "  --wg WxH,...           default every shape of the SIMD width times 1 to %d wide, 1 to %d high,\n"
+            "                         at most %d work-items\n"
+            "  --separable S, --bake | --runtime-mask, --fold   as clstencil bench (part of the operator)\n"
+            "options:\n"
+            "  --runs N (at least %d), --warmup N   --device SELECTOR (as CLSTENCIL_DEVICE)\n"
+            "  --csv FILE, --json FILE   every configuration; --svg FILE kernel time against work-items per\n"
+            "                         group, through gnuplot when it is on PATH\n"
+            "  --no-store             print the best without storing it\n"
+            "the tuning database: CLSTENCIL_TUNING_DB, else $XDG_CONFIG_HOME/clstencil/tuning.ini, else\n"
+            "~/.config/clstencil/tuning.ini\n",
+            BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, TUNE_MAX_GROUP_WIDTH / 32, TUNE_MAX_GROUP_HEIGHT,
+            TUNE_MAX_GROUP_ITEMS, BENCH_MIN_RUNS);
+    return code;
+}
+
 /* ---------------------------------------------------------------- options */
 
 typedef struct bench_options {
@@ -73,6 +102,8 @@ typedef struct bench_options {
     int runs, warmup;
     int compare;
     const char *csv, *json, *svg, *device;
+    int tune;     /* clstencil tune */
+    int no_store; /* tune --no-store */
 } bench_options;
 
 /* Splits a comma-separated list and parses each item into array[*count]; 0 on a bad item. */
@@ -159,18 +190,20 @@ static int parse_float(const char *text, float *out)
 /* The Night filter's stages (a-trous 3, 5, 9, 17, then tone mapping). */
 static const char *const NIGHT[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8", "tonemap"};
 
+#define COMMAND(o) ((o)->tune ? "tune" : "bench")
+
 static int add_op(bench_options *o, const char *text)
 {
     const int night = strcmp(text, "night") == 0;
     const size_t adds = night ? sizeof NIGHT / sizeof NIGHT[0] : 1;
     if (o->op_count + adds > BENCH_MAX_STAGES) {
-        fprintf(stderr, "clstencil bench: at most %d stages\n", BENCH_MAX_STAGES);
+        fprintf(stderr, "clstencil %s: at most %d stages\n", COMMAND(o), BENCH_MAX_STAGES);
         return 0;
     }
     /* The label names an operator as the library does: "convolve:9x9", not its 81 values. */
     cls_operator *op = NULL;
     if (!night && cls_operator_parse(text, &op) != CLS_OK) {
-        fprintf(stderr, "clstencil bench: --op %s: %s\n", text, cls_last_error());
+        fprintf(stderr, "clstencil %s: --op %s: %s\n", COMMAND(o), text, cls_last_error());
         return 0;
     }
     for (size_t i = 0; i < adds; ++i) o->ops[o->op_count++] = night ? NIGHT[i] : text;
@@ -213,46 +246,87 @@ static int parse_valued(bench_options *o, const char *name, const char *value)
     else if (strcmp(name, "--svg") == 0) o->svg = value, grid = 0;
     else if (strcmp(name, "--device") == 0) o->device = value, grid = 0;
     else {
-        fprintf(stderr, "clstencil bench: unknown option '%s'\n", name);
+        fprintf(stderr, "clstencil %s: unknown option '%s'\n", COMMAND(o), name);
         return 0;
     }
     o->grid_options |= grid;
-    if (!ok) fprintf(stderr, "clstencil bench: bad value '%s' for %s\n", value, name);
+    if (!ok) fprintf(stderr, "clstencil %s: bad value '%s' for %s\n", COMMAND(o), value, name);
     return ok;
 }
 
 static int is_flag(const char *name)
 {
-    return strcmp(name, "--short") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
+    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
            strcmp(name, "--fold") == 0;
 }
 
 static void parse_flag(bench_options *o, const char *name)
 {
     if (strcmp(name, "--short") == 0) o->check = 1;
+    else if (strcmp(name, "--no-store") == 0) o->no_store = 1;
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
     if (strcmp(name, "--fold") == 0) o->fold = 1;
 }
 
+/* 1 when a list names `auto` (0 in rows, AUTO in the enums, 0x0 in shapes). */
+static int lists_name_auto(const bench_options *o)
+{
+    int any = 0;
+    for (size_t i = 0; i < o->partition_count; ++i) any |= o->partitions[i] == CLS_PARTITION_AUTO;
+    for (size_t i = 0; i < o->input_count; ++i) any |= o->inputs[i] == CLS_INPUT_AUTO;
+    for (size_t i = 0; i < o->rows_count; ++i) any |= o->rows[i] == 0;
+    for (size_t i = 0; i < o->group_count; ++i) any |= o->groups[i].width == 0;
+    return any;
+}
+
+/* tune: one operator, size and border; explicit choices, the exploration's defaults. */
+static int finish_tune_options(bench_options *o)
+{
+    if (o->suite || o->check || o->compare || o->op_count != 1 || o->size_count > 1 || o->border_count > 1) {
+        fprintf(stderr, "clstencil tune: one --op, at most one --size and one --border; no --suite, --short or "
+                        "--compare\n");
+        return 0;
+    }
+    if (lists_name_auto(o)) {
+        fprintf(stderr, "clstencil tune: auto is what tune fills in; give explicit --partition, --input, --rows "
+                        "and --wg values\n");
+        return 0;
+    }
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    static const cls_input_path inputs[] = {CLS_INPUT_GLOBAL, CLS_INPUT_LOCAL};
+    static const unsigned rows[] = {1, 2, 4, 8}, cols[] = {1, 2};
+    if (!o->partition_count) memcpy(o->partitions, partitions, sizeof partitions), o->partition_count = 3;
+    if (!o->input_count) memcpy(o->inputs, inputs, sizeof inputs), o->input_count = 2;
+    if (!o->rows_count) memcpy(o->rows, rows, sizeof rows), o->rows_count = 4;
+    if (!o->cols_count) memcpy(o->cols, cols, sizeof cols), o->cols_count = 2;
+    /* group_count 0: every shape of the device, once it is known (run_tune). */
+    return 1;
+}
+
 /* Fills what was not given and checks the combination; 0 after saying what is wrong. */
 static int finish_options(bench_options *o)
 {
+    if (o->tune && !finish_tune_options(o)) return 0;
+    if (!o->tune && o->no_store) {
+        fprintf(stderr, "clstencil %s: --no-store is an option of clstencil tune\n", COMMAND(o));
+        return 0;
+    }
     if (!o->suite && o->op_count == 0) return 0;
     if (o->suite && o->op_count) {
-        fprintf(stderr, "clstencil bench: give --suite or --op, not both\n");
+        fprintf(stderr, "clstencil %s: give --suite or --op, not both\n", COMMAND(o));
         return 0;
     }
     if (o->suite && o->grid_options) {
-        fprintf(stderr, "clstencil bench: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
-                        "--runtime-mask, --fold and --value apply to --op grids, not to suites\n");
+        fprintf(stderr, "clstencil %s: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
+                        "--runtime-mask, --fold and --value apply to --op grids, not to suites\n", COMMAND(o));
         return 0;
     }
     if (o->runs < 0) o->runs = o->check ? BENCH_SHORT_RUNS : BENCH_DEFAULT_RUNS;
     if (o->warmup < 0) o->warmup = o->check ? 0 : BENCH_DEFAULT_WARMUP;
     if (!o->check && o->runs < BENCH_MIN_RUNS) {
-        fprintf(stderr, "clstencil bench: --runs %d: a timing median needs at least %d runs\n", o->runs, BENCH_MIN_RUNS);
+        fprintf(stderr, "clstencil %s: --runs %d: a timing median needs at least %d runs\n", COMMAND(o), o->runs, BENCH_MIN_RUNS);
         return 0;
     }
     if (o->check && o->size_count == 0) o->sizes[0] = (bench_size){BENCH_SHORT_WIDTH, BENCH_SHORT_HEIGHT}, o->size_count = 1;
@@ -264,23 +338,24 @@ static int finish_options(bench_options *o)
         if (!o->separable_count) o->separables[0] = CLS_SEPARABLE_AUTO, o->separable_count = 1;
         if (!o->rows_count) o->rows[0] = 0, o->rows_count = 1; /* auto: the device's policy */
         if (!o->cols_count) o->cols[0] = 1, o->cols_count = 1;
-        if (!o->group_count) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
+        if (!o->group_count && !o->tune) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
     }
     if (bench_suite_compares_naive(o->suite)) o->compare = 1;
     if (o->check) o->compare = 0; /* nothing is timed */
     return 1;
 }
 
-static int parse_options(bench_options *o, int argc, char **argv)
+static int parse_options(bench_options *o, int tune, int argc, char **argv)
 {
     options_init(o);
+    o->tune = tune;
     for (int i = 1; i < argc; ++i) {
         if (is_flag(argv[i])) {
             parse_flag(o, argv[i]);
             continue;
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "clstencil bench: %s needs a value\n", argv[i]);
+            fprintf(stderr, "clstencil %s: %s needs a value\n", COMMAND(o), argv[i]);
             return 0;
         }
         if (!parse_valued(o, argv[i], argv[i + 1])) return 0;
@@ -510,7 +585,7 @@ int cmd_bench(int argc, char **argv)
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--help") == 0) return usage(stdout, EXIT_OK_);
     bench_options o;
-    if (!parse_options(&o, argc, argv)) return usage(stderr, EXIT_USAGE);
+    if (!parse_options(&o, 0, argc, argv)) return usage(stderr, EXIT_USAGE);
     bench_plan plan;
     bench_plan_init(&plan);
     if (!build_plan(&o, &plan)) {
@@ -521,6 +596,78 @@ int cmd_bench(int argc, char **argv)
     bench_env env;
     cls_status status = bench_env_init(&env, o.device, o.runs, o.warmup, o.check);
     const int code = status == CLS_OK ? run_plan(&env, &plan, &o) : report_failure("bench", status);
+    bench_env_free(&env);
+    bench_plan_free(&plan);
+    return code;
+}
+
+/* ---------------------------------------------------------------- clstencil tune */
+
+/* Measures every configuration with a progress bar, ranks them, prints the fastest and stores
+ * the best; the files hold every configuration. */
+static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
+{
+    const size_t count = plan->count;
+    bench_row *rows = calloc(count ? count : 1, sizeof *rows), *ranked = calloc(count ? count : 1, sizeof *rows);
+    memo m = {0};
+    bench_report report = {.device = cls_context_device(env->context), .runs = o->runs, .warmup = o->warmup,
+                           .label_width = 8, .variant_width = 7, .rows = rows, .plot_threads = 1};
+    int code = rows && ranked ? EXIT_OK_ : EXIT_FAILURE_;
+    for (size_t i = 0; code == EXIT_OK_ && i < count; ++i) {
+        tune_progress(i, count, &plan->cases[i]);
+        const bench_result *measured = measure(env, plan, &m, &plan->cases[i]);
+        if (!measured) code = EXIT_FAILURE_;
+        else rows[report.count++] = (bench_row){&plan->cases[i], measured, NULL};
+        const int variant = (int)strlen(plan->cases[i].variant);
+        report.variant_width = variant > report.variant_width ? variant : report.variant_width;
+    }
+    if (code == EXIT_OK_) tune_progress(count, count, NULL);
+    const size_t timed = code == EXIT_OK_ ? tune_rank(&report, ranked) : 0;
+    if (code != EXIT_OK_) fprintf(stderr, "clstencil tune: out of memory\n");
+    else if (!timed) {
+        fprintf(stderr, "clstencil tune: no configuration ran (%s)\n", count ? rows[0].result->note : "none");
+        code = EXIT_FAILURE_;
+    } else {
+        bench_report top = report;
+        top.rows = ranked;
+        top.count = timed < 10 ? timed : 10;
+        report.label_width = top.label_width = (int)strlen(plan->cases[0].label);
+        printf("the fastest %zu of %zu configurations (%zu timed):\n", top.count, count, timed);
+        bench_table_header(stdout, &top);
+        for (size_t i = 0; i < top.count; ++i) bench_table_row(stdout, &top, &ranked[i]);
+        const cls_status status = o->no_store ? CLS_OK : tune_store(env, &ranked[0]);
+        if (status != CLS_OK) code = report_failure("tune", status);
+        else if (!o->no_store) printf("stored in %s: auto now uses %s\n", cls_tuning_path(), ranked[0].c->variant);
+    }
+    if (report.count && !write_files(&report, o) && code == EXIT_OK_) code = EXIT_FAILURE_;
+    memo_free(&m);
+    free(rows);
+    free(ranked);
+    return code;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--help") == 0) return tune_usage(stdout, EXIT_OK_);
+    bench_options o;
+    if (!parse_options(&o, 1, argc, argv)) return tune_usage(stderr, EXIT_USAGE);
+    bench_env env;
+    cls_status status = bench_env_init(&env, o.device, o.runs, o.warmup, 0);
+    if (status != CLS_OK) {
+        bench_env_free(&env);
+        return report_failure("tune", status);
+    }
+    if (!o.group_count) o.group_count = tune_group_shapes(cls_context_device(env.context), o.groups, MAX_LIST);
+    bench_plan plan;
+    bench_plan_init(&plan);
+    int code;
+    if (!build_plan(&o, &plan)) {
+        fprintf(stderr, "clstencil tune: out of memory\n");
+        code = EXIT_FAILURE_;
+    } else {
+        code = run_tune(&env, &plan, &o);
+    }
     bench_env_free(&env);
     bench_plan_free(&plan);
     return code;

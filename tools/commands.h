@@ -21,6 +21,7 @@ int cmd_devices(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 int cmd_filter(int argc, char **argv);
 
 /* The capability record, database match and fingerprint of one device as a JSON object. */

@@ -16,6 +16,7 @@ static void usage(FILE *out)
             "  gen [OPTIONS]              print the generated OpenCL C source of a stencil\n"
             "                             (clstencil gen --help for its options)\n"
             "  bench --op OP [--op ...]   time operators on the device against a device copy\n"
+            "  tune --op OP [--size WxH]  explore configurations; store the best for auto\n"
             "  cache [clear | bench]      show the binary cache, empty it, or time cold builds\n"
             "                             against warm loads\n"
             "  filter IN OUT --op OP...   filter an image (TIFF, PGM/PPM, PFM) through operators\n"
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
     if (strcmp(command, "gen") == 0) return cmd_gen(argc - 1, argv + 1);
     if (strcmp(command, "cache") == 0) return cmd_cache(argc - 1, argv + 1);
     if (strcmp(command, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(command, "tune") == 0) return cmd_tune(argc - 1, argv + 1);
     if (strcmp(command, "filter") == 0) return cmd_filter(argc - 1, argv + 1);
     fprintf(stderr, "clstencil: unknown command '%s'\n\n", command);
     usage(stderr);

@@ -1,0 +1,261 @@
+/* tuning.c — the tuning database's text: parsing INI sections into entries, finding the entry of
+ * an architecture, operator and size class, and rewriting one section of a file. */
+#include "tuning.h"
+
+#include "error.h"
+#include "generator.h"
+
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+enum { KEY_PARTITION = 1, KEY_INPUT = 2, KEY_GROUP = 4, KEY_ROWS = 8, KEY_COLS = 16, KEYS_REQUIRED = 31 };
+
+unsigned cls_size_class(size_t width, size_t height)
+{
+    if (!width || !height) return 0;
+    const long rounded = lround(0.5 * log2((double)width * (double)height));
+    return rounded < 1 ? 1 : (unsigned)rounded;
+}
+
+void cls_tuning_table_free(cls_tuning_table *table)
+{
+    free(table->entries);
+    memset(table, 0, sizeof *table);
+}
+
+static int same_key(const cls_tuning_entry *a, const cls_tuning_entry *b)
+{
+    return strcmp(a->arch, b->arch) == 0 && strcmp(a->operator_hash, b->operator_hash) == 0 &&
+           a->size_class == b->size_class;
+}
+
+/* Puts entry into the table, replacing the one with its key; 0 when out of memory. */
+static int table_put(cls_tuning_table *table, const cls_tuning_entry *entry)
+{
+    for (size_t i = 0; i < table->count; ++i)
+        if (same_key(&table->entries[i], entry)) return table->entries[i] = *entry, 1;
+    if (table->count == table->capacity) {
+        const size_t capacity = table->capacity ? 2 * table->capacity : 16;
+        cls_tuning_entry *entries = realloc(table->entries, capacity * sizeof *entries);
+        if (!entries) return 0;
+        table->entries = entries;
+        table->capacity = capacity;
+    }
+    table->entries[table->count++] = *entry;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+typedef struct parse_state {
+    cls_tuning_table parsed;  /* this file's sections, moved into the table when all is well */
+    unsigned *seen;           /* KEY_* flags per parsed entry */
+    size_t seen_capacity;
+    char section[160];        /* the section being read */
+    size_t current;           /* its index in parsed */
+    strbuf error;             /* what is wrong, without location and line */
+} parse_state;
+
+/* "sm_90 0123456789abcdef 12" -> the entry's key fields. */
+static int parse_section(const char *section, cls_tuning_entry *entry)
+{
+    char tail;
+    memset(entry, 0, sizeof *entry);
+    if (sscanf(section, "%63s %16s %u %c", entry->arch, entry->operator_hash, &entry->size_class, &tail) != 3)
+        return 0;
+    if (strlen(entry->operator_hash) != 16 || strspn(entry->operator_hash, "0123456789abcdef") != 16) return 0;
+    return entry->size_class > 0 && entry->size_class < 64;
+}
+
+static int parse_blocking(const char *value, unsigned *out)
+{
+    char *end;
+    const unsigned long n = strtoul(value, &end, 10);
+    *out = (unsigned)n;
+    return *end == '\0' && (n == 1 || n == 2 || n == 4 || n == 8);
+}
+
+static int start_section(parse_state *state, const char *section)
+{
+    cls_tuning_entry entry;
+    if (!parse_section(section, &entry)) {
+        strbuf_printf(&state->error, "section [%s] is not [ARCH OPERATOR-HASH SIZE-CLASS] "
+                      "(16 lower-case hex digits, a class from 1 to 63)", section);
+        return 0;
+    }
+    size_t index = state->parsed.count;
+    for (size_t i = 0; i < state->parsed.count; ++i)
+        if (same_key(&state->parsed.entries[i], &entry)) index = i;
+    if (index == state->parsed.count) {
+        if (!table_put(&state->parsed, &entry)) return strbuf_append(&state->error, "out of memory"), 0;
+        if (state->parsed.count > state->seen_capacity) {
+            const size_t capacity = state->parsed.capacity;
+            unsigned *seen = realloc(state->seen, capacity * sizeof *seen);
+            if (!seen) return strbuf_append(&state->error, "out of memory"), 0;
+            state->seen = seen;
+            state->seen_capacity = capacity;
+        }
+    }
+    state->seen[index] = 0;
+    state->current = index;
+    snprintf(state->section, sizeof state->section, "%s", section);
+    return 1;
+}
+
+static int handle_key(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *state = user;
+    if (strcmp(section, state->section) != 0 && !start_section(state, section)) return 0;
+    cls_tuning_entry *e = &state->parsed.entries[state->current];
+    cls_tuning *t = &e->tuning;
+    unsigned *seen = &state->seen[state->current];
+    int ok = 1;
+    const char *expected = "";
+    char tail;
+    if (strcmp(name, "description") == 0) snprintf(e->description, sizeof e->description, "%s", value);
+    else if (strcmp(name, "partition") == 0)
+        ok = cls_partition_parse(value, &t->partition) == CLS_OK && t->partition != CLS_PARTITION_AUTO,
+        *seen |= KEY_PARTITION, expected = "naive, isp-block or isp-warp";
+    else if (strcmp(name, "input") == 0)
+        ok = cls_input_path_parse(value, &t->input_path) == CLS_OK && t->input_path != CLS_INPUT_AUTO,
+        *seen |= KEY_INPUT, expected = "global, local or image";
+    else if (strcmp(name, "group") == 0)
+        ok = sscanf(value, "%ux%u%c", &t->group_width, &t->group_height, &tail) == 2 && t->group_width &&
+             t->group_height, *seen |= KEY_GROUP, expected = "WxH, e.g. 32x4";
+    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item), *seen |= KEY_ROWS, expected = "1, 2, 4 or 8";
+    else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
+    else if (strcmp(name, "kernel_us") == 0)
+        ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0, expected = "a time in microseconds";
+    else if (strcmp(name, "size") == 0)
+        ok = sscanf(value, "%ux%u%c", &t->width, &t->height, &tail) == 2, expected = "WxH, e.g. 4096x4096";
+    else {
+        strbuf_printf(&state->error, "unknown key '%s'", name);
+        return 0;
+    }
+    if (!ok) strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name, expected, value);
+    return ok;
+}
+
+/* The line of the section named `section` in text (1-based; 0 when not found). */
+static int section_line(const char *text, const char *section)
+{
+    int line = 1;
+    const size_t length = strlen(section);
+    for (const char *p = text; *p; ++line) {
+        const char *start = p + strspn(p, " \t");
+        if (*start == '[' && strncmp(start + 1, section, length) == 0 && start[1 + length] == ']') return line;
+        p += strcspn(p, "\n");
+        if (*p) ++p;
+    }
+    return 0;
+}
+
+cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, const char *location)
+{
+    parse_state state = {.current = 0};
+    strbuf_init(&state.error);
+    const int line = ini_parse_string(text, handle_key, &state);
+    cls_status status = CLS_OK;
+    if (line != 0) {
+        status = cls_fail(CLS_ERR_PARSE, "%s:%d: %s", location, line,
+                          state.error.length ? strbuf_text(&state.error) : "not an INI line");
+    }
+    for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
+        if (state.seen[i] != KEYS_REQUIRED) {
+            const cls_tuning_entry *e = &state.parsed.entries[i];
+            char section[96];
+            snprintf(section, sizeof section, "%s %s %u", e->arch, e->operator_hash, e->size_class);
+            status = cls_fail(CLS_ERR_PARSE, "%s:%d: section [%s] needs partition, input, group, rows and cols",
+                              location, section_line(text, section), section);
+        }
+    for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
+        if (!table_put(table, &state.parsed.entries[i])) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    cls_tuning_table_free(&state.parsed);
+    free(state.seen);
+    strbuf_free(&state.error);
+    return status;
+}
+
+/* ---------------------------------------------------------------- lookup */
+
+const cls_tuning_entry *cls_tuning_table_find(const cls_tuning_table *table, const char *arch,
+                                              const char *operator_hash, unsigned size_class, int *exact)
+{
+    const cls_tuning_entry *best = NULL;
+    unsigned best_distance = 0;
+    for (size_t i = 0; i < table->count; ++i) {
+        const cls_tuning_entry *e = &table->entries[i];
+        if (strcmp(e->arch, arch) != 0 || strcmp(e->operator_hash, operator_hash) != 0) continue;
+        /* Unknown size: the largest class is the nearest. */
+        const unsigned target = size_class ? size_class : 64;
+        const unsigned distance = e->size_class > target ? e->size_class - target : target - e->size_class;
+        if (!best || distance < best_distance || (distance == best_distance && e->size_class > best->size_class))
+            best = e, best_distance = distance;
+    }
+    if (exact) *exact = best && size_class && best->size_class == size_class;
+    return best;
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+static void render_section(strbuf *out, const cls_tuning_entry *e)
+{
+    const cls_tuning *t = &e->tuning;
+    strbuf_printf(out, "[%s %s %u]\n", e->arch, e->operator_hash, e->size_class);
+    if (e->description[0]) strbuf_printf(out, "description = %s\n", e->description);
+    strbuf_printf(out, "partition = %s\ninput = %s\ngroup = %ux%u\nrows = %u\ncols = %u\n",
+                  cls_partition_name(t->partition), cls_input_path_name(t->input_path), t->group_width,
+                  t->group_height, t->rows_per_item, t->cols_per_item);
+    strbuf_printf(out, "kernel_us = %.1f\nsize = %ux%u\n", t->kernel_us, t->width, t->height);
+}
+
+char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry)
+{
+    char header[96];
+    snprintf(header, sizeof header, "[%s %s %u]", entry->arch, entry->operator_hash, entry->size_class);
+    strbuf out;
+    strbuf_init(&out);
+    /* Copy every line but those of the old section (its header up to the next header). */
+    int skipping = 0;
+    for (const char *p = text ? text : ""; *p;) {
+        const size_t length = strcspn(p, "\n");
+        const char *start = p + strspn(p, " \t");
+        if (*start == '[') skipping = strncmp(start, header, strlen(header)) == 0;
+        if (!skipping) {
+            strbuf_append_n(&out, p, length);
+            strbuf_append(&out, "\n");
+        }
+        p += length;
+        if (*p) ++p;
+    }
+    if (out.length && strbuf_text(&out)[out.length - 1] == '\n' && out.length > 1 &&
+        strbuf_text(&out)[out.length - 2] != '\n')
+        strbuf_append(&out, "\n"); /* a blank line between sections */
+    render_section(&out, entry);
+    return strbuf_take(&out);
+}
+
+/* ---------------------------------------------------------------- the operator's name */
+
+cls_status cls_operator_hash(const cls_spec *spec, char hash[17])
+{
+    cls_spec normalized = *spec;
+    normalized.partition = CLS_PARTITION_NAIVE;
+    normalized.input_path = CLS_INPUT_GLOBAL;
+    normalized.group_width = normalized.group_height = 1;
+    normalized.rows_per_item = normalized.cols_per_item = 1;
+    cls_kernel_config config;
+    cls_status status = cls_kernel_config_init(&config, &normalized, 1, 1, 1, 1);
+    if (status != CLS_OK) return status;
+    char *key = cls_kernel_key(&config);
+    cls_kernel_config_free(&config);
+    if (!key) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(key, strlen(key)));
+    free(key);
+    return CLS_OK;
+}

@@ -1,0 +1,42 @@
+/* tuning.h — the tuning database (internal): measured best configurations keyed by device
+ * architecture, operator and image size class, as INI text. Records ship with the library
+ * (the INI files of device-db/tuning, compiled in) and `clstencil tune` adds the user's own; `auto` consults
+ * them before the policy defaults. Pure C: parsing, lookup and rendering of text. */
+#ifndef CLS_TUNING_H
+#define CLS_TUNING_H
+
+#include "clstencil.h"
+#include "strbuf.h"
+
+/* One section: [ARCH OPERATOR-HASH SIZE-CLASS]. */
+typedef struct cls_tuning_entry {
+    char arch[64];          /* "sm_90", or the record id where the device has no architecture key */
+    char operator_hash[17]; /* XXH3-64 of cls_operator_key, 16 hex digits */
+    unsigned size_class;    /* cls_size_class of the tuned image */
+    char description[128];  /* what was tuned, for people ("gaussian:3,0.8 clamp") */
+    cls_tuning tuning;
+} cls_tuning_entry;
+
+typedef struct cls_tuning_table {
+    cls_tuning_entry *entries;
+    size_t count, capacity;
+} cls_tuning_table;
+
+void cls_tuning_table_free(cls_tuning_table *table);
+/* Adds the sections of one file's text; a section already in the table (same arch, operator and
+ * class) is replaced, so later files override earlier ones. Malformed text is CLS_ERR_PARSE
+ * naming location and line; the table keeps what it had. */
+cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, const char *location);
+/* The entry for arch and operator in size class `size_class` (0: the largest class tuned), else
+ * the nearest class (the larger on a tie); NULL when the operator was never tuned there.
+ * *exact (may be NULL) says whether the class matched. */
+const cls_tuning_entry *cls_tuning_table_find(const cls_tuning_table *table, const char *arch,
+                                              const char *operator_hash, unsigned size_class, int *exact);
+/* text with entry's section replaced (or appended when new); NULL when out of memory. */
+char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry);
+
+/* The hash naming spec's operator: everything but the knobs the tuner chooses (partition, input
+ * path, work-group shape, rows and columns per work-item). CLS_ERR_* for an invalid spec. */
+cls_status cls_operator_hash(const cls_spec *spec, char hash[17]);
+
+#endif

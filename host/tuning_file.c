@@ -1,0 +1,114 @@
+/* tuning_file.c — the tuning database on disk and in a context: the results shipped with the
+ * library (compiled in) and the user's file, loaded when a context is created; storing a result
+ * rewrites the user's file atomically; looking one up serves `auto`. */
+#include "host.h"
+
+#include "embedded.h"
+#include "error.h"
+#include "files.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cls_tuning_path(void)
+{
+    static _Thread_local char path[4096];
+    const char *named = getenv("CLSTENCIL_TUNING_DB"), *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (named && *named) snprintf(path, sizeof path, "%s", named);
+    else if (config && *config) snprintf(path, sizeof path, "%s/clstencil/tuning.ini", config);
+    else if (home && *home) snprintf(path, sizeof path, "%s/.config/clstencil/tuning.ini", home);
+    else path[0] = '\0';
+    return path;
+}
+
+/* The whole file, or NULL: *status is CLS_OK when it does not exist, CLS_ERR_IO when unreadable. */
+static char *read_text(const char *path, cls_status *status)
+{
+    *status = CLS_OK;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        if (errno != ENOENT) *status = cls_fail(CLS_ERR_IO, "%s: cannot open the tuning file: %s", path, strerror(errno));
+        return NULL;
+    }
+    strbuf text;
+    strbuf_init(&text);
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) strbuf_append_n(&text, chunk, got);
+    const int failed = ferror(file);
+    fclose(file);
+    if (failed || strbuf_failed(&text)) {
+        strbuf_free(&text);
+        *status = cls_fail(CLS_ERR_IO, "%s: cannot read the tuning file", path);
+        return NULL;
+    }
+    return strbuf_take(&text);
+}
+
+cls_status cls_tuning_load(cls_tuning_table *table)
+{
+    cls_status status = CLS_OK;
+    for (size_t i = 0; status == CLS_OK && i < cls_embedded_tuning_count; ++i)
+        status = cls_tuning_table_parse(table, cls_embedded_tuning[i].text, cls_embedded_tuning[i].name);
+    const char *path = cls_tuning_path();
+    char *text = status == CLS_OK && path[0] ? read_text(path, &status) : NULL;
+    if (text) status = cls_tuning_table_parse(table, text, path);
+    free(text);
+    return status;
+}
+
+/* The architecture a context's results are filed under. */
+static const char *tuning_arch(const cls_context *context)
+{
+    return context->caps.arch[0] ? context->caps.arch : context->record.id;
+}
+
+cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, const cls_tuning *tuning,
+                            const char *description)
+{
+    if (!context || !spec || !tuning) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context, spec or tuning is NULL");
+    if (tuning->partition == CLS_PARTITION_AUTO || tuning->input_path == CLS_INPUT_AUTO || !tuning->group_width ||
+        !tuning->group_height || !tuning->rows_per_item || !tuning->cols_per_item || !tuning->width || !tuning->height)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a tuning result names every choice (no auto) and the image size");
+    cls_tuning_entry entry = {.tuning = *tuning, .size_class = cls_size_class(tuning->width, tuning->height)};
+    snprintf(entry.arch, sizeof entry.arch, "%s", tuning_arch(context));
+    snprintf(entry.description, sizeof entry.description, "%s", description ? description : "");
+    entry.description[strcspn(entry.description, "\n[]")] = '\0'; /* one line, no section syntax */
+    cls_status status = cls_operator_hash(spec, entry.operator_hash);
+    if (status != CLS_OK) return status;
+    const char *path = cls_tuning_path();
+    if (!path[0]) return cls_fail(CLS_ERR_IO, "no tuning file: set CLSTENCIL_TUNING_DB, XDG_CONFIG_HOME or HOME");
+    char *old = read_text(path, &status);
+    if (status != CLS_OK) return status;
+    cls_tuning_table check = {0};
+    if (old) status = cls_tuning_table_parse(&check, old, path); /* never rewrite a file we cannot read */
+    cls_tuning_table_free(&check);
+    char *text = status == CLS_OK ? cls_tuning_text_replace(old, &entry) : NULL;
+    free(old);
+    if (status != CLS_OK) return status;
+    if (!text) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s", path);
+    char *slash = strrchr(folder, '/');
+    if (slash && slash != folder) *slash = '\0';
+    if ((slash && slash != folder && !cls_make_directory(folder)) || !cls_write_file_atomic(path, text, strlen(text)))
+        status = cls_fail(CLS_ERR_IO, "%s: cannot write the tuning file: %s", path, strerror(errno));
+    free(text);
+    return status;
+}
+
+cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                             cls_tuning *tuning, int *found)
+{
+    if (!context || !spec || !tuning || !found) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an argument is NULL");
+    *found = 0;
+    char hash[17];
+    cls_status status = cls_operator_hash(spec, hash);
+    if (status != CLS_OK) return status;
+    const cls_tuning_entry *entry =
+        cls_tuning_table_find(&context->tuning, tuning_arch(context), hash, cls_size_class(width, height), NULL);
+    if (entry) *tuning = entry->tuning, *found = 1;
+    return CLS_OK;
+}
