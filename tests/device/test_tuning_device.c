@@ -1,0 +1,152 @@
+/* test_tuning_device.c — the tuning database on the default device: a stored result reaches
+ * `auto` in contexts created afterwards (partition, shape, rows, columns, input path), fields the
+ * spec sets itself win, the nearest size class serves other sizes, the tuned filter still
+ * matches the CPU reference (borders included), and a malformed tuning file stops context
+ * creation with its file and line. CLSTENCIL_TUNING_DB points at a temporary file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+static char folder[] = "/tmp/clstencil-tuning-XXXXXX";
+static char path[64];
+static const float gauss[9] = {1 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 4 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 1 / 16.f};
+
+static cls_spec gauss_spec(cls_border border)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = gauss;
+    spec.border = border;
+    return spec;
+}
+
+static cls_context *new_context(void)
+{
+    cls_context *context = NULL;
+    if (cls_context_create(NULL, &context) != CLS_OK) fail_msg("context: %s", cls_last_error());
+    return context;
+}
+
+static const cls_tuning TUNED = {.partition = CLS_PARTITION_ISP_WARP, .input_path = CLS_INPUT_LOCAL,
+                                 .group_width = 16, .group_height = 2, .rows_per_item = 2, .cols_per_item = 2,
+                                 .kernel_us = 10.0, .width = 64, .height = 64};
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(folder)) return -1;
+    snprintf(path, sizeof path, "%s/tuning.ini", folder);
+    setenv("CLSTENCIL_TUNING_DB", path, 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(path);
+    rmdir(folder);
+    return 0;
+}
+
+static void stored_result_reaches_auto(void **state)
+{
+    (void)state;
+    cls_context *context = new_context();
+    const cls_spec spec = gauss_spec(CLS_BORDER_MIRROR);
+    int found = 1;
+    cls_tuning tuning;
+    assert_int_equal(cls_tuning_lookup(context, &spec, 64, 64, &tuning, &found), CLS_OK);
+    assert_int_equal(found, 0);
+    assert_int_equal(cls_tuning_store(context, &spec, &TUNED, "gaussian 3x3 mirror"), CLS_OK);
+    cls_context_release(context);
+
+    context = new_context(); /* results load with the context */
+    assert_int_equal(cls_tuning_lookup(context, &spec, 4096, 4096, &tuning, &found), CLS_OK);
+    assert_int_equal(found, 1); /* the nearest class */
+    assert_int_equal(tuning.group_width, 16);
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_ISP_WARP);
+    unsigned w = 0, h = 0;
+    cls_filter_group_shape(filter, &w, &h);
+    assert_int_equal(w, 16);
+    assert_int_equal(h, 2);
+    assert_int_equal(cls_filter_rows_per_item(filter), 2);
+    assert_non_null(strstr(cls_filter_source(filter), "__local"));
+
+    /* the tuned kernel against the reference, every pixel of an image smaller than a tile row */
+    enum { W = 37, H = 23 };
+    float in[W * H], out[W * H];
+    double expected[W * H];
+    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 32) / 32.0f;
+    const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil(&image, gauss, 3, 3, CLS_BORDER_MIRROR, 0.0f, expected), 0);
+    const cls_image_desc desc = {.width = W, .height = H};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+    for (int k = 0; k < W * H; ++k)
+        if (!ref_f32_close(out[k], expected[k]))
+            fail_msg("pixel (%d, %d) is %.9g, expected %.9g", k % W, k / W, (double)out[k], expected[k]);
+    cls_filter_release(filter);
+
+    /* fields the spec sets itself win; another border is another operator */
+    cls_spec own = spec;
+    own.rows_per_item = 1;
+    own.partition = CLS_PARTITION_NAIVE;
+    assert_int_equal(cls_filter_create(context, &own, &filter), CLS_OK);
+    assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_NAIVE);
+    assert_int_equal(cls_filter_rows_per_item(filter), 1);
+    cls_filter_group_shape(filter, &w, &h);
+    assert_int_equal(w, 16);
+    cls_filter_release(filter);
+    const cls_spec clamp = gauss_spec(CLS_BORDER_CLAMP);
+    assert_int_equal(cls_tuning_lookup(context, &clamp, 64, 64, &tuning, &found), CLS_OK);
+    assert_int_equal(found, 0);
+    cls_context_release(context);
+}
+
+static void malformed_file_stops_context_creation(void **state)
+{
+    (void)state;
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fputs("[pocl-cpu 0123456789abcdef 12]\npartition = fastest\n", file);
+    fclose(file);
+    cls_context *context = (cls_context *)0x1;
+    assert_int_equal(cls_context_create(NULL, &context), CLS_ERR_PARSE);
+    assert_null(context);
+    char expected[96];
+    snprintf(expected, sizeof expected, "%s:2: 'partition' must be", path);
+    if (!strstr(cls_last_error(), expected)) fail_msg("'%s' lacks '%s'", cls_last_error(), expected);
+    /* storing refuses to rewrite a file it cannot read */
+    unlink(path);
+    context = new_context();
+    file = fopen(path, "w");
+    fputs("not ini\n", file);
+    fclose(file);
+    const cls_spec spec = gauss_spec(CLS_BORDER_CLAMP);
+    assert_int_equal(cls_tuning_store(context, &spec, &TUNED, NULL), CLS_ERR_PARSE);
+    cls_tuning bad = TUNED;
+    bad.partition = CLS_PARTITION_AUTO;
+    assert_int_equal(cls_tuning_store(context, &spec, &bad, NULL), CLS_ERR_INVALID_ARGUMENT);
+    cls_context_release(context);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stored_result_reaches_auto),
+        cmocka_unit_test(malformed_file_stops_context_creation),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

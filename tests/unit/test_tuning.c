@@ -1,0 +1,187 @@
+/* test_tuning.c — the tuning database's text without a device: size classes, parsing (and its
+ * errors with file and line), lookup by exact and nearest size class, rewriting one section of a
+ * file, and the operator hash that ignores exactly the knobs the tuner chooses. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuning.h"
+
+#define HASH_A "0123456789abcdef"
+#define HASH_B "fedcba9876543210"
+
+static const char TWO_CLASSES[] =
+    "; shipped results\n"
+    "[sm_90 " HASH_A " 9]\n"
+    "description = gaussian:3 clamp\n"
+    "partition = isp-block\ninput = global\ngroup = 32x4\nrows = 8\ncols = 1\nkernel_us = 12.5\nsize = 512x512\n"
+    "\n"
+    "[sm_90 " HASH_A " 12]\n"
+    "partition = naive\ninput = local\ngroup = 64x2\nrows = 4\ncols = 2\n";
+
+static void size_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(cls_size_class(512, 512), 9);
+    assert_int_equal(cls_size_class(4096, 4096), 12);
+    assert_int_equal(cls_size_class(4096, 1024), 11); /* geometric mean 2048 */
+    assert_int_equal(cls_size_class(1920, 1080), 10); /* 1440: log2 10.49 */
+    assert_int_equal(cls_size_class(1, 1), 1);
+    assert_int_equal(cls_size_class(0, 64), 0);
+}
+
+static void parse_and_find(void **state)
+{
+    (void)state;
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, TWO_CLASSES, "shipped.ini"), CLS_OK);
+    assert_int_equal(table.count, 2);
+    int exact = -1;
+    const cls_tuning_entry *e = cls_tuning_table_find(&table, "sm_90", HASH_A, 9, &exact);
+    assert_non_null(e);
+    assert_int_equal(exact, 1);
+    assert_string_equal(e->description, "gaussian:3 clamp");
+    assert_int_equal(e->tuning.partition, CLS_PARTITION_ISP_BLOCK);
+    assert_int_equal(e->tuning.input_path, CLS_INPUT_GLOBAL);
+    assert_int_equal(e->tuning.group_width, 32);
+    assert_int_equal(e->tuning.group_height, 4);
+    assert_int_equal(e->tuning.rows_per_item, 8);
+    assert_int_equal(e->tuning.width, 512);
+    assert_true(e->tuning.kernel_us == 12.5);
+    /* the nearest class, the larger on a tie, the largest for an unknown size */
+    assert_int_equal(cls_tuning_table_find(&table, "sm_90", HASH_A, 10, &exact)->size_class, 9);
+    assert_int_equal(exact, 0);
+    assert_int_equal(cls_tuning_table_find(&table, "sm_90", HASH_A, 11, NULL)->size_class, 12);
+    assert_int_equal(cls_tuning_table_find(&table, "sm_90", HASH_A, 0, &exact)->size_class, 12);
+    assert_int_equal(exact, 0);
+    /* another operator or architecture was never tuned */
+    assert_null(cls_tuning_table_find(&table, "sm_90", HASH_B, 12, NULL));
+    assert_null(cls_tuning_table_find(&table, "sm_80", HASH_A, 12, NULL));
+    cls_tuning_table_free(&table);
+}
+
+static void later_files_override(void **state)
+{
+    (void)state;
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, TWO_CLASSES, "shipped.ini"), CLS_OK);
+    assert_int_equal(cls_tuning_table_parse(&table,
+                                            "[sm_90 " HASH_A " 12]\npartition = isp-warp\ninput = global\n"
+                                            "group = 128x1\nrows = 1\ncols = 1\n",
+                                            "user.ini"),
+                     CLS_OK);
+    assert_int_equal(table.count, 2);
+    const cls_tuning_entry *e = cls_tuning_table_find(&table, "sm_90", HASH_A, 12, NULL);
+    assert_int_equal(e->tuning.partition, CLS_PARTITION_ISP_WARP);
+    assert_int_equal(e->tuning.group_width, 128);
+    cls_tuning_table_free(&table);
+}
+
+static void expect_error(const char *text, const char *message)
+{
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, TWO_CLASSES, "shipped.ini"), CLS_OK);
+    assert_int_equal(cls_tuning_table_parse(&table, text, "user.ini"), CLS_ERR_PARSE);
+    if (!strstr(cls_last_error(), message)) fail_msg("'%s' lacks '%s'", cls_last_error(), message);
+    assert_int_equal(table.count, 2); /* nothing of a malformed file is used */
+    assert_int_equal(cls_tuning_table_find(&table, "sm_90", HASH_A, 12, NULL)->tuning.partition, CLS_PARTITION_NAIVE);
+    cls_tuning_table_free(&table);
+}
+
+static void malformed_files_name_file_and_line(void **state)
+{
+    (void)state;
+    static const char complete[] = "partition = naive\ninput = global\ngroup = 32x4\nrows = 1\ncols = 1\n";
+    char text[512];
+    expect_error("[sm_90 0123 12]\npartition = naive\n", "user.ini:2: section [sm_90 0123 12] is not");
+    expect_error("[sm_90 " HASH_A " 12]\npartition = auto\n", "user.ini:2: 'partition' must be naive");
+    expect_error("[sm_90 " HASH_A " 12]\nrows = 3\n", "user.ini:2: 'rows' must be 1, 2, 4 or 8");
+    expect_error("[sm_90 " HASH_A " 12]\ngroup = 32\n", "user.ini:2: 'group' must be WxH");
+    expect_error("[sm_90 " HASH_A " 12]\nwarps = 4\n", "user.ini:2: unknown key 'warps'");
+    expect_error("\n[sm_90 " HASH_A " 12]\npartition = naive\n", "user.ini:2: section [sm_90 " HASH_A " 12] needs");
+    snprintf(text, sizeof text, "[sm_90 " HASH_B " 7]\n%snot ini\n", complete);
+    expect_error(text, "user.ini:7: ");
+}
+
+static void replace_one_section(void **state)
+{
+    (void)state;
+    cls_tuning_entry entry = {.arch = "sm_90", .operator_hash = HASH_A, .size_class = 9,
+                              .description = "gaussian:3 clamp",
+                              .tuning = {CLS_PARTITION_ISP_WARP, CLS_INPUT_LOCAL, 64, 4, 2, 1, 7.5, 512, 512}};
+    char *text = cls_tuning_text_replace(TWO_CLASSES, &entry);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "; shipped results\n")); /* comments stay */
+    assert_null(strstr(text, "group = 32x4"));            /* the old section went */
+    assert_non_null(strstr(text, "[sm_90 " HASH_A " 12]\npartition = naive")); /* the other stays */
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, text, "rewritten"), CLS_OK);
+    assert_int_equal(table.count, 2);
+    const cls_tuning_entry *e = cls_tuning_table_find(&table, "sm_90", HASH_A, 9, NULL);
+    assert_int_equal(e->tuning.partition, CLS_PARTITION_ISP_WARP);
+    assert_int_equal(e->tuning.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(e->tuning.group_width, 64);
+    assert_true(e->tuning.kernel_us == 7.5);
+    free(text);
+    /* a new section is appended; an empty file gets just it */
+    entry.size_class = 10;
+    text = cls_tuning_text_replace(NULL, &entry);
+    assert_non_null(text);
+    assert_int_equal(strncmp(text, "[sm_90 " HASH_A " 10]\n", 26), 0);
+    cls_tuning_table_free(&table);
+    assert_int_equal(cls_tuning_table_parse(&table, text, "new"), CLS_OK);
+    assert_int_equal(table.count, 1);
+    cls_tuning_table_free(&table);
+    free(text);
+}
+
+static void operator_hash_ignores_the_tuned_knobs(void **state)
+{
+    (void)state;
+    static const float mask[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = mask;
+    char base[17], other[17];
+    assert_int_equal(cls_operator_hash(&spec, base), CLS_OK);
+    assert_int_equal(strlen(base), 16);
+    cls_spec tuned = spec;
+    tuned.partition = CLS_PARTITION_ISP_WARP;
+    tuned.input_path = CLS_INPUT_LOCAL;
+    tuned.group_width = 64;
+    tuned.group_height = 2;
+    tuned.rows_per_item = 8;
+    tuned.cols_per_item = 2;
+    tuned.expected_width = tuned.expected_height = 512;
+    assert_int_equal(cls_operator_hash(&tuned, other), CLS_OK);
+    assert_string_equal(base, other);
+    cls_spec changed = spec;
+    changed.border = CLS_BORDER_MIRROR;
+    assert_int_equal(cls_operator_hash(&changed, other), CLS_OK);
+    assert_string_not_equal(base, other);
+    changed = spec;
+    changed.bake_coefficients = 1;
+    assert_int_equal(cls_operator_hash(&changed, other), CLS_OK);
+    assert_string_not_equal(base, other);
+    changed = spec;
+    changed.mask_width = 4; /* an invalid spec (even width) has no hash */
+    assert_int_equal(cls_operator_hash(&changed, other), CLS_ERR_INVALID_ARGUMENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(size_classes),
+        cmocka_unit_test(parse_and_find),
+        cmocka_unit_test(later_files_override),
+        cmocka_unit_test(malformed_files_name_file_and_line),
+        cmocka_unit_test(replace_one_section),
+        cmocka_unit_test(operator_hash_ignores_the_tuned_knobs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
