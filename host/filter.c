@@ -220,10 +220,14 @@ unsigned cls_filter_output_count(const cls_filter *filter)
 }
 
 /* A two-pass filter reports its row pass's partition, shape and rows. */
-unsigned cls_filter_rows_per_item(const cls_filter *filter)
+void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols)
 {
-    if (filter && filter->two_pass) return cls_filter_rows_per_item(cls_two_pass_filter(filter->two_pass, 0));
-    return filter ? filter->config.rows : 0;
+    if (filter && filter->two_pass) {
+        cls_filter_outputs_per_item(cls_two_pass_filter(filter->two_pass, 0), rows, cols);
+        return;
+    }
+    if (rows) *rows = filter ? filter->config.rows : 0;
+    if (cols) *cols = filter ? filter->config.cols : 0;
 }
 
 cls_partition cls_filter_partition(const cls_filter *filter)

@@ -346,8 +346,8 @@ const char *cls_filter_source(const cls_filter *filter);
 /* The resolved partition and work-group shape. */
 cls_partition cls_filter_partition(const cls_filter *filter);
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height);
-/* The resolved output rows per work-item (a two-pass filter: its row pass's); 0 for NULL. */
-unsigned cls_filter_rows_per_item(const cls_filter *filter);
+/* The resolved output rows and columns per work-item (a two-pass filter: its row pass's). */
+void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols);
 /* Enqueues the filter on the context's queue after the events of wait_list; *event (may be
  * NULL) receives the launch's event, which the caller releases. Checks the geometry and the
  * buffers' sizes, then returns without waiting. */

@@ -151,7 +151,7 @@ typedef struct bench_result {
                                  * write the outputs, and each intermediate image once each way */
     cls_partition partition;    /* what the first filter resolved to */
     unsigned group_width, group_height;
-    unsigned rows;              /* output rows per work-item the first filter resolved to */
+    unsigned rows, cols;        /* outputs per work-item the first filter resolved to */
     size_t filter_count;        /* the filters built, and the shape each resolved to */
     unsigned groups[BENCH_MAX_STAGES][2];
     unsigned output_count;

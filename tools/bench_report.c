@@ -124,6 +124,7 @@ void bench_table_row(FILE *out, const bench_report *report, const bench_row *row
         group_text(r->group_width, r->group_height, group, sizeof group);
         fprintf(out, "  %s %s", cls_partition_name(r->partition), group);
         if (r->rows > 1) fprintf(out, " rows %u", r->rows);
+        if (r->cols > 1) fprintf(out, " cols %u", r->cols);
         fputc('\n', out);
     }
     fflush(out);
@@ -172,7 +173,7 @@ static void csv_number(FILE *out, double value, int available)
 static const char *const CSV_COLUMNS[] = {
     "suite", "application", "operator", "variant", "border", "width", "height", "partition", "input", "separable",
     "rows", "cols", "group", "mask", "fold", "merged", "outcome", "kernel_us", "copy_us", "ratio", "effective_gbps",
-    "naive_us", "speedup", "chosen_partition", "chosen_group", "chosen_rows", "runs", "note"};
+    "naive_us", "speedup", "chosen_partition", "chosen_group", "chosen_rows", "chosen_cols", "runs", "note"};
 
 static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
 {
@@ -191,7 +192,8 @@ static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
     csv_field(out, cls_separable_name(k->separable), 0);
     if (k->rows) fprintf(out, "%u,", k->rows);
     else fputs("auto,", out); /* the device's policy: chosen_rows says what it gave */
-    fprintf(out, "%u,", k->cols ? k->cols : 1);
+    if (k->cols) fprintf(out, "%u,", k->cols);
+    else fputs("auto,", out);
     group_text(k->group_width, k->group_height, group, sizeof group);
     csv_field(out, group, 0);
     csv_field(out, mask_name(k->bake), 0);
@@ -209,6 +211,8 @@ static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
     group_text(r->group_width, r->group_height, group, sizeof group);
     csv_field(out, r->outcome == BENCH_OK ? group : "", 0);
     snprintf(number, sizeof number, "%u", r->rows);
+    csv_field(out, r->outcome == BENCH_OK ? number : "", 0);
+    snprintf(number, sizeof number, "%u", r->cols);
     csv_field(out, r->outcome == BENCH_OK ? number : "", 0);
     snprintf(number, sizeof number, "%d", report->runs);
     csv_field(out, number, 0);
@@ -266,7 +270,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
     json_object_object_add(o, "input", json_object_new_string(cls_input_path_name(k->input_path)));
     json_object_object_add(o, "separable", json_object_new_string(cls_separable_name(k->separable)));
     json_object_object_add(o, "rows", k->rows ? json_object_new_int((int)k->rows) : json_object_new_string("auto"));
-    json_object_object_add(o, "cols", json_object_new_int(k->cols ? (int)k->cols : 1));
+    json_object_object_add(o, "cols", k->cols ? json_object_new_int((int)k->cols) : json_object_new_string("auto"));
     group_text(k->group_width, k->group_height, group, sizeof group);
     json_object_object_add(o, "group", json_object_new_string(group));
     json_object_object_add(o, "mask", json_object_new_string(mask_name(k->bake)));
@@ -289,6 +293,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
         group_text(r->group_width, r->group_height, group, sizeof group);
         json_object_object_add(o, "chosen_group", json_object_new_string(group));
         json_object_object_add(o, "chosen_rows", json_object_new_int((int)r->rows));
+        json_object_object_add(o, "chosen_cols", json_object_new_int((int)r->cols));
     }
     return o;
 }

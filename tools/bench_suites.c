@@ -71,7 +71,6 @@ void bench_knobs_plain(bench_knobs *knobs)
     knobs->separable = CLS_SEPARABLE_NONE;
 }
 
-static unsigned at_least_one(unsigned value) { return value ? value : 1; }
 
 const char *bench_case_key(bench_plan *plan, const bench_case *c)
 {
@@ -89,7 +88,7 @@ const char *bench_case_key(bench_plan *plan, const bench_case *c)
                              c->layout == BENCH_CHAIN ? "chain" : "parallel", k->merge ? "+merge" : "",
                              cls_border_name(c->border), c->border == CLS_BORDER_CONSTANT ? (double)c->border_value : 0.0,
                              c->width, c->height, cls_partition_name(k->partition), cls_input_path_name(k->input_path),
-                             cls_separable_name(k->separable), k->rows, at_least_one(k->cols),
+                             cls_separable_name(k->separable), k->rows, k->cols,
                              k->groups_pinned ? 0 : k->group_width, k->groups_pinned ? 0 : k->group_height, groups,
                              k->bake, k->fold);
 }
@@ -270,7 +269,7 @@ static const char *grid_variant(bench_plan *plan, const bench_knobs *k)
     if (k->separable != CLS_SEPARABLE_AUTO)
         snprintf(text + strlen(text), sizeof text - strlen(text), " %s", cls_separable_name(k->separable));
     if (k->rows) snprintf(text + strlen(text), sizeof text - strlen(text), " rows %u", k->rows);
-    if (k->cols > 1) snprintf(text + strlen(text), sizeof text - strlen(text), " cols %u", k->cols);
+    if (k->cols) snprintf(text + strlen(text), sizeof text - strlen(text), " cols %u", k->cols);
     if (k->group_width) snprintf(text + strlen(text), sizeof text - strlen(text), " %ux%u", k->group_width, k->group_height);
     if (k->bake >= 0) snprintf(text + strlen(text), sizeof text - strlen(text), " %s", k->bake ? "baked" : "runtime");
     if (k->fold) snprintf(text + strlen(text), sizeof text - strlen(text), " fold");

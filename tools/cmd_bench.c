@@ -33,7 +33,7 @@ static int usage(FILE *out, int code)
             "  --size WxH | --sizes N|WxH,...   image sizes (default 4096x4096)\n"
             "  --border M | --borders M,...     border modes (default clamp); --value V for constant\n"
             "  --partition naive|isp-block|isp-warp|auto,...   --input auto|global|local|image,...\n"
-            "  --separable auto|none|single-pass|two-pass,...  --rows auto|N,...  --cols N,...  --wg WxH|auto,...\n"
+            "  --separable auto|none|single-pass|two-pass,...  --rows auto|N,...  --cols auto|N,...  --wg WxH|auto,...\n"
             "  --bake | --runtime-mask   mask as literals or a __constant buffer (default: the operator's)\n"
             "  --fold                 baked masks: equal taps share a multiplication\n"
             "options:\n"
@@ -337,7 +337,7 @@ static int finish_options(bench_options *o)
         if (!o->input_count) o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
         if (!o->separable_count) o->separables[0] = CLS_SEPARABLE_AUTO, o->separable_count = 1;
         if (!o->rows_count) o->rows[0] = 0, o->rows_count = 1; /* auto: the device's policy */
-        if (!o->cols_count) o->cols[0] = 1, o->cols_count = 1;
+        if (!o->cols_count) o->cols[0] = 0, o->cols_count = 1; /* auto */
         if (!o->group_count && !o->tune) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
     }
     if (bench_suite_compares_naive(o->suite)) o->compare = 1;

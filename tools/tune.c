@@ -90,7 +90,7 @@ cls_status tune_store(const bench_env *env, const bench_row *best)
                                    .group_width = r->group_width,
                                    .group_height = r->group_height,
                                    .rows_per_item = r->rows ? r->rows : 1,
-                                   .cols_per_item = c->knobs.cols ? c->knobs.cols : 1,
+                                   .cols_per_item = r->cols ? r->cols : 1,
                                    .kernel_us = r->kernel_us,
                                    .width = c->width,
                                    .height = c->height};

@@ -81,7 +81,10 @@ static void stored_result_reaches_auto(void **state)
     cls_filter_group_shape(filter, &w, &h);
     assert_int_equal(w, 16);
     assert_int_equal(h, 2);
-    assert_int_equal(cls_filter_rows_per_item(filter), 2);
+    unsigned rows = 0, cols = 0;
+    cls_filter_outputs_per_item(filter, &rows, &cols);
+    assert_int_equal(rows, 2);
+    assert_int_equal(cols, 2);
     assert_non_null(strstr(cls_filter_source(filter), "__local"));
 
     /* the tuned kernel against the reference, every pixel of an image smaller than a tile row */
@@ -104,7 +107,9 @@ static void stored_result_reaches_auto(void **state)
     own.partition = CLS_PARTITION_NAIVE;
     assert_int_equal(cls_filter_create(context, &own, &filter), CLS_OK);
     assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_NAIVE);
-    assert_int_equal(cls_filter_rows_per_item(filter), 1);
+    cls_filter_outputs_per_item(filter, &rows, &cols);
+    assert_int_equal(rows, 1);
+    assert_int_equal(cols, 2);
     cls_filter_group_shape(filter, &w, &h);
     assert_int_equal(w, 16);
     cls_filter_release(filter);

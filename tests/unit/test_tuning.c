@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embedded.h"
 #include "tuning.h"
 
 #define HASH_A "0123456789abcdef"
@@ -173,6 +174,19 @@ static void operator_hash_ignores_the_tuned_knobs(void **state)
     assert_int_equal(cls_operator_hash(&changed, other), CLS_ERR_INVALID_ARGUMENT);
 }
 
+static void shipped_results_parse(void **state)
+{
+    (void)state;
+    cls_tuning_table table = {0};
+    for (size_t i = 0; i < cls_embedded_tuning_count; ++i)
+        if (cls_tuning_table_parse(&table, cls_embedded_tuning[i].text, cls_embedded_tuning[i].name) != CLS_OK)
+            fail_msg("%s", cls_last_error());
+    size_t sm90 = 0;
+    for (size_t i = 0; i < table.count; ++i) sm90 += strcmp(table.entries[i].arch, "sm_90") == 0;
+    assert_true(sm90 >= 10); /* gaussian 3x3 and 5x5 in the five border modes */
+    cls_tuning_table_free(&table);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +196,7 @@ int main(void)
         cmocka_unit_test(malformed_files_name_file_and_line),
         cmocka_unit_test(replace_one_section),
         cmocka_unit_test(operator_hash_ignores_the_tuned_knobs),
+        cmocka_unit_test(shipped_results_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
