@@ -6,6 +6,7 @@
 #include "embedded.h"
 #include "error.h"
 #include "strbuf.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -197,29 +198,6 @@ static cls_status parse_text(cls_device_db *db, const char *origin, const char *
     return status == CLS_OK ? check_complete(db, origin, location, text) : status;
 }
 
-static char *read_file(const char *path, cls_status *status)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        *status = cls_fail(CLS_ERR_IO, "%s: cannot open the device database overlay: %s", path, strerror(errno));
-        return NULL;
-    }
-    strbuf text;
-    strbuf_init(&text);
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) strbuf_append_n(&text, chunk, got);
-    const int failed = ferror(file);
-    fclose(file);
-    if (failed || strbuf_failed(&text)) {
-        strbuf_free(&text);
-        *status = cls_fail(CLS_ERR_IO, "%s: cannot read the device database overlay", path);
-        return NULL;
-    }
-    *status = CLS_OK;
-    return strbuf_take(&text);
-}
-
 /* The overlay to load: explicit path, CLSTENCIL_DEVICE_DB, or the default in the config dir. */
 static int overlay_path(const char *explicit_path, strbuf *path)
 {
@@ -243,7 +221,7 @@ static cls_status load_overlay(cls_device_db *db, const char *explicit_path)
     FILE *probe = path.length ? fopen(strbuf_text(&path), "rb") : NULL;
     if (probe) fclose(probe);
     if (path.length && (probe || must_exist)) {
-        char *text = read_file(strbuf_text(&path), &status);
+        char *text = cls_read_text_file(strbuf_text(&path), "the device database overlay", 0, &status);
         if (text) {
             /* Parse into a copy, so that a malformed overlay leaves nothing behind. */
             cls_device_db copy = {db->count, malloc((db->count ? db->count : 1) * sizeof *db->records)};

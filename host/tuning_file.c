@@ -6,6 +6,7 @@
 #include "embedded.h"
 #include "error.h"
 #include "files.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,37 +24,13 @@ const char *cls_tuning_path(void)
     return path;
 }
 
-/* The whole file, or NULL: *status is CLS_OK when it does not exist, CLS_ERR_IO when unreadable. */
-static char *read_text(const char *path, cls_status *status)
-{
-    *status = CLS_OK;
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        if (errno != ENOENT) *status = cls_fail(CLS_ERR_IO, "%s: cannot open the tuning file: %s", path, strerror(errno));
-        return NULL;
-    }
-    strbuf text;
-    strbuf_init(&text);
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) strbuf_append_n(&text, chunk, got);
-    const int failed = ferror(file);
-    fclose(file);
-    if (failed || strbuf_failed(&text)) {
-        strbuf_free(&text);
-        *status = cls_fail(CLS_ERR_IO, "%s: cannot read the tuning file", path);
-        return NULL;
-    }
-    return strbuf_take(&text);
-}
-
 cls_status cls_tuning_load(cls_tuning_table *table)
 {
     cls_status status = CLS_OK;
     for (size_t i = 0; status == CLS_OK && i < cls_embedded_tuning_count; ++i)
         status = cls_tuning_table_parse(table, cls_embedded_tuning[i].text, cls_embedded_tuning[i].name);
     const char *path = cls_tuning_path();
-    char *text = status == CLS_OK && path[0] ? read_text(path, &status) : NULL;
+    char *text = status == CLS_OK && path[0] ? cls_read_text_file(path, "the tuning file", 1, &status) : NULL;
     if (text) status = cls_tuning_table_parse(table, text, path);
     free(text);
     return status;
@@ -80,7 +57,7 @@ cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, co
     if (status != CLS_OK) return status;
     const char *path = cls_tuning_path();
     if (!path[0]) return cls_fail(CLS_ERR_IO, "no tuning file: set CLSTENCIL_TUNING_DB, XDG_CONFIG_HOME or HOME");
-    char *old = read_text(path, &status);
+    char *old = cls_read_text_file(path, "the tuning file", 1, &status);
     if (status != CLS_OK) return status;
     cls_tuning_table check = {0};
     if (old) status = cls_tuning_table_parse(&check, old, path); /* never rewrite a file we cannot read */
