@@ -123,6 +123,22 @@ static cls_status create_one_kernel(cls_filter *filter)
     return create_kernel(filter);
 }
 
+/* filter->config: the spec with `auto` resolved by the device's policy, whose rows per work-item
+ * are halved while a local tile would not fit. */
+static cls_status resolve_config(cls_filter *filter, const cls_spec *spec)
+{
+    const cls_context *c = filter->context;
+    const unsigned simd = c->caps.simd_width ? c->caps.simd_width : c->record.simd_width;
+    for (unsigned rows = c->record.default_rows;; rows /= 2) {
+        const cls_status status = cls_kernel_config_init(&filter->config, spec, simd, rows, c->record.default_wg_x,
+                                                         c->record.default_wg_y);
+        if (status != CLS_OK || spec->rows_per_item || rows <= 1 ||
+            cls_kernel_local_bytes(&filter->config) <= c->caps.local_mem_size)
+            return status;
+        cls_kernel_config_free(&filter->config);
+    }
+}
+
 /* The filter of a spec whose `auto` fields are resolved by the device's policy. */
 static cls_status create_filter(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
@@ -130,19 +146,9 @@ static cls_status create_filter(cls_context *context, const cls_spec *spec, cls_
     if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     filter->context = context;
     pthread_mutex_init(&filter->launch_lock, NULL);
-    const unsigned simd = context->caps.simd_width ? context->caps.simd_width : context->record.simd_width;
-    cls_status status = cls_kernel_config_init(&filter->config, spec, simd, context->record.default_rows, context->record.default_wg_x,
-                                               context->record.default_wg_y);
+    cls_status status = resolve_config(filter, spec);
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
-    /* A tile that does not fit with the policy's rows per work-item may with fewer. */
-    for (unsigned rows = context->record.default_rows / 2; status == CLS_OK && !spec->rows_per_item && rows &&
-                                                           cls_kernel_local_bytes(&filter->config) > context->caps.local_mem_size;
-         rows /= 2) {
-        cls_kernel_config_free(&filter->config);
-        status = cls_kernel_config_init(&filter->config, spec, simd, rows, context->record.default_wg_x,
-                                        context->record.default_wg_y);
-    }
     if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
     if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
@@ -219,7 +225,7 @@ unsigned cls_filter_output_count(const cls_filter *filter)
     return filter ? cls_kernel_outputs(&filter->config) : 0;
 }
 
-/* A two-pass filter reports its row pass's partition, shape and rows. */
+/* A two-pass filter reports its row pass's outputs per work-item, partition and shape. */
 void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols)
 {
     if (filter && filter->two_pass) {

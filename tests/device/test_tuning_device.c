@@ -1,8 +1,9 @@
-/* test_tuning_device.c — the tuning database on the default device: a stored result reaches
- * `auto` in contexts created afterwards (partition, shape, rows, columns, input path), fields the
- * spec sets itself win, the nearest size class serves other sizes, the tuned filter still
- * matches the CPU reference (borders included), and a malformed tuning file stops context
- * creation with its file and line. CLSTENCIL_TUNING_DB points at a temporary file. */
+/* test_tuning_device.c — where `auto` gets its choices, on the default device: a stored tuning
+ * result reaches `auto` in contexts created afterwards (partition, shape, rows, columns, input
+ * path), fields the spec sets itself win, the nearest size class serves other sizes, the tuned
+ * filter still matches the CPU reference (borders included), a malformed tuning file stops
+ * context creation with its file and line, and the policy's rows per work-item shrink until a
+ * local tile fits. CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -147,11 +148,63 @@ static void malformed_file_stops_context_creation(void **state)
     unlink(path);
 }
 
+/* With a policy of 8 rows (an overlay), a local-memory 63x63 filter one work-item wide whose tile
+ * fits the device's local memory with one row but not with 8 gets fewer rows, not an error. */
+static void policy_rows_shrink_to_fit_local_memory(void **state)
+{
+    (void)state;
+    cls_context *context = new_context();
+    const cls_device_caps device = *cls_context_device(context), *caps = &device;
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    char overlay[64];
+    snprintf(overlay, sizeof overlay, "%s/devices.ini", folder);
+    FILE *file = fopen(overlay, "w");
+    assert_non_null(file);
+    fprintf(file, "[%s]\ndefault_rows = 8\n", cls_device_db_match(db, caps, NULL)->id);
+    fclose(file);
+    cls_device_db_release(db);
+    /* A tile row is 1 + 62 + 1 padding floats; the tile height is height * rows + 62. */
+    unsigned height = 0;
+    for (unsigned h = 1; h <= caps->max_work_item_sizes[1] && h <= caps->max_work_group_size; h *= 2)
+        if (64ull * (h + 62) * 4 <= caps->local_mem_size && 64ull * (8 * h + 62) * 4 > caps->local_mem_size) height = h;
+    cls_context_release(context);
+    if (!height) {
+        unlink(overlay);
+        skip();
+    }
+    setenv("CLSTENCIL_DEVICE_DB", overlay, 1);
+    context = new_context();
+    static float mask[63 * 63];
+    for (size_t k = 0; k < 63 * 63; ++k) mask[k] = 1.0f / (63 * 63);
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 63;
+    spec.coefficients = mask;
+    spec.input_path = CLS_INPUT_LOCAL;
+    spec.group_width = 1;
+    spec.group_height = height;
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    unsigned rows = 0;
+    cls_filter_outputs_per_item(filter, &rows, NULL);
+    assert_true(rows >= 1 && rows < 8);
+    assert_true(64ull * (height * rows + 62) * 4 <= caps->local_mem_size);
+    cls_filter_release(filter);
+    spec.rows_per_item = 8; /* asked for explicitly: refused */
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cls_last_error(), "local-memory tile needs"));
+    cls_context_release(context);
+    unsetenv("CLSTENCIL_DEVICE_DB");
+    unlink(overlay);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stored_result_reaches_auto),
         cmocka_unit_test(malformed_file_stops_context_creation),
+        cmocka_unit_test(policy_rows_shrink_to_fit_local_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
