@@ -139,8 +139,7 @@ static cls_status resolve_config(cls_filter *filter, const cls_spec *spec)
     }
 }
 
-/* The filter of a spec whose `auto` fields are resolved by the device's policy. */
-static cls_status create_filter(cls_context *context, const cls_spec *spec, cls_filter **out)
+cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_filter *filter = calloc(1, sizeof *filter);
     if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -191,10 +190,10 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     if (apply_tuning(context, spec, &tuned)) {
         /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
          * say) gives way to the policy. */
-        const cls_status status = create_filter(context, &tuned, out);
+        const cls_status status = cls_filter_create_by_policy(context, &tuned, out);
         if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) return status;
     }
-    return create_filter(context, spec, out);
+    return cls_filter_create_by_policy(context, spec, out);
 }
 
 void cls_filter_release(cls_filter *filter)

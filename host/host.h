@@ -46,6 +46,10 @@ const cls_spec *cls_filter_spec(const cls_filter *filter);
  * empty, a malformed one CLS_ERR_PARSE). */
 cls_status cls_tuning_load(cls_tuning_table *table);
 
+/* A filter whose `auto` fields the device's policy resolves, without the tuning database (what
+ * cls_filter_create falls back to, and what the models start from). */
+cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out);
+
 /* The "OpenCL error name (number)" text for a cl_int. */
 const char *cls_cl_error_name(cl_int error);
 

@@ -440,6 +440,14 @@ cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, co
 cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                              cls_tuning *tuning, int *found);
 
+/* What the analytic models choose for spec at width x height on the context's device (fields
+ * the spec sets are kept): the work-group shape by Hipacc's Algorithm 2 from the occupancy of
+ * the build's registers and local memory, then naive or isp-block by the ISP paper's gain
+ * (eqs. 3-10) from both builds' registers, with the policy's rows, columns and input path.
+ * Builds up to three kernels (cached). kernel_us and the size fields are 0 and width x height. */
+cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                            cls_tuning *choice);
+
 /* ---------------------------------------------------------------- pipelines */
 
 /* Filters chained on the device: each stage reads the previous stage's output from a buffer the

@@ -213,6 +213,23 @@ int bench_write_json(const bench_report *report, const char *path);
 /* Draws through gnuplot when it is on PATH, else prints a note; fails only when gnuplot does. */
 int bench_write_svg(const bench_report *report, const char *path);
 
+/* ---------------------------------------------------------------- --model-check (model_check.c) */
+
+/* Operators (each its own case) x sizes x borders, explored over every partition x groups. */
+typedef struct model_check_grid {
+    const char *const *ops; size_t op_count;
+    const bench_size *sizes; size_t size_count;
+    const cls_border *borders; size_t border_count;
+    float border_value;
+    const bench_size *groups; size_t group_count;
+} model_check_grid;
+
+/* Fills the lists left empty with the models issue's grid (80 cases). */
+void model_check_defaults(model_check_grid *grid);
+/* Prints a row per case and the summary; returns the command's exit code (3 when a case did
+ * not run). */
+int model_check_run(bench_env *env, const model_check_grid *grid);
+
 /* ---------------------------------------------------------------- tune (tune.c) */
 
 /* The work-group shapes tune explores on a device by default: widths of the SIMD width times a

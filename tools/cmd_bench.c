@@ -40,7 +40,13 @@ static int usage(FILE *out, int code)
             "  --sizes, --borders     replace a suite's sizes and borders too\n"
             "  --runs N (at least %d), --warmup N   --device SELECTOR (as CLSTENCIL_DEVICE)\n"
             "  --compare naive        add the same configuration with partition naive, and the speedup\n"
-            "  --csv FILE, --json FILE   write the rows; --svg FILE draws them with gnuplot when it is on PATH\n",
+            "  --csv FILE, --json FILE   write the rows; --svg FILE draws them with gnuplot when it is on PATH\n"
+            "  --model-check          for every --op (each its own case; default Gaussian 3x3 and 5x5, Laplace\n"
+            "                         5x5, bilateral 13x13, Sobel magnitude) x size (default 512^2 to 4096^2) x\n"
+            "                         border (default clamp, mirror, repeat, constant): the analytic models'\n"
+            "                         choice against the best of every partition x --wg shape (default every\n"
+            "                         shape tune explores); the share within 5%% of the best, the geometric-mean\n"
+            "                         loss and how often the ISP-versus-naive choice matches the faster\n",
             BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, BENCH_SHORT_RUNS, BENCH_MIN_RUNS);
     return code;
 }
@@ -103,6 +109,7 @@ typedef struct bench_options {
     int compare;
     const char *csv, *json, *svg, *device;
     int tune;     /* clstencil tune */
+    int model_check; /* bench --model-check */
     int no_store; /* tune --no-store */
 } bench_options;
 
@@ -256,7 +263,7 @@ static int parse_valued(bench_options *o, const char *name, const char *value)
 
 static int is_flag(const char *name)
 {
-    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
+    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
            strcmp(name, "--fold") == 0;
 }
 
@@ -264,6 +271,7 @@ static void parse_flag(bench_options *o, const char *name)
 {
     if (strcmp(name, "--short") == 0) o->check = 1;
     else if (strcmp(name, "--no-store") == 0) o->no_store = 1;
+    else if (strcmp(name, "--model-check") == 0) o->model_check = 1;
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
@@ -309,6 +317,17 @@ static int finish_tune_options(bench_options *o)
 static int finish_options(bench_options *o)
 {
     if (o->tune && !finish_tune_options(o)) return 0;
+    if (o->model_check) {
+        if (o->suite || o->check || o->compare || o->partition_count || o->input_count || o->separable_count ||
+            o->rows_count || o->cols_count || o->bake >= 0 || o->fold || lists_name_auto(o)) {
+            fprintf(stderr, "clstencil bench: --model-check takes --op (each its own case), --sizes, --borders, "
+                            "--value, --wg (explicit shapes) and the run options\n");
+            return 0;
+        }
+        if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;
+        if (o->warmup < 0) o->warmup = BENCH_DEFAULT_WARMUP;
+        return o->runs >= BENCH_MIN_RUNS;
+    }
     if (!o->tune && o->no_store) {
         fprintf(stderr, "clstencil %s: --no-store is an option of clstencil tune\n", COMMAND(o));
         return 0;
@@ -580,12 +599,32 @@ static int run_plan(bench_env *env, bench_plan *plan, const bench_options *o)
     return code;
 }
 
+/* --model-check: the grid of the options (or the models issue's), shapes every valid one. */
+static int run_model_check(bench_options *o)
+{
+    bench_env env;
+    cls_status status = bench_env_init(&env, o->device, o->runs, o->warmup, 0);
+    int code;
+    if (status != CLS_OK) {
+        code = report_failure("bench", status);
+    } else {
+        if (!o->group_count) o->group_count = tune_group_shapes(cls_context_device(env.context), o->groups, MAX_LIST);
+        model_check_grid grid = {o->ops, o->op_count, o->sizes, o->size_count, o->borders, o->border_count,
+                                 o->border_value, o->groups, o->group_count};
+        model_check_defaults(&grid);
+        code = model_check_run(&env, &grid);
+    }
+    bench_env_free(&env);
+    return code;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--help") == 0) return usage(stdout, EXIT_OK_);
     bench_options o;
     if (!parse_options(&o, 0, argc, argv)) return usage(stderr, EXIT_USAGE);
+    if (o.model_check) return run_model_check(&o);
     bench_plan plan;
     bench_plan_init(&plan);
     if (!build_plan(&o, &plan)) {

@@ -1,0 +1,156 @@
+/* model_check.c — `clstencil bench --model-check`: for every operator x size x border, what the
+ * analytic models choose (cls_model_choose: Algorithm 2's work-group shape, the ISP gain's
+ * partition) against the best of an exhaustive exploration of partition x work-group shape at
+ * the same rows, columns and input path; then the share of cases within 5% (and 10%) of the best,
+ * the geometric-mean loss, and how often the ISP-versus-naive choice matches the faster of the
+ * two measured at the model's shape. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The issue's grid: Gaussian 3x3 and 5x5, Laplace 5x5, bilateral 13x13, Sobel magnitude; 512^2
+ * to 4096^2; clamp, mirror, repeat, constant (80 cases). */
+static const char *const DEFAULT_OPS[] = {"gaussian:3", "gaussian:5", "laplace:5", "bilateral:3,0.1,13", "sobel:mag"};
+static const bench_size DEFAULT_SIZES[] = {{512, 512}, {1024, 1024}, {2048, 2048}, {4096, 4096}};
+static const cls_border DEFAULT_BORDERS[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+static const cls_partition PARTITIONS[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+
+void model_check_defaults(model_check_grid *grid)
+{
+    if (!grid->op_count) {
+        grid->ops = DEFAULT_OPS;
+        grid->op_count = sizeof DEFAULT_OPS / sizeof DEFAULT_OPS[0];
+    }
+    if (!grid->size_count) grid->sizes = DEFAULT_SIZES, grid->size_count = sizeof DEFAULT_SIZES / sizeof DEFAULT_SIZES[0];
+    if (!grid->border_count)
+        grid->borders = DEFAULT_BORDERS, grid->border_count = sizeof DEFAULT_BORDERS / sizeof DEFAULT_BORDERS[0];
+}
+
+/* The case of one configuration with every knob explicit. */
+static bench_case explicit_case(const bench_case *base, const cls_tuning *t, cls_partition partition, bench_size group)
+{
+    bench_case c = *base;
+    bench_knobs_init(&c.knobs);
+    c.knobs.partition = partition;
+    c.knobs.input_path = t->input_path;
+    c.knobs.rows = t->rows_per_item;
+    c.knobs.cols = t->cols_per_item;
+    c.knobs.group_width = group.width;
+    c.knobs.group_height = group.height;
+    return c;
+}
+
+/* The median kernel time of one configuration, or a negative number when it did not run. */
+static double time_of(bench_env *env, const bench_case *c)
+{
+    bench_result result;
+    bench_measure(env, c, &result);
+    const double us = result.outcome == BENCH_OK ? result.kernel_us : -1.0;
+    bench_result_free(&result);
+    return us;
+}
+
+typedef struct case_outcome {
+    int ran;             /* the model's choice and at least one explored configuration ran */
+    double best_us, model_us;
+    int isp_match;       /* the model's partition choice is the faster of naive and isp-block */
+} case_outcome;
+
+/* One operator x size x border. */
+static case_outcome check_case(bench_env *env, const model_check_grid *grid, const bench_case *base)
+{
+    case_outcome out = {0};
+    cls_operator *op = NULL;
+    cls_spec spec;
+    cls_tuning model;
+    if (tune_spec(base, &op, &spec) != CLS_OK ||
+        cls_model_choose(env->context, &spec, base->width, base->height, &model) != CLS_OK) {
+        printf("%-18s %-9s %5ux%-5u model failed: %s\n", base->label, cls_border_name(base->border), base->width,
+               base->height, cls_last_error());
+        cls_operator_release(op);
+        return out;
+    }
+    cls_operator_release(op);
+    const bench_size model_group = {model.group_width, model.group_height};
+    bench_case c = explicit_case(base, &model, model.partition, model_group);
+    out.model_us = time_of(env, &c);
+    /* The exploration: every partition x shape at the model's rows, columns and input path. */
+    double best = -1.0;
+    bench_size best_group = {0, 0};
+    cls_partition best_partition = CLS_PARTITION_AUTO;
+    for (size_t p = 0; p < sizeof PARTITIONS / sizeof PARTITIONS[0]; ++p)
+        for (size_t g = 0; g < grid->group_count; ++g) {
+            c = explicit_case(base, &model, PARTITIONS[p], grid->groups[g]);
+            const double us = time_of(env, &c);
+            if (us > 0 && (best < 0 || us < best)) best = us, best_group = grid->groups[g], best_partition = PARTITIONS[p];
+        }
+    /* Naive against isp-block at the model's shape: which one the ISP model should pick. */
+    c = explicit_case(base, &model, CLS_PARTITION_NAIVE, model_group);
+    const double naive = time_of(env, &c);
+    c = explicit_case(base, &model, CLS_PARTITION_ISP_BLOCK, model_group);
+    const double isp = time_of(env, &c);
+    out.ran = best > 0 && out.model_us > 0 && naive > 0 && isp > 0;
+    if (!out.ran) {
+        printf("%-18s %-9s %5ux%-5u a configuration did not run\n", base->label, cls_border_name(base->border),
+               base->width, base->height);
+        return out;
+    }
+    if (out.model_us < best) best = out.model_us, best_group = model_group, best_partition = model.partition;
+    out.best_us = best;
+    out.isp_match = (model.partition == CLS_PARTITION_NAIVE) == (naive < isp);
+    printf("%-18s %-9s %5ux%-5u %-9s %4ux%-4u %9.1f  %-9s %4ux%-4u %9.1f %6.1f%%  %-9s %s\n", base->label,
+           cls_border_name(base->border), base->width, base->height, cls_partition_name(best_partition),
+           best_group.width, best_group.height, best, cls_partition_name(model.partition), model.group_width,
+           model.group_height, out.model_us, 100.0 * (out.model_us / best - 1.0),
+           naive < isp ? "naive" : "isp-block", out.isp_match ? "yes" : "no");
+    fflush(stdout);
+    return out;
+}
+
+int model_check_run(bench_env *env, const model_check_grid *grid)
+{
+    printf("model check on %s: the models' choice against the best of %zu partitions x %zu work-group "
+           "shapes (median of %d runs each)\n",
+           cls_context_device(env->context)->name, sizeof PARTITIONS / sizeof PARTITIONS[0], grid->group_count,
+           env->runs);
+    printf("%-18s %-9s %-11s %-9s %-9s %9s  %-9s %-9s %9s %7s  %-9s %s\n", "operator", "border", "size", "best",
+           "shape", "us", "model", "shape", "us", "loss", "faster", "ISP match");
+    size_t cases = 0, ran = 0, within5 = 0, within10 = 0, isp_matches = 0;
+    double log_loss = 0.0;
+    for (size_t o = 0; o < grid->op_count; ++o)
+        for (size_t s = 0; s < grid->size_count; ++s)
+            for (size_t b = 0; b < grid->border_count; ++b) {
+                cls_operator *op = NULL;
+                if (cls_operator_parse(grid->ops[o], &op) != CLS_OK) {
+                    fprintf(stderr, "clstencil bench: --op %s: %s\n", grid->ops[o], cls_last_error());
+                    return 1;
+                }
+                bench_case base = {.application = "model-check", .label = cls_operator_name(op), .variant = "",
+                                   .ops = {grid->ops[o]}, .op_count = 1, .layout = BENCH_CHAIN,
+                                   .border = grid->borders[b], .border_value = grid->border_value,
+                                   .width = grid->sizes[s].width, .height = grid->sizes[s].height};
+                bench_knobs_init(&base.knobs);
+                const case_outcome out = check_case(env, grid, &base);
+                cls_operator_release(op);
+                ++cases;
+                if (!out.ran) continue;
+                ++ran;
+                const double ratio = out.model_us / out.best_us;
+                within5 += ratio <= 1.05;
+                within10 += ratio <= 1.10;
+                isp_matches += out.isp_match;
+                log_loss += log(ratio);
+            }
+    if (!ran) {
+        fprintf(stderr, "clstencil bench: no case of the model check ran\n");
+        return 3;
+    }
+    printf("\n%zu of %zu cases ran: the models' choice is within 5%% of the best in %zu (%.0f%%), within 10%% in "
+           "%zu (%.0f%%); geometric-mean loss %.1f%%; the ISP-versus-naive choice matches the faster in %zu "
+           "(%.0f%%)\n",
+           ran, cases, within5, 100.0 * (double)within5 / (double)ran, within10, 100.0 * (double)within10 / (double)ran,
+           100.0 * (exp(log_loss / (double)ran) - 1.0), isp_matches, 100.0 * (double)isp_matches / (double)ran);
+    return ran == cases ? 0 : 3;
+}
