@@ -2,7 +2,8 @@
  * of the work-item (ROWS x COLS of them when coarsened), through an accessor. Each loaded pixel
  * feeds every sum it reaches from registers. Runtime masks loop over the __constant buffer; baked
  * masks are unrolled with their coefficients as literals and zero taps skipped; folded masks load
- * the window first and multiply each distinct coefficient magnitude once. */
+ * the window first and multiply each distinct coefficient magnitude once. With several columns
+ * per work-item, rows without column checks are read with vector loads. */
 #include "emit.h"
 
 #include <math.h>
@@ -122,6 +123,65 @@ static void accumulate_direct(emitter *e, unsigned m, int k, int l, float value,
     strbuf_append(e->out, " * ");
 }
 
+/* ---- vector loads: a row of the block's window without column checks (global input, several
+ * columns per work-item) is read in chunks of 16, 8, 4 and 2 pixels with vloadN, which needs only
+ * the pixel's alignment; a lone last pixel is a scalar load. */
+
+static int vector_row(const emitter *e, const access *a)
+{
+    /* Constant mode's checked rows select() the border value per pixel: those stay scalar. */
+    const int selects = software_constant(e) && a->y != CHECK_NONE;
+    return a->kind == ACCESS_GLOBAL && a->x == CHECK_NONE && e->config->cols > 1 && !selects;
+}
+
+/* The width of the chunk starting at column `start` of a span of `span` pixels (1: scalar). */
+static int chunk_width(int start, int span)
+{
+    static const int widths[] = {16, 8, 4, 2};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k)
+        if (widths[k] <= span - start) return widths[k];
+    return 1;
+}
+
+/* Declares v<r>_<start> = the chunk of row `row` from window column `start`, for every chunk of
+ * the row's span that holds a used pixel. */
+static void emit_vector_chunks(emitter *e, int indent, const access *a, int r, int span_x)
+{
+    const cls_kernel_config *c = e->config;
+    const int half = (int)c->spec.mask_width / 2;
+    for (int start = 0, width; start < span_x; start += width) {
+        width = chunk_width(start, span_x);
+        int used = 0;
+        for (int x = start; x < start + width; ++x) used += for_each_use(e, r, x, NULL);
+        if (width == 1 || !used) continue;
+        char dx[32];
+        format_offset(dx, sizeof dx, start - half);
+        indent_line(e->out, indent);
+        if (c->spec.input_type == CLS_PIXEL_F32)
+            strbuf_printf(e->out, "const float%d v%d_%d = vload%d(0, input + row + %s%s);\n", width, r, start, width,
+                          a->base_x, dx);
+        else
+            strbuf_printf(e->out, "const float%d v%d_%d = convert_float%d(vload%d(0, input + row + %s%s));\n", width,
+                          r, start, width, width, a->base_x, dx);
+    }
+}
+
+/* Column x of window row r: its chunk's component, or a scalar load. */
+static void append_window_pixel(emitter *e, const access *a, int vector, int r, int x, int span_x)
+{
+    if (vector) {
+        for (int start = 0, width; start < span_x; start += width) {
+            width = chunk_width(start, span_x);
+            if (x < start || x >= start + width || width == 1) continue;
+            strbuf_printf(e->out, "v%d_%d.s%x", r, start, (unsigned)(x - start));
+            return;
+        }
+    }
+    char dx[32];
+    format_offset(dx, sizeof dx, x - (int)e->config->spec.mask_width / 2);
+    access_load(e, a, "row", dx);
+}
+
 /* Baked mask: unrolled, coefficients as literals, zero taps skipped. */
 static void emit_baked(emitter *e, int indent, const access *a)
 {
@@ -131,23 +191,24 @@ static void emit_baked(emitter *e, int indent, const access *a)
         int used = 0;
         for (int x = 0; x < span_x; ++x) used += for_each_use(e, r, x, NULL);
         if (!used) continue;
-        char dy[32], dx[32];
+        char dy[32];
         format_offset(dy, sizeof dy, r - (int)c->spec.mask_height / 2);
         strbuf_line(e->out, indent, "{   /* input row %s%s */", a->base_y, dy);
         access_row(e, a, indent + 1, "row", dy);
+        const int vector = vector_row(e, a);
+        if (vector) emit_vector_chunks(e, indent + 1, a, r, span_x);
         for (int x = 0; x < span_x; ++x) {
             const int uses = for_each_use(e, r, x, NULL);
             if (!uses) continue;
-            format_offset(dx, sizeof dx, x - (int)c->spec.mask_width / 2);
             indent_line(e->out, indent + 1);
             if (uses == 1) {
                 for_each_use(e, r, x, accumulate_direct);
-                access_load(e, a, "row", dx);
+                append_window_pixel(e, a, vector, r, x, span_x);
                 strbuf_append(e->out, ";\n");
                 continue;
             }
             strbuf_append(e->out, "{ const float v = ");
-            access_load(e, a, "row", dx);
+            append_window_pixel(e, a, vector, r, x, span_x);
             strbuf_append(e->out, ";");
             for_each_use(e, r, x, accumulate_v);
             strbuf_append(e->out, " }\n");
