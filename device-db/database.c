@@ -34,21 +34,6 @@ static cls_arch_record *find_record(cls_device_db *db, const char *id)
     return NULL;
 }
 
-/* The 1-based line of "[id]" in text, 0 if absent. */
-static int section_line(const char *text, const char *id)
-{
-    int line = 1;
-    const size_t length = strlen(id);
-    for (const char *p = text; *p; ++line) {
-        const char *start = p + strspn(p, " \t");
-        if (*start == '[' && strncmp(start + 1, id, length) == 0 && start[1 + length] == ']') return line;
-        p = strchr(p, '\n');
-        if (!p) break;
-        ++p;
-    }
-    return 0;
-}
-
 static int parse_unsigned(const char *text, unsigned *out)
 {
     char *end;
@@ -175,10 +160,10 @@ static cls_status check_complete(cls_device_db *db, const char *origin, const ch
                             "max_threads_per_cu, max_groups_per_cu, max_warps_per_cu, registers_per_cu, "
                             "register_alloc_unit, register_alloc, max_registers_per_thread, "
                             "local_mem_per_cu, local_mem_alloc_unit and default_wg (all non-zero)",
-                            location, section_line(text, r->id), r->id);
+                            location, cls_ini_section_line(text, r->id), r->id);
         if (r->default_rows > 8 || (r->default_rows & (r->default_rows - 1)))
             return cls_fail(CLS_ERR_PARSE, "%s:%d: record [%s]: default_rows must be 1, 2, 4 or 8, not %u", location,
-                            section_line(text, r->id), r->id, r->default_rows);
+                            cls_ini_section_line(text, r->id), r->id, r->default_rows);
     }
     return CLS_OK;
 }

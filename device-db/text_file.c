@@ -1,4 +1,4 @@
-/* text_file.c — a whole data file as text (see text_file.h). */
+/* text_file.c — data files as text: a whole file, a section's line (see text_file.h). */
 #include "text_file.h"
 
 #include "error.h"
@@ -30,4 +30,17 @@ char *cls_read_text_file(const char *path, const char *what, int missing_is_empt
         return NULL;
     }
     return strbuf_take(&text);
+}
+
+int cls_ini_section_line(const char *text, const char *section)
+{
+    int line = 1;
+    const size_t length = strlen(section);
+    for (const char *p = text; *p; ++line) {
+        const char *start = p + strspn(p, " \t");
+        if (*start == '[' && strncmp(start + 1, section, length) == 0 && start[1 + length] == ']') return line;
+        p += strcspn(p, "\n");
+        if (*p) ++p;
+    }
+    return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "generator.h"
+#include "text_file.h"
 
 #include <ini.h>
 #include <math.h>
@@ -141,20 +142,6 @@ static int handle_key(void *user, const char *section, const char *name, const c
     return ok;
 }
 
-/* The line of the section named `section` in text (1-based; 0 when not found). */
-static int section_line(const char *text, const char *section)
-{
-    int line = 1;
-    const size_t length = strlen(section);
-    for (const char *p = text; *p; ++line) {
-        const char *start = p + strspn(p, " \t");
-        if (*start == '[' && strncmp(start + 1, section, length) == 0 && start[1 + length] == ']') return line;
-        p += strcspn(p, "\n");
-        if (*p) ++p;
-    }
-    return 0;
-}
-
 cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, const char *location)
 {
     parse_state state = {.current = 0};
@@ -171,7 +158,7 @@ cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, con
             char section[96];
             snprintf(section, sizeof section, "%s %s %u", e->arch, e->operator_hash, e->size_class);
             status = cls_fail(CLS_ERR_PARSE, "%s:%d: section [%s] needs partition, input, group, rows and cols",
-                              location, section_line(text, section), section);
+                              location, cls_ini_section_line(text, section), section);
         }
     for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
         if (!table_put(table, &state.parsed.entries[i])) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
