@@ -36,14 +36,14 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     cls_filter *first = NULL;
     cls_status status = build(context, spec, partition, 0, 0, &first);
     if (status != CLS_OK) return status;
+    const cls_spec *resolved = cls_filter_spec(first);
     memset(choice, 0, sizeof *choice);
     cls_filter_outputs_per_item(first, &choice->rows_per_item, &choice->cols_per_item);
-    choice->input_path = cls_filter_spec(first)->input_path;
+    choice->input_path = resolved->input_path;
     cls_filter_group_shape(first, &choice->group_width, &choice->group_height);
     choice->partition = partition;
     choice->width = width;
     choice->height = height;
-    const cls_spec *resolved = cls_filter_spec(first);
     cls_build_info info;
     cls_filter_build_info(first, &info);
     cls_config_request request = {

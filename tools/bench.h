@@ -171,6 +171,8 @@ typedef struct bench_env {
 /* Creates the context on the selected device (NULL: CLSTENCIL_DEVICE or the default). */
 cls_status bench_env_init(bench_env *env, const char *device, int runs, int warmup, int keep_outputs);
 void bench_env_free(bench_env *env);
+/* The spec of a case's operator `filter` (its stages' index) under the case's knobs. */
+void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec);
 /* Builds and runs one configuration; every failure is in the result, never fatal. */
 void bench_measure(bench_env *env, const bench_case *c, bench_result *result);
 void bench_result_free(bench_result *result);

@@ -101,7 +101,7 @@ static void fail_opencl(bench_result *result, const char *what, cl_int error)
 
 /* The spec of an operator under the configuration's knobs. Separation and outputs per work-item
  * apply to built-in weighted sums only: an operator body computes one pixel from the window. */
-static void apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
+void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
 {
     const bench_knobs *k = &c->knobs;
     spec->border = c->border;
@@ -156,7 +156,7 @@ static cls_status create_filter(bench_run *run, size_t first, size_t count, benc
     const size_t f = run->filter_count;
     if (status == CLS_OK) {
         cls_spec spec = *cls_operator_spec(ops[0]);
-        apply_knobs(run->c, f, &spec);
+        bench_apply_knobs(run->c, f, &spec);
         if (masks) spec.coefficients = masks, spec.mask_count = (unsigned)count;
         status = cls_filter_create(run->env->context, &spec, &run->filters[f]);
         run->two_pass[f] = spec.separable == CLS_SEPARABLE_TWO_PASS;

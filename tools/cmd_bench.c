@@ -65,8 +65,8 @@ static int tune_usage(FILE *out, int code)
             "  --partition LIST       default naive,isp-block,isp-warp\n"
             "  --input LIST           default global,local\n"
             "  --rows LIST            default 1,2,4,8;   --cols LIST   default 1,2\n"
-            "  --wg WxH,...           default every shape of the SIMD width times 1 to %d wide, 1 to %d high,\n"
-            "                         at most %d work-items\n"
+            "  --wg WxH,...           default every shape from the SIMD width up to %d wide and 1 to %d high\n"
+            "                         (powers of two), at most %d work-items\n"
             "  --separable S, --bake | --runtime-mask, --fold   as clstencil bench (part of the operator)\n"
             "options:\n"
             "  --runs N (at least %d), --warmup N   --device SELECTOR (as CLSTENCIL_DEVICE)\n"
@@ -75,7 +75,7 @@ static int tune_usage(FILE *out, int code)
             "  --no-store             print the best without storing it\n"
             "the tuning database: CLSTENCIL_TUNING_DB, else $XDG_CONFIG_HOME/clstencil/tuning.ini, else\n"
             "~/.config/clstencil/tuning.ini\n",
-            BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, TUNE_MAX_GROUP_WIDTH / 32, TUNE_MAX_GROUP_HEIGHT,
+            BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, TUNE_MAX_GROUP_WIDTH, TUNE_MAX_GROUP_HEIGHT,
             TUNE_MAX_GROUP_ITEMS, BENCH_MIN_RUNS);
     return code;
 }

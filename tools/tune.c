@@ -68,11 +68,7 @@ cls_status tune_spec(const bench_case *c, cls_operator **op, cls_spec *spec)
     cls_status status = cls_operator_parse(c->ops[0], op);
     if (status != CLS_OK) return status;
     *spec = *cls_operator_spec(*op);
-    spec->border = c->border;
-    spec->border_value = c->border_value;
-    if (c->knobs.bake >= 0) spec->bake_coefficients = c->knobs.bake;
-    spec->fold_equal_taps = c->knobs.fold && spec->bake_coefficients;
-    if (!spec->body) spec->separable = c->knobs.separable;
+    bench_apply_knobs(c, 0, spec);
     return CLS_OK;
 }
 
