@@ -326,6 +326,8 @@ static int finish_options(bench_options *o)
         }
         if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;
         if (o->warmup < 0) o->warmup = BENCH_DEFAULT_WARMUP;
+        if (o->runs < BENCH_MIN_RUNS)
+            fprintf(stderr, "clstencil bench: --runs %d: a timing median needs at least %d runs\n", o->runs, BENCH_MIN_RUNS);
         return o->runs >= BENCH_MIN_RUNS;
     }
     if (!o->tune && o->no_store) {
