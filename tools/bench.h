@@ -1,7 +1,8 @@
 /* bench.h — the parts of `clstencil bench` shared by its files: what one benchmark configuration
  * is (bench_case), what measuring it gives (bench_result), the named suites and custom grids that
- * make lists of configurations (bench_suites.c), the measurement on the device (bench_measure.c)
- * and the table, CSV, JSON and SVG reports (bench_report.c). */
+ * make lists of configurations (bench_suites.c), the measurement on the device (bench_measure.c,
+ * memoized in bench_memo.c), the table, CSV, JSON and SVG reports (bench_report.c), tune's and
+ * --model-check's parts (tune.c, model_check.c). The command lines are in bench_options.h. */
 #ifndef CLS_TOOLS_BENCH_H
 #define CLS_TOOLS_BENCH_H
 
@@ -180,6 +181,21 @@ void bench_result_free(bench_result *result);
  * difference writes where it is into note and returns 0. */
 int bench_outputs_match(const bench_result *result, const bench_result *reference, unsigned width,
                         unsigned height, char *note, size_t note_size);
+
+/* ---------------------------------------------------------------- measurements, memoized */
+
+/* Each configuration is measured once: the naive twin of a row or its reference may be another
+ * row of the same run. A measurement is also found under its resolved key (the work-group shapes
+ * `auto` chose, pinned), which is how a twin finds its naive row. Start from {0}. */
+typedef struct bench_memo {
+    struct bench_memo_entry *entries;
+    size_t count, capacity;
+} bench_memo;
+
+/* The measurement of c, taken now or found; NULL when out of memory. */
+const bench_result *bench_memo_measure(bench_env *env, bench_plan *plan, bench_memo *m, const bench_case *c);
+/* Frees the measurements (after their last use). */
+void bench_memo_free(bench_memo *m);
 
 /* ---------------------------------------------------------------- reports */
 

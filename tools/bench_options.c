@@ -1,0 +1,308 @@
+/* bench_options.c — the command lines of `clstencil bench` and `clstencil tune` (see
+ * bench_options.h): comma-separated lists of sizes, borders and knobs, the operators, the checks
+ * of what goes together, and the files a report is written to. */
+#include "bench_options.h"
+#include "commands.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* Splits a comma-separated list and parses each item into array[*count]; 0 on a bad item. */
+typedef int (*item_parser)(const char *item, void *array, size_t index);
+
+static int parse_list(const char *text, item_parser parse, void *array, size_t *count)
+{
+    *count = 0;
+    char item[64];
+    for (const char *p = text;;) {
+        const size_t length = strcspn(p, ",");
+        if (length == 0 || length >= sizeof item || *count == BENCH_MAX_LIST) return 0;
+        memcpy(item, p, length);
+        item[length] = '\0';
+        if (!parse(item, array, (*count)++)) return 0;
+        if (p[length] == '\0') return 1;
+        p += length + 1;
+    }
+}
+
+static int parse_size_item(const char *item, void *array, size_t index)
+{
+    bench_size *s = &((bench_size *)array)[index];
+    char *end;
+    const unsigned long side = strtoul(item, &end, 10);
+    if (*end == '\0' && side > 0 && side < 65536) {
+        s->width = s->height = (unsigned)side;
+        return 1;
+    }
+    return parse_size(item, &s->width, &s->height);
+}
+
+static int parse_group_item(const char *item, void *array, size_t index)
+{
+    bench_size *s = &((bench_size *)array)[index];
+    if (strcmp(item, "auto") == 0) return s->width = s->height = 0, 1;
+    return parse_size(item, &s->width, &s->height);
+}
+
+static int parse_border_item(const char *item, void *array, size_t index)
+{
+    return cls_border_parse(item, &((cls_border *)array)[index]) == CLS_OK;
+}
+
+static int parse_partition_item(const char *item, void *array, size_t index)
+{
+    return cls_partition_parse(item, &((cls_partition *)array)[index]) == CLS_OK;
+}
+
+static int parse_input_item(const char *item, void *array, size_t index)
+{
+    return cls_input_path_parse(item, &((cls_input_path *)array)[index]) == CLS_OK;
+}
+
+static int parse_separable_item(const char *item, void *array, size_t index)
+{
+    return cls_separable_parse(item, &((cls_separable *)array)[index]) == CLS_OK;
+}
+
+static int parse_blocking_item(const char *item, void *array, size_t index)
+{
+    if (strcmp(item, "auto") == 0) return ((unsigned *)array)[index] = 0, 1;
+    char *end;
+    const unsigned long value = strtoul(item, &end, 10);
+    ((unsigned *)array)[index] = (unsigned)value;
+    return *end == '\0' && (value == 1 || value == 2 || value == 4 || value == 8);
+}
+
+static int parse_count(const char *text, int least, int *out)
+{
+    char *end;
+    const long value = strtol(text, &end, 10);
+    *out = (int)value;
+    return *end == '\0' && value >= least && value <= 100000;
+}
+
+static int parse_float(const char *text, float *out)
+{
+    char *end;
+    *out = strtof(text, &end);
+    return end != text && *end == '\0' && isfinite(*out);
+}
+
+/* The Night filter's stages (a-trous 3, 5, 9, 17, then tone mapping). */
+static const char *const NIGHT[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8", "tonemap"};
+
+#define COMMAND(o) ((o)->tune ? "tune" : "bench")
+
+static int add_op(bench_options *o, const char *text)
+{
+    const int night = strcmp(text, "night") == 0;
+    const size_t adds = night ? sizeof NIGHT / sizeof NIGHT[0] : 1;
+    if (o->op_count + adds > BENCH_MAX_STAGES) {
+        fprintf(stderr, "clstencil %s: at most %d stages\n", COMMAND(o), BENCH_MAX_STAGES);
+        return 0;
+    }
+    /* The label names an operator as the library does: "convolve:9x9", not its 81 values. */
+    cls_operator *op = NULL;
+    if (!night && cls_operator_parse(text, &op) != CLS_OK) {
+        fprintf(stderr, "clstencil %s: --op %s: %s\n", COMMAND(o), text, cls_last_error());
+        return 0;
+    }
+    for (size_t i = 0; i < adds; ++i) o->ops[o->op_count++] = night ? NIGHT[i] : text;
+    const size_t used = strlen(o->label);
+    snprintf(o->label + used, sizeof o->label - used, "%s%s", used ? "+" : "", night ? text : cls_operator_name(op));
+    cls_operator_release(op);
+    return 1;
+}
+
+static void options_init(bench_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bake = -1;
+    o->runs = -1;
+    o->warmup = -1;
+}
+
+/* Options with a value; returns 0 for a bad value or an unknown option, after saying why. */
+static int parse_valued(bench_options *o, const char *name, const char *value)
+{
+    int ok = 1, grid = 1;
+    if (strcmp(name, "--suite") == 0) ok = bench_suite_known(o->suite = value), grid = 0;
+    else if (strcmp(name, "--op") == 0) return add_op(o, value);
+    else if (strcmp(name, "--size") == 0 || strcmp(name, "--sizes") == 0)
+        ok = parse_list(value, parse_size_item, o->sizes, &o->size_count), grid = 0;
+    else if (strcmp(name, "--border") == 0 || strcmp(name, "--borders") == 0)
+        ok = parse_list(value, parse_border_item, o->borders, &o->border_count), grid = 0;
+    else if (strcmp(name, "--value") == 0) ok = parse_float(value, &o->border_value);
+    else if (strcmp(name, "--partition") == 0) ok = parse_list(value, parse_partition_item, o->partitions, &o->partition_count);
+    else if (strcmp(name, "--input") == 0) ok = parse_list(value, parse_input_item, o->inputs, &o->input_count);
+    else if (strcmp(name, "--separable") == 0) ok = parse_list(value, parse_separable_item, o->separables, &o->separable_count);
+    else if (strcmp(name, "--rows") == 0) ok = parse_list(value, parse_blocking_item, o->rows, &o->rows_count);
+    else if (strcmp(name, "--cols") == 0) ok = parse_list(value, parse_blocking_item, o->cols, &o->cols_count);
+    else if (strcmp(name, "--wg") == 0) ok = parse_list(value, parse_group_item, o->groups, &o->group_count);
+    else if (strcmp(name, "--runs") == 0) ok = parse_count(value, 1, &o->runs), grid = 0;
+    else if (strcmp(name, "--warmup") == 0) ok = parse_count(value, 0, &o->warmup), grid = 0;
+    else if (strcmp(name, "--compare") == 0) ok = (o->compare = strcmp(value, "naive") == 0), grid = 0;
+    else if (strcmp(name, "--csv") == 0) o->csv = value, grid = 0;
+    else if (strcmp(name, "--json") == 0) o->json = value, grid = 0;
+    else if (strcmp(name, "--svg") == 0) o->svg = value, grid = 0;
+    else if (strcmp(name, "--device") == 0) o->device = value, grid = 0;
+    else {
+        fprintf(stderr, "clstencil %s: unknown option '%s'\n", COMMAND(o), name);
+        return 0;
+    }
+    o->grid_options |= grid;
+    if (!ok) fprintf(stderr, "clstencil %s: bad value '%s' for %s\n", COMMAND(o), value, name);
+    return ok;
+}
+
+static int is_flag(const char *name)
+{
+    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
+           strcmp(name, "--fold") == 0;
+}
+
+static void parse_flag(bench_options *o, const char *name)
+{
+    if (strcmp(name, "--short") == 0) o->check = 1;
+    else if (strcmp(name, "--no-store") == 0) o->no_store = 1;
+    else if (strcmp(name, "--model-check") == 0) o->model_check = 1;
+    else o->grid_options = 1;
+    if (strcmp(name, "--bake") == 0) o->bake = 1;
+    if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
+    if (strcmp(name, "--fold") == 0) o->fold = 1;
+}
+
+/* 1 when a list names `auto` (0 in rows, AUTO in the enums, 0x0 in shapes). */
+static int lists_name_auto(const bench_options *o)
+{
+    int any = 0;
+    for (size_t i = 0; i < o->partition_count; ++i) any |= o->partitions[i] == CLS_PARTITION_AUTO;
+    for (size_t i = 0; i < o->input_count; ++i) any |= o->inputs[i] == CLS_INPUT_AUTO;
+    for (size_t i = 0; i < o->rows_count; ++i) any |= o->rows[i] == 0;
+    for (size_t i = 0; i < o->group_count; ++i) any |= o->groups[i].width == 0;
+    return any;
+}
+
+/* tune: one operator, size and border; explicit choices, the exploration's defaults. */
+static int finish_tune_options(bench_options *o)
+{
+    if (o->suite || o->check || o->compare || o->op_count != 1 || o->size_count > 1 || o->border_count > 1) {
+        fprintf(stderr, "clstencil tune: one --op, at most one --size and one --border; no --suite, --short or "
+                        "--compare\n");
+        return 0;
+    }
+    if (lists_name_auto(o)) {
+        fprintf(stderr, "clstencil tune: auto is what tune fills in; give explicit --partition, --input, --rows "
+                        "and --wg values\n");
+        return 0;
+    }
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    static const cls_input_path inputs[] = {CLS_INPUT_GLOBAL, CLS_INPUT_LOCAL};
+    static const unsigned rows[] = {1, 2, 4, 8}, cols[] = {1, 2};
+    if (!o->partition_count) memcpy(o->partitions, partitions, sizeof partitions), o->partition_count = 3;
+    if (!o->input_count) memcpy(o->inputs, inputs, sizeof inputs), o->input_count = 2;
+    if (!o->rows_count) memcpy(o->rows, rows, sizeof rows), o->rows_count = 4;
+    if (!o->cols_count) memcpy(o->cols, cols, sizeof cols), o->cols_count = 2;
+    /* group_count 0: every shape of the device, once it is known (run_tune). */
+    return 1;
+}
+
+/* Fills what was not given and checks the combination; 0 after saying what is wrong. */
+static int finish_options(bench_options *o)
+{
+    if (o->tune && !finish_tune_options(o)) return 0;
+    if (o->model_check) {
+        if (o->suite || o->check || o->compare || o->partition_count || o->input_count || o->separable_count ||
+            o->rows_count || o->cols_count || o->bake >= 0 || o->fold || lists_name_auto(o)) {
+            fprintf(stderr, "clstencil bench: --model-check takes --op (each its own case), --sizes, --borders, "
+                            "--value, --wg (explicit shapes) and the run options\n");
+            return 0;
+        }
+        if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;
+        if (o->warmup < 0) o->warmup = BENCH_DEFAULT_WARMUP;
+        if (o->runs < BENCH_MIN_RUNS)
+            fprintf(stderr, "clstencil bench: --runs %d: a timing median needs at least %d runs\n", o->runs, BENCH_MIN_RUNS);
+        return o->runs >= BENCH_MIN_RUNS;
+    }
+    if (!o->tune && o->no_store) {
+        fprintf(stderr, "clstencil %s: --no-store is an option of clstencil tune\n", COMMAND(o));
+        return 0;
+    }
+    if (!o->suite && o->op_count == 0) return 0;
+    if (o->suite && o->op_count) {
+        fprintf(stderr, "clstencil %s: give --suite or --op, not both\n", COMMAND(o));
+        return 0;
+    }
+    if (o->suite && o->grid_options) {
+        fprintf(stderr, "clstencil %s: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
+                        "--runtime-mask, --fold and --value apply to --op grids, not to suites\n", COMMAND(o));
+        return 0;
+    }
+    if (o->runs < 0) o->runs = o->check ? BENCH_SHORT_RUNS : BENCH_DEFAULT_RUNS;
+    if (o->warmup < 0) o->warmup = o->check ? 0 : BENCH_DEFAULT_WARMUP;
+    if (!o->check && o->runs < BENCH_MIN_RUNS) {
+        fprintf(stderr, "clstencil %s: --runs %d: a timing median needs at least %d runs\n", COMMAND(o), o->runs, BENCH_MIN_RUNS);
+        return 0;
+    }
+    if (o->check && o->size_count == 0) o->sizes[0] = (bench_size){BENCH_SHORT_WIDTH, BENCH_SHORT_HEIGHT}, o->size_count = 1;
+    if (!o->suite) {
+        if (!o->size_count) o->sizes[0] = (bench_size){4096, 4096}, o->size_count = 1;
+        if (!o->border_count) o->borders[0] = CLS_BORDER_CLAMP, o->border_count = 1;
+        if (!o->partition_count) o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
+        if (!o->input_count) o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
+        if (!o->separable_count) o->separables[0] = CLS_SEPARABLE_AUTO, o->separable_count = 1;
+        if (!o->rows_count) o->rows[0] = 0, o->rows_count = 1; /* auto: the device's policy */
+        if (!o->cols_count) o->cols[0] = 0, o->cols_count = 1; /* auto */
+        if (!o->group_count && !o->tune) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
+    }
+    if (bench_suite_compares_naive(o->suite)) o->compare = 1;
+    if (o->check) o->compare = 0; /* nothing is timed */
+    return 1;
+}
+
+int bench_parse_options(bench_options *o, int tune, int argc, char **argv)
+{
+    options_init(o);
+    o->tune = tune;
+    for (int i = 1; i < argc; ++i) {
+        if (is_flag(argv[i])) {
+            parse_flag(o, argv[i]);
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "clstencil %s: %s needs a value\n", COMMAND(o), argv[i]);
+            return 0;
+        }
+        if (!parse_valued(o, argv[i], argv[i + 1])) return 0;
+        ++i;
+    }
+    return finish_options(o);
+}
+
+int bench_build_plan(const bench_options *o, bench_plan *plan)
+{
+    bench_axes axes;
+    if (o->suite) bench_suite_axes(o->suite, &axes);
+    if (o->size_count) axes.sizes = o->sizes, axes.size_count = o->size_count;
+    if (o->border_count) axes.borders = o->borders, axes.border_count = o->border_count;
+    if (o->suite) return bench_suite_cases(o->suite, &axes, plan);
+    bench_grid grid = {.label = o->label, .op_count = o->op_count, .axes = axes, .border_value = o->border_value,
+                       .partitions = o->partitions, .partition_count = o->partition_count,
+                       .inputs = o->inputs, .input_count = o->input_count,
+                       .separables = o->separables, .separable_count = o->separable_count,
+                       .rows = o->rows, .rows_count = o->rows_count, .cols = o->cols, .cols_count = o->cols_count,
+                       .groups = o->groups, .group_count = o->group_count, .bake = o->bake, .fold = o->fold};
+    memcpy(grid.ops, o->ops, sizeof grid.ops);
+    return bench_grid_cases(&grid, plan);
+}
+
+int bench_write_files(const bench_report *report, const bench_options *o)
+{
+    int ok = 1;
+    if (o->csv) ok &= bench_write_csv(report, o->csv);
+    if (o->json) ok &= bench_write_json(report, o->json);
+    if (o->svg) ok &= bench_write_svg(report, o->svg);
+    return ok;
+}

@@ -1,0 +1,50 @@
+/* bench_options.h — the command lines of `clstencil bench` and `clstencil tune`: their options
+ * parsed and checked (bench_options.c), the plan of configurations they give, and the files a
+ * report is written to. */
+#ifndef CLS_TOOLS_BENCH_OPTIONS_H
+#define CLS_TOOLS_BENCH_OPTIONS_H
+
+#include "bench.h"
+
+enum { BENCH_MAX_LIST = 32 }; /* items of one comma-separated list */
+
+typedef struct bench_options {
+    const char *suite;
+    int check;
+    const char *ops[BENCH_MAX_STAGES];
+    size_t op_count;
+    char label[1024];
+    bench_size sizes[BENCH_MAX_LIST];
+    size_t size_count;
+    cls_border borders[BENCH_MAX_LIST];
+    size_t border_count;
+    float border_value;
+    cls_partition partitions[BENCH_MAX_LIST];
+    size_t partition_count;
+    cls_input_path inputs[BENCH_MAX_LIST];
+    size_t input_count;
+    cls_separable separables[BENCH_MAX_LIST];
+    size_t separable_count;
+    unsigned rows[BENCH_MAX_LIST], cols[BENCH_MAX_LIST];
+    size_t rows_count, cols_count;
+    bench_size groups[BENCH_MAX_LIST];
+    size_t group_count;
+    int bake, fold;
+    int grid_options; /* an option that only a custom grid takes was given */
+    int runs, warmup;
+    int compare;
+    const char *csv, *json, *svg, *device;
+    int tune;     /* clstencil tune */
+    int model_check; /* bench --model-check */
+    int no_store; /* tune --no-store */
+} bench_options;
+
+/* Parses argv (after the command's name) for bench (tune 0) or tune (tune 1), fills defaults and
+ * checks the combination; 0 after saying what is wrong. */
+int bench_parse_options(bench_options *o, int tune, int argc, char **argv);
+/* The suite's or the grid's configurations; 0 when out of memory. */
+int bench_build_plan(const bench_options *o, bench_plan *plan);
+/* The --csv, --json and --svg files of a report; 0 when one failed (after saying why). */
+int bench_write_files(const bench_report *report, const bench_options *o);
+
+#endif
