@@ -1,0 +1,215 @@
+/* test_config.c — a spec resolved into a kernel configuration (generator/config.c): the policy's
+ * rows per work-item where coarsening can apply, and the canonical key's independence from how
+ * the struct was filled and its dependence on every kernel variant. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generator.h"
+
+static float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+static cls_spec valid_spec(void)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box3;
+    return spec;
+}
+
+static char *key_of(const cls_spec *spec)
+{
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 1, 0, 0), CLS_OK);
+    char *key = cls_kernel_key(&config);
+    cls_kernel_config_free(&config);
+    assert_non_null(key);
+    return key;
+}
+
+/* The rows a config resolves to when the spec leaves them to the policy's default of 8. */
+static unsigned resolved_rows(const cls_spec *spec)
+{
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 8, 0, 0), CLS_OK);
+    const unsigned rows = config.rows;
+    assert_int_equal(config.spec.rows_per_item, rows);
+    cls_kernel_config_free(&config);
+    return rows;
+}
+
+static void default_rows_apply_where_coarsening_can(void **state)
+{
+    (void)state;
+    cls_spec spec = valid_spec();
+    assert_int_equal(resolved_rows(&spec), 8);
+    spec.rows_per_item = 2; /* the spec's own choice wins */
+    assert_int_equal(resolved_rows(&spec), 2);
+    spec = valid_spec();
+    spec.border = CLS_BORDER_UNDEFINED; /* cannot coarsen */
+    assert_int_equal(resolved_rows(&spec), 1);
+    spec = valid_spec();
+    spec.body = "OUT = IN(0, 0);";
+    assert_int_equal(resolved_rows(&spec), 1);
+    spec = valid_spec();
+    static const float row[3] = {1, 2, 1};
+    spec.coefficients = NULL;
+    spec.row_coefficients = spec.column_coefficients = row;
+    spec.separable = CLS_SEPARABLE_TWO_PASS; /* its passes resolve their own rows */
+    assert_int_equal(resolved_rows(&spec), 1);
+}
+
+static void key_ignores_what_does_not_change_the_kernel(void **state)
+{
+    (void)state;
+    float a[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0}, b[9] = {-0.0f, 1, 0, 1, -4, 1, 0, 1, -0.0f};
+    cls_spec first = valid_spec(), second;
+    first.coefficients = a;
+    memset(&second, 0x5a, sizeof second); /* garbage everywhere, then filled field by field */
+    second.mask_width = 3;
+    second.mask_height = 3;
+    second.coefficients = b;
+    second.bake_coefficients = 0;
+    second.border = CLS_BORDER_CLAMP;
+    second.border_value = 123.0f;          /* irrelevant unless constant */
+    second.partition = CLS_PARTITION_AUTO; /* resolves to isp-block */
+    second.group_width = 32;
+    second.group_height = 4;               /* what auto resolves to */
+    second.input_type = CLS_PIXEL_F32;
+    second.output_type = CLS_PIXEL_F32;
+    second.body = NULL;
+    second.rows_per_item = 1;              /* what 0 resolves to */
+    second.cols_per_item = 1;              /* what 0 resolves to */
+    second.fold_equal_taps = 0;
+    second.input_path = CLS_INPUT_GLOBAL;  /* what auto resolves to */
+    second.separable = CLS_SEPARABLE_NONE; /* what auto resolves to */
+    second.row_coefficients = second.column_coefficients = NULL;
+    second.mask_count = 1;                 /* what 0 resolves to */
+    second.epilogue = NULL;
+    char *k1 = key_of(&first), *k2 = key_of(&second);
+    assert_string_equal(k1, k2);
+    first.bake_coefficients = second.bake_coefficients = 1; /* -0 and +0 bake alike */
+    free(k1), free(k2);
+    k1 = key_of(&first), k2 = key_of(&second);
+    assert_string_equal(k1, k2);
+    free(k1), free(k2);
+}
+
+static void key_changes_with_the_kernel(void **state)
+{
+    (void)state;
+    cls_spec base = valid_spec();
+    char *reference = key_of(&base);
+    cls_spec variants[6];
+    for (int i = 0; i < 6; ++i) variants[i] = base;
+    variants[0].border = CLS_BORDER_MIRROR;
+    variants[1].partition = CLS_PARTITION_NAIVE;
+    variants[2].group_width = 16, variants[2].group_height = 8;
+    variants[3].output_type = CLS_PIXEL_U8;
+    variants[4].bake_coefficients = 1;
+    float other[15] = {0};
+    variants[5].mask_width = 5, variants[5].coefficients = other;
+    for (int i = 0; i < 6; ++i) {
+        char *key = key_of(&variants[i]);
+        assert_string_not_equal(key, reference);
+        free(key);
+    }
+    free(reference);
+}
+
+static void key_changes_with_every_variant(void **state)
+{
+    (void)state;
+    static float two_masks[18] = {1, 0, -1, 2, 0, -2, 1, 0, -1, 1, 2, 1, 0, 0, 0, -1, -2, -1};
+    cls_spec base = valid_spec();
+    base.bake_coefficients = 1;
+    enum { N = 9 };
+    cls_spec variants[N];
+    for (int i = 0; i < N; ++i) variants[i] = base;
+    variants[0].cols_per_item = 2;
+    variants[1].cols_per_item = 8;
+    variants[2].coefficients = two_masks, variants[2].mask_count = 2;
+    variants[3].input_path = CLS_INPUT_LOCAL;
+    variants[4].input_path = CLS_INPUT_IMAGE;
+    variants[5].separable = CLS_SEPARABLE_SINGLE_PASS;
+    variants[6].separable = CLS_SEPARABLE_TWO_PASS;
+    variants[7].epilogue = "fabs(r0)";
+    variants[8].fold_equal_taps = 1;
+    char *keys[N + 1];
+    keys[N] = key_of(&base);
+    for (int i = 0; i < N; ++i) keys[i] = key_of(&variants[i]);
+    for (int i = 0; i <= N; ++i)
+        for (int j = i + 1; j <= N; ++j)
+            if (strcmp(keys[i], keys[j]) == 0) fail_msg("variants %d and %d share the key %s", i, j, keys[i]);
+    /* Two masks with and without an epilogue, and two different epilogues. */
+    cls_spec epilogue = variants[2];
+    epilogue.epilogue = "hypot(r0, r1)";
+    char *with = key_of(&epilogue);
+    epilogue.epilogue = "fabs(r0) + fabs(r1)";
+    char *other = key_of(&epilogue);
+    assert_string_not_equal(with, keys[2]);
+    assert_string_not_equal(with, other);
+    free(with), free(other);
+    for (int i = 0; i <= N; ++i) free(keys[i]);
+}
+
+static void key_of_auto_is_key_of_its_resolution(void **state)
+{
+    (void)state;
+    cls_spec automatic = valid_spec(), explicit = valid_spec();
+    automatic.input_path = CLS_INPUT_AUTO;
+    automatic.separable = CLS_SEPARABLE_AUTO;
+    automatic.cols_per_item = 0;
+    automatic.mask_count = 0;
+    explicit.input_path = CLS_INPUT_GLOBAL;
+    explicit.separable = CLS_SEPARABLE_NONE;
+    explicit.cols_per_item = 1;
+    explicit.mask_count = 1;
+    char *a = key_of(&automatic), *b = key_of(&explicit);
+    assert_string_equal(a, b);
+    free(a), free(b);
+}
+
+/* A Gaussian 5x3 given as vectors and as the full mask (products exact in float). */
+static void key_of_vectors_is_key_of_the_full_mask(void **state)
+{
+    (void)state;
+    static const float row[5] = {1.0f / 16, 4.0f / 16, 6.0f / 16, 4.0f / 16, 1.0f / 16};
+    static const float column[3] = {0.25f, 0.5f, 0.25f};
+    float full[15];
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 5; ++i) full[j * 5 + i] = column[j] * row[i];
+    const cls_separable variants[3] = {CLS_SEPARABLE_NONE, CLS_SEPARABLE_SINGLE_PASS, CLS_SEPARABLE_TWO_PASS};
+    for (int v = 0; v < 3; ++v)
+        for (int bake = 0; bake <= 1; ++bake) {
+            cls_spec vectors = valid_spec(), mask = valid_spec();
+            vectors.mask_width = mask.mask_width = 5;
+            vectors.coefficients = NULL;
+            vectors.row_coefficients = row;
+            vectors.column_coefficients = column;
+            mask.coefficients = full;
+            vectors.separable = mask.separable = variants[v];
+            vectors.bake_coefficients = mask.bake_coefficients = bake;
+            char *a = key_of(&vectors), *b = key_of(&mask);
+            assert_string_equal(a, b);
+            free(a), free(b);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(key_ignores_what_does_not_change_the_kernel),
+        cmocka_unit_test(key_changes_with_the_kernel),
+        cmocka_unit_test(key_changes_with_every_variant),
+        cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
+        cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
+        cmocka_unit_test(default_rows_apply_where_coarsening_can),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
