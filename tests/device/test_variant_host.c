@@ -120,13 +120,19 @@ static void output_count_follows_masks_and_epilogue(void **state)
     cls_filter_release(fused);
 }
 
+static cl_mem new_buffer(size_t bytes)
+{
+    cl_int error;
+    cl_mem buffer = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, bytes, NULL, &error);
+    assert_int_equal(error, CL_SUCCESS);
+    return buffer;
+}
+
 static void several_outputs_refused_by_the_one_output_calls(void **state)
 {
     (void)state;
     cls_filter *filter = make_sobel_pair(CLS_BORDER_CLAMP, NULL);
-    cl_int error;
-    cl_mem buffer = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 256, NULL, &error);
-    assert_int_equal(error, CL_SUCCESS);
+    cl_mem buffer = new_buffer(256);
     const cls_image_desc image = {.width = 8, .height = 8};
     assert_int_equal(cls_filter_enqueue(filter, buffer, buffer, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
     expect_message("use cls_filter_enqueue_outputs");
@@ -141,11 +147,7 @@ static void output_list_errors(void **state)
 {
     (void)state;
     cls_filter *filter = make_sobel_pair(CLS_BORDER_CLAMP, NULL);
-    cl_int error;
-    cl_mem big = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 256, NULL, &error);
-    assert_int_equal(error, CL_SUCCESS);
-    cl_mem small = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 64, NULL, &error);
-    assert_int_equal(error, CL_SUCCESS);
+    cl_mem big = new_buffer(256), small = new_buffer(64);
     const cls_image_desc image = {.width = 8, .height = 8};
     const cl_mem one[1] = {big}, with_null[2] = {big, NULL}, with_small[2] = {big, small};
     assert_int_equal(cls_filter_enqueue_outputs(filter, big, 1, one, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
