@@ -42,6 +42,18 @@ int cls_kernel_hardware_border(const cls_kernel_config *config)
            (s->border == CLS_BORDER_CLAMP || (s->border == CLS_BORDER_CONSTANT && s->border_value == 0.0f));
 }
 
+int cls_kernel_rolls_borders(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    if (!s->bake_coefficients || s->body || config->partition == CLS_PARTITION_NAIVE ||
+        config->input_path == CLS_INPUT_LOCAL || config->separable != CLS_SEPARABLE_NONE ||
+        cls_kernel_hardware_border(config))
+        return 0;
+    size_t taps = 0;
+    for (size_t k = 0; k < (size_t)config->masks * s->mask_width * s->mask_height; ++k) taps += config->coefficients[k] != 0.0f;
+    return taps * config->rows * config->cols > CLS_UNROLL_LIMIT;
+}
+
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;

@@ -145,8 +145,8 @@ static void emit_guard(emitter *e, int indent, int guard_x, int guard_y)
 }
 
 /* The code of one region reading the input directly (global buffer or image): guards, then the
- * sums through the region's checks. */
-static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check y)
+ * sums through the region's checks, unrolled or (`rolled`) as loops over baked_mask. */
+static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check y, int rolled)
 {
     const cls_kernel_config *c = e->config;
     emit_guard(e, indent, x == CHECK_HI || x == CHECK_BOTH, y == CHECK_HI || y == CHECK_BOTH);
@@ -160,6 +160,7 @@ static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check 
     if (c->cols > 1 && x == CHECK_HI) x = CHECK_BOTH;
     const access a = {c->input_path == CLS_INPUT_IMAGE ? ACCESS_IMAGE : ACCESS_GLOBAL, x, y, "x", "y"};
     if (c->spec.body) emit_window_user(e, &a);
+    else if (rolled) emit_sums_rolled(e, indent, &a);
     else emit_sums(e, indent, &a);
 }
 
@@ -170,24 +171,33 @@ static void emit_region_staging(emitter *e, int indent, axis_check x, axis_check
     else emit_staging(e, indent, x, y);
 }
 
-static void emit_region(emitter *e, int indent, axis_check x, axis_check y)
+static void emit_region(emitter *e, int indent, axis_check x, axis_check y, int rolled)
 {
     if (local_memory(e->config)) emit_region_staging(e, indent, x, y);
-    else emit_region_direct(e, indent, x, y);
+    else emit_region_direct(e, indent, x, y, rolled);
+}
+
+/* The baked coefficients of every mask as a program-scope array. */
+static void emit_baked_array(emitter *e, const char *comment)
+{
+    const cls_kernel_config *c = e->config;
+    strbuf *out = e->out;
+    strbuf_printf(out, "/* %s */\n__constant float baked_mask[MASKS * MASK_W * MASK_H] = {", comment);
+    for (size_t k = 0; k < (size_t)c->masks * c->spec.mask_width * c->spec.mask_height; ++k) {
+        strbuf_append(out, k % 8 ? " " : "\n    ");
+        append_float(out, c->coefficients[k]);
+        strbuf_append(out, ",");
+    }
+    strbuf_append(out, "\n};\n");
 }
 
 static void emit_body_helpers(emitter *e)
 {
     const cls_spec *s = &e->config->spec;
     strbuf *out = e->out;
-    if (s->bake_coefficients) { /* literals the compiler folds once FOR_WINDOW is unrolled */
-        strbuf_append(out, "__constant float baked_mask[MASK_W * MASK_H] = {");
-        for (unsigned k = 0; k < s->mask_width * s->mask_height; ++k) {
-            strbuf_append(out, k % 8 ? " " : "\n    ");
-            append_float(out, s->coefficients[k]);
-            strbuf_append(out, ",");
-        }
-        strbuf_append(out, "\n};\n#define MASK(dx, dy) baked_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
+    if (s->bake_coefficients) {
+        emit_baked_array(e, "Literals the compiler folds once FOR_WINDOW is unrolled.");
+        strbuf_append(out, "#define MASK(dx, dy) baked_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
     } else {
         strbuf_append(out, "#define MASK(dx, dy) mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
     }
@@ -258,6 +268,10 @@ static void emit_header(emitter *e)
                                                       : "CLK_ADDRESS_CLAMP");
     strbuf_append(out, "\n");
     if (s->body) emit_body_helpers(e);
+    else if (cls_kernel_rolls_borders(c)) {
+        emit_baked_array(e, "The border regions loop over these; the body region has them as literals.");
+        strbuf_append(out, "\n");
+    }
 }
 
 static void emit_signature(emitter *e)
@@ -325,13 +339,13 @@ static void emit_regions(emitter *e)
         strbuf_line(out, 1, "(void)group_bounds; (void)body_columns;");
         strbuf_line(out, 1, "/* The sampler's address mode handles every side: no region needs a check. */");
         emit_guard(e, 1, 1, 1);
-        emit_region_direct(e, 1, CHECK_NONE, CHECK_NONE);
+        emit_region_direct(e, 1, CHECK_NONE, CHECK_NONE, 0);
         return;
     }
     if (config->partition == CLS_PARTITION_NAIVE) {
         strbuf_line(out, 1, "(void)group_bounds; (void)body_columns;");
         strbuf_line(out, 1, "/* Naive: every tap checks every side. */");
-        emit_region(e, 1, CHECK_BOTH, CHECK_BOTH);
+        emit_region(e, 1, CHECK_BOTH, CHECK_BOTH, 0);
         return;
     }
     strbuf_line(out, 1, "int at_left = (int)get_group_id(0) < group_bounds.s0;");
@@ -343,13 +357,15 @@ static void emit_regions(emitter *e)
                      local_memory(config) && config->partition == CLS_PARTITION_ISP_WARP
                          ? " /* staging is per group: no warp refinement */"
                          : "");
+    const int rolled = cls_kernel_rolls_borders(config);
+    if (rolled) strbuf_line(out, 1, "/* Large baked mask: only the body region is unrolled; the border regions loop. */");
     const size_t count = sizeof isp_regions / sizeof isp_regions[0];
     for (size_t r = 0; r < count; ++r) {
         const region_code *region = &isp_regions[r];
         if (region->condition) strbuf_line(out, 1, "%sif (%s) {", r ? "} else " : "", region->condition);
         else strbuf_line(out, 1, "} else {");
         strbuf_line(out, 2, "/* Region %s: checks %s. */", region->label, region->sides);
-        emit_region(e, 2, region->x, region->y);
+        emit_region(e, 2, region->x, region->y, rolled && region->condition);
     }
     strbuf_line(out, 1, "}");
 }

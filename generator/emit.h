@@ -40,6 +40,9 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy);
 
 /* The weighted sums of a region into sum (or sum[m][k][l]) through `a` (emit_sum.c). */
 void emit_sums(emitter *e, int indent, const access *a);
+/* The same sums as rolled loops over the program-scope array baked_mask (a large baked mask's
+ * border regions: see cls_kernel_rolls_borders). */
+void emit_sums_rolled(emitter *e, int indent, const access *a);
 /* The declaration of the sums. */
 void emit_sum_declaration(emitter *e, int indent);
 /* The name of sum m, k, l as text ("sum" when there is one). */

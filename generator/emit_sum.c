@@ -3,7 +3,8 @@
  * feeds every sum it reaches from registers. Runtime masks loop over the __constant buffer; baked
  * masks are unrolled with their coefficients as literals and zero taps skipped; folded masks load
  * the window first and multiply each distinct coefficient magnitude once. With several columns
- * per work-item, rows without column checks are read with vector loads. */
+ * per work-item, rows without column checks are read with vector loads. The rolled loops also
+ * serve the border regions of large baked masks, over the program-scope array baked_mask. */
 #include "emit.h"
 
 #include <math.h>
@@ -32,28 +33,38 @@ void emit_sum_declaration(emitter *e, int indent)
     else strbuf_line(e->out, indent, "float sum[MASKS][ROWS][COLS] = {{{0.0f}}};");
 }
 
-/* Runtime mask, one sum: the window loops of the plain kernel. */
-static void emit_loops_single(emitter *e, int indent, const access *a)
+/* Loops over the window rows and columns stay rolled where the compiler would unroll them all. */
+static void emit_rolled(emitter *e, int indent, int rolled)
+{
+    if (rolled) strbuf_line(e->out, indent, "#pragma unroll 1");
+}
+
+/* One sum: the window loops of the plain kernel. */
+static void emit_loops_single(emitter *e, int indent, const access *a, const char *mask, int rolled)
 {
     strbuf *out = e->out;
+    emit_rolled(e, indent, rolled);
     strbuf_line(out, indent, "for (int j = 0; j < MASK_H; ++j) {");
     access_row(e, a, indent + 1, "row", " + j - HALF_H");
+    emit_rolled(e, indent + 1, rolled);
     strbuf_line(out, indent + 1, "for (int i = 0; i < MASK_W; ++i) {");
     indent_line(out, indent + 2);
-    strbuf_append(out, "sum += mask[j * MASK_W + i] * ");
+    strbuf_printf(out, "sum += %s[j * MASK_W + i] * ", mask);
     access_load(e, a, "row", " + i - HALF_W");
     strbuf_append(out, ";\n");
     strbuf_line(out, indent + 1, "}");
     strbuf_line(out, indent, "}");
 }
 
-/* Runtime mask, several sums: input pixel (c, r) of the block's window feeds output (l, k) of
- * every mask with tap (c - l, r - k) when that lies in the mask. */
-static void emit_loops_block(emitter *e, int indent, const access *a)
+/* Several sums: input pixel (c, r) of the block's window feeds output (l, k) of every mask with
+ * tap (c - l, r - k) when that lies in the mask. */
+static void emit_loops_block(emitter *e, int indent, const access *a, const char *mask, int rolled)
 {
     strbuf *out = e->out;
+    emit_rolled(e, indent, rolled);
     strbuf_line(out, indent, "for (int r = 0; r < MASK_H + ROWS - 1; ++r) {");
     access_row(e, a, indent + 1, "row", " + r - HALF_H");
+    emit_rolled(e, indent + 1, rolled);
     strbuf_line(out, indent + 1, "for (int c = 0; c < MASK_W + COLS - 1; ++c) {");
     indent_line(out, indent + 2);
     strbuf_append(out, "const float v = ");
@@ -66,8 +77,8 @@ static void emit_loops_block(emitter *e, int indent, const access *a)
     for (unsigned m = 0; m < e->config->masks; ++m) {
         indent_line(out, indent + 5);
         append_sum(e, m, "k", "l");
-        if (m) strbuf_printf(out, " += mask[%u * MASK_W * MASK_H + tap] * v;\n", m);
-        else strbuf_append(out, " += mask[tap] * v;\n");
+        if (m) strbuf_printf(out, " += %s[%u * MASK_W * MASK_H + tap] * v;\n", mask, m);
+        else strbuf_printf(out, " += %s[tap] * v;\n", mask);
     }
     strbuf_line(out, indent + 4, "}");
     strbuf_line(out, indent + 1, "}");
@@ -281,6 +292,12 @@ void emit_sums(emitter *e, int indent, const access *a)
     const cls_kernel_config *c = e->config;
     if (c->spec.bake_coefficients && c->spec.fold_equal_taps) emit_folded(e, indent, a);
     else if (c->spec.bake_coefficients) emit_baked(e, indent, a);
-    else if (single_sum(c)) emit_loops_single(e, indent, a);
-    else emit_loops_block(e, indent, a);
+    else if (single_sum(c)) emit_loops_single(e, indent, a, "mask", 0);
+    else emit_loops_block(e, indent, a, "mask", 0);
+}
+
+void emit_sums_rolled(emitter *e, int indent, const access *a)
+{
+    if (single_sum(e->config)) emit_loops_single(e, indent, a, "baked_mask", 1);
+    else emit_loops_block(e, indent, a, "baked_mask", 1);
 }

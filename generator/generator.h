@@ -35,6 +35,14 @@ unsigned cls_kernel_outputs(const cls_kernel_config *config);
  * (CLK_ADDRESS_CLAMP_TO_EDGE) or with constant 0 (CLK_ADDRESS_CLAMP: a CL_R image's border
  * colour reads as 0). */
 int cls_kernel_hardware_border(const cls_kernel_config *config);
+/* Baked multiply-adds (non-zero taps x masks x rows x columns) that every region of the fat
+ * kernel may unroll: past it, only the body region is unrolled and the border regions loop over
+ * the coefficients in a program-scope array, which keeps the build time of large masks in bounds
+ * (NVIDIA's compiler takes seconds per unrolled region of a 13x13 mask with 8 rows). */
+#define CLS_UNROLL_LIMIT 512
+/* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
+ * CLS_UNROLL_LIMIT). */
+int cls_kernel_rolls_borders(const cls_kernel_config *config);
 /* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
 size_t cls_kernel_local_bytes(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input

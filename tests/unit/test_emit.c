@@ -1,6 +1,7 @@
 /* test_emit.c — properties of the generated source without a device: every region is labelled
  * and holds exactly the checks of the sides it touches, naive checks everything, baked masks
- * skip zero taps, and generation is deterministic. */
+ * skip zero taps, large baked masks unroll only the body region, and generation is
+ * deterministic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -137,6 +138,51 @@ static void baked_mask_skips_zero_taps(void **state)
     free(source);
 }
 
+/* A 9x9 baked mask over `rows` rows per work-item, with `nonzero` of its taps non-zero. */
+static char *generate_rows(unsigned rows, unsigned nonzero)
+{
+    float mask[81] = {0};
+    for (unsigned k = 0; k < nonzero; ++k) mask[k] = (float)(k + 1) / 64.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 9;
+    spec.coefficients = mask;
+    spec.bake_coefficients = 1;
+    spec.border = CLS_BORDER_MIRROR;
+    spec.partition = CLS_PARTITION_ISP_BLOCK;
+    spec.rows_per_item = rows;
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    return source;
+}
+
+static void large_baked_mask_unrolls_only_the_body(void **state)
+{
+    (void)state;
+    /* 81 taps x 8 rows = 648 multiply-adds > CLS_UNROLL_LIMIT: border regions loop */
+    char *source = generate_rows(8, 81);
+    assert_non_null(strstr(source, "__constant float baked_mask[MASKS * MASK_W * MASK_H] = {"));
+    static const char *const borders[] = {"Fallback", "TL", "T", "TR", "L", "R", "BL", "B", "BR"};
+    const char *begin, *end;
+    for (size_t r = 0; r < sizeof borders / sizeof borders[0]; ++r) {
+        region_span(source, borders[r], &begin, &end);
+        assert_int_equal(count_in(begin, end, "#pragma unroll 1"), 2);
+        assert_int_equal(count_in(begin, end, "+= baked_mask[tap] * v;"), 1);
+    }
+    region_span(source, "Body", &begin, &end);
+    assert_int_equal(count_in(begin, end, "baked_mask"), 0);
+    assert_int_equal(count_in(begin, end, "sum[0][7][0] += "), 81);
+    free(source);
+    /* 81 x 4 and 60 non-zero taps x 8 stay within it: every region unrolled */
+    const unsigned within[][2] = {{4, 81}, {8, 60}};
+    for (size_t k = 0; k < 2; ++k) {
+        source = generate_rows(within[k][0], within[k][1]);
+        assert_null(strstr(source, "baked_mask"));
+        assert_null(strstr(source, "#pragma unroll"));
+        free(source);
+    }
+}
+
 static void generation_is_deterministic(void **state)
 {
     (void)state;
@@ -157,6 +203,7 @@ int main(void)
         cmocka_unit_test(naive_checks_every_side_of_every_tap),
         cmocka_unit_test(isp_warp_refines_by_warp),
         cmocka_unit_test(baked_mask_skips_zero_taps),
+        cmocka_unit_test(large_baked_mask_unrolls_only_the_body),
         cmocka_unit_test(generation_is_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
