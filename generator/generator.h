@@ -38,8 +38,13 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Baked multiply-adds (non-zero taps x masks x rows x columns) that every region of the fat
  * kernel may unroll: past it, only the body region is unrolled and the border regions loop over
  * the coefficients in a program-scope array, which keeps the build time of large masks in bounds
- * (NVIDIA's compiler takes seconds per unrolled region of a 13x13 mask with 8 rows). */
-#define CLS_UNROLL_LIMIT 512
+ * (NVIDIA's compiler takes seconds per unrolled region of a 13x13 mask with 8 rows). On an H100
+ * the rolled border regions cost 4-12% of kernel time at 4096^2 when ptxas then allocates fewer
+ * registers (13x13, 4 rows: 186.9 against 179.3 us), so the limit sits where full unrolling builds in
+ * seconds (9x9 with 8 rows: 648, unrolled) and rolling cuts builds most (13x13 with 8 rows: 1,352). */
+#ifndef CLS_UNROLL_LIMIT /* a -D may set it, to compare builds */
+#define CLS_UNROLL_LIMIT 1024
+#endif
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);

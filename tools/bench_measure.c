@@ -390,6 +390,9 @@ void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
     if (create_filters(&run, result) == CLS_OK) {
         result->partition = cls_filter_partition(run.filters[0]);
         cls_filter_outputs_per_item(run.filters[0], &result->rows, &result->cols);
+        cls_build_info info;
+        cls_filter_build_info(run.filters[0], &info);
+        result->registers = info.registers;
         result->filter_count = run.filter_count;
         for (size_t f = 0; f < run.filter_count; ++f)
             cls_filter_group_shape(run.filters[f], &result->groups[f][0], &result->groups[f][1]);

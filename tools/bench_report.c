@@ -125,6 +125,7 @@ void bench_table_row(FILE *out, const bench_report *report, const bench_row *row
         fprintf(out, "  %s %s", cls_partition_name(r->partition), group);
         if (r->rows > 1) fprintf(out, " rows %u", r->rows);
         if (r->cols > 1) fprintf(out, " cols %u", r->cols);
+        if (r->registers) fprintf(out, " (%u registers)", r->registers);
         fputc('\n', out);
     }
     fflush(out);
@@ -173,7 +174,7 @@ static void csv_number(FILE *out, double value, int available)
 static const char *const CSV_COLUMNS[] = {
     "suite", "application", "operator", "variant", "border", "width", "height", "partition", "input", "separable",
     "rows", "cols", "group", "mask", "fold", "merged", "outcome", "kernel_us", "copy_us", "ratio", "effective_gbps",
-    "naive_us", "speedup", "chosen_partition", "chosen_group", "chosen_rows", "chosen_cols", "runs", "note"};
+    "naive_us", "speedup", "chosen_partition", "chosen_group", "chosen_rows", "chosen_cols", "registers", "runs", "note"};
 
 static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
 {
@@ -214,6 +215,8 @@ static void csv_row(FILE *out, const bench_report *report, const bench_row *row)
     csv_field(out, r->outcome == BENCH_OK ? number : "", 0);
     snprintf(number, sizeof number, "%u", r->cols);
     csv_field(out, r->outcome == BENCH_OK ? number : "", 0);
+    snprintf(number, sizeof number, "%u", r->registers); /* empty where the device does not say */
+    csv_field(out, r->outcome == BENCH_OK && r->registers ? number : "", 0);
     snprintf(number, sizeof number, "%d", report->runs);
     csv_field(out, number, 0);
     csv_field(out, r->note, 1);
@@ -294,6 +297,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
         json_object_object_add(o, "chosen_group", json_object_new_string(group));
         json_object_object_add(o, "chosen_rows", json_object_new_int((int)r->rows));
         json_object_object_add(o, "chosen_cols", json_object_new_int((int)r->cols));
+        if (r->registers) json_object_object_add(o, "registers", json_object_new_int((int)r->registers));
     }
     return o;
 }

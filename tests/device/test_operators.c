@@ -189,7 +189,7 @@ static double read_mapped(const float *image, int x, int y, cls_border border, i
 static void bilateral_matches_its_formula(void **state)
 {
     (void)state;
-    const double sd = 1.5, sr = 0.1; /* -0.5/sr^2 = -50: a whole number in the source */
+    const double sd = 1.5, sr = 0.1;
     const int n = 7, h = 3; /* 4 * 1.5 + 1 = 7 */
     float got[W * H];
     double expected[W * H];

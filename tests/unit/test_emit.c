@@ -138,8 +138,8 @@ static void baked_mask_skips_zero_taps(void **state)
     free(source);
 }
 
-/* A 9x9 baked mask over `rows` rows per work-item, with `nonzero` of its taps non-zero. */
-static char *generate_rows(unsigned rows, unsigned nonzero)
+/* A 9x9 baked mask over rows x cols outputs per work-item, with `nonzero` of its taps non-zero. */
+static char *generate_block(unsigned rows, unsigned cols, unsigned nonzero)
 {
     float mask[81] = {0};
     for (unsigned k = 0; k < nonzero; ++k) mask[k] = (float)(k + 1) / 64.0f;
@@ -151,6 +151,7 @@ static char *generate_rows(unsigned rows, unsigned nonzero)
     spec.border = CLS_BORDER_MIRROR;
     spec.partition = CLS_PARTITION_ISP_BLOCK;
     spec.rows_per_item = rows;
+    spec.cols_per_item = cols;
     char *source = NULL;
     assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
     return source;
@@ -159,8 +160,8 @@ static char *generate_rows(unsigned rows, unsigned nonzero)
 static void large_baked_mask_unrolls_only_the_body(void **state)
 {
     (void)state;
-    /* 81 taps x 8 rows = 648 multiply-adds > CLS_UNROLL_LIMIT: border regions loop */
-    char *source = generate_rows(8, 81);
+    /* 81 taps x 8 rows x 2 columns = 1,296 multiply-adds > CLS_UNROLL_LIMIT: border regions loop */
+    char *source = generate_block(8, 2, 81);
     assert_non_null(strstr(source, "__constant float baked_mask[MASKS * MASK_W * MASK_H] = {"));
     static const char *const borders[] = {"Fallback", "TL", "T", "TR", "L", "R", "BL", "B", "BR"};
     const char *begin, *end;
@@ -171,12 +172,12 @@ static void large_baked_mask_unrolls_only_the_body(void **state)
     }
     region_span(source, "Body", &begin, &end);
     assert_int_equal(count_in(begin, end, "baked_mask"), 0);
-    assert_int_equal(count_in(begin, end, "sum[0][7][0] += "), 81);
+    assert_int_equal(count_in(begin, end, "sum[0][7][1] += "), 81);
     free(source);
-    /* 81 x 4 and 60 non-zero taps x 8 stay within it: every region unrolled */
-    const unsigned within[][2] = {{4, 81}, {8, 60}};
+    /* 81 x 8 x 1 and 60 non-zero taps x 8 x 2 stay within it: every region unrolled */
+    const unsigned within[][3] = {{8, 1, 81}, {8, 2, 60}};
     for (size_t k = 0; k < 2; ++k) {
-        source = generate_rows(within[k][0], within[k][1]);
+        source = generate_block(within[k][0], within[k][1], within[k][2]);
         assert_null(strstr(source, "baked_mask"));
         assert_null(strstr(source, "#pragma unroll"));
         free(source);
