@@ -42,6 +42,15 @@ int cls_kernel_hardware_border(const cls_kernel_config *config)
            (s->border == CLS_BORDER_CLAMP || (s->border == CLS_BORDER_CONSTANT && s->border_value == 0.0f));
 }
 
+/* The non-zero taps of every mask: the multiply-adds of one output pixel of a baked kernel. */
+static size_t nonzero_taps(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    size_t taps = 0;
+    for (size_t k = 0; k < (size_t)config->masks * s->mask_width * s->mask_height; ++k) taps += config->coefficients[k] != 0.0f;
+    return taps;
+}
+
 int cls_kernel_rolls_borders(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
@@ -49,9 +58,16 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config)
         config->input_path == CLS_INPUT_LOCAL || config->separable != CLS_SEPARABLE_NONE ||
         cls_kernel_hardware_border(config))
         return 0;
-    size_t taps = 0;
-    for (size_t k = 0; k < (size_t)config->masks * s->mask_width * s->mask_height; ++k) taps += config->coefficients[k] != 0.0f;
-    return taps * config->rows * config->cols > CLS_UNROLL_LIMIT;
+    return nonzero_taps(config) * config->rows * config->cols > CLS_UNROLL_LIMIT;
+}
+
+unsigned cls_kernel_aligned_loads(const cls_kernel_config *config)
+{
+    if (config->input_path != CLS_INPUT_GLOBAL || config->cols < 2 || config->unaligned_input) return 1;
+    const unsigned half = config->spec.mask_width / 2;
+    for (unsigned width = 4; width > 1; width /= 2)
+        if (config->cols % width == 0 && half % width == 0) return width;
+    return 1;
 }
 
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)
@@ -106,8 +122,15 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     /* auto coarsens where coarsening is possible: a built-in weighted sum in one kernel. */
     const int can_coarsen = !spec->body && spec->border != CLS_BORDER_UNDEFINED && config->separable != CLS_SEPARABLE_TWO_PASS;
     config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
+    /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
+     * vector loads when the half width is even), and fewer rows while the block's unrolled
+     * multiply-adds exceed CLS_BLOCK_BUDGET. */
+    const int blocks = can_coarsen && default_rows > 1 && spec->bake_coefficients && !spec->body &&
+                       config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
+    config->cols = spec->cols_per_item ? spec->cols_per_item : blocks ? 2 : 1;
+    if (blocks && !spec->rows_per_item)
+        while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET) config->rows /= 2;
     config->spec.rows_per_item = config->rows;
-    config->cols = spec->cols_per_item ? spec->cols_per_item : 1;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;
     config->spec.group_width = config->group_width;

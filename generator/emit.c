@@ -40,7 +40,7 @@ static const region_code isp_regions[] = {
     {NULL, "Body", "no side", CHECK_NONE, CHECK_NONE},
 };
 
-static const char *c_type(cls_pixel_type type)
+const char *emit_cl_type(cls_pixel_type type)
 {
     switch (type) {
     case CLS_PIXEL_U8: return "uchar";
@@ -260,7 +260,7 @@ static void emit_header(emitter *e)
                            "#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
     else if (c->input_path == CLS_INPUT_LOCAL)
         strbuf_append(out, "#define TILE_W (GROUP_W * COLS + 2 * HALF_W)\n#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
-    strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n", c_type(s->input_type), c_type(s->output_type));
+    strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n", emit_cl_type(s->input_type), emit_cl_type(s->output_type));
     if (c->input_path == CLS_INPUT_IMAGE)
         strbuf_printf(out, "__constant sampler_t sampler = CLK_NORMALIZED_COORDS_FALSE | %s | CLK_FILTER_NEAREST;\n",
                       !cls_kernel_hardware_border(c)       ? "CLK_ADDRESS_NONE"
@@ -396,7 +396,7 @@ static void emit_store_value(emitter *e, int indent, unsigned output, const char
     char name[24] = "output";
     if (output) snprintf(name, sizeof name, "output%u", output);
     if (type == CLS_PIXEL_F32) strbuf_line(e->out, indent, "%s[%s] = %s;", name, at, value);
-    else strbuf_line(e->out, indent, "%s[%s] = convert_%s_sat_rte(%s);", name, at, c_type(type), value);
+    else strbuf_line(e->out, indent, "%s[%s] = convert_%s_sat_rte(%s);", name, at, emit_cl_type(type), value);
 }
 
 static void emit_store(emitter *e)

@@ -57,6 +57,8 @@ void emit_column_pass(emitter *e, int indent);
 
 /* Text helpers (emit.c). */
 void indent_line(strbuf *out, int indent);
+/* The OpenCL C type of a pixel type: uchar, ushort, float. */
+const char *emit_cl_type(cls_pixel_type type);
 void append_float(strbuf *out, float value);
 /* "", " + 2" or " - 2". */
 void format_offset(char *text, size_t size, int offset);

@@ -135,8 +135,11 @@ static void accumulate_direct(emitter *e, unsigned m, int k, int l, float value,
 }
 
 /* ---- vector loads: a row of the block's window without column checks (global input, several
- * columns per work-item) is read in chunks of 16, 8, 4 and 2 pixels with vloadN, which needs only
- * the pixel's alignment; a lone last pixel is a scalar load. */
+ * columns per work-item) is read in vector chunks. When the window's first column is a multiple
+ * of the aligned width W (cls_kernel_aligned_loads), every chunk is a W-pixel load through a
+ * vector pointer, which the compiler issues as one wide load; otherwise chunks of 16, 8, 4 and
+ * 2 pixels are read with vloadN, which needs only the pixel's alignment and which compilers often
+ * split into scalar loads. A lone last pixel is a scalar load. */
 
 static int vector_row(const emitter *e, const access *a)
 {
@@ -146,8 +149,10 @@ static int vector_row(const emitter *e, const access *a)
 }
 
 /* The width of the chunk starting at column `start` of a span of `span` pixels (1: scalar). */
-static int chunk_width(int start, int span)
+static int chunk_width(const emitter *e, int start, int span)
 {
+    const int aligned = (int)cls_kernel_aligned_loads(e->config);
+    if (aligned > 1) return aligned;
     static const int widths[] = {16, 8, 4, 2};
     for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k)
         if (widths[k] <= span - start) return widths[k];
@@ -160,20 +165,24 @@ static void emit_vector_chunks(emitter *e, int indent, const access *a, int r, i
 {
     const cls_kernel_config *c = e->config;
     const int half = (int)c->spec.mask_width / 2;
+    const int aligned = cls_kernel_aligned_loads(c) > 1;
+    const char *type = emit_cl_type(c->spec.input_type);
     for (int start = 0, width; start < span_x; start += width) {
-        width = chunk_width(start, span_x);
+        width = chunk_width(e, start, span_x);
         int used = 0;
         for (int x = start; x < start + width; ++x) used += for_each_use(e, r, x, NULL);
         if (width == 1 || !used) continue;
-        char dx[32];
+        char dx[32], load[160];
         format_offset(dx, sizeof dx, start - half);
+        if (aligned)
+            snprintf(load, sizeof load, "*(__global const %s%d *)(input + row + %s%s)", type, width, a->base_x, dx);
+        else
+            snprintf(load, sizeof load, "vload%d(0, input + row + %s%s)", width, a->base_x, dx);
         indent_line(e->out, indent);
         if (c->spec.input_type == CLS_PIXEL_F32)
-            strbuf_printf(e->out, "const float%d v%d_%d = vload%d(0, input + row + %s%s);\n", width, r, start, width,
-                          a->base_x, dx);
+            strbuf_printf(e->out, "const float%d v%d_%d = %s;\n", width, r, start, load);
         else
-            strbuf_printf(e->out, "const float%d v%d_%d = convert_float%d(vload%d(0, input + row + %s%s));\n", width,
-                          r, start, width, width, a->base_x, dx);
+            strbuf_printf(e->out, "const float%d v%d_%d = convert_float%d(%s);\n", width, r, start, width, load);
     }
 }
 
@@ -182,7 +191,7 @@ static void append_window_pixel(emitter *e, const access *a, int vector, int r, 
 {
     if (vector) {
         for (int start = 0, width; start < span_x; start += width) {
-            width = chunk_width(start, span_x);
+            width = chunk_width(e, start, span_x);
             if (x < start || x >= start + width || width == 1) continue;
             strbuf_printf(e->out, "v%d_%d.s%x", r, start, (unsigned)(x - start));
             return;

@@ -27,6 +27,7 @@ typedef struct cls_kernel_config {
     cls_input_path input_path; /* never AUTO */
     cls_separable separable;   /* never AUTO */
     float *row, *column;     /* owned: the separated mask when separable is not NONE */
+    int unaligned_input;     /* the launch's rows may start anywhere: no aligned vector loads */
 } cls_kernel_config;
 
 /* The number of output buffers of a kernel: masks, or 1 with an epilogue. */
@@ -45,9 +46,21 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_UNROLL_LIMIT /* a -D may set it, to compare builds */
 #define CLS_UNROLL_LIMIT 1024
 #endif
+/* Baked multiply-adds per work-item (non-zero taps x masks x rows x columns) up to which the
+ * policy gives a work-item more output rows: past it the unrolled body runs slower, not faster
+ * (H200, random masks, 2 columns: 7x7 with 8 rows, 784, 62.2 us; 9x9 with 4 rows, 648, 77.9 us,
+ * with 8, 1,296, 125 us; 13x13 with 2 rows, 676, 159.2 us, with 4, 1,352, 171.6 us). */
+#ifndef CLS_BLOCK_BUDGET
+#define CLS_BLOCK_BUDGET 800
+#endif
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);
+/* The pixels per aligned vector load of the window rows (4, 2, or 1 for none): the largest of 4
+ * and 2 that divides both the columns per work-item and the mask's half width, so that every
+ * row's window starts on a multiple of it. The launch must keep the input's offset plus the
+ * region of interest's x, and its pitch, multiples of it (cls_filter falls back otherwise). */
+unsigned cls_kernel_aligned_loads(const cls_kernel_config *config);
 /* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
 size_t cls_kernel_local_bytes(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input

@@ -27,6 +27,8 @@ struct cls_filter {
     int image_path;              /* the input is read as an image: image_input holds it */
     cls_image_input image_input;
     cls_two_pass *two_pass;      /* separable two-pass: the two filters that do the work */
+    cl_program unaligned_program; /* the kernel with vloadN for launches whose input rows do not */
+    cl_kernel unaligned_kernel;   /* start on the aligned-load width; built on first use */
 };
 
 static cls_status check_group_shape(const cls_device_caps *caps, unsigned width, unsigned height)
@@ -204,6 +206,8 @@ void cls_filter_release(cls_filter *filter)
     if (filter->mask) clReleaseMemObject(filter->mask);
     if (filter->kernel) clReleaseKernel(filter->kernel);
     if (filter->program) clReleaseProgram(filter->program);
+    if (filter->unaligned_kernel) clReleaseKernel(filter->unaligned_kernel);
+    if (filter->unaligned_program) clReleaseProgram(filter->unaligned_program);
     free(filter->source);
     cls_kernel_config_free(&filter->config);
     pthread_mutex_destroy(&filter->launch_lock);
@@ -364,8 +368,8 @@ static cls_status check_outputs(const cls_filter *filter, cl_uint count, const c
 }
 
 /* Sets every kernel argument of one launch; input is the buffer or the input image. */
-static cl_int set_arguments(cls_filter *filter, cl_mem input, const cl_mem *outputs, const resolved_image *r,
-                            const cls_region_bounds *bounds)
+static cl_int set_arguments(cls_filter *filter, cl_kernel k, cl_mem input, const cl_mem *outputs,
+                            const resolved_image *r, const cls_region_bounds *bounds)
 {
     const cls_spec *spec = &filter->config.spec;
     const size_t in_size = cls_pixel_size(spec->input_type), out_size = cls_pixel_size(spec->output_type);
@@ -379,7 +383,6 @@ static cl_int set_arguments(cls_filter *filter, cl_mem input, const cl_mem *outp
                           (cl_int)(g->roi_y + g->roi_height)}};
     const cl_int4 group_bounds = {{bounds->left, bounds->right, bounds->top, bounds->bottom}};
     const cl_int2 body_columns = {{bounds->body_x0, bounds->body_x1}};
-    cl_kernel k = filter->kernel;
     cl_uint arg = 0;
     cl_int error = clSetKernelArg(k, arg++, sizeof input, &input);
     error |= clSetKernelArg(k, arg++, sizeof in_offset, &in_offset);
@@ -398,6 +401,35 @@ static cl_int set_arguments(cls_filter *filter, cl_mem input, const cl_mem *outp
     for (unsigned m = 1; m < cls_kernel_outputs(&filter->config); ++m)
         error |= clSetKernelArg(k, arg++, sizeof outputs[m], &outputs[m]);
     return error;
+}
+
+/* The kernel of a launch: the filter's, unless it reads its window rows with aligned vector
+ * loads and this image's rows do not start on that width (an odd pitch, offset or region of
+ * interest); then the same configuration with vloadN, built on first use. Called under the
+ * launch lock. */
+static cls_status kernel_for(cls_filter *filter, const resolved_image *r, cl_kernel *kernel)
+{
+    *kernel = filter->kernel;
+    const unsigned width = cls_kernel_aligned_loads(&filter->config);
+    const size_t pixel = cls_pixel_size(filter->config.spec.input_type);
+    const size_t first = r->offset[0] / pixel + r->geometry.roi_x, pitch = r->pitch[0] / pixel;
+    if (width < 2 || (first % width == 0 && pitch % width == 0)) return CLS_OK;
+    if (!filter->unaligned_kernel) {
+        cls_kernel_config config = filter->config; /* shares the owned fields; read only */
+        config.unaligned_input = 1;
+        char *source = cls_emit_source(&config);
+        if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+        cls_build_info info;
+        cls_status status = cls_program_get(filter->context, source, CLS_KERNEL_NAME, &filter->unaligned_program, &info);
+        free(source);
+        if (status != CLS_OK) return status;
+        cl_int error;
+        filter->unaligned_kernel = clCreateKernel(filter->unaligned_program, CLS_KERNEL_NAME, &error);
+        if (error != CL_SUCCESS)
+            return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
+    }
+    *kernel = filter->unaligned_kernel;
+    return CLS_OK;
 }
 
 /* One kernel launch (after the copy into the input image on the image path). */
@@ -421,10 +453,12 @@ static cls_status launch_kernel(cls_filter *filter, cl_mem input, const cl_mem *
         wait_list = &copied;
     }
     cl_int error = CL_SUCCESS;
+    cl_kernel kernel = NULL;
+    if (status == CLS_OK) status = kernel_for(filter, r, &kernel);
     if (status == CLS_OK) {
-        error = set_arguments(filter, input, outputs, r, &bounds);
+        error = set_arguments(filter, kernel, input, outputs, r, &bounds);
         if (error == CL_SUCCESS)
-            error = clEnqueueNDRangeKernel(filter->context->queue, filter->kernel, 2, NULL, global, local,
+            error = clEnqueueNDRangeKernel(filter->context->queue, kernel, 2, NULL, global, local,
                                            wait_count, wait_list, event);
         else
             error = CL_INVALID_KERNEL_ARGS;

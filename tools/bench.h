@@ -178,6 +178,8 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec);
 /* Builds and runs one configuration; every failure is in the result, never fatal. */
 void bench_measure(bench_env *env, const bench_case *c, bench_result *result);
 void bench_result_free(bench_result *result);
+/* The median of count values (sorts them). */
+double bench_median(double *values, int count);
 /* Compares result's outputs with reference's within a float tolerance; on the first
  * difference writes where it is into note and returns 0. */
 int bench_outputs_match(const bench_result *result, const bench_result *reference, unsigned width,

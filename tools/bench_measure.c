@@ -300,7 +300,7 @@ static int compare_doubles(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *values, int count)
+double bench_median(double *values, int count)
 {
     qsort(values, (size_t)count, sizeof *values, compare_doubles);
     return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
@@ -345,8 +345,8 @@ static void time_runs(bench_run *run, bench_result *result)
             if (r >= 0) kernel[r] = k, copy[r] = c;
         }
         if (result->outcome == BENCH_OK) {
-            result->kernel_us = median(kernel, runs);
-            result->copy_us = median(copy, runs);
+            result->kernel_us = bench_median(kernel, runs);
+            result->copy_us = bench_median(copy, runs);
         }
     }
     free(kernel);

@@ -1,6 +1,8 @@
 /* test_roi.c — regions of interest and buffer offsets: only the region is written, with the
  * border handling of the whole image, for every border mode and partition, regions that touch
- * each edge or none, and buffers whose image starts at an offset with padded rows. */
+ * each edge or none, and buffers whose image starts at an offset with padded rows. The 9x9 mask
+ * also runs with two columns per work-item, whose window rows are aligned float2 loads: layouts
+ * whose rows start on even pixels take that kernel, the others its vloadN fallback. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,7 +17,7 @@
 
 #include "reference/reference.h"
 
-enum { W = 37, H = 23, PITCH = 41, IN_OFFSET = 5, OUT_OFFSET = 3 };
+enum { W = 37, H = 23, MAX_PITCH = 44, OUT_OFFSET = 3 };
 #define SENTINEL -7.0f
 
 static cls_context *context;
@@ -33,19 +35,24 @@ static int teardown(void **state)
     return 0;
 }
 
-static void check_mode(cls_border border)
+/* The input layouts: an odd pitch and offset (no row starts on an even pixel), and an even pitch
+ * and offset (rows start on even pixels where the region's x is even). */
+static const struct { unsigned pitch, offset; } LAYOUTS[] = {{41, 5}, {44, 4}};
+
+static void check_layout(cls_border border, unsigned pitch, unsigned in_offset)
 {
     static const struct { unsigned x, y, w, h; } rois[] = {
         {0, 0, W, H}, {0, 0, 9, 5}, {30, 17, 7, 6}, {5, 3, 20, 11}, {1, 1, 1, 1}, {36, 0, 1, H}, {0, 22, W, 1}};
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
-    static const unsigned masks[] = {3, 9};
-    float in[IN_OFFSET + PITCH * H], out[OUT_OFFSET + PITCH * H];
+    static const struct { unsigned size, cols; } masks[] = {{3, 1}, {9, 1}, {9, 2}};
+    float in[8 + MAX_PITCH * H], out[OUT_OFFSET + MAX_PITCH * H];
     double expected[W * H];
-    for (int k = 0; k < IN_OFFSET + PITCH * H; ++k) in[k] = (float)((k * 13) % 29) / 29.0f + 0.5f;
-    const ref_image image = {in + IN_OFFSET, W, H, PITCH * sizeof(float), CLS_PIXEL_F32};
+    for (unsigned k = 0; k < in_offset + pitch * H; ++k) in[k] = (float)((k * 13) % 29) / 29.0f + 0.5f;
+    const ref_image image = {in + in_offset, W, H, pitch * sizeof(float), CLS_PIXEL_F32};
     int checked = 0;
-    for (size_t m = 0; m < 2; ++m) {
-        const unsigned n = masks[m];
+    for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+        const unsigned n = masks[m].size;
+        if (masks[m].cols > 1 && border == CLS_BORDER_UNDEFINED) continue; /* coarsening needs a border */
         float mask[81];
         for (unsigned k = 0; k < n * n; ++k) mask[k] = (float)(1 + k % 3) / (float)(2 * n * n);
         ref_stencil(&image, mask, (int)n, (int)n, border, 0.25f, expected);
@@ -54,6 +61,9 @@ static void check_mode(cls_border border)
             cls_spec_init(&spec);
             spec.mask_width = spec.mask_height = n;
             spec.coefficients = mask;
+            spec.bake_coefficients = masks[m].cols > 1;
+            spec.cols_per_item = masks[m].cols;
+            spec.rows_per_item = 1;
             spec.border = border;
             spec.border_value = 0.25f;
             spec.partition = partitions[p];
@@ -62,33 +72,35 @@ static void check_mode(cls_border border)
             cls_filter *filter = NULL;
             assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
             for (size_t r = 0; r < sizeof rois / sizeof rois[0]; ++r) {
-                for (int k = 0; k < OUT_OFFSET + PITCH * H; ++k) out[k] = SENTINEL;
+                for (unsigned k = 0; k < OUT_OFFSET + pitch * H; ++k) out[k] = SENTINEL;
                 const cls_image_desc desc = {.width = W, .height = H,
-                                             .input_row_pitch = PITCH * sizeof(float),
-                                             .output_row_pitch = PITCH * sizeof(float),
-                                             .input_offset = IN_OFFSET * sizeof(float),
+                                             .input_row_pitch = pitch * sizeof(float),
+                                             .output_row_pitch = pitch * sizeof(float),
+                                             .input_offset = in_offset * sizeof(float),
                                              .output_offset = OUT_OFFSET * sizeof(float),
                                              .roi_x = rois[r].x, .roi_y = rois[r].y,
                                              .roi_width = rois[r].w, .roi_height = rois[r].h};
                 assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
                 for (int k = 0; k < OUT_OFFSET; ++k) assert_float_equal(out[k], SENTINEL, 0.0);
                 for (unsigned y = 0; y < H; ++y)
-                    for (unsigned x = 0; x < PITCH; ++x) {
-                        const float got = out[OUT_OFFSET + y * PITCH + x];
+                    for (unsigned x = 0; x < pitch; ++x) {
+                        const float got = out[OUT_OFFSET + y * pitch + x];
                         const int inside = x >= rois[r].x && x < rois[r].x + rois[r].w && y >= rois[r].y &&
                                            y < rois[r].y + rois[r].h;
                         const int defined = border != CLS_BORDER_UNDEFINED ||
                                             ref_window_inside(x, y, W, H, (int)n, (int)n);
                         if (!inside || !defined) {
                             if (got != SENTINEL)
-                                fail_msg("%s %s %ux%u roi %zu: pixel (%u, %u) outside the region was written",
-                                         cls_border_name(border), cls_partition_name(partitions[p]), n, n, r, x, y);
+                                fail_msg("%s %s %ux%u cols %u pitch %u roi %zu: pixel (%u, %u) outside the region "
+                                         "was written", cls_border_name(border), cls_partition_name(partitions[p]),
+                                         n, n, masks[m].cols, pitch, r, x, y);
                             continue;
                         }
                         const double e = expected[y * W + x];
                         if (!ref_f32_close(got, e))
-                            fail_msg("%s %s %ux%u roi %zu: pixel (%u, %u) is %g, expected %g", cls_border_name(border),
-                                     cls_partition_name(partitions[p]), n, n, r, x, y, (double)got, e);
+                            fail_msg("%s %s %ux%u cols %u pitch %u roi %zu: pixel (%u, %u) is %g, expected %g",
+                                     cls_border_name(border), cls_partition_name(partitions[p]), n, n,
+                                     masks[m].cols, pitch, r, x, y, (double)got, e);
                         ++checked;
                     }
             }
@@ -96,6 +108,11 @@ static void check_mode(cls_border border)
         }
     }
     assert_true(checked > 1000);
+}
+
+static void check_mode(cls_border border)
+{
+    for (size_t l = 0; l < sizeof LAYOUTS / sizeof LAYOUTS[0]; ++l) check_layout(border, LAYOUTS[l].pitch, LAYOUTS[l].offset);
 }
 
 static void undefined_mode(void **state) { (void)state; check_mode(CLS_BORDER_UNDEFINED); }

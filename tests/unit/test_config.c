@@ -64,6 +64,43 @@ static void default_rows_apply_where_coarsening_can(void **state)
     assert_int_equal(resolved_rows(&spec), 1);
 }
 
+/* Rows x columns the policy gives a baked size x size mask with `nonzero` non-zero taps. */
+static void resolved_block(unsigned size, unsigned nonzero, int bake, unsigned default_rows, unsigned *rows,
+                           unsigned *cols)
+{
+    float mask[169] = {0};
+    for (unsigned k = 0; k < nonzero; ++k) mask[k] = (float)(k + 1);
+    cls_spec spec = valid_spec();
+    spec.mask_width = spec.mask_height = size;
+    spec.coefficients = mask;
+    spec.bake_coefficients = bake;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, default_rows, 0, 0), CLS_OK);
+    *rows = config.rows, *cols = config.cols;
+    assert_int_equal(config.spec.cols_per_item, *cols);
+    cls_kernel_config_free(&config);
+}
+
+static void baked_masks_take_blocks_within_the_budget(void **state)
+{
+    (void)state;
+    /* size, non-zero taps -> rows x 2 columns: the rows halve while taps x rows x 2 > 800 */
+    static const unsigned cases[][3] = {{3, 9, 8}, {7, 49, 8}, {9, 81, 4}, {9, 40, 8}, {13, 169, 2}};
+    unsigned rows, cols;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        resolved_block(cases[k][0], cases[k][1], 1, 8, &rows, &cols);
+        assert_int_equal(cols, 2);
+        assert_int_equal(rows, cases[k][2]);
+        assert_true(cases[k][1] * rows * cols <= CLS_BLOCK_BUDGET);
+    }
+    resolved_block(9, 81, 0, 8, &rows, &cols); /* a runtime mask: rows only */
+    assert_int_equal(rows, 8);
+    assert_int_equal(cols, 1);
+    resolved_block(9, 81, 1, 1, &rows, &cols); /* a device that does not coarsen */
+    assert_int_equal(rows, 1);
+    assert_int_equal(cols, 1);
+}
+
 static void key_ignores_what_does_not_change_the_kernel(void **state)
 {
     (void)state;
@@ -210,6 +247,7 @@ int main(void)
         cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
+        cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* test_emit.c — properties of the generated source without a device: every region is labelled
  * and holds exactly the checks of the sides it touches, naive checks everything, baked masks
- * skip zero taps, large baked masks unroll only the body region, and generation is
- * deterministic. */
+ * skip zero taps, large baked masks unroll only the body region, window rows are aligned vector
+ * loads where the window starts on the vector width, and generation is deterministic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -184,6 +184,53 @@ static void large_baked_mask_unrolls_only_the_body(void **state)
     }
 }
 
+/* The source of a 9x9 (half width 4) or 13x13 (6) mask, 2 rows, `cols` columns per work-item. */
+static char *generate_window(unsigned size, unsigned cols, int unaligned_input)
+{
+    float mask[169];
+    for (unsigned k = 0; k < size * size; ++k) mask[k] = (float)(k + 1) / 256.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = size;
+    spec.coefficients = mask;
+    spec.bake_coefficients = 1;
+    spec.border = CLS_BORDER_CLAMP;
+    spec.rows_per_item = 2;
+    spec.cols_per_item = cols;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 1, 32, 4), CLS_OK);
+    config.unaligned_input = unaligned_input;
+    char *source = cls_emit_source(&config);
+    assert_non_null(source);
+    cls_kernel_config_free(&config);
+    return source;
+}
+
+static void window_rows_load_aligned_vectors(void **state)
+{
+    (void)state;
+    /* 9x9 with 4 columns: each row of the 12-pixel window is three float4 loads from x - 4 */
+    char *source = generate_window(9, 4, 0);
+    assert_non_null(strstr(source, "const float4 v0_0 = *(__global const float4 *)(input + row + x - 4);"));
+    assert_non_null(strstr(source, "const float4 v0_8 = *(__global const float4 *)(input + row + x + 4);"));
+    assert_null(strstr(source, "vload"));
+    free(source);
+    /* 13x13 with 4 columns: the window starts at x - 6, a multiple of 2 only: float2 loads */
+    source = generate_window(13, 4, 0);
+    assert_non_null(strstr(source, "const float2 v0_14 = *(__global const float2 *)(input + row + x + 8);"));
+    assert_null(strstr(source, "float4"));
+    free(source);
+    /* the fallback for rows that start anywhere: vloadN, no vector pointers */
+    source = generate_window(9, 4, 1);
+    assert_non_null(strstr(source, "const float8 v0_0 = vload8(0, input + row + x - 4);"));
+    assert_null(strstr(source, "*(__global const float"));
+    free(source);
+    /* a 3x3 window starts at x - 1: never aligned */
+    source = generate_window(3, 2, 0);
+    assert_null(strstr(source, "*(__global const float"));
+    free(source);
+}
+
 static void generation_is_deterministic(void **state)
 {
     (void)state;
@@ -205,6 +252,7 @@ int main(void)
         cmocka_unit_test(isp_warp_refines_by_warp),
         cmocka_unit_test(baked_mask_skips_zero_taps),
         cmocka_unit_test(large_baked_mask_unrolls_only_the_body),
+        cmocka_unit_test(window_rows_load_aligned_vectors),
         cmocka_unit_test(generation_is_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
