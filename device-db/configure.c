@@ -11,20 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned long cls_border_work_items(const cls_launch_geometry *geometry, unsigned rows_per_item)
+unsigned long cls_border_work_items(const cls_launch_geometry *geometry, unsigned rows_per_item,
+                                    unsigned cols_per_item)
 {
-    const unsigned rows = rows_per_item ? rows_per_item : 1;
+    const unsigned rows = rows_per_item ? rows_per_item : 1, cols = cols_per_item ? cols_per_item : 1;
     if (geometry->group_width == 0 || geometry->group_height == 0) return 0;
     cls_launch_geometry g = *geometry;
-    g.group_height = geometry->group_height * rows; /* the rows a group covers, as host/filter.c */
+    g.group_width = geometry->group_width * cols;   /* the columns and rows a group covers, */
+    g.group_height = geometry->group_height * rows; /* as host/filter.c */
     cls_region_bounds bounds;
     cls_region_bounds_compute(&g, &bounds);
     unsigned long counts[CLS_REGION_COUNT];
     cls_region_group_counts(&bounds, counts);
-    /* Work-items with output: every column of the region of interest, one item per `rows` rows.
+    /* Work-items with output: one per `cols` columns and `rows` rows of the region of interest.
      * Body groups lie whole inside it (regions.c), so all their work-items have output. */
     const unsigned long with_output =
-        (unsigned long)g.roi_width * ((g.roi_height + rows - 1) / rows);
+        (unsigned long)((g.roi_width + cols - 1) / cols) * ((g.roi_height + rows - 1) / rows);
     const unsigned long body = counts[CLS_REGION_BODY] * geometry->group_width * geometry->group_height;
     return with_output - body;
 }
@@ -59,9 +61,16 @@ static int evaluate(const cls_config_request *q, unsigned width, unsigned height
         return 0;
     if (q->compute_units) {
         const cls_problem problem = {q->geometry.roi_width, q->geometry.roi_height, q->rows_per_item,
-                                     q->compute_units};
+                                     q->compute_units, q->cols_per_item};
         if (cls_problem_occupancy_compute(&c->occupancy, width, height, &problem, &c->problem) != CLS_OK)
             return 0;
+    }
+    /* The problem's warps (of work-items with output) spread over the compute units. */
+    c->busy_warps = c->occupancy.resident_warps;
+    if (c->problem.elements) {
+        const unsigned long simd = q->record->simd_width, units = q->compute_units;
+        const unsigned long per_unit = ((c->problem.elements + simd - 1) / simd + units - 1) / units;
+        if (per_unit < c->busy_warps) c->busy_warps = (unsigned)per_unit;
     }
     return 1;
 }
@@ -79,12 +88,11 @@ static cls_status enumerate(const cls_config_request *q, candidate_list *list)
     return CLS_OK;
 }
 
-/* Line 3: descending occupancy, ascending work-items; then the tiling, narrower first (prefer
+/* Line 3: descending occupancy (busy warps), ascending work-items; then the tiling, narrower first (prefer
  * y, with border handling) or wider first (prefer x). */
 static int compare_common(const cls_config_candidate *a, const cls_config_candidate *b)
 {
-    if (a->occupancy.resident_warps != b->occupancy.resident_warps)
-        return a->occupancy.resident_warps > b->occupancy.resident_warps ? -1 : 1;
+    if (a->busy_warps != b->busy_warps) return a->busy_warps > b->busy_warps ? -1 : 1;
     if (a->occupancy.group_items != b->occupancy.group_items)
         return a->occupancy.group_items < b->occupancy.group_items ? -1 : 1;
     return 0;
@@ -111,11 +119,11 @@ static int compare_prefer_x(const void *pa, const void *pb)
 static size_t fewest_border_items(const cls_config_request *q, cls_config_candidate *c, size_t count)
 {
     size_t best = 0;
-    for (size_t k = 0; k < count && c[k].occupancy.resident_warps == c[0].occupancy.resident_warps; ++k) {
+    for (size_t k = 0; k < count && c[k].busy_warps == c[0].busy_warps; ++k) {
         cls_launch_geometry g = q->geometry;
         g.group_width = c[k].group_width;
         g.group_height = c[k].group_height;
-        c[k].border_items = cls_border_work_items(&g, q->rows_per_item);
+        c[k].border_items = cls_border_work_items(&g, q->rows_per_item, q->cols_per_item);
         c[k].border_counted = 1;
         if (c[k].border_items < c[best].border_items) best = k;
     }
@@ -156,7 +164,10 @@ cls_status cls_configure(const cls_config_request *request, cls_config_result *o
           request->border_handling ? compare_prefer_y : compare_prefer_x);
     out->candidates = list.items;
     out->count = list.count;
-    out->chosen = request->border_handling ? fewest_border_items(request, list.items, list.count) : 0;
+    /* A grid that does not fill the first shape's residency runs in one partial wave: the smallest
+     * shape spreads it the widest, whatever its border work-items. */
+    const int one_wave = list.items[0].busy_warps < list.items[0].occupancy.resident_warps;
+    out->chosen = request->border_handling && !one_wave ? fewest_border_items(request, list.items, list.count) : 0;
     return CLS_OK;
 }
 

@@ -70,13 +70,15 @@ static double region_tap_cost(const cls_isp_costs *c, cls_region region, unsigne
 static void count_instructions(const cls_isp_request *q, unsigned rows, cls_isp_prediction *out)
 {
     const cls_launch_geometry *g = &q->geometry;
+    const unsigned cols = q->cols_per_item ? q->cols_per_item : 1;
     cls_launch_geometry covered = *g;
-    covered.group_height = g->group_height * rows; /* the rows a group covers, as host/filter.c */
+    covered.group_width = g->group_width * cols;   /* the columns and rows a group covers, */
+    covered.group_height = g->group_height * rows; /* as host/filter.c */
     cls_region_bounds bounds;
     cls_region_bounds_compute(&covered, &bounds);
     cls_region_group_counts(&bounds, out->blocks);                         /* eqs. 7-8 */
     const double items_per_block = (double)g->group_width * g->group_height;
-    const double taps = (double)rows * g->mask_width * g->mask_height;    /* m * n per output */
+    const double taps = (double)rows * cols * g->mask_width * g->mask_height; /* m * n per output */
     unsigned long all_blocks = 0;
     out->n_isp = 0.0;
     for (int p = 0; p < CLS_REGION_COUNT; ++p) {

@@ -71,12 +71,13 @@ typedef struct cls_problem {
     unsigned width, height;   /* output pixels (the image or the region of interest) */
     unsigned rows_per_item;   /* coarsening; 0 means 1 */
     unsigned compute_units;   /* Nb_SM */
+    unsigned cols_per_item;   /* coarsening along x; 0 means 1 */
 } cls_problem;
 
 /* Guerfi et al. eqs. 6-12 for one group shape. */
 typedef struct cls_problem_occupancy {
-    unsigned long elements;      /* Nb_ele: work-items with output, width * ceil(height / rows) */
-    unsigned long grid_groups;   /* G_size, eq. 7 per axis: ceil(w / tx) * ceil(h / (ty * rows)) */
+    unsigned long elements;      /* Nb_ele: work-items with output, ceil(width / cols) * ceil(height / rows) */
+    unsigned long grid_groups;   /* G_size, eq. 7 per axis: ceil(w / (tx * cols)) * ceil(h / (ty * rows)) */
     unsigned long device_groups; /* B_device, eq. 8 */
     unsigned long iterations;    /* Nb_i, eq. 9 */
     unsigned long last_units;    /* Nb_SMlast, eq. 11 */
@@ -103,6 +104,7 @@ typedef struct cls_config_request {
     int border_handling;                /* 1: the kernel has region code; minimize border work-items */
     cls_launch_geometry geometry;       /* image, region of interest and mask; group fields ignored */
     unsigned rows_per_item;             /* coarsening; 0 means 1 */
+    unsigned cols_per_item;             /* coarsening along x; 0 means 1 */
     unsigned compute_units;             /* for the problem occupancies; 0: not computed */
 } cls_config_request;
 
@@ -110,6 +112,9 @@ typedef struct cls_config_candidate {
     unsigned group_width, group_height; /* work-items; a group covers group_height * rows rows */
     cls_occupancy occupancy;
     cls_problem_occupancy problem;      /* zeros when compute_units is 0 */
+    unsigned busy_warps;                /* warps per compute unit on this problem: the resident
+                                         * warps, or fewer when the problem's work-items hold
+                                         * fewer per compute unit */
     int border_counted;                 /* 1 when border_items was counted */
     unsigned long border_items;         /* work-items that run border code (cls_border_work_items) */
 } cls_config_candidate;
@@ -124,14 +129,19 @@ typedef struct cls_config_result {
  * any height), within the device limits and resident at least once; sorted by occupancy, then
  * fewer work-items, then tiling (without border handling wider first, with it narrower first);
  * with border handling, the one among the highest occupancy that leaves the fewest work-items in
- * border code. No valid shape is CLS_ERR_UNSUPPORTED. Free the result with cls_config_result_free. */
+ * border code. Given compute_units, occupancy is the busy warps: a grid too small to fill the
+ * device in one wave ties every shape that holds it, and the smallest shape is chosen (the most
+ * groups, spread over the most compute units; Guerfi's SM occupancy). No valid shape is
+ * CLS_ERR_UNSUPPORTED. Free the result with cls_config_result_free. */
 cls_status cls_configure(const cls_config_request *request, cls_config_result *out);
 void cls_config_result_free(cls_config_result *result);
 
 /* Work-items running border code (any region but Body) for the geometry's group shape (in
- * work-items) and rows per item, counted with the region math (cls_region_group_counts): the
- * work-items with output in the region of interest, less those of the body groups. */
-unsigned long cls_border_work_items(const cls_launch_geometry *geometry, unsigned rows_per_item);
+ * work-items) and rows and columns per item (0 means 1), counted with the region math
+ * (cls_region_group_counts): the work-items with output in the region of interest, less those
+ * of the body groups. */
+unsigned long cls_border_work_items(const cls_launch_geometry *geometry, unsigned rows_per_item,
+                                    unsigned cols_per_item);
 
 /* ---------------------------------------------------------------- ISP prediction */
 
@@ -155,6 +165,7 @@ typedef struct cls_isp_request {
     const cls_occupancy_extras *extras; /* NULL: cls_occupancy_extras_default(record) */
     cls_launch_geometry geometry;       /* image, region of interest, mask and group (work-items) */
     unsigned rows_per_item;             /* coarsening; 0 means 1 */
+    unsigned cols_per_item;             /* coarsening along x; 0 means 1 */
     unsigned naive_registers, isp_registers; /* per work-item, from the two builds */
     unsigned local_bytes;               /* per group, both builds */
     cls_isp_costs costs;

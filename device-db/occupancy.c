@@ -132,9 +132,10 @@ cls_status cls_problem_occupancy_compute(const cls_occupancy *unit, unsigned gro
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "occupancy: empty group, device or record");
     memset(out, 0, sizeof *out);
     const unsigned rows = problem->rows_per_item ? problem->rows_per_item : 1;
+    const unsigned cols = problem->cols_per_item ? problem->cols_per_item : 1;
     const unsigned long group_items = (unsigned long)group_width * group_height;
-    out->elements = problem->width * div_up(problem->height, rows);
-    out->grid_groups = div_up(problem->width, group_width) *
+    out->elements = div_up(problem->width, cols) * div_up(problem->height, rows);
+    out->grid_groups = div_up(problem->width, (unsigned long)group_width * cols) *
                        div_up(problem->height, (unsigned long)group_height * rows);   /* eq. 7 */
     if (unit->resident_groups == 0 || out->grid_groups == 0) return CLS_OK;
     const unsigned long units = problem->compute_units;

@@ -55,6 +55,7 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
         .border_handling = spec->border != CLS_BORDER_UNDEFINED,
         .geometry = {width, height, 0, 0, width, height, resolved->mask_width, resolved->mask_height, 0, 0},
         .rows_per_item = choice->rows_per_item,
+        .cols_per_item = choice->cols_per_item,
         .compute_units = context->caps.compute_units,
     };
     cls_filter_release(first);
@@ -77,6 +78,7 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
             .record = &context->record,
             .geometry = request.geometry,
             .rows_per_item = choice->rows_per_item,
+            .cols_per_item = choice->cols_per_item,
             .naive_registers = registers_of(naive),
             .isp_registers = registers_of(isp),
             .local_bytes = request.usage.local_bytes,

@@ -19,33 +19,39 @@
  * reads b*t - hx .. (b+1)*t - 1 + hx lie inside [0, size) and the group lies whole inside the
  * image; rows alike. Work-items of other groups with output run border code. */
 static unsigned long brute_border_items(unsigned size_x, unsigned size_y, unsigned mask, unsigned tx,
-                                        unsigned ty, unsigned rows)
+                                        unsigned ty, unsigned rows, unsigned cols)
 {
-    const long h = mask / 2, cover = (long)ty * rows;
-    const long groups_x = (size_x + tx - 1) / tx, groups_y = (size_y + cover - 1) / cover;
+    const long h = mask / 2, cover_y = (long)ty * rows, cover_x = (long)tx * cols;
+    const long groups_x = (size_x + cover_x - 1) / cover_x, groups_y = (size_y + cover_y - 1) / cover_y;
     unsigned long items = 0;
     for (long gy = 0; gy < groups_y; ++gy) {
-        const int body_y = gy * cover - h >= 0 && (gy + 1) * cover - 1 + h < (long)size_y &&
-                           (gy + 1) * cover <= (long)size_y;
+        const int body_y = gy * cover_y - h >= 0 && (gy + 1) * cover_y - 1 + h < (long)size_y &&
+                           (gy + 1) * cover_y <= (long)size_y;
         for (long gx = 0; gx < groups_x; ++gx) {
-            const int body_x = gx * (long)tx - h >= 0 && (gx + 1) * (long)tx - 1 + h < (long)size_x &&
-                               (gx + 1) * (long)tx <= (long)size_x;
+            const int body_x = gx * cover_x - h >= 0 && (gx + 1) * cover_x - 1 + h < (long)size_x &&
+                               (gx + 1) * cover_x <= (long)size_x;
             if (body_x && body_y) continue;
-            const long columns = (gx + 1) * (long)tx <= (long)size_x ? (long)tx : (long)size_x - gx * (long)tx;
-            long item_rows = 0; /* rows of work-items whose first output row is in the image */
-            for (long ly = 0; ly < (long)ty; ++ly) item_rows += gy * cover + ly * (long)rows < (long)size_y;
-            items += (unsigned long)(columns * item_rows);
+            long item_columns = 0, item_rows = 0; /* work-items whose first output is in the image */
+            for (long lx = 0; lx < (long)tx; ++lx) item_columns += gx * cover_x + lx * (long)cols < (long)size_x;
+            for (long ly = 0; ly < (long)ty; ++ly) item_rows += gy * cover_y + ly * (long)rows < (long)size_y;
+            items += (unsigned long)(item_columns * item_rows);
         }
     }
     return items;
 }
 
-static unsigned long border_items(unsigned size, unsigned mask, unsigned tx, unsigned ty, unsigned rows)
+static unsigned long border_items_blocked(unsigned size, unsigned mask, unsigned tx, unsigned ty, unsigned rows,
+                                          unsigned cols)
 {
     const cls_launch_geometry g = {size, size, 0, 0, size, size, mask, mask, tx, ty};
-    const unsigned long counted = cls_border_work_items(&g, rows);
-    assert_int_equal(counted, brute_border_items(size, size, mask, tx, ty, rows));
+    const unsigned long counted = cls_border_work_items(&g, rows, cols);
+    assert_int_equal(counted, brute_border_items(size, size, mask, tx, ty, rows, cols));
     return counted;
+}
+
+static unsigned long border_items(unsigned size, unsigned mask, unsigned tx, unsigned ty, unsigned rows)
+{
+    return border_items_blocked(size, mask, tx, ty, rows, 1);
 }
 
 /* Hipacc prefers 32x6 over 32x4 for 13x13 (hy = 6): the top border takes ceil(6/ty)*ty rows, 6 for
@@ -241,6 +247,47 @@ static void algorithm2_counts_rows_per_item(void **state)
     cls_config_result_free(&result);
 }
 
+/* Two columns per work-item: a 32x4 group covers 64 columns; counted against the brute force on
+ * images the groups divide and do not. */
+static void border_items_count_columns_per_item(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = {100, 517, 1024};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        border_items_blocked(sizes[k], 9, 32, 4, 4, 2);
+        border_items_blocked(sizes[k], 5, 32, 2, 8, 4);
+    }
+    /* 1024^2, 9x9, 32x4 with 4 rows and 2 columns: the body holds 14 x 62 groups of 128 work-items,
+     * of 512 x 256 with output */
+    assert_int_equal(border_items_blocked(1024, 9, 32, 4, 4, 2), 512ul * 256 - 14ul * 62 * 128);
+}
+
+/* sm_90 with 132 SMs, 48 registers (40 resident warps at best), 3x3 with 8 rows and 2 columns
+ * per work-item: 4096^2 holds 249 warps per SM, past any shape's residency, so Algorithm 2
+ * chooses as without the problem (32x2: highest occupancy, fewest work-items, fewest in border
+ * code); 1024^2 holds 2048 warps, 16 per SM, which every shape of 16 resident warps or more keeps
+ * busy alike: one partial wave, and the smallest shape (32x1, 2048 groups over 132 SMs) spreads
+ * it the widest. */
+static void sm90_small_problem_takes_the_smallest_shape(void **state)
+{
+    (void)state;
+    const unsigned sizes[] = {4096, 1024}, widths[] = {32, 32}, heights[] = {2, 1};
+    for (size_t k = 0; k < 2; ++k) {
+        cls_config_request q = request_for(model_record("nvidia-sm90"), 48, sizes[k], 3, 1);
+        q.rows_per_item = 8;
+        q.cols_per_item = 2;
+        q.compute_units = 132;
+        cls_config_result result;
+        assert_int_equal(cls_configure(&q, &result), CLS_OK);
+        const cls_config_candidate *c = chosen(&result);
+        assert_int_equal(c->group_width, widths[k]);
+        assert_int_equal(c->group_height, heights[k]);
+        assert_int_equal(c->problem.elements, (unsigned long)sizes[k] / 2 * (sizes[k] / 8));
+        assert_int_equal(c->busy_warps, k == 0 ? c->occupancy.resident_warps : 16);
+        cls_config_result_free(&result);
+    }
+}
+
 /* sm_90, 32 registers, 13x13 on 4096x4096: full occupancy at 64 work-items already, and 32x2
  * leaves the fewest in border code (12 rows and 64 columns: 4096^2 - 4032*4084 = 310528). */
 static void sm90_13x13_with_border_handling(void **state)
@@ -263,6 +310,8 @@ int main(void)
         cmocka_unit_test(without_border_handling_prefer_x),
         cmocka_unit_test(hipacc_bilateral_picks_32x6_on_fermi),
         cmocka_unit_test(algorithm2_counts_rows_per_item),
+        cmocka_unit_test(border_items_count_columns_per_item),
+        cmocka_unit_test(sm90_small_problem_takes_the_smallest_shape),
         cmocka_unit_test(sm90_13x13_with_border_handling),
     };
     return cmocka_run_group_tests(tests, models_setup, models_teardown);

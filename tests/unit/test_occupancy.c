@@ -205,7 +205,7 @@ static const cls_arch_record *table1(void)
 static cls_problem_occupancy guerfi(unsigned size, unsigned elements, cls_occupancy *unit)
 {
     *unit = occupancy_of(table1(), 0, 0, size);
-    const cls_problem problem = {elements, 1, 1, TABLE1_SMS};
+    const cls_problem problem = {elements, 1, 1, TABLE1_SMS, 1};
     cls_problem_occupancy p;
     assert_int_equal(cls_problem_occupancy_compute(unit, size, 1, &problem, &p), CLS_OK);
     return p;
