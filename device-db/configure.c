@@ -88,8 +88,8 @@ static cls_status enumerate(const cls_config_request *q, candidate_list *list)
     return CLS_OK;
 }
 
-/* Line 3: descending occupancy (busy warps), ascending work-items; then the tiling, narrower first (prefer
- * y, with border handling) or wider first (prefer x). */
+/* Line 3: descending occupancy (busy warps), ascending work-items; then the tiling, narrower
+ * first (prefer y, with border handling) or wider first (prefer x). */
 static int compare_common(const cls_config_candidate *a, const cls_config_candidate *b)
 {
     if (a->busy_warps != b->busy_warps) return a->busy_warps > b->busy_warps ? -1 : 1;

@@ -129,7 +129,8 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
                        config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
     config->cols = spec->cols_per_item ? spec->cols_per_item : blocks ? 2 : 1;
     if (blocks && !spec->rows_per_item)
-        while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET) config->rows /= 2;
+        while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
+            config->rows /= 2;
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;
