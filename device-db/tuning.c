@@ -73,12 +73,13 @@ static int parse_section(const char *section, cls_tuning_entry *entry)
     return entry->size_class > 0 && entry->size_class < 64;
 }
 
-static int parse_blocking(const char *value, unsigned *out)
+/* 1, 2, 4, ... up to `most`. */
+static int parse_blocking(const char *value, unsigned *out, unsigned most)
 {
     char *end;
     const unsigned long n = strtoul(value, &end, 10);
     *out = (unsigned)n;
-    return *end == '\0' && (n == 1 || n == 2 || n == 4 || n == 8);
+    return *end == '\0' && n >= 1 && n <= most && (n & (n - 1)) == 0;
 }
 
 static int start_section(parse_state *state, const char *section)
@@ -128,8 +129,8 @@ static int handle_key(void *user, const char *section, const char *name, const c
     else if (strcmp(name, "group") == 0)
         ok = sscanf(value, "%ux%u%c", &t->group_width, &t->group_height, &tail) == 2 && t->group_width &&
              t->group_height, *seen |= KEY_GROUP, expected = "WxH, e.g. 32x4";
-    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item), *seen |= KEY_ROWS, expected = "1, 2, 4 or 8";
-    else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
+    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, 64), *seen |= KEY_ROWS, expected = "1, 2, 4, 8, 16, 32 or 64";
+    else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, 8), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
     else if (strcmp(name, "kernel_us") == 0)
         ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0, expected = "a time in microseconds";
     else if (strcmp(name, "size") == 0)

@@ -58,7 +58,13 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config)
         config->input_path == CLS_INPUT_LOCAL || config->separable != CLS_SEPARABLE_NONE ||
         cls_kernel_hardware_border(config))
         return 0;
-    return nonzero_taps(config) * config->rows * config->cols > CLS_UNROLL_LIMIT;
+    const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
+    return nonzero_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
+}
+
+int cls_kernel_streams(const cls_kernel_config *config)
+{
+    return config->rows >= CLS_STREAM_MIN_ROWS;
 }
 
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config)

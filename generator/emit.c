@@ -160,6 +160,7 @@ static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check 
     if (c->cols > 1 && x == CHECK_HI) x = CHECK_BOTH;
     const access a = {c->input_path == CLS_INPUT_IMAGE ? ACCESS_IMAGE : ACCESS_GLOBAL, x, y, "x", "y"};
     if (c->spec.body) emit_window_user(e, &a);
+    else if (cls_kernel_streams(c)) emit_stream(e, indent, &a, rolled);
     else if (rolled) emit_sums_rolled(e, indent, &a);
     else emit_sums(e, indent, &a);
 }
@@ -255,6 +256,7 @@ static void emit_header(emitter *e)
                   s->mask_width, s->mask_height, s->mask_width / 2, s->mask_height / 2, c->group_width,
                   c->group_height, c->rows, c->cols, c->masks);
     if (c->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(out, "#define SIMD_WIDTH %u\n", c->simd_width);
+    if (cls_kernel_streams(c)) strbuf_append(out, "#define SPAN_W (MASK_W + COLS - 1) /* input columns of a row of outputs */\n");
     if (c->separable == CLS_SEPARABLE_SINGLE_PASS)
         strbuf_append(out, "#define TILE_W GROUP_W /* row sums: one column per work-item */\n"
                            "#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
@@ -399,26 +401,15 @@ static void emit_store_value(emitter *e, int indent, unsigned output, const char
     else strbuf_line(e->out, indent, "%s[%s] = convert_%s_sat_rte(%s);", name, at, emit_cl_type(type), value);
 }
 
-static void emit_store(emitter *e)
+void emit_store_outputs(emitter *e, int indent, const char *k, const char *at)
 {
     const cls_kernel_config *c = e->config;
-    strbuf *out = e->out;
-    const int single = c->rows * c->cols * c->masks == 1;
-    int indent = 1;
-    const char *at = "(long)y * output_pitch + x";
-    if (!single) {
-        strbuf_line(out, 1, "for (int k = 0; k < ROWS && y + k < roi.s3; ++k)");
-        strbuf_line(out, 2, "for (int l = 0; l < COLS && x + l < roi.s2; ++l) {");
-        strbuf_line(out, 3, "const long at = (long)(y + k) * output_pitch + x + l;");
-        indent = 3;
-        at = "at";
-    }
     for (unsigned m = 0; m < c->masks; ++m) {
         strbuf sum;
         strbuf_init(&sum);
         emitter inner = {&sum, c};
-        append_sum(&inner, m, "k", "l");
-        if (c->epilogue) strbuf_line(out, indent, "const float r%u = %s;", m, strbuf_text(&sum));
+        append_sum(&inner, m, k, "l");
+        if (c->epilogue) strbuf_line(e->out, indent, "const float r%u = %s;", m, strbuf_text(&sum));
         else emit_store_value(e, indent, m, at, strbuf_text(&sum));
         strbuf_free(&sum);
     }
@@ -429,7 +420,21 @@ static void emit_store(emitter *e)
         emit_store_value(e, indent, 0, at, strbuf_text(&value));
         strbuf_free(&value);
     }
-    if (!single) strbuf_line(out, 2, "}");
+}
+
+static void emit_store(emitter *e)
+{
+    const cls_kernel_config *c = e->config;
+    strbuf *out = e->out;
+    if (c->rows * c->cols * c->masks == 1) {
+        emit_store_outputs(e, 1, "k", "(long)y * output_pitch + x");
+        return;
+    }
+    strbuf_line(out, 1, "for (int k = 0; k < ROWS && y + k < roi.s3; ++k)");
+    strbuf_line(out, 2, "for (int l = 0; l < COLS && x + l < roi.s2; ++l) {");
+    strbuf_line(out, 3, "const long at = (long)(y + k) * output_pitch + x + l;");
+    emit_store_outputs(e, 3, "k", "at");
+    strbuf_line(out, 2, "}");
 }
 
 char *cls_emit_source(const cls_kernel_config *config)
@@ -442,7 +447,7 @@ char *cls_emit_source(const cls_kernel_config *config)
     emit_sum_declaration(&e, 1);
     emit_regions(&e);
     if (local_memory(config)) emit_local_sums(&e);
-    emit_store(&e);
+    if (!cls_kernel_streams(config)) emit_store(&e); /* a streaming region stores as it goes */
     strbuf_append(&out, "}\n");
     return strbuf_take(&out);
 }

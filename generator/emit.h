@@ -1,7 +1,8 @@
 /* emit.h — what the parts of the source emitter share (internal to generator/): the checks a
  * region applies per axis, the accessors through which taps read the input (global buffer,
  * image, local tile), and the text helpers. emit.c writes the kernel around them; emit_sum.c the
- * weighted sums; emit_stage.c the local-memory staging and the separable row pass. */
+ * weighted sums; emit_stream.c the streaming loop; emit_stage.c the local-memory staging and the
+ * separable row pass. */
 #ifndef CLS_EMIT_H
 #define CLS_EMIT_H
 
@@ -43,6 +44,19 @@ void emit_sums(emitter *e, int indent, const access *a);
 /* The same sums as rolled loops over the program-scope array baked_mask (a large baked mask's
  * border regions: see cls_kernel_rolls_borders). */
 void emit_sums_rolled(emitter *e, int indent, const access *a);
+/* One input row (base_y) of the streaming window: its pixels added into the MASK_H partial sums,
+ * unrolled or (`rolled`) as loops over baked_mask. */
+void emit_stream_row_sums(emitter *e, int indent, const access *a, int rolled);
+/* The pixels of input row base_y that the window uses, into the private array `name` (index:
+ * window column), through the access's checks and vector loads. */
+void emit_stream_row_load(emitter *e, int indent, const access *a, const char *name);
+/* The baked multiply-adds of the row held in `name` into the window of partial sums. */
+void emit_stream_baked_sums(emitter *e, int indent, const char *name);
+/* A region's streaming loop (emit_stream.c): the window of sums walked down the strip through
+ * the region's checks, each complete output row stored on the way. */
+void emit_stream(emitter *e, int indent, const access *a, int rolled);
+/* Stores sum[m][k][l] of every mask (or the epilogue of them) at output index `at` (emit.c). */
+void emit_store_outputs(emitter *e, int indent, const char *k, const char *at);
 /* The declaration of the sums. */
 void emit_sum_declaration(emitter *e, int indent);
 /* The name of sum m, k, l as text ("sum" when there is one). */

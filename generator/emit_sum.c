@@ -29,7 +29,8 @@ void append_sum(emitter *e, unsigned m, const char *k, const char *l)
 
 void emit_sum_declaration(emitter *e, int indent)
 {
-    if (single_sum(e->config)) strbuf_line(e->out, indent, "float sum = 0.0f;");
+    if (cls_kernel_streams(e->config)) strbuf_line(e->out, indent, "float sum[MASKS][MASK_H][COLS] = {{{0.0f}}}; /* the streaming window */");
+    else if (single_sum(e->config)) strbuf_line(e->out, indent, "float sum = 0.0f;");
     else strbuf_line(e->out, indent, "float sum[MASKS][ROWS][COLS] = {{{0.0f}}};");
 }
 
@@ -56,46 +57,58 @@ static void emit_loops_single(emitter *e, int indent, const access *a, const cha
     strbuf_line(out, indent, "}");
 }
 
-/* Several sums: input pixel (c, r) of the block's window feeds output (l, k) of every mask with
- * tap (c - l, r - k) when that lies in the mask. */
-static void emit_loops_block(emitter *e, int indent, const access *a, const char *mask, int rolled)
+/* Window row `r` of a block of `rows` output rows (C text: "r" and "ROWS" in the block's loop,
+ * "(MASK_H - 1)" and "MASK_H" for the streaming window), read at input row base_y + dy: input
+ * pixel (c, r) feeds output (l, k) of every mask with tap (c - l, r - k) when that lies in the
+ * mask. The loops over k and l unroll, so that every sum stays in a register. */
+static void emit_loops_row(emitter *e, int indent, const access *a, const char *mask, int rolled, const char *r,
+                           const char *rows, const char *dy)
 {
     strbuf *out = e->out;
+    access_row(e, a, indent, "row", dy);
     emit_rolled(e, indent, rolled);
-    strbuf_line(out, indent, "for (int r = 0; r < MASK_H + ROWS - 1; ++r) {");
-    access_row(e, a, indent + 1, "row", " + r - HALF_H");
-    emit_rolled(e, indent + 1, rolled);
-    strbuf_line(out, indent + 1, "for (int c = 0; c < MASK_W + COLS - 1; ++c) {");
-    indent_line(out, indent + 2);
+    strbuf_line(out, indent, "for (int c = 0; c < MASK_W + COLS - 1; ++c) {");
+    indent_line(out, indent + 1);
     strbuf_append(out, "const float v = ");
     access_load(e, a, "row", " + c - HALF_W");
     strbuf_append(out, ";\n");
-    strbuf_line(out, indent + 2, "for (int k = 0; k < ROWS; ++k)");
-    strbuf_line(out, indent + 3, "for (int l = 0; l < COLS; ++l)");
-    strbuf_line(out, indent + 4, "if (r - k >= 0 && r - k < MASK_H && c - l >= 0 && c - l < MASK_W) {");
-    strbuf_line(out, indent + 5, "const int tap = (r - k) * MASK_W + c - l;");
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int k = 0; k < %s; ++k)", rows);
+    strbuf_line(out, indent + 2, "#pragma unroll");
+    strbuf_line(out, indent + 2, "for (int l = 0; l < COLS; ++l)");
+    strbuf_line(out, indent + 3, "if (%s - k >= 0 && %s - k < MASK_H && c - l >= 0 && c - l < MASK_W) {", r, r);
+    strbuf_line(out, indent + 4, "const int tap = (%s - k) * MASK_W + c - l;", r);
     for (unsigned m = 0; m < e->config->masks; ++m) {
-        indent_line(out, indent + 5);
+        indent_line(out, indent + 4);
         append_sum(e, m, "k", "l");
         if (m) strbuf_printf(out, " += %s[%u * MASK_W * MASK_H + tap] * v;\n", mask, m);
         else strbuf_printf(out, " += %s[tap] * v;\n", mask);
     }
-    strbuf_line(out, indent + 4, "}");
-    strbuf_line(out, indent + 1, "}");
+    strbuf_line(out, indent + 3, "}");
     strbuf_line(out, indent, "}");
 }
 
-/* Calls use(m, k, l, coefficient) for every non-zero tap that input pixel (c, r) of the block's
- * window feeds; returns how many. */
+/* Several sums: the block's window row by row. */
+static void emit_loops_block(emitter *e, int indent, const access *a, const char *mask, int rolled)
+{
+    emit_rolled(e, indent, rolled);
+    strbuf_line(e->out, indent, "for (int r = 0; r < MASK_H + ROWS - 1; ++r) {");
+    emit_loops_row(e, indent + 1, a, mask, rolled, "r", "ROWS", " + r - HALF_H");
+    strbuf_line(e->out, indent, "}");
+}
+
+/* Calls use(m, k, l, coefficient) for every non-zero tap that input pixel (c, r) of a block's
+ * window feeds, the block being `rows` output rows (ROWS, or the MASK_H partial sums of the
+ * streaming window) of COLS columns; returns how many. */
 typedef void (*tap_use)(emitter *e, unsigned m, int k, int l, float coefficient, int first);
 
-static int for_each_use(emitter *e, int r, int c, tap_use use)
+static int for_each_use(emitter *e, int rows, int r, int c, tap_use use)
 {
     const cls_kernel_config *config = e->config;
     const int w = (int)config->spec.mask_width, h = (int)config->spec.mask_height;
     int uses = 0;
     for (unsigned m = 0; m < config->masks; ++m)
-        for (int k = 0; k < (int)config->rows; ++k)
+        for (int k = 0; k < rows; ++k)
             for (int l = 0; l < (int)config->cols; ++l) {
                 if (r - k < 0 || r - k >= h || c - l < 0 || c - l >= w) continue;
                 const float value = coefficient(config, m, c - l, r - k);
@@ -160,8 +173,8 @@ static int chunk_width(const emitter *e, int start, int span)
 }
 
 /* Declares v<r>_<start> = the chunk of row `row` from window column `start`, for every chunk of
- * the row's span that holds a used pixel. */
-static void emit_vector_chunks(emitter *e, int indent, const access *a, int r, int span_x)
+ * the row's span that holds a pixel used by the block's `rows` output rows. */
+static void emit_vector_chunks(emitter *e, int indent, const access *a, int rows, int r, int span_x)
 {
     const cls_kernel_config *c = e->config;
     const int half = (int)c->spec.mask_width / 2;
@@ -170,7 +183,7 @@ static void emit_vector_chunks(emitter *e, int indent, const access *a, int r, i
     for (int start = 0, width; start < span_x; start += width) {
         width = chunk_width(e, start, span_x);
         int used = 0;
-        for (int x = start; x < start + width; ++x) used += for_each_use(e, r, x, NULL);
+        for (int x = start; x < start + width; ++x) used += for_each_use(e, rows, r, x, NULL);
         if (width == 1 || !used) continue;
         char dx[32], load[160];
         format_offset(dx, sizeof dx, start - half);
@@ -202,38 +215,45 @@ static void append_window_pixel(emitter *e, const access *a, int vector, int r, 
     access_load(e, a, "row", dx);
 }
 
+/* Row r of the window of a block of `rows` output rows, read at input row base_y + dy: every
+ * pixel multiplied by each literal coefficient it meets, zero taps skipped. */
+static void emit_baked_row(emitter *e, int indent, const access *a, int rows, int r, const char *dy)
+{
+    const int span_x = (int)(e->config->spec.mask_width + e->config->cols - 1);
+    int used = 0;
+    for (int x = 0; x < span_x; ++x) used += for_each_use(e, rows, r, x, NULL);
+    if (!used) return;
+    strbuf_line(e->out, indent, "{   /* input row %s%s */", a->base_y, dy);
+    access_row(e, a, indent + 1, "row", dy);
+    const int vector = vector_row(e, a);
+    if (vector) emit_vector_chunks(e, indent + 1, a, rows, r, span_x);
+    for (int x = 0; x < span_x; ++x) {
+        const int uses = for_each_use(e, rows, r, x, NULL);
+        if (!uses) continue;
+        indent_line(e->out, indent + 1);
+        if (uses == 1) {
+            for_each_use(e, rows, r, x, accumulate_direct);
+            append_window_pixel(e, a, vector, r, x, span_x);
+            strbuf_append(e->out, ";\n");
+            continue;
+        }
+        strbuf_append(e->out, "{ const float v = ");
+        append_window_pixel(e, a, vector, r, x, span_x);
+        strbuf_append(e->out, ";");
+        for_each_use(e, rows, r, x, accumulate_v);
+        strbuf_append(e->out, " }\n");
+    }
+    strbuf_line(e->out, indent, "}");
+}
+
 /* Baked mask: unrolled, coefficients as literals, zero taps skipped. */
 static void emit_baked(emitter *e, int indent, const access *a)
 {
     const cls_kernel_config *c = e->config;
-    const int span_y = (int)(c->spec.mask_height + c->rows - 1), span_x = (int)(c->spec.mask_width + c->cols - 1);
-    for (int r = 0; r < span_y; ++r) {
-        int used = 0;
-        for (int x = 0; x < span_x; ++x) used += for_each_use(e, r, x, NULL);
-        if (!used) continue;
+    for (int r = 0; r < (int)(c->spec.mask_height + c->rows - 1); ++r) {
         char dy[32];
         format_offset(dy, sizeof dy, r - (int)c->spec.mask_height / 2);
-        strbuf_line(e->out, indent, "{   /* input row %s%s */", a->base_y, dy);
-        access_row(e, a, indent + 1, "row", dy);
-        const int vector = vector_row(e, a);
-        if (vector) emit_vector_chunks(e, indent + 1, a, r, span_x);
-        for (int x = 0; x < span_x; ++x) {
-            const int uses = for_each_use(e, r, x, NULL);
-            if (!uses) continue;
-            indent_line(e->out, indent + 1);
-            if (uses == 1) {
-                for_each_use(e, r, x, accumulate_direct);
-                append_window_pixel(e, a, vector, r, x, span_x);
-                strbuf_append(e->out, ";\n");
-                continue;
-            }
-            strbuf_append(e->out, "{ const float v = ");
-            append_window_pixel(e, a, vector, r, x, span_x);
-            strbuf_append(e->out, ";");
-            for_each_use(e, r, x, accumulate_v);
-            strbuf_append(e->out, " }\n");
-        }
-        strbuf_line(e->out, indent, "}");
+        emit_baked_row(e, indent, a, (int)c->rows, r, dy);
     }
 }
 
@@ -253,14 +273,14 @@ static void emit_folded(emitter *e, int indent, const access *a)
     strbuf_line(out, indent, "/* The pixels of the window, then one product per distinct coefficient magnitude. */");
     for (int r = 0; r < span_y; ++r) {
         int used = 0;
-        for (int x = 0; x < span_x; ++x) used += for_each_use(e, r, x, NULL);
+        for (int x = 0; x < span_x; ++x) used += for_each_use(e, (int)c->rows, r, x, NULL);
         if (!used) continue;
         char dy[32], dx[32], row[16];
         format_offset(dy, sizeof dy, r - h / 2);
         snprintf(row, sizeof row, "row%d", r);
         access_row(e, a, indent, row, dy);
         for (int x = 0; x < span_x; ++x) {
-            if (!for_each_use(e, r, x, NULL)) continue;
+            if (!for_each_use(e, (int)c->rows, r, x, NULL)) continue;
             format_offset(dx, sizeof dx, x - w / 2);
             indent_line(out, indent);
             strbuf_printf(out, "const float p%d_%d = ", r, x);
@@ -303,6 +323,48 @@ void emit_sums(emitter *e, int indent, const access *a)
     else if (c->spec.bake_coefficients) emit_baked(e, indent, a);
     else if (single_sum(c)) emit_loops_single(e, indent, a, "mask", 0);
     else emit_loops_block(e, indent, a, "mask", 0);
+}
+
+/* ---- streaming (emit_stream.c): one input row feeds the window of MASK_H partial sums, slot k
+ * through mask row MASK_H - 1 - k, which is row MASK_H - 1 of a block of MASK_H output rows. */
+
+void emit_stream_row_sums(emitter *e, int indent, const access *a, int rolled)
+{
+    const cls_kernel_config *c = e->config;
+    if (rolled) emit_loops_row(e, indent, a, "baked_mask", 1, "(MASK_H - 1)", "MASK_H", "");
+    else if (c->spec.bake_coefficients) emit_baked_row(e, indent, a, (int)c->spec.mask_height, (int)c->spec.mask_height - 1, "");
+    else emit_loops_row(e, indent, a, "mask", 0, "(MASK_H - 1)", "MASK_H", "");
+}
+
+void emit_stream_row_load(emitter *e, int indent, const access *a, const char *name)
+{
+    const cls_kernel_config *c = e->config;
+    const int rows = (int)c->spec.mask_height, r = rows - 1, span_x = (int)(c->spec.mask_width + c->cols - 1);
+    strbuf_line(e->out, indent, "{   /* input row %s into %s */", a->base_y, name);
+    access_row(e, a, indent + 1, "row", "");
+    const int vector = vector_row(e, a);
+    if (vector) emit_vector_chunks(e, indent + 1, a, rows, r, span_x);
+    for (int x = 0; x < span_x; ++x) {
+        if (!for_each_use(e, rows, r, x, NULL)) continue;
+        indent_line(e->out, indent + 1);
+        strbuf_printf(e->out, "%s[%d] = ", name, x);
+        append_window_pixel(e, a, vector, r, x, span_x);
+        strbuf_append(e->out, ";\n");
+    }
+    strbuf_line(e->out, indent, "}");
+}
+
+void emit_stream_baked_sums(emitter *e, int indent, const char *name)
+{
+    const cls_kernel_config *c = e->config;
+    const int rows = (int)c->spec.mask_height, r = rows - 1, span_x = (int)(c->spec.mask_width + c->cols - 1);
+    for (int x = 0; x < span_x; ++x) {
+        if (!for_each_use(e, rows, r, x, NULL)) continue;
+        indent_line(e->out, indent);
+        strbuf_printf(e->out, "{ const float v = %s[%d];", name, x);
+        for_each_use(e, rows, r, x, accumulate_v);
+        strbuf_append(e->out, " }\n");
+    }
 }
 
 void emit_sums_rolled(emitter *e, int indent, const access *a)

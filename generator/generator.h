@@ -36,7 +36,10 @@ unsigned cls_kernel_outputs(const cls_kernel_config *config);
  * (CLK_ADDRESS_CLAMP_TO_EDGE) or with constant 0 (CLK_ADDRESS_CLAMP: a CL_R image's border
  * colour reads as 0). */
 int cls_kernel_hardware_border(const cls_kernel_config *config);
-/* Baked multiply-adds (non-zero taps x masks x rows x columns) that every region of the fat
+/* Rows per work-item from which a kernel streams (cls_kernel_streams); fewer are a register block. */
+#define CLS_STREAM_MIN_ROWS 16u
+/* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
+ * input row's, non-zero taps x masks x columns) that every region of the fat
  * kernel may unroll: past it, only the body region is unrolled and the border regions loop over
  * the coefficients in a program-scope array, which keeps the build time of large masks in bounds
  * (NVIDIA's compiler takes seconds per unrolled region of a 13x13 mask with 8 rows). On an H100
@@ -56,6 +59,10 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);
+/* Whether the kernel streams (CLS_STREAM_MIN_ROWS or more rows per work-item): the work-item
+ * walks down its strip with a window of MASK_H partial sums (emit_stream.c), so its unrolled
+ * code is one input row's multiply-adds instead of the whole block's. */
+int cls_kernel_streams(const cls_kernel_config *config);
 /* The pixels per aligned vector load of the window rows (4, 2, or 1 for none): the largest of 4
  * and 2 that divides both the columns per work-item and the mask's half width, so that every
  * row's window starts on a multiple of it. The launch must keep the input's offset plus the

@@ -177,6 +177,12 @@ static int valid_blocking(unsigned value)
     return value == 0 || value == 1 || value == 2 || value == 4 || value == 8;
 }
 
+/* Rows per work-item that stream (cls_kernel_streams). */
+static int valid_streaming(unsigned value)
+{
+    return value == 16 || value == 32 || value == 64;
+}
+
 static cls_status check_mask_side(const char *what, unsigned size)
 {
     if (size == 0 || size > CLS_MAX_MASK || size % 2 == 0)
@@ -259,8 +265,16 @@ cls_status cls_spec_validate(const cls_spec *spec)
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
     if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
-    if (!valid_blocking(spec->rows_per_item))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4 or 8", spec->rows_per_item);
+    if (!valid_blocking(spec->rows_per_item) && !valid_streaming(spec->rows_per_item))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4, 8, 16, 32 or 64",
+                        spec->rows_per_item);
+    if (valid_streaming(spec->rows_per_item) &&
+        (spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
+         spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "%u rows per work-item stream the window through registers: they read the global "
+                        "input, unseparated and without tap folding",
+                        spec->rows_per_item);
     if (!valid_blocking(spec->cols_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);
     if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && (spec->body || spec->border == CLS_BORDER_UNDEFINED))

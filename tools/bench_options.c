@@ -66,13 +66,24 @@ static int parse_separable_item(const char *item, void *array, size_t index)
     return cls_separable_parse(item, &((cls_separable *)array)[index]) == CLS_OK;
 }
 
-static int parse_blocking_item(const char *item, void *array, size_t index)
+/* Columns per work-item: 1, 2, 4, 8 or auto; rows also 16, 32 or 64 (streaming). */
+static int parse_blocking(const char *item, void *array, size_t index, unsigned most)
 {
     if (strcmp(item, "auto") == 0) return ((unsigned *)array)[index] = 0, 1;
     char *end;
     const unsigned long value = strtoul(item, &end, 10);
     ((unsigned *)array)[index] = (unsigned)value;
-    return *end == '\0' && (value == 1 || value == 2 || value == 4 || value == 8);
+    return *end == '\0' && value >= 1 && value <= most && (value & (value - 1)) == 0;
+}
+
+static int parse_rows_item(const char *item, void *array, size_t index)
+{
+    return parse_blocking(item, array, index, 64);
+}
+
+static int parse_cols_item(const char *item, void *array, size_t index)
+{
+    return parse_blocking(item, array, index, 8);
 }
 
 static int parse_count(const char *text, int least, int *out)
@@ -138,8 +149,8 @@ static int parse_valued(bench_options *o, const char *name, const char *value)
     else if (strcmp(name, "--partition") == 0) ok = parse_list(value, parse_partition_item, o->partitions, &o->partition_count);
     else if (strcmp(name, "--input") == 0) ok = parse_list(value, parse_input_item, o->inputs, &o->input_count);
     else if (strcmp(name, "--separable") == 0) ok = parse_list(value, parse_separable_item, o->separables, &o->separable_count);
-    else if (strcmp(name, "--rows") == 0) ok = parse_list(value, parse_blocking_item, o->rows, &o->rows_count);
-    else if (strcmp(name, "--cols") == 0) ok = parse_list(value, parse_blocking_item, o->cols, &o->cols_count);
+    else if (strcmp(name, "--rows") == 0) ok = parse_list(value, parse_rows_item, o->rows, &o->rows_count);
+    else if (strcmp(name, "--cols") == 0) ok = parse_list(value, parse_cols_item, o->cols, &o->cols_count);
     else if (strcmp(name, "--wg") == 0) ok = parse_list(value, parse_group_item, o->groups, &o->group_count);
     else if (strcmp(name, "--runs") == 0) ok = parse_count(value, 1, &o->runs), grid = 0;
     else if (strcmp(name, "--warmup") == 0) ok = parse_count(value, 0, &o->warmup), grid = 0;

@@ -1,0 +1,67 @@
+/* emit_stream.c — the streaming sums of one region. With CLS_STREAM_MIN_ROWS or more output rows
+ * per work-item, a work-item walks down its strip of ROWS x COLS outputs one input row at a time.
+ * It holds a window of MASK_H partial sums per output column: sum[m][k] belongs to output row
+ * yi - HALF_H + k while input row yi is read, which that row feeds through mask row
+ * MASK_H - 1 - k. After each input row the oldest sum (k = 0) is complete: it is stored, and the
+ * window moves down one row. Every input pixel is read once per work-item, and the unrolled code
+ * is one input row's multiply-adds (MASK_H x MASK_W x COLS, coefficients still literals) however
+ * many rows the strip has: the reuse of register blocking without its growing code.
+ *
+ * Baked masks load the next input row while the current one is multiplied (px, next), so the
+ * loads' latency hides behind a row of multiply-adds instead of stalling every iteration; the
+ * rolled and runtime-mask forms read the row as they go. */
+#include "emit.h"
+
+static void emit_shift(emitter *e, int indent, int prefetch)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "/* The window moves down one row. */");
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int m = 0; m < MASKS; ++m)");
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int l = 0; l < COLS; ++l) {");
+    strbuf_line(out, indent + 2, "#pragma unroll");
+    strbuf_line(out, indent + 2, "for (int k = 0; k < MASK_H - 1; ++k) sum[m][k][l] = sum[m][k + 1][l];");
+    strbuf_line(out, indent + 2, "sum[m][MASK_H - 1][l] = 0.0f;");
+    strbuf_line(out, indent + 1, "}");
+    if (!prefetch) return;
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int c = 0; c < SPAN_W; ++c) px[c] = next[c];");
+}
+
+void emit_stream(emitter *e, int indent, const access *region, int rolled)
+{
+    strbuf *out = e->out;
+    const int prefetch = e->config->spec.bake_coefficients && !rolled;
+    access a = *region;
+    strbuf_line(out, indent, "/* Streaming: input rows y - HALF_H .. y + ROWS - 1 + HALF_H pass through a window of");
+    strbuf_line(out, indent, " * MASK_H partial sums; sum[m][k] is output row yi - HALF_H + k's. */");
+    strbuf_line(out, indent, "const int rows_here = min(ROWS, roi.s3 - y); /* a strip cut by the region's end */");
+    if (prefetch) {
+        strbuf_line(out, indent, "float px[SPAN_W] = {0.0f}, next[SPAN_W] = {0.0f}; /* this input row and the next */");
+        strbuf_line(out, indent, "const int y0 = y - HALF_H, last = y + rows_here - 1 + HALF_H;");
+        a.base_y = "y0";
+        emit_stream_row_load(e, indent, &a, "px");
+    }
+    strbuf_line(out, indent, "#pragma unroll 1");
+    strbuf_line(out, indent, "for (int i = 0; i < rows_here + MASK_H - 1; ++i) {");
+    strbuf_line(out, indent + 1, "const int yi = y - HALF_H + i;");
+    if (prefetch) {
+        strbuf_line(out, indent + 1, "const int yn = min(yi + 1, last); /* the next row (at the end, the last again) */");
+        a.base_y = "yn";
+        emit_stream_row_load(e, indent + 1, &a, "next");
+        emit_stream_baked_sums(e, indent + 1, "px");
+    } else {
+        a.base_y = "yi";
+        emit_stream_row_sums(e, indent + 1, &a, rolled);
+    }
+    strbuf_line(out, indent + 1, "if (i >= MASK_H - 1) { /* sum[m][0] is complete: output row yi - HALF_H */");
+    strbuf_line(out, indent + 2, "#pragma unroll");
+    strbuf_line(out, indent + 2, "for (int l = 0; l < COLS && x + l < roi.s2; ++l) {");
+    strbuf_line(out, indent + 3, "const long at = (long)(yi - HALF_H) * output_pitch + x + l;");
+    emit_store_outputs(e, indent + 3, "0", "at");
+    strbuf_line(out, indent + 2, "}");
+    strbuf_line(out, indent + 1, "}");
+    emit_shift(e, indent + 1, prefetch);
+    strbuf_line(out, indent, "}");
+}

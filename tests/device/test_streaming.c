@@ -1,0 +1,229 @@
+/* test_streaming.c — streaming kernels (16, 32 or 64 rows per work-item: a window of partial sums
+ * walked down the strip) against the CPU reference: every border mode but undefined, every
+ * partition, runtime and baked masks, one and two columns (aligned vector loads), images smaller
+ * than the mask and than a strip, strips cut by the image's last row, a region of interest at an
+ * odd offset, a u8 input, two masks with an epilogue, and a baked mask past CLS_UNROLL_LIMIT
+ * (rolled border regions). Every pixel is compared, borders included. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "generator.h" /* CLS_UNROLL_LIMIT */
+#include "reference/reference.h"
+
+static cls_context *context;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+/* A mask without symmetry, so that a slot fed the wrong mask row shows. */
+static void fill_mask(float *mask, unsigned w, unsigned h, unsigned seed)
+{
+    for (unsigned k = 0; k < w * h; ++k) mask[k] = (float)(1 + (k * 7 + seed) % 11) / (float)(6 * w * h) - 0.02f;
+}
+
+static cls_filter *create(const cls_spec *spec)
+{
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    return filter;
+}
+
+/* Runs the filter on a w x h f32 image (region of interest roi, 0 x 0 for all of it) and compares
+ * every pixel of the region with the reference; the pixels outside it must keep their value. */
+static long check_image(cls_filter *filter, const cls_spec *spec, unsigned w, unsigned h, const unsigned roi[4],
+                        const char *what)
+{
+    float *in = malloc(sizeof(float) * w * h), *out = malloc(sizeof(float) * w * h);
+    double *expected = malloc(sizeof(double) * w * h);
+    for (unsigned k = 0; k < w * h; ++k) in[k] = (float)((k * 29) % 37) / 37.0f + 0.5f, out[k] = -7.0f;
+    const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
+    ref_stencil(&image, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height, spec->border,
+                spec->border_value, expected);
+    const cls_image_desc desc = {.width = w, .height = h, .roi_x = roi[0], .roi_y = roi[1], .roi_width = roi[2],
+                                 .roi_height = roi[3]};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+    const unsigned x1 = roi[2] ? roi[0] + roi[2] : w, y1 = roi[3] ? roi[1] + roi[3] : h;
+    for (unsigned k = 0; k < w * h; ++k) {
+        const unsigned x = k % w, y = k / w;
+        const int inside = x >= roi[0] && x < x1 && y >= roi[1] && y < y1;
+        const double e = inside ? expected[k] : -7.0;
+        if (!ref_f32_close(out[k], e))
+            fail_msg("%s, %s, %ux%u mask, rows %u, cols %u, group %ux%u, image %ux%u: (%u, %u) is %g, expected %g",
+                     what, cls_border_name(spec->border), spec->mask_width, spec->mask_height, spec->rows_per_item,
+                     spec->cols_per_item, spec->group_width, spec->group_height, w, h, x, y, (double)out[k], e);
+    }
+    free(in), free(out), free(expected);
+    return (long)w * h;
+}
+
+static void check_mode(cls_border border)
+{
+    static const unsigned masks[][2] = {{3, 3}, {5, 5}, {9, 3}, {3, 13}};
+    static const unsigned images[][2] = {{1, 1}, {7, 5}, {37, 9}, {23, 41}, {97, 70}};
+    static const unsigned shapes[][2] = {{16, 1}, {8, 4}};
+    static const unsigned rows[] = {16, 64};
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    static const unsigned whole[4] = {0, 0, 0, 0};
+    long compared = 0;
+    for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+        float mask[13 * 13];
+        fill_mask(mask, masks[m][0], masks[m][1], (unsigned)m);
+        for (size_t r = 0; r < 2; ++r)
+            for (unsigned cols = 1; cols <= 2; ++cols)
+                for (size_t p = 0; p < 3; ++p) {
+                    cls_spec spec;
+                    cls_spec_init(&spec);
+                    spec.mask_width = masks[m][0];
+                    spec.mask_height = masks[m][1];
+                    spec.coefficients = mask;
+                    spec.bake_coefficients = (m + r + p) % 2 == 0;
+                    spec.border = border;
+                    spec.border_value = 0.75f;
+                    spec.partition = partitions[p];
+                    spec.group_width = shapes[(m + p) % 2][0];
+                    spec.group_height = shapes[(m + p) % 2][1];
+                    spec.rows_per_item = rows[r];
+                    spec.cols_per_item = cols;
+                    cls_filter *filter = create(&spec);
+                    for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
+                        compared += check_image(filter, &spec, images[i][0], images[i][1], whole, cls_partition_name(spec.partition));
+                    cls_filter_release(filter);
+                }
+    }
+    assert_true(compared > 100000);
+}
+
+static void clamp_mode(void **state) { (void)state; check_mode(CLS_BORDER_CLAMP); }
+static void mirror_mode(void **state) { (void)state; check_mode(CLS_BORDER_MIRROR); }
+static void mirror101_mode(void **state) { (void)state; check_mode(CLS_BORDER_MIRROR101); }
+static void repeat_mode(void **state) { (void)state; check_mode(CLS_BORDER_REPEAT); }
+static void constant_mode(void **state) { (void)state; check_mode(CLS_BORDER_CONSTANT); }
+
+/* 17x17 baked with 4 columns: 1,156 multiply-adds per input row, past CLS_UNROLL_LIMIT, so the
+ * border regions loop over baked_mask; and a region of interest at an odd offset (the filter
+ * then uses the unaligned loads). */
+static void rolled_borders_and_region_of_interest(void **state)
+{
+    (void)state;
+    float mask[17 * 17];
+    fill_mask(mask, 17, 17, 3);
+    assert_true(17 * 17 * 4 > CLS_UNROLL_LIMIT);
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = spec.mask_height = 17;
+        spec.coefficients = mask;
+        spec.bake_coefficients = 1;
+        spec.border = (cls_border)b;
+        spec.border_value = -0.5f;
+        spec.partition = CLS_PARTITION_ISP_BLOCK;
+        spec.group_width = 8;
+        spec.group_height = 2;
+        spec.rows_per_item = 16;
+        spec.cols_per_item = 4;
+        cls_filter *filter = create(&spec);
+        assert_non_null(strstr(cls_filter_source(filter), "baked_mask"));
+        static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 61, 50};
+        check_image(filter, &spec, 90, 77, whole, "rolled borders");
+        check_image(filter, &spec, 11, 13, whole, "rolled borders, image smaller than the mask");
+        check_image(filter, &spec, 90, 77, roi, "region of interest");
+        cls_filter_release(filter);
+    }
+}
+
+/* Sobel x and y in one streaming kernel, with the magnitude as epilogue, from a u8 input. */
+static void two_masks_with_epilogue_from_u8(void **state)
+{
+    (void)state;
+    static const float sobel[18] = {-1, 0, 1, -2, 0, 2, -1, 0, 1, -1, -2, -1, 0, 0, 0, 1, 2, 1};
+    const unsigned w = 45, h = 83;
+    unsigned char *in = malloc(w * h);
+    float *out = malloc(sizeof(float) * w * h), *in_f = malloc(sizeof(float) * w * h);
+    double *gx = malloc(sizeof(double) * w * h), *gy = malloc(sizeof(double) * w * h);
+    for (unsigned k = 0; k < w * h; ++k) in[k] = (unsigned char)((k * 53) % 251), in_f[k] = in[k];
+    const ref_image image = {in_f, w, h, 0, CLS_PIXEL_F32};
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.coefficients = sobel;
+        spec.mask_count = 2;
+        spec.epilogue = "hypot(r0, r1)";
+        spec.bake_coefficients = 1;
+        spec.border = (cls_border)b;
+        spec.border_value = 9.0f;
+        spec.input_type = CLS_PIXEL_U8;
+        spec.rows_per_item = 32;
+        spec.cols_per_item = 2;
+        spec.group_width = 16;
+        spec.group_height = 2;
+        cls_filter *filter = create(&spec);
+        ref_stencil(&image, sobel, 3, 3, spec.border, 9.0f, gx);
+        ref_stencil(&image, sobel + 9, 3, 3, spec.border, 9.0f, gy);
+        const cls_image_desc desc = {.width = w, .height = h};
+        assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+        for (unsigned k = 0; k < w * h; ++k)
+            if (!ref_f32_close(out[k], hypot(gx[k], gy[k])))
+                fail_msg("%s: (%u, %u) is %g, expected %g", cls_border_name(spec.border), k % w, k / w, (double)out[k],
+                         hypot(gx[k], gy[k]));
+        cls_filter_release(filter);
+    }
+    free(in), free(out), free(in_f), free(gx), free(gy);
+}
+
+static void unsupported_combinations_are_refused(void **state)
+{
+    (void)state;
+    static const float box[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box;
+    spec.rows_per_item = 24;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "1, 2, 4, 8, 16, 32 or 64"));
+    spec.rows_per_item = 32;
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.input_path = CLS_INPUT_LOCAL;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "stream"));
+    spec.input_path = CLS_INPUT_GLOBAL;
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    spec.separable = CLS_SEPARABLE_NONE;
+    spec.cols_per_item = 16;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "columns per work-item 16"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clamp_mode),
+        cmocka_unit_test(mirror_mode),
+        cmocka_unit_test(mirror101_mode),
+        cmocka_unit_test(repeat_mode),
+        cmocka_unit_test(constant_mode),
+        cmocka_unit_test(rolled_borders_and_region_of_interest),
+        cmocka_unit_test(two_masks_with_epilogue_from_u8),
+        cmocka_unit_test(unsupported_combinations_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
