@@ -129,7 +129,7 @@ static int handle_key(void *user, const char *section, const char *name, const c
     else if (strcmp(name, "group") == 0)
         ok = sscanf(value, "%ux%u%c", &t->group_width, &t->group_height, &tail) == 2 && t->group_width &&
              t->group_height, *seen |= KEY_GROUP, expected = "WxH, e.g. 32x4";
-    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, 64), *seen |= KEY_ROWS, expected = "1, 2, 4, 8, 16, 32 or 64";
+    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, 128), *seen |= KEY_ROWS, expected = "1, 2, 4, 8, 16, 32, 64 or 128";
     else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, 8), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
     else if (strcmp(name, "kernel_us") == 0)
         ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0, expected = "a time in microseconds";

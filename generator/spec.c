@@ -180,7 +180,7 @@ static int valid_blocking(unsigned value)
 /* Rows per work-item that stream (cls_kernel_streams). */
 static int valid_streaming(unsigned value)
 {
-    return value == 16 || value == 32 || value == 64;
+    return value == 16 || value == 32 || value == 64 || value == 128;
 }
 
 static cls_status check_mask_side(const char *what, unsigned size)
@@ -266,7 +266,7 @@ cls_status cls_spec_validate(const cls_spec *spec)
     if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
     if (!valid_blocking(spec->rows_per_item) && !valid_streaming(spec->rows_per_item))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4, 8, 16, 32 or 64",
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1, 2, 4, 8, 16, 32, 64 or 128",
                         spec->rows_per_item);
     if (valid_streaming(spec->rows_per_item) &&
         (spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||

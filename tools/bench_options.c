@@ -66,7 +66,7 @@ static int parse_separable_item(const char *item, void *array, size_t index)
     return cls_separable_parse(item, &((cls_separable *)array)[index]) == CLS_OK;
 }
 
-/* Columns per work-item: 1, 2, 4, 8 or auto; rows also 16, 32 or 64 (streaming). */
+/* Columns per work-item: 1, 2, 4, 8 or auto; rows also 16, 32, 64 or 128 (streaming). */
 static int parse_blocking(const char *item, void *array, size_t index, unsigned most)
 {
     if (strcmp(item, "auto") == 0) return ((unsigned *)array)[index] = 0, 1;
@@ -78,7 +78,7 @@ static int parse_blocking(const char *item, void *array, size_t index, unsigned 
 
 static int parse_rows_item(const char *item, void *array, size_t index)
 {
-    return parse_blocking(item, array, index, 64);
+    return parse_blocking(item, array, index, 128);
 }
 
 static int parse_cols_item(const char *item, void *array, size_t index)

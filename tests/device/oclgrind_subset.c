@@ -2,7 +2,8 @@
  * 7x5 and 37x23 (work-group 24x4, not a multiple of the SIMD width), and 17x17 again with 8
  * output rows per work-item (all modes but undefined), then a subset of each kernel variant
  * (local-memory staging above all, image input, separable single-pass and two-pass, columns per
- * work-item, several outputs, folded taps), and checks the results against the CPU reference.
+ * work-item, several outputs, folded taps, streaming rows), and checks the results against the
+ * CPU reference.
  * Meant to run under oclgrind (tests/device/oclgrind.sh), which reports any out-of-bounds
  * access, race (local-memory staging) or divergent barrier. */
 #include <math.h>
@@ -66,6 +67,9 @@ static const subset_variant VARIANTS[] = {
     {"masks",         CLS_BORDER_MIRROR,     0.0f,  5, NAIVE, 2, 1, 3, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
     {"masks+epilogue", CLS_BORDER_CONSTANT,  0.5f,  3, WARP,  1, 2, 2, 0, 0, 1, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
     {"fold",          CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 2, 1, 1, 1, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"stream",        CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 16, 2, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"stream",        CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 16, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"stream",        CLS_BORDER_REPEAT,     0.0f, 17, WARP,  16, 4, 2, 1, 0, 1, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
 };
 #define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
 
