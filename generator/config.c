@@ -58,11 +58,8 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config)
         config->input_path == CLS_INPUT_LOCAL || config->separable != CLS_SEPARABLE_NONE ||
         cls_kernel_hardware_border(config))
         return 0;
-    /* A streaming kernel's border regions always loop: unrolled, their index arithmetic raised
-     * the whole kernel's registers (H100, 13x13, 4 columns: 168 in constant mode against 128 in
-     * clamp, 192 us against 145 us), and they run in few work-groups. */
-    if (cls_kernel_streams(config)) return 1;
-    return nonzero_taps(config) * config->rows * config->cols > CLS_UNROLL_LIMIT;
+    const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
+    return nonzero_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
 }
 
 int cls_kernel_streams(const cls_kernel_config *config)
@@ -133,19 +130,14 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
     /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
      * vector loads when the half width is even), and fewer rows while the block's unrolled
-     * multiply-adds exceed CLS_BLOCK_BUDGET; below 4 rows it streams (CLS_STREAM_POLICY_ROWS). */
+     * multiply-adds exceed CLS_BLOCK_BUDGET. Streaming is never the policy's choice (see
+     * CLS_STREAM_MIN_ROWS). */
     const int blocks = can_coarsen && default_rows > 1 && spec->bake_coefficients && !spec->body &&
                        config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
     config->cols = spec->cols_per_item ? spec->cols_per_item : blocks ? 2 : 1;
     if (blocks && !spec->rows_per_item)
         while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
             config->rows /= 2;
-    const unsigned long expected = (unsigned long)spec->expected_width * spec->expected_height;
-    if (blocks && !spec->rows_per_item && !spec->cols_per_item && !spec->fold_equal_taps && config->rows < 4 &&
-        (!expected || expected >= CLS_STREAM_MIN_PIXELS)) {
-        config->rows = CLS_STREAM_POLICY_ROWS;
-        config->cols = CLS_STREAM_POLICY_COLS;
-    }
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;

@@ -8,8 +8,9 @@
  * many rows the strip has: the reuse of register blocking without its growing code.
  *
  * Baked masks load the next input row while the current one is multiplied (px, next), so the
- * loads' latency hides behind a row of multiply-adds instead of stalling every iteration; the
- * rolled and runtime-mask forms read the row as they go. */
+ * loads' latency hides behind a row of multiply-adds instead of stalling every iteration, in the
+ * regions without column checks (body, top, bottom); the other regions, the rolled and the
+ * runtime-mask forms read the row as they go. */
 #include "emit.h"
 
 static void emit_shift(emitter *e, int indent, int prefetch)
@@ -32,7 +33,9 @@ static void emit_shift(emitter *e, int indent, int prefetch)
 void emit_stream(emitter *e, int indent, const access *region, int rolled)
 {
     strbuf *out = e->out;
-    const int prefetch = e->config->spec.bake_coefficients && !rolled;
+    /* Only regions without column checks prefetch: with them, the next row's checked indices and
+     * pixels stay live across the multiply-adds and raise the registers of the whole kernel. */
+    const int prefetch = e->config->spec.bake_coefficients && !rolled && region->x == CHECK_NONE;
     access a = *region;
     strbuf_line(out, indent, "/* Streaming: input rows y - HALF_H .. y + ROWS - 1 + HALF_H pass through a window of");
     strbuf_line(out, indent, " * MASK_H partial sums; sum[m][k] is output row yi - HALF_H + k's. */");

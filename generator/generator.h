@@ -36,9 +36,14 @@ unsigned cls_kernel_outputs(const cls_kernel_config *config);
  * (CLK_ADDRESS_CLAMP_TO_EDGE) or with constant 0 (CLK_ADDRESS_CLAMP: a CL_R image's border
  * colour reads as 0). */
 int cls_kernel_hardware_border(const cls_kernel_config *config);
-/* Rows per work-item from which a kernel streams (cls_kernel_streams); fewer are a register block. */
+/* Rows per work-item from which a kernel streams (cls_kernel_streams); fewer are a register block.
+ * Streaming is a variant a spec or a tuning result asks for, not the policy's default: on an H100
+ * (random 13x13, 4096^2, 64 rows x 4 columns) it beat 2 x 2 blocks in clamp (146.9 against
+ * 161 us) but its border modes spread over 24% (mirror101 182 us), against Hipacc's constant
+ * performance, and at 9x9 it lost to 4 x 2 blocks (101 against 83 us). */
 #define CLS_STREAM_MIN_ROWS 16u
-/* Baked multiply-adds (non-zero taps x masks x rows x columns) that every region of the fat
+/* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
+ * input row's, non-zero taps x masks x columns) that every region of the fat
  * kernel may unroll: past it, only the body region is unrolled and the border regions loop over
  * the coefficients in a program-scope array, which keeps the build time of large masks in bounds
  * (NVIDIA's compiler takes seconds per unrolled region of a 13x13 mask with 8 rows). On an H100
@@ -55,16 +60,8 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_BLOCK_BUDGET
 #define CLS_BLOCK_BUDGET 800
 #endif
-/* Where CLS_BLOCK_BUDGET leaves a baked sum fewer than 4 rows per work-item, the policy streams
- * instead: 64 rows of 4 columns (H100, random masks, 4096^2: 13x13 143 us against 159 us with
- * 2 x 2 blocks; 9x9 keeps its 4 x 2 blocks, 84 us against 101 us streaming). Not when the spec's
- * expected image is smaller than CLS_STREAM_MIN_PIXELS: its 64-row strips would leave the grid
- * too few work-items to fill a GPU. */
-#define CLS_STREAM_POLICY_ROWS 64u
-#define CLS_STREAM_POLICY_COLS 4u
-#define CLS_STREAM_MIN_PIXELS (2048ul * 2048ul)
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
- * CLS_UNROLL_LIMIT, and every baked streaming kernel). */
+ * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);
 /* Whether the kernel streams (CLS_STREAM_MIN_ROWS or more rows per work-item): the work-item
  * walks down its strip with a window of MASK_H partial sums (emit_stream.c), so its unrolled
