@@ -1,6 +1,7 @@
 /* emit_sum.c — the weighted sums of one region: the window of every mask over every output pixel
- * of the work-item (ROWS x COLS of them when coarsened), through an accessor. Each loaded pixel
- * feeds every sum it reaches from registers. Runtime masks loop over the __constant buffer; baked
+ * of the work-item (ROWS x COLS of them when coarsened), through an accessor, and one input
+ * row's share of them for the streaming loop (emit_stream.c). Each loaded pixel feeds every sum
+ * it reaches from registers. Runtime masks loop over the __constant buffer; baked
  * masks are unrolled with their coefficients as literals and zero taps skipped; folded masks load
  * the window first and multiply each distinct coefficient magnitude once. With several columns
  * per work-item, rows without column checks are read with vector loads. The rolled loops also
@@ -29,7 +30,8 @@ void append_sum(emitter *e, unsigned m, const char *k, const char *l)
 
 void emit_sum_declaration(emitter *e, int indent)
 {
-    if (cls_kernel_streams(e->config)) strbuf_line(e->out, indent, "float sum[MASKS][MASK_H][COLS] = {{{0.0f}}}; /* the streaming window */");
+    if (cls_kernel_streams(e->config))
+        strbuf_line(e->out, indent, "float sum[MASKS][MASK_H][COLS] = {{{0.0f}}}; /* the streaming window */");
     else if (single_sum(e->config)) strbuf_line(e->out, indent, "float sum = 0.0f;");
     else strbuf_line(e->out, indent, "float sum[MASKS][ROWS][COLS] = {{{0.0f}}};");
 }

@@ -2,7 +2,7 @@
 # generated_compiles.sh — compiles the source generated for every border mode, partition, mask
 # storage and pixel type, and every kernel variant (local and image input, columns per
 # work-item, several masks with an epilogue, separable single-pass, folded taps, the rolled border
-# regions of a large baked mask), with clang's OpenCL front end, warnings as errors: an oracle of
+# regions of a large baked mask, streaming rows), with clang's OpenCL front end, warnings as errors: an oracle of
 # valid, clean OpenCL C that does not depend on the device's compiler. Usage: generated_compiles.sh CLSTENCIL CLANG
 clstencil=$1 clang=$2
 work=$(mktemp -d) || exit 1
@@ -45,10 +45,10 @@ done
 mask="0,1,2,1,0,1,2,-8,2,1,0,1,2,1,0"
 big="$(seq -s, 1 81)" # a 9x9 mask: with 8 rows it passes the unroll limit, so border regions loop
 for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 masks2-hypot masks3 single-pass fold \
-               rolled-borders; do
+               rolled-borders stream stream-cols4-u8 stream-rolled; do
   index=0
   for border in undefined clamp mirror mirror101 repeat constant; do
-    case $variant in local-blocked|cols*|rolled-borders) [ "$border" = undefined ] && continue ;; esac
+    case $variant in local-blocked|cols*|rolled-borders|stream*) [ "$border" = undefined ] && continue ;; esac
     index=$((index + 1))
     case $((index % 3)) in 0) partition=naive ;; 1) partition=isp-block ;; *) partition=isp-warp ;; esac
     for bake in "" --bake; do
@@ -67,6 +67,10 @@ for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 ma
         single-pass) set -- --mask 5x3 --row 1,4,6,4,1 --column 1,2,1 --separable single-pass ;;
         fold) set -- --mask 5x3 --coefficients "$mask" --fold ;;
         rolled-borders) set -- --mask 9x9 --coefficients "$big" --rows 8 --cols 2 --masks 1 --type u8 ;;
+        stream) set -- --mask 5x3 --coefficients "$mask" --rows 16 ;;
+        stream-cols4-u8) set -- --mask 5x3 --coefficients "$mask" --rows 64 --cols 4 --type u8 ;;
+        stream-rolled) set -- --mask 9x9 --coefficients "$big,$big" --masks 2 --epilogue "hypot(r0, r1)" \
+                              --rows 32 --cols 8 ;;
       esac
       # shellcheck disable=SC2086
       "$clstencil" gen "$@" --border "$border" --partition "$partition" $bake --wg 24x4 > "$work/kernel.cl" || {

@@ -1,4 +1,4 @@
-/* test_streaming.c — streaming kernels (16, 32, 64 or 128 rows per work-item: a window of partial sums
+/* test_streaming.c — streaming kernels (16 to 128 rows per work-item: a window of partial sums
  * walked down the strip) against the CPU reference: every border mode but undefined, every
  * partition, runtime and baked masks, one and two columns (aligned vector loads), images smaller
  * than the mask and than a strip, strips cut by the image's last row, a region of interest at an
@@ -103,8 +103,9 @@ static void check_mode(cls_border border)
                 spec.rows_per_item = blocks[b][0];
                 spec.cols_per_item = blocks[b][1];
                 cls_filter *filter = create(&spec);
+                const char *what = cls_partition_name(spec.partition);
                 for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
-                    compared += check_image(filter, &spec, images[i][0], images[i][1], whole, cls_partition_name(spec.partition));
+                    compared += check_image(filter, &spec, images[i][0], images[i][1], whole, what);
                 cls_filter_release(filter);
             }
     }
