@@ -161,9 +161,11 @@ static cls_status check_complete(cls_device_db *db, const char *origin, const ch
                             "register_alloc_unit, register_alloc, max_registers_per_thread, "
                             "local_mem_per_cu, local_mem_alloc_unit and default_wg (all non-zero)",
                             location, cls_ini_section_line(text, r->id), r->id);
-        if (r->default_rows > 8 || (r->default_rows & (r->default_rows - 1)))
-            return cls_fail(CLS_ERR_PARSE, "%s:%d: record [%s]: default_rows must be 1, 2, 4 or 8, not %u", location,
-                            cls_ini_section_line(text, r->id), r->id, r->default_rows);
+        if (r->default_rows > 128 || (r->default_rows & (r->default_rows - 1)))
+            return cls_fail(CLS_ERR_PARSE,
+                            "%s:%d: record [%s]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 "
+                            "(streaming), not %u",
+                            location, cls_ini_section_line(text, r->id), r->id, r->default_rows);
     }
     return CLS_OK;
 }

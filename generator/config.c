@@ -128,14 +128,20 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     /* auto coarsens where coarsening is possible: a built-in weighted sum in one kernel. */
     const int can_coarsen = !spec->body && spec->border != CLS_BORDER_UNDEFINED && config->separable != CLS_SEPARABLE_TWO_PASS;
     config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
+    /* A streaming policy (default_rows of 16 or more) streams where streaming applies, else keeps
+     * one row. */
+    const int can_stream = config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE &&
+                           !spec->fold_equal_taps;
+    if (!spec->rows_per_item && config->rows >= CLS_STREAM_MIN_ROWS && !can_stream) config->rows = 1;
     /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
      * vector loads when the half width is even), and fewer rows while the block's unrolled
-     * multiply-adds exceed CLS_BLOCK_BUDGET. Streaming is never the policy's choice (see
-     * CLS_STREAM_MIN_ROWS). */
+     * multiply-adds exceed CLS_BLOCK_BUDGET; where it streams, CLS_STREAM_POLICY_COLS columns. */
     const int blocks = can_coarsen && default_rows > 1 && spec->bake_coefficients && !spec->body &&
                        config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
-    config->cols = spec->cols_per_item ? spec->cols_per_item : blocks ? 2 : 1;
-    if (blocks && !spec->rows_per_item)
+    config->cols = spec->cols_per_item ? spec->cols_per_item
+                   : blocks ? (cls_kernel_streams(config) ? CLS_STREAM_POLICY_COLS : 2)
+                            : 1;
+    if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
         while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
             config->rows /= 2;
     config->spec.rows_per_item = config->rows;

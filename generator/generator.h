@@ -37,11 +37,14 @@ unsigned cls_kernel_outputs(const cls_kernel_config *config);
  * colour reads as 0). */
 int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Rows per work-item from which a kernel streams (cls_kernel_streams); fewer are a register block.
- * Streaming is a variant a spec or a tuning result asks for, not the policy's default: on an H100
- * (random 13x13, 4096^2, 64 rows x 4 columns) it beat 2 x 2 blocks in clamp (146.9 against
- * 161 us) but its border modes spread over 24% (mirror101 182 us), against Hipacc's constant
- * performance, and at 9x9 it lost to 4 x 2 blocks (101 against 83 us). */
+ * A record's policy streams with a default_rows of 16 or more (PoCL's CPU record: 64): on PoCL
+ * (2 cores, 1024^2) 64 rows of 4 columns ran 2.6x (3x3) to 13x (13x13) faster than one row.
+ * NVIDIA's record keeps blocks: on an H100 (random 13x13, 4096^2) streaming beat 2 x 2 blocks in
+ * clamp (146.9 against 161 us) but its border modes spread over 24% (mirror101 182 us), against
+ * Hipacc's constant performance, and at 9x9 it lost to 4 x 2 blocks (101 against 83 us). */
 #define CLS_STREAM_MIN_ROWS 16u
+/* The columns per work-item of a baked sum read from global memory where the policy streams. */
+#define CLS_STREAM_POLICY_COLS 4u
 /* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
  * input row's, non-zero taps x masks x columns) that every region of the fat
  * kernel may unroll: past it, only the body region is unrolled and the border regions loop over

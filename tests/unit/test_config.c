@@ -101,6 +101,30 @@ static void baked_masks_take_blocks_within_the_budget(void **state)
     assert_int_equal(cols, 1);
 }
 
+/* A record whose default_rows streams (PoCL's: 64) streams where streaming applies. */
+static void a_streaming_policy_streams_where_it_applies(void **state)
+{
+    (void)state;
+    unsigned rows, cols;
+    resolved_block(13, 169, 1, 64, &rows, &cols); /* baked: 64 rows of 4 columns, no block budget */
+    assert_int_equal(rows, 64);
+    assert_int_equal(cols, CLS_STREAM_POLICY_COLS);
+    resolved_block(3, 9, 0, 64, &rows, &cols); /* a runtime mask: one column */
+    assert_int_equal(rows, 64);
+    assert_int_equal(cols, 1);
+    cls_spec spec = valid_spec();
+    cls_kernel_config config;
+    spec.input_path = CLS_INPUT_LOCAL; /* streaming reads global memory: one row */
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
+    assert_int_equal(config.rows, 1);
+    cls_kernel_config_free(&config);
+    spec = valid_spec();
+    spec.bake_coefficients = spec.fold_equal_taps = 1; /* folded taps do not stream */
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
+    assert_int_equal(config.rows, 1);
+    cls_kernel_config_free(&config);
+}
+
 static void key_ignores_what_does_not_change_the_kernel(void **state)
 {
     (void)state;
@@ -247,6 +271,7 @@ int main(void)
         cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
+        cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
