@@ -160,6 +160,12 @@ typedef struct cls_isp_costs {
 /* Rough defaults for this library's emitter (see isp_model.c), per border mode and mask width. */
 void cls_isp_costs_default(cls_border border, unsigned mask_width, cls_isp_costs *costs);
 
+/* Calibrated costs (cls_model_choose with a calibration stored by `clstencil tune
+ * --calibrate-isp`): a check costs per loaded pixel, the same whether a region checks one side of
+ * an axis or both, since what it costs is the address that is no longer a constant offset of
+ * the row's; kernel 1 per multiply-add or load. check_per_load is split evenly between x and y. */
+void cls_isp_costs_per_load(double check_per_load, cls_isp_costs *costs);
+
 typedef struct cls_isp_request {
     const cls_arch_record *record;
     const cls_occupancy_extras *extras; /* NULL: cls_occupancy_extras_default(record) */
@@ -169,13 +175,25 @@ typedef struct cls_isp_request {
     unsigned naive_registers, isp_registers; /* per work-item, from the two builds */
     unsigned local_bytes;               /* per group, both builds */
     cls_isp_costs costs;
+    /* The work of one work-item as this library's kernels do it (0 and 0: eqs. 3 and 6 as
+     * printed, kernel and checks per tap): kernel_per_item units of kernel work and
+     * loads_per_item loaded pixels, each of which pays the region's checks. */
+    double kernel_per_item;
+    unsigned loads_per_item;
+    /* Waves (0: eqs. 4-9 over the whole device): groups are dealt to compute_units in launch
+     * order, and a compute unit takes the sum of its groups' instructions, but no less than
+     * latency_warps times its slowest warp (a unit with few warps cannot hide their latency, so
+     * the slowest border group sets its time). R_reduced is then the ratio on the busiest unit. */
+    unsigned compute_units;
+    double latency_warps;
 } cls_isp_request;
 
 typedef struct cls_isp_prediction {
     unsigned long blocks[CLS_REGION_COUNT]; /* n_block(p), eqs. 7-8 (cls_region_group_counts) */
     double n_naive;                         /* eq. 3 */
     double n_isp;                           /* eqs. 4-6 */
-    double reduced;                         /* R_reduced, eq. 9 */
+    double busiest_naive, busiest_isp;      /* on the busiest compute unit (0 without waves) */
+    double reduced;                         /* R_reduced, eq. 9 (on the busiest unit with waves) */
     double occupancy_naive, occupancy_isp;  /* O_naive, O_ISP from cls_occupancy_compute */
     double gain;                            /* G, eq. 10 (INFINITY when only ISP fits) */
     cls_partition choice;                   /* CLS_PARTITION_ISP_BLOCK when G > 1, else NAIVE */
@@ -183,5 +201,11 @@ typedef struct cls_isp_prediction {
 
 /* Eqs. 3-10. Neither build fitting on a compute unit is CLS_ERR_UNSUPPORTED. */
 cls_status cls_isp_predict(const cls_isp_request *request, cls_isp_prediction *out);
+
+/* The check cost per load (cls_isp_costs_per_load) with which the model predicts gain for
+ * request, found by bisection in [0, CLS_ISP_CHECK_MAX]; 0 when even that predicts more, the
+ * maximum when even it predicts less. */
+#define CLS_ISP_CHECK_MAX 64.0
+cls_status cls_isp_solve_check_cost(const cls_isp_request *request, double gain, double *check_per_load);
 
 #endif

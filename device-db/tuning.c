@@ -133,6 +133,9 @@ static int handle_key(void *user, const char *section, const char *name, const c
     else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, 8), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
     else if (strcmp(name, "kernel_us") == 0)
         ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0, expected = "a time in microseconds";
+    else if (strcmp(name, "isp_check") == 0)
+        ok = sscanf(value, "%lf%c", &e->isp_check, &tail) == 1 && e->isp_check >= 0, e->calibrated = 1,
+        expected = "a check cost per loaded pixel (0 or more)";
     else if (strcmp(name, "size") == 0)
         ok = sscanf(value, "%ux%u%c", &t->width, &t->height, &tail) == 2, expected = "WxH, e.g. 4096x4096";
     else {
@@ -200,6 +203,7 @@ static void render_section(strbuf *out, const cls_tuning_entry *e)
                   cls_partition_name(t->partition), cls_input_path_name(t->input_path), t->group_width,
                   t->group_height, t->rows_per_item, t->cols_per_item);
     strbuf_printf(out, "kernel_us = %.1f\nsize = %ux%u\n", t->kernel_us, t->width, t->height);
+    if (e->calibrated) strbuf_printf(out, "isp_check = %.3f\n", e->isp_check);
 }
 
 char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry)
@@ -246,4 +250,11 @@ cls_status cls_operator_hash(const cls_spec *spec, char hash[17])
     snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(key, strlen(key)));
     free(key);
     return CLS_OK;
+}
+
+void cls_isp_calibration_hash(cls_border border, char hash[17])
+{
+    char key[64];
+    snprintf(key, sizeof key, "isp-calibration %s", cls_border_name(border));
+    snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(key, strlen(key)));
 }

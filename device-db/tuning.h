@@ -15,6 +15,9 @@ typedef struct cls_tuning_entry {
     unsigned size_class;    /* cls_size_class of the tuned image */
     char description[128];  /* what was tuned, for people ("gaussian:3,0.8 clamp") */
     cls_tuning tuning;
+    int calibrated;         /* an ISP calibration (key isp_check): operator_hash is
+                             * cls_isp_calibration_hash's, tuning the reference measured */
+    double isp_check;       /* the check cost per loaded pixel it implies (models.h) */
 } cls_tuning_entry;
 
 typedef struct cls_tuning_table {
@@ -38,5 +41,7 @@ char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry);
 /* The hash naming spec's operator: everything but the knobs the tuner chooses (partition, input
  * path, work-group shape, rows and columns per work-item). CLS_ERR_* for an invalid spec. */
 cls_status cls_operator_hash(const cls_spec *spec, char hash[17]);
+/* The name an ISP calibration of one border mode is filed under in place of an operator hash. */
+void cls_isp_calibration_hash(cls_border border, char hash[17]);
 
 #endif

@@ -11,6 +11,7 @@
 static cls_status init_device(cls_context *context, const cls_device_caps *caps)
 {
     pthread_mutex_init(&context->programs_lock, NULL);
+    pthread_cond_init(&context->program_built, NULL);
     context->caps = *caps;
     cls_device_db *db = NULL;
     cls_status status = cls_device_db_load(NULL, &db);
@@ -116,6 +117,7 @@ void cls_context_release(cls_context *context)
     cls_programs_release(context);
     cls_tuning_table_free(&context->tuning);
     pthread_mutex_destroy(&context->programs_lock);
+    pthread_cond_destroy(&context->program_built);
     if (context->queue) clReleaseCommandQueue(context->queue);
     if (context->context) clReleaseContext(context->context);
     free(context);

@@ -22,6 +22,7 @@ struct cls_context {
     cls_arch_record record; /* matched database record (policy defaults) */
     cls_match_level match_level;
     pthread_mutex_t programs_lock; /* guards programs */
+    pthread_cond_t program_built;  /* a build in progress finished (programs.c) */
     struct cls_program_entry *programs; /* built programs, one per source and options */
     cls_tuning_table tuning; /* shipped and user tuning results, as loaded at creation */
 };
@@ -45,6 +46,13 @@ const cls_spec *cls_filter_spec(const cls_filter *filter);
 /* Loads the shipped tuning results, then the user's file (cls_tuning_path; a missing file is
  * empty, a malformed one CLS_ERR_PARSE). */
 cls_status cls_tuning_load(cls_tuning_table *table);
+/* Stores an ISP calibration of one border mode in the user's tuning file: the reference's
+ * configuration and time (measured) and the check cost per loaded pixel it implies. */
+cls_status cls_isp_calibration_store(const cls_context *context, cls_border border, const cls_tuning *measured,
+                                     double check_per_load, const char *description);
+/* The check cost per loaded pixel calibrated for border on the context's architecture (the
+ * user's file over the shipped results); 0 when there is none. */
+int cls_isp_calibration_find(const cls_context *context, cls_border border, double *check_per_load);
 
 /* A filter whose `auto` fields the device's policy resolves, without the tuning database (what
  * cls_filter_create falls back to, and what the models start from). */

@@ -8,6 +8,7 @@
 #include "generator.h"
 #include "models.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The policy's filter for spec with the given partition and shape (0 x 0: the spec's). */
@@ -25,6 +26,75 @@ static unsigned registers_of(const cls_filter *filter)
     cls_build_info info;
     cls_filter_build_info(filter, &info);
     return info.registers;
+}
+
+/* The model's guesses at work it cannot count from the spec: an operator body's tap (a load, the
+ * weight and its multiply-add: the bilateral filter's exp is most of it), and the epilogue that
+ * combines several masks' sums into one output (hypot, say). In multiply-add units. */
+enum { BODY_TAP_COST = 8, EPILOGUE_COST = 10 };
+
+/* The ISP model's view of one work-item (models.h): kernel units and loaded pixels. A baked
+ * mask skips its zero coefficients; a coarsened weighted sum loads each input pixel of its
+ * (rows + MASK_H - 1) x (cols + MASK_W - 1) window once; an operator body loads every tap. */
+static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *kernel, unsigned *loads)
+{
+    const unsigned taps = s->mask_width * s->mask_height;
+    if (s->body || !s->coefficients) {
+        *loads = taps;
+        *kernel = (double)taps * BODY_TAP_COST;
+        return;
+    }
+    const unsigned masks = s->mask_count ? s->mask_count : 1;
+    unsigned live = 0;
+    for (unsigned t = 0; t < masks * taps; ++t) live += !s->bake_coefficients || s->coefficients[t] != 0.0f;
+    *loads = (rows + s->mask_height - 1) * (cols + s->mask_width - 1);
+    *kernel = (double)live * rows * cols + *loads + (masks > 1 ? (double)EPILOGUE_COST * rows * cols : 0.0);
+}
+
+/* The ISP model's request for spec (resolved) on the context's device at the choice's shape,
+ * rows and columns, from the naive and isp-block builds: with a calibration of the border mode,
+ * the work as the kernels do it, checks per load at the calibrated cost and waves over the
+ * compute units; without one, eqs. 3-10 as printed with the default costs. check_per_load < 0:
+ * the calibration's (or none); else that cost (what cls_isp_calibrate solves for). */
+static void isp_request_for(const cls_context *context, const cls_spec *spec, const cls_tuning *choice,
+                            unsigned naive_registers, unsigned isp_registers, unsigned local_bytes,
+                            double check_per_load, cls_isp_request *q)
+{
+    memset(q, 0, sizeof *q);
+    q->record = &context->record;
+    q->geometry = (cls_launch_geometry){choice->width, choice->height, 0, 0, choice->width, choice->height,
+                                        spec->mask_width, spec->mask_height, choice->group_width,
+                                        choice->group_height};
+    q->rows_per_item = choice->rows_per_item;
+    q->cols_per_item = choice->cols_per_item;
+    q->naive_registers = naive_registers;
+    q->isp_registers = isp_registers;
+    q->local_bytes = local_bytes;
+    if (check_per_load < 0.0 && !cls_isp_calibration_find(context, spec->border, &check_per_load)) {
+        cls_isp_costs_default(spec->border, spec->mask_width, &q->costs);
+        return;
+    }
+    cls_isp_costs_per_load(check_per_load, &q->costs);
+    item_work(spec, choice->rows_per_item ? choice->rows_per_item : 1, choice->cols_per_item ? choice->cols_per_item : 1,
+              &q->kernel_per_item, &q->loads_per_item);
+    cls_occupancy_extras extras;
+    cls_occupancy_extras_default(&context->record, &extras);
+    q->compute_units = context->caps.compute_units;
+    q->latency_warps = 2.0 * extras.register_partitions; /* two warps per scheduler hide its latency */
+}
+
+/* The naive and isp-block builds of spec at the choice's shape: their registers. */
+static cls_status build_pair(cls_context *context, const cls_spec *spec, const cls_tuning *choice,
+                             unsigned registers[2])
+{
+    cls_filter *naive = NULL, *isp = NULL;
+    cls_status status = build(context, spec, CLS_PARTITION_NAIVE, choice->group_width, choice->group_height, &naive);
+    if (status == CLS_OK)
+        status = build(context, spec, CLS_PARTITION_ISP_BLOCK, choice->group_width, choice->group_height, &isp);
+    if (status == CLS_OK) registers[0] = registers_of(naive), registers[1] = registers_of(isp);
+    cls_filter_release(naive);
+    cls_filter_release(isp);
+    return status;
 }
 
 cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
@@ -69,27 +139,41 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     }
     if (spec->partition != CLS_PARTITION_AUTO) return CLS_OK;
     /* naive against isp-block at the chosen shape, from both builds' registers */
-    cls_filter *naive = NULL, *isp = NULL;
-    status = build(context, spec, CLS_PARTITION_NAIVE, choice->group_width, choice->group_height, &naive);
-    if (status == CLS_OK)
-        status = build(context, spec, CLS_PARTITION_ISP_BLOCK, choice->group_width, choice->group_height, &isp);
+    unsigned registers[2];
+    status = build_pair(context, spec, choice, registers);
     if (status == CLS_OK) {
-        cls_isp_request isp_request = {
-            .record = &context->record,
-            .geometry = request.geometry,
-            .rows_per_item = choice->rows_per_item,
-            .cols_per_item = choice->cols_per_item,
-            .naive_registers = registers_of(naive),
-            .isp_registers = registers_of(isp),
-            .local_bytes = request.usage.local_bytes,
-        };
-        isp_request.geometry.group_width = choice->group_width;
-        isp_request.geometry.group_height = choice->group_height;
-        cls_isp_costs_default(spec->border, request.geometry.mask_width, &isp_request.costs);
+        cls_isp_request isp_request;
+        isp_request_for(context, spec, choice, registers[0], registers[1], request.usage.local_bytes, -1.0,
+                        &isp_request);
         cls_isp_prediction prediction;
         if (cls_isp_predict(&isp_request, &prediction) == CLS_OK) choice->partition = prediction.choice;
     }
-    cls_filter_release(naive);
-    cls_filter_release(isp);
     return status;
+}
+
+cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, unsigned width, unsigned height,
+                             double naive_us, double isp_us, const char *label, double *check_per_load)
+{
+    if (!context || !reference || !check_per_load || !width || !height || !(naive_us > 0.0) || !(isp_us > 0.0))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: an argument is NULL, empty or not positive");
+    if (reference->border == CLS_BORDER_UNDEFINED || !reference->group_width || !reference->group_height ||
+        !reference->rows_per_item || !reference->cols_per_item || reference->input_path == CLS_INPUT_AUTO)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference names its border (not "
+                                                  "undefined), work-group shape, rows, columns and input path");
+    cls_tuning measured = {.partition = naive_us < isp_us ? CLS_PARTITION_NAIVE : CLS_PARTITION_ISP_BLOCK,
+                           .input_path = reference->input_path,
+                           .group_width = reference->group_width, .group_height = reference->group_height,
+                           .rows_per_item = reference->rows_per_item, .cols_per_item = reference->cols_per_item,
+                           .kernel_us = naive_us < isp_us ? naive_us : isp_us, .width = width, .height = height};
+    unsigned registers[2];
+    cls_status status = build_pair(context, reference, &measured, registers);
+    if (status != CLS_OK) return status;
+    cls_isp_request request;
+    isp_request_for(context, reference, &measured, registers[0], registers[1], 0, 0.0, &request);
+    status = cls_isp_solve_check_cost(&request, naive_us / isp_us, check_per_load);
+    if (status != CLS_OK) return status;
+    char description[128];
+    snprintf(description, sizeof description, "ISP calibration: %s %s, naive %.1f us, isp-block %.1f us",
+             label ? label : "reference", cls_border_name(reference->border), naive_us, isp_us);
+    return cls_isp_calibration_store(context, reference->border, &measured, *check_per_load, description);
 }

@@ -1,5 +1,7 @@
 /* programs.c — where a context's programs come from: this process's cache (one build per
- * source and options), else the disk cache, else a build from source, which is then stored. */
+ * source and options), else the disk cache, else a build from source, which is then stored.
+ * Builds run outside the cache's lock, so threads build different programs at once; a thread
+ * that asks for a program another is building waits for that build. */
 #include "build.h"
 
 #include "disk_cache.h"
@@ -11,10 +13,25 @@
 
 struct cls_program_entry {
     char *key;
+    int building;          /* 1 while a thread builds it: program and info are not set yet */
     cl_program program;
     cls_build_info info;
     struct cls_program_entry *next;
 };
+
+static struct cls_program_entry *find_entry(cls_context *context, const char *key)
+{
+    struct cls_program_entry *entry = context->programs;
+    while (entry && strcmp(entry->key, key) != 0) entry = entry->next;
+    return entry;
+}
+
+static void unlink_entry(cls_context *context, struct cls_program_entry *gone)
+{
+    struct cls_program_entry **link = &context->programs;
+    while (*link != gone) link = &(*link)->next;
+    *link = gone->next;
+}
 
 static double now_milliseconds(void)
 {
@@ -74,23 +91,34 @@ cls_status cls_program_get(cls_context *context, const char *source, const char 
     if (strbuf_failed(&options) || strbuf_failed(&key)) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 
     pthread_mutex_lock(&context->programs_lock);
-    struct cls_program_entry *entry = context->programs;
-    while (status == CLS_OK && entry && strcmp(entry->key, strbuf_text(&key)) != 0) entry = entry->next;
+    struct cls_program_entry *entry = NULL;
+    /* Wait while another thread builds this program; an entry is looked up afresh each time,
+     * since a failed build removes its entry. */
+    while (status == CLS_OK && (entry = find_entry(context, strbuf_text(&key))) && entry->building)
+        pthread_cond_wait(&context->program_built, &context->programs_lock);
     if (status == CLS_OK && !entry) {
         entry = calloc(1, sizeof *entry);
         if (!entry) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-        else status = load_or_build(context, source, strbuf_text(&options), strbuf_text(&key), kernel_name,
-                                    &entry->program, &entry->info);
-        if (status == CLS_OK) {
-            entry->key = strbuf_take(&key);
-            entry->next = context->programs;
-            context->programs = entry;
-        } else {
+    }
+    if (status == CLS_OK && !entry->key) { /* a new entry: build it without holding the lock */
+        entry->key = strbuf_take(&key);
+        entry->building = 1;
+        entry->next = context->programs;
+        context->programs = entry;
+        pthread_mutex_unlock(&context->programs_lock);
+        status = load_or_build(context, source, strbuf_text(&options), entry->key, kernel_name, &entry->program,
+                               &entry->info);
+        pthread_mutex_lock(&context->programs_lock);
+        entry->building = 0;
+        if (status != CLS_OK) {
+            unlink_entry(context, entry);
+            free(entry->key);
             free(entry);
             entry = NULL;
         }
+        pthread_cond_broadcast(&context->program_built);
     }
-    if (entry) {
+    if (status == CLS_OK && entry) {
         clRetainProgram(entry->program);
         *program = entry->program;
         *info = entry->info;

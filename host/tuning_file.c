@@ -42,19 +42,20 @@ static const char *tuning_arch(const cls_context *context)
     return context->caps.arch[0] ? context->caps.arch : context->record.id;
 }
 
-cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, const cls_tuning *tuning,
-                            const char *description)
+static int names_every_choice(const cls_tuning *t)
 {
-    if (!context || !spec || !tuning) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context, spec or tuning is NULL");
-    if (tuning->partition == CLS_PARTITION_AUTO || tuning->input_path == CLS_INPUT_AUTO || !tuning->group_width ||
-        !tuning->group_height || !tuning->rows_per_item || !tuning->cols_per_item || !tuning->width || !tuning->height)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a tuning result names every choice (no auto) and the image size");
-    cls_tuning_entry entry = {.tuning = *tuning, .size_class = cls_size_class(tuning->width, tuning->height)};
-    snprintf(entry.arch, sizeof entry.arch, "%s", tuning_arch(context));
-    snprintf(entry.description, sizeof entry.description, "%s", description ? description : "");
-    entry.description[strcspn(entry.description, "\n[]")] = '\0'; /* one line, no section syntax */
-    cls_status status = cls_operator_hash(spec, entry.operator_hash);
-    if (status != CLS_OK) return status;
+    return t->partition != CLS_PARTITION_AUTO && t->input_path != CLS_INPUT_AUTO && t->group_width &&
+           t->group_height && t->rows_per_item && t->cols_per_item && t->width && t->height;
+}
+
+/* Replaces or adds entry (arch and size class filled here) in the user's tuning file. */
+static cls_status store_entry(const cls_context *context, cls_tuning_entry *entry, const char *description)
+{
+    entry->size_class = cls_size_class(entry->tuning.width, entry->tuning.height);
+    snprintf(entry->arch, sizeof entry->arch, "%s", tuning_arch(context));
+    snprintf(entry->description, sizeof entry->description, "%s", description ? description : "");
+    entry->description[strcspn(entry->description, "\n[]")] = '\0'; /* one line, no section syntax */
+    cls_status status = CLS_OK;
     const char *path = cls_tuning_path();
     if (!path[0]) return cls_fail(CLS_ERR_IO, "no tuning file: set CLSTENCIL_TUNING_DB, XDG_CONFIG_HOME or HOME");
     char *old = cls_read_text_file(path, "the tuning file", 1, &status);
@@ -62,7 +63,7 @@ cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, co
     cls_tuning_table check = {0};
     if (old) status = cls_tuning_table_parse(&check, old, path); /* never rewrite a file we cannot read */
     cls_tuning_table_free(&check);
-    char *text = status == CLS_OK ? cls_tuning_text_replace(old, &entry) : NULL;
+    char *text = status == CLS_OK ? cls_tuning_text_replace(old, entry) : NULL;
     free(old);
     if (status != CLS_OK) return status;
     if (!text) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -74,6 +75,38 @@ cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, co
         status = cls_fail(CLS_ERR_IO, "%s: cannot write the tuning file: %s", path, strerror(errno));
     free(text);
     return status;
+}
+
+cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, const cls_tuning *tuning,
+                            const char *description)
+{
+    if (!context || !spec || !tuning) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context, spec or tuning is NULL");
+    if (!names_every_choice(tuning))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a tuning result names every choice (no auto) and the image size");
+    cls_tuning_entry entry = {.tuning = *tuning};
+    const cls_status status = cls_operator_hash(spec, entry.operator_hash);
+    return status == CLS_OK ? store_entry(context, &entry, description) : status;
+}
+
+cls_status cls_isp_calibration_store(const cls_context *context, cls_border border, const cls_tuning *measured,
+                                     double check_per_load, const char *description)
+{
+    if (!names_every_choice(measured) || !(check_per_load >= 0.0))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an ISP calibration names the reference's configuration and a "
+                                                  "check cost of 0 or more");
+    cls_tuning_entry entry = {.tuning = *measured, .calibrated = 1, .isp_check = check_per_load};
+    cls_isp_calibration_hash(border, entry.operator_hash);
+    return store_entry(context, &entry, description);
+}
+
+int cls_isp_calibration_find(const cls_context *context, cls_border border, double *check_per_load)
+{
+    char hash[17];
+    cls_isp_calibration_hash(border, hash);
+    const cls_tuning_entry *entry = cls_tuning_table_find(&context->tuning, tuning_arch(context), hash, 0, NULL);
+    if (!entry || !entry->calibrated) return 0;
+    *check_per_load = entry->isp_check;
+    return 1;
 }
 
 cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,

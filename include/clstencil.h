@@ -450,6 +450,15 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
  * Builds up to three kernels (cached). kernel_us and the size fields are 0 and width x height. */
 cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                             cls_tuning *choice);
+/* Calibrates the ISP model for the reference's border mode on the context's device from a
+ * measurement (`clstencil bench --calibrate-isp`): naive_us and isp_us are the reference's kernel
+ * times, naive and isp-block, at width x height and the configuration the reference names (its
+ * work-group shape, rows, columns and input path). Solves for the check cost per loaded pixel
+ * with which the model predicts that gain, stores it in the user's tuning file (replacing the
+ * border mode's previous calibration) and returns it; cls_model_choose uses it from then on.
+ * label names the reference in the file's description (may be NULL). */
+cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, unsigned width, unsigned height,
+                             double naive_us, double isp_us, const char *label, double *check_per_load);
 
 /* ---------------------------------------------------------------- pipelines */
 

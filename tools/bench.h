@@ -22,6 +22,7 @@ enum {
     TUNE_MAX_GROUP_WIDTH = 256,     /* the work-group shapes tune explores by default */
     TUNE_MAX_GROUP_HEIGHT = 16,
     TUNE_MAX_GROUP_ITEMS = 512,
+    BENCH_BUILD_THREADS = 16,       /* bench_prebuild's threads at most */
 };
 
 /* How the stages of a configuration are connected. */
@@ -178,6 +179,12 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec);
 /* Builds and runs one configuration; every failure is in the result, never fatal. */
 void bench_measure(bench_env *env, const bench_case *c, bench_result *result);
 void bench_result_free(bench_result *result);
+/* Builds (and releases) c's filters without running them: their programs stay in the context. */
+cls_status bench_build(bench_env *env, const bench_case *c);
+/* Builds the configurations' programs on several threads (one per processor, at most
+ * BENCH_BUILD_THREADS) so that the timings that follow do not wait for the compiler one at a
+ * time. Failures are left for the measurement to report. */
+void bench_prebuild(bench_env *env, const bench_case *cases, size_t count);
 /* The median of count values (sorts them). */
 double bench_median(double *values, int count);
 /* Compares result's outputs with reference's within a float tolerance; on the first
@@ -243,13 +250,29 @@ typedef struct model_check_grid {
     const cls_border *borders; size_t border_count;
     float border_value;
     const bench_size *groups; size_t group_count;
+    const char *csv_path;     /* NULL: no CSV */
 } model_check_grid;
+
+enum { BENCH_PAIR_ROUNDS = 5 }; /* alternate timings of each of two configurations */
+
+/* The case of base with every knob explicit: t's input path, rows and columns, the partition
+ * and work-group shape given. */
+bench_case bench_explicit_case(const bench_case *base, const cls_tuning *t, cls_partition partition, bench_size group);
+/* a and b timed alternately BENCH_PAIR_ROUNDS times: the median of each one's medians (negative
+ * when one did not run); registers (may be NULL) receives each build's registers. */
+void bench_time_pair(bench_env *env, const bench_case *a, const bench_case *b, double *a_us, double *b_us,
+                     unsigned registers[2]);
 
 /* Fills the lists left empty with the models issue's grid (80 cases). */
 void model_check_defaults(model_check_grid *grid);
 /* Prints a row per case and the summary; returns the command's exit code (3 when a case did
  * not run). */
 int model_check_run(bench_env *env, const model_check_grid *grid);
+/* --calibrate-isp (isp_calibration.c): times naive against isp-block of the grid's first operator
+ * (default gaussian:5) at its first size (default 4096x4096) for every border (default all but
+ * undefined), at the models' configuration, and stores the check cost each implies
+ * (cls_isp_calibrate). Returns the command's exit code. */
+int isp_calibration_run(bench_env *env, const model_check_grid *grid);
 
 /* ---------------------------------------------------------------- tune (tune.c) */
 

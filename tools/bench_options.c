@@ -170,7 +170,8 @@ static int parse_valued(bench_options *o, const char *name, const char *value)
 
 static int is_flag(const char *name)
 {
-    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
+    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 ||
+           strcmp(name, "--calibrate-isp") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
            strcmp(name, "--fold") == 0;
 }
 
@@ -179,6 +180,7 @@ static void parse_flag(bench_options *o, const char *name)
     if (strcmp(name, "--short") == 0) o->check = 1;
     else if (strcmp(name, "--no-store") == 0) o->no_store = 1;
     else if (strcmp(name, "--model-check") == 0) o->model_check = 1;
+    else if (strcmp(name, "--calibrate-isp") == 0) o->calibrate_isp = 1;
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
@@ -224,11 +226,20 @@ static int finish_tune_options(bench_options *o)
 static int finish_options(bench_options *o)
 {
     if (o->tune && !finish_tune_options(o)) return 0;
-    if (o->model_check) {
+    if (o->model_check && o->calibrate_isp) {
+        fprintf(stderr, "clstencil bench: --model-check and --calibrate-isp are separate runs\n");
+        return 0;
+    }
+    if (o->calibrate_isp && (o->op_count > 1 || o->size_count > 1 || o->group_count)) {
+        fprintf(stderr, "clstencil bench: --calibrate-isp takes one --op (default gaussian:5) and one size "
+                        "(default 4096x4096)\n");
+        return 0;
+    }
+    if (o->model_check || o->calibrate_isp) {
         if (o->suite || o->check || o->compare || o->partition_count || o->input_count || o->separable_count ||
             o->rows_count || o->cols_count || o->bake >= 0 || o->fold || lists_name_auto(o)) {
-            fprintf(stderr, "clstencil bench: --model-check takes --op (each its own case), --sizes, --borders, "
-                            "--value, --wg (explicit shapes) and the run options\n");
+            fprintf(stderr, "clstencil bench: --model-check and --calibrate-isp take --op, --sizes, --borders, "
+                            "--value, --wg (explicit shapes, --model-check only) and the run options\n");
             return 0;
         }
         if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;

@@ -36,6 +36,7 @@ typedef struct bench_options {
     const char *csv, *json, *svg, *device;
     int tune;     /* clstencil tune */
     int model_check; /* bench --model-check */
+    int calibrate_isp; /* bench --calibrate-isp */
     int no_store; /* tune --no-store */
 } bench_options;
 

@@ -43,7 +43,12 @@ static int usage(FILE *out, int code)
             "                         border (default clamp, mirror, repeat, constant): the analytic models'\n"
             "                         choice against the best of every partition x --wg shape (default every\n"
             "                         shape tune explores); the share within 5%% of the best, the geometric-mean\n"
-            "                         loss and how often the ISP-versus-naive choice matches the faster\n",
+            "                         loss and how often the ISP-versus-naive choice matches the faster;\n"
+            "                         --csv FILE writes a row per case\n"
+            "  --calibrate-isp        calibrates the ISP model on this device: one --op (default gaussian:5) at\n"
+            "                         one size (default 4096x4096), naive against isp-block at the models'\n"
+            "                         configuration for each border (default all but undefined); stores the\n"
+            "                         check cost per loaded pixel each implies in the tuning file\n",
             BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, BENCH_SHORT_RUNS, BENCH_MIN_RUNS);
     return code;
 }
@@ -140,6 +145,7 @@ static int run_plan(bench_env *env, bench_plan *plan, const bench_options *o)
     const int single = !o->suite && count == 1 && !o->check;
     int code = EXIT_OK_;
     if (!rows || !results) code = EXIT_FAILURE_;
+    if (code == EXIT_OK_) bench_prebuild(env, plan->cases, count);
     if (code == EXIT_OK_ && !single) bench_table_header(stdout, &report);
     for (size_t i = 0; code == EXIT_OK_ && i < count; ++i) {
         const bench_case *c = &plan->cases[i];
@@ -172,7 +178,8 @@ static int run_plan(bench_env *env, bench_plan *plan, const bench_options *o)
     return code;
 }
 
-/* --model-check: the grid of the options (or the models issue's), shapes every valid one. */
+/* --model-check (the grid of the options or the models issue's, shapes every valid one) and
+ * --calibrate-isp. */
 static int run_model_check(bench_options *o)
 {
     bench_env env;
@@ -183,9 +190,13 @@ static int run_model_check(bench_options *o)
     } else {
         if (!o->group_count) o->group_count = tune_group_shapes(cls_context_device(env.context), o->groups, BENCH_MAX_LIST);
         model_check_grid grid = {o->ops, o->op_count, o->sizes, o->size_count, o->borders, o->border_count,
-                                 o->border_value, o->groups, o->group_count};
-        model_check_defaults(&grid);
-        code = model_check_run(&env, &grid);
+                                 o->border_value, o->groups, o->group_count, o->csv};
+        if (o->calibrate_isp) {
+            code = isp_calibration_run(&env, &grid);
+        } else {
+            model_check_defaults(&grid);
+            code = model_check_run(&env, &grid);
+        }
     }
     bench_env_free(&env);
     return code;
@@ -197,7 +208,7 @@ int cmd_bench(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0) return usage(stdout, EXIT_OK_);
     bench_options o;
     if (!bench_parse_options(&o, 0, argc, argv)) return usage(stderr, EXIT_USAGE);
-    if (o.model_check) return run_model_check(&o);
+    if (o.model_check || o.calibrate_isp) return run_model_check(&o);
     bench_plan plan;
     bench_plan_init(&plan);
     if (!bench_build_plan(&o, &plan)) {

@@ -30,8 +30,7 @@ void model_check_defaults(model_check_grid *grid)
         grid->borders = DEFAULT_BORDERS, grid->border_count = sizeof DEFAULT_BORDERS / sizeof DEFAULT_BORDERS[0];
 }
 
-/* The case of one configuration with every knob explicit. */
-static bench_case explicit_case(const bench_case *base, const cls_tuning *t, cls_partition partition, bench_size group)
+bench_case bench_explicit_case(const bench_case *base, const cls_tuning *t, cls_partition partition, bench_size group)
 {
     bench_case c = *base;
     bench_knobs_init(&c.knobs);
@@ -44,38 +43,45 @@ static bench_case explicit_case(const bench_case *base, const cls_tuning *t, cls
     return c;
 }
 
-/* The median kernel time of one configuration, or a negative number when it did not run. */
-static double time_of(bench_env *env, const bench_case *c)
+/* The median kernel time of one configuration, or a negative number when it did not run; with
+ * registers, the build's registers per work-item. */
+static double time_of(bench_env *env, const bench_case *c, unsigned *registers)
 {
     bench_result result;
     bench_measure(env, c, &result);
     const double us = result.outcome == BENCH_OK ? result.kernel_us : -1.0;
+    if (registers) *registers = result.registers;
     bench_result_free(&result);
     return us;
 }
 
-enum { PAIR_ROUNDS = 5 }; /* alternate timings of each of two configurations */
-
-/* a and b timed alternately PAIR_ROUNDS times: the median of each one's medians (negative when one
- * did not run). */
-static void time_pair(bench_env *env, const bench_case *a, const bench_case *b, double *a_us, double *b_us)
+void bench_time_pair(bench_env *env, const bench_case *a, const bench_case *b, double *a_us, double *b_us,
+                      unsigned registers[2])
 {
-    double as[PAIR_ROUNDS], bs[PAIR_ROUNDS];
+    double as[BENCH_PAIR_ROUNDS], bs[BENCH_PAIR_ROUNDS];
     int failed = 0;
-    for (int k = 0; k < PAIR_ROUNDS; ++k) {
-        as[k] = time_of(env, a);
-        bs[k] = time_of(env, b);
+    unsigned ignored[2];
+    if (!registers) registers = ignored;
+    for (int k = 0; k < BENCH_PAIR_ROUNDS; ++k) {
+        as[k] = time_of(env, a, &registers[0]);
+        bs[k] = time_of(env, b, &registers[1]);
         failed |= as[k] < 0 || bs[k] < 0;
     }
-    *a_us = failed ? -1.0 : bench_median(as, PAIR_ROUNDS);
-    *b_us = failed ? -1.0 : bench_median(bs, PAIR_ROUNDS);
+    *a_us = failed ? -1.0 : bench_median(as, BENCH_PAIR_ROUNDS);
+    *b_us = failed ? -1.0 : bench_median(bs, BENCH_PAIR_ROUNDS);
 }
 
 typedef struct case_outcome {
     int ran;             /* the model's choice and at least one explored configuration ran */
+    cls_tuning model;    /* the models' choice */
+    cls_partition best_partition;
+    bench_size best_group;
     double best_us, model_us;
+    double naive_us, isp_us;        /* at the model's shape */
+    unsigned naive_registers, isp_registers;
     int isp_match;       /* the model's partition choice is the faster of naive and isp-block */
 } case_outcome;
+
 
 /* One operator x size x border. */
 static case_outcome check_case(bench_env *env, const model_check_grid *grid, const bench_case *base)
@@ -92,44 +98,79 @@ static case_outcome check_case(bench_env *env, const model_check_grid *grid, con
         return out;
     }
     cls_operator_release(op);
+    out.model = model;
     const bench_size model_group = {model.group_width, model.group_height};
-    const bench_case chosen = explicit_case(base, &model, model.partition, model_group);
-    /* The exploration: every partition x shape at the model's rows, columns and input path. */
+    const bench_case chosen = bench_explicit_case(base, &model, model.partition, model_group);
+    /* The exploration: every partition x shape at the model's rows, columns and input path, built
+     * on every core first. */
+    const size_t partitions = sizeof PARTITIONS / sizeof PARTITIONS[0];
+    bench_case *explored = calloc(partitions * grid->group_count, sizeof *explored);
+    if (!explored) {
+        printf("%-18s %-9s %5ux%-5u out of memory\n", base->label, cls_border_name(base->border), base->width,
+               base->height);
+        return out;
+    }
+    size_t count = 0;
+    for (size_t p = 0; p < partitions; ++p)
+        for (size_t g = 0; g < grid->group_count; ++g)
+            explored[count++] = bench_explicit_case(base, &model, PARTITIONS[p], grid->groups[g]);
+    bench_prebuild(env, explored, count);
     double best = -1.0;
-    bench_size best_group = {0, 0};
-    cls_partition best_partition = CLS_PARTITION_AUTO;
-    for (size_t p = 0; p < sizeof PARTITIONS / sizeof PARTITIONS[0]; ++p)
-        for (size_t g = 0; g < grid->group_count; ++g) {
-            const bench_case c = explicit_case(base, &model, PARTITIONS[p], grid->groups[g]);
-            const double us = time_of(env, &c);
-            if (us > 0 && (best < 0 || us < best)) best = us, best_group = grid->groups[g], best_partition = PARTITIONS[p];
-        }
+    size_t best_index = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const double us = time_of(env, &explored[i], NULL);
+        if (us > 0 && (best < 0 || us < best)) best = us, best_index = i;
+    }
     /* The best found against the model's choice, and naive against isp-block at the model's shape
      * (which one the ISP model should pick), each pair on fresh alternate timings. */
-    double naive = -1.0, isp = -1.0;
     if (best > 0) {
-        const bench_case found = explicit_case(base, &model, best_partition, best_group);
-        time_pair(env, &found, &chosen, &best, &out.model_us);
-        const bench_case plain = explicit_case(base, &model, CLS_PARTITION_NAIVE, model_group);
-        const bench_case isp_case = explicit_case(base, &model, CLS_PARTITION_ISP_BLOCK, model_group);
-        time_pair(env, &plain, &isp_case, &naive, &isp);
+        out.best_partition = explored[best_index].knobs.partition;
+        out.best_group = (bench_size){explored[best_index].knobs.group_width, explored[best_index].knobs.group_height};
+        bench_time_pair(env, &explored[best_index], &chosen, &best, &out.model_us, NULL);
+        const bench_case plain = bench_explicit_case(base, &model, CLS_PARTITION_NAIVE, model_group);
+        const bench_case isp_case = bench_explicit_case(base, &model, CLS_PARTITION_ISP_BLOCK, model_group);
+        unsigned registers[2] = {0, 0};
+        bench_time_pair(env, &plain, &isp_case, &out.naive_us, &out.isp_us, registers);
+        out.naive_registers = registers[0], out.isp_registers = registers[1];
     }
-    out.ran = best > 0 && out.model_us > 0 && naive > 0 && isp > 0;
+    free(explored);
+    out.ran = best > 0 && out.model_us > 0 && out.naive_us > 0 && out.isp_us > 0;
     if (!out.ran) {
         printf("%-18s %-9s %5ux%-5u a configuration did not run\n", base->label, cls_border_name(base->border),
                base->width, base->height);
         return out;
     }
-    if (out.model_us < best) best = out.model_us, best_group = model_group, best_partition = model.partition;
+    if (out.model_us < best)
+        best = out.model_us, out.best_group = model_group, out.best_partition = model.partition;
     out.best_us = best;
-    out.isp_match = (model.partition == CLS_PARTITION_NAIVE) == (naive < isp);
-    printf("%-18s %-9s %5ux%-5u %-9s %4ux%-4u %9.1f  %-9s %4ux%-4u %9.1f %6.1f%%  %-9s %s\n", base->label,
-           cls_border_name(base->border), base->width, base->height, cls_partition_name(best_partition),
-           best_group.width, best_group.height, best, cls_partition_name(model.partition), model.group_width,
-           model.group_height, out.model_us, 100.0 * (out.model_us / best - 1.0),
-           naive < isp ? "naive" : "isp-block", out.isp_match ? "yes" : "no");
+    out.isp_match = (model.partition == CLS_PARTITION_NAIVE) == (out.naive_us < out.isp_us);
+    printf("%-18s %-9s %5ux%-5u %-9s %4ux%-4u %9.1f  %-9s %4ux%-4u %9.1f %6.1f%%  %9.1f %9.1f %s\n", base->label,
+           cls_border_name(base->border), base->width, base->height, cls_partition_name(out.best_partition),
+           out.best_group.width, out.best_group.height, best, cls_partition_name(model.partition), model.group_width,
+           model.group_height, out.model_us, 100.0 * (out.model_us / best - 1.0), out.naive_us, out.isp_us,
+           out.isp_match ? "yes" : "no");
     fflush(stdout);
     return out;
+}
+
+/* A CSV row per case that ran: enough to evaluate another ISP or shape rule without measuring. */
+static void csv_header(FILE *csv)
+{
+    if (csv)
+        fprintf(csv, "operator,border,width,height,rows,cols,best_partition,best_group_width,best_group_height,best_us,"
+                     "model_partition,model_group_width,model_group_height,model_us,naive_us,isp_us,naive_registers,"
+                     "isp_registers,isp_match\n");
+}
+
+static void csv_row(FILE *csv, const bench_case *base, const case_outcome *out)
+{
+    if (!csv || !out->ran) return;
+    fprintf(csv, "%s,%s,%u,%u,%u,%u,%s,%u,%u,%.3f,%s,%u,%u,%.3f,%.3f,%.3f,%u,%u,%d\n", base->ops[0],
+            cls_border_name(base->border), base->width, base->height, out->model.rows_per_item, out->model.cols_per_item,
+            cls_partition_name(out->best_partition), out->best_group.width, out->best_group.height, out->best_us,
+            cls_partition_name(out->model.partition), out->model.group_width, out->model.group_height, out->model_us,
+            out->naive_us, out->isp_us, out->naive_registers, out->isp_registers, out->isp_match);
+    fflush(csv);
 }
 
 int model_check_run(bench_env *env, const model_check_grid *grid)
@@ -138,17 +179,25 @@ int model_check_run(bench_env *env, const model_check_grid *grid)
            "shapes (median of %d runs each)\n",
            cls_context_device(env->context)->name, sizeof PARTITIONS / sizeof PARTITIONS[0], grid->group_count,
            env->runs);
-    printf("%-18s %-9s %-11s %-9s %-9s %9s  %-9s %-9s %9s %7s  %-9s %s\n", "operator", "border", "size", "best",
-           "shape", "us", "model", "shape", "us", "loss", "faster", "ISP match");
+    printf("%-18s %-9s %-11s %-9s %-9s %9s  %-9s %-9s %9s %7s  %9s %9s %s\n", "operator", "border", "size", "best",
+           "shape", "us", "model", "shape", "us", "loss", "naive us", "isp us", "ISP match");
+    FILE *csv = NULL;
+    if (grid->csv_path && !(csv = fopen(grid->csv_path, "w"))) {
+        fprintf(stderr, "clstencil bench: cannot write %s\n", grid->csv_path);
+        return 1;
+    }
+    csv_header(csv);
     size_t cases = 0, ran = 0, within5 = 0, within10 = 0, isp_matches = 0;
     double log_loss = 0.0;
-    for (size_t o = 0; o < grid->op_count; ++o)
-        for (size_t s = 0; s < grid->size_count; ++s)
+    int bad_op = 0;
+    for (size_t o = 0; o < grid->op_count && !bad_op; ++o)
+        for (size_t s = 0; s < grid->size_count && !bad_op; ++s)
             for (size_t b = 0; b < grid->border_count; ++b) {
                 cls_operator *op = NULL;
                 if (cls_operator_parse(grid->ops[o], &op) != CLS_OK) {
                     fprintf(stderr, "clstencil bench: --op %s: %s\n", grid->ops[o], cls_last_error());
-                    return 1;
+                    bad_op = 1;
+                    break;
                 }
                 bench_case base = {.application = "model-check", .label = cls_operator_name(op), .variant = "",
                                    .ops = {grid->ops[o]}, .op_count = 1, .layout = BENCH_CHAIN,
@@ -156,6 +205,7 @@ int model_check_run(bench_env *env, const model_check_grid *grid)
                                    .width = grid->sizes[s].width, .height = grid->sizes[s].height};
                 bench_knobs_init(&base.knobs);
                 const case_outcome out = check_case(env, grid, &base);
+                csv_row(csv, &base, &out);
                 cls_operator_release(op);
                 ++cases;
                 if (!out.ran) continue;
@@ -166,6 +216,8 @@ int model_check_run(bench_env *env, const model_check_grid *grid)
                 isp_matches += out.isp_match;
                 log_loss += log(ratio);
             }
+    if (csv) fclose(csv);
+    if (bad_op) return 1;
     if (!ran) {
         fprintf(stderr, "clstencil bench: no case of the model check ran\n");
         return 3;
