@@ -167,8 +167,11 @@ cls_status cls_isp_predict(const cls_isp_request *request, cls_isp_prediction *o
     if (status != CLS_OK) return status;
     const unsigned rows = request->rows_per_item ? request->rows_per_item : 1;
     const unsigned items = request->geometry.group_width * request->geometry.group_height;
-    const cls_kernel_usage naive = {request->naive_registers, request->local_bytes};
-    const cls_kernel_usage isp = {request->isp_registers, request->local_bytes};
+    /* A register count the build did not report (0: NVIDIA's driver answers a build from its own
+     * cache without ptxas's log) is no ground for an occupancy ratio: then neither counts. */
+    const int known = request->naive_registers && request->isp_registers;
+    const cls_kernel_usage naive = {known ? request->naive_registers : 0, request->local_bytes};
+    const cls_kernel_usage isp = {known ? request->isp_registers : 0, request->local_bytes};
     cls_occupancy o_naive, o_isp;
     status = cls_occupancy_compute(request->record, request->extras, &naive, items, &o_naive);
     if (status == CLS_OK) status = cls_occupancy_compute(request->record, request->extras, &isp, items, &o_isp);

@@ -172,7 +172,8 @@ typedef struct cls_isp_request {
     cls_launch_geometry geometry;       /* image, region of interest, mask and group (work-items) */
     unsigned rows_per_item;             /* coarsening; 0 means 1 */
     unsigned cols_per_item;             /* coarsening along x; 0 means 1 */
-    unsigned naive_registers, isp_registers; /* per work-item, from the two builds */
+    unsigned naive_registers, isp_registers; /* per work-item, from the two builds; either 0 (not
+                                         * reported): the occupancies ignore registers */
     unsigned local_bytes;               /* per group, both builds */
     cls_isp_costs costs;
     /* The work of one work-item as this library's kernels do it (0 and 0: eqs. 3 and 6 as

@@ -165,7 +165,7 @@ static void csv_header(FILE *csv)
 static void csv_row(FILE *csv, const bench_case *base, const case_outcome *out)
 {
     if (!csv || !out->ran) return;
-    fprintf(csv, "%s,%s,%u,%u,%u,%u,%s,%u,%u,%.3f,%s,%u,%u,%.3f,%.3f,%.3f,%u,%u,%d\n", base->ops[0],
+    fprintf(csv, "\"%s\",%s,%u,%u,%u,%u,%s,%u,%u,%.3f,%s,%u,%u,%.3f,%.3f,%.3f,%u,%u,%d\n", base->ops[0],
             cls_border_name(base->border), base->width, base->height, out->model.rows_per_item, out->model.cols_per_item,
             cls_partition_name(out->best_partition), out->best_group.width, out->best_group.height, out->best_us,
             cls_partition_name(out->model.partition), out->model.group_width, out->model.group_height, out->model_us,

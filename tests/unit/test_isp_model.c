@@ -182,6 +182,90 @@ static void isp_edge_cases(void **state)
     assert_int_equal(cls_isp_predict(&q, &p), CLS_ERR_INVALID_ARGUMENT);
 }
 
+/* The calibrated form on a grid small enough to count by hand: a 96x3 image, 3x3 mask, 32x1
+ * groups of one warp, one output per work-item: 3 x 3 groups, one per region, dealt to 2 compute
+ * units in launch order (TL TR Body BL BR to the first, T L R B to the second). Kernel 10 units
+ * and 9 loads per item, a check of 2 per load (1 per axis): naive 10 + 18 = 28 per item; corners
+ * 10 + 18 + 12 (switch) = 40; edges 10 + 9 + 12 = 31; body 22. Without a latency floor the first
+ * unit is the busiest: 32 * (4 * 40 + 22) = 5824 against naive 32 * 5 * 28 = 4480; with a floor
+ * of 8 warps the slowest warp sets it: 8 * 32 * 40 = 10240 against 8 * 32 * 28 = 7168. */
+static void isp_waves_counted_by_hand(void **state)
+{
+    (void)state;
+    cls_isp_request q;
+    memset(&q, 0, sizeof q);
+    q.record = model_record("nvidia-sm90");
+    q.geometry = (cls_launch_geometry){96, 3, 0, 0, 96, 3, 3, 3, 32, 1};
+    q.naive_registers = q.isp_registers = 32;
+    cls_isp_costs_per_load(2.0, &q.costs);
+    q.kernel_per_item = 10.0;
+    q.loads_per_item = 9;
+    q.compute_units = 2;
+    cls_isp_prediction p;
+    assert_int_equal(cls_isp_predict(&q, &p), CLS_OK);
+    assert_close(p.busiest_isp, 5824.0, "busiest unit, ISP");
+    assert_close(p.busiest_naive, 4480.0, "busiest unit, naive");
+    assert_close(p.reduced, 4480.0 / 5824.0, "R_reduced on the busiest unit");
+    assert_close(p.n_naive, 9.0 * 32 * 28, "eq. 3 over the device");
+    assert_close(p.n_isp, 32.0 * (4 * 40 + 4 * 31 + 22), "eqs. 4-6 over the device");
+    q.latency_warps = 8.0;
+    assert_int_equal(cls_isp_predict(&q, &p), CLS_OK);
+    assert_close(p.busiest_isp, 10240.0, "latency floor, ISP");
+    assert_close(p.busiest_naive, 7168.0, "latency floor, naive");
+    assert_int_equal(p.choice, CLS_PARTITION_NAIVE);
+}
+
+/* With the H100's calibrated clamp cost, Gaussian 5x5 (8x2 outputs per work-item: 400
+ * multiply-adds and 72 loads) at 32x1 on 132 compute units: a 512^2 grid is 3.9 warps per unit,
+ * latency-bound, and naive wins (as measured: 6.6 against 7.2 us); 4096^2 is ISP's. */
+static void isp_waves_choose_naive_on_small_images(void **state)
+{
+    (void)state;
+    cls_isp_request q;
+    memset(&q, 0, sizeof q);
+    q.record = model_record("nvidia-sm90");
+    q.rows_per_item = 8, q.cols_per_item = 2;
+    q.naive_registers = q.isp_registers = 72;
+    cls_isp_costs_per_load(1.714, &q.costs);
+    q.kernel_per_item = 472.0, q.loads_per_item = 72;
+    q.compute_units = 132, q.latency_warps = 8.0;
+    cls_isp_prediction p;
+    q.geometry = (cls_launch_geometry){512, 512, 0, 0, 512, 512, 5, 5, 32, 1};
+    assert_int_equal(cls_isp_predict(&q, &p), CLS_OK);
+    assert_int_equal(p.choice, CLS_PARTITION_NAIVE);
+    q.geometry = (cls_launch_geometry){4096, 4096, 0, 0, 4096, 4096, 5, 5, 32, 1};
+    assert_int_equal(cls_isp_predict(&q, &p), CLS_OK);
+    assert_int_equal(p.choice, CLS_PARTITION_ISP_BLOCK);
+    assert_true(p.gain > 1.15 && p.gain < 1.3); /* measured 1.22 at 32x2 */
+}
+
+/* The calibration solves for the check cost that reproduces a measured gain; a gain the model
+ * cannot fall to gives 0. A register count of 0 (not reported) leaves the occupancies alone. */
+static void isp_calibration_solves_the_measured_gain(void **state)
+{
+    (void)state;
+    cls_isp_request q;
+    memset(&q, 0, sizeof q);
+    q.record = model_record("nvidia-sm90");
+    q.geometry = (cls_launch_geometry){4096, 4096, 0, 0, 4096, 4096, 5, 5, 32, 2};
+    q.rows_per_item = 8, q.cols_per_item = 2;
+    q.naive_registers = 48, q.isp_registers = 56;
+    q.kernel_per_item = 472.0, q.loads_per_item = 72;
+    q.compute_units = 132, q.latency_warps = 8.0;
+    double check = -1.0;
+    assert_int_equal(cls_isp_solve_check_cost(&q, 1.257, &check), CLS_OK);
+    cls_isp_costs_per_load(check, &q.costs);
+    cls_isp_prediction p;
+    assert_int_equal(cls_isp_predict(&q, &p), CLS_OK);
+    if (fabs(p.gain - 1.257) > 1e-6) fail_msg("gain %.9f at the solved cost %.6f", p.gain, check);
+    assert_int_equal(cls_isp_solve_check_cost(&q, 0.5, &check), CLS_OK);
+    assert_close(check, 0.0, "no cost for a loss");
+    assert_int_equal(cls_isp_solve_check_cost(&q, 0.0, &check), CLS_ERR_INVALID_ARGUMENT);
+    q.naive_registers = 0;
+    assert_int_equal(cls_isp_predict(&q, &p), CLS_OK);
+    assert_close(p.occupancy_isp, p.occupancy_naive, "unknown registers");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +275,9 @@ int main(void)
         cmocka_unit_test(isp_gain_grows_with_image_size),
         cmocka_unit_test(isp_paper_table2_occupancies),
         cmocka_unit_test(isp_edge_cases),
+        cmocka_unit_test(isp_waves_counted_by_hand),
+        cmocka_unit_test(isp_waves_choose_naive_on_small_images),
+        cmocka_unit_test(isp_calibration_solves_the_measured_gain),
     };
     return cmocka_run_group_tests(tests, models_setup, models_teardown);
 }

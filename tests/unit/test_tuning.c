@@ -104,6 +104,7 @@ static void malformed_files_name_file_and_line(void **state)
     expect_error("[sm_90 " HASH_A " 12]\nrows = 3\n", "user.ini:2: 'rows' must be 1, 2, 4, 8, 16, 32, 64 or 128");
     expect_error("[sm_90 " HASH_A " 12]\ngroup = 32\n", "user.ini:2: 'group' must be WxH");
     expect_error("[sm_90 " HASH_A " 12]\nwarps = 4\n", "user.ini:2: unknown key 'warps'");
+    expect_error("[sm_90 " HASH_A " 12]\nisp_check = -1\n", "user.ini:2: 'isp_check' must be a check cost");
     expect_error("\n[sm_90 " HASH_A " 12]\npartition = naive\n", "user.ini:2: section [sm_90 " HASH_A " 12] needs");
     snprintf(text, sizeof text, "[sm_90 " HASH_B " 7]\n%snot ini\n", complete);
     expect_error(text, "user.ini:7: ");
@@ -174,6 +175,31 @@ static void operator_hash_ignores_the_tuned_knobs(void **state)
     assert_int_equal(cls_operator_hash(&changed, other), CLS_ERR_INVALID_ARGUMENT);
 }
 
+/* An ISP calibration is a section of its own name (not an operator's) with the check cost. */
+static void isp_calibrations_round_trip(void **state)
+{
+    (void)state;
+    cls_tuning_entry entry = {.arch = "sm_90", .size_class = 12, .description = "ISP calibration",
+                              .tuning = {CLS_PARTITION_ISP_BLOCK, CLS_INPUT_GLOBAL, 32, 2, 8, 2, 57.2, 4096, 4096},
+                              .calibrated = 1, .isp_check = 1.725};
+    cls_isp_calibration_hash(CLS_BORDER_CLAMP, entry.operator_hash);
+    char mirror[17];
+    cls_isp_calibration_hash(CLS_BORDER_MIRROR, mirror);
+    assert_string_not_equal(entry.operator_hash, mirror);
+    char *text = cls_tuning_text_replace(TWO_CLASSES, &entry);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "isp_check = 1.725\n"));
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, text, "rewritten"), CLS_OK);
+    const cls_tuning_entry *e = cls_tuning_table_find(&table, "sm_90", entry.operator_hash, 0, NULL);
+    assert_non_null(e);
+    assert_true(e->calibrated);
+    assert_true(e->isp_check == 1.725);
+    assert_false(cls_tuning_table_find(&table, "sm_90", HASH_A, 12, NULL)->calibrated); /* tuning results are not */
+    cls_tuning_table_free(&table);
+    free(text);
+}
+
 static void shipped_results_parse(void **state)
 {
     (void)state;
@@ -184,6 +210,13 @@ static void shipped_results_parse(void **state)
     size_t sm90 = 0;
     for (size_t i = 0; i < table.count; ++i) sm90 += strcmp(table.entries[i].arch, "sm_90") == 0;
     assert_true(sm90 >= 10); /* gaussian 3x3 and 5x5 in the five border modes */
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) { /* and the H100's ISP calibration */
+        char hash[17];
+        cls_isp_calibration_hash((cls_border)b, hash);
+        const cls_tuning_entry *e = cls_tuning_table_find(&table, "sm_90", hash, 0, NULL);
+        if (!e || !e->calibrated) fail_msg("no shipped sm_90 ISP calibration of %s", cls_border_name((cls_border)b));
+        assert_true(e->isp_check > 0.5 && e->isp_check < 10.0);
+    }
     cls_tuning_table_free(&table);
 }
 
@@ -196,6 +229,7 @@ int main(void)
         cmocka_unit_test(malformed_files_name_file_and_line),
         cmocka_unit_test(replace_one_section),
         cmocka_unit_test(operator_hash_ignores_the_tuned_knobs),
+        cmocka_unit_test(isp_calibrations_round_trip),
         cmocka_unit_test(shipped_results_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
