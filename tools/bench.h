@@ -22,7 +22,6 @@ enum {
     TUNE_MAX_GROUP_WIDTH = 256,     /* the work-group shapes tune explores by default */
     TUNE_MAX_GROUP_HEIGHT = 16,
     TUNE_MAX_GROUP_ITEMS = 512,
-    BENCH_BUILD_THREADS = 16,       /* bench_prebuild's threads at most */
 };
 
 /* How the stages of a configuration are connected. */
@@ -179,12 +178,6 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec);
 /* Builds and runs one configuration; every failure is in the result, never fatal. */
 void bench_measure(bench_env *env, const bench_case *c, bench_result *result);
 void bench_result_free(bench_result *result);
-/* Builds (and releases) c's filters without running them: their programs stay in the context. */
-cls_status bench_build(bench_env *env, const bench_case *c);
-/* Builds the configurations' programs on several threads (one per processor, at most
- * BENCH_BUILD_THREADS) so that the timings that follow do not wait for the compiler one at a
- * time. Failures are left for the measurement to report. */
-void bench_prebuild(bench_env *env, const bench_case *cases, size_t count);
 /* The median of count values (sorts them). */
 double bench_median(double *values, int count);
 /* Compares result's outputs with reference's within a float tolerance; on the first

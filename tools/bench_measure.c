@@ -378,18 +378,6 @@ static cls_status create_filters(bench_run *run, bench_result *result)
     return status;
 }
 
-/* Builds a configuration's filters and releases them: their programs stay in the context's
- * cache (bench_prebuild). Safe from several threads on one context. */
-cls_status bench_build(bench_env *env, const bench_case *c)
-{
-    bench_result result;
-    memset(&result, 0, sizeof result);
-    bench_run run = {.c = c, .env = env};
-    const cls_status status = create_filters(&run, &result);
-    release_run(&run);
-    return status;
-}
-
 void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
 {
     memset(result, 0, sizeof *result);

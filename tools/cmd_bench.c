@@ -145,7 +145,6 @@ static int run_plan(bench_env *env, bench_plan *plan, const bench_options *o)
     const int single = !o->suite && count == 1 && !o->check;
     int code = EXIT_OK_;
     if (!rows || !results) code = EXIT_FAILURE_;
-    if (code == EXIT_OK_) bench_prebuild(env, plan->cases, count);
     if (code == EXIT_OK_ && !single) bench_table_header(stdout, &report);
     for (size_t i = 0; code == EXIT_OK_ && i < count; ++i) {
         const bench_case *c = &plan->cases[i];

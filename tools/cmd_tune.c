@@ -46,10 +46,6 @@ static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
     bench_report report = {.device = cls_context_device(env->context), .runs = o->runs, .warmup = o->warmup,
                            .label_width = 8, .variant_width = 7, .rows = rows, .plot_threads = 1};
     int code = rows && ranked ? EXIT_OK_ : EXIT_FAILURE_;
-    if (code == EXIT_OK_) {
-        fprintf(stderr, "clstencil tune: building %zu configurations\n", count);
-        bench_prebuild(env, plan->cases, count);
-    }
     for (size_t i = 0; code == EXIT_OK_ && i < count; ++i) {
         tune_progress(i, count, &plan->cases[i]);
         const bench_result *measured = bench_memo_measure(env, plan, &m, &plan->cases[i]);

@@ -101,8 +101,7 @@ static case_outcome check_case(bench_env *env, const model_check_grid *grid, con
     out.model = model;
     const bench_size model_group = {model.group_width, model.group_height};
     const bench_case chosen = bench_explicit_case(base, &model, model.partition, model_group);
-    /* The exploration: every partition x shape at the model's rows, columns and input path, built
-     * on every core first. */
+    /* The exploration: every partition x shape at the model's rows, columns and input path. */
     const size_t partitions = sizeof PARTITIONS / sizeof PARTITIONS[0];
     bench_case *explored = calloc(partitions * grid->group_count, sizeof *explored);
     if (!explored) {
@@ -114,7 +113,6 @@ static case_outcome check_case(bench_env *env, const model_check_grid *grid, con
     for (size_t p = 0; p < partitions; ++p)
         for (size_t g = 0; g < grid->group_count; ++g)
             explored[count++] = bench_explicit_case(base, &model, PARTITIONS[p], grid->groups[g]);
-    bench_prebuild(env, explored, count);
     double best = -1.0;
     size_t best_index = 0;
     for (size_t i = 0; i < count; ++i) {
