@@ -100,6 +100,10 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         ok = strcmp(value, "warp") == 0 || strcmp(value, "group") == 0;
         r->register_alloc_per_warp = strcmp(value, "warp") == 0;
         expected = "warp or group";
+    } else if (strcmp(name, "use_models") == 0) {
+        ok = strcmp(value, "yes") == 0 || strcmp(value, "no") == 0;
+        r->use_models = strcmp(value, "yes") == 0;
+        expected = "yes or no";
     } else if (strcmp(name, "default_wg") == 0) {
         char tail;
         ok = sscanf(value, "%ux%u%c", &r->default_wg_x, &r->default_wg_y, &tail) == 2 &&
@@ -131,6 +135,7 @@ static int handle_line(void *user, const char *section, const char *name, const 
             state->db->records = records;
             existing = &records[state->db->count++];
             memset(existing, 0, sizeof *existing);
+            existing->use_models = -1; /* check_complete: by the type */
             if (!copy_text(existing->id, sizeof existing->id, section)) {
                 strbuf_printf(&state->error, "record name [%s] is too long", section);
                 return 0;
@@ -142,12 +147,13 @@ static int handle_line(void *user, const char *section, const char *name, const 
     return apply_key(state, state->current, name, value);
 }
 
-/* After a file: every new record must have every required key. */
+/* After a file: every new record must have every required key; use_models, absent, follows the
+ * type. */
 static cls_status check_complete(cls_device_db *db, const char *origin, const char *location,
                                  const char *text)
 {
     for (size_t i = 0; i < db->count; ++i) {
-        const cls_arch_record *r = &db->records[i];
+        cls_arch_record *r = &db->records[i];
         if (strcmp(r->origin, origin) != 0) continue;
         const unsigned numbers[] = {r->simd_width, r->max_threads_per_cu, r->max_groups_per_cu,
                                     r->max_warps_per_cu, r->registers_per_cu, r->register_alloc_unit,
@@ -161,6 +167,7 @@ static cls_status check_complete(cls_device_db *db, const char *origin, const ch
                             "register_alloc_unit, register_alloc, max_registers_per_thread, "
                             "local_mem_per_cu, local_mem_alloc_unit and default_wg (all non-zero)",
                             location, cls_ini_section_line(text, r->id), r->id);
+        if (r->use_models < 0) r->use_models = r->type == CLS_DEVICE_GPU;
         if (r->default_rows > 128 || (r->default_rows & (r->default_rows - 1)))
             return cls_fail(CLS_ERR_PARSE,
                             "%s:%d: record [%s]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 "

@@ -163,24 +163,32 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     return CLS_OK;
 }
 
-/* *tuned = spec with the fields it leaves to `auto` taken from the tuning database; 0 when no
- * result applies (the device's policy then decides). */
-static int apply_tuning(const cls_context *context, const cls_spec *spec, cls_spec *tuned)
+/* `auto`'s choice for the fields spec leaves to it (partition, input path, work-group shape,
+ * rows, columns): the tuning database's (the exact size class, else the nearest), else, where
+ * the device's record uses the models and the spec gives its expected size, the analytic
+ * models'. 0: no choice applies (the policy decides). */
+static int auto_choice(cls_context *context, const cls_spec *spec, cls_tuning *choice)
 {
-    *tuned = *spec;
     if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
         spec->group_height && spec->rows_per_item && spec->cols_per_item)
         return 0;
-    cls_tuning t;
     int found = 0;
-    if (cls_tuning_lookup(context, spec, spec->expected_width, spec->expected_height, &t, &found) != CLS_OK || !found)
-        return 0;
-    if (spec->partition == CLS_PARTITION_AUTO) tuned->partition = t.partition;
-    if (spec->input_path == CLS_INPUT_AUTO) tuned->input_path = t.input_path;
-    if (!spec->group_width && !spec->group_height) tuned->group_width = t.group_width, tuned->group_height = t.group_height;
-    if (!spec->rows_per_item) tuned->rows_per_item = t.rows_per_item;
-    if (!spec->cols_per_item) tuned->cols_per_item = t.cols_per_item;
-    return 1;
+    if (cls_tuning_lookup(context, spec, spec->expected_width, spec->expected_height, choice, &found) == CLS_OK && found)
+        return 1;
+    return context->record.use_models && spec->expected_width && spec->expected_height &&
+           cls_model_choose(context, spec, spec->expected_width, spec->expected_height, choice) == CLS_OK;
+}
+
+/* spec with the fields it leaves to `auto` taken from the choice. */
+static cls_spec with_choice(const cls_spec *spec, const cls_tuning *t)
+{
+    cls_spec chosen = *spec;
+    if (spec->partition == CLS_PARTITION_AUTO) chosen.partition = t->partition;
+    if (spec->input_path == CLS_INPUT_AUTO) chosen.input_path = t->input_path;
+    if (!spec->group_width && !spec->group_height) chosen.group_width = t->group_width, chosen.group_height = t->group_height;
+    if (!spec->rows_per_item) chosen.rows_per_item = t->rows_per_item;
+    if (!spec->cols_per_item) chosen.cols_per_item = t->cols_per_item;
+    return chosen;
 }
 
 cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
@@ -188,11 +196,12 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
     *out = NULL;
     if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
-    cls_spec tuned;
-    if (apply_tuning(context, spec, &tuned)) {
+    cls_tuning choice;
+    if (auto_choice(context, spec, &choice)) {
         /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
          * say) gives way to the policy. */
-        const cls_status status = cls_filter_create_by_policy(context, &tuned, out);
+        const cls_spec chosen = with_choice(spec, &choice);
+        const cls_status status = cls_filter_create_by_policy(context, &chosen, out);
         if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) return status;
     }
     return cls_filter_create_by_policy(context, spec, out);

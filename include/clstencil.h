@@ -168,6 +168,9 @@ typedef struct cls_arch_record {
     unsigned default_wg_x, default_wg_y; /* policy: work-group shape when nothing better is known */
     unsigned default_rows;  /* policy: output rows per work-item of a built-in weighted sum whose
                              * spec leaves rows_per_item 0 (1, 2, 4 or 8; 0 in a record means 1) */
+    int use_models;         /* 1: where no tuning result applies and the spec gives its expected
+                             * size, `auto` takes the analytic models' choice (cls_model_choose)
+                             * rather than the policy; key use_models, by default on for GPUs */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;
@@ -270,8 +273,10 @@ typedef struct cls_spec {
      * { ... }, and assign OUT (a float, converted to the output type). Errors in the build log
      * carry the body's own line numbers (file name "operator"). Copied at create. */
     const char *body;
-    /* The image size `auto` chooses for from tuning results (their size classes); 0 x 0: the
-     * largest size tuned. A filter still runs on any size. */
+    /* The image size `auto` chooses for: the tuning results' size class (0 x 0: the largest size
+     * tuned) and, where none applies on a record that uses the models (GPUs by default), the
+     * analytic models' problem size (0 x 0: the record's policy instead). A filter still runs on
+     * any size. */
     unsigned expected_width, expected_height;
 } cls_spec;
 

@@ -99,11 +99,14 @@ static void fail_opencl(bench_result *result, const char *what, cl_int error)
     set_failure(result, BENCH_ERROR, CLS_ERR_OPENCL, text);
 }
 
-/* The spec of an operator under the configuration's knobs. Separation and outputs per work-item
- * apply to built-in weighted sums only: an operator body computes one pixel from the window. */
+/* The spec of an operator under the configuration's knobs, `auto` choosing for the case's size.
+ * Separation and outputs per work-item apply to built-in weighted sums only: an operator body
+ * computes one pixel from the window. */
 void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
 {
     const bench_knobs *k = &c->knobs;
+    spec->expected_width = c->width;
+    spec->expected_height = c->height;
     spec->border = c->border;
     spec->border_value = c->border_value;
     spec->partition = k->partition;

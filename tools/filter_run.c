@@ -41,10 +41,13 @@ static int label_new_stages(stages *s, const char *const *labels, size_t label_c
     return EXIT_OK_;
 }
 
-/* Appends one stage of SPEC, retyped from IN to OUT, with the plan's border. */
-static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, cls_pixel_type in,
-                     cls_pixel_type out, const char *label)
+/* Appends one stage of SPEC, retyped from IN to OUT, with the plan's border, `auto` choosing
+ * for the image's size. */
+static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cls_host_image *image,
+                     cls_pixel_type in, cls_pixel_type out, const char *label)
 {
+    spec.expected_width = (unsigned)image->width;
+    spec.expected_height = (unsigned)image->height;
     spec.border = plan->border;
     spec.border_value = plan->border_value;
     spec.input_type = in;
@@ -56,15 +59,15 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, cls_pixe
 
 /* Every --op in order: the first stage reads the image's type, the last writes the plan's
  * output type, everything in between is f32. */
-static int build_stages(stages *s, const filter_plan *plan, cls_pixel_type input_type)
+static int build_stages(stages *s, const filter_plan *plan, const cls_host_image *image)
 {
-    cls_pixel_type current = input_type;
+    cls_pixel_type current = image->type;
     for (size_t i = 0; i < plan->op_count; ++i) {
         const int last = i + 1 == plan->op_count;
         const filter_op *op = &plan->ops[i];
         int code;
         if (op->op) {
-            code = add_stage(s, plan, *cls_operator_spec(op->op), current,
+            code = add_stage(s, plan, *cls_operator_spec(op->op), image, current,
                              last ? plan->output_type : CLS_PIXEL_F32, cls_operator_name(op->op));
             current = CLS_PIXEL_F32;
             if (code != EXIT_OK_) return code;
@@ -185,7 +188,7 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
     timings t = {0};
     int code = EXIT_OK_;
     if ((status = cls_pipeline_create(context, &s.pipeline)) != CLS_OK) code = report_failure("filter", status);
-    if (code == EXIT_OK_) code = build_stages(&s, plan, in->type);
+    if (code == EXIT_OK_) code = build_stages(&s, plan, in);
     if (code == EXIT_OK_ && !(t.stage_ms = calloc(s.count ? s.count : 1, sizeof *t.stage_ms)))
         code = cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
     if (code == EXIT_OK_) code = run_planes(&s, context, plan, in, out, &t);

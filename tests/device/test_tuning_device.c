@@ -3,7 +3,9 @@
  * path), fields the spec sets itself win, the nearest size class serves other sizes, the tuned
  * filter still matches the CPU reference (borders included), a malformed tuning file stops
  * context creation with its file and line, and the policy's rows per work-item shrink until a
- * local tile fits. CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
+ * local tile fits; where the record uses the models (an overlay says so for this device),
+ * `auto` takes their choice for the spec's expected size when nothing is tuned, and the
+ * policy's without one. CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -199,12 +201,99 @@ static void policy_rows_shrink_to_fit_local_memory(void **state)
     unlink(overlay);
 }
 
+/* An overlay for the default device's record with the given keys; its path in overlay. */
+static void write_record_overlay(const char *keys, char *overlay, size_t size)
+{
+    cls_context *context = new_context();
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    snprintf(overlay, size, "%s/devices.ini", folder);
+    FILE *file = fopen(overlay, "w");
+    assert_non_null(file);
+    fprintf(file, "[%s]\n%s", cls_device_db_match(db, cls_context_device(context), NULL)->id, keys);
+    fclose(file);
+    cls_device_db_release(db);
+    cls_context_release(context);
+}
+
+static void filter_choice(const cls_filter *filter, cls_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    t->partition = cls_filter_partition(filter);
+    cls_filter_group_shape(filter, &t->group_width, &t->group_height);
+    cls_filter_outputs_per_item(filter, &t->rows_per_item, &t->cols_per_item);
+}
+
+static void models_choose_for_the_expected_size(void **state)
+{
+    (void)state;
+    char overlay[64];
+    write_record_overlay("use_models = yes\ndefault_rows = 1\ndefault_wg = 4x4\n", overlay, sizeof overlay);
+    setenv("CLSTENCIL_DEVICE_DB", overlay, 1);
+    unlink(path); /* nothing tuned */
+    cls_context *context = new_context();
+    cls_spec spec = gauss_spec(CLS_BORDER_REPEAT);
+    spec.expected_width = 640;
+    spec.expected_height = 480;
+    cls_tuning model, chosen;
+    assert_int_equal(cls_model_choose(context, &spec, 640, 480, &model), CLS_OK);
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    filter_choice(filter, &chosen);
+    assert_int_equal(chosen.partition, model.partition);
+    assert_int_equal(chosen.group_width, model.group_width);
+    assert_int_equal(chosen.group_height, model.group_height);
+    assert_int_equal(chosen.rows_per_item, model.rows_per_item);
+    /* Algorithm 2 fills the SIMD width: not the overlay's 4x4 policy shape */
+    assert_true(chosen.group_width * chosen.group_height >= cls_context_device(context)->simd_width);
+    assert_false(chosen.group_width == 4 && chosen.group_height == 4);
+
+    /* the model's kernel against the reference, borders included */
+    enum { W = 29, H = 19 };
+    float in[W * H], out[W * H];
+    double expected[W * H];
+    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 5) % 17) / 17.0f;
+    const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil(&image, gauss, 3, 3, CLS_BORDER_REPEAT, 0.0f, expected), 0);
+    const cls_image_desc desc = {.width = W, .height = H};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+    for (int k = 0; k < W * H; ++k)
+        if (!ref_f32_close(out[k], expected[k]))
+            fail_msg("pixel (%d, %d) is %.9g, expected %.9g", k % W, k / W, (double)out[k], expected[k]);
+    cls_filter_release(filter);
+
+    /* without an expected size: the policy */
+    spec.expected_width = spec.expected_height = 0;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    filter_choice(filter, &chosen);
+    assert_int_equal(chosen.group_width, 4);
+    assert_int_equal(chosen.group_height, 4);
+    assert_int_equal(chosen.partition, CLS_PARTITION_ISP_BLOCK);
+    cls_filter_release(filter);
+
+    /* a tuned result comes first */
+    spec.expected_width = 640;
+    assert_int_equal(cls_tuning_store(context, &spec, &TUNED, "gaussian 3x3 repeat"), CLS_OK);
+    cls_context_release(context);
+    context = new_context();
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    filter_choice(filter, &chosen);
+    assert_int_equal(chosen.partition, CLS_PARTITION_ISP_WARP);
+    assert_int_equal(chosen.group_width, 16);
+    cls_filter_release(filter);
+    cls_context_release(context);
+    unsetenv("CLSTENCIL_DEVICE_DB");
+    unlink(overlay);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stored_result_reaches_auto),
         cmocka_unit_test(malformed_file_stops_context_creation),
         cmocka_unit_test(policy_rows_shrink_to_fit_local_memory),
+        cmocka_unit_test(models_choose_for_the_expected_size),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

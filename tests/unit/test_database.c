@@ -166,6 +166,25 @@ static void overlay_from_environment(void **state)
     cls_device_db_release(db);
 }
 
+/* `auto` asks the models on GPUs and not on CPU runtimes unless a record says otherwise. */
+static void use_models_follows_the_type_unless_set(void **state)
+{
+    (void)state;
+    write_overlay("[nvidia-sm90]\nuse_models = no\n[pocl-cpu]\nuse_models = yes\n");
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(overlay_path, &db), CLS_OK);
+    const cls_device_caps h200 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_90", "NVIDIA H200");
+    const cls_device_caps a100 = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_80", "NVIDIA A100");
+    const cls_device_caps pocl = device(CLS_VENDOR_POCL, CLS_DEVICE_CPU, "", "cpu-haswell");
+    assert_int_equal(cls_device_db_match(db, &h200, NULL)->use_models, 0);
+    assert_int_equal(cls_device_db_match(db, &a100, NULL)->use_models, 1);
+    assert_int_equal(cls_device_db_match(db, &pocl, NULL)->use_models, 1);
+    cls_device_db_release(db);
+    assert_int_equal(cls_device_db_load(NULL, &db), CLS_OK);
+    assert_int_equal(cls_device_db_match(db, &pocl, NULL)->use_models, 0);
+    cls_device_db_release(db);
+}
+
 static void expect_parse_error(const char *text, const char *message_part)
 {
     write_overlay(text);
@@ -185,6 +204,7 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nwarp_width = 32\n", "2: unknown key 'warp_width'");
     expect_parse_error("[nvidia-sm90]\ndefault_wg = 32\n", "2: 'default_wg' must be WxH");
     expect_parse_error("[nvidia-sm90]\nvendor = nvidya\n", "2: 'vendor' must be a vendor name");
+    expect_parse_error("[nvidia-sm90]\nuse_models = maybe\n", "2: 'use_models' must be yes or no, not 'maybe'");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");
     expect_parse_error("\n\n[half-record]\nvendor = amd\nsimd_width = 64\n", "3: record [half-record] is incomplete");
     expect_parse_error("[a]\nsimd_width = 1\n[b]\nsimd_width = 2\n[a]\nsimd_width = 3\n",
@@ -209,6 +229,7 @@ int main(void)
         cmocka_unit_test_teardown(matching_falls_back_level_by_level, teardown),
         cmocka_unit_test_teardown(overlay_corrects_and_adds, teardown),
         cmocka_unit_test_teardown(overlay_from_environment, teardown),
+        cmocka_unit_test_teardown(use_models_follows_the_type_unless_set, teardown),
         cmocka_unit_test_teardown(malformed_overlay_names_file_and_line, teardown),
         cmocka_unit_test_teardown(missing_named_overlay_is_an_error, teardown),
     };
