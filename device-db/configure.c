@@ -3,7 +3,8 @@
  * work-items are a multiple of the SIMD width and that fit the device and the kernel, sorted by
  * occupancy and then by fewer work-items; with border handling, the shape of the highest
  * occupancy that leaves the fewest work-items in border code, counted exactly with the region
- * math of generator/regions.c. */
+ * math of generator/regions.c. A request may also limit the input a group reads per output
+ * (its halo): a departure from Hipacc for weighted sums (models.h). */
 #include "models.h"
 
 #include "error.h"
@@ -56,6 +57,9 @@ static int evaluate(const cls_config_request *q, unsigned width, unsigned height
     memset(c, 0, sizeof *c);
     c->group_width = width;
     c->group_height = height;
+    const double out_w = (double)width * (q->cols_per_item ? q->cols_per_item : 1),
+                 out_h = (double)height * (q->rows_per_item ? q->rows_per_item : 1);
+    c->input_per_output = (out_w + q->geometry.mask_width - 1) * (out_h + q->geometry.mask_height - 1) / (out_w * out_h);
     if (cls_occupancy_compute(q->record, q->extras, &q->usage, width * height, &c->occupancy) != CLS_OK ||
         c->occupancy.resident_groups == 0)
         return 0;
@@ -114,18 +118,28 @@ static int compare_prefer_x(const void *pa, const void *pb)
     return a->group_width > b->group_width ? -1 : a->group_width < b->group_width;
 }
 
-/* Lines 5-17: among the shapes of the highest occupancy, the fewest border work-items; the
- * earlier shape wins a tie. */
-static size_t fewest_border_items(const cls_config_request *q, cls_config_candidate *c, size_t count)
+/* Lines 5-17: among the shapes of the highest occupancy, the fewest border work-items (the
+ * earlier shape wins a tie). A grid that does not fill the first shape's residency runs in one
+ * partial wave: the smallest shape spreads it the widest, whatever its border work-items. With a
+ * limit on the input per output, only shapes within it compete where any of them are within it. */
+static size_t choose(const cls_config_request *q, cls_config_candidate *c, size_t count)
 {
-    size_t best = 0;
-    for (size_t k = 0; k < count && c[k].busy_warps == c[0].busy_warps; ++k) {
+    size_t top = 1;
+    while (top < count && c[top].busy_warps == c[0].busy_warps) ++top;
+    int limited = 0;
+    for (size_t k = 0; k < top && q->max_input_per_output > 0; ++k)
+        limited |= c[k].input_per_output <= q->max_input_per_output;
+    const int one_wave = c[0].busy_warps < c[0].occupancy.resident_warps;
+    size_t best = top;
+    for (size_t k = 0; k < top; ++k) {
+        if (limited && c[k].input_per_output > q->max_input_per_output) continue;
+        if (!q->border_handling || one_wave) return k;
         cls_launch_geometry g = q->geometry;
         g.group_width = c[k].group_width;
         g.group_height = c[k].group_height;
         c[k].border_items = cls_border_work_items(&g, q->rows_per_item, q->cols_per_item);
         c[k].border_counted = 1;
-        if (c[k].border_items < c[best].border_items) best = k;
+        if (best == top || c[k].border_items < c[best].border_items) best = k;
     }
     return best;
 }
@@ -164,10 +178,7 @@ cls_status cls_configure(const cls_config_request *request, cls_config_result *o
           request->border_handling ? compare_prefer_y : compare_prefer_x);
     out->candidates = list.items;
     out->count = list.count;
-    /* A grid that does not fill the first shape's residency runs in one partial wave: the smallest
-     * shape spreads it the widest, whatever its border work-items. */
-    const int one_wave = list.items[0].busy_warps < list.items[0].occupancy.resident_warps;
-    out->chosen = request->border_handling && !one_wave ? fewest_border_items(request, list.items, list.count) : 0;
+    out->chosen = choose(request, list.items, list.count);
     return CLS_OK;
 }
 

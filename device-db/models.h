@@ -106,7 +106,17 @@ typedef struct cls_config_request {
     unsigned rows_per_item;             /* coarsening; 0 means 1 */
     unsigned cols_per_item;             /* coarsening along x; 0 means 1 */
     unsigned compute_units;             /* for the problem occupancies; 0: not computed */
+    /* A departure from Algorithm 2 (0: none): among the shapes of the highest occupancy, those
+     * whose group reads at most this many input pixels (its outputs and their halo) per output
+     * pixel, where there are any. cls_model_choose sets CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT for
+     * built-in weighted sums. */
+    double max_input_per_output;
 } cls_config_request;
+
+/* Weighted sums do one multiply-add per loaded tap, so the halo a small group fetches again from
+ * L2 shows in their time: on an H100 (random 9x9 and 13x13 masks, 512^2 to 4096^2) groups that
+ * read more than twice their outputs lost 6-56% to the best shape. */
+#define CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT 2.0
 
 typedef struct cls_config_candidate {
     unsigned group_width, group_height; /* work-items; a group covers group_height * rows rows */
@@ -117,6 +127,7 @@ typedef struct cls_config_candidate {
                                          * fewer per compute unit */
     int border_counted;                 /* 1 when border_items was counted */
     unsigned long border_items;         /* work-items that run border code (cls_border_work_items) */
+    double input_per_output;            /* input pixels the group reads per output pixel */
 } cls_config_candidate;
 
 typedef struct cls_config_result {
@@ -132,7 +143,8 @@ typedef struct cls_config_result {
  * border code. Given compute_units, occupancy is the busy warps: a grid too small to fill the
  * device in one wave ties every shape that holds it, and the smallest shape is chosen (the most
  * groups, spread over the most compute units; Guerfi's SM occupancy). No valid shape is
- * CLS_ERR_UNSUPPORTED. Free the result with cls_config_result_free. */
+ * CLS_ERR_UNSUPPORTED. With max_input_per_output, the shapes within it come first among those of
+ * the highest occupancy. Free the result with cls_config_result_free. */
 cls_status cls_configure(const cls_config_request *request, cls_config_result *out);
 void cls_config_result_free(cls_config_result *result);
 

@@ -127,6 +127,7 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
         .rows_per_item = choice->rows_per_item,
         .cols_per_item = choice->cols_per_item,
         .compute_units = context->caps.compute_units,
+        .max_input_per_output = resolved->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
     };
     cls_filter_release(first);
     if (!spec->group_width && !spec->group_height) {
