@@ -113,10 +113,13 @@ typedef struct cls_config_request {
     double max_input_per_output;
 } cls_config_request;
 
-/* Weighted sums do one multiply-add per loaded tap, so the halo a small group fetches again from
- * L2 shows in their time: on an H100 (random 9x9 and 13x13 masks, 512^2 to 4096^2) groups that
- * read more than twice their outputs lost 6-56% to the best shape. */
-#define CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT 2.0
+/* Weighted sums do one multiply-add per loaded tap, so the halo that small groups fetch again
+ * from L2 shows in their time. On an H100, random 9x9 (4x2 outputs per item) and 13x13 (2x2)
+ * masks from 512^2 to 4096^2: Algorithm 2's 32x1 and 32x2 groups, which read 3.4 to 8.3 input
+ * pixels per output, lost 4-56% to the best of 11 shapes; within 3 the choice became 32x2 and
+ * 32x4, and the geometric-mean loss over 56 cases (those and Gaussian, Laplace, Sobel,
+ * bilateral) fell from 6.5% to 4.6% (docs/performance.md). */
+#define CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT 3.0
 
 typedef struct cls_config_candidate {
     unsigned group_width, group_height; /* work-items; a group covers group_height * rows rows */

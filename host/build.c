@@ -5,9 +5,12 @@
 
 #include "error.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 void cls_build_options(const cls_device_caps *caps, strbuf *options)
 {
@@ -121,9 +124,10 @@ void cls_map_body_lines(const char *source, const char *log, strbuf *out)
     }
 }
 
-cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
-                                 const char *source, const char *options, const char *kernel_name,
-                                 cl_program *out, cls_build_info *info)
+/* One build from source; fills info on success. */
+static cls_status build_once(cl_context context, cl_device_id device, const cls_device_caps *caps,
+                             const char *source, const char *options, const char *kernel_name,
+                             cl_program *out, cls_build_info *info)
 {
     *out = NULL;
     memset(info, 0, sizeof *info);
@@ -170,6 +174,38 @@ cls_status cls_build_from_binary(cl_context context, cl_device_id device, const 
         return CLS_ERR_BUILD;
     }
     *out = program;
+    return CLS_OK;
+}
+
+/* NVIDIA's driver keeps its own cache of compiled PTX and answers a build it has seen before
+ * without ptxas's lines in the log, so without the kernel's registers, which the models need
+ * (this library's binary cache then keeps them: its key changes with the library version, the
+ * driver's does not). Such a build is repeated once from the source with an empty kernel of a
+ * name used nowhere else appended: new PTX, which ptxas compiles and reports on. */
+cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
+                                 const char *source, const char *options, const char *kernel_name,
+                                 cl_program *out, cls_build_info *info)
+{
+    cls_status status = build_once(context, device, caps, source, options, kernel_name, out, info);
+    if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA || info->registers) return status;
+    static atomic_uint attempts;
+    strbuf fresh;
+    strbuf_init(&fresh);
+    strbuf_printf(&fresh, "%s\n/* not in the driver's cache: a build that reports registers */\n"
+                          "__kernel void clstencil_fresh_%ld_%ld_%u(void) {}\n",
+                  source, (long)getpid(), (long)time(NULL), atomic_fetch_add(&attempts, 1));
+    cl_program program = NULL;
+    cls_build_info fresh_info;
+    if (strbuf_text(&fresh)[0] &&
+        build_once(context, device, caps, strbuf_text(&fresh), options, kernel_name, &program, &fresh_info) == CLS_OK &&
+        fresh_info.registers) {
+        clReleaseProgram(*out);
+        *out = program;
+        *info = fresh_info;
+    } else if (program) {
+        clReleaseProgram(program);
+    }
+    strbuf_free(&fresh);
     return CLS_OK;
 }
 

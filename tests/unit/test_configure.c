@@ -302,6 +302,41 @@ static void sm90_13x13_with_border_handling(void **state)
     cls_config_result_free(&result);
 }
 
+/* The input-per-output limit (weighted sums): a random 13x13 mask with 2x2 outputs per item and
+ * 72 registers on sm_90 at 2048^2. Algorithm 2 alone takes 32x1 (the fewest border work-items),
+ * whose group reads (64 + 12) x (2 + 12) pixels for 128 outputs; within 3 per output it takes
+ * 32x4 (76 x 20 for 512). A limit no shape of the highest occupancy meets changes nothing: the
+ * Fermi bilateral keeps Hipacc's 32x6. */
+static void input_per_output_limit(void **state)
+{
+    (void)state;
+    cls_config_request q = request_for(model_record("nvidia-sm90"), 72, 2048, 13, 1);
+    q.rows_per_item = q.cols_per_item = 2;
+    q.compute_units = 132;
+    cls_config_result result;
+    assert_int_equal(cls_configure(&q, &result), CLS_OK);
+    assert_int_equal(chosen(&result)->group_width, 32);
+    assert_int_equal(chosen(&result)->group_height, 1);
+    assert_true(fabs(chosen(&result)->input_per_output - 76.0 * 14 / 128) < 1e-9);
+    cls_config_result_free(&result);
+    q.max_input_per_output = 3.0;
+    assert_int_equal(cls_configure(&q, &result), CLS_OK);
+    assert_int_equal(chosen(&result)->group_width, 32);
+    assert_int_equal(chosen(&result)->group_height, 4);
+    assert_true(fabs(chosen(&result)->input_per_output - 76.0 * 20 / 512) < 1e-9);
+    for (size_t k = 0; k < result.count; ++k)
+        if (result.candidates[k].border_counted) assert_true(result.candidates[k].input_per_output <= 3.0);
+    cls_config_result_free(&result);
+
+    const cls_arch_record fermi = fermi_c2050();
+    cls_config_request bilateral = request_for(&fermi, 20, 4096, 13, 1);
+    bilateral.max_input_per_output = 1.5;
+    assert_int_equal(cls_configure(&bilateral, &result), CLS_OK);
+    assert_int_equal(chosen(&result)->group_width, 32);
+    assert_int_equal(chosen(&result)->group_height, 6);
+    cls_config_result_free(&result);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +348,7 @@ int main(void)
         cmocka_unit_test(border_items_count_columns_per_item),
         cmocka_unit_test(sm90_small_problem_takes_the_smallest_shape),
         cmocka_unit_test(sm90_13x13_with_border_handling),
+        cmocka_unit_test(input_per_output_limit),
     };
     return cmocka_run_group_tests(tests, models_setup, models_teardown);
 }
