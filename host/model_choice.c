@@ -1,7 +1,8 @@
 /* model_choice.c — the analytic models applied to a spec on a device (cls_model_choose): a build
  * under the policy gives the kernel's registers and local memory, Algorithm 2 (device-db/
  * configure.c) the work-group shape, and the ISP gain (device-db/isp_model.c), from the naive
- * and isp-block builds at that shape, the partition. */
+ * and isp-block builds at that shape, the partition; also the ISP calibration
+ * (cls_isp_calibrate). */
 #include "host.h"
 
 #include "error.h"

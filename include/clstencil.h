@@ -450,9 +450,12 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
 
 /* What the analytic models choose for spec at width x height on the context's device (fields
  * the spec sets are kept): the work-group shape by Hipacc's Algorithm 2 from the occupancy of
- * the build's registers and local memory, then naive or isp-block by the ISP paper's gain
- * (eqs. 3-10) from both builds' registers, with the policy's rows, columns and input path.
- * Builds up to three kernels (cached). kernel_us and the size fields are 0 and width x height. */
+ * the build's registers and local memory (weighted sums: among the shapes of the highest
+ * occupancy, those that read at most 3 input pixels per output, where there are any), then
+ * naive or ISP by the ISP paper's gain (eqs. 3-10) from the naive and isp-block builds'
+ * registers, ISP as isp-warp on the global path, with the policy's rows, columns and input
+ * path. Builds up to three kernels (cached). kernel_us and the size fields are 0 and width x
+ * height. `auto` uses it where nothing is tuned (cls_arch_record.use_models). */
 cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                             cls_tuning *choice);
 /* Calibrates the ISP model for the reference's border mode on the context's device from a

@@ -45,11 +45,11 @@ static void print_device(const cls_device_caps *c, const cls_device_db *db, int 
         printf("  %-28s [%s] at %s level (%s; arch key '%s')\n", "database record", r->id,
                cls_match_level_name(level), r->origin, c->arch);
         printf("  %-28s SIMD %u, %u threads, %u groups, %u warps, %u registers (unit %u per %s), "
-               "%u B local (unit %u), default group %ux%u\n",
+               "%u B local (unit %u), default group %ux%u, models %s\n",
                "  per compute unit", r->simd_width, r->max_threads_per_cu, r->max_groups_per_cu,
                r->max_warps_per_cu, r->registers_per_cu, r->register_alloc_unit,
                r->register_alloc_per_warp ? "warp" : "group", r->local_mem_per_cu, r->local_mem_alloc_unit,
-               r->default_wg_x, r->default_wg_y);
+               r->default_wg_x, r->default_wg_y, r->use_models ? "on" : "off");
         printf("  %-28s %s\n", "  source", r->source);
     }
     char fingerprint[17];

@@ -35,6 +35,7 @@ static json_object *record_to_json(const cls_arch_record *r, cls_match_level lev
     json_object_array_add(wg, json_object_new_int64(r->default_wg_y));
     json_object_object_add(o, "default_wg", wg);
     add_int(o, "default_rows", r->default_rows ? r->default_rows : 1);
+    json_object_object_add(o, "use_models", json_object_new_boolean(r->use_models));
     return o;
 }
 

@@ -75,6 +75,10 @@ static void every_device_has_the_documented_fields(void **state)
         assert_true(strcmp(level, "device") == 0 || strcmp(level, "architecture") == 0 ||
                     strcmp(level, "vendor+type") == 0 || strcmp(level, "generic") == 0);
         assert_true(json_object_get_int(member(database, "simd_width", json_type_int)) > 0);
+        const char *type = json_object_get_string(member(device, "type", json_type_string));
+        if (strcmp(level, "generic") != 0) /* by default the models choose on GPUs only */
+            assert_int_equal(json_object_get_boolean(member(database, "use_models", json_type_boolean)),
+                             strcmp(type, "gpu") == 0);
         json_object *nvidia = NULL;
         if (json_object_object_get_ex(device, "nvidia", &nvidia)) {
             assert_int_equal(json_object_get_int(member(nvidia, "warp_size", json_type_int)), 32);
