@@ -56,7 +56,11 @@ static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *k
  * rows and columns, from the naive and isp-block builds: with a calibration of the border mode,
  * the work as the kernels do it, checks per load at the calibrated cost and waves over the
  * compute units; without one, eqs. 3-10 as printed with the default costs. check_per_load < 0:
- * the calibration's (or none); else that cost (what cls_isp_calibrate solves for). */
+ * the calibration's (or none); else that cost (what cls_isp_calibrate solves for).
+ * An operator body always gets eqs. 3-10 as printed: its naive kernel folds both coordinates of
+ * every tap, as the paper counts, while the calibration measures a weighted sum, whose window
+ * shares one fold per row and column among its loads. On an H100 the calibrated cost made
+ * bilateral 13x13 in mirror101 go naive (registers 32 against 48), 4.5x slower than ISP. */
 static void isp_request_for(const cls_context *context, const cls_spec *spec, const cls_tuning *choice,
                             unsigned naive_registers, unsigned isp_registers, unsigned local_bytes,
                             double check_per_load, cls_isp_request *q)
@@ -71,7 +75,7 @@ static void isp_request_for(const cls_context *context, const cls_spec *spec, co
     q->naive_registers = naive_registers;
     q->isp_registers = isp_registers;
     q->local_bytes = local_bytes;
-    if (check_per_load < 0.0 && !cls_isp_calibration_find(context, spec->border, &check_per_load)) {
+    if (spec->body || (check_per_load < 0.0 && !cls_isp_calibration_find(context, spec->border, &check_per_load))) {
         cls_isp_costs_default(spec->border, spec->mask_width, &q->costs);
         return;
     }
