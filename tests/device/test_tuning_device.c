@@ -5,7 +5,8 @@
  * context creation with its file and line, and the policy's rows per work-item shrink until a
  * local tile fits; where the record uses the models (an overlay says so for this device),
  * `auto` takes their choice for the spec's expected size when nothing is tuned, and the
- * policy's without one. CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
+ * policy's without one; an ISP calibration applies to weighted sums and not to operator bodies.
+ * CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -287,6 +288,36 @@ static void models_choose_for_the_expected_size(void **state)
     unlink(path);
 }
 
+/* A calibration (here: a check cost of 0, from a reference where naive was twice as fast)
+ * applies to weighted sums; an operator body, whose naive kernel folds every tap, gets the ISP
+ * paper's per-tap equations, which keep ISP. */
+static void calibration_applies_to_weighted_sums_only(void **state)
+{
+    (void)state;
+    unlink(path);
+    cls_context *context = new_context();
+    cls_spec reference = gauss_spec(CLS_BORDER_CLAMP);
+    reference.group_width = 16;
+    reference.group_height = 2;
+    reference.rows_per_item = reference.cols_per_item = 1;
+    reference.input_path = CLS_INPUT_GLOBAL;
+    double check = -1.0;
+    assert_int_equal(cls_isp_calibrate(context, &reference, 256, 256, 10.0, 20.0, "test", &check), CLS_OK);
+    assert_true(check >= 0.0 && check < 1e-6);
+    cls_context_release(context);
+    context = new_context(); /* the calibration loads with the context */
+    cls_tuning choice;
+    cls_spec sum = gauss_spec(CLS_BORDER_CLAMP);
+    assert_int_equal(cls_model_choose(context, &sum, 256, 256, &choice), CLS_OK);
+    assert_int_equal(choice.partition, CLS_PARTITION_NAIVE); /* nothing left to save */
+    cls_spec body = gauss_spec(CLS_BORDER_CLAMP);
+    body.body = "OUT = IN(-1, -1) + IN(1, 1);";
+    if (cls_model_choose(context, &body, 256, 256, &choice) != CLS_OK) fail_msg("%s", cls_last_error());
+    assert_int_not_equal(choice.partition, CLS_PARTITION_NAIVE);
+    cls_context_release(context);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +325,7 @@ int main(void)
         cmocka_unit_test(malformed_file_stops_context_creation),
         cmocka_unit_test(policy_rows_shrink_to_fit_local_memory),
         cmocka_unit_test(models_choose_for_the_expected_size),
+        cmocka_unit_test(calibration_applies_to_weighted_sums_only),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
