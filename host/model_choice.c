@@ -1,8 +1,8 @@
 /* model_choice.c — the analytic models applied to a spec on a device (cls_model_choose): a build
  * under the policy gives the kernel's registers and local memory, Algorithm 2 (device-db/
  * configure.c) the work-group shape, and the ISP gain (device-db/isp_model.c), from the naive
- * and isp-block builds at that shape, the partition; also the ISP calibration
- * (cls_isp_calibrate). */
+ * and isp-block builds at that shape, the partition (ISP as isp-warp on the global path); also
+ * the ISP calibration (cls_isp_calibrate). */
 #include "host.h"
 
 #include "error.h"
@@ -176,6 +176,9 @@ cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, un
         !reference->rows_per_item || !reference->cols_per_item || reference->input_path == CLS_INPUT_AUTO)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference names its border (not "
                                                   "undefined), work-group shape, rows, columns and input path");
+    if (reference->body)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference must be a built-in weighted sum: "
+                                                  "operator bodies get the ISP paper's equations, uncalibrated");
     cls_tuning measured = {.partition = naive_us < isp_us ? CLS_PARTITION_NAIVE : CLS_PARTITION_ISP_BLOCK,
                            .input_path = reference->input_path,
                            .group_width = reference->group_width, .group_height = reference->group_height,

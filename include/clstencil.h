@@ -464,7 +464,9 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
  * work-group shape, rows, columns and input path). Solves for the check cost per loaded pixel
  * with which the model predicts that gain, stores it in the user's tuning file (replacing the
  * border mode's previous calibration) and returns it; cls_model_choose uses it from then on.
- * label names the reference in the file's description (may be NULL). */
+ * label names the reference in the file's description (may be NULL). The reference is a built-in
+ * weighted sum; the calibration applies to weighted sums only (operator bodies get eqs. 3-10
+ * as printed). */
 cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, unsigned width, unsigned height,
                              double naive_us, double isp_us, const char *label, double *check_per_load);
 

@@ -314,6 +314,12 @@ static void calibration_applies_to_weighted_sums_only(void **state)
     body.body = "OUT = IN(-1, -1) + IN(1, 1);";
     if (cls_model_choose(context, &body, 256, 256, &choice) != CLS_OK) fail_msg("%s", cls_last_error());
     assert_int_not_equal(choice.partition, CLS_PARTITION_NAIVE);
+    body.group_width = 16; /* nor can a body be the reference */
+    body.group_height = 2;
+    body.rows_per_item = body.cols_per_item = 1;
+    body.input_path = CLS_INPUT_GLOBAL;
+    assert_int_equal(cls_isp_calibrate(context, &body, 256, 256, 10.0, 20.0, NULL, &check), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "weighted sum"));
     cls_context_release(context);
     unlink(path);
 }
