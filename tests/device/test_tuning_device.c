@@ -41,6 +41,24 @@ static cls_context *new_context(void)
     return context;
 }
 
+/* Every pixel of the filter's output on a w x h image against the CPU reference of the 3x3
+ * Gaussian in the given border mode. */
+static void expect_gauss_reference(cls_filter *filter, cls_border border, unsigned w, unsigned h)
+{
+    enum { MAX = 64 * 64 };
+    static float in[MAX], out[MAX];
+    static double expected[MAX];
+    assert_true(w * h <= MAX);
+    for (unsigned k = 0; k < w * h; ++k) in[k] = (float)((k * 7) % 32) / 32.0f;
+    const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil(&image, gauss, 3, 3, border, 0.0f, expected), 0);
+    const cls_image_desc desc = {.width = w, .height = h};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+    for (unsigned k = 0; k < w * h; ++k)
+        if (!ref_f32_close(out[k], expected[k]))
+            fail_msg("pixel (%u, %u) is %.9g, expected %.9g", k % w, k / w, (double)out[k], expected[k]);
+}
+
 static const cls_tuning TUNED = {.partition = CLS_PARTITION_ISP_WARP, .input_path = CLS_INPUT_LOCAL,
                                  .group_width = 16, .group_height = 2, .rows_per_item = 2, .cols_per_item = 2,
                                  .kernel_us = 10.0, .width = 64, .height = 64};
@@ -92,17 +110,7 @@ static void stored_result_reaches_auto(void **state)
     assert_non_null(strstr(cls_filter_source(filter), "__local"));
 
     /* the tuned kernel against the reference, every pixel of an image smaller than a tile row */
-    enum { W = 37, H = 23 };
-    float in[W * H], out[W * H];
-    double expected[W * H];
-    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 32) / 32.0f;
-    const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
-    assert_int_equal(ref_stencil(&image, gauss, 3, 3, CLS_BORDER_MIRROR, 0.0f, expected), 0);
-    const cls_image_desc desc = {.width = W, .height = H};
-    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
-    for (int k = 0; k < W * H; ++k)
-        if (!ref_f32_close(out[k], expected[k]))
-            fail_msg("pixel (%d, %d) is %.9g, expected %.9g", k % W, k / W, (double)out[k], expected[k]);
+    expect_gauss_reference(filter, CLS_BORDER_MIRROR, 37, 23);
     cls_filter_release(filter);
 
     /* fields the spec sets itself win; another border is another operator */
@@ -250,17 +258,7 @@ static void models_choose_for_the_expected_size(void **state)
     assert_false(chosen.group_width == 4 && chosen.group_height == 4);
 
     /* the model's kernel against the reference, borders included */
-    enum { W = 29, H = 19 };
-    float in[W * H], out[W * H];
-    double expected[W * H];
-    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 5) % 17) / 17.0f;
-    const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
-    assert_int_equal(ref_stencil(&image, gauss, 3, 3, CLS_BORDER_REPEAT, 0.0f, expected), 0);
-    const cls_image_desc desc = {.width = W, .height = H};
-    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
-    for (int k = 0; k < W * H; ++k)
-        if (!ref_f32_close(out[k], expected[k]))
-            fail_msg("pixel (%d, %d) is %.9g, expected %.9g", k % W, k / W, (double)out[k], expected[k]);
+    expect_gauss_reference(filter, CLS_BORDER_REPEAT, 29, 19);
     cls_filter_release(filter);
 
     /* without an expected size: the policy */
