@@ -144,6 +144,13 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
         while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
             config->rows /= 2;
+    /* Blocks that the budget cuts to CLS_STREAM_BELOW_ROWS rows or fewer stream instead, where one
+     * input row's multiply-adds still unroll in every region. */
+    if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= CLS_STREAM_BELOW_ROWS &&
+        nonzero_taps(config) * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT) {
+        config->rows = CLS_STREAM_POLICY_ROWS;
+        config->cols = CLS_STREAM_POLICY_COLS;
+    }
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;

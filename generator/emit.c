@@ -157,9 +157,9 @@ static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check 
     }
     /* A coarsened item's outputs past the last row (column) may reach further beyond the image
      * than one fold covers (their sums are discarded): those sides fold fully. */
-    if (c->rows > 1 && y == CHECK_HI) y = CHECK_BOTH;
-    if (c->cols > 1 && x == CHECK_HI) x = CHECK_BOTH;
-    const access a = {c->input_path == CLS_INPUT_IMAGE ? ACCESS_IMAGE : ACCESS_GLOBAL, x, y, "x", "y"};
+    const axis_check check_y = c->rows > 1 && y == CHECK_HI ? CHECK_BOTH : y;
+    const axis_check check_x = c->cols > 1 && x == CHECK_HI ? CHECK_BOTH : x;
+    const access a = {c->input_path == CLS_INPUT_IMAGE ? ACCESS_IMAGE : ACCESS_GLOBAL, check_x, check_y, "x", "y", x, y};
     if (c->spec.body) emit_window_user(e, &a);
     else if (cls_kernel_streams(c)) emit_stream(e, indent, &a, rolled);
     else if (rolled) emit_sums_rolled(e, indent, &a);
@@ -402,7 +402,7 @@ static void emit_local_sums(emitter *e)
     }
     strbuf_line(out, 1, "/* The sums read the tile: no checks. */");
     strbuf_line(out, 1, "const int tx = get_local_id(0) * COLS + HALF_W, ty = get_local_id(1) * ROWS + HALF_H;");
-    const access a = {ACCESS_TILE, CHECK_NONE, CHECK_NONE, "tx", "ty"};
+    const access a = {ACCESS_TILE, CHECK_NONE, CHECK_NONE, "tx", "ty", CHECK_NONE, CHECK_NONE};
     if (c->spec.body) emit_window_user(e, &a);
     else emit_sums(e, 1, &a);
 }

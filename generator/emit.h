@@ -26,12 +26,20 @@ typedef enum access_kind {
 
 typedef struct access {
     access_kind kind;
-    axis_check x, y;
+    axis_check x, y;             /* the checks of a tap whose offset is known only at run time */
     const char *base_x, *base_y; /* the coordinates that offsets are added to: "x", "tx", ... */
+    /* The sides the region touches when base_x, base_y is the work-item's first output pixel
+     * (emit_region_direct); CHECK_NONE elsewhere. A tap at an offset known here checks only the
+     * side it faces (access_at_column, access_at_row). */
+    axis_check side_x, side_y;
 } access;
 
 /* Offsets are C text appended to a base: "" (none), " - 2", " + c - HALF_W". */
 
+/* The access of the taps `offset` columns (rows) from base_x (base_y): the check that offset can
+ * still need. */
+access access_at_column(const access *a, int offset);
+access access_at_row(const access *a, int offset);
 /* Declares `row` (and `row`_inside where constant mode needs it) for input row base_y + dy. */
 void access_row(emitter *e, const access *a, int indent, const char *row, const char *dy);
 /* Appends the value (a float expression) of column base_x + dx of `row`. */

@@ -6,6 +6,33 @@
 
 #include <stdio.h>
 
+/* The work-item's own pixel lies inside the image (its region's bounds and guards say so), and a
+ * region off a side keeps the window inside that side: a tap before the pixel can cross only the
+ * low side, a tap after it only the high side, as far as `check` (which coarsening may have
+ * widened) covers. A region that touches both sides (the fallback) keeps its check. */
+static axis_check tap_check(axis_check side, axis_check check, int offset)
+{
+    switch (side) {
+    case CHECK_LO: return offset < 0 ? check : CHECK_NONE;
+    case CHECK_HI: return offset > 0 ? check : CHECK_NONE;
+    default: return check;
+    }
+}
+
+access access_at_column(const access *a, int offset)
+{
+    access tap = *a;
+    tap.x = tap_check(a->side_x, a->x, offset);
+    return tap;
+}
+
+access access_at_row(const access *a, int offset)
+{
+    access tap = *a;
+    tap.y = tap_check(a->side_y, a->y, offset);
+    return tap;
+}
+
 /* base + offset as text. */
 static void coordinate(char *text, size_t size, const char *base, const char *offset)
 {

@@ -16,7 +16,7 @@
 /* Staging reads through the global buffer with the region's checks. */
 static access staging_access(axis_check x, axis_check y)
 {
-    const access a = {ACCESS_GLOBAL, x == CHECK_HI ? CHECK_BOTH : x, y == CHECK_HI ? CHECK_BOTH : y, "xs", "ys"};
+    const access a = {ACCESS_GLOBAL, x == CHECK_HI ? CHECK_BOTH : x, y == CHECK_HI ? CHECK_BOTH : y, "xs", "ys", CHECK_NONE, CHECK_NONE};
     return a;
 }
 
@@ -108,7 +108,7 @@ static void emit_row_sum(emitter *e, int indent, const access *a)
 void emit_row_pass(emitter *e, int indent, axis_check x, axis_check y)
 {
     strbuf *out = e->out;
-    access a = {ACCESS_GLOBAL, x, y == CHECK_HI ? CHECK_BOTH : y, "x", "tile_y"};
+    access a = {ACCESS_GLOBAL, x, y == CHECK_HI ? CHECK_BOTH : y, "x", "tile_y", CHECK_NONE, CHECK_NONE};
     strbuf_line(out, indent, "/* Row pass: the row sums of the tile's rows in this work-item's column. */");
     strbuf_line(out, indent, "if (x < roi.s2)");
     strbuf_line(out, indent + 1, "for (int sy = get_local_id(1); sy < TILE_H; sy += GROUP_H) {");

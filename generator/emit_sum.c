@@ -213,8 +213,10 @@ static void append_window_pixel(emitter *e, const access *a, int vector, int r, 
         }
     }
     char dx[32];
-    format_offset(dx, sizeof dx, x - (int)e->config->spec.mask_width / 2);
-    access_load(e, a, "row", dx);
+    const int offset = x - (int)e->config->spec.mask_width / 2;
+    const access tap = access_at_column(a, offset);
+    format_offset(dx, sizeof dx, offset);
+    access_load(e, &tap, "row", dx);
 }
 
 /* Row r of the window of a block of `rows` output rows, read at input row base_y + dy: every
@@ -255,7 +257,8 @@ static void emit_baked(emitter *e, int indent, const access *a)
     for (int r = 0; r < (int)(c->spec.mask_height + c->rows - 1); ++r) {
         char dy[32];
         format_offset(dy, sizeof dy, r - (int)c->spec.mask_height / 2);
-        emit_baked_row(e, indent, a, (int)c->rows, r, dy);
+        const access row = access_at_row(a, r - (int)c->spec.mask_height / 2);
+        emit_baked_row(e, indent, &row, (int)c->rows, r, dy);
     }
 }
 
@@ -280,13 +283,15 @@ static void emit_folded(emitter *e, int indent, const access *a)
         char dy[32], dx[32], row[16];
         format_offset(dy, sizeof dy, r - h / 2);
         snprintf(row, sizeof row, "row%d", r);
-        access_row(e, a, indent, row, dy);
+        const access row_access = access_at_row(a, r - h / 2);
+        access_row(e, &row_access, indent, row, dy);
         for (int x = 0; x < span_x; ++x) {
             if (!for_each_use(e, (int)c->rows, r, x, NULL)) continue;
             format_offset(dx, sizeof dx, x - w / 2);
             indent_line(out, indent);
             strbuf_printf(out, "const float p%d_%d = ", r, x);
-            access_load(e, a, row, dx);
+            const access tap = access_at_column(&row_access, x - w / 2);
+            access_load(e, &tap, row, dx);
             strbuf_append(out, ";\n");
         }
     }

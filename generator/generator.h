@@ -39,12 +39,19 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Rows per work-item from which a kernel streams (cls_kernel_streams); fewer are a register block.
  * A record's policy streams with a default_rows of 16 or more (PoCL's CPU record: 64): on PoCL
  * (2 cores, 1024^2) 64 rows of 4 columns ran 2.6x (3x3) to 13x (13x13) faster than one row.
- * NVIDIA's record keeps blocks: on an H100 (random 13x13, 4096^2) streaming beat 2 x 2 blocks in
- * clamp (146.9 against 161 us) but its border modes spread over 24% (mirror101 182 us), against
- * Hipacc's constant performance, and at 9x9 it lost to 4 x 2 blocks (101 against 83 us). */
+ * NVIDIA's record keeps blocks up to 9x9, where streaming lost to 4 x 2 blocks on an H100 (random
+ * 9x9, 4096^2: 96-102 against 83 us), and streams the larger masks (CLS_STREAM_BELOW_ROWS). */
 #define CLS_STREAM_MIN_ROWS 16u
 /* The columns per work-item of a baked sum read from global memory where the policy streams. */
 #define CLS_STREAM_POLICY_COLS 4u
+/* A block policy (NVIDIA's) streams CLS_STREAM_POLICY_ROWS rows instead of blocks that
+ * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 11x11 to 15x15 masks),
+ * while one input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border
+ * regions took the window's sums out of registers, 542-605 us at 13x13). On an H100 (random
+ * masks, 4096^2, five border modes) 11x11 took 107-118 us against 175-177 with 2 x 2 blocks,
+ * 13x13 143-151 against 152-161, 15x15 188-206 against 522-1022 with 1 x 2 blocks. */
+#define CLS_STREAM_POLICY_ROWS 64u
+#define CLS_STREAM_BELOW_ROWS 2u
 /* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
  * input row's, non-zero taps x masks x columns) that every region of the fat
  * kernel may unroll: past it, only the body region is unrolled and the border regions loop over

@@ -145,7 +145,15 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
         .max_input_per_output = resolved->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
     };
     cls_filter_release(first);
-    if (!spec->group_width && !spec->group_height) {
+    /* A streaming kernel is one wave of work-items, each holding its window's sums in registers:
+     * occupancy, which Algorithm 2 and eq. 10 weigh, does not limit it. It keeps the policy's
+     * shape, eq. 10 counts both builds at the ISP build's occupancy, and ISP stays isp-block: the
+     * warp refinement cannot drop a check in groups one warp wide. On an H100 (random 13x13,
+     * 4096^2) Algorithm 2's 32x1 took 168 registers in constant mode (184 against 152 us), eq. 10
+     * with the occupancies chose naive for mirror101 (232 against 145 us), and the warp
+     * refinement took 168 registers in constant mode (174 us). */
+    const int streams = choice->rows_per_item >= CLS_STREAM_MIN_ROWS;
+    if (!spec->group_width && !spec->group_height && !streams) {
         cls_config_result result;
         if (cls_configure(&request, &result) == CLS_OK) {
             choice->group_width = result.candidates[result.chosen].group_width;
@@ -159,10 +167,11 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     status = build_pair(context, spec, choice, registers);
     if (status == CLS_OK) {
         cls_isp_request isp_request;
-        isp_request_for(context, spec, choice, registers[0], registers[1], request.usage.local_bytes, -1.0,
-                        &isp_request);
+        isp_request_for(context, spec, choice, streams ? registers[1] : registers[0], registers[1],
+                        request.usage.local_bytes, -1.0, &isp_request);
         cls_isp_prediction prediction;
-        if (cls_isp_predict(&isp_request, &prediction) == CLS_OK) choice->partition = isp_granularity(choice, prediction.choice);
+        if (cls_isp_predict(&isp_request, &prediction) == CLS_OK)
+            choice->partition = streams ? prediction.choice : isp_granularity(choice, prediction.choice);
     }
     return status;
 }

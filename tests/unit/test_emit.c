@@ -1,7 +1,8 @@
 /* test_emit.c — properties of the generated source without a device: every region is labelled
  * and holds exactly the checks of the sides it touches, naive checks everything, baked masks
  * skip zero taps, large baked masks unroll only the body region, window rows are aligned vector
- * loads where the window starts on the vector width, and generation is deterministic. */
+ * loads where the window starts on the vector width, a border region's taps check only the side
+ * they face, streaming regions prefetch, and generation is deterministic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -184,8 +185,8 @@ static void large_baked_mask_unrolls_only_the_body(void **state)
     }
 }
 
-/* The source of a 9x9 (half width 4) or 13x13 (6) mask, 2 rows, `cols` columns per work-item. */
-static char *generate_window(unsigned size, unsigned cols, int unaligned_input)
+/* The source of a 9x9 (half width 4) or 13x13 (6) mask, `rows` x `cols` outputs per work-item. */
+static char *generate_window(unsigned size, unsigned rows, unsigned cols, int unaligned_input)
 {
     float mask[169];
     for (unsigned k = 0; k < size * size; ++k) mask[k] = (float)(k + 1) / 256.0f;
@@ -195,7 +196,7 @@ static char *generate_window(unsigned size, unsigned cols, int unaligned_input)
     spec.coefficients = mask;
     spec.bake_coefficients = 1;
     spec.border = CLS_BORDER_CLAMP;
-    spec.rows_per_item = 2;
+    spec.rows_per_item = rows;
     spec.cols_per_item = cols;
     cls_kernel_config config;
     assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 1, 32, 4), CLS_OK);
@@ -210,24 +211,65 @@ static void window_rows_load_aligned_vectors(void **state)
 {
     (void)state;
     /* 9x9 with 4 columns: each row of the 12-pixel window is three float4 loads from x - 4 */
-    char *source = generate_window(9, 4, 0);
+    char *source = generate_window(9, 2, 4, 0);
     assert_non_null(strstr(source, "const float4 v0_0 = *(__global const float4 *)(input + row + x - 4);"));
     assert_non_null(strstr(source, "const float4 v0_8 = *(__global const float4 *)(input + row + x + 4);"));
     assert_null(strstr(source, "vload"));
     free(source);
     /* 13x13 with 4 columns: the window starts at x - 6, a multiple of 2 only: float2 loads */
-    source = generate_window(13, 4, 0);
+    source = generate_window(13, 2, 4, 0);
     assert_non_null(strstr(source, "const float2 v0_14 = *(__global const float2 *)(input + row + x + 8);"));
     assert_null(strstr(source, "float4"));
     free(source);
     /* the fallback for rows that start anywhere: vloadN, no vector pointers */
-    source = generate_window(9, 4, 1);
+    source = generate_window(9, 2, 4, 1);
     assert_non_null(strstr(source, "const float8 v0_0 = vload8(0, input + row + x - 4);"));
     assert_null(strstr(source, "*(__global const float"));
     free(source);
     /* a 3x3 window starts at x - 1: never aligned */
-    source = generate_window(3, 2, 0);
+    source = generate_window(3, 2, 2, 0);
     assert_null(strstr(source, "*(__global const float"));
+    free(source);
+}
+
+/* A border region checks only the taps that face its side: the work-item's own pixel lies inside
+ * the image. Coarsened, the taps past the last output column (row) fold fully. */
+static void taps_check_only_the_side_they_face(void **state)
+{
+    (void)state;
+    static const struct { const char *label, *checked, *unchecked; } regions[] = {
+        {"L", "border_lo(x - 4, width)", "border_lo(x + "}, {"L", "border_lo(x - 1, width)", "border_lo(x, "},
+        {"R", "border_both(x + 1, width)", "border_both(x - "}, {"R", "border_both(x + 5, width)", "border_both(x, "},
+        {"T", "border_lo(y - 4, height)", "border_lo(y + "}, {"T", "border_lo(y - 1, height)", "border_lo(y, "},
+        {"B", "border_both(y + 1, height)", "border_both(y - "}, {"B", "border_both(y + 5, height)", "border_both(y, "}};
+    char *source = generate_window(9, 2, 2, 0); /* 9x9, 2 rows x 2 columns, clamp */
+    for (size_t r = 0; r < sizeof regions / sizeof regions[0]; ++r) {
+        const char *begin, *end;
+        region_span(source, regions[r].label, &begin, &end);
+        assert_true(count_in(begin, end, regions[r].checked) > 0);
+        assert_int_equal(count_in(begin, end, regions[r].unchecked), 0);
+    }
+    const char *begin, *end;
+    region_span(source, "L", &begin, &end);
+    assert_true(count_in(begin, end, "input[row + x + 5]") > 0);
+    free(source);
+}
+
+/* A streaming kernel loads the next input row during the multiply-adds in every region but the
+ * fallback (whose indices may fold any distance). */
+static void streaming_regions_prefetch(void **state)
+{
+    (void)state;
+    static const char *const prefetching[] = {"TL", "T", "TR", "L", "Body", "R", "BL", "B", "BR"};
+    char *source = generate_window(13, 64, 4, 0);
+    for (size_t r = 0; r < sizeof prefetching / sizeof prefetching[0]; ++r) {
+        const char *begin, *end;
+        region_span(source, prefetching[r], &begin, &end);
+        assert_int_equal(count_in(begin, end, "into next */"), 1);
+    }
+    const char *begin, *end;
+    region_span(source, "Fallback", &begin, &end);
+    assert_int_equal(count_in(begin, end, "into next */"), 0);
     free(source);
 }
 
@@ -253,6 +295,8 @@ int main(void)
         cmocka_unit_test(baked_mask_skips_zero_taps),
         cmocka_unit_test(large_baked_mask_unrolls_only_the_body),
         cmocka_unit_test(window_rows_load_aligned_vectors),
+        cmocka_unit_test(taps_check_only_the_side_they_face),
+        cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
