@@ -11,6 +11,9 @@
  * axis has a cost of its own (check_both; eq. 3 uses 2 * n_check), since the naive and fallback
  * code fold any distance, which for mirror and repeat costs a remainder.
  *
+ * The generated regions check a tap only on the side it faces (docs/design-notes.md); the counts
+ * here keep eq. 6's checks on every tap of a region, an upper bound on the ISP kernel's work.
+ *
  * Two refinements a request may ask for (models.h), both measured to matter on an H100: the work
  * of a work-item as the unrolled kernels do it (checks per loaded pixel rather than per tap, as
  * a coarsened item loads each pixel once for several outputs), and waves: the instructions of
