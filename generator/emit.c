@@ -11,7 +11,8 @@
  *   writes several outputs (same offset and pitch as output).
  * Every work-group picks its region from its logical group id (the launch id rotated so that
  * border groups start first: emit_group_order) against group_bounds; each region holds
- * only the border checks of the sides it touches (the border functions come from the mode's
+ * only the border checks of the sides it touches, and a tap at a known offset only the check of
+ * the side it faces (access_at_column; the border functions come from the mode's
  * cl-templates/border-*.cl, the one place of the index arithmetic). On the local-memory paths
  * the regions differ only in how they stage the tile. */
 #include "emit.h"

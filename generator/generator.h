@@ -48,8 +48,8 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
  * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 11x11 to 15x15 masks),
  * while one input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border
  * regions took the window's sums out of registers, 542-605 us at 13x13). On an H100 (random
- * masks, 4096^2, five border modes) 11x11 took 107-118 us against 175-177 with 2 x 2 blocks,
- * 13x13 143-151 against 152-161, 15x15 188-206 against 522-1022 with 1 x 2 blocks. */
+ * masks, 4096^2, five border modes) 11x11 took 109-118 us against 175-177 with 2 x 2 blocks,
+ * 13x13 144-153 against 152-161, 15x15 191-207 against 522-1022 with 1 x 2 blocks. */
 #define CLS_STREAM_POLICY_ROWS 64u
 #define CLS_STREAM_BELOW_ROWS 2u
 /* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one

@@ -5,7 +5,7 @@
  * context creation with its file and line, and the policy's rows per work-item shrink until a
  * local tile fits; where the record uses the models (an overlay says so for this device),
  * `auto` takes their choice for the spec's expected size when nothing is tuned, and the
- * policy's without one; an ISP calibration applies to weighted sums and not to operator bodies.
+ * policy's without one; a streaming kernel keeps the policy's shape; an ISP calibration applies to weighted sums and not to operator bodies.
  * CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -286,6 +286,34 @@ static void models_choose_for_the_expected_size(void **state)
     unlink(path);
 }
 
+/* A streaming kernel is one wave whose occupancy does not limit it: the models keep the
+ * policy's shape and choose between naive and isp-block only (no warp refinement). */
+static void models_keep_a_streaming_policys_shape(void **state)
+{
+    (void)state;
+    char overlay[64];
+    write_record_overlay("use_models = yes\ndefault_rows = 64\ndefault_wg = 8x4\n", overlay, sizeof overlay);
+    setenv("CLSTENCIL_DEVICE_DB", overlay, 1);
+    unlink(path); /* nothing tuned */
+    cls_context *context = new_context();
+    cls_spec spec = gauss_spec(CLS_BORDER_MIRROR);
+    spec.expected_width = 640;
+    spec.expected_height = 480;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    cls_tuning chosen;
+    filter_choice(filter, &chosen);
+    assert_int_equal(chosen.rows_per_item, 64);
+    assert_int_equal(chosen.group_width, 8);
+    assert_int_equal(chosen.group_height, 4);
+    assert_true(chosen.partition == CLS_PARTITION_ISP_BLOCK || chosen.partition == CLS_PARTITION_NAIVE);
+    expect_gauss_reference(filter, CLS_BORDER_MIRROR, 29, 19);
+    cls_filter_release(filter);
+    cls_context_release(context);
+    unsetenv("CLSTENCIL_DEVICE_DB");
+    unlink(overlay);
+}
+
 /* A calibration (here: a check cost of 0, from a reference where naive was twice as fast)
  * applies to weighted sums; an operator body, whose naive kernel folds every tap, gets the ISP
  * paper's per-tap equations, which keep ISP. */
@@ -329,6 +357,7 @@ int main(void)
         cmocka_unit_test(malformed_file_stops_context_creation),
         cmocka_unit_test(policy_rows_shrink_to_fit_local_memory),
         cmocka_unit_test(models_choose_for_the_expected_size),
+        cmocka_unit_test(models_keep_a_streaming_policys_shape),
         cmocka_unit_test(calibration_applies_to_weighted_sums_only),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
