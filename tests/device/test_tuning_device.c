@@ -225,6 +225,25 @@ static void write_record_overlay(const char *keys, char *overlay, size_t size)
     cls_context_release(context);
 }
 
+/* A context whose record takes the keys (an overlay named by CLSTENCIL_DEVICE_DB, its path in
+ * overlay), with nothing tuned. */
+static cls_context *context_with_record(const char *keys, char *overlay, size_t size)
+{
+    write_record_overlay(keys, overlay, size);
+    setenv("CLSTENCIL_DEVICE_DB", overlay, 1);
+    unlink(path);
+    return new_context();
+}
+
+/* The 3x3 Gaussian with a 640x480 image expected. */
+static cls_spec gauss_spec_for_640x480(cls_border border)
+{
+    cls_spec spec = gauss_spec(border);
+    spec.expected_width = 640;
+    spec.expected_height = 480;
+    return spec;
+}
+
 static void filter_choice(const cls_filter *filter, cls_tuning *t)
 {
     memset(t, 0, sizeof *t);
@@ -237,13 +256,9 @@ static void models_choose_for_the_expected_size(void **state)
 {
     (void)state;
     char overlay[64];
-    write_record_overlay("use_models = yes\ndefault_rows = 1\ndefault_wg = 4x4\n", overlay, sizeof overlay);
-    setenv("CLSTENCIL_DEVICE_DB", overlay, 1);
-    unlink(path); /* nothing tuned */
-    cls_context *context = new_context();
-    cls_spec spec = gauss_spec(CLS_BORDER_REPEAT);
-    spec.expected_width = 640;
-    spec.expected_height = 480;
+    cls_context *context = context_with_record("use_models = yes\ndefault_rows = 1\ndefault_wg = 4x4\n", overlay,
+                                               sizeof overlay);
+    cls_spec spec = gauss_spec_for_640x480(CLS_BORDER_REPEAT);
     cls_tuning model, chosen;
     assert_int_equal(cls_model_choose(context, &spec, 640, 480, &model), CLS_OK);
     cls_filter *filter = NULL;
@@ -292,13 +307,9 @@ static void models_keep_a_streaming_policys_shape(void **state)
 {
     (void)state;
     char overlay[64];
-    write_record_overlay("use_models = yes\ndefault_rows = 64\ndefault_wg = 8x4\n", overlay, sizeof overlay);
-    setenv("CLSTENCIL_DEVICE_DB", overlay, 1);
-    unlink(path); /* nothing tuned */
-    cls_context *context = new_context();
-    cls_spec spec = gauss_spec(CLS_BORDER_MIRROR);
-    spec.expected_width = 640;
-    spec.expected_height = 480;
+    cls_context *context = context_with_record("use_models = yes\ndefault_rows = 64\ndefault_wg = 8x4\n", overlay,
+                                               sizeof overlay);
+    const cls_spec spec = gauss_spec_for_640x480(CLS_BORDER_MIRROR);
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
     cls_tuning chosen;
