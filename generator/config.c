@@ -134,16 +134,17 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
                            !spec->fold_equal_taps;
     if (!spec->rows_per_item && config->rows >= CLS_STREAM_MIN_ROWS && !can_stream) config->rows = 1;
     /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
-     * vector loads when the half width is even), and fewer rows while the block's unrolled
-     * multiply-adds exceed CLS_BLOCK_BUDGET; where it streams, CLS_STREAM_POLICY_COLS columns. */
+     * vector loads when the half width is even), and as many rows as keep the block's unrolled
+     * multiply-adds within CLS_BLOCK_BUDGET; where it streams, CLS_STREAM_POLICY_COLS columns. */
     const int blocks = can_coarsen && default_rows > 1 && spec->bake_coefficients && !spec->body &&
                        config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
     config->cols = spec->cols_per_item ? spec->cols_per_item
                    : blocks ? (cls_kernel_streams(config) ? CLS_STREAM_POLICY_COLS : 2)
                             : 1;
-    if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
-        while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
-            config->rows /= 2;
+    if (blocks && !spec->rows_per_item && !cls_kernel_streams(config)) {
+        const unsigned row_work = nonzero_taps(config) * config->cols, fit = row_work ? CLS_BLOCK_BUDGET / row_work : 8;
+        if (config->rows > fit) config->rows = fit ? fit : 1;
+    }
     /* Blocks that the budget cuts to CLS_STREAM_BELOW_ROWS rows or fewer stream instead, where one
      * input row's multiply-adds still unroll in every region. */
     if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= CLS_STREAM_BELOW_ROWS &&

@@ -39,17 +39,17 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Rows per work-item from which a kernel streams (cls_kernel_streams); fewer are a register block.
  * A record's policy streams with a default_rows of 16 or more (PoCL's CPU record: 64): on PoCL
  * (2 cores, 1024^2) 64 rows of 4 columns ran 2.6x (3x3) to 13x (13x13) faster than one row.
- * NVIDIA's record keeps blocks up to 9x9, where streaming lost to 4 x 2 blocks on an H100 (random
- * 9x9, 4096^2: 96-102 against 83 us), and streams the larger masks (CLS_STREAM_BELOW_ROWS). */
+ * NVIDIA's record keeps blocks up to 13x13, where streaming lost to them on an H100 (random
+ * masks, 4096^2: 9x9 96-102 against 79-83 us, 13x13 144-153 against 134-141), and streams the
+ * larger masks (CLS_STREAM_BELOW_ROWS). */
 #define CLS_STREAM_MIN_ROWS 16u
 /* The columns per work-item of a baked sum read from global memory where the policy streams. */
 #define CLS_STREAM_POLICY_COLS 4u
 /* A block policy (NVIDIA's) streams CLS_STREAM_POLICY_ROWS rows instead of blocks that
- * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 11x11 to 15x15 masks),
- * while one input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border
- * regions took the window's sums out of registers, 542-605 us at 13x13). On an H100 (random
- * masks, 4096^2, five border modes) 11x11 took 109-118 us against 175-177 with 2 x 2 blocks,
- * 13x13 144-153 against 152-161, 15x15 191-207 against 522-1022 with 1 x 2 blocks. */
+ * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 15x15 masks), while one
+ * input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border regions took
+ * the window's sums out of registers, 542-605 us at 13x13). On an H100 (random masks, 4096^2,
+ * five border modes) 15x15 took 189-207 us against 522-1022 with 1 x 2 blocks. */
 #define CLS_STREAM_POLICY_ROWS 64u
 #define CLS_STREAM_BELOW_ROWS 2u
 /* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
@@ -63,12 +63,13 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_UNROLL_LIMIT /* a -D may set it, to compare builds */
 #define CLS_UNROLL_LIMIT 1024
 #endif
-/* Baked multiply-adds per work-item (non-zero taps x masks x rows x columns) up to which the
- * policy gives a work-item more output rows: past it the unrolled body runs slower, not faster
- * (H200, random masks, 2 columns: 7x7 with 8 rows, 784, 62.2 us; 9x9 with 4 rows, 648, 77.9 us,
- * with 8, 1,296, 125 us; 13x13 with 2 rows, 676, 159.2 us, with 4, 1,352, 171.6 us). */
+/* Baked multiply-adds per work-item (non-zero taps x masks x rows x columns) within which the
+ * policy gives a work-item as many output rows as fit (up to the record's): the unroll limit, past
+ * which the border regions roll and the kernel gets slower (H100, random masks, 2 columns, 4096^2:
+ * 9x9 with 6 rows, 972, 79-83 us, with 7, 1,134, 105-115 us; 13x13 with 3 rows, 1,014, 134-142 us,
+ * with 4, 1,352, 163-194 us). */
 #ifndef CLS_BLOCK_BUDGET
-#define CLS_BLOCK_BUDGET 800
+#define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
 #endif
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */

@@ -32,7 +32,7 @@ static void gen_usage(FILE *out)
             "  --type T             pixel type of input and output: f32, u8, u16 (default f32)\n"
             "  --simd N             SIMD width for isp-warp (default 32)\n"
             "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT)\n"
-            "  --rows N             output rows per work-item: 1, 2, 4 or 8, or 16, 32, 64 or 128\n"
+            "  --rows N             output rows per work-item: 1 to 8, or 16, 32, 64 or 128\n"
             "                       (streaming: a window of partial sums walks down the strip)\n"
             "                       (default 1)\n"
             "  --cols N             output columns per work-item: 1, 2, 4 or 8 (default 1)\n"

@@ -101,7 +101,7 @@ static void malformed_files_name_file_and_line(void **state)
     char text[512];
     expect_error("[sm_90 0123 12]\npartition = naive\n", "user.ini:2: section [sm_90 0123 12] is not");
     expect_error("[sm_90 " HASH_A " 12]\npartition = auto\n", "user.ini:2: 'partition' must be naive");
-    expect_error("[sm_90 " HASH_A " 12]\nrows = 3\n", "user.ini:2: 'rows' must be 1, 2, 4, 8, 16, 32, 64 or 128");
+    expect_error("[sm_90 " HASH_A " 12]\nrows = 12\n", "user.ini:2: 'rows' must be 1 to 8, 16, 32, 64 or 128");
     expect_error("[sm_90 " HASH_A " 12]\ngroup = 32\n", "user.ini:2: 'group' must be WxH");
     expect_error("[sm_90 " HASH_A " 12]\nwarps = 4\n", "user.ini:2: unknown key 'warps'");
     expect_error("[sm_90 " HASH_A " 12]\nisp_check = -1\n", "user.ini:2: 'isp_check' must be a check cost");
