@@ -141,10 +141,9 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->cols = spec->cols_per_item ? spec->cols_per_item
                    : blocks ? (cls_kernel_streams(config) ? CLS_STREAM_POLICY_COLS : 2)
                             : 1;
-    if (blocks && !spec->rows_per_item && !cls_kernel_streams(config)) {
-        const unsigned row_work = nonzero_taps(config) * config->cols, fit = row_work ? CLS_BLOCK_BUDGET / row_work : 8;
-        if (config->rows > fit) config->rows = fit ? fit : 1;
-    }
+    if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
+        while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
+            --config->rows;
     /* Blocks that the budget cuts to CLS_STREAM_BELOW_ROWS rows or fewer stream instead, where one
      * input row's multiply-adds still unroll in every region. */
     if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= CLS_STREAM_BELOW_ROWS &&
