@@ -46,28 +46,30 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* The columns per work-item of a baked sum read from global memory where the policy streams. */
 #define CLS_STREAM_POLICY_COLS 4u
 /* A block policy (NVIDIA's) streams CLS_STREAM_POLICY_ROWS rows instead of blocks that
- * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 15x15 masks), while one
- * input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border regions took
- * the window's sums out of registers, 542-605 us at 13x13). On an H100 (random masks, 4096^2,
- * five border modes) 15x15 took 189-207 us against 522-1022 with 1 x 2 blocks. */
+ * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 15x15 to 17x17 masks), while
+ * one input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border regions
+ * took the window's sums out of registers, 542-605 us at 13x13). On an H100 (random masks, 4096^2)
+ * 15x15 took 189-207 us streaming against 218-228 with 3 x 2 blocks, 17x17 297 against 390 with
+ * 1 x 2 blocks (clamp). */
 #define CLS_STREAM_POLICY_ROWS 64u
-#define CLS_STREAM_BELOW_ROWS 2u
+#define CLS_STREAM_BELOW_ROWS 3u
 /* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
- * input row's, non-zero taps x masks x columns) that every region of the fat
- * kernel may unroll: past it, only the body region is unrolled and the border regions loop over
- * the coefficients in a program-scope array, which keeps the build time of large masks in bounds
- * (NVIDIA's compiler takes seconds per unrolled region of a 13x13 mask with 8 rows). On an H100
- * the rolled border regions cost 4-12% of kernel time at 4096^2 when ptxas then allocates fewer
- * registers (13x13, 4 rows: 186.9 against 179.3 us), so the limit sits where full unrolling builds in
- * seconds (9x9 with 8 rows: 648, unrolled) and rolling cuts builds most (13x13 with 8 rows: 1,352). */
+ * input row's, non-zero taps x masks x columns) that every region of the fat kernel may unroll:
+ * past it, only the body region is unrolled and the border regions loop over the coefficients in
+ * a program-scope array, which keeps the build time of large masks in bounds (NVIDIA's compiler
+ * takes about a minute and a half for a 13x13 mask with 4 x 2 blocks, and grows with the code).
+ * Rolled border regions cost 4-30% of kernel time on an H100 at 4096^2 (random 9x9 with 8 x 2
+ * blocks: 105-118 us rolled, 78-80 unrolled), so the limit sits above the blocks that pay: 1,400
+ * multiply-adds are some 1,550 instructions with their loads, 24 KB of the ~32 KB instruction
+ * cache that a warp streams through (13x13 with 5 x 2 blocks, 1,690, was slower than 4 x 2). */
 #ifndef CLS_UNROLL_LIMIT /* a -D may set it, to compare builds */
-#define CLS_UNROLL_LIMIT 1024
+#define CLS_UNROLL_LIMIT 1400
 #endif
 /* Baked multiply-adds per work-item (non-zero taps x masks x rows x columns) within which the
  * policy gives a work-item as many output rows as fit (up to the record's): the unroll limit, past
- * which the border regions roll and the kernel gets slower (H100, random masks, 2 columns, 4096^2:
- * 9x9 with 6 rows, 972, 79-83 us, with 7, 1,134, 105-115 us; 13x13 with 3 rows, 1,014, 134-142 us,
- * with 4, 1,352, 163-194 us). */
+ * which the border regions roll and the kernel gets slower. H100, random masks, 2 columns, isp-warp
+ * 32x4, 4096^2: 9x9 with 8 rows (1,296) 78-80 us against 6 rows 80-82; 13x13 with 4 rows (1,352)
+ * 130-139 against 3 rows 135-144, with 5 rows (1,690, past the limit unrolled) 131-138. */
 #ifndef CLS_BLOCK_BUDGET
 #define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
 #endif

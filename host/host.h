@@ -53,6 +53,12 @@ cls_status cls_isp_calibration_store(const cls_context *context, cls_border bord
 /* The check cost per loaded pixel calibrated for border on the context's architecture (the
  * user's file over the shipped results); 0 when there is none. */
 int cls_isp_calibration_find(const cls_context *context, cls_border border, double *check_per_load);
+/* Whether occupancy limits the kernel, so that cls_model_choose takes Algorithm 2's shape and
+ * eq. 10 weighs the naive build at its own occupancy: not for a streaming kernel (rows_per_item of
+ * CLS_STREAM_MIN_ROWS or more) nor for a weighted sum of CLS_COMPUTE_BOUND_TAPS or more
+ * multiply-adds per output; those keep the policy's shape and count both builds at the ISP
+ * build's occupancy. */
+int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
 
 /* A filter whose `auto` fields the device's policy resolves, without the tuning database (what
  * cls_filter_create falls back to, and what the models start from). */

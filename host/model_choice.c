@@ -37,6 +37,15 @@ enum { BODY_TAP_COST = 8, EPILOGUE_COST = 10 };
 /* The ISP model's view of one work-item (models.h): kernel units and loaded pixels. A baked
  * mask skips its zero coefficients; a coarsened weighted sum loads each input pixel of its
  * (rows + MASK_H - 1) x (cols + MASK_W - 1) window once; an operator body loads every tap. */
+/* A weighted sum's multiply-adds per output: its masks' taps, less a baked mask's zeros. */
+static unsigned live_taps(const cls_spec *s)
+{
+    const unsigned masks = s->mask_count ? s->mask_count : 1, taps = s->mask_width * s->mask_height;
+    unsigned live = 0;
+    for (unsigned t = 0; t < masks * taps; ++t) live += !s->bake_coefficients || s->coefficients[t] != 0.0f;
+    return live;
+}
+
 static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *kernel, unsigned *loads)
 {
     const unsigned taps = s->mask_width * s->mask_height;
@@ -45,9 +54,7 @@ static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *k
         *kernel = (double)taps * BODY_TAP_COST;
         return;
     }
-    const unsigned masks = s->mask_count ? s->mask_count : 1;
-    unsigned live = 0;
-    for (unsigned t = 0; t < masks * taps; ++t) live += !s->bake_coefficients || s->coefficients[t] != 0.0f;
+    const unsigned masks = s->mask_count ? s->mask_count : 1, live = live_taps(s);
     *loads = (rows + s->mask_height - 1) * (cols + s->mask_width - 1);
     *kernel = (double)live * rows * cols + *loads + (masks > 1 ? (double)EPILOGUE_COST * rows * cols : 0.0);
 }
@@ -98,6 +105,12 @@ static cls_partition isp_granularity(const cls_tuning *choice, cls_partition pre
                                                                                          : predicted;
 }
 
+int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item)
+{
+    return rows_per_item < CLS_STREAM_MIN_ROWS &&
+           (spec->body || !spec->coefficients || live_taps(spec) < CLS_COMPUTE_BOUND_TAPS);
+}
+
 /* The naive and isp-block builds of spec at the choice's shape: their registers. */
 static cls_status build_pair(cls_context *context, const cls_spec *spec, const cls_tuning *choice,
                              unsigned registers[2])
@@ -145,15 +158,19 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
         .max_input_per_output = resolved->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
     };
     cls_filter_release(first);
-    /* A streaming kernel is one wave of work-items, each holding its window's sums in registers:
-     * occupancy, which Algorithm 2 and eq. 10 weigh, does not limit it. It keeps the policy's
-     * shape, eq. 10 counts both builds at the ISP build's occupancy, and ISP stays isp-block: the
-     * warp refinement cannot drop a check in groups one warp wide. On an H100 (random 13x13,
-     * 4096^2) Algorithm 2's 32x1 took 168 registers in constant mode (184 against 152 us), eq. 10
-     * with the occupancies chose naive for mirror101 (232 against 145 us), and the warp
-     * refinement took 168 registers in constant mode (174 us). */
+    /* A streaming kernel is one wave of work-items, each holding its window's sums in registers,
+     * and a weighted sum of CLS_COMPUTE_BOUND_TAPS or more is bound by its multiply-adds:
+     * occupancy, which Algorithm 2 and eq. 10 weigh, does not limit them. They keep the policy's
+     * shape and eq. 10 counts both builds at the ISP build's occupancy; a streaming kernel's ISP
+     * stays isp-block: the warp refinement cannot drop a check in groups one warp wide. On an
+     * H100 (random masks, 4096^2), streaming 13x13: Algorithm 2's 32x1 took 168 registers in
+     * constant mode (184 against 152 us), eq. 10 with the occupancies chose naive for mirror101
+     * (232 against 145 us), the warp refinement took 168 registers in constant mode (174 us);
+     * 9x9 with 8 x 2 blocks: Algorithm 2's 32x1 (25 warps at 80 registers, against 24) took 83.4
+     * us in constant mode against 79.3 at 32x4, and eq. 10 chose naive in repeat (120 against 78). */
     const int streams = choice->rows_per_item >= CLS_STREAM_MIN_ROWS;
-    if (!spec->group_width && !spec->group_height && !streams) {
+    const int weighs_occupancy = cls_model_weighs_occupancy(spec, choice->rows_per_item);
+    if (!spec->group_width && !spec->group_height && weighs_occupancy) {
         cls_config_result result;
         if (cls_configure(&request, &result) == CLS_OK) {
             choice->group_width = result.candidates[result.chosen].group_width;
@@ -167,7 +184,7 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     status = build_pair(context, spec, choice, registers);
     if (status == CLS_OK) {
         cls_isp_request isp_request;
-        isp_request_for(context, spec, choice, streams ? registers[1] : registers[0], registers[1],
+        isp_request_for(context, spec, choice, weighs_occupancy ? registers[0] : registers[1], registers[1],
                         request.usage.local_bytes, -1.0, &isp_request);
         cls_isp_prediction prediction;
         if (cls_isp_predict(&isp_request, &prediction) == CLS_OK)

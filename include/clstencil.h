@@ -453,7 +453,9 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
  * the build's registers and local memory (weighted sums: among the shapes of the highest
  * occupancy, those that read at most 3 input pixels per output, where there are any), then
  * naive or ISP by the ISP paper's gain (eqs. 3-10) from the naive and isp-block builds'
- * registers, ISP as isp-warp on the global path, with the policy's rows, columns and input
+ * registers, ISP as isp-warp on the global path (a streaming kernel or a weighted sum of 81 or
+ * more multiply-adds per output, which occupancy does not limit, keeps the policy's shape and
+ * counts both builds at the ISP build's occupancy), with the policy's rows, columns and input
  * path. Builds up to three kernels (cached). kernel_us and the size fields are 0 and width x
  * height. `auto` uses it where nothing is tuned (cls_arch_record.use_models). */
 cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,

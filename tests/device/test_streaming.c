@@ -118,19 +118,19 @@ static void mirror101_mode(void **state) { (void)state; check_mode(CLS_BORDER_MI
 static void repeat_mode(void **state) { (void)state; check_mode(CLS_BORDER_REPEAT); }
 static void constant_mode(void **state) { (void)state; check_mode(CLS_BORDER_CONSTANT); }
 
-/* 17x17 baked with 4 columns: 1,156 multiply-adds per input row, past CLS_UNROLL_LIMIT, so the
+/* 19x19 baked with 4 columns: 1,444 multiply-adds per input row, past CLS_UNROLL_LIMIT, so the
  * border regions loop over baked_mask; and a region of interest at an odd offset (the filter
  * then uses the unaligned loads). */
 static void rolled_borders_and_region_of_interest(void **state)
 {
     (void)state;
-    float mask[17 * 17];
-    fill_mask(mask, 17, 17, 3);
-    assert_true(17 * 17 * 4 > CLS_UNROLL_LIMIT);
+    float mask[19 * 19];
+    fill_mask(mask, 19, 19, 3);
+    assert_true(19 * 19 * 4 > CLS_UNROLL_LIMIT);
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
         cls_spec spec;
         cls_spec_init(&spec);
-        spec.mask_width = spec.mask_height = 17;
+        spec.mask_width = spec.mask_height = 19;
         spec.coefficients = mask;
         spec.bake_coefficients = 1;
         spec.border = (cls_border)b;

@@ -5,7 +5,8 @@
  * context creation with its file and line, and the policy's rows per work-item shrink until a
  * local tile fits; where the record uses the models (an overlay says so for this device),
  * `auto` takes their choice for the spec's expected size when nothing is tuned, and the
- * policy's without one; a streaming kernel keeps the policy's shape; an ISP calibration applies to weighted sums and not to operator bodies.
+ * policy's without one; a streaming kernel keeps the policy's shape; an ISP calibration applies
+ * to weighted sums and not to operator bodies; eq. 10 weighs occupancy only where it limits.
  * CLSTENCIL_TUNING_DB and CLSTENCIL_DEVICE_DB point at temporary files. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@
 
 #include <clstencil.h>
 
+#include "generator.h" /* CLS_STREAM_MIN_ROWS */
+#include "host.h"      /* cls_model_weighs_occupancy */
 #include "reference/reference.h"
 
 static char folder[] = "/tmp/clstencil-tuning-XXXXXX";
@@ -43,7 +46,8 @@ static cls_context *new_context(void)
 
 /* Every pixel of the filter's output on a w x h image against the CPU reference of the 3x3
  * Gaussian in the given border mode. */
-static void expect_gauss_reference(cls_filter *filter, cls_border border, unsigned w, unsigned h)
+static void expect_reference(cls_filter *filter, const float *mask, unsigned size, cls_border border, unsigned w,
+                             unsigned h)
 {
     enum { MAX = 64 * 64 };
     static float in[MAX], out[MAX];
@@ -51,12 +55,17 @@ static void expect_gauss_reference(cls_filter *filter, cls_border border, unsign
     assert_true(w * h <= MAX);
     for (unsigned k = 0; k < w * h; ++k) in[k] = (float)((k * 7) % 32) / 32.0f;
     const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
-    assert_int_equal(ref_stencil(&image, gauss, 3, 3, border, 0.0f, expected), 0);
+    assert_int_equal(ref_stencil(&image, mask, size, size, border, 0.0f, expected), 0);
     const cls_image_desc desc = {.width = w, .height = h};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
     for (unsigned k = 0; k < w * h; ++k)
         if (!ref_f32_close(out[k], expected[k]))
             fail_msg("pixel (%u, %u) is %.9g, expected %.9g", k % w, k / w, (double)out[k], expected[k]);
+}
+
+static void expect_gauss_reference(cls_filter *filter, cls_border border, unsigned w, unsigned h)
+{
+    expect_reference(filter, gauss, 3, border, w, h);
 }
 
 static const cls_tuning TUNED = {.partition = CLS_PARTITION_ISP_WARP, .input_path = CLS_INPUT_LOCAL,
@@ -325,6 +334,40 @@ static void models_keep_a_streaming_policys_shape(void **state)
     unlink(overlay);
 }
 
+/* So does a weighted sum of 81 multiply-adds per output or more (a 9x9 mask), which occupancy
+ * does not limit either; the kernel still matches the reference. */
+static void models_keep_a_compute_bound_sums_shape(void **state)
+{
+    (void)state;
+    char overlay[64];
+    cls_context *context = context_with_record("use_models = yes\ndefault_rows = 1\ndefault_wg = 8x4\n", overlay,
+                                               sizeof overlay);
+    float mask[81];
+    for (int k = 0; k < 81; ++k) mask[k] = (float)(k % 7 + 1) / 324.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 9;
+    spec.coefficients = mask;
+    spec.border = CLS_BORDER_REPEAT;
+    cls_tuning model;
+    assert_int_equal(cls_model_choose(context, &spec, 640, 480, &model), CLS_OK);
+    assert_int_equal(model.group_width, 8);
+    assert_int_equal(model.group_height, 4);
+    spec.expected_width = 640;
+    spec.expected_height = 480;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    cls_tuning chosen;
+    filter_choice(filter, &chosen);
+    assert_int_equal(chosen.group_width, 8);
+    assert_int_equal(chosen.partition, model.partition);
+    expect_reference(filter, mask, 9, CLS_BORDER_REPEAT, 29, 19);
+    cls_filter_release(filter);
+    cls_context_release(context);
+    unsetenv("CLSTENCIL_DEVICE_DB");
+    unlink(overlay);
+}
+
 /* A calibration (here: a check cost of 0, from a reference where naive was twice as fast)
  * applies to weighted sums; an operator body, whose naive kernel folds every tap, gets the ISP
  * paper's per-tap equations, which keep ISP. */
@@ -361,6 +404,32 @@ static void calibration_applies_to_weighted_sums_only(void **state)
     unlink(path);
 }
 
+/* Eq. 10 weighs the naive build's occupancy where occupancy limits the kernel: small weighted
+ * sums and operator bodies, not weighted sums of 81 or more multiply-adds per output (a baked
+ * mask's zeros do not count) nor streaming kernels. */
+static void occupancy_weighs_where_it_limits(void **state)
+{
+    (void)state;
+    float mask[81];
+    for (int k = 0; k < 81; ++k) mask[k] = 1.0f + (float)k;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 9;
+    spec.coefficients = mask;
+    assert_false(cls_model_weighs_occupancy(&spec, 8));
+    spec.bake_coefficients = 1;
+    assert_false(cls_model_weighs_occupancy(&spec, 1));
+    mask[40] = 0.0f; /* 80 multiply-adds baked */
+    assert_true(cls_model_weighs_occupancy(&spec, 8));
+    spec.bake_coefficients = 0; /* a runtime mask multiplies its zeros too */
+    assert_false(cls_model_weighs_occupancy(&spec, 8));
+    spec.body = "OUT = IN(0, 0);";
+    assert_true(cls_model_weighs_occupancy(&spec, 8));
+    cls_spec small = gauss_spec(CLS_BORDER_CLAMP);
+    assert_true(cls_model_weighs_occupancy(&small, 8));
+    assert_false(cls_model_weighs_occupancy(&small, CLS_STREAM_MIN_ROWS));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,7 +438,9 @@ int main(void)
         cmocka_unit_test(policy_rows_shrink_to_fit_local_memory),
         cmocka_unit_test(models_choose_for_the_expected_size),
         cmocka_unit_test(models_keep_a_streaming_policys_shape),
+        cmocka_unit_test(models_keep_a_compute_bound_sums_shape),
         cmocka_unit_test(calibration_applies_to_weighted_sums_only),
+        cmocka_unit_test(occupancy_weighs_where_it_limits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -68,7 +68,7 @@ static void default_rows_apply_where_coarsening_can(void **state)
 static void resolved_block(unsigned size, unsigned nonzero, int bake, unsigned default_rows, unsigned *rows,
                            unsigned *cols)
 {
-    float mask[17 * 17] = {0};
+    float mask[19 * 19] = {0};
     for (unsigned k = 0; k < nonzero; ++k) mask[k] = (float)(k + 1);
     cls_spec spec = valid_spec();
     spec.mask_width = spec.mask_height = size;
@@ -84,9 +84,9 @@ static void resolved_block(unsigned size, unsigned nonzero, int bake, unsigned d
 static void baked_masks_take_blocks_within_the_budget(void **state)
 {
     (void)state;
-    /* size, non-zero taps -> rows x 2 columns: the most rows, up to 8, with taps x rows x 2 <= 1024 */
-    static const unsigned cases[][3] = {{3, 9, 8},    {7, 49, 8},    {9, 81, 6},  {9, 40, 8},
-                                        {11, 121, 4}, {13, 169, 3}, {13, 100, 5}};
+    /* size, non-zero taps -> rows x 2 columns: the most rows, up to 8, with taps x rows x 2 <= 1400 */
+    static const unsigned cases[][3] = {{3, 9, 8},    {7, 49, 8},    {9, 81, 8},  {9, 40, 8},
+                                        {11, 121, 5}, {13, 169, 4}, {13, 100, 7}};
     unsigned rows, cols;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         resolved_block(cases[k][0], cases[k][1], 1, 8, &rows, &cols);
@@ -102,20 +102,20 @@ static void baked_masks_take_blocks_within_the_budget(void **state)
     assert_int_equal(cols, 1);
 }
 
-/* Blocks that the budget cuts to two rows or fewer stream instead (64 rows of 4 columns), while
+/* Blocks that the budget cuts to three rows or fewer stream instead (64 rows of 4 columns), while
  * one input row's multiply-adds unroll (4 x taps <= CLS_UNROLL_LIMIT). */
-static void blocks_cut_to_two_rows_stream(void **state)
+static void blocks_cut_to_three_rows_stream(void **state)
 {
     (void)state;
     /* size, non-zero taps -> rows, columns */
-    static const unsigned cases[][4] = {{15, 225, 64, 4}, {17, 289, 1, 2}};
+    static const unsigned cases[][4] = {{15, 225, 64, 4}, {17, 289, 64, 4}, {19, 361, 1, 2}};
     unsigned rows, cols;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         resolved_block(cases[k][0], cases[k][1], 1, 8, &rows, &cols);
         assert_int_equal(rows, cases[k][2]);
         assert_int_equal(cols, cases[k][3]);
     }
-    assert_true(289 * CLS_STREAM_POLICY_COLS > CLS_UNROLL_LIMIT && 225 * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT);
+    assert_true(361 * CLS_STREAM_POLICY_COLS > CLS_UNROLL_LIMIT && 289 * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT);
     resolved_block(13, 169, 0, 8, &rows, &cols); /* a runtime mask keeps its rows */
     assert_int_equal(rows, 8);
 }
@@ -292,7 +292,7 @@ int main(void)
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
-        cmocka_unit_test(blocks_cut_to_two_rows_stream),
+        cmocka_unit_test(blocks_cut_to_three_rows_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

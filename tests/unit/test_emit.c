@@ -161,8 +161,8 @@ static char *generate_block(unsigned rows, unsigned cols, unsigned nonzero)
 static void large_baked_mask_unrolls_only_the_body(void **state)
 {
     (void)state;
-    /* 81 taps x 8 rows x 2 columns = 1,296 multiply-adds > CLS_UNROLL_LIMIT: border regions loop */
-    char *source = generate_block(8, 2, 81);
+    /* 81 taps x 8 rows x 4 columns = 2,592 multiply-adds > CLS_UNROLL_LIMIT: border regions loop */
+    char *source = generate_block(8, 4, 81);
     assert_non_null(strstr(source, "__constant float baked_mask[MASKS * MASK_W * MASK_H] = {"));
     static const char *const borders[] = {"Fallback", "TL", "T", "TR", "L", "R", "BL", "B", "BR"};
     const char *begin, *end;
@@ -175,9 +175,9 @@ static void large_baked_mask_unrolls_only_the_body(void **state)
     assert_int_equal(count_in(begin, end, "baked_mask"), 0);
     assert_int_equal(count_in(begin, end, "sum[0][7][1] += "), 81);
     free(source);
-    /* 81 x 8 x 1 and 60 non-zero taps x 8 x 2 stay within it: every region unrolled */
-    const unsigned within[][3] = {{8, 1, 81}, {8, 2, 60}};
-    for (size_t k = 0; k < 2; ++k) {
+    /* 81 x 8 x 1, 81 x 8 x 2 and 60 non-zero taps x 8 x 4 stay within it: every region unrolled */
+    const unsigned within[][3] = {{8, 1, 81}, {8, 2, 81}, {8, 4, 40}};
+    for (size_t k = 0; k < sizeof within / sizeof within[0]; ++k) {
         source = generate_block(within[k][0], within[k][1], within[k][2]);
         assert_null(strstr(source, "baked_mask"));
         assert_null(strstr(source, "#pragma unroll"));
