@@ -34,9 +34,6 @@ static unsigned registers_of(const cls_filter *filter)
  * combines several masks' sums into one output (hypot, say). In multiply-add units. */
 enum { BODY_TAP_COST = 8, EPILOGUE_COST = 10 };
 
-/* The ISP model's view of one work-item (models.h): kernel units and loaded pixels. A baked
- * mask skips its zero coefficients; a coarsened weighted sum loads each input pixel of its
- * (rows + MASK_H - 1) x (cols + MASK_W - 1) window once; an operator body loads every tap. */
 /* A weighted sum's multiply-adds per output: its masks' taps, less a baked mask's zeros. */
 static unsigned live_taps(const cls_spec *s)
 {
@@ -46,6 +43,9 @@ static unsigned live_taps(const cls_spec *s)
     return live;
 }
 
+/* The ISP model's view of one work-item (models.h): kernel units and loaded pixels. A baked
+ * mask skips its zero coefficients; a coarsened weighted sum loads each input pixel of its
+ * (rows + MASK_H - 1) x (cols + MASK_W - 1) window once; an operator body loads every tap. */
 static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *kernel, unsigned *loads)
 {
     const unsigned taps = s->mask_width * s->mask_height;
