@@ -62,6 +62,13 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config)
     return nonzero_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
 }
 
+unsigned cls_kernel_register_cap(const cls_kernel_config *config)
+{
+    const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
+                       config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS;
+    return capped ? CLS_REGISTER_CAP : 0;
+}
+
 int cls_kernel_streams(const cls_kernel_config *config)
 {
     return config->rows >= CLS_STREAM_MIN_ROWS;

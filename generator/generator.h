@@ -76,6 +76,17 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);
+/* The registers per work-item that a register block's fat kernel asks of a compiler that takes a
+ * cap (NVIDIA's, through .maxnreg in the PTX: host/register_cap.c), so that the border regions'
+ * index and select code spills instead of lowering every group's occupancy; 0: no cap. Weighted
+ * sums (not bodies) with ISP regions, not streaming (its window lives in registers), of at most
+ * CLS_CAPPED_SUMS outputs x masks per work-item, whose body ptxas fits in fewer (9x9 8x2 and
+ * 13x13 4x2: 56 in clamp). H100, random masks, isp-warp 32x4, 4096^2: 13x13 4x2 in constant
+ * mode took 80 registers and 136.9 us, capped 130.4; repeat 68 and 133.8, capped 130.4; 9x9 8x2
+ * in mirror101 72 and 79.7, capped 77.4. */
+#define CLS_REGISTER_CAP 64u
+#define CLS_CAPPED_SUMS 16u
+unsigned cls_kernel_register_cap(const cls_kernel_config *config);
 /* Whether the kernel streams (CLS_STREAM_MIN_ROWS or more rows per work-item): the work-item
  * walks down its strip with a window of MASK_H partial sums (emit_stream.c), so its unrolled
  * code is one input row's multiply-adds instead of the whole block's. */

@@ -1,6 +1,7 @@
 /* build.c — turns generated source into a program: the build options (assembled here only),
  * the build from source or from a cached binary, the build log on failure, and what the build
- * reports about the kernel (ptxas register and spill counts on NVIDIA, kernel work-group info). */
+ * reports about the kernel (ptxas register and spill counts on NVIDIA, kernel work-group info),
+ * and NVIDIA's register cap where the kernel declares one. */
 #include "build.h"
 
 #include "error.h"
@@ -182,12 +183,9 @@ cls_status cls_build_from_binary(cl_context context, cl_device_id device, const 
  * (this library's binary cache then keeps them: its key changes with the library version, the
  * driver's does not). Such a build is repeated once from the source with an empty kernel of a
  * name used nowhere else appended: new PTX, which ptxas compiles and reports on. */
-cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
-                                 const char *source, const char *options, const char *kernel_name,
-                                 cl_program *out, cls_build_info *info)
+static void rebuild_fresh(cl_context context, cl_device_id device, const cls_device_caps *caps, const char *source,
+                          const char *options, const char *kernel_name, cl_program *out, cls_build_info *info)
 {
-    cls_status status = build_once(context, device, caps, source, options, kernel_name, out, info);
-    if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA || info->registers) return status;
     static atomic_uint attempts;
     strbuf fresh;
     strbuf_init(&fresh);
@@ -206,6 +204,45 @@ cls_status cls_build_from_source(cl_context context, cl_device_id device, const 
         clReleaseProgram(program);
     }
     strbuf_free(&fresh);
+}
+
+/* The kernel's REGISTER_CAP on NVIDIA (register_cap.c): the program's PTX with .maxnreg, built
+ * again. The uncapped program stays where that fails. */
+static void cap_registers(cl_context context, cl_device_id device, const char *options, const char *kernel_name,
+                          unsigned cap, cl_program *out, cls_build_info *info)
+{
+    unsigned char *binary = NULL;
+    size_t size = 0;
+    char *ptx = cls_program_binary(*out, &binary, &size) ? cls_ptx_with_maxnreg((const char *)binary, size, kernel_name, cap)
+                                                           : NULL;
+    free(binary);
+    cl_program capped = NULL;
+    if (ptx && cls_build_from_binary(context, device, (const unsigned char *)ptx, strlen(ptx), options, &capped) ==
+                   CLS_OK) {
+        strbuf log;
+        strbuf_init(&log);
+        append_build_log(capped, device, &log);
+        cls_build_info capped_info = {0};
+        cls_parse_ptxas_info(strbuf_text(&log), &capped_info);
+        query_kernel_info(capped, device, kernel_name, &capped_info);
+        if (!capped_info.registers) capped_info.registers = cap; /* ptxas keeps within it */
+        strbuf_free(&log);
+        clReleaseProgram(*out);
+        *out = capped;
+        *info = capped_info;
+    }
+    free(ptx);
+}
+
+cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
+                                 const char *source, const char *options, const char *kernel_name,
+                                 cl_program *out, cls_build_info *info)
+{
+    cls_status status = build_once(context, device, caps, source, options, kernel_name, out, info);
+    if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA) return status;
+    if (!info->registers) rebuild_fresh(context, device, caps, source, options, kernel_name, out, info);
+    const unsigned cap = cls_source_register_cap(source);
+    if (cap && info->registers > cap) cap_registers(context, device, options, kernel_name, cap, out, info);
     return CLS_OK;
 }
 

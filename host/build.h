@@ -7,7 +7,8 @@
 
 /* The clBuildProgram options for a device: the one place they are assembled. */
 void cls_build_options(const cls_device_caps *caps, strbuf *options);
-/* Builds source; fills info from the log (ptxas on NVIDIA) and the kernel's work-group info.
+/* Builds source; fills info from the log (ptxas on NVIDIA) and the kernel's work-group info. On
+ * NVIDIA a kernel that uses more registers than its REGISTER_CAP is built again within it.
  * On failure the status is CLS_ERR_BUILD and cls_last_error() holds the build log. */
 cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
                                  const char *source, const char *options, const char *kernel_name,
@@ -17,6 +18,11 @@ cls_status cls_build_from_binary(cl_context context, cl_device_id device, const 
                                  size_t size, const char *options, cl_program *out);
 /* The program's binary for its one device (malloc'd); 0 when the device gives none. */
 int cls_program_binary(cl_program program, unsigned char **binary, size_t *size);
+/* The registers per work-item a generated source asks for (its REGISTER_CAP); 0: none. */
+unsigned cls_source_register_cap(const char *source);
+/* NVIDIA's PTX (size bytes, NUL-terminated or not) with ".maxnreg cap" after the parameter list of
+ * kernel_name's entry (malloc'd); NULL where that entry is not found. */
+char *cls_ptx_with_maxnreg(const char *ptx, size_t size, const char *kernel_name, unsigned cap);
 /* Reads "Used N registers" and "N bytes stack frame, N bytes spill stores, N bytes spill
  * loads" from ptxas lines of an NVIDIA build log (-cl-nv-verbose). */
 void cls_parse_ptxas_info(const char *log, cls_build_info *info);

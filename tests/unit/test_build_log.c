@@ -1,11 +1,13 @@
-/* test_build_log.c — what the host reads from build logs: register, spill and stack numbers of
- * an NVIDIA log (-cl-nv-verbose), and positions inside a user-written body mapped back to the
- * body's own lines for compilers that ignore #line. */
+/* test_build_log.c — what the host reads from build logs and writes into NVIDIA's PTX: register,
+ * spill and stack numbers of an NVIDIA log (-cl-nv-verbose), positions inside a user-written body
+ * mapped back to the body's own lines for compilers that ignore #line, and a source's register
+ * cap as a .maxnreg directive after the entry's parameter list. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "build.h"
@@ -63,12 +65,36 @@ static void body_positions_are_mapped(void **state)
     strbuf_free(&out);
 }
 
+static void register_cap_goes_into_the_ptx(void **state)
+{
+    (void)state;
+    assert_int_equal(cls_source_register_cap("#define MASKS 1\n#define REGISTER_CAP 64 /* per work-item */\n"), 64);
+    assert_int_equal(cls_source_register_cap("#define MASKS 1\n"), 0);
+    static const char ptx[] = ".version 8.0\n.target sm_90\n"
+                              ".entry other(\n\t.param .u64 a\n)\n{\n\tret;\n}\n"
+                              ".entry clstencil_filter(\n\t.param .u64 input,\n\t.param .align 16 .b8 roi[16]\n)\n"
+                              "{\n\tret;\n}\n";
+    char *patched = cls_ptx_with_maxnreg(ptx, sizeof ptx, "clstencil_filter", 64);
+    assert_non_null(patched);
+    assert_string_equal(strstr(patched, ".entry clstencil_filter("),
+                        ".entry clstencil_filter(\n\t.param .u64 input,\n\t.param .align 16 .b8 roi[16]\n)\n"
+                        ".maxnreg 64\n{\n\tret;\n}\n");
+    assert_non_null(strstr(patched, ".entry other(\n\t.param .u64 a\n)\n{")); /* other entries as they were */
+    free(patched);
+    /* a binary without the NUL, and one without the entry */
+    patched = cls_ptx_with_maxnreg(ptx, sizeof ptx - 1, "clstencil_filter", 48);
+    assert_non_null(strstr(patched, ")\n.maxnreg 48\n{"));
+    free(patched);
+    assert_null(cls_ptx_with_maxnreg(ptx, sizeof ptx, "clstencil_fresh", 64));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_registers_and_spills),
         cmocka_unit_test(other_logs_leave_zeros),
         cmocka_unit_test(body_positions_are_mapped),
+        cmocka_unit_test(register_cap_goes_into_the_ptx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,6 +120,47 @@ static void blocks_cut_to_three_rows_stream(void **state)
     assert_int_equal(rows, 8);
 }
 
+/* The register cap: weighted sums with ISP regions in blocks of up to 16 outputs x masks; not
+ * naive kernels, streaming ones, larger blocks or operator bodies. */
+static unsigned register_cap_of(const cls_spec *spec)
+{
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 1, 0, 0), CLS_OK);
+    const unsigned cap = cls_kernel_register_cap(&config);
+    cls_kernel_config_free(&config);
+    return cap;
+}
+
+static void register_blocks_with_regions_take_a_cap(void **state)
+{
+    (void)state;
+    cls_spec spec = valid_spec();
+    spec.bake_coefficients = 1;
+    spec.partition = CLS_PARTITION_ISP_WARP;
+    spec.rows_per_item = 8;
+    spec.cols_per_item = 2;
+    assert_int_equal(register_cap_of(&spec), CLS_REGISTER_CAP);
+    spec.partition = CLS_PARTITION_ISP_BLOCK;
+    spec.bake_coefficients = 0;
+    assert_int_equal(register_cap_of(&spec), CLS_REGISTER_CAP);
+    spec.partition = CLS_PARTITION_NAIVE;
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec.partition = CLS_PARTITION_ISP_BLOCK;
+    spec.cols_per_item = 4; /* 32 sums */
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec.rows_per_item = 64; /* streaming: the window lives in registers */
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec.rows_per_item = 1;
+    spec.cols_per_item = 1;
+    spec.body = "OUT = IN(0, 0);";
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec.body = NULL;
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    assert_non_null(strstr(source, "\n#define REGISTER_CAP 64 "));
+    free(source);
+}
+
 /* A record whose default_rows streams (PoCL's: 64) streams where streaming applies. */
 static void a_streaming_policy_streams_where_it_applies(void **state)
 {
@@ -293,6 +334,7 @@ int main(void)
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
+        cmocka_unit_test(register_blocks_with_regions_take_a_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
