@@ -1,6 +1,7 @@
 /* test_config.c — a spec resolved into a kernel configuration (generator/config.c): the policy's
- * rows per work-item where coarsening can apply, and the canonical key's independence from how
- * the struct was filled and its dependence on every kernel variant. */
+ * rows per work-item where coarsening can apply, which kernels declare a register cap, and the
+ * canonical key's independence from how the struct was filled and its dependence on every kernel
+ * variant. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
