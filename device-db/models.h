@@ -121,15 +121,6 @@ typedef struct cls_config_request {
  * bilateral) fell from 6.5% to 4.6% (docs/performance.md). */
 #define CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT 3.0
 
-/* Weighted sums of this many multiply-adds per output or more are bound by their multiply-adds
- * (81 per 8 bytes moved, about an H100's FP32 rate over its memory bandwidth), not by the latency
- * that more resident warps hide: they keep the policy's work-group shape, and eq. 10 weighs the
- * naive build at the ISP build's occupancy, as for streaming (departures from Hipacc and the ISP
- * paper; host/model_choice.c). On an H100 (random 9x9, 8 x 2 outputs per work-item, 4096^2)
- * Algorithm 2's 32x1 took 83 us in constant mode against 79 at 32x4, and the occupancies chose
- * naive in repeat, 120 against 78 us. */
-#define CLS_COMPUTE_BOUND_TAPS 81u
-
 typedef struct cls_config_candidate {
     unsigned group_width, group_height; /* work-items; a group covers group_height * rows rows */
     cls_occupancy occupancy;

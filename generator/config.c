@@ -62,10 +62,20 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config)
     return nonzero_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
 }
 
+/* The multiply-adds of one output pixel of a weighted sum: a separated mask's row and column, a
+ * baked mask's non-zero taps, or every tap of a runtime mask. */
+static size_t multiply_adds(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    if (config->separable != CLS_SEPARABLE_NONE) return (size_t)config->masks * (s->mask_width + s->mask_height);
+    return s->bake_coefficients ? nonzero_taps(config) : (size_t)config->masks * s->mask_width * s->mask_height;
+}
+
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 {
     const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
-                       config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS;
+                       config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
+                       multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;
     return capped ? CLS_REGISTER_CAP : 0;
 }
 

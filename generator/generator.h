@@ -76,14 +76,24 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);
-/* The registers per work-item that a register block's fat kernel asks of a compiler that takes a
- * cap (NVIDIA's, through .maxnreg in the PTX: host/register_cap.c), so that the border regions'
- * index and select code spills instead of lowering every group's occupancy; 0: no cap. Weighted
- * sums (not bodies) with ISP regions, not streaming (its window lives in registers), of at most
- * CLS_CAPPED_SUMS outputs x masks per work-item, whose body ptxas fits in fewer (9x9 8x2 and
- * 13x13 4x2: 56 in clamp). H100, random masks, isp-warp 32x4, 4096^2: 13x13 4x2 in constant
- * mode took 80 registers and 136.9 us, capped 130.4; repeat 68 and 133.8, capped 130.4; 9x9 8x2
- * in mirror101 72 and 79.7, capped 77.4. */
+/* Weighted sums of this many multiply-adds per output or more are bound by their multiply-adds
+ * (81 per 8 bytes moved, about an H100's FP32 rate over its memory bandwidth), not by the latency
+ * that more resident warps hide. The models keep the policy's work-group shape for them, and eq.
+ * 10 weighs the naive build at the ISP build's occupancy, as for streaming (departures from
+ * Hipacc and the ISP paper; host/model_choice.c). On an H100 (random 9x9, 8 x 2 outputs per
+ * work-item, 4096^2) Algorithm 2's 32x1 took 83 us in constant mode against 79 at 32x4, and the
+ * occupancies chose naive in repeat, 120 against 78 us. */
+#define CLS_COMPUTE_BOUND_TAPS 81u
+/* The registers per work-item that a compute-bound register block's fat kernel is built to by a
+ * compiler that takes a cap (NVIDIA's, through .maxnreg in the PTX: host/register_cap.c): the
+ * border regions' index and select code spills instead of lowering every group's occupancy, and
+ * a body that ptxas fits in fewer gets the spare registers; 0: no cap. Weighted sums (not bodies)
+ * of CLS_COMPUTE_BOUND_TAPS multiply-adds or more, with ISP regions, not streaming (its window
+ * lives in registers), of at most CLS_CAPPED_SUMS outputs x masks per work-item. Memory-bound
+ * sums keep the compiler's count and their occupancy. H100, random masks, isp-warp 32x4, 4096^2:
+ * 13x13 4x2 in constant mode took 80 registers and 136.9 us, at 64 130.4; repeat 68 and 133.8,
+ * at 64 130.4; clamp 56 and 131.1-131.5, at 64 129.2-129.4 (72: 133-135); 9x9 8x2 in mirror101
+ * 72 and 79.7, at 64 77.4. */
 #define CLS_REGISTER_CAP 64u
 #define CLS_CAPPED_SUMS 16u
 unsigned cls_kernel_register_cap(const cls_kernel_config *config);

@@ -242,7 +242,7 @@ cls_status cls_build_from_source(cl_context context, cl_device_id device, const 
     if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA) return status;
     if (!info->registers) rebuild_fresh(context, device, caps, source, options, kernel_name, out, info);
     const unsigned cap = cls_source_register_cap(source);
-    if (cap && info->registers > cap) cap_registers(context, device, options, kernel_name, cap, out, info);
+    if (cap && info->registers != cap) cap_registers(context, device, options, kernel_name, cap, out, info);
     return CLS_OK;
 }
 

@@ -8,7 +8,7 @@
 /* The clBuildProgram options for a device: the one place they are assembled. */
 void cls_build_options(const cls_device_caps *caps, strbuf *options);
 /* Builds source; fills info from the log (ptxas on NVIDIA) and the kernel's work-group info. On
- * NVIDIA a kernel that uses more registers than its REGISTER_CAP is built again within it.
+ * NVIDIA a kernel whose register count is not its REGISTER_CAP is built again to that cap.
  * On failure the status is CLS_ERR_BUILD and cls_last_error() holds the build log. */
 cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
                                  const char *source, const char *options, const char *kernel_name,

@@ -121,8 +121,9 @@ static void blocks_cut_to_three_rows_stream(void **state)
     assert_int_equal(rows, 8);
 }
 
-/* The register cap: weighted sums with ISP regions in blocks of up to 16 outputs x masks; not
- * naive kernels, streaming ones, larger blocks or operator bodies. */
+/* The register cap: compute-bound weighted sums (81 multiply-adds or more per output) with ISP
+ * regions in blocks of up to 16 outputs x masks; not naive kernels, streaming ones, larger
+ * blocks, smaller or separated sums, or operator bodies. */
 static unsigned register_cap_of(const cls_spec *spec)
 {
     cls_kernel_config config;
@@ -132,17 +133,23 @@ static unsigned register_cap_of(const cls_spec *spec)
     return cap;
 }
 
-static void register_blocks_with_regions_take_a_cap(void **state)
+static void compute_bound_register_blocks_take_a_cap(void **state)
 {
     (void)state;
+    float mask9[81];
+    for (unsigned k = 0; k < 81; ++k) mask9[k] = (float)((k * 37u) % 11u) + 1.0f; /* no zeros, not rank 1 */
     cls_spec spec = valid_spec();
+    spec.mask_width = spec.mask_height = 9;
+    spec.coefficients = mask9;
     spec.bake_coefficients = 1;
     spec.partition = CLS_PARTITION_ISP_WARP;
     spec.rows_per_item = 8;
     spec.cols_per_item = 2;
     assert_int_equal(register_cap_of(&spec), CLS_REGISTER_CAP);
+    mask9[40] = 0.0f; /* 80 multiply-adds baked: memory-bound */
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec.bake_coefficients = 0; /* a runtime mask multiplies every tap */
     spec.partition = CLS_PARTITION_ISP_BLOCK;
-    spec.bake_coefficients = 0;
     assert_int_equal(register_cap_of(&spec), CLS_REGISTER_CAP);
     spec.partition = CLS_PARTITION_NAIVE;
     assert_int_equal(register_cap_of(&spec), 0);
@@ -160,6 +167,16 @@ static void register_blocks_with_regions_take_a_cap(void **state)
     assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
     assert_non_null(strstr(source, "\n#define REGISTER_CAP 64 "));
     free(source);
+    for (unsigned k = 0; k < 81; ++k) mask9[k] = 1.0f;
+    spec.bake_coefficients = 1;
+    assert_int_equal(register_cap_of(&spec), CLS_REGISTER_CAP);
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS; /* 18 multiply-adds per output */
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec = valid_spec(); /* 3x3: memory-bound */
+    spec.partition = CLS_PARTITION_ISP_WARP;
+    spec.rows_per_item = 8;
+    spec.cols_per_item = 2;
+    assert_int_equal(register_cap_of(&spec), 0);
 }
 
 /* A record whose default_rows streams (PoCL's: 64) streams where streaming applies. */
@@ -335,7 +352,7 @@ int main(void)
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
-        cmocka_unit_test(register_blocks_with_regions_take_a_cap),
+        cmocka_unit_test(compute_bound_register_blocks_take_a_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
