@@ -259,8 +259,8 @@ static void emit_header(emitter *e)
                   c->group_height, c->rows, c->cols, c->masks);
     if (c->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(out, "#define SIMD_WIDTH %u\n", c->simd_width);
     if (cls_kernel_register_cap(c))
-        strbuf_printf(out, "#define REGISTER_CAP %u /* per work-item, where the compiler takes a cap: border code "
-                           "spills, not the body */\n", cls_kernel_register_cap(c));
+        strbuf_printf(out, "#define REGISTER_CAP %u /* per work-item, built to where the compiler takes a cap: "
+                           "border code spills, not the body */\n", cls_kernel_register_cap(c));
     if (cls_kernel_streams(c)) strbuf_append(out, "#define SPAN_W (MASK_W + COLS - 1) /* input columns of a row of outputs */\n");
     if (c->separable == CLS_SEPARABLE_SINGLE_PASS)
         strbuf_append(out, "#define TILE_W GROUP_W /* row sums: one column per work-item */\n"
