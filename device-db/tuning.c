@@ -73,13 +73,13 @@ static int parse_section(const char *section, cls_tuning_entry *entry)
     return entry->size_class > 0 && entry->size_class < 64;
 }
 
-/* 1 to `small`, or a power of two up to `most`. */
-static int parse_blocking(const char *value, unsigned *out, unsigned small, unsigned most)
+/* A count that `valid` accepts. */
+static int parse_blocking(const char *value, unsigned *out, int (*valid)(unsigned))
 {
     char *end;
     const unsigned long n = strtoul(value, &end, 10);
     *out = (unsigned)n;
-    return *end == '\0' && n >= 1 && n <= most && (n <= small || (n & (n - 1)) == 0);
+    return *end == '\0' && n == *out && valid(*out);
 }
 
 static int start_section(parse_state *state, const char *section)
@@ -129,8 +129,8 @@ static int handle_key(void *user, const char *section, const char *name, const c
     else if (strcmp(name, "group") == 0)
         ok = sscanf(value, "%ux%u%c", &t->group_width, &t->group_height, &tail) == 2 && t->group_width &&
              t->group_height, *seen |= KEY_GROUP, expected = "WxH, e.g. 32x4";
-    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, 8, 128), *seen |= KEY_ROWS, expected = "1 to 8, 16, 32, 64 or 128";
-    else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, 2, 8), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
+    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, cls_rows_per_item_valid), *seen |= KEY_ROWS, expected = "1 to 8, 16, 32, 64 or 128";
+    else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, cls_cols_per_item_valid), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
     else if (strcmp(name, "kernel_us") == 0)
         ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0, expected = "a time in microseconds";
     else if (strcmp(name, "isp_check") == 0)

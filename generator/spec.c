@@ -171,22 +171,14 @@ static cls_status check_finite(const char *what, const float *values, unsigned w
     return CLS_OK;
 }
 
-/* Rows of a block: 1 to 8 (0 means 1). */
-static int valid_block_rows(unsigned value)
+int cls_rows_per_item_valid(unsigned rows)
 {
-    return value <= 8;
+    return (rows >= 1 && rows <= 8) || rows == 16 || rows == 32 || rows == 64 || rows == 128;
 }
 
-/* Columns: 1, 2, 4 or 8 (0 means 1), the widths of the vector loads. */
-static int valid_cols(unsigned value)
+int cls_cols_per_item_valid(unsigned cols)
 {
-    return value == 0 || value == 1 || value == 2 || value == 4 || value == 8;
-}
-
-/* Rows per work-item that stream (cls_kernel_streams). */
-static int valid_streaming(unsigned value)
-{
-    return value == 16 || value == 32 || value == 64 || value == 128;
+    return cols == 1 || cols == 2 || cols == 4 || cols == 8;
 }
 
 static cls_status check_mask_side(const char *what, unsigned size)
@@ -271,17 +263,17 @@ cls_status cls_spec_validate(const cls_spec *spec)
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
     if ((unsigned)spec->input_type > CLS_PIXEL_U16 || (unsigned)spec->output_type > CLS_PIXEL_U16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
-    if (!valid_block_rows(spec->rows_per_item) && !valid_streaming(spec->rows_per_item))
+    if (spec->rows_per_item && !cls_rows_per_item_valid(spec->rows_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",
                         spec->rows_per_item);
-    if (valid_streaming(spec->rows_per_item) &&
+    if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS &&
         (spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
          spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "%u rows per work-item stream the window through registers: they read the global "
                         "input, unseparated and without tap folding",
                         spec->rows_per_item);
-    if (!valid_cols(spec->cols_per_item))
+    if (spec->cols_per_item && !cls_cols_per_item_valid(spec->cols_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);
     if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && (spec->body || spec->border == CLS_BORDER_UNDEFINED))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,

@@ -305,6 +305,10 @@ const char *cls_pixel_type_name(cls_pixel_type type);
 size_t cls_pixel_size(cls_pixel_type type);
 /* Checks a spec without a device; the message names the offending field. */
 cls_status cls_spec_validate(const cls_spec *spec);
+/* Whether a count is one that rows_per_item (1 to 8, or 16, 32, 64 or 128: streaming) and
+ * cols_per_item (1, 2, 4 or 8) take; 0, which a spec reads as 1, is not one. */
+int cls_rows_per_item_valid(unsigned rows);
+int cls_cols_per_item_valid(unsigned cols);
 
 /* Generates the OpenCL C source for a spec without a device. simd_width is used by isp-warp
  * (0 means 32). auto partition and shape resolve as cls_filter_create would on a device

@@ -66,25 +66,24 @@ static int parse_separable_item(const char *item, void *array, size_t index)
     return cls_separable_parse(item, &((cls_separable *)array)[index]) == CLS_OK;
 }
 
-/* Rows per work-item: 1 to 8, 16, 32, 64, 128 (streaming) or auto; columns 1, 2, 4, 8 or auto:
- * 1 to `small`, or a power of two up to `most`. */
-static int parse_blocking(const char *item, void *array, size_t index, unsigned small, unsigned most)
+/* Rows or columns per work-item: a count that `valid` accepts, or auto (0). */
+static int parse_blocking(const char *item, unsigned *out, int (*valid)(unsigned))
 {
-    if (strcmp(item, "auto") == 0) return ((unsigned *)array)[index] = 0, 1;
+    if (strcmp(item, "auto") == 0) return *out = 0, 1;
     char *end;
     const unsigned long value = strtoul(item, &end, 10);
-    ((unsigned *)array)[index] = (unsigned)value;
-    return *end == '\0' && value >= 1 && value <= most && (value <= small || (value & (value - 1)) == 0);
+    *out = (unsigned)value;
+    return *end == '\0' && value == *out && valid(*out);
 }
 
 static int parse_rows_item(const char *item, void *array, size_t index)
 {
-    return parse_blocking(item, array, index, 8, 128);
+    return parse_blocking(item, &((unsigned *)array)[index], cls_rows_per_item_valid);
 }
 
 static int parse_cols_item(const char *item, void *array, size_t index)
 {
-    return parse_blocking(item, array, index, 2, 8);
+    return parse_blocking(item, &((unsigned *)array)[index], cls_cols_per_item_valid);
 }
 
 static int parse_count(const char *text, int least, int *out)

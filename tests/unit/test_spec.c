@@ -201,6 +201,21 @@ static void bad_cols_rejected(void **state)
     expect_invalid(&spec, "columns per work-item 16");
 }
 
+/* The counts that the spec, the tuning file and clstencil bench all accept. */
+static void block_counts_are_one_rule(void **state)
+{
+    (void)state;
+    for (unsigned n = 0; n <= 256; ++n) {
+        const int rows = (n >= 1 && n <= 8) || n == 16 || n == 32 || n == 64 || n == 128;
+        const int cols = n == 1 || n == 2 || n == 4 || n == 8;
+        assert_int_equal(cls_rows_per_item_valid(n), rows);
+        assert_int_equal(cls_cols_per_item_valid(n), cols);
+    }
+    cls_spec spec = valid_spec();
+    spec.rows_per_item = 12;
+    expect_invalid(&spec, "rows per work-item 12 is not 1 to 8, 16, 32, 64 or 128");
+}
+
 static void cols_need_weighted_sum_and_border(void **state)
 {
     (void)state;
@@ -406,6 +421,7 @@ int main(void)
         cmocka_unit_test(input_path_and_separable_names),
         cmocka_unit_test(bad_variant_enum_values_rejected),
         cmocka_unit_test(bad_cols_rejected),
+        cmocka_unit_test(block_counts_are_one_rule),
         cmocka_unit_test(cols_need_weighted_sum_and_border),
         cmocka_unit_test(half_given_vectors_rejected),
         cmocka_unit_test(vectors_replace_coefficients),
