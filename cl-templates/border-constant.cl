@@ -5,6 +5,6 @@
 int inside_lo(int i, int n) { (void)n; return i >= 0; }
 int inside_hi(int i, int n) { return i < n; }
 int inside_both(int i, int n) { return i >= 0 && i < n; }
-int border_lo(int i, int n) { (void)n; return max(i, 0); }
-int border_hi(int i, int n) { return min(i, n - 1); }
-int border_both(int i, int n) { return clamp(i, 0, n - 1); }
+int border_lo(int i, int n) { (void)n; return i < 0 ? 0 : i; } /* comparisons: border-clamp.cl says why */
+int border_hi(int i, int n) { return i >= n ? n - 1 : i; }
+int border_both(int i, int n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
