@@ -1,9 +1,18 @@
 #!/bin/sh
 # test.sh — the README's second command: installs what is missing (Debian 12, as root), builds
-# with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs every test, then
-# builds the threads test with ThreadSanitizer into build-tsan/ and runs it.
+# with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
+# then builds the threads test with ThreadSanitizer into build-tsan/ and runs it. Prints the wall
+# time and the ten slowest tests.
+#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, hours on 2 cores)
+#   other arguments go to ctest (e.g. -R test_matrix, -L unit)
 set -eu
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+labels="-LE exhaustive"
+if [ "${1:-}" = "--exhaustive" ]; then
+    labels="-L exhaustive"
+    shift
+fi
 ./scripts/install-deps.sh
 jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=address
@@ -11,10 +20,20 @@ cmake --build build-test -j "$jobs"
 # OpenCL runtimes keep allocations for the life of the process: leak checks would only see them.
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
-(cd build-test && ctest --output-on-failure -j "$jobs" "$@")
+log=build-test/ctest-output.txt
+# shellcheck disable=SC2086
+{ (cd build-test && ctest --output-on-failure -j "$jobs" $labels "$@"); echo $? > "$log.status"; } 2>&1 | tee "$log"
+status=$(cat "$log.status")
+echo "the ten slowest tests:"
+grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log" | sed -E 's/.* Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/' |
+    sort -rn | head -n 10 | sed 's/^/  /'
+[ "$status" -eq 0 ] || exit "$status"
 
-cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=thread > /dev/null
-cmake --build build-tsan -j "$jobs" --target test_threads > /dev/null
-CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}" \
-    ./build-tsan/tests/test_threads
-echo "ThreadSanitizer: 8 threads sharing one context, no race reported"
+if [ "$labels" = "-LE exhaustive" ]; then
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=thread > /dev/null
+    cmake --build build-tsan -j "$jobs" --target test_threads > /dev/null
+    CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}" \
+        ./build-tsan/tests/test_threads
+    echo "ThreadSanitizer: 8 threads sharing one context, no race reported"
+fi
+echo "test.sh: $(($(date +%s) - start)) s wall"
