@@ -3,14 +3,21 @@
  * storage (runtime / baked), on the default OpenCL device, compared pixel by pixel (border
  * pixels included) against the independent CPU reference in tests/reference/.
  *
- * Matrix (default):
+ * Dimensions:
  *   f32:     masks 1x1 3x3 5x5 9x3 3x9 13x13 17x17 31x31, images 1x1 2x3 7x5 16x16 37x23
  *            256x256 1000x777, shapes 24x4 128x1 32x8, all partitions;
  *   u8, u16: masks 3x3 5x5, images 7x5 37x23 256x256, shapes 32x8 24x4, all partitions;
- *   every one of these for bake_coefficients = 0 and, for masks up to 9x9, = 1.
- *   Run-time limit: on 1000x777 the 17x17 and 31x31 masks run with one work-group shape per
- *   border mode (rotating over the three shapes, the same for all partitions so that they can
- *   be cross-checked); every other combination runs every shape. CLS_MATRIX_FULL=1 lifts this.
+ *   coefficients runtime and, for masks up to 9x9, baked.
+ * Default run (representatives; every filter runs on every image of its type):
+ *   every border mode meets every f32 mask once, with the partition, shape and coefficient
+ *   storage rotated over modes and masks so that every pair of mode, mask, partition, shape and
+ *   storage meets; per mode one small mask also runs in all three partitions (compared with each
+ *   other), and one integer type (u8 in even modes, u16 in odd ones) with a rotated mask,
+ *   partition, shape and storage.
+ * Exhaustive run (CLS_TEST_EXHAUSTIVE=1): the full product, except that on 1000x777 the 17x17
+ *   and 31x31 masks run with one work-group shape per border mode (rotating over the three
+ *   shapes, the same for all partitions so that they can be cross-checked); CLS_MATRIX_FULL=1
+ *   lifts this.
  * Environment:
  *   CLS_MATRIX_QUICK=1    masks 1x1 3x3 5x5 9x3, images up to 37x23 (integers: 7x5 37x23),
  *                         shapes 24x4 and 32x8 only.
@@ -23,7 +30,8 @@
  * exactly representable in float and the result is order-independent). Undefined mode is
  * compared on interior pixels only (whole window inside); it runs through cls_filter_enqueue on
  * a sub-buffer with guard memory around it, since its border pixels read outside the image.
- * The three partitions must agree bit for bit on PoCL, and within the f32 tolerance elsewhere.
+ * Partitions that run the same case must agree bit for bit on PoCL, and within the f32
+ * tolerance elsewhere.
  * Some cases use row pitches larger than the row: input padding holds poison (NaN, max) that
  * must never be read, and output padding bytes must be left untouched. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +51,7 @@
 #include <clstencil.h>
 
 #include "../reference/reference.h"
+#include "../support/test_level.h"
 
 /* ---------------------------------------------------------------- the matrix */
 
@@ -98,7 +107,7 @@ static const char *type_name(cls_pixel_type t)
 /* ---------------------------------------------------------------- configuration, state */
 
 static struct {
-    int quick, full;
+    int quick, full, exhaustive;
     int bake[2];       /* bake[0]: runtime coefficients, bake[1]: baked */
     char modes[64];    /* CLS_MATRIX_MODES, "" = all */
 } cfg;
@@ -407,7 +416,7 @@ static int shape_in_type(cls_pixel_type type, int s)
 /* The run-time limit: large masks on the large image use one shape per border mode. */
 static int image_in_shape(cls_border mode, int mask, int shape, int image)
 {
-    if (cfg.full || image != IMG_BIG || MASKS[mask].w < 17)
+    if (cfg.full || !cfg.exhaustive || image != IMG_BIG || MASKS[mask].w < 17)
         return 1;
     return shape == (int)mode % (int)N_SHAPES;
 }
@@ -415,6 +424,45 @@ static int image_in_shape(cls_border mode, int mask, int shape, int image)
 static int padded_case(int shape, int image)
 {
     return shape == SHAPE_24x4 && (image == IMG_7x5 || image == IMG_37x23 || image == IMG_256);
+}
+
+/* The default run's representatives (see the header); the exhaustive run takes every case. */
+static int type_in_mode(cls_border mode, cls_pixel_type type)
+{
+    return cfg.exhaustive || type == CLS_PIXEL_F32 || (type == CLS_PIXEL_U8) == ((int)mode % 2 == 0);
+}
+/* The rotation index of a (mode, type, mask): f32 masks index themselves, an integer type's one
+ * mask rotates with the mode. */
+static int rotation(cls_border mode, cls_pixel_type type, int mask)
+{
+    return (int)mode + (type == CLS_PIXEL_F32 ? mask : 1 + (int)mode / 2);
+}
+static int mask_in_mode(cls_border mode, cls_pixel_type type, int mask)
+{
+    return cfg.exhaustive || type == CLS_PIXEL_F32 || mask == 1 + rotation(mode, type, 0) % 2;
+}
+static int bake_in_case(cls_border mode, cls_pixel_type type, int mask, int bake)
+{
+    return cfg.exhaustive || MASKS[mask].w > MAX_BAKED || MASKS[mask].h > MAX_BAKED ||
+           bake == rotation(mode, type, mask) % 2;
+}
+static int shape_in_case(cls_border mode, cls_pixel_type type, int mask, int shape)
+{
+    if (cfg.exhaustive)
+        return 1;
+    const int shapes = type == CLS_PIXEL_F32 && !cfg.quick ? 3 : 2;
+    const int chosen = rotation(mode, type, mask) % shapes;
+    return shape == (shapes == 3 ? chosen : chosen == 0 ? SHAPE_24x4 : SHAPE_32x8);
+}
+/* The small mask that runs in all three partitions, compared with each other. */
+static int cross_checked(cls_border mode, cls_pixel_type type, int mask)
+{
+    return type == CLS_PIXEL_F32 && mask == 1 + (int)mode % 4;
+}
+static int part_in_case(const run_case *c, int part)
+{
+    return cfg.exhaustive || cross_checked(c->mode, c->type, c->mask) ||
+           part == (rotation(c->mode, c->type, c->mask) + c->mask) % N_PARTS;
 }
 
 static cls_filter *make_filter(const run_case *c, int part, const float *coef)
@@ -466,7 +514,8 @@ static void run_shape(run_case *c, const float *coef, unsigned char *const *inpu
 {
     cls_filter *f[N_PARTS] = {NULL, NULL, NULL};
     for (int p = 0; p < N_PARTS; ++p)
-        f[p] = make_filter(c, p, coef);
+        if (part_in_case(c, p))
+            f[p] = make_filter(c, p, coef);
 
     size_t ps = ref_pixel_size(c->type);
     for (int i = 0; i < (int)N_IMAGES; ++i) {
@@ -558,22 +607,25 @@ static void run_mode(cls_border mode)
 
     for (int t = 0; t < N_TYPES; ++t) {
         cls_pixel_type type = TYPES[t];
+        if (!type_in_mode(mode, type))
+            continue;
         unsigned char *inputs[N_IMAGES] = {NULL};
         for (int i = 0; i < (int)N_IMAGES; ++i)
             if (image_in_type(type, i) && !(inputs[i] = make_image(type, IMAGES[i].w, IMAGES[i].h)))
                 fail_msg("out of memory");
         for (int m = 0; m < (int)N_MASKS; ++m) {
-            if (!mask_in_type(type, m))
+            if (!mask_in_type(type, m) || !mask_in_mode(mode, type, m))
                 continue;
             float *coef = make_mask(type, MASKS[m].w, MASKS[m].h);
             double *refs[N_IMAGES] = {NULL};
             assert_non_null(coef);
             for (int bake = 0; bake <= 1; ++bake) {
                 if (!cfg.bake[bake] ||
-                    (bake && (MASKS[m].w > MAX_BAKED || MASKS[m].h > MAX_BAKED)))
+                    (bake && (MASKS[m].w > MAX_BAKED || MASKS[m].h > MAX_BAKED)) ||
+                    (cfg.bake[0] && cfg.bake[1] && !bake_in_case(mode, type, m, bake)))
                     continue;
                 for (int s = 0; s < (int)N_SHAPES; ++s) {
-                    if (!shape_in_type(type, s))
+                    if (!shape_in_type(type, s) || !shape_in_case(mode, type, m, s))
                         continue;
                     run_case c = {mode, type, m, bake, s, -1, 0, 0, 0};
                     run_shape(&c, coef, inputs, refs);
@@ -623,7 +675,8 @@ static int group_setup(void **state)
             CL_SUCCESS)
         g.base_align = bits / 8;
     printf("matrix: device \"%s\" (%s), %s%s, bake=%s\n", caps ? caps->name : "?",
-           caps ? caps->platform_name : "?", cfg.quick ? "quick" : "full matrix",
+           caps ? caps->platform_name : "?",
+           cfg.quick ? "quick" : cfg.exhaustive ? "full matrix" : "representatives",
            cfg.full ? " without run-time limit" : "",
            cfg.bake[0] && cfg.bake[1] ? "both" : cfg.bake[1] ? "1" : "0");
     fflush(stdout);
@@ -648,6 +701,7 @@ static int env_flag(const char *name)
 int main(void)
 {
     cfg.quick = env_flag("CLS_MATRIX_QUICK");
+    cfg.exhaustive = cls_test_exhaustive();
     cfg.full = env_flag("CLS_MATRIX_FULL");
     const char *bake = getenv("CLS_MATRIX_BAKE");
     cfg.bake[0] = !bake || !*bake || strcmp(bake, "1") != 0;
