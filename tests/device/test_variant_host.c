@@ -2,7 +2,15 @@
  * several outputs (the output list, its errors, pipelines refusing them, offsets and regions of
  * interest), the epilogue, columns per work-item, separable two-pass filters (regions of
  * interest, images smaller than the mask, u8 through the image path) and the image input path
- * (its limits and its copies of packed and pitched buffers), each against the CPU reference. */
+ * (its limits and its copies of packed and pitched buffers), each against the CPU reference.
+ *
+ * Every build is a compilation on the device, so the default run builds representatives and runs
+ * every region, offset and image size on each: two outputs in clamp and constant; columns 2 and 8;
+ * two-pass on regions of interest in clamp, mirror101 and constant and on images smaller than the
+ * mask in the folding modes (mirror, mirror101, repeat); u8 two-pass through the image path in
+ * constant; the image path in clamp (the sampler's own mode) from f32 and u8, and in the other
+ * borders alternately from f32 (mirror, repeat) and u8 (mirror101, constant). CLS_TEST_EXHAUSTIVE=1
+ * builds every border, column count and pixel type of every test. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +24,7 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/test_level.h"
 
 static cls_context *context;
 static const float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -199,6 +208,7 @@ static void two_outputs_match_the_reference(void **state)
     fill_input(in, IN_OFFSET + PITCH * H);
     const ref_image image = {in + IN_OFFSET, W, H, PITCH * sizeof(float), CLS_PIXEL_F32};
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        if (!cls_test_pick((unsigned)b, 2)) continue; /* default: clamp and constant */
         cls_filter *filter = make_sobel_pair(borders[b], NULL);
         for (int m = 0; m < 2; ++m)
             assert_int_equal(ref_stencil(&image, sobel_xy + 9 * m, 3, 3, borders[b], 0.5f, expected[m]), 0);
@@ -251,6 +261,7 @@ static void columns_per_item_cover_every_pixel(void **state)
     const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
     assert_int_equal(ref_stencil(&image, box3, 3, 3, CLS_BORDER_REPEAT, 0.0f, expected), 0);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; ++c) {
+        if (!cls_test_pick((unsigned)c, 2)) continue; /* default: 2 and 8 */
         cls_spec spec;
         cls_spec_init(&spec);
         spec.coefficients = box3;
@@ -314,6 +325,7 @@ static void two_pass_on_a_region_of_interest(void **state)
     fill_input(in, IN_OFFSET + PITCH * H);
     const ref_image image = {in + IN_OFFSET, W, H, PITCH * sizeof(float), CLS_PIXEL_F32};
     for (size_t b = 0; b < sizeof all_defined_borders / sizeof all_defined_borders[0]; ++b) {
+        if (!cls_test_pick((unsigned)b, 2)) continue; /* default: clamp, mirror101 and constant */
         const cls_border border = all_defined_borders[b];
         assert_int_equal(ref_stencil(&image, mask, 5, 3, border, 0.25f, expected), 0);
         cls_filter *filter = make_two_pass(row, 5, column, 3, border, 0.25f);
@@ -346,6 +358,11 @@ static void two_pass_on_an_image_smaller_than_the_mask(void **state)
     outer_product(row, 7, column, 5, mask);
     for (size_t b = 0; b < sizeof all_defined_borders / sizeof all_defined_borders[0]; ++b) {
         const cls_border border = all_defined_borders[b];
+        /* default: the modes that fold the window back into the image, again and again when the
+         * image is smaller than the mask */
+        if (!cls_test_exhaustive() && border != CLS_BORDER_MIRROR && border != CLS_BORDER_MIRROR101 &&
+            border != CLS_BORDER_REPEAT)
+            continue;
         cls_filter *filter = make_two_pass(row, 7, column, 5, border, -0.75f);
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
             const unsigned w = sizes[s].w, h = sizes[s].h;
@@ -378,6 +395,7 @@ static void two_pass_through_the_image_path_from_u8(void **state)
     outer_product(row, 3, column, 5, mask);
     const ref_image image = {in + IN_OFFSET, W, H, PITCH, CLS_PIXEL_U8};
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        if (!cls_test_pick((unsigned)b + 1, 2)) continue; /* default: constant (40, in u8 units) */
         cls_spec spec;
         cls_spec_init(&spec);
         spec.mask_width = 3;
@@ -461,6 +479,9 @@ static void image_path_matches_the_reference(void **state)
             memcpy(packed + y * W * size, pitched + (IN_OFFSET + y * PITCH) * size, W * size);
         const ref_image image = {packed, W, H, 0, types[t]};
         for (size_t b = 0; b < sizeof all_defined_borders / sizeof all_defined_borders[0]; ++b) {
+            /* default: clamp (the sampler's own) from both types; the other borders from f32
+             * (mirror, repeat) or u8 (mirror101, constant) in turn */
+            if (b != 0 && !cls_test_pick((unsigned)(b + t + 1), 2)) continue;
             const cls_border border = all_defined_borders[b];
             cls_filter *filter = NULL;
             if (make_image_filter(border, types[t], &filter) != CLS_OK)

@@ -1,18 +1,24 @@
-/* test_variants.c — the kernel variants of issue 5 in the correctness matrix: local-memory
- * staging, the image sampler path, columns per work-item, folded taps, multi-output kernels with
- * and without an epilogue, and separable single-pass and two-pass filters, each against the
- * independent CPU reference (tests/reference), in every border mode (undefined included where
- * the variant allows it), with border pixels compared and images smaller than the mask and than
- * a work-group's tile.
+/* test_variants.c — the kernel variants in the correctness matrix: local-memory staging, the
+ * image sampler path, columns per work-item, folded taps, multi-output kernels with and without
+ * an epilogue, separable single-pass and two-pass filters and u8 pixels, each against the
+ * independent CPU reference (tests/reference), with every pixel compared, borders included, on
+ * images smaller than the mask and than a work-group's tile as well as larger ones.
  *
- * Builds dominate the run time on a CPU device, so each family runs a few configurations per
- * border mode and rotates the other knobs (mask shape, partition, baked or runtime mask, rows,
- * columns, work-group shape) over the modes: every value of every knob appears in every family,
- * and each build runs on every image. Baked masks stay small (MAX_BAKED_WORK) to bound build
- * time. Data are dyadic (pixels k/32, coefficients k/64 or k/8), so most sums are exact in
- * float; comparisons use the f32 tolerance of the reference (exact for u8). Undefined mode:
- * pixels whose window leaves the image must keep the caller's values.
- * CLS_VARIANTS_VERBOSE=1 prints the build and run time of every configuration. */
+ * Each family has a few configurations per border mode, its other knobs (mask shape, partition,
+ * baked or runtime mask, rows, columns, work-group shape, input path, ...) rotating over the
+ * configurations and modes. Builds dominate the run time on a CPU device, so each build runs on
+ * every image, and the default run takes representatives: one configuration per family and
+ * border mode the family allows (undefined included where the variant allows it; the separable
+ * family one single-pass and one two-pass per mode), picked so that every value of every knob
+ * still appears in every family and the small knobs meet pairwise wherever one configuration per
+ * mode allows (49 builds). CLS_TEST_EXHAUSTIVE=1 runs every configuration in every mode (140
+ * builds). The u8 cases and the refused local tile run in both.
+ *
+ * Baked masks stay small (MAX_BAKED_WORK) to bound build time. Data are dyadic (pixels k/32,
+ * coefficients k/64 or k/8), so most sums are exact in float; comparisons use the f32 tolerance
+ * of the reference (exact for u8). Undefined mode: pixels whose window leaves the image must keep
+ * the caller's values. CLS_VARIANTS_VERBOSE=1 prints the build and run time of every
+ * configuration. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -27,6 +33,7 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/test_level.h"
 
 /* ---------------------------------------------------------------- the matrix's dimensions */
 
@@ -353,16 +360,30 @@ static void end(const char *family, unsigned long filters0, unsigned long pixels
     const char *family = name;                                                                                         \
     begin()
 
+/* The default run's representatives of a family: configuration c runs in mode mi when bit c of
+ * picks[mi] is set; the exhaustive run takes every configuration. */
+#define PICK(c) (1u << (c))
+
+static int picked(const unsigned *picks, size_t mi, unsigned c)
+{
+    return cls_test_exhaustive() || (picks[mi] >> c & 1u);
+}
+
 /* ---------------------------------------------------------------- the families */
 
 /* Local-memory staging: every mode but the zero constant (6), 6 configurations each: masks,
- * partitions, baked and runtime masks, rows 1 and 4, columns 1 and 2, group shapes rotate. */
+ * partitions, baked and runtime masks, rows 1 and 4, columns 1 and 2, group shapes rotate. The
+ * default run takes one per mode: every mask, partition and group shape, baked and runtime,
+ * every pair of rows and columns. */
+static const unsigned LOCAL_PICKS[N_MODES] = {PICK(0), PICK(5), PICK(1), PICK(2), PICK(3), PICK(4), 0};
+
 static void input_local(void **state)
 {
     (void)state;
     FAMILY("input local");
     for (size_t mi = 0; mi < MODE_CONSTANT_ZERO; ++mi)
         for (unsigned c = 0; c < 6; ++c) {
+            if (!picked(LOCAL_PICKS, mi, c)) continue;
             variant v = plain(family, mi);
             v.input = CLS_INPUT_LOCAL;
             v.mask = MASKS[(c + mi) % N_MASKS];
@@ -378,13 +399,17 @@ static void input_local(void **state)
 }
 
 /* The image path: every mode, the zero constant (the sampler's own) included; 4 configurations
- * each (5 for the two constant modes). */
+ * each. The default run takes one per mode: every mask, partition and group shape, baked and
+ * runtime, every pair of partition, bake, rows and columns. */
+static const unsigned IMAGE_PICKS[N_MODES] = {PICK(2), PICK(2), PICK(2), PICK(2), PICK(1), PICK(1), PICK(1)};
+
 static void input_image(void **state)
 {
     (void)state;
     FAMILY("input image");
     for (size_t mi = 0; mi < N_MODES; ++mi)
         for (unsigned c = 0; c < 4; ++c) {
+            if (!picked(IMAGE_PICKS, mi, c)) continue;
             variant v = plain(family, mi);
             v.input = CLS_INPUT_IMAGE;
             v.mask = MASKS[(c * 2 + mi) % N_MASKS];
@@ -400,7 +425,10 @@ static void input_image(void **state)
 }
 
 /* Columns per work-item on the global path: 2, 4 and 8, rows 1 and 2, every mode that allows
- * them. */
+ * them. The default run takes one per mode: columns 2 and 8 with rows 1 and 2, columns 4, every
+ * mask, partition and group shape, baked and runtime. */
+static const unsigned COLUMNS_PICKS[N_MODES] = {0, PICK(1), PICK(0), PICK(0), PICK(2), PICK(2), 0};
+
 static void global_columns(void **state)
 {
     (void)state;
@@ -408,6 +436,7 @@ static void global_columns(void **state)
     static const unsigned cols[] = {2, 4, 8};
     for (size_t mi = 1; mi < MODE_CONSTANT_ZERO; ++mi)
         for (unsigned c = 0; c < 3; ++c) {
+            if (!picked(COLUMNS_PICKS, mi, c)) continue;
             variant v = plain(family, mi);
             v.cols = cols[c];
             v.rows = (c + mi) % 2 ? 2 : 1;
@@ -421,13 +450,17 @@ static void global_columns(void **state)
 }
 
 /* Folded taps: a symmetric Gaussian and an asymmetric mask in every mode, on the global, local
- * and image paths and with columns. */
+ * and image paths and with columns. The default run takes one per mode, the two masks in turn:
+ * each on the three paths, every mask shape, partition and group shape. */
+static const unsigned FOLDED_PICKS[N_MODES] = {PICK(0), PICK(1), PICK(0), PICK(1), PICK(0), PICK(1), 0};
+
 static void folded_taps(void **state)
 {
     (void)state;
     FAMILY("folded taps");
     for (size_t mi = 0; mi < MODE_CONSTANT_ZERO; ++mi)
         for (unsigned c = 0; c < 2; ++c) {
+            if (!picked(FOLDED_PICKS, mi, c)) continue;
             variant v = plain(family, mi);
             v.bake = v.fold = 1;
             v.kind = c == 0 ? MASK_GAUSSIAN : MASK_GENERAL;
@@ -443,7 +476,11 @@ static void folded_taps(void **state)
 }
 
 /* Several masks in one pass: 2 and 3 separate outputs, and 2 with the epilogue hypot(r0, r1),
- * in every mode, on the three input paths. */
+ * in every mode, on the three input paths. The default run takes one per mode and the epilogue
+ * on the image path in undefined mode besides: 2 outputs on the three paths, 3 outputs and the
+ * epilogue on two each, every mask, partition and group shape, baked and runtime, rows 1 and 2. */
+static const unsigned MULTI_PICKS[N_MODES] = {PICK(0) | PICK(2), PICK(0), PICK(0), PICK(1), PICK(1), PICK(2), 0};
+
 static void multi_output(void **state)
 {
     (void)state;
@@ -451,6 +488,7 @@ static void multi_output(void **state)
     static const cls_input_path paths[] = {CLS_INPUT_GLOBAL, CLS_INPUT_LOCAL, CLS_INPUT_IMAGE};
     for (size_t mi = 0; mi < MODE_CONSTANT_ZERO; ++mi)
         for (unsigned c = 0; c < 3; ++c) {
+            if (!picked(MULTI_PICKS, mi, c)) continue;
             variant v = plain(family, mi);
             v.kind = MASK_DERIVATIVE;
             v.masks = c == 1 ? 3 : 2;
@@ -468,7 +506,13 @@ static void multi_output(void **state)
 
 /* Separable filters: single-pass and two-pass, from vectors and detected from a full mask, rows
  * 1 and 4, in clamp, mirror, mirror101, repeat, constant 0.75 and constant 0; single-pass also in
- * undefined mode. */
+ * undefined mode. The default run takes one single-pass (configuration 0 or 1) and one two-pass
+ * (2 or 3) per mode: each from vectors and from a full mask, with rows 1 and 4, every mask,
+ * partition and group shape, baked and runtime. */
+static const unsigned SEPARABLE_PICKS[N_MODES] = {PICK(0),           PICK(1) | PICK(2), PICK(1) | PICK(2),
+                                                  PICK(0) | PICK(3), PICK(1) | PICK(2), PICK(1) | PICK(2),
+                                                  PICK(1) | PICK(2)};
+
 static void separable(void **state)
 {
     (void)state;
@@ -477,6 +521,7 @@ static void separable(void **state)
         for (unsigned c = 0; c < 4; ++c) {
             const int two_pass = c >= 2;
             if (mi == MODE_UNDEFINED && two_pass) continue; /* refused: see test_spec */
+            if (!picked(SEPARABLE_PICKS, mi, c)) continue;
             variant v = plain(family, mi);
             v.kind = MASK_SEPARABLE;
             v.separable = two_pass ? CLS_SEPARABLE_TWO_PASS : CLS_SEPARABLE_SINGLE_PASS;
