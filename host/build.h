@@ -34,6 +34,11 @@ void cls_map_body_lines(const char *source, const char *log, strbuf *out);
  * releases the returned program. */
 cls_status cls_program_get(cls_context *context, const char *source, const char *kernel_name,
                            cl_program *program, cls_build_info *info);
+/* A cached-only scope of the calling thread: between begin and end, cls_program_get refuses
+ * (CLS_ERR_UNSUPPORTED) every program that is neither in this process nor in the disk cache,
+ * instead of building it; end returns 1 when it refused one. */
+void cls_programs_cached_only_begin(void);
+int cls_programs_cached_only_end(void);
 /* Releases the context's cached programs. */
 void cls_programs_release(cls_context *context);
 

@@ -27,14 +27,16 @@ cls_status cls_context_create(const char *selector, cls_context **out)
     if (!out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "output pointer is NULL");
     *out = NULL;
     cls_device_list *list = NULL;
-    cls_status status = cls_devices_query(&list);
+    cls_status status = cls_devices_query_unprobed(&list);
     size_t index = 0;
     if (status == CLS_OK) status = cls_device_select(list, selector, &index);
     cls_context *context = status == CLS_OK ? calloc(1, sizeof *context) : NULL;
     if (status == CLS_OK && !context) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status == CLS_OK) {
         context->device = cls_device_list_id(list, index);
-        status = init_device(context, cls_device_list_get(list, index));
+        cls_device_caps caps = *cls_device_list_get(list, index);
+        cls_device_caps_probe(context->device, &caps);
+        status = init_device(context, &caps);
     }
     if (status == CLS_OK) {
         cl_int error;

@@ -144,8 +144,9 @@ static cls_device_type device_type(cl_device_id device)
     return CLS_DEVICE_OTHER;
 }
 
-cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,
-                                 unsigned device_index, cls_device_caps *caps)
+/* Everything but the work-group multiple and the SIMD width (cls_device_caps_probe). */
+static void query_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index, unsigned device_index,
+                       cls_device_caps *caps)
 {
     memset(caps, 0, sizeof *caps);
     caps->platform_index = platform_index;
@@ -180,9 +181,24 @@ cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, u
      * must never win the default selection as a "GPU". */
     if (caps->vendor == CLS_VENDOR_OCLGRIND) caps->type = CLS_DEVICE_CPU;
     query_vendor_attributes(device, caps);
-    caps->preferred_work_group_multiple = preferred_multiple(device);
-    caps->simd_width = simd_width(device, caps);
     cls_arch_key(caps);
+}
+
+/* A vendor's warp or wavefront width is its preferred multiple; other devices build a trivial
+ * kernel to be asked (a build from source where the driver caches nothing). */
+void cls_device_caps_probe(cl_device_id device, cls_device_caps *caps)
+{
+    caps->preferred_work_group_multiple = caps->nv_warp_size          ? caps->nv_warp_size
+                                          : caps->amd_wavefront_width ? caps->amd_wavefront_width
+                                                                      : preferred_multiple(device);
+    caps->simd_width = simd_width(device, caps);
+}
+
+cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,
+                                 unsigned device_index, cls_device_caps *caps)
+{
+    query_caps(platform, device, platform_index, device_index, caps);
+    cls_device_caps_probe(device, caps);
     return CLS_OK;
 }
 
@@ -194,7 +210,7 @@ void cls_device_list_release(cls_device_list *list)
     free(list);
 }
 
-static cls_status add_platform(cls_device_list *list, cl_platform_id platform, unsigned platform_index)
+static cls_status add_platform(cls_device_list *list, cl_platform_id platform, unsigned platform_index, int probe)
 {
     cl_uint count = 0;
     cl_int error = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &count);
@@ -214,7 +230,8 @@ static cls_status add_platform(cls_device_list *list, cl_platform_id platform, u
     error = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids, NULL);
     for (cl_uint d = 0; error == CL_SUCCESS && d < count; ++d) {
         list->ids[list->count] = ids[d];
-        cls_query_device_caps(platform, ids[d], platform_index, d, &list->caps[list->count]);
+        query_caps(platform, ids[d], platform_index, d, &list->caps[list->count]);
+        if (probe) cls_device_caps_probe(ids[d], &list->caps[list->count]);
         ++list->count;
     }
     free(ids);
@@ -224,7 +241,7 @@ static cls_status add_platform(cls_device_list *list, cl_platform_id platform, u
     return CLS_OK;
 }
 
-cls_status cls_devices_query(cls_device_list **out)
+static cls_status query_list(cls_device_list **out, int probe)
 {
     if (!out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "output pointer is NULL");
     *out = NULL;
@@ -247,7 +264,7 @@ cls_status cls_devices_query(cls_device_list **out)
     cls_status status = error == CL_SUCCESS ? CLS_OK
                         : cls_fail(CLS_ERR_OPENCL, "clGetPlatformIDs failed: %s", cls_cl_error_name(error));
     for (cl_uint p = 0; status == CLS_OK && p < platform_count; ++p)
-        status = add_platform(list, platforms[p], p);
+        status = add_platform(list, platforms[p], p, probe);
     free(platforms);
     if (status == CLS_OK && list->count == 0)
         status = cls_fail(CLS_ERR_NO_DEVICE, "OpenCL platforms exist but none has a device");
@@ -258,6 +275,10 @@ cls_status cls_devices_query(cls_device_list **out)
     *out = list;
     return CLS_OK;
 }
+
+cls_status cls_devices_query(cls_device_list **out) { return query_list(out, 1); }
+
+cls_status cls_devices_query_unprobed(cls_device_list **out) { return query_list(out, 0); }
 
 size_t cls_device_list_count(const cls_device_list *list) { return list ? list->count : 0; }
 

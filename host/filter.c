@@ -191,11 +191,9 @@ static cls_spec with_choice(const cls_spec *spec, const cls_tuning *t)
     return chosen;
 }
 
-cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+/* The kernel specialized for spec: tuned, else modelled, else the policy's. */
+static cls_status create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
-    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
-    *out = NULL;
-    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
     cls_tuning choice;
     if (auto_choice(context, spec, &choice)) {
         /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
@@ -205,6 +203,38 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
         if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) return status;
     }
     return cls_filter_create_by_policy(context, spec, out);
+}
+
+/* The quick kernel of CLS_BUILD_FIRST_RESULT: the same sums in the same order (row by row over
+ * the window, each tap's coefficient times its pixel), with the least code to compile: the mask
+ * read from its buffer, one output per work-item, the naive partition (one copy of the sum,
+ * every tap checking the borders), the global input, and no model probes. */
+static cls_spec quick_spec(const cls_spec *spec)
+{
+    cls_spec quick = *spec;
+    quick.bake_coefficients = 0;
+    quick.partition = CLS_PARTITION_NAIVE;
+    quick.rows_per_item = quick.cols_per_item = 1;
+    quick.input_path = CLS_INPUT_GLOBAL;
+    quick.expected_width = quick.expected_height = 0;
+    quick.build_goal = CLS_BUILD_FASTEST_KERNEL;
+    return quick;
+}
+
+cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+{
+    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
+    *out = NULL;
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    if (spec->build_goal != CLS_BUILD_FIRST_RESULT || (spec->bake_coefficients && spec->fold_equal_taps))
+        return create_fastest(context, spec, out);
+    /* The specialized kernel when every program it needs is built already, else the quick one. A
+     * cached kernel of the policy's configuration (the models' probes missing) serves as well. */
+    cls_programs_cached_only_begin();
+    const cls_status status = create_fastest(context, spec, out);
+    if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
+    const cls_spec quick = quick_spec(spec);
+    return create_fastest(context, &quick, out);
 }
 
 void cls_filter_release(cls_filter *filter)

@@ -30,6 +30,11 @@ struct cls_context {
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */
 cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,
                                  unsigned device_index, cls_device_caps *caps);
+/* The device list without cls_device_caps_probe's fields (0), for a selection that probes only
+ * the device it picks. */
+cls_status cls_devices_query_unprobed(cls_device_list **out);
+/* Fills preferred_work_group_multiple and simd_width. */
+void cls_device_caps_probe(cl_device_id device, cls_device_caps *caps);
 /* Normalizes the vendor from the vendor id and the platform, vendor and device names. */
 cls_vendor cls_vendor_detect(cl_uint vendor_id, const char *platform_name, const char *vendor_name,
                              const char *device_name);

@@ -1,7 +1,8 @@
 /* programs.c — where a context's programs come from: this process's cache (one build per
  * source and options), else the disk cache, else a build from source, which is then stored.
  * Builds run outside the cache's lock, so threads build different programs at once; a thread
- * that asks for a program another is building waits for that build. */
+ * that asks for a program another is building waits for that build. Within a thread's
+ * cached-only scope a program that would need a build from source is refused instead. */
 #include "build.h"
 
 #include "disk_cache.h"
@@ -33,6 +34,21 @@ static void unlink_entry(cls_context *context, struct cls_program_entry *gone)
     *link = gone->next;
 }
 
+/* The calling thread's cached-only scope: open, and whether a build was refused in it. */
+static _Thread_local struct { int open, refused; } cached_only;
+
+void cls_programs_cached_only_begin(void)
+{
+    cached_only.open = 1;
+    cached_only.refused = 0;
+}
+
+int cls_programs_cached_only_end(void)
+{
+    cached_only.open = 0;
+    return cached_only.refused;
+}
+
 static double now_milliseconds(void)
 {
     struct timespec t;
@@ -62,6 +78,11 @@ static cls_status load_or_build(cls_context *context, const char *source, const 
             return CLS_OK;
         }
         cls_disk_cache_remove(&cache, key); /* the device refused it: never again */
+    }
+    if (cached_only.open) {
+        cached_only.refused = 1;
+        cls_disk_cache_close(&cache);
+        return cls_fail(CLS_ERR_UNSUPPORTED, "the program is not in the disk cache (cached-only scope)");
     }
     if (cache.enabled) cls_disk_cache_count(0);
     status = cls_build_from_source(context->context, context->device, &context->caps, source, options,

@@ -237,6 +237,19 @@ typedef enum cls_separable {
  * every tap, with row and column taken through the largest coefficient. */
 #define CLS_SEPARABLE_TOLERANCE 1e-6f
 
+/* What a filter's creation optimizes for. FASTEST_KERNEL (the default) builds the kernel
+ * specialized for the spec and the device (coefficients as literals, several outputs per
+ * work-item, border regions), which can take a minute on NVIDIA for large masks. FIRST_RESULT
+ * takes that kernel only when it is already built (this process or the disk cache: no build
+ * from source); otherwise it builds a quick kernel that computes the same sums in the same order
+ * (the mask read from a buffer, one output per work-item, every tap checking the borders), which
+ * builds in about a second and runs slower: the lowest build plus run time for a filter that
+ * runs once or a few times. A spec that folds equal taps builds as FASTEST_KERNEL. */
+typedef enum cls_build_goal {
+    CLS_BUILD_FASTEST_KERNEL = 0,
+    CLS_BUILD_FIRST_RESULT = 1,
+} cls_build_goal;
+
 typedef struct cls_spec {
     unsigned mask_width, mask_height; /* odd, 1..CLS_MAX_MASK */
     const float *coefficients;        /* mask_width*mask_height, row-major; copied at create */
@@ -278,6 +291,7 @@ typedef struct cls_spec {
      * analytic models' problem size (0 x 0: the record's policy instead). A filter still runs on
      * any size. */
     unsigned expected_width, expected_height;
+    cls_build_goal build_goal;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,

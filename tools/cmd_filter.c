@@ -19,7 +19,7 @@ static void filter_usage(FILE *out)
 {
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [--border MODE] [--value V]\n"
-            "                        [--device SELECTOR] [--type u8|u16|f32] [-v]\n"
+            "                        [--device SELECTOR] [--type u8|u16|f32] [--build GOAL] [-v]\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit integer or 32-bit float,\n"
             "gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when all went well.\n"
@@ -34,6 +34,10 @@ static void filter_usage(FILE *out)
             "  --device SEL    P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
             "  --type T        the output's pixel type: u8, u16 or f32 (default: the input's)\n"
+            "  --build GOAL    first-result (default): the specialized kernels where they are\n"
+            "                  cached, else quick ones that build in about a second and compute\n"
+            "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
+            "                  kernels, which can take a minute for large masks on a GPU\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
             "Samples keep their stored scale (u8 0..255, u16 0..65535); stages in between compute in\n"
             "f32; integer outputs are rounded and saturated. tonemap and night expect values near\n"
@@ -70,6 +74,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
     const char *positional[2];
     int npositional = 0;
     args->plan.border = CLS_BORDER_CLAMP;
+    args->plan.build_goal = CLS_BUILD_FIRST_RESULT;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -86,7 +91,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
             continue;
         }
         if (strcmp(a, "--op") && strcmp(a, "--border") && strcmp(a, "--value") && strcmp(a, "--device") &&
-            strcmp(a, "--type"))
+            strcmp(a, "--type") && strcmp(a, "--build"))
             return bad_usage("unknown option '%s'", a);
         if (i + 1 >= argc) return bad_usage("%s needs a value", a);
         v = argv[++i];
@@ -103,6 +108,10 @@ static int parse_args(int argc, char **argv, filter_args *args)
                 return bad_usage("--value wants a finite number, not '%s'", v);
         } else if (strcmp(a, "--device") == 0) {
             args->plan.device = v;
+        } else if (strcmp(a, "--build") == 0) {
+            if (strcmp(v, "first-result") && strcmp(v, "fastest-kernel"))
+                return bad_usage("--build wants first-result or fastest-kernel, not '%s'", v);
+            args->plan.build_goal = strcmp(v, "first-result") == 0 ? CLS_BUILD_FIRST_RESULT : CLS_BUILD_FASTEST_KERNEL;
         } else {
             status = cls_pixel_type_parse(v, &args->plan.output_type);
             args->has_type = 1;
@@ -264,11 +273,13 @@ int cmd_filter(int argc, char **argv)
     if ((code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
 
+    double start = wall_ms();
     if ((status = image_read(args.input, &in, error, sizeof error)) != IMAGE_OK) {
         fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
         code = input_exit_code(status);
         goto done;
     }
+    const double read_ms = wall_ms() - start;
     if (!args.has_type) args.plan.output_type = in.type;
     shape = in;
     shape.type = args.plan.output_type;
@@ -284,9 +295,12 @@ int cmd_filter(int argc, char **argv)
     args.plan.op_count = args.op_count;
     if ((code = filter_run(&args.plan, &in, &out)) != EXIT_OK_) goto done;
 
+    start = wall_ms();
     if ((status = image_write(args.output, &out, error, sizeof error)) != IMAGE_OK) {
         fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
         code = EXIT_OUTPUT;
+    } else if (args.plan.verbose) {
+        fprintf(stderr, "files:     read %.1f ms, written %.1f ms\n", read_ms, wall_ms() - start);
     }
 done:
     for (size_t i = 0; ops && i < args.op_count; ++i)

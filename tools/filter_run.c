@@ -52,6 +52,7 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
     spec.border_value = plan->border_value;
     spec.input_type = in;
     spec.output_type = out;
+    spec.build_goal = plan->build_goal;
     cls_status status = cls_pipeline_add(s->pipeline, &spec);
     if (status != CLS_OK) return report_failure("filter", status);
     return label_new_stages(s, &label, 1);
@@ -97,6 +98,7 @@ static double event_ms(cl_event event)
 
 /* The timings of one run, for -v. */
 typedef struct timings {
+    double context_wall_ms, build_wall_ms, run_wall_ms; /* host clock: what a user waits for */
     double transfer_ms, kernel_ms;
     double *stage_ms; /* one per stage, summed over the channels */
 } timings;
@@ -109,15 +111,21 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
     fprintf(stderr, "image:     %zu x %zu, %zu channel%s, %s -> %s\n", in->width, in->height, in->channels,
             in->channels == 1 ? "" : "s", image_type_name(in->type), image_type_name(out->type));
     for (size_t i = 0; i < s->count; ++i) {
+        const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
         cls_build_info info;
-        cls_filter_build_info(cls_pipeline_stage(s->pipeline, i), &info);
-        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms", i + 1, s->labels[i],
-                info.from_disk_cache ? "loaded from the disk cache" : "built from source",
-                info.build_milliseconds, t->stage_ms[i]);
+        cls_filter_build_info(stage, &info);
+        unsigned rows = 0, cols = 0;
+        cls_filter_outputs_per_item(stage, &rows, &cols);
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms (%s, %ux%u per work-item)", i + 1,
+                s->labels[i], info.from_disk_cache ? "loaded from the disk cache" : "built from source",
+                info.build_milliseconds, t->stage_ms[i], cls_partition_name(cls_filter_partition(stage)), cols,
+                rows);
         if (info.registers) /* from ptxas (NVIDIA), kept in the binary cache */
             fprintf(stderr, ", %u registers, %u B spilled", info.registers, info.spill_store_bytes);
         fprintf(stderr, "\n");
     }
+    fprintf(stderr, "wall:      context %.1f ms, builds %.1f ms, run %.1f ms (host clock)\n", t->context_wall_ms,
+            t->build_wall_ms, t->run_wall_ms);
     fprintf(stderr, "transfers: %.3f ms (host to device and back)\n", t->transfer_ms);
     fprintf(stderr, "kernels:   %.3f ms (%zu stage%s x %zu channel%s)\n", t->kernel_ms, s->count,
             s->count == 1 ? "" : "s", in->channels, in->channels == 1 ? "" : "s");
@@ -182,16 +190,22 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
 int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out)
 {
     cls_context *context = NULL;
+    timings t = {0};
+    double start = wall_ms();
     cls_status status = cls_context_create(plan->device, &context);
     if (status != CLS_OK) return report_failure("filter", status);
+    t.context_wall_ms = wall_ms() - start;
     stages s = {0};
-    timings t = {0};
     int code = EXIT_OK_;
+    start = wall_ms();
     if ((status = cls_pipeline_create(context, &s.pipeline)) != CLS_OK) code = report_failure("filter", status);
     if (code == EXIT_OK_) code = build_stages(&s, plan, in);
+    t.build_wall_ms = wall_ms() - start;
     if (code == EXIT_OK_ && !(t.stage_ms = calloc(s.count ? s.count : 1, sizeof *t.stage_ms)))
         code = cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
+    start = wall_ms();
     if (code == EXIT_OK_) code = run_planes(&s, context, plan, in, out, &t);
+    t.run_wall_ms = wall_ms() - start;
     if (code == EXIT_OK_ && plan->verbose) report(&s, context, in, out, &t);
     free(t.stage_ms);
     free(s.labels);

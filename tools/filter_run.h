@@ -20,6 +20,7 @@ typedef struct filter_plan {
     float border_value;
     cls_pixel_type output_type; /* the input's type is the image's */
     const char *device;         /* a selector as for CLSTENCIL_DEVICE, or NULL */
+    cls_build_goal build_goal;  /* --build: first result (the default) or fastest kernel */
     int verbose;                /* timings and build details on stderr */
 } filter_plan;
 

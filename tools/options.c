@@ -3,11 +3,19 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 int parse_size(const char *text, unsigned *width, unsigned *height)
 {
     char tail;
     return text && sscanf(text, "%ux%u%c", width, height, &tail) == 2 && *width > 0 && *height > 0;
+}
+
+double wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 int report_failure(const char *command, cls_status status)

@@ -189,6 +189,25 @@ verbose)   # -v (and --device) names the device, every stage with its build, the
     run 0 "$sample" "$work/q.tif" --op box:3
     [ ! -s "$work/log" ] || fail "without -v the command prints: $(cat "$work/log")"
     ;;
+build_goals)   # --build: quick kernels first, the specialized ones once cached, the same bytes; a warm run builds nothing
+    export CLSTENCIL_CACHE_DIR="$work/cache"
+    run 0 "$sample" "$work/quick.tif" --op gaussian:5,1.2 --op convolve:3x3,1,-2,1,0,3,0,-1,2,1 -v
+    logged "^stage 1: .* built from source in .*\\(naive, 1x1 per work-item\\)"
+    logged "^stage 2: .* built from source in .*\\(naive, 1x1 per work-item\\)"
+    export POCL_KERNEL_CACHE=0 # PoCL's own cache would hide a build from source
+    run 0 "$sample" "$work/warm.tif" --op gaussian:5,1.2 --op convolve:3x3,1,-2,1,0,3,0,-1,2,1 -v
+    ! grep -q "built from source" "$work/log" || { cat "$work/log"; fail "a warm run built a kernel"; }
+    cmp -s "$work/quick.tif" "$work/warm.tif" || fail "the warm run's output differs"
+    unset POCL_KERNEL_CACHE
+    run 0 "$sample" "$work/fastest.tif" --op gaussian:5,1.2 --op convolve:3x3,1,-2,1,0,3,0,-1,2,1 --build fastest-kernel
+    cmp -s "$work/quick.tif" "$work/fastest.tif" || fail "the quick and the specialized kernels' outputs differ"
+    export POCL_KERNEL_CACHE=0
+    run 0 "$sample" "$work/cached.tif" --op gaussian:5,1.2 --op convolve:3x3,1,-2,1,0,3,0,-1,2,1 -v
+    ! grep -q "built from source\\|(naive, 1x1" "$work/log" || { cat "$work/log"; fail "the cached specialized kernels were not used"; }
+    cmp -s "$work/quick.tif" "$work/cached.tif" || fail "the cached specialized kernels' output differs"
+    run 1 "$sample" "$work/bad.tif" --op box:3 --build slowest
+    logged "--build wants first-result or fastest-kernel, not 'slowest'"
+    ;;
 input_folder)   # a folder is not an image: 4
     mkdir "$work/folder.tif"
     run 4 "$work/folder.tif" "$work/out.tif" --op box:3
