@@ -292,7 +292,7 @@ cls_status cls_spec_validate(const cls_spec *spec)
     if ((unsigned)spec->separable > CLS_SEPARABLE_TWO_PASS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable variant %d is not a cls_separable value",
                         (int)spec->separable);
-    if ((unsigned)spec->build_goal > CLS_BUILD_FIRST_RESULT)
+    if ((unsigned)spec->build_goal > CLS_BUILD_TIERED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "build goal %d is not a cls_build_goal value", (int)spec->build_goal);
     return check_separable(spec, masks);
 }

@@ -29,7 +29,16 @@ struct cls_filter {
     cls_two_pass *two_pass;      /* separable two-pass: the two filters that do the work */
     cl_program unaligned_program; /* the kernel with vloadN for launches whose input rows do not */
     cl_kernel unaligned_kernel;   /* start on the aligned-load width; built on first use */
+    cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
+                                   * which takes over the launches once built */
 };
+
+/* The filter whose kernel serves launches: the tier's specialized one once built. */
+static const cls_filter *serving(const cls_filter *filter)
+{
+    const cls_filter *ready = filter ? cls_tier_ready(filter->tier) : NULL;
+    return ready ? ready : filter;
+}
 
 static cls_status check_group_shape(const cls_device_caps *caps, unsigned width, unsigned height)
 {
@@ -191,8 +200,7 @@ static cls_spec with_choice(const cls_spec *spec, const cls_tuning *t)
     return chosen;
 }
 
-/* The kernel specialized for spec: tuned, else modelled, else the policy's. */
-static cls_status create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out)
+cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_tuning choice;
     if (auto_choice(context, spec, &choice)) {
@@ -226,20 +234,34 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
     *out = NULL;
     if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
-    if (spec->build_goal != CLS_BUILD_FIRST_RESULT || (spec->bake_coefficients && spec->fold_equal_taps))
-        return create_fastest(context, spec, out);
+    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
+        return cls_filter_create_fastest(context, spec, out);
     /* The specialized kernel when every program it needs is built already, else the quick one. A
      * cached kernel of the policy's configuration (the models' probes missing) serves as well. */
     cls_programs_cached_only_begin();
-    const cls_status status = create_fastest(context, spec, out);
+    cls_status status = cls_filter_create_fastest(context, spec, out);
     if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
     const cls_spec quick = quick_spec(spec);
-    return create_fastest(context, &quick, out);
+    status = cls_filter_create_fastest(context, &quick, out);
+    if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;
+    status = cls_tier_start(context, spec, &(*out)->tier);
+    if (status != CLS_OK) {
+        cls_filter_release(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
+cls_status cls_filter_wait(cls_filter *filter)
+{
+    if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    return cls_tier_wait(filter->tier);
 }
 
 void cls_filter_release(cls_filter *filter)
 {
     if (!filter) return;
+    cls_tier_release(filter->tier);
     cls_two_pass_release(filter->two_pass);
     cls_image_input_release(&filter->image_input);
     if (filter->mask) clReleaseMemObject(filter->mask);
@@ -255,12 +277,12 @@ void cls_filter_release(cls_filter *filter)
 
 void cls_filter_build_info(const cls_filter *filter, cls_build_info *info)
 {
-    if (filter && info) *info = filter->build_info;
+    if (filter && info) *info = serving(filter)->build_info;
 }
 
 const cls_spec *cls_filter_spec(const cls_filter *filter) { return &filter->config.spec; }
 
-const char *cls_filter_source(const cls_filter *filter) { return filter ? filter->source : NULL; }
+const char *cls_filter_source(const cls_filter *filter) { return filter ? serving(filter)->source : NULL; }
 
 unsigned cls_filter_output_count(const cls_filter *filter)
 {
@@ -270,6 +292,7 @@ unsigned cls_filter_output_count(const cls_filter *filter)
 /* A two-pass filter reports its row pass's outputs per work-item, partition and shape. */
 void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols)
 {
+    filter = serving(filter);
     if (filter && filter->two_pass) {
         cls_filter_outputs_per_item(cls_two_pass_filter(filter->two_pass, 0), rows, cols);
         return;
@@ -280,12 +303,14 @@ void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsig
 
 cls_partition cls_filter_partition(const cls_filter *filter)
 {
+    filter = serving(filter);
     if (filter && filter->two_pass) return cls_filter_partition(cls_two_pass_filter(filter->two_pass, 0));
     return filter ? filter->config.partition : CLS_PARTITION_AUTO;
 }
 
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height)
 {
+    filter = serving(filter);
     if (filter && filter->two_pass) {
         cls_filter_group_shape(cls_two_pass_filter(filter->two_pass, 0), width, height);
         return;
@@ -514,6 +539,8 @@ cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint 
                                       cl_event *event)
 {
     if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    cls_filter *ready = cls_tier_ready(filter->tier);
+    if (ready) return cls_filter_enqueue_outputs(ready, input, output_count, outputs, image, wait_count, wait_list, event);
     resolved_image r;
     cls_status status = resolve_image(filter, image, &r);
     if (status == CLS_OK) status = check_buffer(input, "input", r.bytes[0]);

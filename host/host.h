@@ -69,6 +69,21 @@ int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
  * cls_filter_create falls back to, and what the models start from). */
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out);
 
+/* The kernel specialized for spec (tuned, else modelled, else the policy's), whatever its goal. */
+cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out);
+
+/* ---- the background build of CLS_BUILD_TIERED (tiered.c) */
+
+typedef struct cls_tier cls_tier;
+/* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
+cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out);
+/* The specialized filter once it is built, else NULL; safe from any thread. */
+cls_filter *cls_tier_ready(const cls_tier *tier);
+/* Waits for the build; its status (the message in cls_last_error()). */
+cls_status cls_tier_wait(cls_tier *tier);
+/* Waits for the build, then frees it and the specialized filter. */
+void cls_tier_release(cls_tier *tier);
+
 /* The "OpenCL error name (number)" text for a cl_int. */
 const char *cls_cl_error_name(cl_int error);
 

@@ -244,10 +244,14 @@ typedef enum cls_separable {
  * from source); otherwise it builds a quick kernel that computes the same sums in the same order
  * (the mask read from a buffer, one output per work-item, every tap checking the borders), which
  * builds in about a second and runs slower: the lowest build plus run time for a filter that
- * runs once or a few times. A spec that folds equal taps builds as FASTEST_KERNEL. */
+ * runs once or a few times. TIERED starts as FIRST_RESULT and, when it took the quick kernel,
+ * builds the specialized one on a thread of its own; once built, that kernel serves every later
+ * launch (cls_filter_wait waits for it). Results are the same bits either way for finite inputs.
+ * A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
     CLS_BUILD_FIRST_RESULT = 1,
+    CLS_BUILD_TIERED = 2,
 } cls_build_goal;
 
 typedef struct cls_spec {
@@ -365,8 +369,14 @@ typedef struct cls_filter cls_filter;
 
 /* Validates the spec against the device, generates and builds the kernel. */
 cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out);
-/* Frees a filter (NULL is fine); launches already enqueued are unaffected. */
+/* Frees a filter (NULL is fine); launches already enqueued are unaffected. A tiered filter's
+ * release waits for its background build to end. */
 void cls_filter_release(cls_filter *filter);
+/* CLS_BUILD_TIERED: waits until the specialized kernel is built; CLS_OK when it serves the
+ * filter's launches from now on (at once for other filters), else the build's error (the quick
+ * kernel goes on serving). Any thread may call it. */
+cls_status cls_filter_wait(cls_filter *filter);
+/* The accessors below describe the kernel that serves the next launch. */
 /* The generated source (owned by the filter). */
 const char *cls_filter_source(const cls_filter *filter);
 /* The resolved partition and work-group shape. */

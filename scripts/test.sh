@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh — the README's second command: installs what is missing (Debian 12, as root), builds
 # with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
-# then builds the threads test with ThreadSanitizer into build-tsan/ and runs it. Prints the wall
+# then builds the tests with threads (shared context, tiered builds) with ThreadSanitizer into
+# build-tsan/ and runs them. Prints the wall
 # time and the ten slowest tests.
 #   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, hours on 2 cores)
 #   other arguments go to ctest (e.g. -R test_matrix, -L unit)
@@ -31,9 +32,10 @@ grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log" | sed -E 's/.* Test +#[0-9]+: 
 
 if [ "$labels" = "-LE exhaustive" ]; then
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=thread > /dev/null
-    cmake --build build-tsan -j "$jobs" --target test_threads > /dev/null
-    CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}" \
-        ./build-tsan/tests/test_threads
-    echo "ThreadSanitizer: 8 threads sharing one context, no race reported"
+    cmake --build build-tsan -j "$jobs" --target test_threads test_first_result > /dev/null
+    export TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}"
+    CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" ./build-tsan/tests/test_threads
+    ./build-tsan/tests/test_first_result > /dev/null # its own cache; the tiered build's thread
+    echo "ThreadSanitizer: 8 threads sharing one context, and a tiered build's thread: no race reported"
 fi
 echo "test.sh: $(($(date +%s) - start)) s wall"

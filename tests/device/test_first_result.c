@@ -3,8 +3,10 @@
  * output per work-item), equal to the CPU reference in every border mode, borders included, and
  * bit for bit equal to the specialized kernel built afterwards (same sums, same order); a second
  * context (as a new process would) then gets the specialized kernel from the disk cache without
- * building anything. Also: a folded-tap spec builds its specialized kernel at once, and a bad
- * build goal is refused. */
+ * building anything. CLS_BUILD_TIERED starts on the quick kernel and, once its background build
+ * ends, launches the specialized one, with the same bits; a filter released while its build runs
+ * waits for it. Also: a folded-tap spec builds its specialized kernel at once, and a bad build
+ * goal is refused. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,6 +145,40 @@ static void mirror101(void **state) { (void)state, quick_then_specialized(CLS_BO
 static void repeat(void **state) { (void)state, quick_then_specialized(CLS_BORDER_REPEAT); }
 static void constant(void **state) { (void)state, quick_then_specialized(CLS_BORDER_CONSTANT); }
 
+static void tiered_swaps_in_the_specialized_kernel(void **state)
+{
+    (void)state;
+    static float wide[7 * 7];
+    for (int k = 0; k < 7 * 7; ++k) wide[k] = (float)((k * 37) % 23) / 256.0f - 0.02f;
+    cls_context *context = NULL;
+    assert_int_equal(cls_context_create(NULL, &context), CLS_OK);
+    cls_spec spec = spec_for(CLS_BORDER_MIRROR101, CLS_BUILD_TIERED);
+    spec.mask_width = spec.mask_height = 7; /* a size not built yet: the quick kernel comes first */
+    spec.coefficients = wide;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    static float first[W * H], later[W * H];
+    static double expected[W * H];
+    assert_true(is_quick(filter) || cls_filter_wait(filter) == CLS_OK); /* the build may be done already */
+    run(filter, first);
+    assert_int_equal(cls_filter_wait(filter), CLS_OK);
+    assert_false(is_quick(filter));
+    run(filter, later);
+    assert_memory_equal(first, later, sizeof first);
+    const ref_image image = {input, W, H, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil(&image, wide, 7, 7, CLS_BORDER_MIRROR101, 0.75f, expected), 0);
+    for (int k = 0; k < W * H; ++k)
+        if (!ref_f32_close(later[k], expected[k]))
+            fail_msg("tiered 7x7: (%d, %d) is %.9g, expected %.9g", k % W, k / W, later[k], expected[k]);
+    cls_filter_release(filter);
+    /* released while the background build runs: the release waits for it */
+    spec.mask_width = spec.mask_height = 3;
+    spec.border = CLS_BORDER_REPEAT;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    cls_filter_release(filter);
+    cls_context_release(context);
+}
+
 static void folded_taps_build_the_specialized_kernel(void **state)
 {
     (void)state;
@@ -170,7 +206,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(undefined), cmocka_unit_test(clamp),  cmocka_unit_test(mirror),
         cmocka_unit_test(mirror101), cmocka_unit_test(repeat), cmocka_unit_test(constant),
-        cmocka_unit_test(folded_taps_build_the_specialized_kernel),
+        cmocka_unit_test(tiered_swaps_in_the_specialized_kernel), cmocka_unit_test(folded_taps_build_the_specialized_kernel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
