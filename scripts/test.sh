@@ -2,8 +2,7 @@
 # test.sh — the README's second command: installs what is missing (Debian 12, as root), builds
 # with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
 # then builds the tests with threads (shared context, tiered builds) with ThreadSanitizer into
-# build-tsan/ and runs them. Prints the wall
-# time and the ten slowest tests.
+# build-tsan/ and runs them. Prints the wall time and the ten slowest tests.
 #   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, hours on 2 cores)
 #   other arguments go to ctest (e.g. -R test_matrix, -L unit)
 set -eu
