@@ -172,7 +172,7 @@ static int is_flag(const char *name)
 {
     return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 ||
            strcmp(name, "--calibrate-isp") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
-           strcmp(name, "--fold") == 0;
+           strcmp(name, "--fold") == 0 || strcmp(name, "--cold") == 0;
 }
 
 static void parse_flag(bench_options *o, const char *name)
@@ -181,6 +181,7 @@ static void parse_flag(bench_options *o, const char *name)
     else if (strcmp(name, "--no-store") == 0) o->no_store = 1;
     else if (strcmp(name, "--model-check") == 0) o->model_check = 1;
     else if (strcmp(name, "--calibrate-isp") == 0) o->calibrate_isp = 1;
+    else if (strcmp(name, "--cold") == 0) o->cold = 1;
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
@@ -247,6 +248,12 @@ static int finish_options(bench_options *o)
         if (o->runs < BENCH_MIN_RUNS)
             fprintf(stderr, "clstencil bench: --runs %d: a timing median needs at least %d runs\n", o->runs, BENCH_MIN_RUNS);
         return o->runs >= BENCH_MIN_RUNS;
+    }
+    if (o->cold && (o->tune || o->suite || o->check || o->compare || o->size_count > 1 || o->grid_options ||
+                    o->model_check || o->calibrate_isp || o->csv || o->json || o->svg)) {
+        fprintf(stderr, "clstencil bench: --cold takes --op (each measured on its own), one --size, --borders, "
+                        "--runs, --warmup and --device\n");
+        return 0;
     }
     if (!o->tune && o->no_store) {
         fprintf(stderr, "clstencil %s: --no-store is an option of clstencil tune\n", COMMAND(o));

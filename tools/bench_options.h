@@ -37,6 +37,7 @@ typedef struct bench_options {
     int tune;     /* clstencil tune */
     int model_check; /* bench --model-check */
     int calibrate_isp; /* bench --calibrate-isp */
+    int cold;     /* bench --cold */
     int no_store; /* tune --no-store */
 } bench_options;
 
@@ -45,6 +46,8 @@ typedef struct bench_options {
 int bench_parse_options(bench_options *o, int tune, int argc, char **argv);
 /* The suite's or the grid's configurations; 0 when out of memory. */
 int bench_build_plan(const bench_options *o, bench_plan *plan);
+/* bench --cold: build and kernel times per operator and border (bench_cold.c); the exit code. */
+int bench_cold(const bench_options *o);
 /* The --csv, --json and --svg files of a report; 0 when one failed (after saying why). */
 int bench_write_files(const bench_report *report, const bench_options *o);
 

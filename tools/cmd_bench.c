@@ -45,6 +45,11 @@ static int usage(FILE *out, int code)
             "                         shape tune explores); the share within 5%% of the best, the geometric-mean\n"
             "                         loss and how often the ISP-versus-naive choice matches the faster;\n"
             "                         --csv FILE writes a row per case\n"
+            "  --cold                 time to first result: for every --op and border, the wall time of creating\n"
+            "                         the filter with empty caches (a new clstencil cache; NVIDIA's and PoCL's\n"
+            "                         caches off unless CUDA_CACHE_DISABLE / POCL_KERNEL_CACHE say otherwise) for\n"
+            "                         the goals first-result and fastest-kernel, each kernel's median time, and\n"
+            "                         the specialized filter's creation again in a new context (warm)\n"
             "  --calibrate-isp        calibrates the ISP model on this device: one --op (default gaussian:5) at\n"
             "                         one size (default 4096x4096), naive against isp-block at the models'\n"
             "                         configuration for each border (default all but undefined); stores the\n"
@@ -208,6 +213,7 @@ int cmd_bench(int argc, char **argv)
     bench_options o;
     if (!bench_parse_options(&o, 0, argc, argv)) return usage(stderr, EXIT_USAGE);
     if (o.model_check || o.calibrate_isp) return run_model_check(&o);
+    if (o.cold) return bench_cold(&o);
     bench_plan plan;
     bench_plan_init(&plan);
     if (!bench_build_plan(&o, &plan)) {
