@@ -5,9 +5,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 || { cat build.log; exit 1; }
-cmake --build build -j "$(nproc)" >> build.log 2>&1 || { tail -n 50 build.log; exit 1; }
-echo "built build/tools/clstencil (log: build.log)"
+mkdir -p build
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build/build.log 2>&1 || { cat build/build.log; exit 1; }
+cmake --build build -j "$(nproc)" >> build/build.log 2>&1 || { tail -n 50 build/build.log; exit 1; }
+echo "built build/tools/clstencil (log: build/build.log)"
 ./build/tools/clstencil devices
 ./build/tools/clstencil filter data/sample.tif build/edges.tif --op gaussian:5,1.2 --op sobel:mag -v
 echo "wrote build/edges.tif"
