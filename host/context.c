@@ -22,6 +22,22 @@ static cls_status init_device(cls_context *context, const cls_device_caps *caps)
     return cls_tuning_load(&context->tuning);
 }
 
+/* The selected device's preferred work-group multiple and SIMD width: the vendor's width, else
+ * the probe kernel's, built like any program (from the disk cache when it holds it). */
+static void finish_caps(cls_context *context)
+{
+    size_t multiple = 0;
+    if (cls_device_caps_need_probe(&context->caps)) {
+        cl_program program = NULL;
+        cls_build_info info = {0};
+        if (cls_program_get(context, CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, &program, &info) == CLS_OK) {
+            multiple = (size_t)info.preferred_multiple;
+            clReleaseProgram(program);
+        }
+    }
+    cls_device_caps_finish(context->device, &context->caps, multiple);
+}
+
 cls_status cls_context_create(const char *selector, cls_context **out)
 {
     if (!out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "output pointer is NULL");
@@ -34,9 +50,7 @@ cls_status cls_context_create(const char *selector, cls_context **out)
     if (status == CLS_OK && !context) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status == CLS_OK) {
         context->device = cls_device_list_id(list, index);
-        cls_device_caps caps = *cls_device_list_get(list, index);
-        cls_device_caps_probe(context->device, &caps);
-        status = init_device(context, &caps);
+        status = init_device(context, cls_device_list_get(list, index));
     }
     if (status == CLS_OK) {
         cl_int error;
@@ -48,6 +62,7 @@ cls_status cls_context_create(const char *selector, cls_context **out)
             status = cls_fail(CLS_ERR_OPENCL, "cannot create an OpenCL context and queue on %s: %s",
                               context->caps.name, cls_cl_error_name(error));
     }
+    if (status == CLS_OK) finish_caps(context);
     cls_device_list_release(list);
     if (status != CLS_OK) {
         cls_context_release(context);

@@ -70,7 +70,7 @@ static int has_extension(cl_device_id device, const char *name)
 /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial kernel (0 when it can't be built). */
 static size_t preferred_multiple(cl_device_id device)
 {
-    static const char *source = "__kernel void probe(__global int *p) { p[get_global_id(0)] = 0; }\n";
+    const char *source = CLS_PROBE_SOURCE;
     size_t multiple = 0;
     cl_int error;
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
@@ -184,13 +184,16 @@ static void query_caps(cl_platform_id platform, cl_device_id device, unsigned pl
     cls_arch_key(caps);
 }
 
-/* A vendor's warp or wavefront width is its preferred multiple; other devices build a trivial
- * kernel to be asked (a build from source where the driver caches nothing). */
-void cls_device_caps_probe(cl_device_id device, cls_device_caps *caps)
+int cls_device_caps_need_probe(const cls_device_caps *caps)
+{
+    return !caps->nv_warp_size && !caps->amd_wavefront_width;
+}
+
+void cls_device_caps_finish(cl_device_id device, cls_device_caps *caps, size_t probed_multiple)
 {
     caps->preferred_work_group_multiple = caps->nv_warp_size          ? caps->nv_warp_size
                                           : caps->amd_wavefront_width ? caps->amd_wavefront_width
-                                                                      : preferred_multiple(device);
+                                                                      : probed_multiple;
     caps->simd_width = simd_width(device, caps);
 }
 
@@ -198,7 +201,7 @@ cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, u
                                  unsigned device_index, cls_device_caps *caps)
 {
     query_caps(platform, device, platform_index, device_index, caps);
-    cls_device_caps_probe(device, caps);
+    cls_device_caps_finish(device, caps, cls_device_caps_need_probe(caps) ? preferred_multiple(device) : 0);
     return CLS_OK;
 }
 
@@ -230,8 +233,9 @@ static cls_status add_platform(cls_device_list *list, cl_platform_id platform, u
     error = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids, NULL);
     for (cl_uint d = 0; error == CL_SUCCESS && d < count; ++d) {
         list->ids[list->count] = ids[d];
-        query_caps(platform, ids[d], platform_index, d, &list->caps[list->count]);
-        if (probe) cls_device_caps_probe(ids[d], &list->caps[list->count]);
+        cls_device_caps *c = &list->caps[list->count];
+        query_caps(platform, ids[d], platform_index, d, c);
+        if (probe) cls_device_caps_finish(ids[d], c, cls_device_caps_need_probe(c) ? preferred_multiple(ids[d]) : 0);
         ++list->count;
     }
     free(ids);

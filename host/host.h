@@ -30,11 +30,17 @@ struct cls_context {
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */
 cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,
                                  unsigned device_index, cls_device_caps *caps);
-/* The device list without cls_device_caps_probe's fields (0), for a selection that probes only
- * the device it picks. */
+/* The trivial kernel whose CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE a device without a
+ * vendor warp or wavefront width is asked for. */
+#define CLS_PROBE_SOURCE "__kernel void probe(__global int *p) { p[get_global_id(0)] = 0; }\n"
+#define CLS_PROBE_KERNEL "probe"
+/* The device list without cls_device_caps_finish's fields (0), for a selection that probes only
+ * the device it picks (through its context's program cache, so a warm start builds nothing). */
 cls_status cls_devices_query_unprobed(cls_device_list **out);
-/* Fills preferred_work_group_multiple and simd_width. */
-void cls_device_caps_probe(cl_device_id device, cls_device_caps *caps);
+/* Whether the device's preferred work-group multiple needs the probe kernel. */
+int cls_device_caps_need_probe(const cls_device_caps *caps);
+/* Fills preferred_work_group_multiple (the vendor's width, else probed_multiple) and simd_width. */
+void cls_device_caps_finish(cl_device_id device, cls_device_caps *caps, size_t probed_multiple);
 /* Normalizes the vendor from the vendor id and the platform, vendor and device names. */
 cls_vendor cls_vendor_detect(cl_uint vendor_id, const char *platform_name, const char *vendor_name,
                              const char *device_name);
