@@ -22,7 +22,8 @@ export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 log=build-test/ctest-output.txt
 # shellcheck disable=SC2086
-{ (cd build-test && ctest --output-on-failure -j "$jobs" $labels "$@"); echo $? > "$log.status"; } 2>&1 | tee "$log"
+{ code=0; (cd build-test && ctest --output-on-failure -j "$jobs" $labels "$@") || code=$?; echo "$code" > "$log.status"; } 2>&1 |
+    tee "$log"
 status=$(cat "$log.status")
 echo "the ten slowest tests:"
 grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log" | sed -E 's/.* Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/' |
