@@ -3,7 +3,7 @@
 # with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
 # then builds the tests with threads (shared context, tiered builds) with ThreadSanitizer into
 # build-tsan/ and runs them. Prints the wall time and the ten slowest tests.
-#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, hours on 2 cores)
+#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, about 50 minutes on 2 cores)
 #   other arguments go to ctest (e.g. -R test_matrix, -L unit)
 set -eu
 cd "$(dirname "$0")/.."
