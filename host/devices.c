@@ -144,7 +144,7 @@ static cls_device_type device_type(cl_device_id device)
     return CLS_DEVICE_OTHER;
 }
 
-/* Everything but the work-group multiple and the SIMD width (cls_device_caps_probe). */
+/* Everything but the work-group multiple and the SIMD width (cls_device_caps_finish). */
 static void query_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index, unsigned device_index,
                        cls_device_caps *caps)
 {
@@ -197,11 +197,17 @@ void cls_device_caps_finish(cl_device_id device, cls_device_caps *caps, size_t p
     caps->simd_width = simd_width(device, caps);
 }
 
+/* The finished record, the probe kernel built here where the device needs it. */
+static void probe_caps(cl_device_id device, cls_device_caps *caps)
+{
+    cls_device_caps_finish(device, caps, cls_device_caps_need_probe(caps) ? preferred_multiple(device) : 0);
+}
+
 cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,
                                  unsigned device_index, cls_device_caps *caps)
 {
     query_caps(platform, device, platform_index, device_index, caps);
-    cls_device_caps_finish(device, caps, cls_device_caps_need_probe(caps) ? preferred_multiple(device) : 0);
+    probe_caps(device, caps);
     return CLS_OK;
 }
 
@@ -235,7 +241,7 @@ static cls_status add_platform(cls_device_list *list, cl_platform_id platform, u
         list->ids[list->count] = ids[d];
         cls_device_caps *c = &list->caps[list->count];
         query_caps(platform, ids[d], platform_index, d, c);
-        if (probe) cls_device_caps_finish(ids[d], c, cls_device_caps_need_probe(c) ? preferred_multiple(ids[d]) : 0);
+        if (probe) probe_caps(ids[d], c);
         ++list->count;
     }
     free(ids);
