@@ -1,7 +1,8 @@
 /* filter.c — a built local operator: spec checked against the device, source generated and
  * built, and launches with the region bounds computed on the host for each image size. The
  * variants that need more than one kernel launch live beside it: image_input.c (the copy into
- * the input image) and two_pass.c (separable two-pass, two filters in one). */
+ * the input image) and two_pass.c (separable two-pass, two filters in one); build_goals.c
+ * chooses between this specialized creation and a quick kernel, tiered.c swaps one for the other. */
 #include "build.h"
 
 #include "error.h"
@@ -213,44 +214,8 @@ cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec,
     return cls_filter_create_by_policy(context, spec, out);
 }
 
-/* The quick kernel of CLS_BUILD_FIRST_RESULT: the same sums in the same order (row by row over
- * the window, each tap's coefficient times its pixel), with the least code to compile: the mask
- * read from its buffer, one output per work-item, the naive partition (one copy of the sum,
- * every tap checking the borders), the global input, and no model probes. */
-static cls_spec quick_spec(const cls_spec *spec)
-{
-    cls_spec quick = *spec;
-    quick.bake_coefficients = 0;
-    quick.partition = CLS_PARTITION_NAIVE;
-    quick.rows_per_item = quick.cols_per_item = 1;
-    quick.input_path = CLS_INPUT_GLOBAL;
-    quick.expected_width = quick.expected_height = 0;
-    quick.build_goal = CLS_BUILD_FASTEST_KERNEL;
-    return quick;
-}
-
-cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
-{
-    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
-    *out = NULL;
-    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
-    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
-        return cls_filter_create_fastest(context, spec, out);
-    /* The specialized kernel when every program it needs is built already, else the quick one. A
-     * cached kernel of the policy's configuration (the models' probes missing) serves as well. */
-    cls_programs_cached_only_begin();
-    cls_status status = cls_filter_create_fastest(context, spec, out);
-    if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
-    const cls_spec quick = quick_spec(spec);
-    status = cls_filter_create_fastest(context, &quick, out);
-    if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;
-    status = cls_tier_start(context, spec, &(*out)->tier);
-    if (status != CLS_OK) {
-        cls_filter_release(*out);
-        *out = NULL;
-    }
-    return status;
-}
+/* A tiered filter's background build, owned by the filter from now on. */
+void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier) { filter->tier = tier; }
 
 cls_status cls_filter_wait(cls_filter *filter)
 {

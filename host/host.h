@@ -75,12 +75,15 @@ int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
  * cls_filter_create falls back to, and what the models start from). */
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out);
 
-/* The kernel specialized for spec (tuned, else modelled, else the policy's), whatever its goal. */
+/* The kernel specialized for spec (tuned, else modelled, else the policy's), whatever its goal
+ * (cls_filter_create, in build_goals.c, chooses by the goal). */
 cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out);
 
 /* ---- the background build of CLS_BUILD_TIERED (tiered.c) */
 
 typedef struct cls_tier cls_tier;
+/* Hands a tiered filter its background build, which then serves its launches once built. */
+void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier);
 /* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
 cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out);
 /* The specialized filter once it is built, else NULL; safe from any thread. */

@@ -5,11 +5,9 @@
  * compiles a kernel's work-group function there) and the median kernel time of what it built;
  * then the wall time of creating the specialized filter again in a new context, from the disk
  * cache (a warm start). */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "bench_options.h"
 #include "commands.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +17,6 @@ typedef struct cold_row {
     char kernel[2][48];               /* what each got: partition, outputs per work-item */
     double warm_ms;
 } cold_row;
-
-static int remove_one(const char *path, const struct stat *info, int flag, struct FTW *walk)
-{
-    (void)info, (void)flag, (void)walk;
-    return remove(path);
-}
 
 /* The wall time of filter's first launch and its median kernel time on a width x height image
  * (f32 buffers of its context). */
@@ -160,6 +152,6 @@ int bench_cold(const bench_options *o)
                        row.warm_ms);
             fflush(stdout);
         }
-    nftw(folder, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    remove_folder(folder);
     return status == CLS_OK ? EXIT_OK_ : report_failure("bench", status);
 }

@@ -1,9 +1,7 @@
 /* cmd_cache.c — `clstencil cache`: where the binary cache is and what it holds; `cache clear`
  * empties it; `cache bench` measures cold builds against warm loads from the cache. */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "commands.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,12 +78,6 @@ static int build_all(double times[BENCH_KERNELS], int *from_cache)
     return EXIT_OK_;
 }
 
-static int remove_one(const char *path, const struct stat *info, int flag, struct FTW *walk)
-{
-    (void)info, (void)flag, (void)walk;
-    return remove(path);
-}
-
 /* Cold: built from source with every cache empty. Warm: a second start, binaries from the
  * clstencil cache. The drivers' own caches (NVIDIA's JIT cache, PoCL's kernel cache) start
  * empty in the same temporary folder and act as they would on a second start; set
@@ -110,7 +102,7 @@ static int bench(void)
     setenv("CLSTENCIL_CACHE", "on", 1);
     if (code == EXIT_OK_) code = build_all(warm, &hits);         /* fills the cache */
     if (code == EXIT_OK_) code = build_all(warm, &hits);         /* warm: loaded from it */
-    nftw(folder, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    remove_folder(folder);
     if (code != EXIT_OK_) return code;
     if (hits != BENCH_KERNELS) {
         fprintf(stderr, "clstencil cache bench: only %d of %d warm builds came from the cache\n", hits, BENCH_KERNELS);

@@ -29,6 +29,8 @@ json_object *device_to_json(const cls_device_caps *caps, const cls_device_db *db
 
 /* Parses "WxH" (both > 0). */
 int parse_size(const char *text, unsigned *width, unsigned *height);
+/* Removes a folder and everything in it (temporary caches), not following links. */
+void remove_folder(const char *path);
 /* A monotonic clock in milliseconds, for the wall times that -v reports. */
 double wall_ms(void);
 /* Maps a library status to the command's exit code, after printing cls_last_error(). */

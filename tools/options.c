@@ -1,6 +1,8 @@
 /* options.c — small command-line helpers shared by the subcommands. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "commands.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -10,6 +12,14 @@ int parse_size(const char *text, unsigned *width, unsigned *height)
     char tail;
     return text && sscanf(text, "%ux%u%c", width, height, &tail) == 2 && *width > 0 && *height > 0;
 }
+
+static int remove_one(const char *path, const struct stat *info, int flag, struct FTW *walk)
+{
+    (void)info, (void)flag, (void)walk;
+    return remove(path);
+}
+
+void remove_folder(const char *path) { nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
 
 double wall_ms(void)
 {

@@ -1,0 +1,49 @@
+/* build_goals.c — cls_filter_create: what a filter's creation optimizes for (cls_build_goal). The
+ * fastest kernel is filter.c's specialized creation; the first result tries it with the program
+ * cache in a cached-only scope and falls back to a quick kernel with the same arithmetic; tiered
+ * adds the background build of tiered.c. */
+#include "build.h"
+
+#include "error.h"
+
+/* The quick kernel of CLS_BUILD_FIRST_RESULT: the same sums in the same order (row by row over
+ * the window, each tap's coefficient times its pixel), with the least code to compile: the mask
+ * read from its buffer, one output per work-item, the naive partition (one copy of the sum,
+ * every tap checking the borders), the global input, and no model probes. */
+static cls_spec quick_spec(const cls_spec *spec)
+{
+    cls_spec quick = *spec;
+    quick.bake_coefficients = 0;
+    quick.partition = CLS_PARTITION_NAIVE;
+    quick.rows_per_item = quick.cols_per_item = 1;
+    quick.input_path = CLS_INPUT_GLOBAL;
+    quick.expected_width = quick.expected_height = 0;
+    quick.build_goal = CLS_BUILD_FASTEST_KERNEL;
+    return quick;
+}
+
+cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+{
+    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
+    *out = NULL;
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
+        return cls_filter_create_fastest(context, spec, out);
+    /* The specialized kernel when every program it needs is built already, else the quick one. A
+     * cached kernel of the policy's configuration (the models' probes missing) serves as well. */
+    cls_programs_cached_only_begin();
+    cls_status status = cls_filter_create_fastest(context, spec, out);
+    if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
+    const cls_spec quick = quick_spec(spec);
+    status = cls_filter_create_fastest(context, &quick, out);
+    if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;
+    cls_tier *tier = NULL;
+    status = cls_tier_start(context, spec, &tier);
+    if (status == CLS_OK) {
+        cls_filter_attach_tier(*out, tier);
+    } else {
+        cls_filter_release(*out);
+        *out = NULL;
+    }
+    return status;
+}
