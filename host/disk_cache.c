@@ -1,11 +1,15 @@
 /* disk_cache.c — program binaries on disk. One file per entry:
  *   magic (8) | format version (u32) | key length (u32) | key | build info (8 x u64) |
- *   payload length (u64) | payload checksum (XXH3-64, u64) | payload
+ *   payload length (u64) | checksum (XXH3-64 of key, build info and payload, u64) | payload
  * all integers little-endian. Writers fill a unique temp file, flush it and rename it into
- * place, so readers see a whole entry or none; a defective entry is removed on sight. The
- * time of last use is the file's modification time, which eviction sorts by. */
+ * place, so readers see a whole entry or none; a defective entry is removed on sight. Reads
+ * open the entry without following links or blocking, and take only a regular file of this
+ * user of at most CLS_CACHE_MAX_ENTRY bytes. The folder is used only when it is this user's
+ * and no one else may write to it (cache_trust.c). The time of last use is the file's
+ * modification time, which eviction sorts by. */
 #include "disk_cache.h"
 
+#include "cache_trust.h"
 #include "error.h"
 #include "files.h"
 
@@ -49,12 +53,14 @@ cls_status cls_disk_cache_open(cls_disk_cache *cache)
     memset(cache, 0, sizeof *cache);
     strbuf_init(&cache->directory);
     const char *mode = getenv("CLSTENCIL_CACHE");
-    cache->enabled = !(mode && (strcmp(mode, "off") == 0 || strcmp(mode, "0") == 0));
+    cache->enabled = !cls_cache_mode_off(mode);
     const char *dir = getenv("CLSTENCIL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (dir && *dir) strbuf_append(&cache->directory, dir);
     else if (xdg && *xdg) strbuf_printf(&cache->directory, "%s/clstencil", xdg);
     else if (home && *home) strbuf_printf(&cache->directory, "%s/.cache/clstencil", home);
     else cache->enabled = 0; /* nowhere to put it */
+    /* Another user's folder, or one others may write to, could hand us their binaries. */
+    if (cache->enabled && !cls_cache_folder_trusted(strbuf_text(&cache->directory), NULL, 0)) cache->enabled = 0;
     cache->max_bytes = CLS_CACHE_DEFAULT_MAX;
     const char *max = getenv("CLSTENCIL_CACHE_MAX");
     if (max && *max && !parse_size(max, &cache->max_bytes)) {
@@ -125,23 +131,51 @@ static void fields_to_info(const uint64_t fields[INFO_FIELDS], cls_build_info *i
     info->preferred_multiple = fields[7];
 }
 
-static int read_whole(const char *path, strbuf *contents)
+/* Reads the entry at PATH: 1 with its bytes, 0 when it is absent, -1 when it is not a regular
+ * file of this user within the size cap, or cannot be read (the caller removes it). */
+static int read_entry(const char *path, unsigned char **contents, size_t *length)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file) return 0;
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) strbuf_append_n(contents, chunk, got);
-    const int ok = !ferror(file) && !strbuf_failed(contents);
-    fclose(file);
-    return ok;
+    *contents = NULL;
+    *length = 0;
+    /* O_NOFOLLOW: a link (to /dev/zero, say) is refused; O_NONBLOCK: a FIFO does not block. */
+    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT ? 0 : -1;
+    struct stat info;
+    int ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid() && info.st_size > 0 &&
+             (uint64_t)info.st_size <= CLS_CACHE_MAX_ENTRY;
+    const size_t size = ok ? (size_t)info.st_size : 0;
+    if (ok) ok = (*contents = malloc(size)) != NULL;
+    size_t got = 0;
+    while (ok && got < size) { /* never more than fstat said, even if the file grows */
+        const ssize_t n = read(fd, *contents + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) ok = 0;
+        else got += (size_t)n;
+    }
+    *length = got;
+    close(fd);
+    return ok ? 1 : -1;
 }
 
-/* Checks an entry's bytes against the key; on success points at the payload. */
-static int parse_entry(const strbuf *contents, const char *key, const unsigned char **payload,
-                       size_t *payload_size, cls_build_info *info)
+/* The checksum that binds the key and build info to the payload. */
+static uint64_t entry_checksum(const char *key, const uint64_t fields[INFO_FIELDS], const unsigned char *payload,
+                               size_t size)
 {
-    const unsigned char *p = (const unsigned char *)contents->data, *end = p + contents->length;
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    XXH3_64bits_update(&state, key, strlen(key) + 1);
+    unsigned char bytes[8 * INFO_FIELDS];
+    for (int i = 0; i < INFO_FIELDS; ++i)
+        for (int b = 0; b < 8; ++b) bytes[8 * i + b] = (unsigned char)(fields[i] >> (8 * b));
+    XXH3_64bits_update(&state, bytes, sizeof bytes);
+    XXH3_64bits_update(&state, payload, size);
+    return XXH3_64bits_digest(&state);
+}
+
+int cls_disk_cache_parse_entry(const unsigned char *bytes, size_t size, const char *key,
+                               const unsigned char **payload, size_t *payload_size, cls_build_info *info)
+{
+    const unsigned char *p = bytes, *end = p + size;
     const size_t key_length = strlen(key);
     if (!p || (size_t)(end - p) < 8 + 4 + 4) return 0;
     if (memcmp(p, CLS_CACHE_MAGIC, 8) != 0) return 0;
@@ -155,7 +189,7 @@ static int parse_entry(const strbuf *contents, const char *key, const unsigned c
     const uint64_t length = get_le(p, 8), checksum = get_le(p + 8, 8);
     p += 16;
     if (length == 0 || length != (uint64_t)(end - p)) return 0;
-    if (XXH3_64bits(p, (size_t)length) != checksum) return 0;
+    if (entry_checksum(key, fields, p, (size_t)length) != checksum) return 0;
     fields_to_info(fields, info);
     *payload = p;
     *payload_size = (size_t)length;
@@ -166,26 +200,30 @@ int cls_disk_cache_load(const cls_disk_cache *cache, const char *key, unsigned c
                         size_t *size, cls_build_info *info)
 {
     if (!cache->enabled) return 0;
-    strbuf path, contents;
+    strbuf path;
     strbuf_init(&path);
-    strbuf_init(&contents);
     entry_path(cache, key, &path);
     int found = 0;
-    if (access(strbuf_text(&path), F_OK) == 0) {
+    unsigned char *contents;
+    size_t length;
+    const int read = read_entry(strbuf_text(&path), &contents, &length);
+    if (read != 0) {
         const unsigned char *payload;
         size_t payload_size;
-        if (read_whole(strbuf_text(&path), &contents) &&
-            parse_entry(&contents, key, &payload, &payload_size, info) && (*binary = malloc(payload_size))) {
+        if (read > 0 &&
+            cls_disk_cache_parse_entry(contents, length, key, &payload,
+                                       &payload_size, info) &&
+            (*binary = malloc(payload_size))) {
             memcpy(*binary, payload, payload_size);
             *size = payload_size;
             found = 1;
-            utimensat(AT_FDCWD, strbuf_text(&path), NULL, 0); /* now: most recently used */
+            utimensat(AT_FDCWD, strbuf_text(&path), NULL, AT_SYMLINK_NOFOLLOW); /* now: most recently used */
         } else {
-            unlink(strbuf_text(&path)); /* truncated, corrupt, foreign or unreadable */
+            unlink(strbuf_text(&path)); /* truncated, corrupt, foreign, oversized, not a file, unreadable */
         }
     }
     strbuf_free(&path);
-    strbuf_free(&contents);
+    free(contents);
     return found;
 }
 
@@ -272,7 +310,9 @@ static void evict(const cls_disk_cache *cache)
 void cls_disk_cache_store(const cls_disk_cache *cache, const char *key, const unsigned char *binary,
                           size_t size, const cls_build_info *info)
 {
-    if (!cache->enabled || !binary || size == 0 || !cls_make_directory(strbuf_text(&cache->directory))) return;
+    if (!cache->enabled || !binary || size == 0 || size > CLS_CACHE_MAX_ENTRY / 2 ||
+        !cls_make_directory(strbuf_text(&cache->directory)))
+        return;
     strbuf entry, path;
     strbuf_init(&entry);
     strbuf_init(&path);
@@ -284,7 +324,7 @@ void cls_disk_cache_store(const cls_disk_cache *cache, const char *key, const un
     info_to_fields(info, fields);
     for (int i = 0; i < INFO_FIELDS; ++i) put_u64(&entry, fields[i]);
     put_u64(&entry, size);
-    put_u64(&entry, XXH3_64bits(binary, size));
+    put_u64(&entry, entry_checksum(key, fields, binary, size));
     strbuf_append_n(&entry, (const char *)binary, size);
     entry_path(cache, key, &path);
     if (!strbuf_failed(&entry) && !strbuf_failed(&path) && cls_write_file_atomic(strbuf_text(&path), entry.data, entry.length))

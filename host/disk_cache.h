@@ -10,15 +10,17 @@
 #include <stdint.h>
 
 #define CLS_CACHE_MAGIC "CLSBIN\r\n"
-#define CLS_CACHE_FORMAT_VERSION 1u
+#define CLS_CACHE_FORMAT_VERSION 2u /* 2: the checksum covers key, build info and payload */
 #define CLS_CACHE_DEFAULT_MAX (256ull << 20)
+/* The largest entry file read; larger ones are defective (program binaries are a few MB). */
+#define CLS_CACHE_MAX_ENTRY (64ull << 20)
 
 /* Process-wide counters behind cls_cache_query. */
 void cls_disk_cache_count(int hit);
 
 /* The cache's folder and policy, from the environment. */
 typedef struct cls_disk_cache {
-    int enabled;           /* CLSTENCIL_CACHE=off disables */
+    int enabled;           /* CLSTENCIL_CACHE=off disables; so does an untrusted folder */
     strbuf directory;      /* CLSTENCIL_CACHE_DIR, else $XDG_CACHE_HOME/clstencil, else ~/.cache/clstencil */
     uint64_t max_bytes;    /* CLSTENCIL_CACHE_MAX (bytes; K, M, G suffixes), default 256 MiB */
 } cls_disk_cache;
@@ -34,6 +36,10 @@ void cls_disk_cache_key(const char *fingerprint, const char *source, const char 
  * last use is refreshed. A missing entry returns 0; a defective one is removed and returns 0. */
 int cls_disk_cache_load(const cls_disk_cache *cache, const char *key, unsigned char **binary,
                         size_t *size, cls_build_info *info);
+/* Checks an entry's bytes against KEY; on success points *payload into BYTES and fills *info.
+ * 1 for a whole, matching entry, 0 for anything else (any bytes are safe to pass). */
+int cls_disk_cache_parse_entry(const unsigned char *bytes, size_t size, const char *key,
+                               const unsigned char **payload, size_t *payload_size, cls_build_info *info);
 /* Removes an entry (after the device refused its binary). */
 void cls_disk_cache_remove(const cls_disk_cache *cache, const char *key);
 /* Writes an entry atomically (temp file, flush, rename), then evicts least recently used

@@ -1,5 +1,6 @@
 /* test_disk_cache.c — the disk cache without a device: keys, round trips, every kind of
- * damaged entry (removed on read), eviction order at the size cap, the disabled cache, and an
+ * damaged entry (removed on read: links, FIFOs and oversized files unread), the checksum that
+ * binds key and payload, the folder trust rule, eviction order at the size cap, the disabled cache, and an
  * unwritable folder. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_trust.h"
 #include "disk_cache.h"
 #include "host.h"
 
@@ -173,13 +175,75 @@ static void wrong_magic(void **state)
 static void wrong_version(void **state)
 {
     (void)state;
-    expect_damaged("printf '\\002' | dd of=\"$F\" bs=1 seek=8 conv=notrunc 2>/dev/null");
+    expect_damaged("printf '\\377' | dd of=\"$F\" bs=1 seek=8 conv=notrunc 2>/dev/null");
 }
 
 static void zero_length_file(void **state)
 {
     (void)state;
     expect_damaged(": > \"$F\"");
+}
+
+/* Not a regular file: read without following the link or blocking on the FIFO, then removed. */
+static void link_to_dev_zero(void **state)
+{
+    (void)state;
+    expect_damaged("rm \"$F\" && ln -s /dev/zero \"$F\"");
+}
+
+static void fifo_entry(void **state)
+{
+    (void)state;
+    expect_damaged("rm \"$F\" && mkfifo \"$F\"");
+}
+
+/* Larger than any program binary: refused before a byte is read. */
+static void oversized_entry(void **state)
+{
+    (void)state;
+    expect_damaged("truncate -s 65M \"$F\"");
+}
+
+/* Another kernel's entry, its key patched to this one: the checksum binds key and payload. */
+static void entry_with_patched_key(void **state)
+{
+    (void)state;
+    cls_disk_cache cache = open_cache();
+    store(&cache, "kkkk-a", "kernel a's binary");
+    char from[512], to[512], command[2048];
+    entry_file("kkkk-a", from, sizeof from);
+    entry_file("kkkk-b", to, sizeof to);
+    snprintf(command, sizeof command, "mv '%s' '%s' && printf 'kkkk-b' | dd of='%s' bs=1 seek=16 conv=notrunc 2>/dev/null",
+             from, to, to);
+    assert_int_equal(system(command), 0);
+    assert_false(load(&cache, "kkkk-b", "kernel a's binary"));
+    assert_int_not_equal(access(to, F_OK), 0);
+    cls_disk_cache_close(&cache);
+}
+
+/* A folder others may write to is not used (as git and ssh refuse such folders). */
+static void untrusted_folder_is_bypassed(void **state)
+{
+    (void)state;
+    assert_int_equal(chmod(folder, 0777), 0);
+    char why[160] = "";
+    assert_false(cls_cache_folder_trusted(folder, why, sizeof why));
+    assert_non_null(strstr(why, "others may write to it"));
+    cls_disk_cache cache = open_cache();
+    assert_false(cache.enabled);
+    store(&cache, "eeee-1", "binary");
+    char path[512];
+    entry_file("eeee-1", path, sizeof path);
+    assert_int_not_equal(access(path, F_OK), 0);
+    cls_disk_cache_close(&cache);
+    assert_int_equal(chmod(folder, 0700), 0);
+    cache = open_cache();
+    assert_true(cache.enabled);
+    cls_disk_cache_close(&cache);
+    assert_true(cls_cache_folder_trusted("/nonexistent/clstencil-cache", NULL, 0)); /* made owner-only */
+    assert_false(cls_cache_folder_trusted("/etc/hostname", why, sizeof why));
+    assert_true(cls_cache_mode_off("off") && cls_cache_mode_off("0") && !cls_cache_mode_off("bogus"));
+    assert_true(cls_cache_mode_known(NULL) && cls_cache_mode_known("on") && !cls_cache_mode_known("bogus"));
 }
 
 static void entry_from_another_device(void **state)
@@ -321,6 +385,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(wrong_version, setup, teardown),
         cmocka_unit_test_setup_teardown(zero_length_file, setup, teardown),
         cmocka_unit_test_setup_teardown(entry_from_another_device, setup, teardown),
+        cmocka_unit_test_setup_teardown(link_to_dev_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(fifo_entry, setup, teardown),
+        cmocka_unit_test_setup_teardown(oversized_entry, setup, teardown),
+        cmocka_unit_test_setup_teardown(entry_with_patched_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(untrusted_folder_is_bypassed, setup, teardown),
         cmocka_unit_test_setup_teardown(unreadable_entry, setup, teardown),
         cmocka_unit_test_setup_teardown(unwritable_folder_is_uncached, setup, teardown),
         cmocka_unit_test_setup_teardown(disabled_cache_writes_nothing, setup, teardown),
