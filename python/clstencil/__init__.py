@@ -1,0 +1,25 @@
+"""clstencil: run-time generated OpenCL stencil kernels for numpy (and dask) images.
+
+    import numpy, clstencil
+    image = numpy.random.default_rng(0).random((512, 512), dtype=numpy.float32)
+    smooth = clstencil.filter(image, "gaussian:5", border="mirror")
+
+A thin layer over the C library libclstencil (cffi, ABI mode): operators, border modes, device
+selection, the program and disk caches are the library's. clstencil.dask filters dask arrays.
+"""
+from ._library import library as _library, text as _text
+from .devices import Device, devices
+from .errors import ClstencilError, DeviceError, InvalidArgumentError
+from .filtering import filter
+from .operators import Operator
+from .pipeline import Pipeline
+
+_library()  # fails here, with where it looked, when the C library cannot be found
+
+__all__ = ["ClstencilError", "Device", "DeviceError", "InvalidArgumentError", "Operator",
+           "Pipeline", "devices", "filter", "library_version"]
+
+
+def library_version() -> str:
+    """The C library's version, e.g. "0.1.0"."""
+    return _text(_library().cls_version())

@@ -1,0 +1,77 @@
+"""Finds and loads the C library (libclstencil.so) once per process, through cffi's ABI mode.
+
+Where it looks, in order:
+  1. the file named by the CLSTENCIL_LIBRARY environment variable (it must exist);
+  2. next to this package (a package installed together with the library);
+  3. the build folders of the checkout that holds this package: build/, build-rel/, build-py/
+     (never build-test/ or build-tsan/, whose sanitized libraries a Python process cannot load);
+  4. the system's library path (libclstencil.so.0, e.g. after `cmake --install`).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import cffi
+
+from ._declarations import DECLARATIONS
+
+LIBRARY_ENVIRONMENT_VARIABLE = "CLSTENCIL_LIBRARY"
+LIBRARY_FILE_NAME = "libclstencil.so"
+SYSTEM_LIBRARY_NAME = "libclstencil.so.0"
+CHECKOUT_BUILD_FOLDERS = ("build", "build-rel", "build-py")
+
+ffi = cffi.FFI()
+ffi.cdef(DECLARATIONS)
+
+_loaded: Any = None
+_load_lock = threading.Lock()
+
+
+def library_candidates() -> list[Path]:
+    """The files, in search order, that may hold the library (without the system path)."""
+    named = os.environ.get(LIBRARY_ENVIRONMENT_VARIABLE, "")
+    if named:
+        return [Path(named)]
+    package_folder = Path(__file__).resolve().parent
+    checkout = package_folder.parent.parent
+    candidates = [package_folder / LIBRARY_FILE_NAME]
+    candidates += [checkout / folder / LIBRARY_FILE_NAME for folder in CHECKOUT_BUILD_FOLDERS]
+    return candidates
+
+
+def _open() -> Any:
+    named = os.environ.get(LIBRARY_ENVIRONMENT_VARIABLE, "")
+    if named and not Path(named).is_file():
+        raise ImportError(f"{LIBRARY_ENVIRONMENT_VARIABLE}={named} names no file")
+    for candidate in library_candidates():
+        if candidate.is_file():
+            try:
+                return ffi.dlopen(str(candidate))
+            except OSError as error:
+                raise ImportError(f"cannot load the clstencil library {candidate}: {error}") from error
+    try:
+        return ffi.dlopen(SYSTEM_LIBRARY_NAME)
+    except OSError:
+        searched = ", ".join(str(path) for path in library_candidates())
+        raise ImportError(
+            f"the clstencil C library was not found (searched {searched} and the system's "
+            f"{SYSTEM_LIBRARY_NAME}); build it (./scripts/quickstart.sh) or set "
+            f"{LIBRARY_ENVIRONMENT_VARIABLE} to the path of libclstencil.so") from None
+
+
+def library() -> Any:
+    """The loaded C library (loaded on first use; thread-safe)."""
+    global _loaded
+    if _loaded is None:
+        with _load_lock:
+            if _loaded is None:
+                _loaded = _open()
+    return _loaded
+
+
+def text(pointer: Any) -> str:
+    """A Python string from a C string the library returned ("" for NULL)."""
+    return "" if pointer == ffi.NULL else ffi.string(pointer).decode("utf-8", "replace")

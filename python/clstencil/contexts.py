@@ -1,0 +1,80 @@
+"""One OpenCL context per device selector and process, shared by every call (thread-safe).
+
+The C library shares a context's program cache between threads, so one context per device is
+what every filter of the process uses; the binary cache on disk (CLSTENCIL_CACHE_DIR) serves
+later processes. A child made by fork() forgets its parent's contexts (OpenCL state does not
+survive a fork) and creates its own on first use.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from typing import Any, Callable
+
+from ._library import ffi, library
+from .errors import check
+
+_contexts: dict[str | None, Any] = {}
+_lock = threading.RLock()
+# Called before the contexts are released at exit (the filter cache releases its filters).
+_before_release: list[Callable[[], None]] = []
+
+
+def normalize_selector(device: str | None) -> str | None:
+    """The selector a context is cached under: None (CLSTENCIL_DEVICE or the default) or text."""
+    if device is None or device == "":
+        return None
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a selector string such as 'gpu', 'cpu', '0:1' or a "
+                        f"name, not {type(device).__name__}")
+    return device
+
+
+def context(device: str | None = None) -> Any:
+    """The process's cls_context for a device selector, created on first use.
+
+    device: None means the CLSTENCIL_DEVICE environment variable, else the default device
+    (a GPU if any, else an accelerator, else a CPU); otherwise "P:D", "gpu", "cpu",
+    "accelerator" or a case-insensitive part of the device, platform or vendor name.
+    """
+    key = normalize_selector(device)
+    found = _contexts.get(key)
+    if found is not None:
+        return found
+    with _lock:
+        found = _contexts.get(key)
+        if found is None:
+            lib = library()
+            pointer = ffi.new("cls_context **")
+            check(lib.cls_context_create(ffi.NULL if key is None else key.encode(), pointer),
+                  "creating an OpenCL context")
+            found = pointer[0]
+            _contexts[key] = found
+        return found
+
+
+def on_release(callback: Callable[[], None]) -> None:
+    """Registers what must be released before the contexts (filters, pipelines)."""
+    _before_release.append(callback)
+
+
+def release_all() -> None:
+    """Releases every context (after the callbacks); called at exit."""
+    with _lock:
+        for callback in _before_release:
+            callback()
+        lib = library()
+        for handle in _contexts.values():
+            lib.cls_context_release(handle)
+        _contexts.clear()
+
+
+def _forget_after_fork() -> None:
+    global _lock
+    _contexts.clear()
+    _lock = threading.RLock()
+
+
+atexit.register(release_all)
+os.register_at_fork(after_in_child=_forget_after_fork)

@@ -1,0 +1,92 @@
+"""clstencil.filter: one operator over a 2-D numpy array on an OpenCL device."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._library import library
+from .errors import check
+from .filters import DEFAULT_BUILD_GOAL, border_mode, build_goal, cached_filter
+from .images import check_image, describe, has_pitched_rows, pointer
+from .operators import OperatorLike, as_operator
+from .pixel_types import pixel_type
+
+UNDEFINED_BORDER = 0
+
+
+def interior(shape: tuple[int, int], radius: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The region (y, x, height, width) whose windows lie inside the image; None when empty."""
+    (rows, columns), (ry, rx) = shape, radius
+    if rows <= 2 * ry or columns <= 2 * rx:
+        return None
+    return ry, rx, rows - 2 * ry, columns - 2 * rx
+
+
+def prepare_output(shape: tuple[int, int], out: np.ndarray | None, dtype, input_dtype: np.dtype,
+                   zeroed: bool) -> np.ndarray:
+    """The array the result goes to: `out` (checked) or a new one of `dtype` (default: the
+    input's)."""
+    if out is None:
+        chosen = input_dtype if dtype is None else np.dtype(dtype)
+        pixel_type(chosen, "dtype")
+        return (np.zeros if zeroed else np.empty)(shape, dtype=chosen)
+    out = check_image(out, "out")
+    if out.shape != shape:
+        raise ValueError(f"out has shape {out.shape}, the input {shape}")
+    if dtype is not None and np.dtype(dtype) != out.dtype:
+        raise ValueError(f"dtype {np.dtype(dtype).name} differs from out's {out.dtype.name}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    pixel_type(out.dtype, "out")
+    return out
+
+
+def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
+           device: str | None = None, out: np.ndarray | None = None, dtype=None,
+           build: str = DEFAULT_BUILD_GOAL) -> np.ndarray:
+    """Applies a local operator to a 2-D image on an OpenCL device and returns the result.
+
+    array: float32, uint8 or uint16 (other dtypes raise TypeError; convert them yourself); any
+        row pitch, other layouts are copied first.
+    op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,...") or an Operator.
+    border: clamp, mirror, mirror101, repeat, constant (with `value`) or undefined, where only
+        pixels whose whole window lies inside the image are computed and the others keep their
+        value in `out` (zero in a new array).
+    device: a selector ("gpu", "cpu", "P:D", a name); None: CLSTENCIL_DEVICE or the default.
+    out: the array to write (same shape; any supported dtype; may be `array` itself).
+    dtype: the result's dtype when `out` is not given (default: the input's); u8 and u16
+        results are rounded to nearest even and saturated.
+    build: "tiered" (a quick kernel at once, the fastest one from a background build),
+        "first-result" or "fastest-kernel"; the results are the same bits.
+
+    Filters are built once per process and parameters and shared by threads (the GIL is
+    released while the device works). Errors raise ClstencilError (InvalidArgumentError,
+    DeviceError) carrying the library's message.
+    """
+    array = check_image(array, "array")
+    input_type = pixel_type(array.dtype, "array")
+    operator = as_operator(op)
+    mode = border_mode(border)
+    goal = build_goal(build)
+    value = float(value)
+    result = prepare_output(array.shape, out, dtype, array.dtype, zeroed=mode == UNDEFINED_BORDER)
+    output_type = pixel_type(result.dtype, "out")
+    if array.size == 0:
+        return result
+    region = None
+    if mode == UNDEFINED_BORDER:
+        region = interior(array.shape, operator.radius)
+        if region is None:
+            return result
+    handle = cached_filter(device, operator, mode, value, input_type, output_type, goal)
+    if library().cls_filter_output_count(handle) != 1:
+        raise ValueError(f"{operator.name} writes several images; filter() returns one")
+    source = array if has_pitched_rows(array) else np.ascontiguousarray(array)
+    target = result if has_pitched_rows(result) else np.empty(result.shape, result.dtype)
+    if target is not result:
+        target[...] = result  # pixels the filter does not write keep their values
+    check(library().cls_filter_run_host(handle, pointer(source), pointer(target, const=False),
+                                        describe(source, target, region)),
+          f"filtering with {operator.name}")
+    if target is not result:
+        result[...] = target
+    return result

@@ -1,0 +1,100 @@
+"""Built filters (cls_filter), cached per process: one per device, operator, border, border
+value, pixel types and build goal, shared by every call and thread, released at exit."""
+from __future__ import annotations
+
+import os
+import struct
+import threading
+from typing import Any
+
+from ._library import ffi, library
+from .contexts import context, normalize_selector, on_release
+from .errors import check
+from .operators import Operator
+
+# Build goals (cls_build_goal) by name. "tiered" serves the first calls with a quick kernel and
+# swaps in the specialized one once a background thread has built it; every goal computes the
+# same sums in the same order, so results do not depend on it.
+BUILD_GOALS = {"fastest-kernel": 0, "first-result": 1, "tiered": 2}
+DEFAULT_BUILD_GOAL = "tiered"
+
+_filters: dict[tuple, Any] = {}
+_creation_locks: dict[tuple, threading.Lock] = {}
+_lock = threading.Lock()
+
+
+def border_mode(border: str) -> int:
+    """The cls_border of a name or alias (clamp, mirror, mirror101, repeat, constant,
+    undefined; "replicate", ...), case-insensitively; InvalidArgumentError otherwise."""
+    if not isinstance(border, str):
+        raise TypeError(f"border must be a name such as 'mirror', not {type(border).__name__}")
+    mode = ffi.new("int *")
+    check(library().cls_border_parse(border.encode(), mode), "border")
+    return mode[0]
+
+
+def build_goal(build: str) -> int:
+    """The cls_build_goal of a name: fastest-kernel, first-result or tiered."""
+    if build not in BUILD_GOALS:
+        raise ValueError(f"build must be one of {', '.join(BUILD_GOALS)}, not {build!r}")
+    return BUILD_GOALS[build]
+
+
+def stage_spec(operator: Operator, border: int, value: float, input_type: int, output_type: int,
+               goal: int) -> Any:
+    """The operator's spec with a border, its value, pixel types and a build goal set."""
+    spec = operator.spec_copy()
+    spec.border = border
+    spec.border_value = value
+    spec.input_type = input_type
+    spec.output_type = output_type
+    spec.build_goal = goal
+    return spec
+
+
+def cached_filter(device: str | None, operator: Operator, border: int, value: float,
+                  input_type: int, output_type: int, goal: int) -> Any:
+    """The process's cls_filter for these parameters, built on first use (thread-safe: a second
+    thread asking for the same filter waits for the first one's build)."""
+    selector = normalize_selector(device)
+    value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
+    key = (selector, operator.key, border, value_bits, input_type, output_type, goal)
+    found = _filters.get(key)
+    if found is not None:
+        return found
+    with _lock:
+        creation_lock = _creation_locks.setdefault(key, threading.Lock())
+    with creation_lock:
+        found = _filters.get(key)
+        if found is None:
+            spec = stage_spec(operator, border, value, input_type, output_type, goal)
+            pointer = ffi.new("cls_filter **")
+            check(library().cls_filter_create(context(selector), spec, pointer),
+                  f"building {operator.name} ({library_border_name(border)} border)")
+            found = pointer[0]
+            _filters[key] = found
+    return found
+
+
+def library_border_name(border: int) -> str:
+    """The canonical name of a cls_border."""
+    return ffi.string(library().cls_border_name(border)).decode()
+
+
+def _release_filters() -> None:
+    lib = library()
+    with _lock:
+        for handle in _filters.values():
+            lib.cls_filter_release(handle)
+        _filters.clear()
+
+
+def _forget_after_fork() -> None:
+    global _lock
+    _filters.clear()
+    _creation_locks.clear()
+    _lock = threading.Lock()
+
+
+on_release(_release_filters)
+os.register_at_fork(after_in_child=_forget_after_fork)

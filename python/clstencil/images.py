@@ -1,0 +1,59 @@
+"""numpy arrays as the C library's images: a pointer to pixel (0, 0) and a row pitch in bytes.
+
+The library takes rows of contiguous pixels at any pitch, so C-contiguous arrays and row or
+column slices of them pass without a copy; other layouts (transposed, every other column,
+negative strides) are copied into a contiguous array first (their values unchanged).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._library import ffi
+
+
+def check_image(array: Any, role: str) -> np.ndarray:
+    """The array as a 2-D numpy array; TypeError / ValueError with a clear message otherwise."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{role} must be a numpy array, not {type(array).__name__} "
+                        f"(dask arrays: clstencil.dask.filter)")
+    if array.ndim != 2:
+        raise ValueError(f"{role} must be 2-D (rows, columns), not of shape {array.shape}; "
+                         f"filter each plane of a stack on its own")
+    return array
+
+
+def has_pitched_rows(array: np.ndarray) -> bool:
+    """Whether the rows' pixels are contiguous and the rows a whole number of pixels apart."""
+    item = array.itemsize
+    rows, columns = array.shape
+    if columns > 1 and array.strides[1] != item:
+        return False
+    if rows > 1 and (array.strides[0] < columns * item or array.strides[0] % item):
+        return False
+    return True
+
+
+def row_pitch(array: np.ndarray) -> int:
+    """The bytes from one row to the next (0: packed, what the library assumes by default)."""
+    return int(array.strides[0]) if array.shape[0] > 1 else 0
+
+
+def pointer(array: np.ndarray, const: bool = True) -> Any:
+    """A C pointer to the array's first pixel (the array must outlive its use)."""
+    return ffi.cast("const void *" if const else "void *", array.ctypes.data)
+
+
+def describe(input_array: np.ndarray, output_array: np.ndarray,
+             region: tuple[int, int, int, int] | None = None) -> Any:
+    """A cls_image_desc for two arrays of the same shape; region (y, x, height, width) limits
+    what is computed (the border handling is still the whole image's)."""
+    rows, columns = input_array.shape
+    image = ffi.new("cls_image_desc *")
+    image.width, image.height = columns, rows
+    image.input_row_pitch = row_pitch(input_array)
+    image.output_row_pitch = row_pitch(output_array)
+    if region is not None:
+        image.roi_y, image.roi_x, image.roi_height, image.roi_width = region
+    return image
