@@ -42,12 +42,20 @@ int cls_kernel_hardware_border(const cls_kernel_config *config)
            (s->border == CLS_BORDER_CLAMP || (s->border == CLS_BORDER_CONSTANT && s->border_value == 0.0f));
 }
 
-/* The non-zero taps of every mask: the multiply-adds of one output pixel of a baked kernel. */
-static size_t nonzero_taps(const cls_kernel_config *config)
+int cls_kernel_literal_coefficients(const cls_kernel_config *config)
+{
+    return config->spec.bake_coefficients == CLS_COEFFICIENTS_LITERALS;
+}
+
+/* The taps of every mask that one output pixel computes: literals skip the zero taps, the other
+ * storages compute every tap. */
+static size_t computed_taps(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
+    const size_t all = (size_t)config->masks * s->mask_width * s->mask_height;
+    if (!cls_kernel_literal_coefficients(config)) return all;
     size_t taps = 0;
-    for (size_t k = 0; k < (size_t)config->masks * s->mask_width * s->mask_height; ++k) taps += config->coefficients[k] != 0.0f;
+    for (size_t k = 0; k < all; ++k) taps += config->coefficients[k] != 0.0f;
     return taps;
 }
 
@@ -59,16 +67,16 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config)
         cls_kernel_hardware_border(config))
         return 0;
     const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
-    return nonzero_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
+    return computed_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
 }
 
-/* The multiply-adds of one output pixel of a weighted sum: a separated mask's row and column, a
- * baked mask's non-zero taps, or every tap of a runtime mask. */
+/* The multiply-adds of one output pixel of a weighted sum: a separated mask's row and column, else
+ * the computed taps. */
 static size_t multiply_adds(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
     if (config->separable != CLS_SEPARABLE_NONE) return (size_t)config->masks * (s->mask_width + s->mask_height);
-    return s->bake_coefficients ? nonzero_taps(config) : (size_t)config->masks * s->mask_width * s->mask_height;
+    return computed_taps(config);
 }
 
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
@@ -159,12 +167,12 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
                    : blocks ? (cls_kernel_streams(config) ? CLS_STREAM_POLICY_COLS : 2)
                             : 1;
     if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
-        while (config->rows > 1 && nonzero_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
+        while (config->rows > 1 && computed_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
             --config->rows;
     /* Blocks that the budget cuts to CLS_STREAM_BELOW_ROWS rows or fewer stream instead, where one
      * input row's multiply-adds still unroll in every region. */
     if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= CLS_STREAM_BELOW_ROWS &&
-        nonzero_taps(config) * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT) {
+        computed_taps(config) * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT) {
         config->rows = CLS_STREAM_POLICY_ROWS;
         config->cols = CLS_STREAM_POLICY_COLS;
     }
@@ -212,12 +220,12 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (config->separable != CLS_SEPARABLE_NONE) strbuf_printf(&key, ";separable=%s", cls_separable_name(config->separable));
     if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
     if (spec->epilogue) strbuf_printf(&key, ";epilogue=%zu:%s", strlen(spec->epilogue), spec->epilogue);
-    if (spec->bake_coefficients) {
+    if (spec->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         strbuf_append(&key, spec->fold_equal_taps ? ";mask-baked-folded=" : ";mask-baked=");
         for (unsigned k = 0; k < spec->mask_width * spec->mask_height * config->masks; ++k)
             strbuf_printf(&key, "%08x", (unsigned)float_bits(config->coefficients[k]));
     } else {
-        strbuf_append(&key, ";mask-runtime");
+        strbuf_append(&key, spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT ? ";mask-argument" : ";mask-runtime");
     }
     return strbuf_take(&key);
 }

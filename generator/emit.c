@@ -6,9 +6,10 @@
  *   input (a buffer, or an image2d_t on the image path), input_offset, input_pitch, output,
  *   output_offset, output_pitch, width, height, roi (int4: x0, y0, x1, y1, the output pixels
  *   computed), mask (__constant float*: every mask one after another, or the row then the column
- *   of a separable single pass; unused when baked), border_value, group_bounds (int4: BH_L, BH_R,
- *   BH_T, BH_B), body_columns (int2: [hx, width - hx)), then output1 .. output3 when the kernel
- *   writes several outputs (same offset and pitch as output).
+ *   of a separable single pass; unused when literals), border_value, group_bounds (int4: BH_L,
+ *   BH_R, BH_T, BH_B), body_columns (int2: [hx, width - hx)), then output1 .. output3 when the
+ *   kernel writes several outputs (same offset and pitch as output), then coef (coefficients_t, by
+ *   value: every mask one after another) when the coefficients arrive as a kernel argument.
  * Every work-group picks its region from its logical group id (the launch id rotated so that
  * border groups start first: emit_group_order) against group_bounds; each region holds
  * only the border checks of the sides it touches, and a tap at a known offset only the check of
@@ -198,9 +199,11 @@ static void emit_body_helpers(emitter *e)
 {
     const cls_spec *s = &e->config->spec;
     strbuf *out = e->out;
-    if (s->bake_coefficients) {
+    if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         emit_baked_array(e, "Literals the compiler folds once FOR_WINDOW is unrolled.");
         strbuf_append(out, "#define MASK(dx, dy) baked_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
+    } else if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) {
+        strbuf_append(out, "#define MASK(dx, dy) coef.c[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
     } else {
         strbuf_append(out, "#define MASK(dx, dy) mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
     }
@@ -228,6 +231,15 @@ static void describe_variant(emitter *e)
     strbuf_append(out, ".\n");
 }
 
+static const char *coefficient_storage(int storage)
+{
+    switch (storage) {
+    case CLS_COEFFICIENTS_LITERALS: return "baked as literals";
+    case CLS_COEFFICIENTS_ARGUMENT: return "from a kernel argument";
+    default: return "from a __constant buffer";
+    }
+}
+
 static void emit_header(emitter *e)
 {
     const cls_kernel_config *c = e->config;
@@ -242,7 +254,7 @@ static void emit_header(emitter *e)
                   " * %s %ux%u, coefficients %s, border %s, partition %s,\n"
                   " * work-group %ux%u%s, %s -> %s (accumulated in float).\n",
                   CLS_VERSION_STRING, s->body ? "User-written operator" : "Local operator", s->mask_width,
-                  s->mask_height, s->bake_coefficients ? "baked as literals" : "from a __constant buffer",
+                  s->mask_height, coefficient_storage(s->bake_coefficients),
                   cls_border_name(s->border), cls_partition_name(c->partition), c->group_width, c->group_height,
                   simd_note, cls_pixel_type_name(s->input_type), cls_pixel_type_name(s->output_type));
     describe_variant(e);
@@ -268,6 +280,8 @@ static void emit_header(emitter *e)
     else if (c->input_path == CLS_INPUT_LOCAL)
         strbuf_append(out, "#define TILE_W (GROUP_W * COLS + 2 * HALF_W)\n#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n", emit_cl_type(s->input_type), emit_cl_type(s->output_type));
+    if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
+        strbuf_append(out, "typedef struct { float c[MASKS * MASK_W * MASK_H]; } coefficients_t; /* row by row, mask after mask */\n");
     if (c->input_path == CLS_INPUT_IMAGE)
         strbuf_printf(out, "__constant sampler_t sampler = CLK_NORMALIZED_COORDS_FALSE | %s | CLK_FILTER_NEAREST;\n",
                       !cls_kernel_hardware_border(c)       ? "CLK_ADDRESS_NONE"
@@ -275,7 +289,7 @@ static void emit_header(emitter *e)
                                                       : "CLK_ADDRESS_CLAMP");
     strbuf_append(out, "\n");
     if (s->body) emit_body_helpers(e);
-    else if (cls_kernel_rolls_borders(c)) {
+    else if (cls_kernel_rolls_borders(c) && cls_kernel_literal_coefficients(c)) {
         emit_baked_array(e, "The border regions loop over these; the body region has them as literals.");
         strbuf_append(out, "\n");
     }
@@ -311,6 +325,8 @@ static void emit_signature(emitter *e)
                   "                      const int4 group_bounds, const int2 body_columns");
     for (unsigned k = 1; k < cls_kernel_outputs(c); ++k)
         strbuf_printf(out, ",\n                      __global output_t *restrict output%u", k);
+    if (c->spec.bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
+        strbuf_append(out, ",\n                      const coefficients_t coef");
     strbuf_append(out, ")\n{\n");
     emit_group_order(out);
     strbuf_line(out, 1, "const int x = roi.s0 + (group_x * GROUP_W + (int)get_local_id(0)) * COLS; /* the first of COLS output columns */");
@@ -321,7 +337,7 @@ static void emit_signature(emitter *e)
     strbuf_line(out, 1, "output += output_offset;");
     for (unsigned k = 1; k < cls_kernel_outputs(c); ++k) strbuf_line(out, 1, "output%u += output_offset;", k);
     if (c->spec.body) strbuf_line(out, 1, "(void)mask; /* the operator may not use it */");
-    else if (c->spec.bake_coefficients) strbuf_line(out, 1, "(void)mask; /* coefficients are baked */");
+    else if (cls_kernel_literal_coefficients(c)) strbuf_line(out, 1, "(void)mask; /* coefficients are baked */");
     if (!software_constant(e)) strbuf_line(out, 1, "(void)border_value;");
     if (local_memory(c)) {
         strbuf_line(out, 1, "/* The group's tile: its outputs and the halo, from image column tile_x and row tile_y. */");
@@ -380,7 +396,7 @@ static void emit_regions(emitter *e)
                          ? " /* staging is per group: no warp refinement */"
                          : "");
     const int rolled = cls_kernel_rolls_borders(config);
-    if (rolled) strbuf_line(out, 1, "/* Large baked mask: only the body region is unrolled; the border regions loop. */");
+    if (rolled) strbuf_line(out, 1, "/* Large unrolled mask: only the body region is unrolled; the border regions loop. */");
     const size_t count = sizeof isp_regions / sizeof isp_regions[0];
     for (size_t r = 0; r < count; ++r) {
         const region_code *region = &isp_regions[r];

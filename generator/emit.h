@@ -49,11 +49,11 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy);
 
 /* The weighted sums of a region into sum (or sum[m][k][l]) through `a` (emit_sum.c). */
 void emit_sums(emitter *e, int indent, const access *a);
-/* The same sums as rolled loops over the program-scope array baked_mask (a large baked mask's
- * border regions: see cls_kernel_rolls_borders). */
+/* The same sums as rolled loops over the program-scope array baked_mask or the buffer (a large
+ * unrolled mask's border regions: see cls_kernel_rolls_borders). */
 void emit_sums_rolled(emitter *e, int indent, const access *a);
 /* One input row (base_y) of the streaming window: its pixels added into the MASK_H partial sums,
- * unrolled or (`rolled`) as loops over baked_mask. */
+ * unrolled or (`rolled`) as loops over baked_mask or the buffer. */
 void emit_stream_row_sums(emitter *e, int indent, const access *a, int rolled);
 /* The pixels of input row base_y that the window uses, into the private array `name` (index:
  * window column), through the access's checks and vector loads. */

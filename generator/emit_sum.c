@@ -1,11 +1,12 @@
 /* emit_sum.c — the weighted sums of one region: the window of every mask over every output pixel
  * of the work-item (ROWS x COLS of them when coarsened), through an accessor, and one input
  * row's share of them for the streaming loop (emit_stream.c). Each loaded pixel feeds every sum
- * it reaches from registers. Runtime masks loop over the __constant buffer; baked
- * masks are unrolled with their coefficients as literals and zero taps skipped; folded masks load
- * the window first and multiply each distinct coefficient magnitude once. With several columns
- * per work-item, rows without column checks are read with vector loads. The rolled loops also
- * serve the border regions of large baked masks, over the program-scope array baked_mask. */
+ * it reaches from registers. Buffer masks loop over the __constant buffer; unrolled masks have
+ * their coefficients as literals (zero taps skipped) or read them from the kernel argument coef;
+ * folded masks load the window first and multiply each distinct coefficient magnitude once. With
+ * several columns per work-item, rows without column checks are read with vector loads. The rolled
+ * loops also serve the border regions of large unrolled masks, over the program-scope array
+ * baked_mask (literals) or the buffer. */
 #include "emit.h"
 
 #include <math.h>
@@ -17,9 +18,27 @@ static int single_sum(const cls_kernel_config *c)
     return c->rows * c->cols * c->masks == 1;
 }
 
+static size_t tap_index(const cls_kernel_config *c, unsigned m, int i, int j)
+{
+    return ((size_t)m * c->spec.mask_height + (size_t)j) * c->spec.mask_width + (size_t)i;
+}
+
 static float coefficient(const cls_kernel_config *c, unsigned m, int i, int j)
 {
-    return c->coefficients[((size_t)m * c->spec.mask_height + (size_t)j) * c->spec.mask_width + (size_t)i];
+    return c->coefficients[tap_index(c, m, i, j)];
+}
+
+/* Tap (i, j) of mask m in the unrolled code: its literal, or its element of the argument. */
+static void append_coefficient(emitter *e, unsigned m, int i, int j)
+{
+    if (cls_kernel_literal_coefficients(e->config)) append_float(e->out, coefficient(e->config, m, i, j));
+    else strbuf_printf(e->out, "coef.c[%zu]", tap_index(e->config, m, i, j));
+}
+
+/* The array that rolled loops over an unrolled mask's coefficients read. */
+static const char *rolled_mask(const emitter *e)
+{
+    return cls_kernel_literal_coefficients(e->config) ? "baked_mask" : "mask";
 }
 
 void append_sum(emitter *e, unsigned m, const char *k, const char *l)
@@ -99,23 +118,23 @@ static void emit_loops_block(emitter *e, int indent, const access *a, const char
     strbuf_line(e->out, indent, "}");
 }
 
-/* Calls use(m, k, l, coefficient) for every non-zero tap that input pixel (c, r) of a block's
- * window feeds, the block being `rows` output rows (ROWS, or the MASK_H partial sums of the
- * streaming window) of COLS columns; returns how many. */
-typedef void (*tap_use)(emitter *e, unsigned m, int k, int l, float coefficient, int first);
+/* Calls use(m, k, l, i, j) for every tap (i, j) that input pixel (c, r) of a block's window feeds
+ * (zero taps skipped where they are literals), the block being `rows` output rows (ROWS, or the
+ * MASK_H partial sums of the streaming window) of COLS columns; returns how many. */
+typedef void (*tap_use)(emitter *e, unsigned m, int k, int l, int i, int j);
 
 static int for_each_use(emitter *e, int rows, int r, int c, tap_use use)
 {
     const cls_kernel_config *config = e->config;
     const int w = (int)config->spec.mask_width, h = (int)config->spec.mask_height;
+    const int literals = cls_kernel_literal_coefficients(config);
     int uses = 0;
     for (unsigned m = 0; m < config->masks; ++m)
         for (int k = 0; k < rows; ++k)
             for (int l = 0; l < (int)config->cols; ++l) {
                 if (r - k < 0 || r - k >= h || c - l < 0 || c - l >= w) continue;
-                const float value = coefficient(config, m, c - l, r - k);
-                if (value == 0.0f) continue;
-                if (use) use(e, m, k, l, value, uses == 0);
+                if (literals && coefficient(config, m, c - l, r - k) == 0.0f) continue;
+                if (use) use(e, m, k, l, c - l, r - k);
                 ++uses;
             }
     return uses;
@@ -129,23 +148,21 @@ static void append_sum_at(emitter *e, unsigned m, int k, int l)
     append_sum(e, m, kk, ll);
 }
 
-static void accumulate_v(emitter *e, unsigned m, int k, int l, float value, int first)
+static void accumulate_v(emitter *e, unsigned m, int k, int l, int i, int j)
 {
-    (void)first;
     strbuf_append(e->out, " ");
     append_sum_at(e, m, k, l);
     strbuf_append(e->out, " += ");
-    append_float(e->out, value);
+    append_coefficient(e, m, i, j);
     strbuf_append(e->out, " * v;");
 }
 
 /* The only use of a pixel: `sum += c * ` (the load follows). */
-static void accumulate_direct(emitter *e, unsigned m, int k, int l, float value, int first)
+static void accumulate_direct(emitter *e, unsigned m, int k, int l, int i, int j)
 {
-    (void)first;
     append_sum_at(e, m, k, l);
     strbuf_append(e->out, " += ");
-    append_float(e->out, value);
+    append_coefficient(e, m, i, j);
     strbuf_append(e->out, " * ");
 }
 
@@ -250,7 +267,7 @@ static void emit_baked_row(emitter *e, int indent, const access *a, int rows, in
     strbuf_line(e->out, indent, "}");
 }
 
-/* Baked mask: unrolled, coefficients as literals, zero taps skipped. */
+/* Unrolled: coefficients as literals (zero taps skipped) or from the argument. */
 static void emit_baked(emitter *e, int indent, const access *a)
 {
     const cls_kernel_config *c = e->config;
@@ -338,7 +355,7 @@ void emit_sums(emitter *e, int indent, const access *a)
 void emit_stream_row_sums(emitter *e, int indent, const access *a, int rolled)
 {
     const cls_kernel_config *c = e->config;
-    if (rolled) emit_loops_row(e, indent, a, "baked_mask", 1, "(MASK_H - 1)", "MASK_H", "");
+    if (rolled) emit_loops_row(e, indent, a, rolled_mask(e), 1, "(MASK_H - 1)", "MASK_H", "");
     else if (c->spec.bake_coefficients) emit_baked_row(e, indent, a, (int)c->spec.mask_height, (int)c->spec.mask_height - 1, "");
     else emit_loops_row(e, indent, a, "mask", 0, "(MASK_H - 1)", "MASK_H", "");
 }
@@ -376,6 +393,6 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name)
 
 void emit_sums_rolled(emitter *e, int indent, const access *a)
 {
-    if (single_sum(e->config)) emit_loops_single(e, indent, a, "baked_mask", 1);
-    else emit_loops_block(e, indent, a, "baked_mask", 1);
+    if (single_sum(e->config)) emit_loops_single(e, indent, a, rolled_mask(e), 1);
+    else emit_loops_block(e, indent, a, rolled_mask(e), 1);
 }

@@ -73,6 +73,10 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_BLOCK_BUDGET
 #define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
 #endif
+/* Whether the coefficients are literals of the source (CLS_COEFFICIENTS_LITERALS): zero taps are
+ * skipped and equal ones may fold. Otherwise an unrolled kernel (ARGUMENT) reads every tap from
+ * the argument `coef`, and loops (BUFFER, and the rolled code of ARGUMENT) the buffer `mask`. */
+int cls_kernel_literal_coefficients(const cls_kernel_config *config);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);

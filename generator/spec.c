@@ -285,8 +285,16 @@ cls_status cls_spec_validate(const cls_spec *spec)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an operator body computes its own output: no mask count or epilogue");
     if (spec->epilogue && !spec->epilogue[0])
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the epilogue is empty");
-    if (spec->fold_equal_taps && !spec->bake_coefficients)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "folding equal taps needs baked coefficients");
+    if (spec->bake_coefficients < CLS_COEFFICIENTS_BUFFER || spec->bake_coefficients > CLS_COEFFICIENTS_ARGUMENT)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "coefficient storage %d is not 0 (buffer), 1 (literals) or 2 (kernel argument)",
+                        spec->bake_coefficients);
+    if (spec->fold_equal_taps && spec->bake_coefficients != CLS_COEFFICIENTS_LITERALS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "folding equal taps needs the coefficients baked as literals");
+    if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT &&
+        (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "separable passes take their vectors as literals or from the buffer, not as a kernel argument");
     if ((unsigned)spec->input_path > CLS_INPUT_IMAGE)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input path %d is not a cls_input_path value", (int)spec->input_path);
     if ((unsigned)spec->separable > CLS_SEPARABLE_TWO_PASS)

@@ -166,6 +166,7 @@ static void query_caps(cl_platform_id platform, cl_device_id device, unsigned pl
     caps->global_mem_size = device_ulong(device, CL_DEVICE_GLOBAL_MEM_SIZE);
     caps->local_mem_size = device_ulong(device, CL_DEVICE_LOCAL_MEM_SIZE);
     caps->max_constant_buffer_size = device_ulong(device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
+    caps->max_parameter_size = device_size(device, CL_DEVICE_MAX_PARAMETER_SIZE);
     caps->max_work_group_size = device_size(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof caps->max_work_item_sizes,
                     caps->max_work_item_sizes, NULL);

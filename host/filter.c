@@ -67,6 +67,31 @@ static cls_status check_local_memory(const cls_device_caps *caps, const cls_kern
     return CLS_OK;
 }
 
+/* The bytes of the coefficients as a kernel argument: every mask. */
+static size_t coefficient_bytes(const cls_kernel_config *config)
+{
+    return sizeof(float) * config->spec.mask_width * config->spec.mask_height * config->masks;
+}
+
+/* Bytes the kernel's other arguments may take, at most: pointers, offsets, sizes and vectors. */
+enum { OTHER_ARGUMENT_BYTES = 256 };
+
+/* The coefficients as a kernel argument fit the device's argument space. */
+static cls_status check_parameter_size(const cls_device_caps *caps, const cls_kernel_config *config)
+{
+    if (config->spec.bake_coefficients != CLS_COEFFICIENTS_ARGUMENT) return CLS_OK;
+    const size_t bytes = coefficient_bytes(config);
+    if (caps->max_parameter_size && bytes + OTHER_ARGUMENT_BYTES > caps->max_parameter_size)
+        return cls_fail(CLS_ERR_UNSUPPORTED,
+                        "the %ux%u mask%s as a kernel argument take%s %zu bytes; %s takes %zu bytes of kernel "
+                        "arguments in all (the others need up to %d): keep the coefficients as literals or in "
+                        "the buffer",
+                        config->spec.mask_width, config->spec.mask_height, config->masks > 1 ? "s" : "",
+                        config->masks > 1 ? "" : "s", bytes, caps->name, caps->max_parameter_size,
+                        OTHER_ARGUMENT_BYTES);
+    return CLS_OK;
+}
+
 /* The values of the mask buffer (argument 9): every mask one after another, or for
  * separable single-pass the row then the column. *values is malloc'd. */
 static cls_status mask_values(const cls_kernel_config *config, float **values, size_t *count)
@@ -161,6 +186,7 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
     if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
+    if (status == CLS_OK) status = check_parameter_size(&context->caps, &filter->config);
     if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
     else if (status == CLS_OK)
@@ -426,9 +452,11 @@ static cl_int set_arguments(cls_filter *filter, cl_kernel k, cl_mem input, const
     error |= clSetKernelArg(k, arg++, sizeof spec->border_value, &spec->border_value);
     error |= clSetKernelArg(k, arg++, sizeof group_bounds, &group_bounds);
     error |= clSetKernelArg(k, arg++, sizeof body_columns, &body_columns);
-    /* Arguments 13..: the extra outputs of a multi-output kernel. */
+    /* Arguments 13..: the extra outputs of a multi-output kernel, then the coefficients. */
     for (unsigned m = 1; m < cls_kernel_outputs(&filter->config); ++m)
         error |= clSetKernelArg(k, arg++, sizeof outputs[m], &outputs[m]);
+    if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
+        error |= clSetKernelArg(k, arg++, coefficient_bytes(&filter->config), filter->config.coefficients);
     return error;
 }
 

@@ -39,7 +39,7 @@ static unsigned live_taps(const cls_spec *s)
 {
     const unsigned masks = s->mask_count ? s->mask_count : 1, taps = s->mask_width * s->mask_height;
     unsigned live = 0;
-    for (unsigned t = 0; t < masks * taps; ++t) live += !s->bake_coefficients || s->coefficients[t] != 0.0f;
+    for (unsigned t = 0; t < masks * taps; ++t) live += s->bake_coefficients != CLS_COEFFICIENTS_LITERALS || s->coefficients[t] != 0.0f;
     return live;
 }
 

@@ -88,6 +88,7 @@ typedef struct cls_device_caps {
     cl_ulong global_mem_size;
     cl_ulong local_mem_size;
     cl_ulong max_constant_buffer_size;
+    size_t max_parameter_size;    /* CL_DEVICE_MAX_PARAMETER_SIZE: bytes of all kernel arguments */
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
     size_t preferred_work_group_multiple; /* from a trivial kernel; 0 if unknown */
@@ -254,10 +255,22 @@ typedef enum cls_build_goal {
     CLS_BUILD_TIERED = 2,
 } cls_build_goal;
 
+/* Values of cls_spec.bake_coefficients. BUFFER: a __constant buffer read in loops (one build
+ * serves every mask of its size; slow for large masks on GPUs). LITERALS: the coefficients are
+ * literals of the unrolled source and zero taps are skipped (one build per mask; the only storage
+ * that folds equal taps). ARGUMENT: the unrolled code of LITERALS reading the coefficients from a
+ * by-value kernel argument, so that one build serves every mask of its size, shape and border
+ * mode; every tap is computed. The argument must fit the device's CL_DEVICE_MAX_PARAMETER_SIZE
+ * (4352 bytes on NVIDIA, often 1024 elsewhere) with the kernel's other arguments, else
+ * CLS_ERR_UNSUPPORTED. It needs unseparated masks. */
+#define CLS_COEFFICIENTS_BUFFER 0
+#define CLS_COEFFICIENTS_LITERALS 1
+#define CLS_COEFFICIENTS_ARGUMENT 2
+
 typedef struct cls_spec {
     unsigned mask_width, mask_height; /* odd, 1..CLS_MAX_MASK */
     const float *coefficients;        /* mask_width*mask_height, row-major; copied at create */
-    int bake_coefficients;            /* 1: literals in the source; 0: a __constant buffer */
+    int bake_coefficients;            /* where the kernel finds the coefficients: CLS_COEFFICIENTS_* */
     cls_border border;
     float border_value;               /* for CLS_BORDER_CONSTANT */
     cls_partition partition;

@@ -1,0 +1,233 @@
+/* test_coefficient_argument.c — coefficients as a by-value kernel argument
+ * (CLS_COEFFICIENTS_ARGUMENT) on the default device: in every border mode the unrolled kernel
+ * equals the CPU reference, borders included, and the literal kernel of the same configuration bit
+ * for bit; two masks of one size share one source and one build; large blocks whose border
+ * regions loop read the buffer there; several masks with an epilogue; and the refusals
+ * (folding, separable passes, an argument larger than the device takes, an unknown storage). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+enum { W = 53, H = 37, MAX_TAPS = 2 * 13 * 13 };
+
+static float input[W * H];
+static char cache_dir[] = "/tmp/clstencil-argument-XXXXXX";
+static cls_context *context;
+
+static void random_mask(unsigned seed, float *mask, size_t taps)
+{
+    for (size_t k = 0; k < taps; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        mask[k] = (float)((seed >> 8) % 1000) / 4000.0f - 0.05f;
+    }
+    mask[taps / 3] = 0.0f; /* a zero tap: literals skip it, the argument multiplies it */
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    unsigned seed = 77;
+    for (int k = 0; k < W * H; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        input[k] = (float)((seed >> 8) % 4096) / 1024.0f;
+    }
+    if (!mkdtemp(cache_dir)) return -1;
+    setenv("CLSTENCIL_CACHE_DIR", cache_dir, 1);
+    setenv("CLSTENCIL_CACHE", "on", 1);
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", cache_dir);
+    return system(command) == 0 ? 0 : -1;
+}
+
+static cls_spec spec_for(const float *mask, unsigned size, cls_border border, int storage, unsigned rows, unsigned cols,
+                         cls_partition partition)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = size;
+    spec.coefficients = mask;
+    spec.bake_coefficients = storage;
+    spec.border = border;
+    spec.border_value = 0.75f;
+    spec.partition = partition;
+    spec.rows_per_item = rows;
+    spec.cols_per_item = cols;
+    return spec;
+}
+
+static void run(const cls_spec *spec, float *out)
+{
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, spec, &filter) != CLS_OK) fail_msg("create: %s", cls_last_error());
+    const cls_image_desc desc = {.width = W, .height = H};
+    for (int k = 0; k < W * H; ++k) out[k] = -1234.5f; /* undefined mode keeps its border pixels */
+    if (cls_filter_run_host(filter, input, out, &desc) != CLS_OK) fail_msg("run: %s", cls_last_error());
+    cls_filter_release(filter);
+}
+
+static void expect_reference(const char *what, const float *got, const float *mask, unsigned size, cls_border border)
+{
+    static double expected[W * H];
+    const ref_image image = {input, W, H, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil(&image, mask, (int)size, (int)size, border, 0.75f, expected), 0);
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            if (border == CLS_BORDER_UNDEFINED && !ref_window_inside((size_t)x, (size_t)y, W, H, (int)size, (int)size))
+                continue;
+            if (!ref_f32_close(got[y * W + x], expected[y * W + x]))
+                fail_msg("%s %s: (%d, %d) is %.9g, expected %.9g", what, cls_border_name(border), x, y,
+                         got[y * W + x], expected[y * W + x]);
+        }
+}
+
+static void expect_same_bits(const char *what, const float *a, const float *b)
+{
+    for (int k = 0; k < W * H; ++k)
+        if (memcmp(&a[k], &b[k], sizeof(float)) != 0)
+            fail_msg("%s: (%d, %d) argument %.9g, literals %.9g", what, k % W, k / W, a[k], b[k]);
+}
+
+static unsigned long builds_from_source(void)
+{
+    cls_cache_status status;
+    assert_int_equal(cls_cache_query(&status), CLS_OK);
+    return status.misses;
+}
+
+/* Every border mode against the reference, the partitions taking turns (undefined: one output
+ * per work-item); the literals' bits in two modes. */
+static void test_every_border(void **state)
+{
+    (void)state;
+    float mask[25];
+    random_mask(5, mask, 25);
+    static float argument[W * H], literals[W * H];
+    for (int b = CLS_BORDER_UNDEFINED; b <= CLS_BORDER_CONSTANT; ++b) {
+        const unsigned items = b == CLS_BORDER_UNDEFINED ? 1 : 2;
+        const cls_partition partition = b % 2 ? CLS_PARTITION_ISP_WARP : CLS_PARTITION_NAIVE;
+        const cls_spec a = spec_for(mask, 5, (cls_border)b, CLS_COEFFICIENTS_ARGUMENT, items, items, partition);
+        run(&a, argument);
+        expect_reference("argument", argument, mask, 5, (cls_border)b);
+        if (b != CLS_BORDER_CLAMP && b != CLS_BORDER_MIRROR101) continue;
+        const cls_spec l = spec_for(mask, 5, (cls_border)b, CLS_COEFFICIENTS_LITERALS, items, items, partition);
+        run(&l, literals);
+        expect_same_bits(cls_border_name((cls_border)b), argument, literals);
+    }
+}
+
+/* A second mask of the same size, shape and border: the same source, no build. */
+static void test_one_build_per_size(void **state)
+{
+    (void)state;
+    float first[49], second[49];
+    random_mask(11, first, 49);
+    random_mask(12, second, 49);
+    const cls_spec a = spec_for(first, 7, CLS_BORDER_MIRROR, CLS_COEFFICIENTS_ARGUMENT, 2, 2, CLS_PARTITION_NAIVE);
+    const cls_spec b = spec_for(second, 7, CLS_BORDER_MIRROR, CLS_COEFFICIENTS_ARGUMENT, 2, 2, CLS_PARTITION_NAIVE);
+    cls_filter *fa = NULL, *fb = NULL;
+    assert_int_equal(cls_filter_create(context, &a, &fa), CLS_OK);
+    const unsigned long before = builds_from_source();
+    assert_int_equal(cls_filter_create(context, &b, &fb), CLS_OK);
+    assert_int_equal(builds_from_source(), before);
+    assert_string_equal(cls_filter_source(fa), cls_filter_source(fb));
+    assert_non_null(strstr(cls_filter_source(fa), "coefficients_t coef"));
+    static float got[W * H];
+    const cls_image_desc desc = {.width = W, .height = H};
+    assert_int_equal(cls_filter_run_host(fa, input, got, &desc), CLS_OK);
+    expect_reference("first mask", got, first, 7, CLS_BORDER_MIRROR);
+    assert_int_equal(cls_filter_run_host(fb, input, got, &desc), CLS_OK);
+    expect_reference("second mask", got, second, 7, CLS_BORDER_MIRROR);
+    cls_filter_release(fa);
+    cls_filter_release(fb);
+}
+
+/* Blocks past the unroll limit: the border regions loop over the buffer, the body reads coef. */
+static void test_rolled_borders(void **state)
+{
+    (void)state;
+    float mask[49];
+    random_mask(21, mask, 49);
+    const cls_spec a = spec_for(mask, 7, CLS_BORDER_MIRROR101, CLS_COEFFICIENTS_ARGUMENT, 8, 4, CLS_PARTITION_ISP_BLOCK);
+    static float got[W * H];
+    run(&a, got);
+    expect_reference("rolled borders", got, mask, 7, CLS_BORDER_MIRROR101);
+}
+
+/* Two masks and an epilogue: the literals' bits. */
+static void test_two_masks(void **state)
+{
+    (void)state;
+    float masks[18];
+    random_mask(31, masks, 18);
+    cls_spec a = spec_for(masks, 3, CLS_BORDER_REPEAT, CLS_COEFFICIENTS_ARGUMENT, 2, 1, CLS_PARTITION_NAIVE);
+    a.mask_count = 2;
+    a.epilogue = "hypot(r0, r1)";
+    cls_spec l = a;
+    l.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    static float argument[W * H], literals[W * H];
+    run(&a, argument);
+    run(&l, literals);
+    expect_same_bits("two masks", argument, literals);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    float mask[25];
+    random_mask(41, mask, 25);
+    cls_spec spec = spec_for(mask, 5, CLS_BORDER_CLAMP, CLS_COEFFICIENTS_ARGUMENT, 1, 1, CLS_PARTITION_NAIVE);
+    spec.fold_equal_taps = 1;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "literals"));
+    spec.fold_equal_taps = 0;
+    spec.separable = CLS_SEPARABLE_TWO_PASS;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "kernel argument"));
+    spec.separable = CLS_SEPARABLE_NONE;
+    spec.bake_coefficients = 3;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "coefficient storage 3"));
+
+    /* A mask larger than the device's argument space: refused before any build, naming both. */
+    const cls_device_caps *caps = cls_context_device(context);
+    static float big[63 * 63];
+    random_mask(42, big, 63 * 63);
+    cls_spec large = spec_for(big, 63, CLS_BORDER_CLAMP, CLS_COEFFICIENTS_ARGUMENT, 1, 1, CLS_PARTITION_NAIVE);
+    cls_filter *filter = NULL;
+    if (caps->max_parameter_size && caps->max_parameter_size < sizeof big) {
+        const unsigned long before = builds_from_source();
+        assert_int_equal(cls_filter_create(context, &large, &filter), CLS_ERR_UNSUPPORTED);
+        assert_null(filter);
+        assert_non_null(strstr(cls_last_error(), "15876 bytes"));
+        assert_int_equal(builds_from_source(), before);
+    } else {
+        printf("the device takes %zu bytes of arguments: no refusal to check\n", caps->max_parameter_size);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_border), cmocka_unit_test(test_one_build_per_size),
+        cmocka_unit_test(test_rolled_borders), cmocka_unit_test(test_two_masks), cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
