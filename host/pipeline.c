@@ -1,6 +1,8 @@
 /* pipeline.c — filters chained on the device. Stages alternate between two intermediate
  * buffers that the pipeline owns and grows with the image; each launch waits for the one
- * before it, so the host never sees the images in between. */
+ * before it, so the host never sees the images in between. A stage with the undefined border
+ * can only be the last: it leaves its border pixels unwritten, and a stage after it would read
+ * them. */
 #include "host.h"
 
 #include "error.h"
@@ -40,6 +42,11 @@ cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec)
     if (!pipeline || !spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or spec is NULL");
     if (pipeline->count) {
         const cls_spec *last = cls_filter_spec(pipeline->stages[pipeline->count - 1]);
+        if (last->border == CLS_BORDER_UNDEFINED)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                            "stage %zu has the undefined border, which leaves its border pixels unwritten, and "
+                            "stage %zu would read them: only the last stage may use the undefined border",
+                            pipeline->count, pipeline->count + 1);
         if (last->output_type != spec->input_type)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "stage %zu reads %s but the stage before writes %s",
                             pipeline->count + 1, cls_pixel_type_name(spec->input_type),

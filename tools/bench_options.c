@@ -168,10 +168,22 @@ static int parse_valued(bench_options *o, const char *name, const char *value)
     return ok;
 }
 
+/* The options parse_valued knows (for telling an unknown option from a missing value). */
+static int takes_value(const char *name)
+{
+    static const char *const names[] = {"--suite", "--op", "--size", "--sizes", "--border", "--borders", "--value",
+                                        "--partition", "--input", "--separable", "--rows", "--cols", "--wg", "--runs",
+                                        "--warmup", "--compare", "--csv", "--json", "--svg", "--device"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (strcmp(name, names[i]) == 0) return 1;
+    return 0;
+}
+
 static int is_flag(const char *name)
 {
     return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 ||
            strcmp(name, "--calibrate-isp") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
+           strcmp(name, "--argument-mask") == 0 ||
            strcmp(name, "--fold") == 0 || strcmp(name, "--cold") == 0;
 }
 
@@ -185,6 +197,7 @@ static void parse_flag(bench_options *o, const char *name)
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
+    if (strcmp(name, "--argument-mask") == 0) o->bake = 2;
     if (strcmp(name, "--fold") == 0) o->fold = 1;
 }
 
@@ -266,7 +279,7 @@ static int finish_options(bench_options *o)
     }
     if (o->suite && o->grid_options) {
         fprintf(stderr, "clstencil %s: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
-                        "--runtime-mask, --fold and --value apply to --op grids, not to suites\n", COMMAND(o));
+                        "--runtime-mask, --argument-mask, --fold and --value apply to --op grids, not to suites\n", COMMAND(o));
         return 0;
     }
     if (o->runs < 0) o->runs = o->check ? BENCH_SHORT_RUNS : BENCH_DEFAULT_RUNS;
@@ -301,7 +314,8 @@ int bench_parse_options(bench_options *o, int tune, int argc, char **argv)
             continue;
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "clstencil %s: %s needs a value\n", COMMAND(o), argv[i]);
+            if (!takes_value(argv[i])) fprintf(stderr, "clstencil %s: unknown option '%s'\n", COMMAND(o), argv[i]);
+            else fprintf(stderr, "clstencil %s: %s needs a value\n", COMMAND(o), argv[i]);
             return 0;
         }
         if (!parse_valued(o, argv[i], argv[i + 1])) return 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static int show(void)
@@ -12,7 +13,11 @@ static int show(void)
     cls_cache_status status;
     cls_status result = cls_cache_query(&status);
     if (result != CLS_OK) return report_failure("cache", result);
-    printf("location   %s%s\n", status.directory, status.enabled ? "" : " (disabled: CLSTENCIL_CACHE=off)");
+    const char *mode = getenv("CLSTENCIL_CACHE");
+    const int off = mode && (!strcasecmp(mode, "off") || !strcmp(mode, "0") || !strcasecmp(mode, "no") ||
+                             !strcasecmp(mode, "false"));
+    printf("location   %s%s\n", status.directory,
+           status.enabled ? "" : off ? " (disabled: CLSTENCIL_CACHE=off)" : " (not used: see the warning above)");
     printf("entries    %zu\n", status.entries);
     printf("size       %.1f MiB of %.1f MiB\n", (double)status.bytes / (1 << 20), (double)status.max_bytes / (1 << 20));
     printf("this run   %lu hits, %lu misses\n", status.hits, status.misses);

@@ -5,8 +5,11 @@
 #include "commands.h"
 #include "filter_run.h"
 #include "image_io.h"
+#include "memory_budget.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,7 +47,8 @@ static void filter_usage(FILE *out)
             "0..1: scale first (--op convolve:1x1,0.0039215686 for u8) and use --type f32.\n"
             "exit codes: 0 success; 1 bad command line, unknown operator or bad parameters;\n"
             "  2 no OpenCL device; 3 OpenCL or build failure; 4 input missing or unreadable;\n"
-            "  5 input corrupt or truncated; 6 input layout not supported; 7 output cannot be written\n");
+            "  5 input corrupt or truncated; 6 input layout not supported; 7 output cannot be written,\n"
+            "  or a resource limit: not enough memory (CLSTENCIL_MEMORY_MAX caps it), the file-size limit\n");
 }
 
 typedef struct filter_args {
@@ -125,32 +129,34 @@ static int parse_args(int argc, char **argv, filter_args *args)
     return -1;
 }
 
-/* The whole of a text file (malloc'd), or NULL after a message. */
+/* The most a body file may hold before the library's own limit on bodies is checked. */
+#define BODY_FILE_MAX (1 << 20)
+
+/* The whole of a text file (malloc'd), or NULL after a message. Only a regular file (not a FIFO
+ * or a device) of at most BODY_FILE_MAX bytes is read. */
 static char *read_body(const char *path)
 {
-    FILE *file = fopen(path, "rb");
-    char *text = NULL;
-    size_t size = 0, capacity = 0;
-    int error = file ? 0 : errno;
-    while (!error) {
-        if (capacity - size < 2) {
-            char *grown = realloc(text, capacity += 4096);
-            if (!grown) {
-                error = ENOMEM;
-                break;
-            }
-            text = grown;
-        }
-        const size_t got = fread(text + size, 1, capacity - size - 1, file);
-        size += got;
-        if (got == 0) {
-            if (ferror(file)) error = errno ? errno : EIO; /* EISDIR for a folder */
-            break;
-        }
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat info;
+    const char *problem = NULL;
+    int error = fd < 0 ? errno : fstat(fd, &info) != 0 ? errno : 0;
+    if (!error && S_ISDIR(info.st_mode)) error = EISDIR;
+    else if (!error && !S_ISREG(info.st_mode)) problem = "not a regular file";
+    else if (!error && info.st_size > BODY_FILE_MAX) problem = "larger than 1 MiB (an operator body is at most 64 KiB)";
+    char *text = !error && !problem ? malloc((size_t)info.st_size + 1) : NULL;
+    size_t size = 0;
+    if (!error && !problem && !text) error = ENOMEM;
+    while (text && !error && size < (size_t)info.st_size) {
+        const ssize_t got = read(fd, text + size, (size_t)info.st_size - size);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) error = errno;
+        if (got <= 0) break;
+        size += (size_t)got;
     }
-    if (file) fclose(file);
-    if (error) {
-        fprintf(stderr, "clstencil filter: cannot read the operator body %s: %s\n", path, strerror(error));
+    if (fd >= 0) close(fd);
+    if (error || problem) {
+        fprintf(stderr, "clstencil filter: cannot read the operator body %s: %s\n", path,
+                problem ? problem : strerror(error));
         free(text);
         return NULL;
     }
@@ -165,8 +171,18 @@ static cls_status parse_user(const char *spec, cls_operator **out, int *read_fai
     if (!path) return CLS_ERR_OUT_OF_MEMORY;
     unsigned width = 3, height = 3;
     char *comma = strrchr(path, ',');
+    struct stat info;
     if (comma && parse_size(comma + 1, &width, &height)) *comma = '\0';
     else width = height = 3; /* a comma that belongs to the file name; sscanf may have written */
+    if (comma && *comma && stat(path, &info) != 0) { /* neither FILE,WxH nor a file named so */
+        char excerpt[256];
+        printable_excerpt(comma + 1, excerpt, sizeof excerpt);
+        fprintf(stderr, "clstencil filter: --op user:%s: '%s' is not a window WxH (odd sides, 1 to 63), "
+                        "and no file is named %s\n", spec, excerpt, path);
+        free(path);
+        *read_failed = 1;
+        return CLS_ERR_INVALID_ARGUMENT;
+    }
     char *body = read_body(path);
     cls_status status = CLS_ERR_IO;
     *read_failed = !body;
@@ -179,6 +195,11 @@ static cls_status parse_user(const char *spec, cls_operator **out, int *read_fai
 /* Parses every --op; fills OPS (op NULL for night). */
 static int parse_ops(const filter_args *args, filter_op *ops)
 {
+    int stages = (int)args->op_count;
+    for (size_t i = 0; i < args->op_count; ++i) stages += strcasecmp(args->op_texts[i], "night") == 0 ? 4 : 0;
+    if (args->plan.border == CLS_BORDER_UNDEFINED && stages > 1)
+        return bad_usage("--border undefined leaves each stage's border pixels unwritten, and the next stage "
+                         "would read them: use it with a single one-stage --op, or choose another border");
     for (size_t i = 0; i < args->op_count; ++i) {
         const char *text = args->op_texts[i];
         ops[i].text = text;
@@ -241,6 +262,41 @@ static int check_output(const char *path, const cls_host_image *image)
     return problem ? EXIT_OUTPUT : EXIT_OK_;
 }
 
+/* Whether IN and OUT name the same file (compared by device and inode, so links and other
+ * spellings count): exit 1, since writing OUT would replace the input. */
+static int check_not_input(const char *input, const char *output)
+{
+    struct stat in, out;
+    if (stat(input, &in) != 0 || stat(output, &out) != 0 || in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+        return EXIT_OK_;
+    fprintf(stderr, "clstencil filter: %s and %s are the same file: writing the result would replace the "
+                    "input; choose another OUT\n", input, output);
+    return EXIT_USAGE;
+}
+
+/* The memory budget of one run: what the process may use, and the output's pixel type. */
+static struct {
+    uint64_t available;
+    int has_type;
+    cls_pixel_type output_type;
+} budget;
+
+/* image_alloc's check for the input: the input and the output on the host must fit the budget
+ * (the device's copies are checked once the device is known, in filter_run). */
+static int check_memory(size_t width, size_t height, size_t channels, cls_pixel_type type, const char *path,
+                        char *error, size_t error_size)
+{
+    const uint64_t pixels = (uint64_t)width * height * channels;
+    const uint64_t need = pixels * (image_sample_bytes(type) + image_sample_bytes(budget.has_type ? budget.output_type : type));
+    if (need <= budget.available) return IMAGE_OK;
+    char needed[32], available[32];
+    return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path,
+                      "a %zu x %zu image of %zu channel%s needs %s of memory for itself and the output, but "
+                      "only %s is available (CLSTENCIL_MEMORY_MAX, else the system's available memory)",
+                      width, height, channels, channels == 1 ? "" : "s", memory_format(need, needed, sizeof needed),
+                      memory_format(budget.available, available, sizeof available));
+}
+
 /* The exit code of an image_read failure. */
 static int input_exit_code(int image_status)
 {
@@ -248,6 +304,7 @@ static int input_exit_code(int image_status)
     case IMAGE_ERR_MISSING:
     case IMAGE_ERR_UNREADABLE: return EXIT_INPUT_MISSING;
     case IMAGE_ERR_CORRUPT: return EXIT_INPUT_CORRUPT;
+    case IMAGE_ERR_RESOURCE: return EXIT_OUTPUT;
     default: return EXIT_INPUT_UNSUPPORTED;
     }
 }
@@ -271,7 +328,20 @@ int cmd_filter(int argc, char **argv)
     }
     if ((code = parse_args(argc, argv, &args)) >= 0) goto done;
     if ((code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
+    if ((code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
+    const char *bad_max = NULL;
+    budget.available = memory_available(&bad_max);
+    if (bad_max) {
+        char excerpt[256];
+        printable_excerpt(bad_max, excerpt, sizeof excerpt);
+        code = bad_usage("CLSTENCIL_MEMORY_MAX='%s' is not a size (bytes, or a number with K, M or G)", excerpt);
+        goto done;
+    }
+    budget.has_type = args.has_type;
+    budget.output_type = args.plan.output_type;
+    args.plan.memory_available = budget.available;
+    image_set_alloc_check(check_memory);
 
     double start = wall_ms();
     if ((status = image_read(args.input, &in, error, sizeof error)) != IMAGE_OK) {
@@ -284,6 +354,7 @@ int cmd_filter(int argc, char **argv)
     shape = in;
     shape.type = args.plan.output_type;
     if ((code = check_output(args.output, &shape)) != EXIT_OK_) goto done;
+    image_set_alloc_check(NULL); /* counted with the input */
     if ((status = image_alloc(&out, in.width, in.height, in.channels, args.plan.output_type, args.output,
                               error, sizeof error)) != IMAGE_OK) {
         fprintf(stderr, "clstencil filter: %s\n", error);

@@ -104,10 +104,22 @@ static char *read_text(const char *path)
     return text;
 }
 
+/* The options that take a value (for telling an unknown option from a missing value). */
+static int takes_value(const char *name)
+{
+    static const char *const names[] = {"--mask", "--wg", "--coefficients", "--row", "--column", "--border",
+                                        "--value", "--partition", "--input", "--separable", "--type", "--in-type",
+                                        "--out-type", "--simd", "--rows", "--cols", "--masks", "--epilogue", "--body"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (strcmp(name, names[i]) == 0) return 1;
+    return 0;
+}
+
 static int option_value(int argc, char **argv, int *i, const char **value)
 {
     if (*i + 1 >= argc) {
-        fprintf(stderr, "clstencil gen: %s needs a value\n", argv[*i]);
+        if (!takes_value(argv[*i])) fprintf(stderr, "clstencil gen: unknown option '%s'\n", argv[*i]);
+        else fprintf(stderr, "clstencil gen: %s needs a value\n", argv[*i]);
         return 0;
     }
     *value = argv[++*i];
@@ -157,7 +169,13 @@ static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts
     else if (strcmp(a, "--simd") == 0) return parse_count(a, v, simd);
     else if (strcmp(a, "--rows") == 0) return parse_count(a, v, &spec->rows_per_item);
     else if (strcmp(a, "--cols") == 0) return parse_count(a, v, &spec->cols_per_item);
-    else if (strcmp(a, "--masks") == 0) return parse_count(a, v, &spec->mask_count);
+    else if (strcmp(a, "--masks") == 0) {
+        if (!parse_count(a, v, &spec->mask_count)) return 0;
+        if (spec->mask_count == 0) { /* the library reads 0 as "1, the default"; on the command line it is a slip */
+            fprintf(stderr, "clstencil gen: --masks wants 1 to %d, not 0\n", CLS_MAX_MASKS);
+            return 0;
+        }
+    }
     else if (strcmp(a, "--epilogue") == 0) spec->epilogue = v;
     else if (strcmp(a, "--body") == 0) {
         free(*body);

@@ -14,7 +14,7 @@ enum {
     EXIT_INPUT_MISSING = 4,     /* the input does not exist or cannot be read (a folder, permissions) */
     EXIT_INPUT_CORRUPT = 5,     /* the input is corrupt or truncated */
     EXIT_INPUT_UNSUPPORTED = 6, /* a valid input in a layout or type that is not supported */
-    EXIT_OUTPUT = 7,            /* the output cannot be written */
+    EXIT_OUTPUT = 7, /* the output cannot be written, or a resource limit (memory, file size) stops the run */
 };
 
 int cmd_devices(int argc, char **argv);
@@ -27,12 +27,17 @@ int cmd_filter(int argc, char **argv);
 /* The capability record, database match and fingerprint of one device as a JSON object. */
 json_object *device_to_json(const cls_device_caps *caps, const cls_device_db *db, int is_default);
 
-/* Parses "WxH" (both > 0). */
+/* Parses "WxH" (each side 1 to 2^20, digits only). */
 int parse_size(const char *text, unsigned *width, unsigned *height);
 /* Removes a folder and everything in it (temporary caches), not following links. */
 void remove_folder(const char *path);
 /* A monotonic clock in milliseconds, for the wall times that -v reports. */
 double wall_ms(void);
+/* Warns on stderr about an unknown CLSTENCIL_CACHE value or a cache folder the library does not
+ * trust (and so bypasses); COMMAND names the subcommand. */
+void cache_warning(const char *command);
+/* TEXT cut to 60 characters, with bytes outside printable ASCII written as \xNN, into OUT. */
+void printable_excerpt(const char *text, char *out, size_t size);
 /* Maps a library status to the command's exit code, after printing cls_last_error(). */
 int report_failure(const char *command, cls_status status);
 

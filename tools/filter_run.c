@@ -4,6 +4,7 @@
  * result back, and with -v reports the device, each stage's build and the profiled times. */
 #include "commands.h"
 #include "filter_run.h"
+#include "memory_budget.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,46 @@ static int build_stages(stages *s, const filter_plan *plan, const cls_host_image
         current = CLS_PIXEL_F32;
     }
     return EXIT_OK_;
+}
+
+/* Whether the device can hold the run's buffers: the input and output planes and, with more
+ * than one stage, two f32 intermediates of one plane; on a device that shares host memory (a
+ * CPU device) they count against the host's budget too. Exit 7 with a message if not. */
+static int check_device_memory(cls_context *context, const filter_plan *plan, const cls_host_image *in,
+                               const cls_host_image *out)
+{
+    size_t stage_count = plan->op_count;
+    for (size_t i = 0; i < plan->op_count; ++i) stage_count += plan->ops[i].op ? 0 : 4; /* night: 5 stages */
+    const uint64_t input = (uint64_t)image_plane_bytes(in) * in->channels;
+    const uint64_t output = (uint64_t)image_plane_bytes(out) * out->channels;
+    const uint64_t temporary = stage_count > 1 ? (uint64_t)in->width * in->height * 4 : 0;
+    const uint64_t need = input + output + 2 * temporary, largest = input > output ? input : output;
+    cl_device_id device = NULL;
+    cl_ulong max_alloc = 0, global = 0;
+    cl_bool unified = CL_FALSE;
+    if (clGetCommandQueueInfo(cls_context_queue(context), CL_QUEUE_DEVICE, sizeof device, &device, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL) != CL_SUCCESS)
+        return EXIT_OK_; /* nothing known: the allocations report their own failures */
+    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    const int shares_host = unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
+    const uint64_t host = shares_host ? input + output + need : 0; /* the host images and the device's */
+    char a[32], b[32];
+    if (largest > max_alloc)
+        fprintf(stderr, "clstencil filter: the image needs a device buffer of %s, but the device allocates at most "
+                        "%s in one buffer\n", memory_format(largest, a, sizeof a), memory_format(max_alloc, b, sizeof b));
+    else if (need > global)
+        fprintf(stderr, "clstencil filter: the image needs %s of device memory (input, output%s), but the device "
+                        "has %s\n", memory_format(need, a, sizeof a), temporary ? " and two intermediates" : "",
+                memory_format(global, b, sizeof b));
+    else if (host > plan->memory_available)
+        fprintf(stderr, "clstencil filter: the image needs %s of memory (the host's images and the device's "
+                        "copies, which share host memory on this device), but only %s is available "
+                        "(CLSTENCIL_MEMORY_MAX, else the system's available memory)\n",
+                memory_format(host, a, sizeof a), memory_format(plan->memory_available, b, sizeof b));
+    else
+        return EXIT_OK_;
+    return EXIT_OUTPUT;
 }
 
 /* Milliseconds between an event's start and end (0 when profiling says nothing). */
@@ -196,9 +237,10 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
     if (status != CLS_OK) return report_failure("filter", status);
     t.context_wall_ms = wall_ms() - start;
     stages s = {0};
-    int code = EXIT_OK_;
+    int code = check_device_memory(context, plan, in, out);
     start = wall_ms();
-    if ((status = cls_pipeline_create(context, &s.pipeline)) != CLS_OK) code = report_failure("filter", status);
+    if (code == EXIT_OK_ && (status = cls_pipeline_create(context, &s.pipeline)) != CLS_OK)
+        code = report_failure("filter", status);
     if (code == EXIT_OK_) code = build_stages(&s, plan, in);
     t.build_wall_ms = wall_ms() - start;
     if (code == EXIT_OK_ && !(t.stage_ms = calloc(s.count ? s.count : 1, sizeof *t.stage_ms)))

@@ -6,6 +6,7 @@
 #include "image_io.h"
 
 #include <clstencil.h>
+#include <stdint.h>
 
 /* One --op: a parsed operator, or the Night filter (op == NULL). */
 typedef struct filter_op {
@@ -22,6 +23,7 @@ typedef struct filter_plan {
     const char *device;         /* a selector as for CLSTENCIL_DEVICE, or NULL */
     cls_build_goal build_goal;  /* --build: first result (the default) or fastest kernel */
     int verbose;                /* timings and build details on stderr */
+    uint64_t memory_available;  /* bytes the process may use (memory_budget.c); UINT64_MAX: no limit */
 } filter_plan;
 
 /* Filters every channel plane of IN through one pipeline into OUT, which the caller allocated

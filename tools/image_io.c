@@ -1,4 +1,5 @@
-/* image_io.c — image_read/image_write: format by extension, error classes, writes via a renamed temp file. */
+/* image_io.c — image_read/image_write: format by extension, error classes, writes via a renamed
+ * temp file (flushed, and removed on failure or by a signal handler), the allocation check. */
 #include "image_io.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +24,19 @@ int image_fail(char *error, size_t error_size, int code, const char *path, const
         }
     }
     return code;
+}
+
+static image_alloc_check alloc_check;
+
+void image_set_alloc_check(image_alloc_check check) { alloc_check = check; }
+
+/* The temp file being written, for image_remove_partial_output. */
+static char *volatile partial_output;
+
+void image_remove_partial_output(void)
+{
+    char *path = partial_output;
+    if (path) unlink(path);
 }
 
 int image_mul(size_t a, size_t b, size_t *out)
@@ -41,6 +56,7 @@ const char *image_error_class_name(int code)
     case IMAGE_ERR_CORRUPT: return "corrupt";
     case IMAGE_ERR_UNSUPPORTED: return "unsupported";
     case IMAGE_ERR_WRITE: return "write error";
+    case IMAGE_ERR_RESOURCE: return "resource limit";
     default: return "unknown";
     }
 }
@@ -102,6 +118,8 @@ int image_alloc(cls_host_image *image, size_t width, size_t height, size_t chann
     memset(image, 0, sizeof *image);
     int status = image_check(width, height, channels, type, &total, path, error, error_size);
     if (status != IMAGE_OK)
+        return status;
+    if (alloc_check && (status = alloc_check(width, height, channels, type, path, error, error_size)) != IMAGE_OK)
         return status;
     void *pixels = calloc(1, total);
     if (!pixels)
@@ -198,6 +216,31 @@ int image_read(const char *path, cls_host_image *out, char *error, size_t error_
     }
 }
 
+/* Flushes the folder of PATH, so that the rename survives a power loss. */
+static void sync_folder(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *folder = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    int fd = folder ? open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(folder);
+}
+
+/* A write that failed under a file-size limit (ulimit -f) says so. */
+static void explain_size_limit(char *error, size_t error_size)
+{
+    struct rlimit limit;
+    if (!error || getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return;
+    const size_t used = strlen(error);
+    if (used + 1 < error_size)
+        snprintf(error + used, error_size - used, " (the file-size limit, ulimit -f, is %llu bytes)",
+                 (unsigned long long)limit.rlim_cur);
+}
+
 /* "DIR/.NAME.XXXXXX" for the destination "DIR/NAME" (".NAME.XXXXXX" without a folder). */
 static char *temp_template(const char *path)
 {
@@ -245,6 +288,7 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
         return image_fail(error, error_size, IMAGE_ERR_WRITE, path,
                           "cannot create a file in its folder: %s", strerror(e));
     }
+    partial_output = temp;
     /* mkstemp creates 0600; give the result the permissions a plain creat() would. */
     mode_t mask = umask(0);
     umask(mask);
@@ -258,6 +302,11 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
                             strerror(errno));
     if (status != IMAGE_OK)
         unlink(temp);
+    partial_output = NULL;
     free(temp);
+    if (status == IMAGE_OK)
+        sync_folder(path);
+    else
+        explain_size_limit(error, error_size);
     return status;
 }

@@ -13,7 +13,8 @@ enum {
     IMAGE_ERR_UNREADABLE,  /* it cannot be opened or read: permissions, a folder, an I/O error */
     IMAGE_ERR_CORRUPT,     /* bad header, truncated data, a decoding error */
     IMAGE_ERR_UNSUPPORTED, /* a valid file in a layout or type we do not handle, or too large */
-    IMAGE_ERR_WRITE        /* the output cannot be written */
+    IMAGE_ERR_WRITE,       /* the output cannot be written */
+    IMAGE_ERR_RESOURCE     /* a resource limit: not enough memory for the image */
 };
 
 /* A host image. Planar: channel c starts at (char *)pixels + c * image_plane_bytes(image); each
@@ -27,12 +28,21 @@ typedef struct cls_host_image {
 #define IMAGE_MAX_CHANNELS 4
 #define IMAGE_MAX_PLANE_PIXELS ((size_t)1 << 31) /* larger images are refused as unsupported */
 
+/* A check image_alloc makes before it allocates (the caller's memory budget): IMAGE_OK, or an
+ * error class after writing "PATH: reason" into ERROR. NULL (the default) checks nothing. */
+typedef int (*image_alloc_check)(size_t width, size_t height, size_t channels, cls_pixel_type type,
+                                 const char *path, char *error, size_t error_size);
+void image_set_alloc_check(image_alloc_check check);
+/* Removes the temporary file of an image_write in progress (async-signal-safe: for a signal
+ * handler that then ends the process). */
+void image_remove_partial_output(void);
+
 /* Reads PATH; the format follows the extension (.tif .tiff .pgm .ppm .pnm .pfm, any case). On
  * success *out owns its pixels (image_free); on failure *out is empty and ERROR (if not NULL)
  * holds "PATH: reason". Returns IMAGE_OK or an IMAGE_ERR_* class. */
 int image_read(const char *path, cls_host_image *out, char *error, size_t error_size);
-/* Writes IMAGE to PATH through a temporary file in the same folder renamed over PATH, so a
- * failure never leaves a partial file. TIFF keeps type and channels; .pgm takes 1 channel and
+/* Writes IMAGE to PATH through a temporary file in the same folder, flushed to disk, renamed
+ * over PATH, and the folder flushed, so a failure or power loss never leaves a partial file. TIFF keeps type and channels; .pgm takes 1 channel and
  * .ppm 3 (u8 or u16), .pnm either; .pfm takes 1 or 3 channels of f32. */
 int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size);
 void image_free(cls_host_image *image);

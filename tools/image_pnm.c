@@ -1,4 +1,5 @@
-/* image_pnm.c — binary PGM/PPM (P5/P6, u8/u16) and PFM (Pf/PF, f32): reading and writing. */
+/* image_pnm.c — binary PGM/PPM (P5/P6, u8/u16) and PFM (Pf/PF, f32): reading and writing. A
+ * sample above the header's maximum value makes the file corrupt (it would pass unscaled). */
 #include "image_io.h"
 
 #include <errno.h>
@@ -107,8 +108,21 @@ static void unpack_row(const unsigned char *row, cls_host_image *image, size_t y
     }
 }
 
+/* The first sample of a file row above MAXVAL: its index, or -1 when there is none. */
+static long long sample_above(const unsigned char *row, size_t samples, int wide, unsigned maxval, unsigned *value)
+{
+    for (size_t s = 0; s < samples; ++s) {
+        const unsigned v = wide ? (unsigned)(row[2 * s] << 8 | row[2 * s + 1]) : row[s];
+        if (v > maxval) {
+            *value = v;
+            return (long long)s;
+        }
+    }
+    return -1;
+}
+
 static int pnm_header(pnm_reader *r, const char *path, cls_host_image *shape, int *pfm_little,
-                      char *error, size_t error_size)
+                      unsigned *maxval, char *error, size_t error_size)
 {
     int c0 = next_char(r), c1 = next_char(r), end = 0;
     int pfm = 0;
@@ -161,6 +175,7 @@ static int pnm_header(pnm_reader *r, const char *path, cls_host_image *shape, in
                                      : "bad header: no blank after the last field");
     shape->width = (size_t)values[0];
     shape->height = (size_t)values[1];
+    *maxval = pfm ? 0 : (unsigned)values[2];
     shape->type = pfm ? CLS_PIXEL_F32 : values[2] <= 255 ? CLS_PIXEL_U8 : CLS_PIXEL_U16;
     return IMAGE_OK;
 }
@@ -177,7 +192,8 @@ int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image 
     pnm_reader reader = {file, 0};
     cls_host_image shape = {0};
     int pfm_little = 0;
-    int status = pnm_header(&reader, path, &shape, &pfm_little, error, error_size);
+    unsigned maxval = 0;
+    int status = pnm_header(&reader, path, &shape, &pfm_little, &maxval, error, error_size);
     if (status == IMAGE_OK && ferror(file))
         status = image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error");
     /* Check the size before allocating, so a lying header costs nothing. */
@@ -205,6 +221,16 @@ int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image 
             status = ferror(file) ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error")
                                   : image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
                                                "truncated pixel data (row %zu of %zu)", y, shape.height);
+            break;
+        }
+        unsigned value = 0;
+        const long long above = pfm || maxval == 255 || maxval == 65535
+                                    ? -1
+                                    : sample_above(row, shape.width * shape.channels, maxval > 255, maxval, &value);
+        if (above >= 0) {
+            status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                                "sample %u at x %llu, y %zu is above the header's maximum value %u", value,
+                                (unsigned long long)above / shape.channels, y, maxval);
             break;
         }
         /* PFM stores rows bottom to top. */

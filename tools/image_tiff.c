@@ -1,4 +1,7 @@
-/* image_tiff.c — TIFF through libtiff (with CLS_WITH_TIFF); libtiff's messages are captured, never printed. */
+/* image_tiff.c — TIFF through libtiff (with CLS_WITH_TIFF); libtiff's messages are captured, never
+ * printed. A warning about the file's structure (strip or tile offsets and byte counts, which
+ * libtiff repairs by guessing) makes the file corrupt: a guess would give wrong pixels. A file of
+ * several pages is refused, naming the count: reading only the first would lose the others. */
 #include "image_io.h"
 
 #include <errno.h>
@@ -68,6 +71,24 @@ static void global_warning(const char *module, const char *format, va_list args)
 {
     if (current_messages)
         capture(current_messages, 0, module, format, args);
+}
+
+/* Whether a libtiff warning is about the layout of the data: these mean the pixels read may be
+ * wrong (libtiff fills in missing offsets or recomputes byte counts). Others (unknown tags,
+ * unsorted tags) are harmless. */
+static int structural(const char *warning)
+{
+    static const char *const words[] = {"strip", "tile", "bytecount", "offset", "incorrect count", "bogus",
+                                        "sanity", "truncat", "premature", "corrupt", "invalid", "cannot"};
+    char lower[256];
+    size_t n = 0;
+    for (; warning[n] && n + 1 < sizeof lower; ++n)
+        lower[n] = (char)(warning[n] >= 'A' && warning[n] <= 'Z' ? warning[n] - 'A' + 'a' : warning[n]);
+    lower[n] = '\0';
+    if (strstr(lower, "tags are not sorted")) return 0; /* "invalid TIFF directory; tags are not sorted" */
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
+        if (strstr(lower, words[i])) return 1;
+    return 0;
 }
 
 static const char *reason(const tiff_messages *m, const char *fallback)
@@ -284,7 +305,16 @@ int image_tiff_read(int fd, const char *path, cls_host_image *out, char *error, 
         status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "not a valid TIFF file: %s",
                             reason(&m, "cannot read the header"));
     } else {
-        status = read_image(tif, out, &m, error, error_size);
+        const tdir_t pages = TIFFNumberOfDirectories(tif);
+        if (pages > 1)
+            status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                                "a multi-page TIFF (%u pages): only single-page images are supported (split "
+                                "it into one file per page, e.g. with tiffsplit)", (unsigned)pages);
+        else
+            status = read_image(tif, out, &m, error, error_size);
+        if (status == IMAGE_OK && m.warning[0] && structural(m.warning))
+            status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "damaged TIFF structure: %s",
+                                m.warning);
         TIFFClose(tif);
     }
     current_messages = NULL;

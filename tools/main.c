@@ -1,9 +1,31 @@
-/* main.c — the clstencil command: dispatches to the subcommands. */
+/* main.c — the clstencil command: dispatches to the subcommands. A file-size limit (ulimit -f)
+ * turns into a write error (exit 7) instead of SIGXFSZ; SIGINT, SIGTERM and SIGHUP remove a
+ * half-written output before the process ends. */
 #include "commands.h"
 #include "image_io.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+static void end_on_signal(int signal_number)
+{
+    image_remove_partial_output();
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+static void install_signal_handlers(void)
+{
+    signal(SIGXFSZ, SIG_IGN); /* write() then fails with EFBIG, which the writers report */
+    static const int ending[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; ++i) {
+        struct sigaction action = {0};
+        action.sa_handler = end_on_signal;
+        sigemptyset(&action.sa_mask);
+        sigaction(ending[i], &action, NULL);
+    }
+}
 
 static void usage(FILE *out)
 {
@@ -28,7 +50,7 @@ static void usage(FILE *out)
             "by default a GPU, else an accelerator, else a CPU.\n"
             "exit codes: 0 success, 1 bad command line, 2 no OpenCL device, 3 OpenCL or build failure;\n"
             "filter also: 4 input missing or unreadable, 5 input corrupt, 6 input layout not supported,\n"
-            "7 output cannot be written\n");
+            "7 output cannot be written or a resource limit (memory, file size) reached\n");
 }
 
 int main(int argc, char **argv)
@@ -38,6 +60,10 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *command = argv[1];
+    install_signal_handlers();
+    if (strcmp(command, "filter") == 0 || strcmp(command, "bench") == 0 || strcmp(command, "tune") == 0 ||
+        strcmp(command, "cache") == 0)
+        cache_warning(command);
     if (strcmp(command, "--help") == 0 || strcmp(command, "help") == 0) {
         usage(stdout);
         return EXIT_OK_;

@@ -7,10 +7,21 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* One side of a size: 1 to 2^20 in decimal digits only (no sign: sscanf's %u wraps "-64"). */
+static int parse_side(const char *text, const char **end, unsigned *value)
+{
+    unsigned long number = 0;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && p - text < 8; ++p) number = number * 10 + (unsigned long)(*p - '0');
+    *end = p;
+    *value = (unsigned)number;
+    return p > text && number >= 1 && number <= (1ul << 20);
+}
+
 int parse_size(const char *text, unsigned *width, unsigned *height)
 {
-    char tail;
-    return text && sscanf(text, "%ux%u%c", width, height, &tail) == 2 && *width > 0 && *height > 0;
+    const char *p;
+    return text && parse_side(text, &p, width) && *p == 'x' && parse_side(p + 1, &p, height) && *p == '\0';
 }
 
 static int remove_one(const char *path, const struct stat *info, int flag, struct FTW *walk)
