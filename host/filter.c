@@ -76,12 +76,17 @@ static size_t coefficient_bytes(const cls_kernel_config *config)
 /* Bytes the kernel's other arguments may take, at most: pointers, offsets, sizes and vectors. */
 enum { OTHER_ARGUMENT_BYTES = 256 };
 
+int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes)
+{
+    return !caps->max_parameter_size || coefficient_bytes + OTHER_ARGUMENT_BYTES <= caps->max_parameter_size;
+}
+
 /* The coefficients as a kernel argument fit the device's argument space. */
 static cls_status check_parameter_size(const cls_device_caps *caps, const cls_kernel_config *config)
 {
     if (config->spec.bake_coefficients != CLS_COEFFICIENTS_ARGUMENT) return CLS_OK;
     const size_t bytes = coefficient_bytes(config);
-    if (caps->max_parameter_size && bytes + OTHER_ARGUMENT_BYTES > caps->max_parameter_size)
+    if (!cls_argument_fits(caps, bytes))
         return cls_fail(CLS_ERR_UNSUPPORTED,
                         "the %ux%u mask%s as a kernel argument take%s %zu bytes; %s takes %zu bytes of kernel "
                         "arguments in all (the others need up to %d): keep the coefficients as literals or in "

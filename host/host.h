@@ -78,6 +78,9 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
 /* The kernel specialized for spec (tuned, else modelled, else the policy's), whatever its goal
  * (cls_filter_create, in build_goals.c, chooses by the goal). */
 cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out);
+/* Whether coefficient_bytes of coefficients fit the device's kernel-argument space beside the
+ * kernel's other arguments (CLS_COEFFICIENTS_ARGUMENT). */
+int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes);
 
 /* ---- the background build of CLS_BUILD_TIERED (tiered.c) */
 
