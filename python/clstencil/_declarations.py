@@ -37,6 +37,7 @@ typedef struct cls_device_caps {
     cl_ulong global_mem_size;
     cl_ulong local_mem_size;
     cl_ulong max_constant_buffer_size;
+    size_t max_parameter_size;
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
     size_t preferred_work_group_multiple;

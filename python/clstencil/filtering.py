@@ -5,7 +5,7 @@ import numpy as np
 
 from ._library import library
 from .errors import check
-from .filters import DEFAULT_BUILD_GOAL, border_mode, build_goal, cached_filter
+from .filters import border_mode, build_goal, cached_filter
 from .images import check_image, describe, has_pitched_rows, pointer
 from .operators import OperatorLike, as_operator
 from .pixel_types import pixel_type
@@ -42,7 +42,7 @@ def prepare_output(shape: tuple[int, int], out: np.ndarray | None, dtype, input_
 
 def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
            device: str | None = None, out: np.ndarray | None = None, dtype=None,
-           build: str = DEFAULT_BUILD_GOAL) -> np.ndarray:
+           build: str | None = None) -> np.ndarray:
     """Applies a local operator to a 2-D image on an OpenCL device and returns the result.
 
     array: float32, uint8 or uint16 (other dtypes raise TypeError; convert them yourself); any
@@ -56,7 +56,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     dtype: the result's dtype when `out` is not given (default: the input's); u8 and u16
         results are rounded to nearest even and saturated.
     build: "tiered" (a quick kernel at once, the fastest one from a background build),
-        "first-result" or "fastest-kernel"; the results are the same bits.
+        "first-result" or "fastest-kernel"; None: CLSTENCIL_BUILD_GOAL, else tiered. The
+        results are the same bits whichever kernel computes them.
 
     Filters are built once per process and parameters and shared by threads (the GIL is
     released while the device works). Errors raise ClstencilError (InvalidArgumentError,

@@ -16,6 +16,8 @@ from .operators import Operator
 # swaps in the specialized one once a background thread has built it; every goal computes the
 # same sums in the same order, so results do not depend on it.
 BUILD_GOALS = {"fastest-kernel": 0, "first-result": 1, "tiered": 2}
+# build=None means the CLSTENCIL_BUILD_GOAL environment variable, else tiered.
+BUILD_GOAL_ENVIRONMENT_VARIABLE = "CLSTENCIL_BUILD_GOAL"
 DEFAULT_BUILD_GOAL = "tiered"
 
 _filters: dict[tuple, Any] = {}
@@ -33,8 +35,14 @@ def border_mode(border: str) -> int:
     return mode[0]
 
 
-def build_goal(build: str) -> int:
-    """The cls_build_goal of a name: fastest-kernel, first-result or tiered."""
+def build_goal(build: str | None) -> int:
+    """The cls_build_goal of a name: fastest-kernel, first-result or tiered; None: the
+    CLSTENCIL_BUILD_GOAL environment variable, else tiered."""
+    if build is None:
+        build = os.environ.get(BUILD_GOAL_ENVIRONMENT_VARIABLE) or DEFAULT_BUILD_GOAL
+        if build not in BUILD_GOALS:
+            raise ValueError(f"{BUILD_GOAL_ENVIRONMENT_VARIABLE} must be one of "
+                             f"{', '.join(BUILD_GOALS)}, not {build!r}")
     if build not in BUILD_GOALS:
         raise ValueError(f"build must be one of {', '.join(BUILD_GOALS)}, not {build!r}")
     return BUILD_GOALS[build]

@@ -105,6 +105,14 @@ class Operator:
         spec[0] = library().cls_operator_spec(self._handle)[0]
         return spec
 
+    def __reduce__(self):
+        # Pickled as what rebuilds it (dask sends operators to worker processes).
+        if self.key[0] == "parsed":
+            return Operator, (self.name,)
+        _, body, width, height, mask_bytes = self.key
+        mask = np.frombuffer(mask_bytes, dtype=np.float32) if mask_bytes else None
+        return Operator.user, (body, width, height, mask)
+
     def __repr__(self) -> str:
         return f"Operator({self.name!r})"
 

@@ -13,7 +13,7 @@ from ._library import ffi, library
 from .contexts import context, normalize_selector, on_release
 from .errors import check
 from .filtering import UNDEFINED_BORDER, prepare_output
-from .filters import DEFAULT_BUILD_GOAL, border_mode, build_goal, library_border_name, stage_spec
+from .filters import border_mode, build_goal, library_border_name, stage_spec
 from .images import check_image, describe, has_pitched_rows, pointer
 from .operators import Operator, OperatorLike, as_operator
 from .pixel_types import pixel_type
@@ -57,7 +57,7 @@ class Pipeline:
 
     def __init__(self, stages: Iterable[OperatorLike] = (), border: str = "clamp",
                  value: float = 0.0, *, device: str | None = None,
-                 build: str = DEFAULT_BUILD_GOAL) -> None:
+                 build: str | None = None) -> None:
         self._device = normalize_selector(device)
         self._border = border_mode(border)
         self._value = float(value)
@@ -154,8 +154,32 @@ class Pipeline:
 
     __call__ = run
 
+    @property
+    def key(self) -> tuple:
+        """What the pipeline computes: stages, device and build goal (equal keys, equal
+        pipelines)."""
+        return (tuple((None if stage.operator is None else stage.operator.key, stage.border,
+                       stage.value) for stage in self._stages), self._device, self._goal)
+
+    @property
+    def borders(self) -> tuple[int, ...]:
+        """The stages' border modes (cls_border numbers)."""
+        return tuple(stage.border for stage in self._stages)
+
+    def __reduce__(self):
+        # Pickled as its stages (dask sends pipelines to worker processes); built again there.
+        return _rebuild, (tuple(self._stages), self._device, self._goal)
+
     def __repr__(self) -> str:
         return f"Pipeline({list(self.stages)!r})"
+
+
+def _rebuild(stages: tuple[Stage, ...], device: str | None, goal: int) -> Pipeline:
+    pipeline = Pipeline(device=device)
+    pipeline._goal = goal
+    for stage in stages:
+        pipeline._append(stage)
+    return pipeline
 
 
 def _release_built(built: dict) -> None:

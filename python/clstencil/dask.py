@@ -1,0 +1,112 @@
+"""clstencil.dask: filtering dask arrays chunk by chunk, equal bit for bit to filtering the
+whole array in one piece, on a local or distributed cluster.
+
+Each chunk is filtered with a halo of the operator's radius taken from its neighbours
+(dask.array.map_overlap). Along the array's outer edges there is no halo: the chunk's edge is
+the image's edge there, and clstencil's own border handling applies, exactly as in one piece,
+for every border mode, mirror101 included. Only repeat needs data from the opposite edge, which
+dask's periodic boundary provides. Every worker process filters with its own context on the
+device that CLSTENCIL_DEVICE names (else the default one) and reuses the disk cache
+(CLSTENCIL_CACHE_DIR), so one worker per GPU is a matter of the workers' environment.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any
+
+import dask.array as da
+import numpy as np
+
+from .filtering import filter as filter_numpy
+from .filters import border_mode, build_goal
+from .operators import Operator, OperatorLike, as_operator
+from .pipeline import Pipeline
+from .pixel_types import pixel_type
+
+REPEAT_BORDER = 4
+
+__all__ = ["filter", "run_pipeline", "overlap_boundary"]
+
+
+def overlap_boundary(dask_array: da.Array, repeat: bool) -> dict[int, str]:
+    """dask's boundary per axis: periodic for repeat along axes of several chunks (the halo at
+    the outer edges comes from the opposite edge), else none (clstencil handles the edge)."""
+    return {axis: "periodic" if repeat and len(chunks) > 1 else "none"
+            for axis, chunks in enumerate(dask_array.chunks)}
+
+
+def _check_dask_array(x: Any) -> da.Array:
+    if not isinstance(x, da.Array):
+        raise TypeError(f"x must be a dask array, not {type(x).__name__} "
+                        f"(numpy arrays: clstencil.filter)")
+    if x.ndim != 2:
+        raise ValueError(f"x must be 2-D (rows, columns), not of shape {x.shape}")
+    pixel_type(x.dtype, "x")
+    return x
+
+
+def _output_dtype(x: da.Array, dtype) -> np.dtype:
+    chosen = x.dtype if dtype is None else np.dtype(dtype)
+    pixel_type(chosen, "dtype")
+    return chosen
+
+
+def _filter_block(block: np.ndarray, op: Operator, border: str, value: float,
+                  device: str | None, out_dtype: np.dtype, build: str | None) -> np.ndarray:
+    return filter_numpy(block, op, border, value, device=device, dtype=out_dtype, build=build)
+
+
+def _pipeline_block(block: np.ndarray, pipeline: Pipeline, out_dtype: np.dtype) -> np.ndarray:
+    return _process_pipeline(pipeline).run(block, dtype=out_dtype)
+
+
+_pipelines: dict[tuple, Pipeline] = {}
+_pipelines_lock = threading.Lock()
+
+
+def _process_pipeline(pipeline: Pipeline) -> Pipeline:
+    """One Pipeline per process for each distinct pipeline (each chunk arrives unpickled)."""
+    with _pipelines_lock:
+        return _pipelines.setdefault(pipeline.key, pipeline)
+
+
+def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
+           device: str | None = None, dtype=None, build: str | None = None) -> da.Array:
+    """clstencil.filter over a 2-D dask array, lazily: the result equals
+    clstencil.filter(x.compute(), op, border, value, ...) bit for bit, chunk edges included.
+
+    Arguments as for clstencil.filter; device=None lets every worker take CLSTENCIL_DEVICE.
+    Chunks smaller than the operator's radius are merged by dask first.
+    """
+    x = _check_dask_array(x)
+    operator = as_operator(op)
+    mode = border_mode(border)
+    build_goal(build)
+    out_dtype = _output_dtype(x, dtype)
+    block_function = functools.partial(_filter_block, op=operator, border=border,
+                                       value=float(value), device=device,
+                                       out_dtype=out_dtype, build=build)
+    return da.map_overlap(block_function, x, depth=dict(enumerate(operator.radius)),
+                          boundary=overlap_boundary(x, mode == REPEAT_BORDER), trim=True,
+                          dtype=out_dtype, meta=np.empty((0, 0), dtype=out_dtype))
+
+
+def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:
+    """Pipeline.run over a 2-D dask array, lazily and bit for bit equal to running it on the
+    whole array: the halo is the sum of the stages' radii. The stages must all use repeat or
+    all other border modes (a mix needs one clstencil.dask.filter per stage)."""
+    x = _check_dask_array(x)
+    if not isinstance(pipeline, Pipeline):
+        raise TypeError(f"pipeline must be a clstencil.Pipeline, not {type(pipeline).__name__}")
+    if not pipeline.stages:
+        raise ValueError("the pipeline has no stage")
+    repeats = {border == REPEAT_BORDER for border in pipeline.borders}
+    if len(repeats) > 1:
+        raise ValueError("the pipeline mixes the repeat border with others, which one halo "
+                         "cannot serve; chain clstencil.dask.filter calls, one per stage")
+    out_dtype = _output_dtype(x, dtype)
+    block_function = functools.partial(_pipeline_block, pipeline=pipeline, out_dtype=out_dtype)
+    return da.map_overlap(block_function, x, depth=dict(enumerate(pipeline.radius)),
+                          boundary=overlap_boundary(x, repeats == {True}), trim=True,
+                          dtype=out_dtype, meta=np.empty((0, 0), dtype=out_dtype))

@@ -1,0 +1,62 @@
+"""clstencil.filter against scipy.ndimage.correlate in every border mode scipy shares, images
+of 1x1 to 97x64 pixels (representative sizes by default, every size when exhaustive)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.ndimage
+
+import clstencil
+from conftest import SCIPY_MODES, exhaustive
+
+# A random, asymmetric 5-wide, 3-tall mask (its orientation matters) and a Gaussian whose
+# window is wider than the smallest images (reflections beyond one period).
+RANDOM_MASK = np.random.default_rng(7).uniform(-1, 1, (3, 5)).astype(np.float32)
+OPERATORS = ["convolve:5x3," + ",".join(f"{c:.9g}" for c in RANDOM_MASK.ravel()), "gaussian:7"]
+# (rows, columns): single pixels, lines, images narrower than the windows, odd sizes, the largest.
+REPRESENTATIVE_SHAPES = [(1, 1), (1, 7), (7, 1), (2, 3), (3, 2), (5, 5), (4, 9), (16, 9),
+                         (13, 31), (33, 20), (64, 97)]
+BORDER_VALUE = 0.75
+
+
+def shapes() -> list[tuple[int, int]]:
+    if exhaustive():
+        return list(itertools.product(range(1, 65), range(1, 98)))
+    return REPRESENTATIVE_SHAPES
+
+
+def reference(image: np.ndarray, operator: clstencil.Operator, border: str) -> np.ndarray:
+    return scipy.ndimage.correlate(image.astype(np.float64), operator.mask.astype(np.float64),
+                                   mode=SCIPY_MODES[border], cval=BORDER_VALUE)
+
+
+@pytest.mark.parametrize("op", OPERATORS, ids=["random5x3", "gaussian7"])
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_filter_equals_scipy_correlate(op: str, border: str) -> None:
+    operator = clstencil.Operator(op)
+    rng = np.random.default_rng(1)
+    for shape in shapes():
+        image = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(image, operator, border, BORDER_VALUE)
+        assert result.dtype == np.float32 and result.shape == shape
+        np.testing.assert_allclose(result, reference(image, operator, border), rtol=1e-5,
+                                   atol=1e-5, err_msg=f"{op}, {border}, shape {shape}")
+
+
+def test_the_random_mask_is_the_operators() -> None:
+    np.testing.assert_array_equal(clstencil.Operator(OPERATORS[0]).mask, RANDOM_MASK)
+
+
+def test_undefined_border_computes_the_interior_only() -> None:
+    image = np.random.default_rng(2).random((9, 12), dtype=np.float32)
+    operator = clstencil.Operator(OPERATORS[0])
+    result = clstencil.filter(image, operator, "undefined")
+    expected = reference(image, operator, "clamp")
+    np.testing.assert_allclose(result[1:-1, 2:-2], expected[1:-1, 2:-2], rtol=1e-5, atol=1e-5)
+    untouched = np.ones(result.shape, bool)
+    untouched[1:-1, 2:-2] = False
+    assert not result[untouched].any()
+    small = clstencil.filter(image[:2, :], operator, "undefined")  # no whole window fits
+    assert not small.any()

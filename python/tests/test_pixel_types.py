@@ -1,0 +1,68 @@
+"""Pixel types: u8, u16 and f32 in and out (rounded to nearest even, saturated), and a clear
+TypeError for dtypes the C library does not support, never a silent conversion."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.ndimage
+
+import clstencil
+
+
+def rounded(values: np.ndarray, dtype) -> np.ndarray:
+    limits = np.iinfo(dtype)
+    return np.clip(np.rint(values), limits.min, limits.max)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_integer_images_round_and_saturate(rng: np.random.Generator, dtype) -> None:
+    top = np.iinfo(dtype).max
+    image = rng.integers(0, top, (21, 34), dtype=dtype, endpoint=True)
+    mask = clstencil.Operator("laplace").mask.astype(np.float64)
+    expected = scipy.ndimage.correlate(image.astype(np.float64), mask, mode="nearest")
+    result = clstencil.filter(image, "laplace", "clamp")
+    assert result.dtype == dtype
+    assert np.abs(result.astype(np.int64) - rounded(expected, dtype)).max() <= 1
+    assert (result[expected < -1] == 0).all() and (result[expected > top + 1] == top).all()
+
+
+def test_u8_in_f32_out(rng: np.random.Generator) -> None:
+    image = rng.integers(0, 255, (17, 23), dtype=np.uint8, endpoint=True)
+    operator = clstencil.Operator("gaussian:5")
+    expected = scipy.ndimage.correlate(image.astype(np.float64), operator.mask.astype(np.float64),
+                                       mode="reflect")
+    result = clstencil.filter(image, operator, "mirror", dtype=np.float32)
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-3)
+
+
+def test_f32_in_u16_out_into_out(rng: np.random.Generator) -> None:
+    image = rng.random((10, 12), dtype=np.float32) * 1000
+    out = np.empty(image.shape, np.uint16)
+    returned = clstencil.filter(image, "box:3", "clamp", out=out)
+    assert returned is out
+    expected = scipy.ndimage.correlate(image.astype(np.float64), np.full((3, 3), 1 / 9),
+                                       mode="nearest")
+    assert np.abs(out.astype(np.int64) - rounded(expected, np.uint16)).max() <= 1
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float16, np.float64, np.int32, np.uint32,
+                                   np.complex64, np.bool_])
+def test_unsupported_dtypes_raise_type_error(dtype) -> None:
+    image = np.zeros((4, 4), dtype=dtype)
+    with pytest.raises(TypeError, match=f"dtype {np.dtype(dtype).name}.*supported: float32, "
+                                        f"uint8, uint16"):
+        clstencil.filter(image, "box:3")
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float64])
+def test_unsupported_output_dtypes_raise_type_error(dtype) -> None:
+    with pytest.raises(TypeError, match=np.dtype(dtype).name):
+        clstencil.filter(np.zeros((4, 4), np.float32), "box:3", dtype=dtype)
+    with pytest.raises(TypeError, match=np.dtype(dtype).name):
+        clstencil.filter(np.zeros((4, 4), np.float32), "box:3", out=np.zeros((4, 4), dtype))
+
+
+def test_non_native_byte_order_raises_type_error() -> None:
+    with pytest.raises(TypeError, match="byte order"):
+        clstencil.filter(np.zeros((4, 4), dtype=">f4"), "box:3")
