@@ -3,10 +3,12 @@
  * bodies, parsed from text such as "gaussian:5,1.2". Pure C, like the rest of the generator. */
 #include "generator.h"
 
+#include "body_check.h"
 #include "error.h"
 #include "strbuf.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ struct cls_operator {
 };
 
 #define MAX_ARGUMENTS 8
+#define BAKE_MAX_TAPS (25 * 25)
 
 /* An operator under construction: a square mask of `size`, all zero. */
 static cls_status new_operator(unsigned width, unsigned height, cls_operator **out)
@@ -36,7 +39,8 @@ static cls_status new_operator(unsigned width, unsigned height, cls_operator **o
     op->spec.mask_width = width;
     op->spec.mask_height = height;
     op->spec.coefficients = mask;
-    op->spec.bake_coefficients = 1; /* literals, zero taps skipped: the "predefined" kernels */
+    /* literals, zero taps skipped: the "predefined" kernels; a buffer for huge masks (see the top) */
+    op->spec.bake_coefficients = (size_t)width * height <= BAKE_MAX_TAPS;
     *out = op;
     return CLS_OK;
 }
@@ -53,6 +57,20 @@ static int odd_size(double value) { return value >= 1 && value <= CLS_MAX_MASK &
 static cls_status bad(const char *text, const char *why)
 {
     return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator '%s': %s", text, why);
+}
+
+/* A sigma is usable when 2 sigma^2 is a normal, finite double and, for the bilateral range, the
+ * float coefficient -log2(e) / (2 sigma^2) is finite. 0 after a message naming the parameter. */
+static int sigma_ok(const char *text, const char *name, const char *word, double sigma, int as_float, cls_status *status)
+{
+    const double twice_square = 2 * sigma * sigma;
+    const char *why = NULL;
+    if (!isfinite(sigma) || !(sigma > 0)) why = "is not a finite number above 0";
+    else if (!(twice_square >= DBL_MIN) || !isfinite(twice_square)) why = "is out of range (2*SIGMA^2 underflows or overflows)";
+    else if (as_float && 1.4426950408889634 / twice_square > FLT_MAX) why = "is too small (its weights would not be finite in float)";
+    if (!why) return 1;
+    *status = cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator '%s': %s '%s' %s", text, name, word, why);
+    return 0;
 }
 
 static cls_status gaussian(unsigned size, double sigma, cls_operator **out)
@@ -239,15 +257,17 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
     if (strncasecmp(text, "convolve:", 9) == 0) return parse_convolve(text, text + 9, out);
     const int count = split(text, name, sizeof name, n, words, MAX_ARGUMENTS);
     if (count < 0) return bad(text, "expected NAME or NAME:ARGUMENTS");
+    cls_status status = CLS_OK;
     if (strcmp(name, "gaussian") == 0) {
-        if (count < 1 || count > 2 || !odd_size(n[0]) || (count == 2 && !(n[1] > 0)))
+        if (count < 1 || count > 2 || !odd_size(n[0]))
             return bad(text, "expected gaussian:SIZE[,SIGMA] with an odd SIZE up to 63 and SIGMA > 0");
+        if (count == 2 && !sigma_ok(text, "SIGMA", words[1], n[1], 0, &status)) return status;
         return gaussian((unsigned)n[0], count == 2 ? n[1] : 0.3 * ((n[0] - 1) * 0.5 - 1) + 0.8, out);
     }
     if (strcmp(name, "box") == 0) {
         if (count != 1 || !odd_size(n[0])) return bad(text, "expected box:SIZE with an odd SIZE up to 63");
         const unsigned size = (unsigned)n[0];
-        cls_status status = new_operator(size, size, out);
+        status = new_operator(size, size, out);
         if (status != CLS_OK) return status;
         for (unsigned k = 0; k < size * size; ++k) (*out)->mask[k] = 1.0f / (float)(size * size);
         snprintf((*out)->name, sizeof (*out)->name, "box:%u", size);
@@ -271,14 +291,14 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
         return derivative(name, direction, count == 2 ? (unsigned)n[1] : 3, out);
     }
     if (strcmp(name, "bilateral") == 0) {
-        if (count < 2 || count > 3 || !(n[0] > 0) || !(n[1] > 0))
+        if (count < 2 || count > 3)
             return bad(text, "expected bilateral:SIGMA_D,SIGMA_R[,SIZE] with both sigmas > 0");
-        unsigned size = (unsigned)(4 * n[0] + 1);
+        if (!sigma_ok(text, "SIGMA_D", words[0], n[0], 0, &status) || !sigma_ok(text, "SIGMA_R", words[1], n[1], 1, &status))
+            return status;
+        if (count == 3 && !odd_size(n[2])) return bad(text, "the window SIZE must be odd and at most 63");
+        if (count == 2 && !(4 * n[0] + 1 < CLS_MAX_MASK + 1)) return bad(text, "the window 4*SIGMA_D+1 is larger than 63");
+        unsigned size = count == 3 ? (unsigned)n[2] : (unsigned)(4 * n[0] + 1);
         size += size % 2 == 0;
-        if (count == 3) {
-            if (!odd_size(n[2])) return bad(text, "the window SIZE must be odd and at most 63");
-            size = (unsigned)n[2];
-        }
         if (size > CLS_MAX_MASK) return bad(text, "the window 4*SIGMA_D+1 is larger than 63");
         return bilateral(n[0], n[1], size, out);
     }
@@ -305,7 +325,8 @@ cls_status cls_operator_user(const char *body, unsigned width, unsigned height, 
     for (unsigned k = 0; k < width * height; ++k) (*out)->mask[k] = mask ? mask[k] : 1.0f;
     (*out)->spec.bake_coefficients = 0; /* one build serves every mask */
     snprintf((*out)->name, sizeof (*out)->name, "user:%ux%u", width, height);
-    status = set_body(*out, body);
+    status = cls_body_check(body, width, height);
+    if (status == CLS_OK) status = set_body(*out, body);
     if (status == CLS_OK) status = cls_spec_validate(&(*out)->spec);
     if (status != CLS_OK) {
         cls_operator_release(*out);
