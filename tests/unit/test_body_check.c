@@ -1,0 +1,140 @@
+/* test_body_check.c — the rules for user-written operator bodies (generator/body_check.c) and
+ * the operator parser's parameter checks (generator/operators.c): each rule refused with a
+ * message naming it, and ordinary bodies accepted. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "body_check.h"
+#include "generator.h"
+
+static void refused(const char *body, unsigned width, unsigned height, const char *message)
+{
+    assert_int_equal(cls_body_check(body, width, height), CLS_ERR_INVALID_ARGUMENT);
+    if (!strstr(cls_last_error(), message)) fail_msg("'%s' gave '%s', not '%s'", body, cls_last_error(), message);
+}
+
+static void accepted(const char *body, unsigned width, unsigned height)
+{
+    if (cls_body_check(body, width, height) != CLS_OK) fail_msg("'%s' refused: %s", body, cls_last_error());
+}
+
+static void ordinary_bodies_pass(void **state)
+{
+    (void)state;
+    accepted("float best = -INFINITY;\nFOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\nOUT = best;\n", 3, 3);
+    accepted("OUT = IN(2, -2) + IN(-2, 2);", 5, 5);
+    accepted("OUT = IN(0, 0) == 1.0f ? (float)x : (float)y + width * height;", 1, 1);
+    accepted("float a = fmax(x, y), b = 2; OUT += a * b; /* sum */", 3, 3);
+    accepted("for (int i = 0; i < 3; ++i) OUT += IN(i - 1, 0) * MASK(i - 1, 0);", 3, 3);
+    accepted("#pragma unroll\nOUT = \"#define OUT\"[0];", 3, 3);
+}
+
+static void window_reads(void **state)
+{
+    (void)state;
+    refused("OUT = IN(0, 100);", 3, 3, "IN(0, 100) reads outside the 3x3 window");
+    refused("OUT = IN(-3, 0);", 5, 5, "IN(-3, 0) reads outside the 5x5 window");
+    refused("OUT = IN(0x10, 0);", 3, 3, "outside");
+}
+
+static void kernel_names(void **state)
+{
+    (void)state;
+    refused("float sum = IN(0, 0); OUT = sum;", 3, 3, "declares 'sum'");
+    refused("const int x = 3; OUT = IN(0, 0);", 3, 3, "declares 'x'");
+    refused("OUT = IN(0, 0); for (int y = 0; y < 2; ++y) {}", 3, 3, "declares 'y'");
+    refused("float a, *y; OUT = a;", 3, 3, "declares 'y'");
+    refused("OUT = IN(0, 0); x++;", 3, 3, "assigns 'x'");
+    refused("OUT = IN(0, 0); width += 2;", 3, 3, "assigns 'width'");
+    refused("OUT = input[-100000];", 3, 3, "'input' is the generated kernel's own variable");
+    refused("#define OUT best\nfloat best = 1; OUT = best;", 3, 3, "#define or #undef of 'OUT'");
+    refused("# undef IN\nOUT = 1;", 3, 3, "#define or #undef of 'IN'");
+    refused("#include \"/etc/passwd\"\nOUT = 1;", 3, 3, "#include");
+    refused("OUT = 1; return;", 3, 3, "'return' would skip writing the output");
+}
+
+static void out_assignment(void **state)
+{
+    (void)state;
+    refused("/* OUT = 1; */ float a = IN(0, 0);", 3, 3, "never assigns OUT");
+    refused("// OUT = 1\nfloat a = 1;", 3, 3, "never assigns OUT");
+    refused("float a = OUT == 1;", 3, 3, "never assigns OUT");
+    accepted("OUT -= 1;", 3, 3);
+}
+
+static void structure_and_size(void **state)
+{
+    (void)state;
+    refused("OUT = 1; } if (1) {", 3, 3, "closes a bracket the body did not open");
+    refused("OUT = (1;", 3, 3, "never closed");
+    refused("OUT = 1; /* open", 3, 3, "unterminated comment");
+    refused("OUT = \"open;", 3, 3, "unterminated");
+    refused("OUT = 1;\n\x01", 3, 3, "line 2: control byte 0x01");
+    char deep[200] = "OUT = ";
+    for (int i = 0; i < 40; ++i) strcat(deep, "(");
+    strcat(deep, "1");
+    for (int i = 0; i < 40; ++i) strcat(deep, ")");
+    strcat(deep, ";");
+    refused(deep, 3, 3, "nest deeper than 32");
+    refused("OUT = - - - - - - - - - - - - - - - - - - 1;", 3, 3, "more than 16 operators in a row");
+    char *big = malloc(CLS_BODY_MAX_BYTES + 16);
+    assert_non_null(big);
+    memset(big, ' ', CLS_BODY_MAX_BYTES + 8);
+    memcpy(big, "OUT = 1;", 8);
+    big[CLS_BODY_MAX_BYTES + 8] = '\0';
+    refused(big, 3, 3, "at most 65536 are accepted");
+    free(big);
+}
+
+static void user_operator_checks_its_body(void **state)
+{
+    (void)state;
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_user("OUT = IN(0, 2);", 3, 3, NULL, &op), CLS_ERR_INVALID_ARGUMENT);
+    assert_null(op);
+    assert_int_equal(cls_operator_user("OUT = IN(0, 2);", 5, 5, NULL, &op), CLS_OK);
+    cls_operator_release(op);
+}
+
+static void parse_refused(const char *text, const char *message)
+{
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_parse(text, &op), CLS_ERR_INVALID_ARGUMENT);
+    assert_null(op);
+    if (!strstr(cls_last_error(), message)) fail_msg("'%s' gave '%s', not '%s'", text, cls_last_error(), message);
+}
+
+static void operator_parameters(void **state)
+{
+    (void)state;
+    parse_refused("bilateral:3,1e-20", "SIGMA_R '1e-20' is too small");
+    parse_refused("bilateral:1e-200,1", "SIGMA_D '1e-200' is out of range");
+    parse_refused("gaussian:5,1e-200", "SIGMA '1e-200' is out of range");
+    parse_refused("gaussian:5,inf", "SIGMA 'inf' is not a finite number");
+    parse_refused("gaussian:5,nan", "SIGMA 'nan' is not a finite number");
+    parse_refused("gaussian:5,-1", "SIGMA '-1' is not a finite number above 0");
+    parse_refused("bilateral:1e300,1", "SIGMA_D '1e300' is out of range");
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_parse("gaussian:63", &op), CLS_OK);
+    assert_false(cls_operator_spec(op)->bake_coefficients); /* 3969 taps: a buffer, not literals */
+    cls_operator_release(op);
+    assert_int_equal(cls_operator_parse("gaussian:5", &op), CLS_OK);
+    assert_true(cls_operator_spec(op)->bake_coefficients);
+    cls_operator_release(op);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ordinary_bodies_pass), cmocka_unit_test(window_reads),
+        cmocka_unit_test(kernel_names),         cmocka_unit_test(out_assignment),
+        cmocka_unit_test(structure_and_size),   cmocka_unit_test(user_operator_checks_its_body),
+        cmocka_unit_test(operator_parameters),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
