@@ -1,0 +1,142 @@
+#!/bin/sh
+# hostile.sh — `clstencil filter` on hostile input: every refusal with its exit code, a message
+# naming the input and the rule, and no output file (nor a temporary one) left behind. Test
+# files are made here with awk and printf.
+# Usage: hostile.sh CLSTENCIL SOURCE_DIR CASE   (CASE: one of the names in the case list below)
+clstencil=$1 source=$2 case=$3
+sample=$source/data/sample.tif
+work=$(mktemp -d) || exit 1
+trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
+LC_ALL=C
+export LC_ALL
+
+fail() { echo "FAIL ($case): $*"; exit 1; }
+# run CODE ARGS...: runs clstencil filter ARGS and checks the exit code; the output is in $work/log.
+run() {
+    want=$1
+    shift
+    "$clstencil" filter "$@" > "$work/log" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { cat "$work/log"; fail "exit code $got, expected $want: filter $*"; }
+}
+logged() { grep -Eq -- "$1" "$work/log" || { cat "$work/log"; fail "output does not match /$1/"; }; }
+# nothing_written: no output and no temporary file in $work/out.
+nothing_written() { [ -z "$(ls -A "$work/out")" ] || fail "left behind: $(ls -A "$work/out")"; }
+mkdir "$work/out"
+
+# make_tiff FILE PAGES STRIPS: an 8x8 8-bit gray TIFF of PAGES pages, 2 rows a strip (4 strips),
+# whose StripOffsets and StripByteCounts list STRIPS entries (fewer than 4: damaged).
+make_tiff() {
+    awk -v pages="$2" -v n="$3" '
+        function s(v) { printf "%c%c", v % 256, int(v / 256) }
+        function l(v) { s(v % 65536); s(int(v / 65536)) }
+        function e(tag, type, count, v) { s(tag); s(type); l(count); if (type == 3) { s(v); s(0) } else l(v) }
+        BEGIN {
+            size = 64 + 8 * n + 114
+            printf "II"; s(42); l(8 + 64 + 8 * n)
+            for (p = 0; p < pages; ++p) {
+                base = 8 + p * size
+                for (i = 0; i < 64; ++i) printf "%c", (i * 7 + p) % 256
+                for (i = 0; i < n; ++i) l(base + 16 * i)
+                for (i = 0; i < n; ++i) l(16)
+                s(9)
+                e(256, 3, 1, 8); e(257, 3, 1, 8); e(258, 3, 1, 8); e(259, 3, 1, 1); e(262, 3, 1, 1)
+                e(273, 4, n, base + 64); e(277, 3, 1, 1); e(278, 3, 1, 2); e(279, 4, n, base + 64 + 4 * n)
+                l(p + 1 < pages ? base + size + 64 + 8 * n : 0)
+            }
+        }' > "$1"
+}
+
+case $case in
+same_file)   # OUT is IN (another spelling, a hard link): 1, the input untouched
+    cp "$sample" "$work/in.tif"
+    ln "$work/in.tif" "$work/link.tif"
+    run 1 "$work/in.tif" "$work/./in.tif" --op box:3
+    logged "in.tif and .*in.tif are the same file"
+    run 1 "$work/in.tif" "$work/link.tif" --op box:3
+    cmp -s "$sample" "$work/in.tif" || fail "the input changed"
+    ;;
+tiff_structure)   # several pages: 6 naming the count; too few strip offsets: 5
+    make_tiff "$work/one.tif" 1 4
+    run 0 "$work/one.tif" "$work/out/one.tif" --op box:3
+    rm "$work/out/one.tif"
+    make_tiff "$work/pages.tif" 3 4
+    run 6 "$work/pages.tif" "$work/out/pages.tif" --op box:3
+    logged "pages.tif: a multi-page TIFF \\(3 pages\\)"
+    make_tiff "$work/few.tif" 1 2
+    run 5 "$work/few.tif" "$work/out/few.tif" --op box:3
+    logged "few.tif: damaged TIFF structure: .*StripOffsets"
+    nothing_written
+    ;;
+pgm_maxval)   # a sample above the header's maximum value: 5
+    printf 'P5\n2 2\n100\n\001\002\003\377' > "$work/max.pgm"
+    run 5 "$work/max.pgm" "$work/out/max.pgm" --op box:3
+    logged "max.pgm: sample 255 at x 1, y 1 is above the header's maximum value 100"
+    nothing_written
+    ;;
+memory_limit)   # an image beyond the memory budget: 7 before anything is allocated; a bad budget: 1
+    CLSTENCIL_MEMORY_MAX=100K run 7 "$sample" "$work/out/m.tif" --op box:3
+    logged "sample.tif: a 256 x 256 image of 1 channel needs 128.0 KiB of memory .* only 100.0 KiB is available"
+    # host images fit, the device's copies (sharing host memory on a CPU device) do not
+    if CLSTENCIL_DEVICE=cpu "$clstencil" devices > /dev/null 2>&1; then
+        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=200K run 7 "$sample" "$work/out/m.tif" --op box:3
+        logged "needs 256.0 KiB of memory \\(the host's images and the device's copies"
+    fi
+    CLSTENCIL_MEMORY_MAX=lots run 1 "$sample" "$work/out/m.tif" --op box:3
+    logged "CLSTENCIL_MEMORY_MAX='lots' is not a size"
+    nothing_written
+    ;;
+file_size_limit)   # ulimit -f: 7 with a message, not SIGXFSZ; no temporary file left
+    ( ulimit -f 2; run 7 "$sample" "$work/out/big.tif" --op box:3 ) || exit 1
+    logged "big.tif: cannot write: .*the file-size limit, ulimit -f, is [0-9]+ bytes"
+    nothing_written
+    ;;
+undefined_pipeline)   # --border undefined before another stage: 1
+    run 1 "$sample" "$work/out/u.tif" --op box:3 --op box:3 --border undefined
+    logged "--border undefined leaves each stage's border pixels unwritten"
+    run 1 "$sample" "$work/out/u.tif" --op night --border undefined
+    nothing_written
+    ;;
+body_rules)   # bodies that would compile yet give wrong pixels, and a huge one: 1 before any build
+    printf 'OUT = IN(0, 100);\n' > "$work/far.cl"
+    run 1 "$sample" "$work/out/b.tif" --op user:"$work/far.cl"
+    logged "line 1: IN\\(0, 100\\) reads outside the 3x3 window"
+    printf 'float sum = IN(0, 0);\nOUT = sum;\n' > "$work/sum.cl"
+    run 1 "$sample" "$work/out/b.tif" --op user:"$work/sum.cl"
+    logged "declares 'sum', a name the generated kernel uses"
+    printf '#define OUT best\nfloat best = IN(0, 0);\nOUT = best;\n' > "$work/define.cl"
+    run 1 "$sample" "$work/out/b.tif" --op user:"$work/define.cl"
+    logged "#define or #undef of 'OUT'"
+    printf '/* OUT = IN(0, 0); */\nfloat v = IN(0, 0);\n' > "$work/comment.cl"
+    run 1 "$sample" "$work/out/b.tif" --op user:"$work/comment.cl"
+    logged "never assigns OUT"
+    awk 'BEGIN { printf "OUT = IN(0, 0)"; for (i = 0; i < 20000; ++i) printf " + IN(0, 0)"; print ";" }' > "$work/long.cl"
+    run 1 "$sample" "$work/out/b.tif" --op user:"$work/long.cl"
+    logged "operator body is [0-9]+ bytes: at most 65536 are accepted"
+    run 1 "$sample" "$work/out/b.tif" --op user:/dev/zero
+    logged "cannot read the operator body /dev/zero: not a regular file"
+    run 1 "$sample" "$work/out/b.tif" --op user:"$work/far.cl,4x"
+    logged "'4x' is not a window WxH"
+    nothing_written
+    ;;
+parameters)   # parameters whose weights would not be finite: 1, naming the parameter
+    run 1 "$sample" "$work/out/p.tif" --op bilateral:3,1e-20
+    logged "SIGMA_R '1e-20' is too small"
+    run 1 "$sample" "$work/out/p.tif" --op gaussian:5,1e-200
+    logged "SIGMA '1e-200' is out of range"
+    nothing_written
+    ;;
+cache_trust)   # a cache folder others may write to is bypassed with a warning; a bogus switch warned about
+    mkdir "$work/shared"
+    chmod 777 "$work/shared"
+    CLSTENCIL_CACHE_DIR=$work/shared run 0 "$sample" "$work/out/c.tif" --op box:3
+    logged "warning: the binary cache .*shared is not used: others may write to it"
+    [ -z "$(ls -A "$work/shared")" ] || fail "wrote into the untrusted cache: $(ls -A "$work/shared")"
+    CLSTENCIL_CACHE=bogus run 0 "$sample" "$work/out/c.tif" --op box:3
+    logged "CLSTENCIL_CACHE='bogus' is not on, off"
+    ;;
+*)
+    fail "unknown case '$case'"
+    ;;
+esac
+echo "ok: hostile $case"
