@@ -25,6 +25,7 @@ typedef struct parse_state {
     const char *origin;         /* "built-in" or the overlay's path */
     cls_arch_record *current;   /* the record of the section being read */
     strbuf error;               /* set when the handler refuses a line */
+    strbuf seen;                /* the section and key of every line read (cls_ini_key_seen) */
 } parse_state;
 
 static cls_arch_record *find_record(cls_device_db *db, const char *id)
@@ -65,9 +66,12 @@ static int parse_type(const char *text, cls_device_type *out)
     return 0;
 }
 
+/* Copies a text value: printable characters only (it is printed back), shorter than SIZE. */
 static int copy_text(char *out, size_t size, const char *text)
 {
     if (strlen(text) >= size) return 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; ++p)
+        if (*p < 0x20 || *p == 0x7f) return 0;
     strcpy(out, text);
     return 1;
 }
@@ -83,10 +87,18 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(default_rows),
 #undef NUMBER
     };
+    char shown[256];
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; ++i)
         if (strcmp(name, numbers[i].name) == 0) {
-            if (parse_unsigned(value, (unsigned *)((char *)r + numbers[i].offset))) return 1;
-            strbuf_printf(&state->error, "'%s' must be a non-negative decimal integer, not '%s'", name, value);
+            unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
+            /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto" */
+            const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0;
+            if (parse_unsigned(value, &number) && (number > 0 || may_be_zero) && number <= (1u << 30)) {
+                *field = number;
+                return 1;
+            }
+            strbuf_printf(&state->error, "'%s' must be a decimal integer from %d to 2^30, not '%s'", name,
+                          may_be_zero ? 0 : 1, cls_printable(value, shown, sizeof shown));
             return 0;
         }
     int ok = 1;
@@ -105,15 +117,13 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         r->use_models = strcmp(value, "yes") == 0;
         expected = "yes or no";
     } else if (strcmp(name, "default_wg") == 0) {
-        char tail;
-        ok = sscanf(value, "%ux%u%c", &r->default_wg_x, &r->default_wg_y, &tail) == 2 &&
-             r->default_wg_x > 0 && r->default_wg_y > 0;
-        expected = "WxH, e.g. 32x4";
+        ok = cls_parse_pair(value, &r->default_wg_x, &r->default_wg_y);
+        expected = "WxH with positive sides, e.g. 32x4";
     } else {
-        strbuf_printf(&state->error, "unknown key '%s'", name);
+        strbuf_printf(&state->error, "unknown key '%s'", cls_printable(name, shown, sizeof shown));
         return 0;
     }
-    if (!ok) strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name, expected, value);
+    if (!ok) strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name, expected, cls_printable(value, shown, sizeof shown));
     return ok;
 }
 
@@ -143,6 +153,12 @@ static int handle_line(void *user, const char *section, const char *name, const 
         }
         snprintf(existing->origin, sizeof existing->origin, "%s", state->origin);
         state->current = existing;
+    }
+    char shown[256];
+    if (cls_ini_key_seen(&state->seen, section, name)) {
+        strbuf_printf(&state->error, "'%s' appears twice in record [%s]", cls_printable(name, shown, sizeof shown),
+                      section);
+        return 0;
     }
     return apply_key(state, state->current, name, value);
 }
@@ -183,12 +199,14 @@ static cls_status parse_text(cls_device_db *db, const char *origin, const char *
 {
     parse_state state = {.db = db, .origin = origin};
     strbuf_init(&state.error);
+    strbuf_init(&state.seen);
     const int line = ini_parse_string(text, handle_line, &state);
     cls_status status = CLS_OK;
     if (line != 0)
         status = cls_fail(CLS_ERR_PARSE, "%s:%d: %s", location, line,
                           state.error.length ? strbuf_text(&state.error) : "malformed line");
     strbuf_free(&state.error);
+    strbuf_free(&state.seen);
     return status == CLS_OK ? check_complete(db, origin, location, text) : status;
 }
 

@@ -1,4 +1,5 @@
-/* text_file.c — data files as text: a whole file, a section's line (see text_file.h). */
+/* text_file.c — data files as text: a whole file, a section's line, WxH values, printable
+ * excerpts and duplicate keys (see text_file.h). */
 #include "text_file.h"
 
 #include "error.h"
@@ -43,4 +44,50 @@ int cls_ini_section_line(const char *text, const char *section)
         if (*p) ++p;
     }
     return 0;
+}
+
+static int parse_side(const char *text, const char **end, unsigned *value)
+{
+    unsigned long number = 0;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && p - text < 8; ++p) number = number * 10 + (unsigned long)(*p - '0');
+    *end = p;
+    *value = (unsigned)number;
+    return p > text && number >= 1 && number <= (1ul << 20);
+}
+
+int cls_parse_pair(const char *text, unsigned *width, unsigned *height)
+{
+    const char *p;
+    unsigned w, h;
+    if (!parse_side(text, &p, &w) || *p != 'x' || !parse_side(p + 1, &p, &h) || *p) return 0;
+    *width = w;
+    *height = h;
+    return 1;
+}
+
+const char *cls_printable(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n + 5 < size; ++p) {
+        if (p - (const unsigned char *)text >= 48) {
+            n += (size_t)snprintf(out + n, size - n, "...");
+            break;
+        }
+        if (*p >= 0x20 && *p < 0x7f) out[n++] = (char)*p;
+        else n += (size_t)snprintf(out + n, size - n, "\\x%02x", *p);
+    }
+    out[n < size ? n : size - 1] = '\0';
+    return out;
+}
+
+int cls_ini_key_seen(strbuf *seen, const char *section, const char *key)
+{
+    strbuf entry;
+    strbuf_init(&entry);
+    strbuf_printf(&entry, "\n%s\x1f%s\n", section, key);
+    const int found = seen->length && strstr(strbuf_text(seen), strbuf_text(&entry)) != NULL;
+    if (!found) strbuf_append(seen, strbuf_text(&entry));
+    strbuf_free(&entry);
+    return found;
 }

@@ -1,9 +1,11 @@
 /* text_file.h — data files (device overlay, tuning results) as text (internal): reading a whole
- * file, and finding a section's line for error messages. */
+ * file, finding a section's line for error messages, strict WxH values, printable excerpts and
+ * duplicate keys. */
 #ifndef CLS_TEXT_FILE_H
 #define CLS_TEXT_FILE_H
 
 #include "clstencil.h"
+#include "strbuf.h"
 
 /* The file's contents, NUL-terminated (free with free()). NULL with *status CLS_ERR_IO, naming
  * the path and `what` ("the tuning file"), when it cannot be opened or read; NULL with *status
@@ -12,5 +14,12 @@ char *cls_read_text_file(const char *path, const char *what, int missing_is_empt
 
 /* The line (1-based) of the INI section header [section] in text; 0 when there is none. */
 int cls_ini_section_line(const char *text, const char *section);
+
+/* "WxH" with each side 1 to 2^20 in decimal digits only (no sign, no blanks); 0 otherwise. */
+int cls_parse_pair(const char *text, unsigned *width, unsigned *height);
+/* TEXT cut to 48 characters, with bytes outside printable ASCII as \xNN, into OUT; returns OUT. */
+const char *cls_printable(const char *text, char *out, size_t size);
+/* Records KEY of SECTION in SEEN; 1 when it was recorded before (a duplicate). */
+int cls_ini_key_seen(strbuf *seen, const char *section, const char *key);
 
 #endif

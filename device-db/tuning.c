@@ -86,8 +86,9 @@ static int start_section(parse_state *state, const char *section)
 {
     cls_tuning_entry entry;
     if (!parse_section(section, &entry)) {
+        char shown[256];
         strbuf_printf(&state->error, "section [%s] is not [ARCH OPERATOR-HASH SIZE-CLASS] "
-                      "(16 lower-case hex digits, a class from 1 to 63)", section);
+                      "(16 lower-case hex digits, a class from 1 to 63)", cls_printable(section, shown, sizeof shown));
         return 0;
     }
     size_t index = state->parsed.count;
@@ -116,6 +117,14 @@ static int handle_key(void *user, const char *section, const char *name, const c
     cls_tuning_entry *e = &state->parsed.entries[state->current];
     cls_tuning *t = &e->tuning;
     unsigned *seen = &state->seen[state->current];
+    char shown[256];
+    static const struct { const char *name; unsigned bit; } once[] = {
+        {"partition", KEY_PARTITION}, {"input", KEY_INPUT}, {"group", KEY_GROUP}, {"rows", KEY_ROWS}, {"cols", KEY_COLS}};
+    for (size_t i = 0; i < sizeof once / sizeof once[0]; ++i)
+        if (strcmp(name, once[i].name) == 0 && (*seen & once[i].bit)) {
+            strbuf_printf(&state->error, "'%s' appears twice in section [%s]", name, section);
+            return 0;
+        }
     int ok = 1;
     const char *expected = "";
     char tail;
@@ -127,22 +136,24 @@ static int handle_key(void *user, const char *section, const char *name, const c
         ok = cls_input_path_parse(value, &t->input_path) == CLS_OK && t->input_path != CLS_INPUT_AUTO,
         *seen |= KEY_INPUT, expected = "global, local or image";
     else if (strcmp(name, "group") == 0)
-        ok = sscanf(value, "%ux%u%c", &t->group_width, &t->group_height, &tail) == 2 && t->group_width &&
-             t->group_height, *seen |= KEY_GROUP, expected = "WxH, e.g. 32x4";
+        ok = cls_parse_pair(value, &t->group_width, &t->group_height), *seen |= KEY_GROUP,
+        expected = "WxH with positive sides, e.g. 32x4";
     else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, cls_rows_per_item_valid), *seen |= KEY_ROWS, expected = "1 to 8, 16, 32, 64 or 128";
     else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, cls_cols_per_item_valid), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
     else if (strcmp(name, "kernel_us") == 0)
-        ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0, expected = "a time in microseconds";
+        ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0 && isfinite(t->kernel_us),
+        expected = "a time in microseconds";
     else if (strcmp(name, "isp_check") == 0)
-        ok = sscanf(value, "%lf%c", &e->isp_check, &tail) == 1 && e->isp_check >= 0, e->calibrated = 1,
+        ok = sscanf(value, "%lf%c", &e->isp_check, &tail) == 1 && e->isp_check >= 0 && isfinite(e->isp_check),
+        e->calibrated = 1,
         expected = "a check cost per loaded pixel (0 or more)";
     else if (strcmp(name, "size") == 0)
-        ok = sscanf(value, "%ux%u%c", &t->width, &t->height, &tail) == 2, expected = "WxH, e.g. 4096x4096";
+        ok = cls_parse_pair(value, &t->width, &t->height), expected = "WxH with positive sides, e.g. 4096x4096";
     else {
-        strbuf_printf(&state->error, "unknown key '%s'", name);
+        strbuf_printf(&state->error, "unknown key '%s'", cls_printable(name, shown, sizeof shown));
         return 0;
     }
-    if (!ok) strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name, expected, value);
+    if (!ok) strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name, expected, cls_printable(value, shown, sizeof shown));
     return ok;
 }
 

@@ -138,6 +138,22 @@ cache_trust)   # a cache folder others may write to is bypassed with a warning; 
     CLSTENCIL_CACHE=bogus run 0 "$sample" "$work/out/c.tif" --op box:3
     logged "CLSTENCIL_CACHE='bogus' is not on, off"
     ;;
+overlay)   # device-db overlays: duplicates, negative and zero sizes, binary junk: 3 with file:line
+    printf '[x]\nsimd_width = 32\nsimd_width = 64\n' > "$work/dup.ini"
+    printf '[nvidia-sm90]\ndefault_wg = -32x2\n' > "$work/negative.ini"
+    printf '; zero\n[nvidia-sm90]\nsimd_width = 0\n' > "$work/zero.ini"
+    printf '[nvidia-sm90]\narch = \001\002junk\n' > "$work/junk.ini"
+    for file in dup:3:"'simd_width' appears twice in record \\[x\\]" \
+                negative:2:"'default_wg' must be WxH with positive sides, e.g. 32x4, not '-32x2'" \
+                zero:3:"'simd_width' must be a decimal integer from 1 to 2\\^30, not '0'" \
+                junk:2:"'arch' must be a short architecture key, not '\\\\x01\\\\x02junk'"; do
+        name=${file%%:*} rest=${file#*:}
+        CLSTENCIL_DEVICE_DB=$work/$name.ini "$clstencil" devices > "$work/log" 2>&1
+        got=$?
+        [ "$got" -eq 3 ] || { cat "$work/log"; fail "$name.ini: exit code $got, expected 3"; }
+        logged "$name.ini:${rest%%:*}: ${rest#*:}"
+    done
+    ;;
 *)
     fail "unknown case '$case'"
     ;;
