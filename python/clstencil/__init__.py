@@ -7,19 +7,19 @@
 A thin layer over the C library libclstencil (cffi, ABI mode): operators, border modes, device
 selection, the program and disk caches are the library's. clstencil.dask filters dask arrays.
 """
-from ._library import library as _library, text as _text
+from ._library import library as _load_library, library_path, text as _text
 from .devices import Device, devices
 from .errors import ClstencilError, DeviceError, InvalidArgumentError
 from .filtering import filter
 from .operators import Operator
 from .pipeline import Pipeline
 
-_library()  # fails here, with where it looked, when the C library cannot be found
+_load_library()  # fails here, with where it looked, when the C library cannot be found
 
 __all__ = ["ClstencilError", "Device", "DeviceError", "InvalidArgumentError", "Operator",
-           "Pipeline", "devices", "filter", "library_version"]
+           "Pipeline", "devices", "filter", "library_path", "library_version"]
 
 
 def library_version() -> str:
     """The C library's version, e.g. "0.1.0"."""
-    return _text(_library().cls_version())
+    return _text(_load_library().cls_version())

@@ -27,6 +27,7 @@ ffi = cffi.FFI()
 ffi.cdef(DECLARATIONS)
 
 _loaded: Any = None
+_loaded_from = ""
 _load_lock = threading.Lock()
 
 
@@ -42,18 +43,18 @@ def library_candidates() -> list[Path]:
     return candidates
 
 
-def _open() -> Any:
+def _open() -> tuple[Any, str]:
     named = os.environ.get(LIBRARY_ENVIRONMENT_VARIABLE, "")
     if named and not Path(named).is_file():
         raise ImportError(f"{LIBRARY_ENVIRONMENT_VARIABLE}={named} names no file")
     for candidate in library_candidates():
         if candidate.is_file():
             try:
-                return ffi.dlopen(str(candidate))
+                return ffi.dlopen(str(candidate)), str(candidate)
             except OSError as error:
                 raise ImportError(f"cannot load the clstencil library {candidate}: {error}") from error
     try:
-        return ffi.dlopen(SYSTEM_LIBRARY_NAME)
+        return ffi.dlopen(SYSTEM_LIBRARY_NAME), SYSTEM_LIBRARY_NAME
     except OSError:
         searched = ", ".join(str(path) for path in library_candidates())
         raise ImportError(
@@ -64,12 +65,18 @@ def _open() -> Any:
 
 def library() -> Any:
     """The loaded C library (loaded on first use; thread-safe)."""
-    global _loaded
+    global _loaded, _loaded_from
     if _loaded is None:
         with _load_lock:
             if _loaded is None:
-                _loaded = _open()
+                _loaded, _loaded_from = _open()
     return _loaded
+
+
+def library_path() -> str:
+    """The file the library was loaded from (a name when the system's path found it)."""
+    library()
+    return _loaded_from
 
 
 def text(pointer: Any) -> str:
