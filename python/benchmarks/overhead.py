@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""overhead.py — clstencil.filter of a square float32 numpy array against the bare transfer of the
+same bytes to the same device and back (OpenCL writes and reads into buffers made beforehand, on
+clstencil's own context and queue), medians after warm-up, with scipy.ndimage.correlate (CPU)
+beside them. The target: filter within 1.5x of the bare transfer.
+
+    /usr/bin/python3 python/benchmarks/overhead.py --size 4096 --op gaussian:5 --runs 20
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import cffi
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import clstencil  # noqa: E402
+from clstencil._library import ffi as clstencil_ffi, library  # noqa: E402
+from clstencil.contexts import context  # noqa: E402
+
+OPENCL = """
+typedef uint64_t cl_mem_flags;
+typedef uint32_t cl_bool;
+cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host, cl_int *error);
+cl_int clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
+                            size_t size, const void *pointer, cl_uint wait_count,
+                            const cl_event *wait_list, cl_event *event);
+cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
+                           size_t size, void *pointer, cl_uint wait_count,
+                           const cl_event *wait_list, cl_event *event);
+cl_int clReleaseMemObject(cl_mem buffer);
+"""
+CL_MEM_READ_WRITE = 1
+
+
+def median_seconds(action: Callable[[], object], runs: int, warmup: int) -> float:
+    for _ in range(warmup):
+        action()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def bare_transfer(device: str | None, source: np.ndarray, target: np.ndarray) -> Callable[[], None]:
+    """A blocking write of `source` to a device buffer and a blocking read back into `target`."""
+    opencl_ffi = cffi.FFI()
+    opencl_ffi.include(clstencil_ffi)
+    opencl_ffi.cdef(OPENCL)
+    opencl = opencl_ffi.dlopen("libOpenCL.so.1")
+    handle = context(device)
+    cl_context, queue = library().cls_context_cl(handle), library().cls_context_queue(handle)
+    error = opencl_ffi.new("cl_int *")
+    buffers = [opencl.clCreateBuffer(cl_context, CL_MEM_READ_WRITE, source.nbytes, opencl_ffi.NULL, error)
+               for _ in range(2)]
+    if error[0] != 0:
+        raise SystemExit(f"clCreateBuffer failed: {error[0]}")
+    source_pointer = opencl_ffi.cast("const void *", source.ctypes.data)
+    target_pointer = opencl_ffi.cast("void *", target.ctypes.data)
+
+    def transfer() -> None:
+        status = opencl.clEnqueueWriteBuffer(queue, buffers[0], 1, 0, source.nbytes, source_pointer,
+                                             0, opencl_ffi.NULL, opencl_ffi.NULL)
+        status |= opencl.clEnqueueReadBuffer(queue, buffers[1], 1, 0, target.nbytes, target_pointer,
+                                             0, opencl_ffi.NULL, opencl_ffi.NULL)
+        if status != 0:
+            raise SystemExit(f"a transfer failed: {status}")
+    return transfer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=4096, help="image side in pixels (default 4096)")
+    parser.add_argument("--op", default="gaussian:5", help="operator (default gaussian:5)")
+    parser.add_argument("--border", default="clamp")
+    parser.add_argument("--device", default=None, help="selector; default CLSTENCIL_DEVICE or the default device")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--scipy-runs", type=int, default=3, help="0 leaves scipy out")
+    parser.add_argument("--json", help="also write the numbers to this file")
+    args = parser.parse_args()
+
+    image = np.random.default_rng(0).random((args.size, args.size), dtype=np.float32)
+    out = np.empty_like(image)
+    chosen = clstencil.devices()
+    name = next((d.name for d in chosen if d.selector == args.device or (args.device is None and d.default)),
+                args.device)
+    # The fastest kernel, built (or loaded from the disk cache) before anything is timed.
+    filter_once = lambda: clstencil.filter(image, args.op, args.border, device=args.device, out=out,
+                                           build="fastest-kernel")
+    filter_once()
+    transfer = bare_transfer(args.device, image, out)
+    results = {
+        "device": name, "size": args.size, "op": args.op, "border": args.border, "runs": args.runs,
+        "bare_transfer_ms": 1e3 * median_seconds(transfer, args.runs, args.warmup),
+        "filter_ms": 1e3 * median_seconds(filter_once, args.runs, args.warmup),
+        "filter_new_array_ms": 1e3 * median_seconds(
+            lambda: clstencil.filter(image, args.op, args.border, device=args.device, build="fastest-kernel"),
+            args.runs, args.warmup),
+    }
+    results["ratio"] = results["filter_ms"] / results["bare_transfer_ms"]
+    mask = clstencil.Operator(args.op).mask
+    if args.scipy_runs and mask is not None:
+        import scipy.ndimage
+        modes = {"clamp": "nearest", "mirror": "reflect", "mirror101": "mirror", "repeat": "wrap",
+                 "constant": "constant"}
+        results["scipy_correlate_ms"] = 1e3 * median_seconds(
+            lambda: scipy.ndimage.correlate(image, mask, output=out, mode=modes.get(args.border, "nearest")),
+            args.scipy_runs, 1)
+    megabytes = image.nbytes / 2**20
+    print(f"{name}: {args.op} {args.border}, {args.size}x{args.size} f32 ({megabytes:.0f} MiB each way), "
+          f"medians of {args.runs} after {args.warmup} warm-up runs")
+    print(f"  bare transfer (write + read)  {results['bare_transfer_ms']:9.2f} ms")
+    print(f"  clstencil.filter (out=)       {results['filter_ms']:9.2f} ms   {results['ratio']:.2f}x the transfer "
+          f"(target <= 1.5x)")
+    print(f"  clstencil.filter (new array)  {results['filter_new_array_ms']:9.2f} ms")
+    if "scipy_correlate_ms" in results:
+        print(f"  scipy.ndimage.correlate (CPU) {results['scipy_correlate_ms']:9.2f} ms "
+              f"(median of {args.scipy_runs})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
