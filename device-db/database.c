@@ -5,6 +5,7 @@
 
 #include "embedded.h"
 #include "error.h"
+#include "overlay_parse.h"
 #include "strbuf.h"
 #include "text_file.h"
 
@@ -208,6 +209,14 @@ static cls_status parse_text(cls_device_db *db, const char *origin, const char *
     strbuf_free(&state.error);
     strbuf_free(&state.seen);
     return status == CLS_OK ? check_complete(db, origin, location, text) : status;
+}
+
+cls_status cls_device_db_parse_overlay(const char *text, const char *location)
+{
+    cls_device_db db = {0, NULL};
+    const cls_status status = parse_text(&db, location, location, text);
+    free(db.records);
+    return status;
 }
 
 /* The overlay to load: explicit path, CLSTENCIL_DEVICE_DB, or the default in the config dir. */
