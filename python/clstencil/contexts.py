@@ -15,23 +15,26 @@ from typing import Any, Callable
 from ._library import ffi, library
 from .errors import check
 
-_contexts: dict[str | None, Any] = {}
+_contexts: dict[str | tuple | None, Any] = {}
 _lock = threading.RLock()
 # Called before the contexts are released at exit (the filter cache releases its filters).
 _before_release: list[Callable[[], None]] = []
 
 
-def normalize_selector(device: str | None) -> str | None:
-    """The selector a context is cached under: None (CLSTENCIL_DEVICE or the default) or text."""
+def normalize_selector(device: str | tuple | None) -> str | tuple | None:
+    """The selector a context is cached under: None (CLSTENCIL_DEVICE or the default), text, or
+    the key of a wrapped context (wrapped_context)."""
     if device is None or device == "":
         return None
+    if isinstance(device, tuple) and device in _contexts:
+        return device
     if not isinstance(device, str):
         raise TypeError(f"device must be a selector string such as 'gpu', 'cpu', '0:1' or a "
                         f"name, not {type(device).__name__}")
     return device
 
 
-def context(device: str | None = None) -> Any:
+def context(device: str | tuple | None = None) -> Any:
     """The process's cls_context for a device selector, created on first use.
 
     device: None means the CLSTENCIL_DEVICE environment variable, else the default device
@@ -52,6 +55,22 @@ def context(device: str | None = None) -> Any:
             found = pointer[0]
             _contexts[key] = found
         return found
+
+
+def wrapped_context(cl_context: int, cl_device: int, cl_queue: int) -> tuple:
+    """The key of a cls_context that wraps a caller's OpenCL context, device and queue (given as
+    their addresses), created on first use. The library retains the three, so the addresses stay
+    theirs until exit; filters built for the key enqueue on that queue."""
+    key = ("queue", cl_context, cl_device, cl_queue)
+    with _lock:
+        if key not in _contexts:
+            pointer = ffi.new("cls_context **")
+            check(library().cls_context_wrap(ffi.cast("cl_context", cl_context),
+                                             ffi.cast("cl_device_id", cl_device),
+                                             ffi.cast("cl_command_queue", cl_queue), pointer),
+                  "wrapping the caller's OpenCL context and queue")
+            _contexts[key] = pointer[0]
+    return key
 
 
 def on_release(callback: Callable[[], None]) -> None:

@@ -53,6 +53,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
         value in `out` (zero in a new array).
     device: a selector ("gpu", "cpu", "P:D", a name); None: CLSTENCIL_DEVICE or the default.
     out: the array to write (same shape; any supported dtype; may be `array` itself).
+    A pyopencl.array.Array input goes to clstencil.opencl.filter: the result stays on the
+    device, enqueued in the array's queue without waiting.
     dtype: the result's dtype when `out` is not given (default: the input's); u8 and u16
         results are rounded to nearest even and saturated.
     build: "tiered" (a quick kernel at once, the fastest one from a background build),
@@ -63,6 +65,12 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     released while the device works). Errors raise ClstencilError (InvalidArgumentError,
     DeviceError) carrying the library's message.
     """
+    if type(array).__module__.startswith("pyopencl"):
+        from . import opencl  # a device array: stays on the device, in the array's queue
+        if device is not None:
+            raise ValueError("device= selects a device for numpy arrays; a pyopencl array "
+                             "runs in its own queue's context")
+        return opencl.filter(array, op, border, value, out=out, dtype=dtype, build=build)
     array = check_image(array, "array")
     input_type = pixel_type(array.dtype, "array")
     operator = as_operator(op)

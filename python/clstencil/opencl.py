@@ -1,0 +1,88 @@
+"""pyopencl interop: filtering pyopencl.array.Array images in the caller's context and queue,
+so the data stays on the device; each launch is ordered after the arrays' events and adds its
+own event to the result (pyopencl's convention), so later pyopencl work waits for it."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyopencl
+import pyopencl.array
+
+from ._library import ffi, library
+from .contexts import wrapped_context
+from .errors import check
+from .filtering import UNDEFINED_BORDER, interior
+from .filters import border_mode, build_goal, cached_filter
+from .operators import OperatorLike, as_operator
+from .pixel_types import pixel_type
+
+
+def _check_device_image(array: Any, role: str) -> pyopencl.array.Array:
+    if not isinstance(array, pyopencl.array.Array):
+        raise TypeError(f"{role} must be a pyopencl.array.Array, not {type(array).__name__}")
+    if array.ndim != 2:
+        raise ValueError(f"{role} must be 2-D (rows, columns), not of shape {array.shape}")
+    pixel_type(array.dtype, role)
+    rows, columns = array.shape
+    item = array.dtype.itemsize
+    if (columns > 1 and array.strides[1] != item) or \
+            (rows > 1 and (array.strides[0] < columns * item or array.strides[0] % item)):
+        raise ValueError(f"{role} needs rows of contiguous pixels (strides {array.strides}); "
+                         f"copy it first")
+    return array
+
+
+def _handle(ocl_object: Any, c_type: str) -> Any:
+    return ffi.cast(c_type, ocl_object.int_ptr)
+
+
+def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
+           value: float = 0.0, *, out: pyopencl.array.Array | None = None, dtype=None,
+           queue: pyopencl.CommandQueue | None = None,
+           wait_for: list[pyopencl.Event] | None = None,
+           build: str | None = None) -> pyopencl.array.Array:
+    """clstencil.filter for a pyopencl array: enqueues the filter on `queue` (default: the
+    array's) in that queue's context and returns the result array without waiting; its
+    `events[-1]` is the launch. The launch waits for `array.events`, `out.events` and
+    `wait_for`. Arguments otherwise as for clstencil.filter (results equal bit for bit)."""
+    array = _check_device_image(array, "array")
+    queue = queue or array.queue
+    if queue is None:
+        raise ValueError("the array has no queue: pass queue=")
+    operator = as_operator(op)
+    mode = border_mode(border)
+    goal = build_goal(build)
+    if out is None:
+        chosen = array.dtype if dtype is None else np.dtype(dtype)
+        pixel_type(chosen, "dtype")
+        allocate = pyopencl.array.zeros if mode == UNDEFINED_BORDER else pyopencl.array.empty
+        out = allocate(queue, array.shape, chosen)
+    out = _check_device_image(out, "out")
+    if out.shape != array.shape:
+        raise ValueError(f"out has shape {out.shape}, the input {array.shape}")
+    if array.size == 0:
+        return out
+    region = interior(array.shape, operator.radius) if mode == UNDEFINED_BORDER else None
+    if mode == UNDEFINED_BORDER and region is None:
+        return out
+    key = wrapped_context(queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr)
+    handle = cached_filter(key, operator, mode, float(value), pixel_type(array.dtype),
+                           pixel_type(out.dtype), goal)
+    image = ffi.new("cls_image_desc *")
+    image.height, image.width = array.shape
+    image.input_row_pitch = array.strides[0] if array.shape[0] > 1 else 0
+    image.output_row_pitch = out.strides[0] if out.shape[0] > 1 else 0
+    image.input_offset, image.output_offset = array.offset, out.offset
+    if region is not None:
+        image.roi_y, image.roi_x, image.roi_height, image.roi_width = region
+    waits = list(array.events) + list(out.events) + list(wait_for or [])
+    wait_list = ffi.new("cl_event[]", [_handle(event, "cl_event") for event in waits]) if waits else ffi.NULL
+    event = ffi.new("cl_event *")
+    check(library().cls_filter_enqueue(handle, _handle(array.base_data, "cl_mem"),
+                                       _handle(out.base_data, "cl_mem"), image, len(waits),
+                                       wait_list, event),
+          f"enqueueing {operator.name}")
+    launch = pyopencl.Event.from_int_ptr(int(ffi.cast("intptr_t", event[0])), retain=False)
+    out.add_event(launch)
+    return out
