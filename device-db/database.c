@@ -131,6 +131,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
 static int handle_line(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *state = user;
+    if (state->error.length) return 0; /* inih reads on after a refused line: the first one counts */
     if (!state->current || strcmp(state->current->id, section) != 0) {
         cls_arch_record *existing = find_record(state->db, section);
         if (existing && strcmp(existing->origin, state->origin) == 0) {
@@ -144,6 +145,7 @@ static int handle_line(void *user, const char *section, const char *name, const 
                 return 0;
             }
             state->db->records = records;
+            state->current = NULL; /* it pointed into the old array */
             existing = &records[state->db->count++];
             memset(existing, 0, sizeof *existing);
             existing->use_models = -1; /* check_complete: by the type */
@@ -201,6 +203,12 @@ static cls_status parse_text(cls_device_db *db, const char *origin, const char *
     parse_state state = {.db = db, .origin = origin};
     strbuf_init(&state.error);
     strbuf_init(&state.seen);
+    const cls_status lines = cls_ini_check_lines(text, location);
+    if (lines != CLS_OK) {
+        strbuf_free(&state.error);
+        strbuf_free(&state.seen);
+        return lines;
+    }
     const int line = ini_parse_string(text, handle_line, &state);
     cls_status status = CLS_OK;
     if (line != 0)

@@ -5,6 +5,8 @@
 #include "error.h"
 #include "strbuf.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,4 +92,27 @@ int cls_ini_key_seen(strbuf *seen, const char *section, const char *key)
     if (!found) strbuf_append(seen, strbuf_text(&entry));
     strbuf_free(&entry);
     return found;
+}
+
+cls_status cls_ini_check_lines(const char *text, const char *location)
+{
+    int line = 1;
+    char shown[256];
+    for (const char *p = text; *p; ++line) {
+        const size_t length = strcspn(p, "\n");
+        char content[256];
+        const size_t kept = length < sizeof content - 1 ? length : sizeof content - 1;
+        memcpy(content, p, kept);
+        content[kept] = '\0';
+        const char *start = content + strspn(content, " \t\r");
+        if (length >= 200)
+            return cls_fail(CLS_ERR_PARSE, "%s:%d: the line is %zu characters long (at most 199)", location, line, length);
+        if (*start && *start != ';' && *start != '#' && !(*start == '[' && strchr(start, ']')) && !strchr(start, '=') &&
+            !strchr(start, ':'))
+            return cls_fail(CLS_ERR_PARSE, "%s:%d: not a [section], a NAME = VALUE line or a comment: '%s'", location,
+                            line, cls_printable(start, shown, sizeof shown));
+        p += length;
+        if (*p) ++p;
+    }
+    return CLS_OK;
 }

@@ -19,6 +19,11 @@ int cls_ini_section_line(const char *text, const char *section);
 int cls_parse_pair(const char *text, unsigned *width, unsigned *height);
 /* TEXT cut to 48 characters, with bytes outside printable ASCII as \xNN, into OUT; returns OUT. */
 const char *cls_printable(const char *text, char *out, size_t size);
+/* Checks the lines of an INI text before inih reads it, since inih reports its own errors by
+ * line but reads on, and a later refusal would then be told with the earlier line: every line
+ * is blank, a comment (; or #), a [section] or a NAME = VALUE, and shorter than 200 characters
+ * (inih's line buffer). CLS_OK, or CLS_ERR_PARSE with "LOCATION:LINE: reason". */
+cls_status cls_ini_check_lines(const char *text, const char *location);
 /* Records KEY of SECTION in SEEN; 1 when it was recorded before (a duplicate). */
 int cls_ini_key_seen(strbuf *seen, const char *section, const char *key);
 

@@ -113,6 +113,12 @@ static int start_section(parse_state *state, const char *section)
 static int handle_key(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *state = user;
+    if (state->error.length) return 0; /* inih reads on after a refused line: the first one counts */
+    if (!section[0] && !state->parsed.count) { /* no section yet: nowhere to put it */
+        char shown[256];
+        strbuf_printf(&state->error, "'%s' comes before any [section]", cls_printable(name, shown, sizeof shown));
+        return 0;
+    }
     if (strcmp(section, state->section) != 0 && !start_section(state, section)) return 0;
     cls_tuning_entry *e = &state->parsed.entries[state->current];
     cls_tuning *t = &e->tuning;
@@ -161,6 +167,11 @@ cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, con
 {
     parse_state state = {.current = 0};
     strbuf_init(&state.error);
+    cls_status lines = cls_ini_check_lines(text, location);
+    if (lines != CLS_OK) {
+        strbuf_free(&state.error);
+        return lines;
+    }
     const int line = ini_parse_string(text, handle_key, &state);
     cls_status status = CLS_OK;
     if (line != 0) {

@@ -2,8 +2,10 @@
 # test.sh — the README's second command: installs what is missing (Debian 12, as root), builds
 # with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
 # then builds the tests with threads (shared context, tiered builds) with ThreadSanitizer into
-# build-tsan/ and runs them. Prints the wall time and the ten slowest tests.
-#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, about 50 minutes on 2 cores)
+# build-tsan/ and runs them, then builds the libFuzzer harnesses with clang into build-fuzz/ and
+# runs each for a few seconds (CTest label `fuzz`). Prints the wall time and the ten slowest tests.
+#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, about 50 minutes on 2 cores),
+#                  then a million executions of each fuzz harness
 #   other arguments go to ctest (e.g. -R test_matrix, -L unit)
 set -eu
 cd "$(dirname "$0")/.."
@@ -37,5 +39,15 @@ if [ "$labels" = "-LE exhaustive" ]; then
     CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" ./build-tsan/tests/test_threads
     ./build-tsan/tests/test_first_result > /dev/null # its own cache; the tiered build's thread
     echo "ThreadSanitizer: 8 threads sharing one context, and a tiered build's thread: no race reported"
+fi
+# The fuzz harnesses: the library again with clang and libFuzzer's coverage (docs/reliability.md).
+if command -v clang > /dev/null 2>&1; then
+    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_SANITIZE=address -DCLS_FUZZ=ON \
+        -DCLS_BUILD_TESTS=OFF > /dev/null
+    cmake --build build-fuzz -j "$jobs" --target fuzzers > /dev/null
+    # shellcheck disable=SC2086
+    (cd build-fuzz && ctest --output-on-failure $labels -L fuzz)
+else
+    echo "clang not found: the fuzz harnesses are not run (apt-get install clang)"
 fi
 echo "test.sh: $(($(date +%s) - start)) s wall"

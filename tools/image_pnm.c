@@ -183,6 +183,7 @@ static int pnm_header(pnm_reader *r, const char *path, cls_host_image *shape, in
 int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
                    size_t error_size)
 {
+    memset(out, 0, sizeof *out); /* image_free below must see an empty image */
     FILE *file = fdopen(fd, "rb");
     if (!file) {
         int e = errno;

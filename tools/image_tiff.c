@@ -297,6 +297,7 @@ static int read_image(TIFF *tif, cls_host_image *out, const tiff_messages *m, ch
 int image_tiff_read(int fd, const char *path, cls_host_image *out, char *error, size_t error_size)
 {
     tiff_messages m = {.path = path};
+    memset(out, 0, sizeof *out); /* image_free below must see an empty image */
     /* "m": read(), not mmap, so a file cut short while we read it gives an error, not SIGBUS. */
     TIFF *tif = tiff_open(fd, path, "rm", &m);
     int status;

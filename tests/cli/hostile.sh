@@ -143,7 +143,10 @@ overlay)   # device-db overlays: duplicates, negative and zero sizes, binary jun
     printf '[nvidia-sm90]\ndefault_wg = -32x2\n' > "$work/negative.ini"
     printf '; zero\n[nvidia-sm90]\nsimd_width = 0\n' > "$work/zero.ini"
     printf '[nvidia-sm90]\narch = \001\002junk\n' > "$work/junk.ini"
-    for file in dup:3:"'simd_width' appears twice in record \\[x\\]" \
+    # a malformed line, then a refused one: the first is reported, with its own line
+    printf '[nvidia-sm90]\ngarbage\nwarp = 1\n' > "$work/malformed.ini"
+    for file in malformed:2:"not a \\[section\\], a NAME = VALUE line or a comment: 'garbage'" \
+                dup:3:"'simd_width' appears twice in record \\[x\\]" \
                 negative:2:"'default_wg' must be WxH with positive sides, e.g. 32x4, not '-32x2'" \
                 zero:3:"'simd_width' must be a decimal integer from 1 to 2\\^30, not '0'" \
                 junk:2:"'arch' must be a short architecture key, not '\\\\x01\\\\x02junk'"; do
