@@ -20,6 +20,8 @@ BUILD_GOALS = {"fastest-kernel": 0, "first-result": 1, "tiered": 2}
 BUILD_GOAL_ENVIRONMENT_VARIABLE = "CLSTENCIL_BUILD_GOAL"
 DEFAULT_BUILD_GOAL = "tiered"
 
+CONSTANT_BORDER = 5
+
 _filters: dict[tuple, Any] = {}
 _creation_locks: dict[tuple, threading.Lock] = {}
 _lock = threading.Lock()
@@ -65,6 +67,8 @@ def cached_filter(device: str | None, operator: Operator, border: int, value: fl
     """The process's cls_filter for these parameters, built on first use (thread-safe: a second
     thread asking for the same filter waits for the first one's build)."""
     selector = normalize_selector(device)
+    if border != CONSTANT_BORDER:
+        value = 0.0  # read by the constant border only: one filter serves every value
     value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
     key = (selector, operator.key, border, value_bits, input_type, output_type, goal)
     found = _filters.get(key)

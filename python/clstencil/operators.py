@@ -27,7 +27,8 @@ class Operator:
         check(library().cls_operator_parse(text_form.encode(), pointer),
               f"operator '{text_form}'")
         self._adopt(pointer[0])
-        self.key: tuple = ("parsed", self.name)
+        # The text as given: the canonical name leaves convolve's coefficients out.
+        self.key: tuple = ("parsed", text_form)
 
     @classmethod
     def user(cls, body: str, width: int = 3, height: int = 3,
@@ -64,7 +65,8 @@ class Operator:
 
     @property
     def name(self) -> str:
-        """The canonical text, e.g. "gaussian:5,1.2" ("user" for a user-written body)."""
+        """The canonical name, e.g. "gaussian:5,1.1" or "convolve:5x3" (without the
+        coefficients), "user" for a user-written body."""
         return text(library().cls_operator_name(self._handle))
 
     @property
@@ -108,7 +110,7 @@ class Operator:
     def __reduce__(self):
         # Pickled as what rebuilds it (dask sends operators to worker processes).
         if self.key[0] == "parsed":
-            return Operator, (self.name,)
+            return Operator, (self.key[1],)
         _, body, width, height, mask_bytes = self.key
         mask = np.frombuffer(mask_bytes, dtype=np.float32) if mask_bytes else None
         return Operator.user, (body, width, height, mask)

@@ -2,7 +2,6 @@
 chunk edges included, with dask's threads and on a LocalCluster of two worker processes."""
 from __future__ import annotations
 
-import dask
 import dask.array as da
 import numpy as np
 import pytest

@@ -61,3 +61,10 @@ def test_bad_user_operator_arguments() -> None:
         clstencil.Operator.user("OUT = IN(0, 0);", 3, 3, mask=[1, 2, 3, 4])
     with pytest.raises(clstencil.InvalidArgumentError):
         clstencil.Operator.user("OUT = IN(0, 0);", 4, 3)
+
+
+def test_operators_of_one_size_keep_their_own_coefficients() -> None:
+    image = np.full((6, 6), 0.5, np.float32)
+    signs = clstencil.filter(image, "convolve:3x1,1,-2,3", "clamp")
+    ones = clstencil.filter(image, "convolve:3x1,1,1,1", "clamp")
+    assert (signs == 1.0).all() and (ones == 1.5).all()
