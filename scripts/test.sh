@@ -46,7 +46,7 @@ if command -v clang > /dev/null 2>&1; then
         -DCLS_BUILD_TESTS=OFF > /dev/null
     cmake --build build-fuzz -j "$jobs" --target fuzzers > /dev/null
     # shellcheck disable=SC2086
-    (cd build-fuzz && ctest --output-on-failure $labels -L fuzz)
+    (cd build-fuzz && ctest --output-on-failure -j "$jobs" $labels -L fuzz)
 else
     echo "clang not found: the fuzz harnesses are not run (apt-get install clang)"
 fi
