@@ -59,6 +59,9 @@ static int read_token(pnm_reader *r, char *buf, size_t size, int *end)
         c = next_char(r);
     }
     buf[n] = '\0';
+    for (size_t i = 0; i < n; ++i) /* it may be quoted in a message: no binary junk on the terminal */
+        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
+            buf[i] = '?';
     *end = c;
     return 1;
 }
