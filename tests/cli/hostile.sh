@@ -68,10 +68,13 @@ tiff_structure)   # several pages: 6 naming the count; too few strip offsets: 5
     logged "few.tif: damaged TIFF structure: .*StripOffsets"
     nothing_written
     ;;
-pgm_maxval)   # a sample above the header's maximum value: 5
+pgm_maxval)   # a sample above the header's maximum value, binary junk in the header: 5, quoted printably
     printf 'P5\n2 2\n100\n\001\002\003\377' > "$work/max.pgm"
     run 5 "$work/max.pgm" "$work/out/max.pgm" --op box:3
     logged "max.pgm: sample 255 at x 1, y 1 is above the header's maximum value 100"
+    printf 'P5\n\033[31mred 2\n255\nab' > "$work/junk.pgm" # a terminal escape in the header
+    run 5 "$work/junk.pgm" "$work/out/junk.pgm" --op box:3
+    logged "junk.pgm: bad header: the width '\\?\\[31mred' is not a positive integer"
     nothing_written
     ;;
 memory_limit)   # an image beyond the memory budget: 7 before anything is allocated; a bad budget: 1
