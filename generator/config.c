@@ -59,10 +59,18 @@ static size_t computed_taps(const cls_kernel_config *config)
     return taps;
 }
 
+int cls_kernel_shares_rows(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    return s->bake_coefficients && !s->fold_equal_taps && !s->body && config->partition != CLS_PARTITION_NAIVE &&
+           config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE &&
+           s->border != CLS_BORDER_UNDEFINED && !cls_kernel_streams(config) && s->region_code == CLS_REGION_CODE_SHARED;
+}
+
 int cls_kernel_rolls_borders(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
-    if (!s->bake_coefficients || s->body || config->partition == CLS_PARTITION_NAIVE ||
+    if (!s->bake_coefficients || cls_kernel_shares_rows(config) || s->body || config->partition == CLS_PARTITION_NAIVE ||
         config->input_path == CLS_INPUT_LOCAL || config->separable != CLS_SEPARABLE_NONE ||
         cls_kernel_hardware_border(config))
         return 0;
@@ -176,6 +184,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
         config->rows = CLS_STREAM_POLICY_ROWS;
         config->cols = CLS_STREAM_POLICY_COLS;
     }
+    if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_SEPARATE;
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;
@@ -217,6 +226,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (config->masks > 1) strbuf_printf(&key, ";masks=%u", config->masks);
     if (config->input_path != CLS_INPUT_GLOBAL) strbuf_printf(&key, ";input=%s", cls_input_path_name(config->input_path));
     if (cls_kernel_hardware_border(config)) strbuf_append(&key, ";hardware-border");
+    if (cls_kernel_shares_rows(config)) strbuf_append(&key, ";regions-shared");
     if (config->separable != CLS_SEPARABLE_NONE) strbuf_printf(&key, ";separable=%s", cls_separable_name(config->separable));
     if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
     if (spec->epilogue) strbuf_printf(&key, ";epilogue=%zu:%s", strlen(spec->epilogue), spec->epilogue);

@@ -21,15 +21,15 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct region_code {
+typedef struct isp_region {
     const char *condition; /* C condition on at_left/at_right/at_top/at_bottom; NULL = else */
     const char *label;
     const char *sides;     /* the sides it checks, for the comment */
     axis_check x, y;
-} region_code;
+} isp_region;
 
 /* Order matters: the fallback first, then Listing 3 of the ISP paper. */
-static const region_code isp_regions[] = {
+static const isp_region isp_regions[] = {
     {"(at_left && at_right) || (at_top && at_bottom)", "Fallback", "every side, any distance",
      CHECK_BOTH, CHECK_BOTH},
     {"at_top && at_left", "TL", "left and top", CHECK_LO, CHECK_LO},
@@ -75,12 +75,13 @@ void append_index(strbuf *out, axis_check check, const char *index, const char *
     case CHECK_LO: strbuf_printf(out, "border_lo(%s, %s)", index, length); break;
     case CHECK_HI: strbuf_printf(out, "border_hi(%s, %s)", index, length); break;
     case CHECK_BOTH: strbuf_printf(out, "border_both(%s, %s)", index, length); break;
+    case CHECK_ONCE: strbuf_printf(out, "border_once(%s, %s)", index, length); break;
     }
 }
 
 void append_inside(strbuf *out, axis_check check, const char *index, const char *length)
 {
-    static const char *const names[] = {"1", "inside_lo", "inside_hi", "inside_both"};
+    static const char *const names[] = {"1", "inside_lo", "inside_hi", "inside_both", "inside_both"};
     strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
 }
 
@@ -228,6 +229,7 @@ static void describe_variant(emitter *e)
     if (c->masks > 1) strbuf_printf(out, ", %u masks in one pass", c->masks);
     if (c->epilogue) strbuf_printf(out, ", epilogue %s", c->epilogue);
     if (c->spec.fold_equal_taps) strbuf_append(out, ", equal taps folded");
+    if (cls_kernel_shares_rows(c)) strbuf_append(out, ", the regions sharing one copy of the sums");
     strbuf_append(out, ".\n");
 }
 
@@ -262,6 +264,11 @@ static void emit_header(emitter *e)
     char template_name[64];
     snprintf(template_name, sizeof template_name, "border-%s.cl", cls_border_name(s->border));
     strbuf_append(out, cls_template(template_name));
+    if (cls_kernel_shares_rows(c))
+        strbuf_append(out, "/* One fold on the side an index leaves by: a border group's window crosses one side of an axis,\n"
+                           " * by less than the axis (outputs past the region's end, whose sums are discarded, may reach\n"
+                           " * further: their indices are kept in range). */\n"
+                           "int border_once(int i, int n) { return i < 0 ? border_lo(max(i, 1 - n), n) : border_hi(min(i, 2 * n - 2), n); }\n");
     strbuf_printf(out,
                   "\n#define MASK_W %u\n#define MASK_H %u\n#define HALF_W %u\n#define HALF_H %u\n"
                   "#define GROUP_W %u\n#define GROUP_H %u\n"
@@ -395,11 +402,19 @@ static void emit_regions(emitter *e)
                      local_memory(config) && config->partition == CLS_PARTITION_ISP_WARP
                          ? " /* staging is per group: no warp refinement */"
                          : "");
+    if (cls_kernel_shares_rows(config)) {
+        strbuf_line(out, 1, "/* One copy of the sums for every region: a border group or warp only loads differently. */");
+        strbuf_line(out, 1, "const int border = at_left || at_right || at_top || at_bottom;");
+        strbuf_line(out, 1, "const int fold_fully = (at_left && at_right) || (at_top && at_bottom); /* the fallback */");
+        emit_guard(e, 1, 1, 1);
+        emit_sums_shared(e, 1);
+        return;
+    }
     const int rolled = cls_kernel_rolls_borders(config);
     if (rolled) strbuf_line(out, 1, "/* Large unrolled mask: only the body region is unrolled; the border regions loop. */");
     const size_t count = sizeof isp_regions / sizeof isp_regions[0];
     for (size_t r = 0; r < count; ++r) {
-        const region_code *region = &isp_regions[r];
+        const isp_region *region = &isp_regions[r];
         if (region->condition) strbuf_line(out, 1, "%sif (%s) {", r ? "} else " : "", region->condition);
         else strbuf_line(out, 1, "} else {");
         strbuf_line(out, 2, "/* Region %s: checks %s. */", region->label, region->sides);

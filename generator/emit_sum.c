@@ -267,6 +267,109 @@ static void emit_baked_row(emitter *e, int indent, const access *a, int rows, in
     strbuf_line(e->out, indent, "}");
 }
 
+/* `sum += c * pa<x>;` (pb<x>) for every use of window pixel x, held in set a (b). */
+static void accumulate_set(emitter *e, unsigned m, int k, int l, int i, int j, char set)
+{
+    strbuf_printf(e->out, " ");
+    append_sum_at(e, m, k, l);
+    strbuf_append(e->out, " += ");
+    append_coefficient(e, m, i, j);
+    strbuf_printf(e->out, " * p%c%d;", set, i + l);
+}
+
+static void accumulate_a(emitter *e, unsigned m, int k, int l, int i, int j) { accumulate_set(e, m, k, l, i, j, 'a'); }
+static void accumulate_b(emitter *e, unsigned m, int k, int l, int i, int j) { accumulate_set(e, m, k, l, i, j, 'b'); }
+static void accumulate_c(emitter *e, unsigned m, int k, int l, int i, int j) { accumulate_set(e, m, k, l, i, j, 'c'); }
+
+/* Whether row r of the block's window feeds a sum (rows of zero literals do not). */
+static int row_used(emitter *e, int r)
+{
+    const cls_kernel_config *c = e->config;
+    for (int x = 0; x < (int)(c->spec.mask_width + c->cols - 1); ++x)
+        if (for_each_use(e, (int)c->rows, r, x, NULL)) return 1;
+    return 0;
+}
+
+/* The pixels that window row r uses into set pa<x> (pb<x>): by the body's loads (unchecked, vector
+ * loads where they apply), a border group's or warp's (one fold on either side) or the fallback's
+ * (folding fully). */
+static void emit_shared_load(emitter *e, int indent, int r, char set)
+{
+    const cls_kernel_config *c = e->config;
+    static const access paths[3] = {
+        {ACCESS_GLOBAL, CHECK_NONE, CHECK_NONE, "x", "y", CHECK_NONE, CHECK_NONE},
+        {ACCESS_GLOBAL, CHECK_ONCE, CHECK_ONCE, "x", "y", CHECK_BOTH, CHECK_BOTH},
+        {ACCESS_GLOBAL, CHECK_BOTH, CHECK_BOTH, "x", "y", CHECK_BOTH, CHECK_BOTH},
+    };
+    static const char *const opening[3] = {"if (!border) {", "} else if (!fold_fully) {", "} else {"};
+    const int rows = (int)c->rows, span_x = (int)(c->spec.mask_width + c->cols - 1);
+    char dy[32];
+    format_offset(dy, sizeof dy, r - (int)c->spec.mask_height / 2);
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "/* input row y%s into p%c */", dy, set);
+    for (int k = 0; k < 3; ++k) {
+        const access a = access_at_row(&paths[k], r - (int)c->spec.mask_height / 2);
+        strbuf_line(out, indent, "%s", opening[k]);
+        access_row(e, &a, indent + 1, "row", dy);
+        const int vector = vector_row(e, &a);
+        if (vector) emit_vector_chunks(e, indent + 1, &a, rows, r, span_x);
+        for (int x = 0; x < span_x; ++x) {
+            if (!for_each_use(e, rows, r, x, NULL)) continue;
+            indent_line(out, indent + 1);
+            strbuf_printf(out, "p%c%d = ", set, x);
+            append_window_pixel(e, &a, vector, r, x, span_x);
+            strbuf_append(out, ";\n");
+        }
+    }
+    strbuf_line(out, indent, "}");
+}
+
+/* The multiply-adds of window row r, its pixels in set pa<x> (pb<x>): one line per pixel. */
+static void emit_shared_sums(emitter *e, int indent, int r, char set)
+{
+    const cls_kernel_config *c = e->config;
+    for (int x = 0; x < (int)(c->spec.mask_width + c->cols - 1); ++x) {
+        if (!for_each_use(e, (int)c->rows, r, x, NULL)) continue;
+        strbuf uses; /* " sum += c * pa<x>; ..." */
+        strbuf_init(&uses);
+        emitter line = {&uses, c};
+        for_each_use(&line, (int)c->rows, r, x, set == 'a' ? accumulate_a : set == 'b' ? accumulate_b : accumulate_c);
+        strbuf_line(e->out, indent, "%s", strbuf_text(&uses) + 1);
+        strbuf_free(&uses);
+    }
+}
+
+void emit_sums_shared(emitter *e, int indent)
+{
+    const cls_kernel_config *c = e->config;
+    const int span_y = (int)(c->spec.mask_height + c->rows - 1), span_x = (int)(c->spec.mask_width + c->cols - 1);
+    const int sets = CLS_SHARED_PREFETCH_ROWS + 1;
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "/* Window row by row: each row's pixels load (into pa, pb, ... in turn) %d row%s before its",
+                CLS_SHARED_PREFETCH_ROWS, CLS_SHARED_PREFETCH_ROWS > 1 ? "s" : "");
+    strbuf_line(out, indent, " * multiply-adds, which every group shares. */");
+    indent_line(out, indent);
+    strbuf_append(out, "float");
+    for (int set = 0, first = 1; set < sets; ++set)
+        for (int x = 0; x < span_x; ++x)
+            for (int r = 0; r < span_y; ++r)
+                if (for_each_use(e, (int)c->rows, r, x, NULL)) {
+                    strbuf_printf(out, "%s p%c%d", first ? "" : ",", 'a' + set, x);
+                    first = 0;
+                    break;
+                }
+    strbuf_append(out, ";\n");
+    int used[2 * CLS_MAX_MASK + 16], count = 0;
+    for (int r = 0; r < span_y; ++r)
+        if (row_used(e, r)) used[count++] = r;
+    for (int i = 0; i < CLS_SHARED_PREFETCH_ROWS && i < count; ++i) emit_shared_load(e, indent, used[i], (char)('a' + i % sets));
+    for (int i = 0; i < count; ++i) {
+        const int next = i + CLS_SHARED_PREFETCH_ROWS;
+        if (next < count) emit_shared_load(e, indent, used[next], (char)('a' + next % sets));
+        emit_shared_sums(e, indent, used[i], (char)('a' + i % sets));
+    }
+}
+
 /* Unrolled: coefficients as literals (zero taps skipped) or from the argument. */
 static void emit_baked(emitter *e, int indent, const access *a)
 {

@@ -267,6 +267,20 @@ typedef enum cls_build_goal {
 #define CLS_COEFFICIENTS_LITERALS 1
 #define CLS_COEFFICIENTS_ARGUMENT 2
 
+/* How the regions of an ISP kernel (isp-block, isp-warp) hold the unrolled sums of a built-in
+ * weighted sum (literals or argument, not folded, global input, not streaming). SEPARATE: every
+ * region its own copy, checking only the sides it touches: the fastest kernels and the longest
+ * builds (NVIDIA: about 3 minutes for random 9x9 and 13x13 masks). SHARED: one copy of the
+ * multiply-adds, the regions differing only in how a window row loads (unchecked, folded once on
+ * the side crossed, or folded fully): builds in seconds (15-20 s with the model probes), kernels
+ * 9-23% slower on an H100. AUTO: SEPARATE for CLS_BUILD_FASTEST_KERNEL; the specialized kernel of
+ * a first result or a tiered build is SHARED. */
+typedef enum cls_region_code {
+    CLS_REGION_CODE_AUTO = 0,
+    CLS_REGION_CODE_SEPARATE,
+    CLS_REGION_CODE_SHARED,
+} cls_region_code;
+
 typedef struct cls_spec {
     unsigned mask_width, mask_height; /* odd, 1..CLS_MAX_MASK */
     const float *coefficients;        /* mask_width*mask_height, row-major; copied at create */
@@ -309,6 +323,7 @@ typedef struct cls_spec {
      * any size. */
     unsigned expected_width, expected_height;
     cls_build_goal build_goal;
+    cls_region_code region_code;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,

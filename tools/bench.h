@@ -37,8 +37,9 @@ typedef struct bench_knobs {
     cls_separable separable;       /* built-in weighted sums only (not operator bodies) */
     unsigned rows, cols;           /* outputs per work-item; 0 or 1: one; weighted sums only */
     unsigned group_width, group_height; /* 0 x 0: auto */
-    int bake;                      /* -1: the operator's own choice; 0: __constant buffer; 1: literals */
+    int bake;                      /* -1: the operator's own choice; else a CLS_COEFFICIENTS_ value */
     int fold;                      /* fold equal baked taps */
+    cls_region_code region_code;   /* AUTO: the build goal's */
     int merge;                     /* BENCH_PARALLEL: all stages' masks in one multi-mask kernel */
     /* Pinned work-group shapes, one per filter, replacing group_width x group_height: a row's
      * naive twin keeps the shapes the row resolved to, so only the partition changes. */
@@ -128,6 +129,7 @@ typedef struct bench_grid {
     const unsigned *cols; size_t cols_count;
     const bench_size *groups; size_t group_count; /* {0, 0}: auto */
     int bake, fold;
+    cls_region_code region_code;
 } bench_grid;
 
 /* Appends the grid's cases (sizes, then borders, then the knobs, outermost first); 0 when out

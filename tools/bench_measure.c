@@ -115,6 +115,7 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
     spec->group_height = k->groups_pinned ? k->pinned_groups[filter][1] : k->group_height;
     if (k->bake >= 0) spec->bake_coefficients = k->bake;
     spec->fold_equal_taps = k->fold && spec->bake_coefficients;
+    if (k->region_code) spec->region_code = k->region_code;
     if (!spec->body) {
         spec->separable = k->separable;
         spec->rows_per_item = k->rows;

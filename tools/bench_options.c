@@ -183,7 +183,8 @@ static int is_flag(const char *name)
 {
     return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 ||
            strcmp(name, "--calibrate-isp") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
-           strcmp(name, "--argument-mask") == 0 ||
+           strcmp(name, "--argument-mask") == 0 || strcmp(name, "--shared-regions") == 0 ||
+           strcmp(name, "--separate-regions") == 0 ||
            strcmp(name, "--fold") == 0 || strcmp(name, "--cold") == 0;
 }
 
@@ -198,6 +199,8 @@ static void parse_flag(bench_options *o, const char *name)
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
     if (strcmp(name, "--argument-mask") == 0) o->bake = 2;
+    if (strcmp(name, "--shared-regions") == 0) o->region_code = CLS_REGION_CODE_SHARED;
+    if (strcmp(name, "--separate-regions") == 0) o->region_code = CLS_REGION_CODE_SEPARATE;
     if (strcmp(name, "--fold") == 0) o->fold = 1;
 }
 
@@ -251,7 +254,7 @@ static int finish_options(bench_options *o)
     }
     if (o->model_check || o->calibrate_isp) {
         if (o->suite || o->check || o->compare || o->partition_count || o->input_count || o->separable_count ||
-            o->rows_count || o->cols_count || o->bake >= 0 || o->fold || lists_name_auto(o)) {
+            o->rows_count || o->cols_count || o->bake >= 0 || o->fold || o->region_code || lists_name_auto(o)) {
             fprintf(stderr, "clstencil bench: --model-check and --calibrate-isp take --op, --sizes, --borders, "
                             "--value, --wg (explicit shapes, --model-check only) and the run options\n");
             return 0;
@@ -279,7 +282,7 @@ static int finish_options(bench_options *o)
     }
     if (o->suite && o->grid_options) {
         fprintf(stderr, "clstencil %s: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
-                        "--runtime-mask, --argument-mask, --fold and --value apply to --op grids, not to suites\n", COMMAND(o));
+                        "--runtime-mask, --argument-mask, --fold, --shared-regions, --separate-regions and --value apply to --op grids, not to suites\n", COMMAND(o));
         return 0;
     }
     if (o->runs < 0) o->runs = o->check ? BENCH_SHORT_RUNS : BENCH_DEFAULT_RUNS;
@@ -336,7 +339,8 @@ int bench_build_plan(const bench_options *o, bench_plan *plan)
                        .inputs = o->inputs, .input_count = o->input_count,
                        .separables = o->separables, .separable_count = o->separable_count,
                        .rows = o->rows, .rows_count = o->rows_count, .cols = o->cols, .cols_count = o->cols_count,
-                       .groups = o->groups, .group_count = o->group_count, .bake = o->bake, .fold = o->fold};
+                       .groups = o->groups, .group_count = o->group_count, .bake = o->bake, .fold = o->fold,
+                       .region_code = o->region_code};
     memcpy(grid.ops, o->ops, sizeof grid.ops);
     return bench_grid_cases(&grid, plan);
 }

@@ -30,6 +30,7 @@ typedef struct bench_options {
     bench_size groups[BENCH_MAX_LIST];
     size_t group_count;
     int bake, fold;
+    cls_region_code region_code;
     int grid_options; /* an option that only a custom grid takes was given */
     int runs, warmup;
     int compare;

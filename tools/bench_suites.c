@@ -84,13 +84,13 @@ const char *bench_case_key(bench_plan *plan, const bench_case *c)
     for (size_t f = 0; k->groups_pinned && f < BENCH_MAX_STAGES; ++f)
         snprintf(groups + strlen(groups), sizeof groups - strlen(groups), ",%ux%u", k->pinned_groups[f][0],
                  k->pinned_groups[f][1]);
-    return bench_plan_string(plan, "%s;%s%s;%s=%.9g;%ux%u;%s;%s;%s;r%u;c%u;g%ux%u%s;b%d;f%d", ops,
+    return bench_plan_string(plan, "%s;%s%s;%s=%.9g;%ux%u;%s;%s;%s;r%u;c%u;g%ux%u%s;b%d;f%d;s%d", ops,
                              c->layout == BENCH_CHAIN ? "chain" : "parallel", k->merge ? "+merge" : "",
                              cls_border_name(c->border), c->border == CLS_BORDER_CONSTANT ? (double)c->border_value : 0.0,
                              c->width, c->height, cls_partition_name(k->partition), cls_input_path_name(k->input_path),
                              cls_separable_name(k->separable), k->rows, k->cols,
                              k->groups_pinned ? 0 : k->group_width, k->groups_pinned ? 0 : k->group_height, groups,
-                             k->bake, k->fold);
+                             k->bake, k->fold, (int)k->region_code);
 }
 
 void bench_case_pin_groups(bench_case *c, const bench_result *result)
@@ -271,7 +271,11 @@ static const char *grid_variant(bench_plan *plan, const bench_knobs *k)
     if (k->rows) snprintf(text + strlen(text), sizeof text - strlen(text), " rows %u", k->rows);
     if (k->cols) snprintf(text + strlen(text), sizeof text - strlen(text), " cols %u", k->cols);
     if (k->group_width) snprintf(text + strlen(text), sizeof text - strlen(text), " %ux%u", k->group_width, k->group_height);
-    if (k->bake >= 0) snprintf(text + strlen(text), sizeof text - strlen(text), " %s", k->bake ? "baked" : "runtime");
+    static const char *const storages[] = {"runtime", "baked", "argument"};
+    if (k->bake >= 0) snprintf(text + strlen(text), sizeof text - strlen(text), " %s", storages[k->bake % 3]);
+    if (k->region_code)
+        snprintf(text + strlen(text), sizeof text - strlen(text), " %s",
+                 k->region_code == CLS_REGION_CODE_SHARED ? "shared-regions" : "separate-regions");
     if (k->fold) snprintf(text + strlen(text), sizeof text - strlen(text), " fold");
     return bench_plan_string(plan, "%s", text);
 }
@@ -307,6 +311,7 @@ int bench_grid_cases(const bench_grid *grid, bench_plan *plan)
     bench_knobs_init(&k);
     k.bake = grid->fold ? 1 : grid->bake;
     k.fold = grid->fold;
+    k.region_code = grid->region_code;
     for (size_t s = 0; s < grid->axes.size_count; ++s)
         for (size_t b = 0; b < grid->axes.border_count; ++b) {
             base.width = grid->axes.sizes[s].width;

@@ -33,6 +33,8 @@ static int usage(FILE *out, int code)
             "  --separable auto|none|single-pass|two-pass,...  --rows auto|N,...  --cols auto|N,...  --wg WxH|auto,...\n"
             "  --bake | --runtime-mask | --argument-mask   mask as literals, a __constant buffer or a\n"
             "                         by-value kernel argument (default: the operator's)\n"
+            "  --shared-regions | --separate-regions   ISP regions share one copy of the unrolled sums\n"
+            "                         (builds in seconds) or have one each (fastest; the default)\n"
             "  --fold                 baked masks: equal taps share a multiplication\n"
             "options:\n"
             "  --sizes, --borders     replace a suite's sizes and borders too\n"

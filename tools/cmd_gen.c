@@ -11,7 +11,7 @@ static void gen_usage(FILE *out)
 {
     fprintf(out,
             "usage: clstencil gen [--mask WxH] [--coefficients c1,c2,... | --row LIST --column LIST]\n"
-            "                     [--masks N] [--epilogue EXPR] [--bake [--fold]]\n"
+            "                     [--masks N] [--epilogue EXPR] [--bake [--fold] | --argument-mask] [--shared-regions]\n"
             "                     [--border MODE] [--value V] [--partition P] [--wg WxH]\n"
             "                     [--type T | --in-type T --out-type T] [--simd N]\n"
             "                     [--rows N] [--cols N] [--input PATH] [--separable S] [--body FILE]\n"
@@ -24,6 +24,8 @@ static void gen_usage(FILE *out)
             "                       (default 1)\n"
             "  --epilogue EXPR      one output from the masks' sums r0..r3, e.g. 'hypot(r0, r1)'\n"
             "  --bake               coefficients as literals in the source (default: __constant buffer)\n"
+            "  --argument-mask      coefficients as a by-value kernel argument (unrolled like --bake)\n"
+            "  --shared-regions     the ISP regions share one copy of the unrolled sums\n"
             "  --fold               baked taps with equal coefficients share one multiplication\n"
             "  --border MODE        undefined, clamp, mirror, mirror101, repeat, constant (and aliases)\n"
             "  --value V            the constant border value (default 0)\n"
@@ -134,7 +136,9 @@ typedef struct mask_texts {
 /* The options that take no value; 1 when `a` was one of them. */
 static int parse_flag(const char *a, cls_spec *spec)
 {
-    if (strcmp(a, "--bake") == 0) spec->bake_coefficients = 1;
+    if (strcmp(a, "--bake") == 0) spec->bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    else if (strcmp(a, "--argument-mask") == 0) spec->bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
+    else if (strcmp(a, "--shared-regions") == 0) spec->region_code = CLS_REGION_CODE_SHARED;
     else if (strcmp(a, "--fold") == 0) spec->fold_equal_taps = 1;
     else return 0;
     return 1;

@@ -1,9 +1,13 @@
-/* test_coefficient_argument.c — coefficients as a by-value kernel argument
- * (CLS_COEFFICIENTS_ARGUMENT) on the default device: in every border mode the unrolled kernel
- * equals the CPU reference, borders included, and the literal kernel of the same configuration bit
- * for bit; two masks of one size share one source and one build; large blocks whose border
- * regions loop read the buffer there; several masks with an epilogue; and the refusals
- * (folding, separable passes, an argument larger than the device takes, an unknown storage). */
+/* test_fast_builds.c — the kernel forms that build fast, on the default device.
+ * Coefficients as a by-value kernel argument (CLS_COEFFICIENTS_ARGUMENT): in every border mode the
+ * unrolled kernel equals the CPU reference, borders included, and the literal kernel of the same
+ * configuration bit for bit; two masks of one size share one source and one build; large blocks
+ * whose border regions loop read the buffer there; several masks with an epilogue; the refusals
+ * (folding, separable passes, an argument larger than the device takes, an unknown storage).
+ * ISP regions sharing one copy of the sums (CLS_REGION_CODE_SHARED): every border mode, both
+ * storages, both ISP partitions, blocks of several rows and columns, on images whose groups take
+ * every region (the fallback included) and a region of interest: the reference, and the separate
+ * regions' bits. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -188,6 +192,56 @@ static void test_two_masks(void **state)
     expect_same_bits("two masks", argument, literals);
 }
 
+/* Shared regions: image sizes that give every region, a one-group image (the fallback) and
+ * partial work-items, with a region of interest on the first. */
+static void test_shared_regions(void **state)
+{
+    (void)state;
+    float mask[15];
+    random_mask(51, mask, 15); /* 5 wide, 3 high */
+    static const struct { unsigned w, h; } sizes[] = {{W, H}, {6, 5}, {37, 3}};
+    static float shared[W * H], separate[W * H];
+    static double expected[W * H];
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        cls_spec spec = spec_for(mask, 5, (cls_border)b, b % 2 ? CLS_COEFFICIENTS_ARGUMENT : CLS_COEFFICIENTS_LITERALS,
+                                 b % 3 ? 4 : 2, b % 3 ? 1 : 2, b % 2 ? CLS_PARTITION_ISP_WARP : CLS_PARTITION_ISP_BLOCK);
+        spec.mask_height = 3;
+        spec.group_width = 8;
+        spec.group_height = 2;
+        spec.region_code = CLS_REGION_CODE_SHARED;
+        cls_spec other = spec;
+        other.region_code = CLS_REGION_CODE_SEPARATE;
+        cls_filter *fs = NULL, *fo = NULL;
+        if (cls_filter_create(context, &spec, &fs) != CLS_OK) fail_msg("shared: %s", cls_last_error());
+        assert_non_null(strstr(cls_filter_source(fs), "border_once"));
+        if (cls_filter_create(context, &other, &fo) != CLS_OK) fail_msg("separate: %s", cls_last_error());
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+            const unsigned w = sizes[s].w, h = sizes[s].h;
+            cls_image_desc desc = {.width = w, .height = h};
+            if (s == 0) desc.roi_x = 3, desc.roi_y = 2, desc.roi_width = w - 7, desc.roi_height = h - 3;
+            for (unsigned k = 0; k < w * h; ++k) shared[k] = separate[k] = -1234.5f;
+            assert_int_equal(cls_filter_run_host(fs, input, shared, &desc), CLS_OK);
+            assert_int_equal(cls_filter_run_host(fo, input, separate, &desc), CLS_OK);
+            const ref_image image = {input, w, h, 0, CLS_PIXEL_F32};
+            assert_int_equal(ref_stencil(&image, mask, 5, 3, (cls_border)b, 0.75f, expected), 0);
+            for (unsigned y = 0; y < h; ++y)
+                for (unsigned x = 0; x < w; ++x) {
+                    const size_t k = (size_t)y * w + x;
+                    const int inside = s || (x >= desc.roi_x && x < desc.roi_x + desc.roi_width && y >= desc.roi_y &&
+                                             y < desc.roi_y + desc.roi_height);
+                    if (memcmp(&shared[k], &separate[k], sizeof(float)) != 0)
+                        fail_msg("%s %ux%u: (%u, %u) shared %.9g, separate %.9g", cls_border_name((cls_border)b), w, h, x,
+                                 y, shared[k], separate[k]);
+                    if (inside ? !ref_f32_close(shared[k], expected[k]) : shared[k] != -1234.5f)
+                        fail_msg("%s %ux%u: (%u, %u) is %.9g, expected %.9g", cls_border_name((cls_border)b), w, h, x, y,
+                                 shared[k], inside ? expected[k] : -1234.5);
+                }
+        }
+        cls_filter_release(fs);
+        cls_filter_release(fo);
+    }
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -202,6 +256,10 @@ static void test_refusals(void **state)
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "kernel argument"));
     spec.separable = CLS_SEPARABLE_NONE;
+    spec.region_code = (cls_region_code)3;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "region code 3"));
+    spec.region_code = CLS_REGION_CODE_AUTO;
     spec.bake_coefficients = 3;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "coefficient storage 3"));
@@ -227,7 +285,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_border), cmocka_unit_test(test_one_build_per_size),
-        cmocka_unit_test(test_rolled_borders), cmocka_unit_test(test_two_masks), cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_rolled_borders), cmocka_unit_test(test_two_masks), cmocka_unit_test(test_shared_regions),
+        cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
