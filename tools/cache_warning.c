@@ -20,20 +20,6 @@ static int known(const char *value, int off_only)
     return 0;
 }
 
-void printable_excerpt(const char *text, char *out, size_t size)
-{
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && n + 5 < size; ++p) {
-        if (p - (const unsigned char *)text >= 60) {
-            n += (size_t)snprintf(out + n, size - n, "...");
-            break;
-        }
-        if (*p >= 0x20 && *p < 0x7f) out[n++] = (char)*p;
-        else n += (size_t)snprintf(out + n, size - n, "\\x%02x", *p);
-    }
-    out[n < size ? n : size - 1] = '\0';
-}
-
 void cache_warning(const char *command)
 {
     const char *mode = getenv("CLSTENCIL_CACHE");

@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* One side of a size: 1 to 2^20 in decimal digits only (no sign: sscanf's %u wraps "-64"). */
@@ -37,6 +38,20 @@ double wall_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void printable_excerpt(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n + 5 < size; ++p) {
+        if (p - (const unsigned char *)text >= 60) {
+            n += (size_t)snprintf(out + n, size - n, "...");
+            break;
+        }
+        if (*p >= 0x20 && *p < 0x7f) out[n++] = (char)*p;
+        else n += (size_t)snprintf(out + n, size - n, "\\x%02x", *p);
+    }
+    out[n < size ? n : size - 1] = '\0';
 }
 
 int report_failure(const char *command, cls_status status)
