@@ -1,8 +1,8 @@
 /* build_goals.c — cls_filter_create: what a filter's creation optimizes for (cls_build_goal). The
- * fastest kernel is filter.c's specialized creation; the first result tries it (and, on GPUs, its
- * form with the coefficients as a kernel argument) with the program cache in a cached-only scope
- * and falls back to a quick kernel with the same arithmetic; tiered adds the background build of
- * tiered.c, of the argument form on GPUs. */
+ * fastest kernel is filter.c's specialized creation; the first result tries the specialized
+ * kernels already built (on GPUs also with the coefficients as a kernel argument, and with shared
+ * ISP regions) in a cached-only scope and falls back to a quick kernel with the same arithmetic;
+ * tiered adds the background builds of tiered.c, of the argument form on GPUs. */
 #include "build.h"
 
 #include "error.h"
@@ -37,18 +37,21 @@ static int argument_preferred(const cls_context *context, const cls_spec *spec)
            cls_argument_fits(&context->caps, bytes);
 }
 
-/* The specialized kernel of a first result or a tiered build: the coefficients as an argument
- * where preferred, and the regions sharing one copy of the sums unless the spec says otherwise
- * (a build in seconds rather than minutes on NVIDIA, for a kernel 9-23% slower). */
-static cls_spec for_first_result(const cls_spec *spec, int argument)
+/* spec with the coefficients as an argument. */
+static cls_spec with_argument(const cls_spec *spec)
 {
-    cls_spec specialized = *spec;
-    if (argument) {
-        specialized.bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
-        specialized.separable = CLS_SEPARABLE_NONE;
-    }
-    if (specialized.region_code == CLS_REGION_CODE_AUTO) specialized.region_code = CLS_REGION_CODE_SHARED;
-    return specialized;
+    cls_spec argument = *spec;
+    argument.bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
+    argument.separable = CLS_SEPARABLE_NONE;
+    return argument;
+}
+
+/* spec with the region code, unless the spec sets one. */
+static cls_spec with_regions(const cls_spec *spec, cls_region_code code)
+{
+    cls_spec coded = *spec;
+    if (coded.region_code == CLS_REGION_CODE_AUTO) coded.region_code = code;
+    return coded;
 }
 
 cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
@@ -58,14 +61,16 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
     if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
         return cls_filter_create_fastest(context, spec, out);
-    /* The specialized kernel when every program it needs is built already: the fastest kernel's,
-     * else the one a first result builds (on GPUs with the coefficients as an argument: built for
-     * another mask of the size). Else the quick kernel. A cached kernel of the policy's
-     * configuration (the models' probes missing) serves as well. */
-    const cls_spec specialized = for_first_result(spec, argument_preferred(context, spec));
+    /* A specialized kernel whose programs are all built already, the fastest first: the spec's;
+     * on GPUs its coefficients as an argument (built for another mask of the size), with separate
+     * regions, then shared ones (what a tiered build makes first). Else the quick kernel. A cached
+     * kernel of the policy's configuration (the models' probes missing) serves as well. */
+    const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
+    const cls_spec candidates[3] = {*spec, with_regions(&specialized, CLS_REGION_CODE_SEPARATE),
+                                    with_regions(&specialized, CLS_REGION_CODE_SHARED)};
     cls_programs_cached_only_begin();
-    cls_status status = cls_filter_create_fastest(context, spec, out);
-    if (status != CLS_OK) status = cls_filter_create_fastest(context, &specialized, out);
+    cls_status status = CLS_ERR_UNSUPPORTED;
+    for (int k = 0; k < 3 && status != CLS_OK; ++k) status = cls_filter_create_fastest(context, &candidates[k], out);
     if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
     const cls_spec quick = quick_spec(spec);
     status = cls_filter_create_fastest(context, &quick, out);

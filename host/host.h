@@ -87,13 +87,15 @@ int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes);
 typedef struct cls_tier cls_tier;
 /* Hands a tiered filter its background build, which then serves its launches once built. */
 void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier);
-/* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
+/* Starts a thread that builds spec's specialized kernels (spec and what it points to are copied):
+ * where spec's region code is AUTO, first with shared regions, then with separate ones; else the
+ * spec as it is. */
 cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out);
-/* The specialized filter once it is built, else NULL; safe from any thread. */
+/* The specialized filter built last, else NULL; safe from any thread. */
 cls_filter *cls_tier_ready(const cls_tier *tier);
-/* Waits for the build; its status (the message in cls_last_error()). */
+/* Waits for the builds; their status (the message in cls_last_error()). */
 cls_status cls_tier_wait(cls_tier *tier);
-/* Waits for the build, then frees it and the specialized filter. */
+/* Waits for the builds, then frees them and the specialized filters. */
 void cls_tier_release(cls_tier *tier);
 
 /* The "OpenCL error name (number)" text for a cl_int. */

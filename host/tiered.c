@@ -1,6 +1,7 @@
-/* tiered.c — the background half of CLS_BUILD_TIERED: a thread builds the specialized kernel of a
- * spec (its own deep copy) while the quick kernel serves the filter's launches; once built, the
- * specialized filter serves every later launch. */
+/* tiered.c — the background half of CLS_BUILD_TIERED: a thread builds the specialized kernels of
+ * a spec (its own deep copy), first with the ISP regions sharing one copy of the sums (seconds),
+ * then, where the spec leaves it to the goal, with separate regions (minutes on NVIDIA), while the
+ * quick kernel serves the filter's launches; each one built serves every later launch. */
 #include "host.h"
 
 #include "error.h"
@@ -18,9 +19,10 @@ struct cls_tier {
     pthread_t thread;
     pthread_mutex_t join_lock; /* wait and release may come from several threads */
     int joined;
-    cls_filter *specialized; /* set by the thread before `ready` */
-    atomic_int ready;        /* 1: specialized serves the launches */
-    cls_status status;       /* the build's, once the thread ended */
+    int stage_count;         /* 1, or 2: separate regions after shared ones */
+    cls_filter *stages[2];   /* set by the thread before `ready` counts them */
+    atomic_int ready;        /* stages built: the last of them serves the launches */
+    cls_status status;       /* the builds', once the thread ended */
     char message[512];       /* its cls_last_error() when it failed */
 };
 
@@ -60,11 +62,16 @@ static int own_spec(cls_tier *tier, const cls_spec *spec)
 static void *build(void *argument)
 {
     cls_tier *tier = argument;
-    tier->status = cls_filter_create_fastest(tier->context, &tier->spec, &tier->specialized);
-    if (tier->status == CLS_OK)
-        atomic_store_explicit(&tier->ready, 1, memory_order_release);
-    else
-        strncpy(tier->message, cls_last_error(), sizeof tier->message - 1);
+    static const cls_region_code codes[2] = {CLS_REGION_CODE_SHARED, CLS_REGION_CODE_SEPARATE};
+    for (int k = 0; k < tier->stage_count; ++k) {
+        if (tier->stage_count > 1) tier->spec.region_code = codes[k];
+        tier->status = cls_filter_create_fastest(tier->context, &tier->spec, &tier->stages[k]);
+        if (tier->status != CLS_OK) {
+            strncpy(tier->message, cls_last_error(), sizeof tier->message - 1);
+            break;
+        }
+        atomic_store_explicit(&tier->ready, k + 1, memory_order_release);
+    }
     return NULL;
 }
 
@@ -81,6 +88,7 @@ static void free_tier(cls_tier *tier)
 
 cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out)
 {
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
     cls_tier *tier = calloc(1, sizeof *tier);
     if (!tier) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     pthread_mutex_init(&tier->join_lock, NULL);
@@ -89,6 +97,7 @@ cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier *
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     }
     tier->context = context;
+    tier->stage_count = spec->region_code == CLS_REGION_CODE_AUTO ? 2 : 1;
     if (pthread_create(&tier->thread, NULL, build, tier) != 0) {
         free_tier(tier);
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "cannot start the thread that builds the specialized kernel");
@@ -99,7 +108,8 @@ cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier *
 
 cls_filter *cls_tier_ready(const cls_tier *tier)
 {
-    return tier && atomic_load_explicit(&tier->ready, memory_order_acquire) ? tier->specialized : NULL;
+    const int ready = tier ? atomic_load_explicit(&tier->ready, memory_order_acquire) : 0;
+    return ready ? tier->stages[ready - 1] : NULL;
 }
 
 static void join(cls_tier *tier)
@@ -122,6 +132,6 @@ void cls_tier_release(cls_tier *tier)
 {
     if (!tier) return;
     join(tier);
-    cls_filter_release(tier->specialized);
+    for (int k = 0; k < 2; ++k) cls_filter_release(tier->stages[k]);
     free_tier(tier);
 }

@@ -326,7 +326,9 @@ static void fold_needs_bake(void **state)
     (void)state;
     cls_spec spec = valid_spec();
     spec.fold_equal_taps = 1;
-    expect_invalid(&spec, "folding equal taps needs baked coefficients");
+    expect_invalid(&spec, "folding equal taps needs the coefficients baked as literals");
+    spec.bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
+    expect_invalid(&spec, "folding equal taps needs the coefficients baked as literals");
     spec.bake_coefficients = 1;
     assert_int_equal(cls_spec_validate(&spec), CLS_OK);
 }
