@@ -54,29 +54,11 @@ static cls_spec with_regions(const cls_spec *spec, cls_region_code code)
     return coded;
 }
 
-cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+/* Starts the tiered build of spec for filter; on failure releases the filter. */
+static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
-    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
-    *out = NULL;
-    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
-    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
-        return cls_filter_create_fastest(context, spec, out);
-    /* A specialized kernel whose programs are all built already, the fastest first: the spec's;
-     * on GPUs its coefficients as an argument (built for another mask of the size), with separate
-     * regions, then shared ones (what a tiered build makes first). Else the quick kernel. A cached
-     * kernel of the policy's configuration (the models' probes missing) serves as well. */
-    const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
-    const cls_spec candidates[3] = {*spec, with_regions(&specialized, CLS_REGION_CODE_SEPARATE),
-                                    with_regions(&specialized, CLS_REGION_CODE_SHARED)};
-    cls_programs_cached_only_begin();
-    cls_status status = CLS_ERR_UNSUPPORTED;
-    for (int k = 0; k < 3 && status != CLS_OK; ++k) status = cls_filter_create_fastest(context, &candidates[k], out);
-    if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
-    const cls_spec quick = quick_spec(spec);
-    status = cls_filter_create_fastest(context, &quick, out);
-    if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;
     cls_tier *tier = NULL;
-    status = cls_tier_start(context, &specialized, &tier);
+    const cls_status status = cls_tier_start(context, spec, &tier);
     if (status == CLS_OK) {
         cls_filter_attach_tier(*out, tier);
     } else {
@@ -84,4 +66,38 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
         *out = NULL;
     }
     return status;
+}
+
+cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+{
+    if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
+    *out = NULL;
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
+        return cls_filter_create_fastest(context, spec, out);
+    /* A specialized kernel whose programs are all built already, the quickest to load first (on
+     * NVIDIA a cached binary is PTX that ptxas compiles again: 0.4-0.5 s for shared regions of a
+     * random 9x9 or 13x13 mask, 1.4-1.5 s for separate ones): shared regions, then separate ones;
+     * each the spec's own, then on GPUs with the coefficients as an argument (built for another
+     * mask of the size). Else the quick kernel. A cached kernel of the policy's configuration (the
+     * models' probes missing) serves as well. */
+    const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
+    const cls_spec candidates[4] = {with_regions(spec, CLS_REGION_CODE_SHARED), with_regions(&specialized, CLS_REGION_CODE_SHARED),
+                                    with_regions(spec, CLS_REGION_CODE_SEPARATE),
+                                    with_regions(&specialized, CLS_REGION_CODE_SEPARATE)};
+    cls_programs_cached_only_begin();
+    cls_status status = CLS_ERR_UNSUPPORTED;
+    int found = 0;
+    while (found < 4 && (status = cls_filter_create_fastest(context, &candidates[found], out)) != CLS_OK) ++found;
+    if (!cls_programs_cached_only_end() || status == CLS_OK) {
+        /* A tiered filter that found shared regions goes on to the separate ones. */
+        if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED || found >= 2 ||
+            spec->region_code != CLS_REGION_CODE_AUTO)
+            return status;
+        return start_tier(context, &candidates[3], out);
+    }
+    const cls_spec quick = quick_spec(spec);
+    status = cls_filter_create_fastest(context, &quick, out);
+    if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;
+    return start_tier(context, &specialized, out);
 }

@@ -7,7 +7,8 @@
  * ISP regions sharing one copy of the sums (CLS_REGION_CODE_SHARED): every border mode, both
  * storages, both ISP partitions, blocks of several rows and columns, on images whose groups take
  * every region (the fallback included) and a region of interest: the reference, and the separate
- * regions' bits. */
+ * regions' bits. The build goals' ladder: tiered builds shared, then separate regions; a new context's
+ * first result takes the shared kernel, its tiered filter moves on to the separate one. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -242,6 +243,51 @@ static void test_shared_regions(void **state)
     }
 }
 
+/* The build goals' ladder on an ISP configuration: a tiered filter builds shared regions, then
+ * separate ones; in a new context (as a new process) a first result takes the shared kernel (the
+ * quickest to load) and a tiered filter starts there and moves to the separate kernel, all from the
+ * disk cache, with the same bits throughout. */
+static void test_tiered_ladder(void **state)
+{
+    (void)state;
+    float mask[25];
+    random_mask(61, mask, 25);
+    cls_spec spec = spec_for(mask, 5, CLS_BORDER_MIRROR, CLS_COEFFICIENTS_LITERALS, 2, 2, CLS_PARTITION_ISP_WARP);
+    spec.group_width = 8;
+    spec.group_height = 4;
+    spec.build_goal = CLS_BUILD_TIERED;
+    static float quick[W * H], shared[W * H], separate[W * H];
+    const cls_image_desc desc = {.width = W - 1, .height = H}; /* an even pitch: the aligned kernels only */
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_NAIVE);
+    assert_int_equal(cls_filter_run_host(filter, input, quick, &desc), CLS_OK);
+    assert_int_equal(cls_filter_wait(filter), CLS_OK);
+    assert_null(strstr(cls_filter_source(filter), "border_once")); /* separate regions serve */
+    assert_int_equal(cls_filter_run_host(filter, input, separate, &desc), CLS_OK);
+    expect_same_bits("separate after quick", separate, quick);
+    cls_filter_release(filter);
+
+    cls_context *fresh = NULL;
+    assert_int_equal(cls_context_create(NULL, &fresh), CLS_OK);
+    const unsigned long before = builds_from_source();
+    spec.build_goal = CLS_BUILD_FIRST_RESULT;
+    assert_int_equal(cls_filter_create(fresh, &spec, &filter), CLS_OK);
+    assert_non_null(strstr(cls_filter_source(filter), "border_once"));
+    assert_int_equal(cls_filter_run_host(filter, input, shared, &desc), CLS_OK);
+    expect_same_bits("shared", shared, separate);
+    cls_filter_release(filter);
+    spec.build_goal = CLS_BUILD_TIERED;
+    assert_int_equal(cls_filter_create(fresh, &spec, &filter), CLS_OK);
+    assert_int_equal(cls_filter_wait(filter), CLS_OK);
+    assert_null(strstr(cls_filter_source(filter), "border_once"));
+    assert_int_equal(cls_filter_run_host(filter, input, shared, &desc), CLS_OK);
+    expect_same_bits("separate after shared", shared, separate);
+    cls_filter_release(filter);
+    assert_int_equal(builds_from_source(), before);
+    cls_context_release(fresh);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -286,7 +332,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_border), cmocka_unit_test(test_one_build_per_size),
         cmocka_unit_test(test_rolled_borders), cmocka_unit_test(test_two_masks), cmocka_unit_test(test_shared_regions),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_tiered_ladder), cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
