@@ -79,6 +79,7 @@ typedef struct cls_spec {
     const char *body;
     unsigned expected_width, expected_height;
     int build_goal;
+    int region_code;
 } cls_spec;
 
 typedef struct cls_image_desc {
