@@ -3,7 +3,6 @@
  * bodies, parsed from text such as "gaussian:5,1.2". Pure C, like the rest of the generator. */
 #include "generator.h"
 
-#include "body_check.h"
 #include "error.h"
 #include "strbuf.h"
 
@@ -325,9 +324,8 @@ cls_status cls_operator_user(const char *body, unsigned width, unsigned height, 
     for (unsigned k = 0; k < width * height; ++k) (*out)->mask[k] = mask ? mask[k] : 1.0f;
     (*out)->spec.bake_coefficients = 0; /* one build serves every mask */
     snprintf((*out)->name, sizeof (*out)->name, "user:%ux%u", width, height);
-    status = cls_body_check(body, width, height);
-    if (status == CLS_OK) status = set_body(*out, body);
-    if (status == CLS_OK) status = cls_spec_validate(&(*out)->spec);
+    status = set_body(*out, body);
+    if (status == CLS_OK) status = cls_spec_validate(&(*out)->spec); /* the body's rules included */
     if (status != CLS_OK) {
         cls_operator_release(*out);
         *out = NULL;

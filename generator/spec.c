@@ -1,4 +1,5 @@
 /* spec.c — the local-operator spec: defaults, names and aliases, and validation. */
+#include "body_check.h"
 #include "generator.h"
 
 #include "error.h"
@@ -190,6 +191,21 @@ static cls_status check_mask_side(const char *what, unsigned size)
     return CLS_OK;
 }
 
+/* An epilogue is one expression of r0..r3, pasted into a statement and into the source's header
+ * comment: nothing that could end either. */
+static cls_status check_epilogue(const char *epilogue)
+{
+    if (!epilogue) return CLS_OK;
+    for (const unsigned char *p = (const unsigned char *)epilogue; *p; ++p)
+        if (*p < 0x20 || *p >= 0x7f)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the epilogue must be printable ASCII (byte %u at %zu)", *p,
+                            (size_t)(p - (const unsigned char *)epilogue));
+    if (strpbrk(epilogue, ";{}#\"'\\") || strstr(epilogue, "/*") || strstr(epilogue, "*/") || strstr(epilogue, "//"))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the epilogue is one expression of r0..r3: no ; { } # quotes, "
+                                                  "backslashes or comments");
+    return CLS_OK;
+}
+
 /* What the separated variants cannot combine with. */
 static cls_status check_separable(const cls_spec *spec, unsigned masks)
 {
@@ -279,8 +295,9 @@ cls_status cls_spec_validate(const cls_spec *spec)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "several rows or columns per work-item need the built-in weighted sum and a border mode "
                         "other than undefined");
-    if (spec->body && !strstr(spec->body, "OUT"))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the operator body never assigns OUT");
+    if (spec->body && (status = cls_body_check(spec->body, spec->mask_width, spec->mask_height)) != CLS_OK)
+        return status;
+    if ((status = check_epilogue(spec->epilogue)) != CLS_OK) return status;
     if (spec->body && (masks > 1 || spec->epilogue))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an operator body computes its own output: no mask count or epilogue");
     if (spec->epilogue && !spec->epilogue[0])

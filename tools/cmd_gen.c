@@ -216,21 +216,6 @@ static int make_masks(cls_spec *spec, const mask_texts *texts, float **storage)
     return 1;
 }
 
-/* An epilogue is one expression of r0..r3: nothing that could end the generated comment or
- * statement it is pasted into. 0 after a message. */
-static int epilogue_ok(const char *epilogue)
-{
-    if (!epilogue) return 1;
-    const int bad = strpbrk(epilogue, ";{}#\"'\\\n\r") || strstr(epilogue, "/*") || strstr(epilogue, "*/") ||
-                    strstr(epilogue, "//");
-    for (const unsigned char *p = (const unsigned char *)epilogue; !bad && *p; ++p)
-        if (*p < 0x20 || *p >= 0x7f) return fprintf(stderr, "clstencil gen: --epilogue must be printable ASCII\n"), 0;
-    if (bad)
-        fprintf(stderr, "clstencil gen: --epilogue is one expression of r0..r3: no ; { } # quotes, backslashes, "
-                        "comments or line breaks\n");
-    return !bad;
-}
-
 int cmd_gen(int argc, char **argv)
 {
     cls_spec spec;
@@ -259,7 +244,7 @@ int cmd_gen(int argc, char **argv)
     float *storage[3] = {NULL, NULL, NULL}; /* coefficients, row, column */
     char *source = NULL;
     cls_status status = CLS_OK;
-    int ready = make_masks(&spec, &texts, storage) && epilogue_ok(spec.epilogue);
+    int ready = make_masks(&spec, &texts, storage);
     if (ready && spec.body) { /* the body rules of user operators (cls_operator_user checks them) */
         cls_operator *op = NULL;
         status = cls_operator_user(spec.body, spec.mask_width ? spec.mask_width : 3,
