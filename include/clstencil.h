@@ -239,16 +239,20 @@ typedef enum cls_separable {
 #define CLS_SEPARABLE_TOLERANCE 1e-6f
 
 /* What a filter's creation optimizes for. FASTEST_KERNEL (the default) builds the kernel
- * specialized for the spec and the device (coefficients as literals, several outputs per
- * work-item, border regions), which can take a minute on NVIDIA for large masks. FIRST_RESULT
- * takes that kernel only when it is already built (this process or the disk cache: no build
- * from source); otherwise it builds a quick kernel that computes the same sums in the same order
- * (the mask read from a buffer, one output per work-item, every tap checking the borders), which
- * builds in about a second and runs slower: the lowest build plus run time for a filter that
- * runs once or a few times. TIERED starts as FIRST_RESULT and, when it took the quick kernel,
- * builds the specialized one on a thread of its own; once built, that kernel serves every later
- * launch (cls_filter_wait waits for it). Results are the same bits either way for finite inputs.
- * A spec that folds equal taps builds as FASTEST_KERNEL. */
+ * specialized for the spec and the device (coefficients as the spec stores them, several outputs
+ * per work-item, separate border regions), which can take three minutes on NVIDIA for large
+ * masks. FIRST_RESULT takes a specialized kernel only when it is already built (this process or
+ * the disk cache: no build from source), the fastest first: the spec's own; on GPUs the same with
+ * the coefficients as a kernel argument (CLS_COEFFICIENTS_ARGUMENT: built for any mask of the
+ * size, shape and border mode); then either with shared regions (CLS_REGION_CODE_SHARED).
+ * Otherwise it builds a quick kernel that computes the same sums in the same order (the mask read
+ * from a buffer, one output per work-item, every tap checking the borders), which builds in about
+ * a second and runs slower: the lowest build plus run time for a filter that runs once or a few
+ * times. TIERED starts as FIRST_RESULT and, when it took the quick kernel, builds on a thread of
+ * its own the specialized kernel (on GPUs with the coefficients as an argument) with shared
+ * regions (seconds), then, unless the spec sets region_code, with separate ones (minutes); each
+ * serves every later launch once built (cls_filter_wait waits for both). Results are the same
+ * bits either way for finite inputs. A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
     CLS_BUILD_FIRST_RESULT = 1,
