@@ -2,6 +2,7 @@
  * bench_options.h): comma-separated lists of sizes, borders and knobs, the operators, the checks
  * of what goes together, and the files a report is written to. */
 #include "bench_options.h"
+#include "cli.h"
 #include "commands.h"
 
 #include <math.h>
@@ -136,7 +137,7 @@ static void options_init(bench_options *o)
 }
 
 /* Options with a value; returns 0 for a bad value or an unknown option, after saying why. */
-static int parse_valued(bench_options *o, const char *name, const char *value)
+static int parse_valued(bench_options *o, const cli_parser *parser, const char *name, const char *value)
 {
     int ok = 1, grid = 1;
     if (strcmp(name, "--suite") == 0) ok = bench_suite_known(o->suite = value), grid = 0;
@@ -158,35 +159,36 @@ static int parse_valued(bench_options *o, const char *name, const char *value)
     else if (strcmp(name, "--csv") == 0) o->csv = value, grid = 0;
     else if (strcmp(name, "--json") == 0) o->json = value, grid = 0;
     else if (strcmp(name, "--svg") == 0) o->svg = value, grid = 0;
-    else if (strcmp(name, "--device") == 0) o->device = value, grid = 0;
+    else if (strcmp(name, "--device") == 0) note_device_option(o->device = value), grid = 0;
     else {
         fprintf(stderr, "clstencil %s: unknown option '%s'\n", COMMAND(o), name);
         return 0;
     }
     o->grid_options |= grid;
-    if (!ok) fprintf(stderr, "clstencil %s: bad value '%s' for %s\n", COMMAND(o), value, name);
-    return ok;
+    return ok ? 1 : cli_bad_value(parser, name, value);
 }
 
-/* The options parse_valued knows (for telling an unknown option from a missing value). */
-static int takes_value(const char *name)
-{
-    static const char *const names[] = {"--suite", "--op", "--size", "--sizes", "--border", "--borders", "--value",
-                                        "--partition", "--input", "--separable", "--rows", "--cols", "--wg", "--runs",
-                                        "--warmup", "--compare", "--csv", "--json", "--svg", "--device"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
-        if (strcmp(name, names[i]) == 0) return 1;
-    return 0;
-}
+#define BORDERS "a comma-separated list of undefined, clamp, mirror, mirror101, repeat, constant"
+#define SIZES "a comma-separated list of N or WxH"
 
-static int is_flag(const char *name)
-{
-    return strcmp(name, "--short") == 0 || strcmp(name, "--no-store") == 0 || strcmp(name, "--model-check") == 0 ||
-           strcmp(name, "--calibrate-isp") == 0 || strcmp(name, "--bake") == 0 || strcmp(name, "--runtime-mask") == 0 ||
-           strcmp(name, "--argument-mask") == 0 || strcmp(name, "--shared-regions") == 0 ||
-           strcmp(name, "--separate-regions") == 0 ||
-           strcmp(name, "--fold") == 0 || strcmp(name, "--cold") == 0;
-}
+/* bench's and tune's options (one table: each command refuses the other's in finish_options);
+ * the flags (no value) come after the valued ones. */
+static const cli_option OPTIONS[] = {
+    {"--suite", 0, "isp, hipacc or filters"}, {"--op", 0, "an operator (clstencil(1) lists them) or night"},
+    {"--size", 's', SIZES}, {"--sizes", 0, SIZES}, {"--border", 'b', BORDERS}, {"--borders", 0, BORDERS},
+    {"--value", 0, "a finite number"},
+    {"--partition", 0, "a comma-separated list of naive, isp-block, isp-warp, auto"},
+    {"--input", 0, "a comma-separated list of auto, global, local, image"},
+    {"--separable", 0, "a comma-separated list of auto, none, single-pass, two-pass"},
+    {"--rows", 0, "a comma-separated list of auto, 1 to 8, 16, 32, 64, 128"},
+    {"--cols", 0, "a comma-separated list of auto, 1, 2, 4, 8"},
+    {"--wg", 0, "a comma-separated list of WxH or auto"}, {"--runs", 'r', "a whole number, at least 1"},
+    {"--warmup", 0, "a whole number, at least 0"}, {"--compare", 0, "naive"}, {"--csv", 0, "a file"},
+    {"--json", 0, "a file"}, {"--svg", 0, "a file"}, {"--device", 'd', "P:D, gpu, cpu, accelerator or a name part"},
+    {"--short", 0, NULL}, {"--no-store", 0, NULL}, {"--model-check", 0, NULL}, {"--calibrate-isp", 0, NULL},
+    {"--bake", 0, NULL}, {"--runtime-mask", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL},
+    {"--separate-regions", 0, NULL}, {"--fold", 0, NULL}, {"--cold", 0, NULL}, {"--quiet", 'q', NULL},
+};
 
 static void parse_flag(bench_options *o, const char *name)
 {
@@ -195,6 +197,7 @@ static void parse_flag(bench_options *o, const char *name)
     else if (strcmp(name, "--model-check") == 0) o->model_check = 1;
     else if (strcmp(name, "--calibrate-isp") == 0) o->calibrate_isp = 1;
     else if (strcmp(name, "--cold") == 0) o->cold = 1;
+    else if (strcmp(name, "--quiet") == 0) o->quiet = 1;
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
     if (strcmp(name, "--runtime-mask") == 0) o->bake = 0;
@@ -271,6 +274,10 @@ static int finish_options(bench_options *o)
                         "--runs, --warmup and --device\n");
         return 0;
     }
+    if (!o->tune && o->quiet) {
+        fprintf(stderr, "clstencil bench: --quiet is an option of clstencil tune\n");
+        return 0;
+    }
     if (!o->tune && o->no_store) {
         fprintf(stderr, "clstencil %s: --no-store is an option of clstencil tune\n", COMMAND(o));
         return 0;
@@ -311,18 +318,18 @@ int bench_parse_options(bench_options *o, int tune, int argc, char **argv)
 {
     options_init(o);
     o->tune = tune;
-    for (int i = 1; i < argc; ++i) {
-        if (is_flag(argv[i])) {
-            parse_flag(o, argv[i]);
-            continue;
-        }
-        if (i + 1 >= argc) {
-            if (!takes_value(argv[i])) fprintf(stderr, "clstencil %s: unknown option '%s'\n", COMMAND(o), argv[i]);
-            else fprintf(stderr, "clstencil %s: %s needs a value\n", COMMAND(o), argv[i]);
-            return 0;
-        }
-        if (!parse_valued(o, argv[i], argv[i + 1])) return 0;
-        ++i;
+    cli_parser parser;
+    cli_init(&parser, tune ? "clstencil tune" : "clstencil bench", OPTIONS, sizeof OPTIONS / sizeof OPTIONS[0], argc,
+             argv);
+    const char *value;
+    for (int found; (found = cli_next(&parser, &value)) != CLI_END;) {
+        if (found == CLI_HELP) return BENCH_OPTIONS_HELP;
+        if (found == CLI_POSITIONAL)
+            fprintf(stderr, "clstencil %s: unexpected argument '%s' (options only)\n", COMMAND(o), value);
+        if (found < 0) return 0;
+        const char *name = OPTIONS[found].name;
+        if (!OPTIONS[found].value) parse_flag(o, name);
+        else if (!parse_valued(o, &parser, name, value)) return 0;
     }
     return finish_options(o);
 }

@@ -40,10 +40,13 @@ typedef struct bench_options {
     int calibrate_isp; /* bench --calibrate-isp */
     int cold;     /* bench --cold */
     int no_store; /* tune --no-store */
+    int quiet;    /* tune -q: no progress */
 } bench_options;
 
-/* Parses argv (after the command's name) for bench (tune 0) or tune (tune 1), fills defaults and
- * checks the combination; 0 after saying what is wrong. */
+enum { BENCH_OPTIONS_HELP = 2 }; /* bench_parse_options saw -h or --help */
+
+/* Parses argv (argv[0] is the command's name) for bench (tune 0) or tune (tune 1), fills
+ * defaults and checks the combination: 1, BENCH_OPTIONS_HELP, or 0 after saying what is wrong. */
 int bench_parse_options(bench_options *o, int tune, int argc, char **argv);
 /* The suite's or the grid's configurations; 0 when out of memory. */
 int bench_build_plan(const bench_options *o, bench_plan *plan);

@@ -27,8 +27,8 @@ static int usage(FILE *out, int code)
             "           plain global variant's (naive partition) and exits 3 on a mismatch; times nothing\n"
             "grid options (with --op; lists are comma-separated, every combination is run):\n"
             "  --op OPERATOR          a stage (cls_operator_parse's syntax, or night); repeated: one pipeline\n"
-            "  --size WxH | --sizes N|WxH,...   image sizes (default 4096x4096)\n"
-            "  --border M | --borders M,...     border modes (default clamp); --value V for constant\n"
+            "  -s, --size WxH | --sizes N|WxH,...   image sizes (default 4096x4096)\n"
+            "  -b, --border M | --borders M,...     border modes (default clamp); --value V for constant\n"
             "  --partition naive|isp-block|isp-warp|auto,...   --input auto|global|local|image,...\n"
             "  --separable auto|none|single-pass|two-pass,...  --rows auto|N,...  --cols auto|N,...  --wg WxH|auto,...\n"
             "  --bake | --runtime-mask | --argument-mask   mask as literals, a __constant buffer or a\n"
@@ -38,7 +38,8 @@ static int usage(FILE *out, int code)
             "  --fold                 baked masks: equal taps share a multiplication\n"
             "options:\n"
             "  --sizes, --borders     replace a suite's sizes and borders too\n"
-            "  --runs N (at least %d), --warmup N   --device SELECTOR (as CLSTENCIL_DEVICE)\n"
+            "  -r, --runs N (at least %d), --warmup N   -d, --device SELECTOR (as CLSTENCIL_DEVICE)\n"
+            "  -h, --help             this text\n"
             "  --compare naive        add the same configuration with partition naive, and the speedup\n"
             "  --csv FILE, --json FILE   write the rows; --svg FILE draws them with gnuplot when it is on PATH\n"
             "  --model-check          for every --op (each its own case; default Gaussian 3x3 and 5x5, Laplace\n"
@@ -211,10 +212,10 @@ static int run_model_check(bench_options *o)
 
 int cmd_bench(int argc, char **argv)
 {
-    for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--help") == 0) return usage(stdout, EXIT_OK_);
     bench_options o;
-    if (!bench_parse_options(&o, 0, argc, argv)) return usage(stderr, EXIT_USAGE);
+    const int parsed = bench_parse_options(&o, 0, argc, argv);
+    if (parsed == BENCH_OPTIONS_HELP) return usage(stdout, EXIT_OK_);
+    if (!parsed) return usage(stderr, EXIT_USAGE);
     if (o.model_check || o.calibrate_isp) return run_model_check(&o);
     if (o.cold) return bench_cold(&o);
     bench_plan plan;

@@ -1,5 +1,6 @@
 /* cmd_cache.c — `clstencil cache`: where the binary cache is and what it holds; `cache clear`
  * empties it; `cache bench` measures cold builds against warm loads from the cache. */
+#include "cli.h"
 #include "commands.h"
 
 #include <stdio.h>
@@ -128,13 +129,26 @@ static int bench(void)
 
 int cmd_cache(int argc, char **argv)
 {
-    if (argc == 1) return show();
-    if (argc == 2 && strcmp(argv[1], "clear") == 0) return clear();
-    if (argc == 2 && strcmp(argv[1], "bench") == 0) return bench();
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-        printf("usage: clstencil cache [clear | bench]\n");
-        return EXIT_OK_;
+    static const char usage[] = "usage: clstencil cache [clear | bench]\n"
+                                "  (nothing)  where the binary cache is, its entries and size\n"
+                                "  clear      remove every entry\n"
+                                "  bench      time cold builds against warm loads from the cache\n";
+    cli_parser parser;
+    cli_init(&parser, "clstencil cache", NULL, 0, argc, argv);
+    const char *value, *action = NULL;
+    int found;
+    while ((found = cli_next(&parser, &value)) != CLI_END) {
+        if (found == CLI_HELP) {
+            fputs(usage, stdout);
+            return EXIT_OK_;
+        }
+        if (found == CLI_ERROR) return EXIT_USAGE;
+        if (action || (strcmp(value, "clear") != 0 && strcmp(value, "bench") != 0)) {
+            fprintf(stderr, "clstencil cache: unknown argument '%s' (clear or bench, or nothing)\n", value);
+            return EXIT_USAGE;
+        }
+        action = value;
     }
-    fprintf(stderr, "clstencil cache: unknown argument '%s' (usage: clstencil cache [clear | bench])\n", argv[1]);
-    return EXIT_USAGE;
+    if (!action) return show();
+    return strcmp(action, "clear") == 0 ? clear() : bench();
 }

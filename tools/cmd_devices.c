@@ -1,5 +1,6 @@
 /* cmd_devices.c — `clstencil devices`: the default device (or --all) with its capability
  * record, matched database record and level, and fingerprint; a table or --json. */
+#include "cli.h"
 #include "commands.h"
 
 #include <inttypes.h>
@@ -59,17 +60,23 @@ static void print_device(const cls_device_caps *c, const cls_device_db *db, int 
 
 int cmd_devices(int argc, char **argv)
 {
-    int all = 0, json = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--all") == 0) all = 1;
-        else if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: clstencil devices [--all] [--json]\n"
-                   "  --all   every device of every platform instead of the default one\n"
-                   "  --json  machine-readable output\n");
+    static const cli_option options[] = {{"--all", 'a', NULL}, {"--json", 0, NULL}};
+    int all = 0, json = 0, found;
+    const char *value;
+    cli_parser parser;
+    cli_init(&parser, "clstencil devices", options, sizeof options / sizeof options[0], argc, argv);
+    while ((found = cli_next(&parser, &value)) != CLI_END) {
+        if (found == 0) all = 1;
+        else if (found == 1) json = 1;
+        else if (found == CLI_HELP) {
+            printf("usage: clstencil devices [-a | --all] [--json]\n"
+                   "  -a, --all   every device of every platform instead of the default one\n"
+                   "  --json      machine-readable output\n"
+                   "  -h, --help  this text\n"
+                   "The default device: CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU.\n");
             return EXIT_OK_;
         } else {
-            fprintf(stderr, "clstencil devices: unknown option '%s'\n", argv[i]);
+            if (found == CLI_POSITIONAL) fprintf(stderr, "clstencil devices: unexpected argument '%s'\n", value);
             return EXIT_USAGE;
         }
     }

@@ -2,6 +2,7 @@
  * plane through one device-side pipeline (filter_run.c) and writes the result. Checks the command
  * line, the operators and the output's format before any device work; every failure is a message
  * naming the file and the reason, and an exit code of its class (see filter_usage). */
+#include "cli.h"
 #include "commands.h"
 #include "filter_run.h"
 #include "image_io.h"
@@ -21,8 +22,9 @@
 static void filter_usage(FILE *out)
 {
     fprintf(out,
-            "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [--border MODE] [--value V]\n"
-            "                        [--device SELECTOR] [--type u8|u16|f32] [--build GOAL] [-v]\n"
+            "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
+            "                        [-d | --device SELECTOR] [-t | --type u8|u16|f32] [--build GOAL] [-v]\n"
+            "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit integer or 32-bit float,\n"
             "gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when all went well.\n"
@@ -32,16 +34,18 @@ static void filter_usage(FILE *out)
             "                  bilateral:SD,SR[,SIZE]   night (a-trous 1, 2, 4, 8, then tonemap)\n"
             "                  user:FILE[,WxH]          an operator body (IN, MASK, FOR_WINDOW, OUT)\n"
             "                                           over a WxH window (default 3x3)\n"
-            "  --border MODE   undefined, clamp, mirror, mirror101, repeat, constant (default clamp)\n"
+            "  -b, --border MODE  undefined, clamp, mirror, mirror101, repeat, constant (default clamp)\n"
             "  --value V       the constant border's value (default 0)\n"
-            "  --device SEL    P:D, gpu, cpu, accelerator or a part of a name (default:\n"
+            "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
-            "  --type T        the output's pixel type: u8, u16 or f32 (default: the input's)\n"
+            "  -t, --type T    the output's pixel type: u8, u16 or f32 (default: the input's)\n"
             "  --build GOAL    first-result (default): the specialized kernels where they are\n"
             "                  cached, else quick ones that build in about a second and compute\n"
             "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
             "                  kernels, which can take a minute for large masks on a GPU\n"
+            "  -o, --output OUT  the output (instead of the second argument)\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
+            "  -h, --help      this text\n"
             "Samples keep their stored scale (u8 0..255, u16 0..65535); stages in between compute in\n"
             "f32; integer outputs are rounded and saturated. tonemap and night expect values near\n"
             "0..1: scale first (--op convolve:1x1,0.0039215686 for u8) and use --type f32.\n"
@@ -72,60 +76,88 @@ static int bad_usage(const char *format, ...)
     return EXIT_USAGE;
 }
 
-/* Parses the command line into ARGS; returns -1 to go on, else the exit code. */
+/* filter's options; the flags (no value) come last. */
+static const cli_option FILTER_OPTIONS[] = {
+    {"--op", 0, "an operator: convolve:WxH,..., gaussian:SIZE[,SIGMA], box:SIZE, laplace[:3|5], atrous:D, "
+                "sobel:x|y|mag, scharr:x|y|mag[,SIZE], tonemap, bilateral:SD,SR[,SIZE], night or user:FILE[,WxH]"},
+    {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
+    {"--value", 0, "a finite number"},
+    {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
+    {"--type", 't', "u8, u16 or f32"},
+    {"--build", 0, "first-result or fastest-kernel"},
+    {"--output", 'o', "a file (instead of OUT)"},
+    {"--verbose", 'v', NULL},
+};
+enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_VERBOSE };
+
+/* One option with its value into ARGS; -1 to go on, else the exit code. */
+static int parse_option(const cli_parser *parser, int option, const char *v, filter_args *args)
+{
+    cls_status status = CLS_OK;
+    switch (option) {
+    case OPT_OP: args->op_texts[args->op_count++] = v; break; /* room for argc entries */
+    case OPT_BORDER: status = cls_border_parse(v, &args->plan.border); break;
+    case OPT_VALUE: {
+        char *end;
+        errno = 0;
+        args->plan.border_value = strtof(v, &end);
+        if (end == v || *end || errno || !isfinite(args->plan.border_value))
+            return bad_usage("--value wants a finite number, not '%s'", v);
+        break;
+    }
+    case OPT_DEVICE: note_device_option(args->plan.device = v); break;
+    case OPT_BUILD:
+        if (strcmp(v, "first-result") && strcmp(v, "fastest-kernel"))
+            return bad_usage("--build wants first-result or fastest-kernel, not '%s'", v);
+        args->plan.build_goal = strcmp(v, "first-result") == 0 ? CLS_BUILD_FIRST_RESULT : CLS_BUILD_FASTEST_KERNEL;
+        break;
+    case OPT_OUTPUT:
+        if (args->output) return bad_usage("two outputs: '%s' and '%s'", args->output, v);
+        args->output = v;
+        break;
+    case OPT_VERBOSE: args->plan.verbose = 1; break;
+    default:
+        status = cls_pixel_type_parse(v, &args->plan.output_type);
+        args->has_type = 1;
+    }
+    if (status == CLS_OK) return -1;
+    fprintf(stderr, "clstencil filter: %s %s: %s\n", parser->options[option].name, v, cls_last_error());
+    return EXIT_USAGE;
+}
+
+/* Parses the command line into ARGS; returns -1 to go on, else the exit code. IN and OUT come
+ * in that order anywhere among the options; -o OUT replaces the second. */
 static int parse_args(int argc, char **argv, filter_args *args)
 {
     const char *positional[2];
     int npositional = 0;
     args->plan.border = CLS_BORDER_CLAMP;
     args->plan.build_goal = CLS_BUILD_FIRST_RESULT;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    cli_parser parser;
+    cli_init(&parser, "clstencil filter", FILTER_OPTIONS, sizeof FILTER_OPTIONS / sizeof FILTER_OPTIONS[0], argc,
+             argv);
+    const char *v;
+    for (int found; (found = cli_next(&parser, &v)) != CLI_END;) {
+        if (found == CLI_HELP) {
             filter_usage(stdout);
             return EXIT_OK_;
         }
-        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            args->plan.verbose = 1;
+        if (found == CLI_ERROR) return EXIT_USAGE;
+        if (found == CLI_POSITIONAL) {
+            if (npositional == 2 || (npositional == 1 && args->output))
+                return bad_usage("unexpected argument '%s' (IN and OUT are given)", v);
+            positional[npositional++] = v;
             continue;
         }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (npositional == 2) return bad_usage("unexpected argument '%s'", a);
-            positional[npositional++] = a;
-            continue;
-        }
-        if (strcmp(a, "--op") && strcmp(a, "--border") && strcmp(a, "--value") && strcmp(a, "--device") &&
-            strcmp(a, "--type") && strcmp(a, "--build"))
-            return bad_usage("unknown option '%s'", a);
-        if (i + 1 >= argc) return bad_usage("%s needs a value", a);
-        v = argv[++i];
-        cls_status status = CLS_OK;
-        if (strcmp(a, "--op") == 0) {
-            args->op_texts[args->op_count++] = v; /* room for argc entries */
-        } else if (strcmp(a, "--border") == 0) {
-            status = cls_border_parse(v, &args->plan.border);
-        } else if (strcmp(a, "--value") == 0) {
-            char *end;
-            errno = 0;
-            args->plan.border_value = strtof(v, &end);
-            if (end == v || *end || errno || !isfinite(args->plan.border_value))
-                return bad_usage("--value wants a finite number, not '%s'", v);
-        } else if (strcmp(a, "--device") == 0) {
-            args->plan.device = v;
-        } else if (strcmp(a, "--build") == 0) {
-            if (strcmp(v, "first-result") && strcmp(v, "fastest-kernel"))
-                return bad_usage("--build wants first-result or fastest-kernel, not '%s'", v);
-            args->plan.build_goal = strcmp(v, "first-result") == 0 ? CLS_BUILD_FIRST_RESULT : CLS_BUILD_FASTEST_KERNEL;
-        } else {
-            status = cls_pixel_type_parse(v, &args->plan.output_type);
-            args->has_type = 1;
-        }
-        if (status != CLS_OK) return report_failure("filter", status);
+        const int code = parse_option(&parser, found, v, args);
+        if (code >= 0) return code;
     }
-    if (npositional < 2) return bad_usage(npositional ? "OUT is missing" : "IN and OUT are missing");
+    if (npositional == 2 && args->output) return bad_usage("two outputs: '%s' and '%s'", positional[1], args->output);
+    if (npositional == 2) args->output = positional[1];
+    if (npositional == 0) return bad_usage(args->output ? "IN is missing" : "IN and OUT are missing");
+    if (!args->output) return bad_usage("OUT is missing");
     if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
     args->input = positional[0];
-    args->output = positional[1];
     return -1;
 }
 

@@ -1,8 +1,10 @@
 /* cmd_gen.c — `clstencil gen`: prints the OpenCL C source generated for a stencil spec, every
  * kernel variant included. No device is needed; the SIMD width for isp-warp comes from --simd. */
+#include "cli.h"
 #include "commands.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +12,12 @@
 static void gen_usage(FILE *out)
 {
     fprintf(out,
-            "usage: clstencil gen [--mask WxH] [--coefficients c1,c2,... | --row LIST --column LIST]\n"
+            "usage: clstencil gen [-m | --mask WxH] [--coefficients c1,c2,... | --row LIST --column LIST]\n"
             "                     [--masks N] [--epilogue EXPR] [--bake [--fold] | --argument-mask] [--shared-regions]\n"
             "                     [--border MODE] [--value V] [--partition P] [--wg WxH]\n"
             "                     [--type T | --in-type T --out-type T] [--simd N]\n"
             "                     [--rows N] [--cols N] [--input PATH] [--separable S] [--body FILE]\n"
-            "  --mask WxH           odd mask sizes 1..%d (default 3x3)\n"
+            "  -m, --mask WxH       odd mask sizes 1..%d (default 3x3)\n"
             "  --coefficients LIST  W*H comma-separated values, row by row, for each mask one after\n"
             "                       another (default: box masks, mask k scaled by k+1)\n"
             "  --row LIST           W values and --column LIST H values: the mask is their outer\n"
@@ -27,11 +29,11 @@ static void gen_usage(FILE *out)
             "  --argument-mask      coefficients as a by-value kernel argument (unrolled like --bake)\n"
             "  --shared-regions     the ISP regions share one copy of the unrolled sums\n"
             "  --fold               baked taps with equal coefficients share one multiplication\n"
-            "  --border MODE        undefined, clamp, mirror, mirror101, repeat, constant (and aliases)\n"
+            "  -b, --border MODE    undefined, clamp, mirror, mirror101, repeat, constant (and aliases)\n"
             "  --value V            the constant border value (default 0)\n"
-            "  --partition P        naive, isp-block, isp-warp, auto (default auto)\n"
+            "  -p, --partition P    naive, isp-block, isp-warp, auto (default auto)\n"
             "  --wg WxH             work-group shape (default auto)\n"
-            "  --type T             pixel type of input and output: f32, u8, u16 (default f32)\n"
+            "  -t, --type T         pixel type of input and output: f32, u8, u16 (default f32)\n"
             "  --simd N             SIMD width for isp-warp (default 32)\n"
             "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT)\n"
             "  --rows N             output rows per work-item: 1 to 8, or 16, 32, 64 or 128\n"
@@ -40,9 +42,27 @@ static void gen_usage(FILE *out)
             "  --cols N             output columns per work-item: 1, 2, 4 or 8 (default 1)\n"
             "  --input PATH         where taps read: auto, global, local, image (default auto)\n"
             "  --separable S        auto, none, single-pass, two-pass (default auto); two-pass\n"
-            "                       prints the row pass's source, then the column pass's\n",
+            "                       prints the row pass's source, then the column pass's\n"
+            "  -o, --output FILE    write the source to FILE instead of the standard output\n"
+            "  -h, --help           this text\n",
             CLS_MAX_MASK, CLS_MAX_MASKS);
 }
+
+#define BORDERS "undefined, clamp, mirror, mirror101, repeat or constant"
+#define TYPES "f32, u8 or u16"
+
+/* gen's options; the flags (no value) come last. */
+static const cli_option GEN_OPTIONS[] = {
+    {"--mask", 'm', "WxH with odd sides from 1 to 63"}, {"--wg", 0, "WxH"},
+    {"--coefficients", 0, "comma-separated numbers"}, {"--row", 0, "comma-separated numbers"},
+    {"--column", 0, "comma-separated numbers"}, {"--border", 'b', BORDERS}, {"--value", 0, "a finite number"},
+    {"--partition", 'p', "naive, isp-block, isp-warp or auto"}, {"--input", 0, "auto, global, local or image"},
+    {"--separable", 0, "auto, none, single-pass or two-pass"}, {"--type", 't', TYPES}, {"--in-type", 0, TYPES},
+    {"--out-type", 0, TYPES}, {"--simd", 0, "a whole number"}, {"--rows", 0, "1 to 8, 16, 32, 64 or 128"},
+    {"--cols", 0, "1, 2, 4 or 8"}, {"--masks", 0, "1 to 4"}, {"--epilogue", 0, "an expression of r0..r3"},
+    {"--body", 0, "a file"}, {"--output", 'o', "a file"},
+    {"--bake", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL}, {"--fold", 0, NULL},
+};
 
 /* `expected` comma-separated numbers (malloc'd), or NULL after a message naming `option`. */
 static float *parse_numbers(const char *option, const char *text, size_t expected)
@@ -106,28 +126,6 @@ static char *read_text(const char *path)
     return text;
 }
 
-/* The options that take a value (for telling an unknown option from a missing value). */
-static int takes_value(const char *name)
-{
-    static const char *const names[] = {"--mask", "--wg", "--coefficients", "--row", "--column", "--border",
-                                        "--value", "--partition", "--input", "--separable", "--type", "--in-type",
-                                        "--out-type", "--simd", "--rows", "--cols", "--masks", "--epilogue", "--body"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
-        if (strcmp(name, names[i]) == 0) return 1;
-    return 0;
-}
-
-static int option_value(int argc, char **argv, int *i, const char **value)
-{
-    if (*i + 1 >= argc) {
-        if (!takes_value(argv[*i])) fprintf(stderr, "clstencil gen: unknown option '%s'\n", argv[*i]);
-        else fprintf(stderr, "clstencil gen: %s needs a value\n", argv[*i]);
-        return 0;
-    }
-    *value = argv[++*i];
-    return 1;
-}
-
 /* The texts of the options that give the mask, parsed once the mask size is known. */
 typedef struct mask_texts {
     const char *coefficients, *row, *column;
@@ -161,7 +159,14 @@ static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts
     else if (strcmp(a, "--row") == 0) texts->row = v;
     else if (strcmp(a, "--column") == 0) texts->column = v;
     else if (strcmp(a, "--border") == 0) *status = cls_border_parse(v, &spec->border);
-    else if (strcmp(a, "--value") == 0) spec->border_value = strtof(v, NULL);
+    else if (strcmp(a, "--value") == 0) {
+        char *end;
+        spec->border_value = strtof(v, &end);
+        if (end == v || *end || !isfinite(spec->border_value)) {
+            fprintf(stderr, "clstencil gen: bad value '%s' for --value (a finite number)\n", v);
+            return 0;
+        }
+    }
     else if (strcmp(a, "--partition") == 0) *status = cls_partition_parse(v, &spec->partition);
     else if (strcmp(a, "--input") == 0) *status = cls_input_path_parse(v, &spec->input_path);
     else if (strcmp(a, "--separable") == 0) *status = cls_separable_parse(v, &spec->separable);
@@ -185,10 +190,6 @@ static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts
         free(*body);
         if (!(*body = read_text(v))) return 0;
         spec->body = *body;
-    } else {
-        fprintf(stderr, "clstencil gen: unknown option '%s'\n", a);
-        gen_usage(stderr);
-        return 0;
     }
     return 1;
 }
@@ -216,6 +217,19 @@ static int make_masks(cls_spec *spec, const mask_texts *texts, float **storage)
     return 1;
 }
 
+/* The source on stdout, or in the file of -o/--output (exit 7 when it cannot be written). */
+static int write_source(const char *path, const char *source)
+{
+    FILE *file = path ? fopen(path, "w") : stdout;
+    int failed = !file || fputs(source, file) == EOF;
+    if (file && file != stdout) failed |= fclose(file) != 0;
+    if (failed) {
+        fprintf(stderr, "clstencil gen: cannot write %s: %s\n", path ? path : "the standard output", strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    return EXIT_OK_;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     cls_spec spec;
@@ -223,22 +237,35 @@ int cmd_gen(int argc, char **argv)
     mask_texts texts = {NULL, NULL, NULL};
     char *body = NULL;
     unsigned simd = 32;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0) {
+    const char *output = NULL, *v;
+    cli_parser parser;
+    cli_init(&parser, "clstencil gen", GEN_OPTIONS, sizeof GEN_OPTIONS / sizeof GEN_OPTIONS[0], argc, argv);
+    for (int found; (found = cli_next(&parser, &v)) != CLI_END;) {
+        if (found == CLI_HELP) {
             free(body);
             gen_usage(stdout);
             return EXIT_OK_;
         }
+        if (found == CLI_POSITIONAL) fprintf(stderr, "clstencil gen: unexpected argument '%s' (gen takes options only)\n", v);
+        if (found < 0) {
+            free(body);
+            return EXIT_USAGE;
+        }
+        const char *a = GEN_OPTIONS[found].name;
         if (parse_flag(a, &spec)) continue;
+        if (strcmp(a, "--output") == 0) {
+            output = v;
+            continue;
+        }
         cls_status status = CLS_OK;
-        if (!option_value(argc, argv, &i, &v) || !parse_option(a, v, &spec, &texts, &body, &simd, &status)) {
+        if (!parse_option(a, v, &spec, &texts, &body, &simd, &status)) {
             free(body);
             return EXIT_USAGE;
         }
         if (status != CLS_OK) {
             free(body);
-            return report_failure("gen", status);
+            fprintf(stderr, "clstencil gen: %s %s: %s\n", a, v, cls_last_error());
+            return EXIT_USAGE;
         }
     }
     float *storage[3] = {NULL, NULL, NULL}; /* coefficients, row, column */
@@ -256,7 +283,7 @@ int cmd_gen(int argc, char **argv)
     free(body);
     if (!ready) return EXIT_USAGE;
     if (status != CLS_OK) return report_failure("gen", status);
-    fputs(source, stdout);
+    const int code = write_source(output, source);
     cls_free(source);
-    return EXIT_OK_;
+    return code;
 }

@@ -16,7 +16,7 @@ static int tune_usage(FILE *out, int code)
             "  after %d warm-up runs each, as clstencil bench), prints the fastest and stores the best in the\n"
             "  user's tuning database, which `auto` consults first (exact size class, else the nearest).\n"
             "  --op OPERATOR          the operator (cls_operator_parse's syntax)\n"
-            "  --size WxH             the image size (default 4096x4096); --border MODE (default clamp), --value V\n"
+            "  -s, --size WxH         the image size (default 4096x4096); --border MODE (default clamp), --value V\n"
             "grid options (lists are comma-separated; auto is not a choice here):\n"
             "  --partition LIST       default naive,isp-block,isp-warp\n"
             "  --input LIST           default global,local\n"
@@ -26,7 +26,9 @@ static int tune_usage(FILE *out, int code)
             "  --separable S, --bake | --runtime-mask | --argument-mask, --fold   as clstencil bench (part of\n"
             "                         the operator)\n"
             "options:\n"
-            "  --runs N (at least %d), --warmup N   --device SELECTOR (as CLSTENCIL_DEVICE)\n"
+            "  -r, --runs N (at least %d), --warmup N   -d, --device SELECTOR (as CLSTENCIL_DEVICE)\n"
+            "  -q, --quiet            no progress on stderr\n"
+            "  -h, --help             this text\n"
             "  --csv FILE, --json FILE   every configuration; --svg FILE kernel time against work-items per\n"
             "                         group, through gnuplot when it is on PATH\n"
             "  --no-store             print the best without storing it\n"
@@ -48,14 +50,14 @@ static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
                            .label_width = 8, .variant_width = 7, .rows = rows, .plot_threads = 1};
     int code = rows && ranked ? EXIT_OK_ : EXIT_FAILURE_;
     for (size_t i = 0; code == EXIT_OK_ && i < count; ++i) {
-        tune_progress(i, count, &plan->cases[i]);
+        if (!o->quiet) tune_progress(i, count, &plan->cases[i]);
         const bench_result *measured = bench_memo_measure(env, plan, &m, &plan->cases[i]);
         if (!measured) code = EXIT_FAILURE_;
         else rows[report.count++] = (bench_row){&plan->cases[i], measured, NULL};
         const int variant = (int)strlen(plan->cases[i].variant);
         report.variant_width = variant > report.variant_width ? variant : report.variant_width;
     }
-    if (code == EXIT_OK_) tune_progress(count, count, NULL);
+    if (code == EXIT_OK_ && !o->quiet) tune_progress(count, count, NULL);
     const size_t timed = code == EXIT_OK_ ? tune_rank(&report, ranked) : 0;
     if (code != EXIT_OK_) fprintf(stderr, "clstencil tune: out of memory\n");
     else if (!timed) {
@@ -82,10 +84,10 @@ static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
 
 int cmd_tune(int argc, char **argv)
 {
-    for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--help") == 0) return tune_usage(stdout, EXIT_OK_);
     bench_options o;
-    if (!bench_parse_options(&o, 1, argc, argv)) return tune_usage(stderr, EXIT_USAGE);
+    const int parsed = bench_parse_options(&o, 1, argc, argv);
+    if (parsed == BENCH_OPTIONS_HELP) return tune_usage(stdout, EXIT_OK_);
+    if (!parsed) return tune_usage(stderr, EXIT_USAGE);
     bench_env env;
     cls_status status = bench_env_init(&env, o.device, o.runs, o.warmup, 0);
     if (status != CLS_OK) {

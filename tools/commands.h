@@ -38,6 +38,9 @@ double wall_ms(void);
 void cache_warning(const char *command);
 /* TEXT cut to 60 characters, with bytes outside printable ASCII written as \xNN, into OUT. */
 void printable_excerpt(const char *text, char *out, size_t size);
+/* Records the selector of --device, so that a device that does not match is reported as the
+ * option's (not CLSTENCIL_DEVICE's). */
+void note_device_option(const char *selector);
 /* Maps a library status to the command's exit code, after printing cls_last_error(). */
 int report_failure(const char *command, cls_status status);
 

@@ -54,9 +54,28 @@ void printable_excerpt(const char *text, char *out, size_t size)
     out[n < size ? n : size - 1] = '\0';
 }
 
+/* The --device the command line gave, for messages: the library names CLSTENCIL_DEVICE, which
+ * was not where the selector came from. */
+static const char *device_option;
+
+void note_device_option(const char *selector) { device_option = selector; }
+
+static void print_error(const char *command, cls_status status)
+{
+    static const char library_name[] = "CLSTENCIL_DEVICE '";
+    const char *message = cls_last_error();
+    const char *named = status == CLS_ERR_NO_DEVICE && device_option ? strstr(message, library_name) : NULL;
+    if (!named) {
+        fprintf(stderr, "clstencil %s: %s\n", command, message);
+        return;
+    }
+    fprintf(stderr, "clstencil %s: %.*s--device '%s\n", command, (int)(named - message), message,
+            named + sizeof library_name - 1);
+}
+
 int report_failure(const char *command, cls_status status)
 {
-    fprintf(stderr, "clstencil %s: %s\n", command, cls_last_error());
+    print_error(command, status);
     switch (status) {
     case CLS_ERR_NO_PLATFORM:
     case CLS_ERR_NO_DEVICE: return EXIT_NO_DEVICE;
