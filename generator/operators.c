@@ -4,6 +4,8 @@
 #include "generator.h"
 
 #include "error.h"
+#include "gaussian_masks.h"
+#include "rank_bodies.h"
 #include "strbuf.h"
 
 #include <ctype.h>
@@ -187,12 +189,20 @@ static cls_status atrous(unsigned dilation, cls_operator **out)
     return CLS_OK;
 }
 
-static cls_status tonemap(cls_operator **out)
+/* v / (1 + v) on values of 0..1; with a SCALE other than 1 on values of 0..SCALE (an integer
+ * image's stored scale), which it maps to 0..1 and back. */
+static cls_status tonemap(double scale, cls_operator **out)
 {
     static const float one = 1.0f;
     cls_status status = from_values(1, 1, &one, "tonemap", out);
-    return status == CLS_OK ? set_body(*out, "/* tone mapping: v / (1 + v) */\nconst float v = IN(0, 0);\nOUT = v / (1.0f + v);\n")
-                            : status;
+    if (status != CLS_OK || scale == 1) return status;
+    char body[256], factor[40], inverse[40];
+    snprintf(body, sizeof body,
+             "/* tone mapping on 0..%g: v / (1 + v) of the value scaled to 0..1, scaled back */\n"
+             "const float v = IN(0, 0) * %sf;\nOUT = %sf * (v / (1.0f + v));\n",
+             scale, float_literal(1 / scale, inverse, sizeof inverse), float_literal(scale, factor, sizeof factor));
+    snprintf((*out)->name, sizeof (*out)->name, "tonemap:%g", scale);
+    return set_body(*out, body);
 }
 
 /* Splits "name:a,b,c" into the name and up to MAX_ARGUMENTS numbers; returns the count, or -1. */
@@ -220,12 +230,14 @@ static int split(const char *text, char *name, size_t name_size, double *numbers
     }
 }
 
-static cls_status parse_convolve(const char *text, const char *arguments, cls_operator **out)
+/* convolve: and its alias correlate: (NAME), a mask applied without flipping (a correlation). */
+static cls_status parse_convolve(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
     unsigned width, height;
     int used = 0;
     if (!arguments || sscanf(arguments, "%ux%u%n", &width, &height, &used) != 2 || !odd_size(width) || !odd_size(height))
-        return bad(text, "expected convolve:WxH,c1,...,cN with odd W and H up to 63");
+        return bad(text, strcmp(name, "convolve") == 0 ? "expected convolve:WxH,c1,...,cN with odd W and H up to 63"
+                                                        : "expected correlate:WxH,c1,...,cN with odd W and H up to 63");
     cls_status status = new_operator(width, height, out);
     if (status != CLS_OK) return status;
     const char *p = arguments + used;
@@ -243,8 +255,152 @@ static cls_status parse_convolve(const char *text, const char *arguments, cls_op
         *out = NULL;
         return bad(text, "needs exactly W*H finite coefficients");
     }
-    snprintf((*out)->name, sizeof (*out)->name, "convolve:%ux%u", width, height);
+    snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%u", name, width, height);
     return CLS_OK;
+}
+
+/* A window word: "S" (S x S) or "WxH", odd sides up to CLS_MAX_MASK. */
+static int parse_window(const char *word, double number, unsigned *width, unsigned *height)
+{
+    if (isfinite(number)) {
+        if (!odd_size(number)) return 0;
+        *width = *height = (unsigned)number;
+        return 1;
+    }
+    unsigned w, h;
+    int used = 0;
+    if (sscanf(word, "%ux%u%n", &w, &h, &used) != 2 || word[used] || !odd_size(w) || !odd_size(h)) return 0;
+    *width = w;
+    *height = h;
+    return 1;
+}
+
+/* An operator whose body BODY (malloc'd, taken over) runs over FOOTPRINT; the mask holds the
+ * footprint as 1 and 0 (the body does not read it). */
+static cls_status from_body(const cls_footprint *footprint, char *body, const char *name, cls_operator **out)
+{
+    cls_status status = new_operator(footprint->width, footprint->height, out);
+    if (status == CLS_OK) {
+        const int rx = (int)footprint->width / 2, ry = (int)footprint->height / 2;
+        for (int dy = -ry; dy <= ry; ++dy)
+            for (int dx = -rx; dx <= rx; ++dx)
+                (*out)->mask[(unsigned)(dy + ry) * footprint->width + (unsigned)(dx + rx)] =
+                    (float)cls_footprint_contains(footprint, dx, dy);
+        (*out)->spec.bake_coefficients = 0;
+        snprintf((*out)->name, sizeof (*out)->name, "%s", name);
+        (*out)->body = body;
+        (*out)->spec.body = body;
+        body = NULL;
+        status = cls_spec_validate(&(*out)->spec); /* the body's rules: a generated body must pass them too */
+    }
+    free(body);
+    if (status != CLS_OK) {
+        cls_operator_release(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
+/* The rank filters: median, percentile, min/erode, max/dilate, morphgradient over a rect, cross
+ * or disk footprint. */
+static cls_status parse_rank(const char *text, const char *name, int count, const double *n, char words[][16],
+                             cls_operator **out)
+{
+    const int percentile = strcmp(name, "percentile") == 0, median = strcmp(name, "median") == 0;
+    const int minimum = strcmp(name, "min") == 0 || strcmp(name, "erode") == 0;
+    const int maximum = strcmp(name, "max") == 0 || strcmp(name, "dilate") == 0;
+    const int gradient = strcmp(name, "morphgradient") == 0;
+    const int first = percentile; /* the window's argument */
+    char usage[256];
+    snprintf(usage, sizeof usage, "expected %s:%sSIZE[,SHAPE] or %s:%sWxH[,SHAPE] with odd sides up to 63 and SHAPE "
+             "rect (default), cross or disk", name, percentile ? "P," : "", name, percentile ? "P," : "");
+    cls_footprint footprint = {CLS_FOOTPRINT_RECT, 0, 0};
+    if (count < first + 1 || count > first + 2 || !parse_window(words[first], n[first], &footprint.width, &footprint.height) ||
+        (count == first + 2 && !cls_footprint_shape_parse(words[first + 1], &footprint.shape)))
+        return bad(text, usage);
+    if (percentile && !(n[0] >= 0 && n[0] <= 100)) return bad(text, "the percentile P must be a number from 0 to 100");
+    char label[48];
+    snprintf(label, sizeof label, "%ux%u,%s", footprint.width, footprint.height, cls_footprint_shape_name(footprint.shape));
+    char *body = NULL, canonical[128];
+    cls_status status;
+    if (minimum || maximum || gradient) {
+        status = gradient ? cls_morph_gradient_body(&footprint, &body) : cls_extremum_body(&footprint, maximum, &body);
+        snprintf(canonical, sizeof canonical, "%s:%s", gradient ? "morphgradient" : maximum ? "max" : "min", label);
+    } else {
+        const unsigned pixels = cls_footprint_count(&footprint);
+        /* scipy.ndimage's ranks: the median is rank N/2; percentile P is rank floor(N * P / 100), N - 1 for 100 */
+        const unsigned rank = median ? pixels / 2 : n[0] == 100 ? pixels - 1 : (unsigned)((double)pixels * n[0] / 100.0);
+        char what[64];
+        if (median) snprintf(what, sizeof what, "median");
+        else snprintf(what, sizeof what, "percentile %g", n[0]);
+        status = cls_rank_body(&footprint, rank, what, &body);
+        if (status != CLS_OK) return cls_fail(status, "operator '%s': %s", text, cls_last_error());
+        if (median) snprintf(canonical, sizeof canonical, "median:%s", label);
+        else snprintf(canonical, sizeof canonical, "percentile:%g,%s", n[0], label);
+    }
+    if (status != CLS_OK) return status;
+    return from_body(&footprint, body, canonical, out);
+}
+
+/* An odd SIZE argument, or the default window of SIGMA; 0 after a message when neither fits. */
+static unsigned gaussian_window(const char *text, int given, double size, double sigma, cls_status *status)
+{
+    if (given) {
+        if (odd_size(size)) return (unsigned)size;
+        *status = bad(text, "the window SIZE must be odd and at most 63");
+        return 0;
+    }
+    const double fallback = cls_gaussian_default_size(sigma);
+    if (fallback <= CLS_MAX_MASK) return (unsigned)fallback;
+    *status = bad(text, "the default window 2*int(4*SIGMA+0.5)+1 is larger than 63: give a SIZE");
+    return 0;
+}
+
+/* Difference of Gaussians (dog), Laplacian of Gaussian (log) and unsharp masking (unsharp). */
+static cls_status parse_gaussian_family(const char *text, const char *name, int count, const double *n,
+                                        char words[][16], cls_operator **out)
+{
+    cls_status status = CLS_OK;
+    unsigned size;
+    if (strcmp(name, "dog") == 0) {
+        if (count < 2 || count > 3) return bad(text, "expected dog:SIGMA1,SIGMA2[,SIZE] with both sigmas > 0");
+        if (!sigma_ok(text, "SIGMA1", words[0], n[0], 0, &status) || !sigma_ok(text, "SIGMA2", words[1], n[1], 0, &status))
+            return status;
+        if (!(size = gaussian_window(text, count == 3, n[2], fmax(n[0], n[1]), &status))) return status;
+        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        cls_operator *op = *out;
+        float *both = calloc(2 * (size_t)size * size, sizeof *both);
+        if (!both) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+        free(op->mask);
+        op->mask = both;
+        cls_gaussian_mask(size, n[0], both);
+        cls_gaussian_mask(size, n[1], both + (size_t)size * size);
+        op->spec.coefficients = both;
+        op->spec.mask_count = 2;
+        op->spec.epilogue = "r0 - r1";
+        snprintf(op->name, sizeof op->name, "dog:%g,%g,%u", n[0], n[1], size);
+        return CLS_OK;
+    }
+    if (strcmp(name, "log") == 0) {
+        if (count < 1 || count > 2) return bad(text, "expected log:SIGMA[,SIZE] with SIGMA > 0");
+        if (!sigma_ok(text, "SIGMA", words[0], n[0], 0, &status)) return status;
+        if (!(size = gaussian_window(text, count == 2, n[1], n[0], &status))) return status;
+        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        cls_laplacian_of_gaussian_mask(size, n[0], (*out)->mask);
+        snprintf((*out)->name, sizeof (*out)->name, "log:%g,%u", n[0], size);
+        return CLS_OK;
+    }
+    if (strcmp(name, "unsharp") == 0) {
+        if (count < 2 || count > 3 || !isfinite(n[1]))
+            return bad(text, "expected unsharp:SIGMA,AMOUNT[,SIZE] with SIGMA > 0 and a finite AMOUNT");
+        if (!sigma_ok(text, "SIGMA", words[0], n[0], 0, &status)) return status;
+        if (!(size = gaussian_window(text, count == 3, n[2], n[0], &status))) return status;
+        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        cls_unsharp_mask(size, n[0], n[1], (*out)->mask);
+        snprintf((*out)->name, sizeof (*out)->name, "unsharp:%g,%g,%u", n[0], n[1], size);
+        return CLS_OK;
+    }
+    return bad(text, "unknown operator");
 }
 
 cls_status cls_operator_parse(const char *text, cls_operator **out)
@@ -253,7 +409,8 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
     *out = NULL;
     char name[32], words[MAX_ARGUMENTS][16];
     double n[MAX_ARGUMENTS];
-    if (strncasecmp(text, "convolve:", 9) == 0) return parse_convolve(text, text + 9, out);
+    if (strncasecmp(text, "convolve:", 9) == 0) return parse_convolve(text, "convolve", text + 9, out);
+    if (strncasecmp(text, "correlate:", 10) == 0) return parse_convolve(text, "correlate", text + 10, out);
     const int count = split(text, name, sizeof name, n, words, MAX_ARGUMENTS);
     if (count < 0) return bad(text, "expected NAME or NAME:ARGUMENTS");
     cls_status status = CLS_OK;
@@ -307,10 +464,18 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
         return atrous((unsigned)n[0], out);
     }
     if (strcmp(name, "tonemap") == 0) {
-        if (count != 0) return bad(text, "tonemap takes no parameters");
-        return tonemap(out);
+        if (count > 1 || (count == 1 && !(n[0] > 0 && n[0] <= 1e30)))
+            return bad(text, "expected tonemap or tonemap:SCALE, the values' full scale (255 for u8), above 0");
+        return tonemap(count ? n[0] : 1, out);
     }
-    return bad(text, "unknown operator (convolve, gaussian, box, laplace, sobel, scharr, bilateral, atrous, tonemap)");
+    if (strcmp(name, "median") == 0 || strcmp(name, "percentile") == 0 || strcmp(name, "min") == 0 ||
+        strcmp(name, "max") == 0 || strcmp(name, "erode") == 0 || strcmp(name, "dilate") == 0 ||
+        strcmp(name, "morphgradient") == 0)
+        return parse_rank(text, name, count, n, words, out);
+    if (strcmp(name, "dog") == 0 || strcmp(name, "log") == 0 || strcmp(name, "unsharp") == 0)
+        return parse_gaussian_family(text, name, count, n, words, out);
+    return bad(text, "unknown operator (convolve, correlate, gaussian, box, laplace, sobel, scharr, bilateral, atrous, "
+                     "tonemap, median, percentile, min, max, erode, dilate, morphgradient, dog, log, unsharp)");
 }
 
 cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask, cls_operator **out)

@@ -1,0 +1,49 @@
+/* gaussian_masks.c — masks built from the sampled, normalized Gaussian (see gaussian_masks.h),
+ * computed in double and stored as float. */
+#include "gaussian_masks.h"
+
+#include "clstencil.h"
+
+#include <math.h>
+
+double cls_gaussian_default_size(double sigma) { return 2 * floor(4 * sigma + 0.5) + 1; }
+
+/* The normalized 1-D Gaussian g and, when second is not NULL, its second-derivative weights. */
+static void weights(unsigned size, double sigma, double *g, double *second)
+{
+    const int half = (int)size / 2;
+    const double s2 = sigma * sigma;
+    double total = 0;
+    for (int i = -half; i <= half; ++i) total += g[i + half] = exp(-0.5 / s2 * i * i);
+    for (int i = -half; i <= half; ++i) {
+        g[i + half] /= total;
+        if (second) second[i + half] = ((double)i * i / (s2 * s2) - 1 / s2) * g[i + half];
+    }
+}
+
+void cls_gaussian_mask(unsigned size, double sigma, float *mask)
+{
+    double g[CLS_MAX_MASK];
+    weights(size, sigma, g, NULL);
+    for (unsigned j = 0; j < size; ++j)
+        for (unsigned i = 0; i < size; ++i) mask[j * size + i] = (float)(g[j] * g[i]);
+}
+
+void cls_laplacian_of_gaussian_mask(unsigned size, double sigma, float *mask)
+{
+    double g[CLS_MAX_MASK], d2[CLS_MAX_MASK];
+    weights(size, sigma, g, d2);
+    for (unsigned j = 0; j < size; ++j)
+        for (unsigned i = 0; i < size; ++i) mask[j * size + i] = (float)(d2[i] * g[j] + g[i] * d2[j]);
+}
+
+void cls_unsharp_mask(unsigned size, double sigma, double amount, float *mask)
+{
+    double g[CLS_MAX_MASK];
+    weights(size, sigma, g, NULL);
+    for (unsigned j = 0; j < size; ++j)
+        for (unsigned i = 0; i < size; ++i) {
+            const double centre = i == size / 2 && j == size / 2 ? 1 + amount : 0;
+            mask[j * size + i] = (float)(centre - amount * g[j] * g[i]);
+        }
+}
