@@ -5,7 +5,11 @@
 #ifndef CLSTENCIL_H
 #define CLSTENCIL_H
 
+/* The OpenCL API the library is written against; a host that targets another version defines
+ * CL_TARGET_OPENCL_VERSION itself before this header (or on its command line). */
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 #include <stddef.h>
 #include <stdint.h>
