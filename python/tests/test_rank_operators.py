@@ -1,0 +1,195 @@
+"""The rank, morphology and Gaussian-derived operators against scipy.ndimage in every border mode
+scipy shares, borders included: median_filter, percentile_filter, grey_erosion/grey_dilation
+with rectangle, cross and disk footprints, morphological_gradient, gaussian_laplace,
+gaussian_filter (difference of Gaussians, unsharp masking). Representative image sizes and
+footprints by default; every size from 1x1 to 97x64 and footprints up to 31 when exhaustive."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.ndimage as ndimage
+
+import clstencil
+from conftest import SCIPY_MODES, exhaustive
+
+BORDER_VALUE = 0.75
+# (rows, columns): single pixels, lines, images narrower than the windows, odd sizes, the largest.
+REPRESENTATIVE_SHAPES = [(1, 1), (1, 6), (5, 1), (2, 3), (4, 9), (13, 31), (64, 97)]
+
+
+def shapes() -> list[tuple[int, int]]:
+    if exhaustive():
+        return list(itertools.product(range(1, 65), range(1, 98)))
+    return REPRESENTATIVE_SHAPES
+
+
+def footprint(width: int, height: int, shape: str) -> np.ndarray:
+    """The footprint as its definition in docs/api.md states it, written independently of the
+    generator: the cross is the centre row and column, the disk dx^2/rx^2 + dy^2/ry^2 <= 1."""
+    rx, ry = width // 2, height // 2
+    dy, dx = np.mgrid[-ry:ry + 1, -rx:rx + 1]
+    if shape == "cross":
+        return (dx == 0) | (dy == 0)
+    if shape == "disk":
+        return dx * dx * ry * ry + dy * dy * rx * rx <= rx * rx * ry * ry
+    return np.ones((height, width), bool)
+
+
+def rank_reference(kind: str, width: int, height: int, shape: str, percent: float = 50.0):
+    """scipy's filter of an operator of the rank family, as a function of (image, mode, cval)."""
+    fp = footprint(width, height, shape)
+    if kind == "median":
+        return lambda a, mode, cval: ndimage.median_filter(a, footprint=fp, mode=mode, cval=cval)
+    if kind == "percentile":
+        return lambda a, mode, cval: ndimage.percentile_filter(a, percent, footprint=fp, mode=mode, cval=cval)
+    if kind == "min":
+        return lambda a, mode, cval: ndimage.grey_erosion(a, footprint=fp, mode=mode, cval=cval)
+    if kind == "max":
+        return lambda a, mode, cval: ndimage.grey_dilation(a, footprint=fp, mode=mode, cval=cval)
+    assert kind == "morphgradient"
+    return lambda a, mode, cval: ndimage.morphological_gradient(a, footprint=fp, mode=mode, cval=cval)
+
+
+def rank_text(kind: str, width: int, height: int, shape: str, percent: float = 50.0) -> str:
+    arguments = f"{width}x{height},{shape}"
+    return f"percentile:{percent:g},{arguments}" if kind == "percentile" else f"{kind}:{arguments}"
+
+
+# (kind, width, height, shape, percent): the unrolled networks (9, 15 and 25 pixels), the private
+# array (81 and 341 pixels), every footprint shape for min/max and the gradient.
+RANK_CASES = [("median", 3, 3, "rect", 50), ("median", 5, 3, "rect", 50), ("median", 9, 9, "rect", 50),
+              ("median", 5, 5, "disk", 50), ("percentile", 5, 5, "rect", 20),
+              ("percentile", 11, 31, "rect", 90), ("min", 5, 5, "disk", 0), ("max", 7, 3, "cross", 0),
+              ("min", 9, 5, "rect", 0), ("max", 3, 3, "rect", 0), ("morphgradient", 5, 5, "disk", 0)]
+
+
+@pytest.mark.parametrize("case", RANK_CASES, ids=[rank_text(*c) for c in RANK_CASES])
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_rank_equals_scipy(case, border: str) -> None:
+    text = rank_text(*case)
+    reference = rank_reference(*case)
+    rng = np.random.default_rng(3)
+    for shape in shapes():
+        image = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(image, text, border, BORDER_VALUE)
+        expected = reference(image, SCIPY_MODES[border], BORDER_VALUE)
+        # A rank filter returns one of its inputs (the gradient the difference of two): exact.
+        np.testing.assert_array_equal(result, expected, err_msg=f"{text}, {border}, shape {shape}")
+
+
+def footprint_sweep() -> list[tuple]:
+    """Footprints of 1 to 31 per side (exhaustive only: each is a kernel build)."""
+    if not exhaustive():
+        return [("median", 1, 1, "rect", 50), ("max", 1, 7, "disk", 0)]
+    sides = [1, 3, 5, 7, 9, 15, 21, 31]  # 7x7 is the largest network, the others private arrays
+    cases = [(kind, w, h, shape, 50) for kind in ("min", "max") for shape in ("rect", "cross", "disk")
+             for w in sides for h in sides]
+    cases += [("median", w, h, shape, 50) for shape in ("rect", "cross", "disk") for w in sides for h in sides]
+    cases += [("percentile", w, w, "rect", p) for w in (3, 7, 31) for p in (0, 10, 33.3, 99.9, 100)]
+    return cases
+
+
+@pytest.mark.parametrize("case", footprint_sweep(), ids=lambda c: rank_text(*c))
+def test_footprints_equal_scipy(case) -> None:
+    text = rank_text(*case)
+    reference = rank_reference(*case)
+    image = np.random.default_rng(4).random((40, 45), dtype=np.float32)
+    for border in SCIPY_MODES:
+        np.testing.assert_array_equal(clstencil.filter(image, text, border, BORDER_VALUE),
+                                      reference(image, SCIPY_MODES[border], BORDER_VALUE),
+                                      err_msg=f"{text}, {border}")
+
+
+def test_integer_median_is_exact() -> None:
+    image = np.random.default_rng(5).integers(0, 256, (31, 40), dtype=np.uint8)
+    result = clstencil.filter(image, "median:5x3", "mirror")
+    assert result.dtype == np.uint8
+    np.testing.assert_array_equal(result, ndimage.median_filter(image, size=(3, 5), mode="reflect"))
+
+
+def test_percentile_ends_are_min_and_max() -> None:
+    image = np.random.default_rng(6).random((20, 17), dtype=np.float32)
+    for low, high in (("percentile:0,3", "min:3"), ("percentile:100,3", "max:3")):
+        np.testing.assert_array_equal(clstencil.filter(image, low), clstencil.filter(image, high))
+
+
+def test_erode_and_dilate_are_min_and_max() -> None:
+    assert clstencil.Operator("erode:5,cross").name == "min:5x5,cross"
+    assert clstencil.Operator("dilate:3x5").name == "max:3x5,rect"
+
+
+def test_undefined_border_computes_the_interior_only() -> None:
+    image = np.random.default_rng(7).random((9, 12), dtype=np.float32)
+    result = clstencil.filter(image, "median:5x3", "undefined")
+    expected = ndimage.median_filter(image, size=(3, 5), mode="nearest")
+    np.testing.assert_array_equal(result[1:-1, 2:-2], expected[1:-1, 2:-2])
+    untouched = np.ones(result.shape, bool)
+    untouched[1:-1, 2:-2] = False
+    assert not result[untouched].any()
+
+
+@pytest.mark.parametrize("text", ["median:4", "median:33", "median:63x31", "percentile:101,3", "min:5,square",
+                                  "max:3x", "log:8", "dog:1", "unsharp:1", "tonemap:0"])
+def test_bad_parameters_are_refused(text: str) -> None:
+    with pytest.raises(clstencil.InvalidArgumentError):
+        clstencil.Operator(text)
+
+
+def test_too_large_a_rank_footprint_names_the_limit() -> None:
+    with pytest.raises(clstencil.InvalidArgumentError, match="at most 1024"):
+        clstencil.Operator("median:33")
+
+
+def gaussian(a: np.ndarray, sigma: float, size: int, mode: str, cval: float) -> np.ndarray:
+    """scipy's Gaussian over the same radius: truncate = radius / sigma."""
+    return ndimage.gaussian_filter(a, sigma, mode=mode, cval=cval, truncate=(size // 2) / sigma)
+
+
+# The masks' operators: (text, reference(image, mode, cval), the cval scipy's definition matches).
+# gaussian_laplace filters separably and pads its intermediate with cval: that equals the one
+# 2-D mask's constant border only for cval 0.
+MASK_CASES = [
+    ("dog:1,2,9", lambda a, m, c: gaussian(a, 1, 9, m, c) - gaussian(a, 2, 9, m, c), BORDER_VALUE),
+    ("log:1.5", lambda a, m, c: ndimage.gaussian_laplace(a, 1.5, mode=m, cval=c, truncate=6 / 1.5), 0.0),
+    ("log:1,5", lambda a, m, c: ndimage.gaussian_laplace(a, 1.0, mode=m, cval=c, truncate=2.0), 0.0),
+    ("unsharp:1.2,0.7,7", lambda a, m, c: a + 0.7 * (a - gaussian(a, 1.2, 7, m, c)), BORDER_VALUE),
+]
+
+
+@pytest.mark.parametrize("case", MASK_CASES, ids=[c[0] for c in MASK_CASES])
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_gaussian_family_equals_scipy(case, border: str) -> None:
+    text, reference, cval = case
+    rng = np.random.default_rng(8)
+    for shape in shapes():
+        image = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(image, text, border, cval)
+        expected = reference(image.astype(np.float64), SCIPY_MODES[border], cval)
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=2e-6, err_msg=f"{text}, {border}, {shape}")
+
+
+def test_default_windows_follow_scipys_truncate() -> None:
+    assert clstencil.Operator("log:1.5").window == (13, 13)      # 2 * int(4 * 1.5 + 0.5) + 1
+    assert clstencil.Operator("dog:1,2").window == (17, 17)      # of the larger sigma
+    assert clstencil.Operator("unsharp:1,2").window == (9, 9)
+
+
+def test_correlate_is_convolve_without_flip() -> None:
+    coefficients = ",".join(str(c) for c in range(1, 16))
+    image = np.random.default_rng(9).random((12, 14), dtype=np.float32)
+    mask = np.arange(1, 16, dtype=np.float64).reshape(3, 5)
+    correlated = clstencil.filter(image, "correlate:5x3," + coefficients, "mirror")
+    np.testing.assert_array_equal(correlated, clstencil.filter(image, "convolve:5x3," + coefficients, "mirror"))
+    np.testing.assert_allclose(correlated, ndimage.correlate(image.astype(np.float64), mask, mode="reflect"),
+                               rtol=1e-5)
+
+
+def test_tonemap_scale_maps_to_one_and_back() -> None:
+    image = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    v = image.astype(np.float64) / 255
+    expected = 255 * v / (1 + v)
+    np.testing.assert_allclose(clstencil.filter(image, "tonemap:255", dtype=np.float32), expected, rtol=1e-6)
+    # u8 results round the same values: a tie may fall either way after float rounding.
+    assert np.abs(clstencil.filter(image, "tonemap:255").astype(np.float64) - expected).max() <= 0.5 + 1e-4
