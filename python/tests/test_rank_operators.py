@@ -92,7 +92,7 @@ def footprint_sweep() -> list[tuple]:
 
 
 @pytest.mark.parametrize("case", footprint_sweep(), ids=lambda c: rank_text(*c))
-def test_footprints_equal_scipy(case) -> None:
+def test_footprints_equals_scipy(case) -> None:
     text = rank_text(*case)
     reference = rank_reference(*case)
     image = np.random.default_rng(4).random((40, 45), dtype=np.float32)

@@ -1,0 +1,197 @@
+/* test_rank_operators.c — the rank and Gaussian-derived operators without a device: footprint
+ * shapes against their definitions, every window's body within the body rules, the unrolled
+ * selection networks run by a small interpreter of their text against sorting, the masks' sums
+ * and the parser's refusals. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "body_check.h"
+#include "generator.h"
+#include "rank_bodies.h"
+
+static void footprint_shapes(void **state)
+{
+    (void)state;
+    const cls_footprint rect = {CLS_FOOTPRINT_RECT, 5, 3}, cross = {CLS_FOOTPRINT_CROSS, 5, 3},
+                        disk = {CLS_FOOTPRINT_DISK, 5, 5}, wide = {CLS_FOOTPRINT_DISK, 7, 3},
+                        point = {CLS_FOOTPRINT_DISK, 1, 1}, line = {CLS_FOOTPRINT_DISK, 1, 9};
+    assert_int_equal(cls_footprint_count(&rect), 15);
+    assert_int_equal(cls_footprint_count(&cross), 7);
+    assert_int_equal(cls_footprint_count(&disk), 13); /* dx^2 + dy^2 <= 4 */
+    /* x^2/9 + y^2 <= 1: the 7 pixels of the middle row and the centre column's 2 */
+    assert_int_equal(cls_footprint_count(&wide), 7 + 2);
+    assert_int_equal(cls_footprint_count(&point), 1);
+    assert_int_equal(cls_footprint_count(&line), 9);
+    assert_true(cls_footprint_contains(&disk, 2, 0));
+    assert_false(cls_footprint_contains(&disk, 2, 1));
+    assert_false(cls_footprint_contains(&cross, 1, 1));
+    assert_false(cls_footprint_contains(&rect, 3, 0));
+}
+
+/* Runs an unrolled rank body on VALUES (the footprint's pixels in the order it loads them). */
+static float run_network(const char *body, const float *values, unsigned n)
+{
+    float p[CLS_RANK_UNROLLED_MAX] = {0}, t = 0;
+    unsigned loaded = 0;
+    for (const char *line = body; *line; line = strchr(line, '\n') + 1) {
+        unsigned a, b, c, d, e, f, g;
+        int dx, dy;
+        if (strncmp(line, "/*", 2) == 0 || strncmp(line, " *", 2) == 0 || strncmp(line, "float t;", 8) == 0 ||
+            strncmp(line, "(void)t;", 8) == 0) {
+        } else if (sscanf(line, "float p%u = IN(%d, %d);", &a, &dx, &dy) == 3) {
+            assert_int_equal(a, loaded);
+            p[a] = values[loaded++];
+        } else if (sscanf(line, "t = fmin(p%u, p%u); p%u = fmax(p%u, p%u); p%u = t;", &a, &b, &c, &d, &e, &f) == 6) {
+            assert_true(a == d && a == f && b == c && b == e && a < b);
+            t = fminf(p[a], p[b]);
+            p[b] = fmaxf(p[a], p[b]);
+            p[a] = t;
+        } else if (sscanf(line, "p%u = fmin(p%u, p%u);", &a, &b, &c) == 3 && a == b) {
+            p[a] = fminf(p[a], p[c]);
+        } else if (sscanf(line, "p%u = fmax(p%u, p%u);", &a, &b, &c) == 3 && a == c) {
+            p[a] = fmaxf(p[b], p[a]);
+        } else if (sscanf(line, "OUT = p%u;", &g) == 1) {
+            assert_int_equal(loaded, n);
+            return p[g];
+        } else {
+            fail_msg("unexpected line in a network body: %.60s", line);
+        }
+        if (!strchr(line, '\n')) break;
+    }
+    fail_msg("the body never assigns OUT");
+    return 0;
+}
+
+static int ascending(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every rank of every footprint the networks serve, on random values with ties. */
+static void networks_select_every_rank(void **state)
+{
+    (void)state;
+    srand(11);
+    for (unsigned w = 1; w <= 7; w += 2)
+        for (unsigned h = 1; h <= 7; h += 2)
+            for (int shape = 0; shape < 3; ++shape) {
+                const cls_footprint f = {(cls_footprint_shape)shape, w, h};
+                const unsigned n = cls_footprint_count(&f);
+                for (unsigned rank = 0; rank < n; ++rank) {
+                    char *body = NULL;
+                    assert_int_equal(cls_rank_body(&f, rank, "test", &body), CLS_OK);
+                    for (int trial = 0; trial < 20; ++trial) {
+                        float values[CLS_RANK_UNROLLED_MAX], sorted[CLS_RANK_UNROLLED_MAX];
+                        for (unsigned k = 0; k < n; ++k) sorted[k] = values[k] = (float)(rand() % (trial < 10 ? 7 : 1000));
+                        qsort(sorted, n, sizeof *sorted, ascending);
+                        const float got = run_network(body, values, n);
+                        if (got != sorted[rank]) fail_msg("%ux%u shape %d rank %u: %g, not %g", w, h, shape, rank, got, sorted[rank]);
+                    }
+                    free(body);
+                }
+            }
+}
+
+/* Every window the parser accepts gives a body within the rules (the parser validates it) and
+ * within the size limit; rank filters stop at CLS_RANK_MAX_PIXELS. */
+static void every_window_parses(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"median", "min", "max", "morphgradient", "percentile:37"};
+    static const char *const shapes[] = {"rect", "cross", "disk"};
+    for (unsigned w = 1; w <= CLS_MAX_MASK; w += 2)
+        for (unsigned h = 1; h <= CLS_MAX_MASK; h += 2)
+            for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+                for (size_t s = 0; s < 3; ++s) {
+                    if (k != 0 && (w % 4 != 1 || h % 4 != 1) && w != CLS_MAX_MASK) continue; /* min/max: a sample */
+                    char text[64];
+                    snprintf(text, sizeof text, "%s%s%ux%u,%s", kinds[k], strchr(kinds[k], ':') ? "," : ":", w, h, shapes[s]);
+                    cls_operator *op = NULL;
+                    const cls_status status = cls_operator_parse(text, &op);
+                    const cls_footprint f = {(cls_footprint_shape)s, w, h};
+                    const int ranked = k == 0 || k == 4;
+                    if (ranked && cls_footprint_count(&f) > CLS_RANK_MAX_PIXELS) {
+                        assert_int_equal(status, CLS_ERR_INVALID_ARGUMENT);
+                        assert_non_null(strstr(cls_last_error(), "at most 1024"));
+                        continue;
+                    }
+                    if (status != CLS_OK) fail_msg("%s refused: %s", text, cls_last_error());
+                    assert_true(strlen(cls_operator_spec(op)->body) <= CLS_BODY_MAX_BYTES);
+                    cls_operator_release(op);
+                }
+}
+
+static double mask_sum(const char *text, unsigned which)
+{
+    cls_operator *op = NULL;
+    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s refused: %s", text, cls_last_error());
+    const cls_spec *spec = cls_operator_spec(op);
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height;
+    double sum = 0;
+    for (size_t k = 0; k < taps; ++k) sum += spec->coefficients[which * taps + k];
+    cls_operator_release(op);
+    return sum;
+}
+
+static void gaussian_family_masks(void **state)
+{
+    (void)state;
+    assert_true(fabs(mask_sum("dog:1,2,9", 0) - 1) < 1e-6 && fabs(mask_sum("dog:1,2,9", 1) - 1) < 1e-6);
+    /* a second derivative: almost no response to a constant (-1.9e-4 after truncation at 4 sigma, as scipy's) */
+    assert_true(fabs(mask_sum("log:1.5", 0) + 1.9226e-4) < 1e-7);
+    assert_true(fabs(mask_sum("unsharp:2,0.5", 0) - 1) < 1e-6);
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_parse("dog:1,2", &op), CLS_OK);
+    assert_int_equal(cls_operator_spec(op)->mask_count, 2);
+    assert_string_equal(cls_operator_spec(op)->epilogue, "r0 - r1");
+    assert_string_equal(cls_operator_name(op), "dog:1,2,17");
+    cls_operator_release(op);
+    /* the centre of the Laplacian of Gaussian of sigma 1: 2 * (-1) * g(0)^2, g(0) = 1 / sum exp(-i^2/2) */
+    assert_int_equal(cls_operator_parse("log:1,3", &op), CLS_OK);
+    const double g0 = 1 / (1 + 2 * exp(-0.5));
+    assert_true(fabs(cls_operator_spec(op)->coefficients[4] - (-2 * g0 * g0)) < 1e-6);
+    cls_operator_release(op);
+}
+
+static void refused(const char *text, const char *message)
+{
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_parse(text, &op), CLS_ERR_INVALID_ARGUMENT);
+    assert_null(op);
+    if (!strstr(cls_last_error(), message)) fail_msg("'%s' gave '%s', not '%s'", text, cls_last_error(), message);
+}
+
+static void refusals_name_the_rule(void **state)
+{
+    (void)state;
+    refused("median:4", "odd sides up to 63");
+    refused("median:3,square", "SHAPE rect (default), cross or disk");
+    refused("median:33", "holds 1089 pixels: rank filters select among at most 1024");
+    refused("percentile:-1,3", "from 0 to 100");
+    refused("percentile:3", "expected percentile:P,SIZE");
+    refused("min:65", "odd sides up to 63");
+    refused("log:8", "larger than 63: give a SIZE");
+    refused("dog:1,0", "SIGMA2 '0' is not a finite number above 0");
+    refused("unsharp:1,inf", "a finite AMOUNT");
+    refused("tonemap:-1", "tonemap:SCALE");
+    refused("correlate:2x2,1,1,1,1", "expected correlate:WxH");
+    refused("nosuch:3", "unknown operator");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
+        cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
+        cmocka_unit_test(refusals_name_the_rule),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
