@@ -195,7 +195,8 @@ static cls_status tonemap(double scale, cls_operator **out)
 {
     static const float one = 1.0f;
     cls_status status = from_values(1, 1, &one, "tonemap", out);
-    if (status != CLS_OK || scale == 1) return status;
+    if (status != CLS_OK) return status;
+    if (scale == 1) return set_body(*out, "/* tone mapping: v / (1 + v) */\nconst float v = IN(0, 0);\nOUT = v / (1.0f + v);\n");
     char body[256], factor[40], inverse[40];
     snprintf(body, sizeof body,
              "/* tone mapping on 0..%g: v / (1 + v) of the value scaled to 0..1, scaled back */\n"

@@ -59,18 +59,64 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
     return label_new_stages(s, &label, 1);
 }
 
+/* The tone mapping for an image of TYPE: values keep an integer image's stored scale through
+ * the f32 stages, so on u8 and u16 images it maps 0..255 (0..65535) to 0..1 and back. */
+static const char *tonemap_for(cls_pixel_type type)
+{
+    return type == CLS_PIXEL_U8 ? "tonemap:255" : type == CLS_PIXEL_U16 ? "tonemap:65535" : "tonemap";
+}
+
+/* Appends the operator of TEXT (a literal: it is the stage's label too). */
+static int add_parsed_stage(stages *s, const filter_plan *plan, const char *text, const cls_host_image *image,
+                            cls_pixel_type in, cls_pixel_type out)
+{
+    cls_operator *op = NULL;
+    cls_status status = cls_operator_parse(text, &op);
+    if (status != CLS_OK) return report_failure("filter", status);
+    const int code = add_stage(s, plan, *cls_operator_spec(op), image, in, out, text);
+    cls_operator_release(op);
+    return code;
+}
+
+/* The Night filter on an integer image: a-trous 1, 2, 4, 8, then the tone mapping on its scale. */
+static int add_integer_night(stages *s, const filter_plan *plan, const cls_host_image *image, cls_pixel_type in,
+                             cls_pixel_type out)
+{
+    static const char *const smoothing[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8"};
+    int code = EXIT_OK_;
+    for (size_t k = 0; code == EXIT_OK_ && k < 4; ++k)
+        code = add_parsed_stage(s, plan, smoothing[k], image, k == 0 ? in : CLS_PIXEL_F32, CLS_PIXEL_F32);
+    return code == EXIT_OK_ ? add_parsed_stage(s, plan, tonemap_for(image->type), image, CLS_PIXEL_F32, out) : code;
+}
+
 /* Every --op in order: the first stage reads the image's type, the last writes the plan's
  * output type, everything in between is f32. */
 static int build_stages(stages *s, const filter_plan *plan, const cls_host_image *image)
 {
     cls_pixel_type current = image->type;
+    /* u8 or u16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
+     * output, the values are taken as they come: scaled by an earlier --op, as the usage says) */
+    const int integer_image = image->type != CLS_PIXEL_F32 && plan->output_type != CLS_PIXEL_F32;
     for (size_t i = 0; i < plan->op_count; ++i) {
         const int last = i + 1 == plan->op_count;
         const filter_op *op = &plan->ops[i];
         int code;
+        if (op->op && integer_image && strcmp(cls_operator_name(op->op), "tonemap") == 0) {
+            code = add_parsed_stage(s, plan, tonemap_for(image->type), image, current,
+                                    last ? plan->output_type : CLS_PIXEL_F32);
+            current = CLS_PIXEL_F32;
+            if (code != EXIT_OK_) return code;
+            continue;
+        }
         if (op->op) {
             code = add_stage(s, plan, *cls_operator_spec(op->op), image, current,
                              last ? plan->output_type : CLS_PIXEL_F32, cls_operator_name(op->op));
+            current = CLS_PIXEL_F32;
+            if (code != EXIT_OK_) return code;
+            continue;
+        }
+        if (integer_image) {
+            code = add_integer_night(s, plan, image, current, last ? plan->output_type : CLS_PIXEL_F32);
             current = CLS_PIXEL_F32;
             if (code != EXIT_OK_) return code;
             continue;

@@ -176,6 +176,13 @@ night)   # the Night filter: five stages; tone-mapped values lie in [0, 1)
     floats "$work/scaled.pfm" | awk '$1 < 0 || $1 > 0.5 { bad = 1 } END { exit bad }' ||
         fail "Night of values in [0, 1] outside [0, 0.5]"
     run 0 "$sample" "$work/n.tif" --op night --border mirror
+    # u8 in and out: the tone mapping maps 0..255 to 0..1 and back (white: 255 / 2, not 1)
+    make_pnm "$work/white.pgm" 8 8 255 "255"
+    for op in night tonemap; do
+        run 0 "$work/white.pgm" "$work/white-$op.pgm" --op $op
+        samples "$work/white-$op.pgm" | awk '$1 < 127 || $1 > 128 { bad = 1 } END { exit bad || NR != 64 }' ||
+            fail "$op of a white u8 image is not 255/2"
+    done
     ;;
 verbose)   # -v (and --device) names the device, every stage with its build, the transfers and the kernels
     run 0 "$sample" "$work/v.tif" --op box:3 --op laplace:5 -v
