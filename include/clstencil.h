@@ -462,7 +462,8 @@ void cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
 typedef struct cls_operator cls_operator;
 
 /* Parses an operator, case-insensitively:
- *   convolve:WxH,c1,...,cN   any mask, row by row
+ *   convolve:WxH,c1,...,cN   any mask, row by row, applied without flipping (a correlation:
+ *   correlate:WxH,c1,...,cN  out(x, y) = sum c(i, j) * in(x + i - W/2, y + j - H/2)); the same
  *   gaussian:SIZE[,SIGMA]    normalized; SIGMA defaults to 0.3*((SIZE-1)/2 - 1) + 0.8
  *   box:SIZE                 the mean over SIZE x SIZE
  *   laplace[:3|5]            3x3 (4-neighbour) or 5x5 Laplacian (default 3)
@@ -470,7 +471,21 @@ typedef struct cls_operator cls_operator;
  *   scharr:x|y|mag[,SIZE]    Scharr derivatives, SIZE 3, 5, 7 or 9 (default 3)
  *   bilateral:SD,SR[,SIZE]   spatial sigma SD, range sigma SR, window SIZE (default 4*SD+1, odd)
  *   atrous:D                 the 3x3 B3-spline smoothing dilated by D (1, 2, 4, 8, ...)
- *   tonemap                  the Night filter's tone-mapping point operator, v / (1 + v)
+ *   tonemap[:SCALE]          the Night filter's tone-mapping point operator, v / (1 + v); with
+ *                            SCALE (255 for u8) on values of 0..SCALE, mapped to 0..1 and back
+ *   median:WIN[,SHAPE]       the median (rank N/2 of the footprint's N pixels)
+ *   percentile:P,WIN[,SHAPE] rank floor(N*P/100) (N-1 for P = 100), P from 0 to 100
+ *   min:WIN[,SHAPE]          grey erosion (erode: the same); NaN pixels are skipped
+ *   max:WIN[,SHAPE]          grey dilation (dilate: the same)
+ *   morphgradient:WIN[,SHAPE]  max - min over the footprint, in one pass
+ *                            WIN: SIZE or WxH, odd sides up to 63; SHAPE: rect (default), cross
+ *                            (centre row and column) or disk (dx^2/rx^2 + dy^2/ry^2 <= 1 with
+ *                            rx = W/2, ry = H/2); median and percentile: 1024 pixels at most
+ *   dog:S1,S2[,SIZE]         difference of Gaussians G(S1) - G(S2), two masks in one kernel
+ *   log:SIGMA[,SIZE]         Laplacian of Gaussian (scipy's gaussian_laplace), one mask
+ *   unsharp:SIGMA,AMOUNT[,SIZE]  in + AMOUNT * (in - G(SIGMA)), one mask
+ *                            dog, log, unsharp: SIZE defaults to 2*int(4*SIGMA+0.5)+1 (the larger
+ *                            sigma), scipy's truncate 4.0
  * Bad names or parameters are CLS_ERR_INVALID_ARGUMENT with a message naming them. */
 cls_status cls_operator_parse(const char *text, cls_operator **out);
 /* A user-written operator (see cls_spec.body) over a WxH window; mask may be NULL (all 1). */
