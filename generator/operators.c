@@ -357,6 +357,19 @@ static unsigned gaussian_window(const char *text, int given, double size, double
     return 0;
 }
 
+/* Keeps the operator when its mask's SIZE x SIZE values are finite floats; else releases it and
+ * says which parameter is out of range. */
+static cls_status finite_mask(const char *text, unsigned size, const char *why, cls_operator **out)
+{
+    for (size_t k = 0; k < (size_t)size * size; ++k)
+        if (!isfinite((*out)->mask[k])) {
+            cls_operator_release(*out);
+            *out = NULL;
+            return bad(text, why);
+        }
+    return CLS_OK;
+}
+
 /* Difference of Gaussians (dog), Laplacian of Gaussian (log) and unsharp masking (unsharp). */
 static cls_status parse_gaussian_family(const char *text, const char *name, int count, const double *n,
                                         char words[][16], cls_operator **out)
@@ -389,7 +402,7 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
         if ((status = new_operator(size, size, out)) != CLS_OK) return status;
         cls_laplacian_of_gaussian_mask(size, n[0], (*out)->mask);
         snprintf((*out)->name, sizeof (*out)->name, "log:%g,%u", n[0], size);
-        return CLS_OK;
+        return finite_mask(text, size, "SIGMA is too small: the weights (1/SIGMA^4) are not finite in float", out);
     }
     if (strcmp(name, "unsharp") == 0) {
         if (count < 2 || count > 3 || !isfinite(n[1]))
@@ -399,7 +412,7 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
         if ((status = new_operator(size, size, out)) != CLS_OK) return status;
         cls_unsharp_mask(size, n[0], n[1], (*out)->mask);
         snprintf((*out)->name, sizeof (*out)->name, "unsharp:%g,%g,%u", n[0], n[1], size);
-        return CLS_OK;
+        return finite_mask(text, size, "AMOUNT is too large: the weights are not finite in float", out);
     }
     return bad(text, "unknown operator");
 }

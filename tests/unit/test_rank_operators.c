@@ -181,6 +181,8 @@ static void refusals_name_the_rule(void **state)
     refused("log:8", "larger than 63: give a SIZE");
     refused("dog:1,0", "SIGMA2 '0' is not a finite number above 0");
     refused("unsharp:1,inf", "a finite AMOUNT");
+    refused("unsharp:1,1e300", "AMOUNT is too large");
+    refused("log:1e-150,3", "SIGMA is too small");
     refused("tonemap:-1", "tonemap:SCALE");
     refused("correlate:2x2,1,1,1,1", "expected correlate:WxH");
     refused("nosuch:3", "unknown operator");
