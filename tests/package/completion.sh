@@ -1,0 +1,43 @@
+#!/bin/bash
+# completion.sh — the bash completion loads in a plain bash (no bash-completion package) and
+# completes commands, options (from the command's --help), operator names, border modes in both
+# --name value and --name=value forms, and filter's files.
+# Usage: completion.sh COMPLETION_SCRIPT CLI
+set -u
+script=$1 cli=$2
+# shellcheck source=/dev/null
+source "$script" || { echo "sourcing $script failed"; exit 1; }
+complete -p clstencil > /dev/null || { echo "$script registers no completion for clstencil"; exit 1; }
+failures=0
+# expect "WORD WORD ..." "EXPECTED REPLY": completes the last word as bash would.
+expect()
+{
+    read -r -a COMP_WORDS <<< "$1"
+    [[ $1 == *" " ]] && COMP_WORDS+=("")
+    COMP_WORDS[0]=$cli
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    COMPREPLY=()
+    _clstencil
+    local reply="${COMPREPLY[*]}"
+    if [[ $reply != "$2" ]]; then
+        echo "completing '$1': expected '$2', got '$reply'"
+        failures=$((failures + 1))
+    fi
+}
+expect "clstencil fil" "filter"
+expect "clstencil -" "-h --help -V --version"
+expect "clstencil help b" "bench"
+expect "clstencil cache c" "clear"
+expect "clstencil gen --ma" "--mask --masks"
+expect "clstencil gen --shared" "--shared-regions"
+expect "clstencil bench --cold" "--cold"
+expect "clstencil filter in.tif out.tif --op gaus" "gaussian:"
+expect "clstencil filter in.tif out.tif --op sob" "sobel:"
+expect "clstencil gen --border mi" "mirror mirror101"
+expect "clstencil gen --border = rep" "repeat"
+expect "clstencil gen -b cl" "clamp"
+expect "clstencil filter x --build f" "first-result fastest-kernel"
+expect "clstencil bench --suite h" "hipacc"
+expect "clstencil tune -q" "-q"
+[[ $failures -eq 0 ]] || exit 1
+echo "the completion loads and completes commands, options, operators and border modes"

@@ -1,0 +1,20 @@
+# package.cmake — what an install delivers besides the library's behaviour: only cls_* symbols
+# exported with the soname docs/abi.md describes, a manual page that man renders without
+# warnings, and a bash completion that loads and completes. Included by tests/CMakeLists.txt.
+add_test(NAME package_exported_symbols
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/exported_symbols.sh $<TARGET_FILE:clstencil>
+                 $<TARGET_SONAME_FILE_NAME:clstencil>)
+add_test(NAME package_soname_is_abi_version
+         COMMAND sh -c "test '$<TARGET_SONAME_FILE_NAME:clstencil>' = 'libclstencil.so.${CLS_ABI_VERSION}'")
+set_tests_properties(package_exported_symbols package_soname_is_abi_version PROPERTIES LABELS "cli;package")
+if(CLS_BUILD_TOOLS)
+  # man -l renders the page (its sections), and groff finds nothing to warn about.
+  add_test(NAME package_man_page_renders
+           COMMAND sh -c "MANWIDTH=80 man -l '${PROJECT_BINARY_DIR}/clstencil.1' | grep -q 'CONVENTIONS' &&
+                          MANWIDTH=80 man -l '${PROJECT_BINARY_DIR}/clstencil.1' | grep -q 'EXIT STATUS' &&
+                          test -z \"$(groff -man -ww -z '${PROJECT_BINARY_DIR}/clstencil.1' 2>&1)\"")
+  add_test(NAME package_bash_completion
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/package/completion.sh ${PROJECT_BINARY_DIR}/clstencil.bash
+                   $<TARGET_FILE:clstencil_cli>)
+  set_tests_properties(package_man_page_renders package_bash_completion PROPERTIES LABELS "cli;package")
+endif()
