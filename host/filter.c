@@ -566,16 +566,29 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
     return cls_filter_enqueue_outputs(filter, input, 1, &output, image, wait_count, wait_list, event);
 }
 
+/* Whether a launch writes every byte of its output buffers: the whole image, packed rows from
+ * the buffer's start, and a border mode that computes every pixel. */
+static int writes_every_byte(const cls_filter *filter, const resolved_image *r)
+{
+    const cls_launch_geometry *g = &r->geometry;
+    return filter->config.spec.border != CLS_BORDER_UNDEFINED && g->roi_x == 0 && g->roi_y == 0 &&
+           g->roi_width == g->width && g->roi_height == g->height && r->offset[1] == 0 &&
+           r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type);
+}
+
 /* Creates the device buffers of a host run: the input, and outputs that start as the caller's
- * outputs so that pixels and padding the kernel does not write keep their values. */
+ * outputs so that pixels and padding the kernel does not write keep their values (when it writes
+ * every byte, they start empty: no copy in). */
 static cls_status create_host_buffers(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
                                       const resolved_image *r, cl_mem *in, cl_mem *out)
 {
     cl_context cl = filter->context->context;
+    const int copy_in = !writes_every_byte(serving(filter), r);
     cl_int error;
     *in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r->bytes[0], (void *)input, &error);
     for (unsigned k = 0; error == CL_SUCCESS && k < count; ++k)
-        out[k] = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, r->bytes[1], outputs[k], &error);
+        out[k] = clCreateBuffer(cl, copy_in ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_WRITE_ONLY, r->bytes[1],
+                                copy_in ? outputs[k] : NULL, &error);
     if (error != CL_SUCCESS)
         return cls_fail(CLS_ERR_OPENCL, "cannot create the image buffers: %s", cls_cl_error_name(error));
     return CLS_OK;
