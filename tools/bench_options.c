@@ -282,7 +282,10 @@ static int finish_options(bench_options *o)
         fprintf(stderr, "clstencil %s: --no-store is an option of clstencil tune\n", COMMAND(o));
         return 0;
     }
-    if (!o->suite && o->op_count == 0) return 0;
+    if (!o->suite && o->op_count == 0) {
+        fprintf(stderr, "clstencil %s: give %s--op OPERATOR\n", COMMAND(o), o->tune ? "" : "--suite NAME or ");
+        return 0;
+    }
     if (o->suite && o->op_count) {
         fprintf(stderr, "clstencil %s: give --suite or --op, not both\n", COMMAND(o));
         return 0;

@@ -215,7 +215,11 @@ int cmd_bench(int argc, char **argv)
     bench_options o;
     const int parsed = bench_parse_options(&o, 0, argc, argv);
     if (parsed == BENCH_OPTIONS_HELP) return usage(stdout, EXIT_OK_);
-    if (!parsed) return usage(stderr, EXIT_USAGE);
+    if (!parsed && argc < 2) return usage(stderr, EXIT_USAGE); /* nothing given: the whole usage */
+    if (!parsed) {
+        fprintf(stderr, "(clstencil bench --help lists the options)\n");
+        return EXIT_USAGE;
+    }
     if (o.model_check || o.calibrate_isp) return run_model_check(&o);
     if (o.cold) return bench_cold(&o);
     bench_plan plan;

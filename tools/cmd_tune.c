@@ -87,7 +87,11 @@ int cmd_tune(int argc, char **argv)
     bench_options o;
     const int parsed = bench_parse_options(&o, 1, argc, argv);
     if (parsed == BENCH_OPTIONS_HELP) return tune_usage(stdout, EXIT_OK_);
-    if (!parsed) return tune_usage(stderr, EXIT_USAGE);
+    if (!parsed && argc < 2) return tune_usage(stderr, EXIT_USAGE); /* nothing given: the whole usage */
+    if (!parsed) {
+        fprintf(stderr, "(clstencil tune --help lists the options)\n");
+        return EXIT_USAGE;
+    }
     bench_env env;
     cls_status status = bench_env_init(&env, o.device, o.runs, o.warmup, 0);
     if (status != CLS_OK) {
