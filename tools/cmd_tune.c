@@ -27,11 +27,11 @@ static int tune_usage(FILE *out, int code)
             "                         the operator)\n"
             "options:\n"
             "  -r, --runs N (at least %d), --warmup N   -d, --device SELECTOR (as CLSTENCIL_DEVICE)\n"
-            "  -q, --quiet            no progress on stderr\n"
-            "  -h, --help             this text\n"
             "  --csv FILE, --json FILE   every configuration; --svg FILE kernel time against work-items per\n"
             "                         group, through gnuplot when it is on PATH\n"
             "  --no-store             print the best without storing it\n"
+            "  -q, --quiet            no progress on stderr\n"
+            "  -h, --help             this text\n"
             "the tuning database: CLSTENCIL_TUNING_DB, else $XDG_CONFIG_HOME/clstencil/tuning.ini, else\n"
             "~/.config/clstencil/tuning.ini\n",
             BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, TUNE_MAX_GROUP_WIDTH, TUNE_MAX_GROUP_HEIGHT,

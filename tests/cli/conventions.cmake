@@ -70,3 +70,6 @@ cls_cli_test(error_gen_output 7 "cannot write /nonexistent/gen.cl" ${CLI} gen -o
 # A --device that matches nothing is named as the option, not as CLSTENCIL_DEVICE.
 cls_cli_test(error_device_option 2 "no OpenCL device matches --device 'no-such-device'"
              ${CLI} bench --op box:3 --size 32x32 -d no-such-device)
+# tune -q: the one configuration measured, no progress lines.
+cls_cli_test(tune_quiet 0 "^quiet: no progress$"
+             sh -c "$<TARGET_FILE:clstencil_cli> tune -q --no-store --op box:3 -s 32x32 --partition naive --input global --rows 1 --cols 1 --wg 16x1 -r 20 --warmup 0 2>&1 | grep -q measured || echo 'quiet: no progress'")
