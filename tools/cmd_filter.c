@@ -88,8 +88,7 @@ static int bad_usage(const char *format, ...)
 
 /* filter's options; the flags (no value) come last. */
 static const cli_option FILTER_OPTIONS[] = {
-    {"--op", 0, "an operator: convolve:WxH,..., gaussian:SIZE[,SIGMA], box:SIZE, laplace[:3|5], atrous:D, "
-                "sobel:x|y|mag, scharr:x|y|mag[,SIZE], tonemap, bilateral:SD,SR[,SIZE], night or user:FILE[,WxH]"},
+    {"--op", 0, "an operator such as gaussian:5 or sobel:mag (clstencil filter --help lists them)"},
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
