@@ -563,7 +563,9 @@ void cls_pipeline_release(cls_pipeline *pipeline);
 cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec);
 /* Appends the Night filter of the ISP paper: a-trous smoothing at 3x3, 5x5, 9x9 and 17x17
  * (dilations 1, 2, 4, 8), then the tone-mapping point operator; five stages. The first reads
- * input_type, the last writes output_type, the ones between use f32. */
+ * input_type, the last writes output_type, the ones between use f32. With the same integer type
+ * in and out (u8, u16), the tone mapping works on that type's scale (tonemap:255, tonemap:65535:
+ * 0..max is 0..1); otherwise on the values as they come. */
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
                                   cls_pixel_type output_type);
 size_t cls_pipeline_stage_count(const cls_pipeline *pipeline);
