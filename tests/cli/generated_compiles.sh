@@ -41,7 +41,7 @@ for border in undefined clamp constant; do
     done
   done
 done
-# The variants of issue 5, in every border mode they take, baked and not, the partition rotating.
+# The kernel variants (local staging, image input, columns, multiple masks, separable, folded taps, streaming), in every border mode they take, baked and not, the partition rotating.
 mask="0,1,2,1,0,1,2,-8,2,1,0,1,2,1,0"
 big="$(seq -s, 1 81)" # a 9x9 mask: with 8 rows it passes the unroll limit, so border regions loop
 for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 masks2-hypot masks3 single-pass fold \
