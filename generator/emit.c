@@ -108,13 +108,15 @@ static unsigned next_line(const strbuf *out)
     return lines;
 }
 
-/* A user-written body, with IN(dx, dy) reading through the accessor; `#line` makes compiler
- * messages point at the body's own lines. */
+/* A user-written body, with IN(dx, dy) reading through the accessor at offsets clamped to the
+ * declared window (literal offsets outside it are refused before: body_check.c; computed ones
+ * cannot read past the window and its border handling); `#line` makes compiler messages point at
+ * the body's own lines. */
 static void emit_window_user(emitter *e, const access *a)
 {
     strbuf *out = e->out;
     strbuf_append(out, "#define IN(dx, dy) ");
-    access_pixel(e, a, " + (dx)", " + (dy)");
+    access_pixel(e, a, " + clamp((dx), -HALF_W, HALF_W)", " + clamp((dy), -HALF_H, HALF_H)");
     strbuf_append(out, "\n#line 1 \"operator\"\n");
     strbuf_append(out, e->config->spec.body);
     strbuf_append(out, "\n");

@@ -323,7 +323,10 @@ typedef struct cls_spec {
      * built-in weighted sum. They read neighbours with IN(dx, dy) (a float, border handling
      * included), the mask with MASK(dx, dy), may iterate the window with FOR_WINDOW(dx, dy)
      * { ... }, and assign OUT (a float, converted to the output type). Errors in the build log
-     * carry the body's own line numbers (file name "operator"). Copied at create. */
+     * carry the body's own line numbers (file name "operator"). IN's offsets are clamped to the
+     * window; cls_spec_validate refuses bodies over 64 KiB and those that break the rules of
+     * docs/reliability.md (literal offsets outside the window, the kernel's own names, ...).
+     * Copied at create. */
     const char *body;
     /* The image size `auto` chooses for: the tuning results' size class (0 x 0: the largest size
      * tuned) and, where none applies on a record that uses the models (GPUs by default), the
