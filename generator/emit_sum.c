@@ -279,7 +279,6 @@ static void accumulate_set(emitter *e, unsigned m, int k, int l, int i, int j, c
 
 static void accumulate_a(emitter *e, unsigned m, int k, int l, int i, int j) { accumulate_set(e, m, k, l, i, j, 'a'); }
 static void accumulate_b(emitter *e, unsigned m, int k, int l, int i, int j) { accumulate_set(e, m, k, l, i, j, 'b'); }
-static void accumulate_c(emitter *e, unsigned m, int k, int l, int i, int j) { accumulate_set(e, m, k, l, i, j, 'c'); }
 
 /* Whether row r of the block's window feeds a sum (rows of zero literals do not). */
 static int row_used(emitter *e, int r)
@@ -333,7 +332,7 @@ static void emit_shared_sums(emitter *e, int indent, int r, char set)
         strbuf uses; /* " sum += c * pa<x>; ..." */
         strbuf_init(&uses);
         emitter line = {&uses, c};
-        for_each_use(&line, (int)c->rows, r, x, set == 'a' ? accumulate_a : set == 'b' ? accumulate_b : accumulate_c);
+        for_each_use(&line, (int)c->rows, r, x, set == 'a' ? accumulate_a : accumulate_b);
         strbuf_line(e->out, indent, "%s", strbuf_text(&uses) + 1);
         strbuf_free(&uses);
     }
@@ -343,30 +342,27 @@ void emit_sums_shared(emitter *e, int indent)
 {
     const cls_kernel_config *c = e->config;
     const int span_y = (int)(c->spec.mask_height + c->rows - 1), span_x = (int)(c->spec.mask_width + c->cols - 1);
-    const int sets = CLS_SHARED_PREFETCH_ROWS + 1;
     strbuf *out = e->out;
-    strbuf_line(out, indent, "/* Window row by row: each row's pixels load (into pa, pb, ... in turn) %d row%s before its",
-                CLS_SHARED_PREFETCH_ROWS, CLS_SHARED_PREFETCH_ROWS > 1 ? "s" : "");
-    strbuf_line(out, indent, " * multiply-adds, which every group shares. */");
+    strbuf_line(out, indent, "/* Window row by row: each row's pixels load (into pa or pb, in turn) before the previous");
+    strbuf_line(out, indent, " * row's multiply-adds, which every group shares. */");
     indent_line(out, indent);
     strbuf_append(out, "float");
-    for (int set = 0, first = 1; set < sets; ++set)
+    for (int set = 0, first = 1; set < 2; ++set)
         for (int x = 0; x < span_x; ++x)
             for (int r = 0; r < span_y; ++r)
                 if (for_each_use(e, (int)c->rows, r, x, NULL)) {
-                    strbuf_printf(out, "%s p%c%d", first ? "" : ",", 'a' + set, x);
+                    strbuf_printf(out, "%s p%c%d", first ? "" : ",", set ? 'b' : 'a', x);
                     first = 0;
                     break;
                 }
     strbuf_append(out, ";\n");
-    int used[2 * CLS_MAX_MASK + 16], count = 0;
+    int used[CLS_MAX_MASK + 8], count = 0; /* at most 8 rows per work-item: not a streaming kernel */
     for (int r = 0; r < span_y; ++r)
         if (row_used(e, r)) used[count++] = r;
-    for (int i = 0; i < CLS_SHARED_PREFETCH_ROWS && i < count; ++i) emit_shared_load(e, indent, used[i], (char)('a' + i % sets));
+    if (count) emit_shared_load(e, indent, used[0], 'a');
     for (int i = 0; i < count; ++i) {
-        const int next = i + CLS_SHARED_PREFETCH_ROWS;
-        if (next < count) emit_shared_load(e, indent, used[next], (char)('a' + next % sets));
-        emit_shared_sums(e, indent, used[i], (char)('a' + i % sets));
+        if (i + 1 < count) emit_shared_load(e, indent, used[i + 1], (i + 1) % 2 ? 'b' : 'a');
+        emit_shared_sums(e, indent, used[i], i % 2 ? 'b' : 'a');
     }
 }
 

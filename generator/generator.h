@@ -85,11 +85,6 @@ int cls_kernel_literal_coefficients(const cls_kernel_config *config);
  * sums (literals or argument, not folded) on the global path, not streaming, with a border mode
  * other than undefined. */
 int cls_kernel_shares_rows(const cls_kernel_config *config);
-/* How many window rows ahead of their multiply-adds such a kernel loads (1 or 2; a -D may set it,
- * to compare builds). */
-#ifndef CLS_SHARED_PREFETCH_ROWS
-#define CLS_SHARED_PREFETCH_ROWS 1
-#endif
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);
