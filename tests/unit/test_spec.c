@@ -321,6 +321,29 @@ static void empty_epilogue_rejected(void **state)
     expect_invalid(&spec, "the epilogue is empty");
 }
 
+/* A spec filled by a host gets the rules of operator bodies and one-expression epilogues. */
+static void bodies_and_epilogues_follow_the_rules(void **state)
+{
+    (void)state;
+    cls_spec spec = valid_spec();
+    spec.body = "float x = IN(0, 0); OUT = x;";
+    expect_invalid(&spec, "x");
+    spec.body = "OUT = IN(5, 0);";
+    expect_invalid(&spec, "window");
+    spec.body = "OUT = IN(1, -1);";
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec = valid_spec();
+    spec.mask_count = 1;
+    spec.epilogue = "r0; } kernel void evil() {";
+    expect_invalid(&spec, "one expression");
+    spec.epilogue = "r0 */ + 1";
+    expect_invalid(&spec, "one expression");
+    spec.epilogue = "r0\x01";
+    expect_invalid(&spec, "printable ASCII");
+    spec.epilogue = "fabs(r0)";
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+}
+
 static void fold_needs_bake(void **state)
 {
     (void)state;
@@ -433,6 +456,7 @@ int main(void)
         cmocka_unit_test(non_finite_coefficient_of_second_mask_rejected),
         cmocka_unit_test(body_takes_no_masks_or_epilogue),
         cmocka_unit_test(empty_epilogue_rejected),
+        cmocka_unit_test(bodies_and_epilogues_follow_the_rules),
         cmocka_unit_test(fold_needs_bake),
         cmocka_unit_test(separable_needs_one_weighted_sum),
         cmocka_unit_test(single_pass_takes_no_other_variant),
