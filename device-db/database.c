@@ -230,6 +230,7 @@ cls_status cls_device_db_parse_overlay(const char *text, const char *location)
 /* The overlay to load: explicit path, CLSTENCIL_DEVICE_DB, or the default in the config dir. */
 static int overlay_path(const char *explicit_path, strbuf *path)
 {
+    if (explicit_path && !*explicit_path) return 0; /* "": the built-in records only */
     const char *named = explicit_path ? explicit_path : getenv("CLSTENCIL_DEVICE_DB");
     if (named && *named) {
         strbuf_append(path, named);

@@ -5,22 +5,49 @@
 
 #include "error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* Fills the record of the context's device: capabilities, database match, program cache. */
+/* A configuration file that cannot be used: one line of the context's warnings. */
+static void warn(cls_context *context, const char *message)
+{
+    const size_t used = strlen(context->warnings);
+    snprintf(context->warnings + used, sizeof context->warnings - used, "%s%s (skipped)", used ? "\n" : "", message);
+}
+
+/* Whether a status is a configuration file's fault: it is skipped with a warning. */
+static int file_fault(cls_status status)
+{
+    return status == CLS_ERR_PARSE || status == CLS_ERR_IO;
+}
+
+/* Fills the record of the context's device: capabilities, database match, program cache. A
+ * malformed or unreadable overlay or tuning file is skipped with a warning (the built-in records,
+ * the shipped results). */
 static cls_status init_device(cls_context *context, const cls_device_caps *caps)
 {
     pthread_mutex_init(&context->programs_lock, NULL);
     pthread_cond_init(&context->program_built, NULL);
     context->caps = *caps;
+    char path[4096];
+    const int set = cls_config_path(CLS_CONFIG_DEVICE_DB, path, sizeof path);
     cls_device_db *db = NULL;
-    cls_status status = cls_device_db_load(NULL, &db);
+    cls_status status = cls_device_db_load(set ? path : NULL, &db);
+    if (file_fault(status)) {
+        warn(context, cls_last_error());
+        status = cls_device_db_load("", &db);
+    }
     if (status != CLS_OK) return status;
     const cls_arch_record *record = cls_device_db_match(db, &context->caps, &context->match_level);
     if (record) context->record = *record;
     cls_device_db_release(db);
-    return cls_tuning_load(&context->tuning);
+    status = cls_tuning_load(&context->tuning);
+    if (file_fault(status)) warn(context, cls_last_error());
+    return file_fault(status) ? CLS_OK : status;
 }
+
+const char *cls_context_warnings(const cls_context *context) { return context ? context->warnings : ""; }
 
 /* The selected device's preferred work-group multiple and SIMD width: the vendor's width, else
  * the probe kernel's, built like any program (from the disk cache when it holds it). */

@@ -25,6 +25,7 @@ struct cls_context {
     pthread_cond_t program_built;  /* a build in progress finished (programs.c) */
     struct cls_program_entry *programs; /* built programs, one per source and options */
     cls_tuning_table tuning; /* shipped and user tuning results, as loaded at creation */
+    char warnings[2048];     /* configuration files skipped at creation, one line each */
 };
 
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */
@@ -54,8 +55,12 @@ cls_status cls_select_device(const cls_device_caps *caps, size_t count, const ch
 void cls_fingerprint_with_version(const cls_device_caps *caps, const char *library_version, char out[17]);
 /* The resolved spec of a filter (pixel types, mask, border) for pipelines. */
 const cls_spec *cls_filter_spec(const cls_filter *filter);
+/* The configuration files of cls_set_config_paths. */
+typedef enum cls_config_file { CLS_CONFIG_DEVICE_DB = 0, CLS_CONFIG_TUNING = 1 } cls_config_file;
+/* 1 and the path in out (possibly "": no file) when the host set the file's path, else 0. */
+int cls_config_path(cls_config_file which, char *out, size_t size);
 /* Loads the shipped tuning results, then the user's file (cls_tuning_path; a missing file is
- * empty, a malformed one CLS_ERR_PARSE). */
+ * empty, a malformed one CLS_ERR_PARSE and the table keeps the shipped results). */
 cls_status cls_tuning_load(cls_tuning_table *table);
 /* Stores an ISP calibration of one border mode in the user's tuning file: the reference's
  * configuration and time (measured) and the check cost per loaded pixel it implies. */

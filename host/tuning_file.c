@@ -16,6 +16,7 @@
 const char *cls_tuning_path(void)
 {
     static _Thread_local char path[4096];
+    if (cls_config_path(CLS_CONFIG_TUNING, path, sizeof path)) return path;
     const char *named = getenv("CLSTENCIL_TUNING_DB"), *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
     if (named && *named) snprintf(path, sizeof path, "%s", named);
     else if (config && *config) snprintf(path, sizeof path, "%s/clstencil/tuning.ini", config);

@@ -183,7 +183,8 @@ typedef struct cls_device_db cls_device_db;
 /* Loads the built-in records and the user overlay. overlay_path: NULL means the
  * CLSTENCIL_DEVICE_DB environment variable, else $XDG_CONFIG_HOME/clstencil/devices.ini,
  * else ~/.config/clstencil/devices.ini (a missing default file is not an error; a missing
- * named file is). A malformed overlay is CLS_ERR_PARSE naming file and line; none of it is used. */
+ * named file is); "" means the built-in records only. A malformed overlay is CLS_ERR_PARSE
+ * naming file and line; none of it is used. */
 cls_status cls_device_db_load(const char *overlay_path, cls_device_db **out);
 /* Frees a database (NULL is fine). */
 void cls_device_db_release(cls_device_db *db);
@@ -391,6 +392,16 @@ void cls_context_release(cls_context *context);
 const cls_device_caps *cls_context_device(const cls_context *context);
 cl_context cls_context_cl(const cls_context *context);
 cl_command_queue cls_context_queue(const cls_context *context);
+/* What the context's creation skipped: a device-database overlay or tuning file that was
+ * malformed or unreadable (the message names the file and line), one per line; "" when none. A
+ * context is created without them (the built-in records, the results shipped with the library).
+ * Owned by the context. */
+const char *cls_context_warnings(const cls_context *context);
+/* The configuration files contexts created from now on read, instead of the environment's
+ * (CLSTENCIL_DEVICE_DB, CLSTENCIL_TUNING_DB) and the XDG folders' defaults: device_db the
+ * database overlay, tuning the tuning file (also where cls_tuning_store writes). NULL keeps the
+ * default lookup; "" reads no such file. Call it before creating contexts. */
+cls_status cls_set_config_paths(const char *device_db, const char *tuning);
 
 /* Geometry of one launch. Row pitches are in bytes (0: tightly packed). The offsets are bytes
  * from the start of the buffer to pixel (0, 0), a whole number of pixels. The region of
@@ -515,8 +526,9 @@ typedef struct cls_tuning {
 /* An image's size class: log2 of the geometric mean of its sides, rounded (512x512: 9,
  * 4096x4096: 12); 0 for an empty size. */
 unsigned cls_size_class(size_t width, size_t height);
-/* The user's tuning file: CLSTENCIL_TUNING_DB, else $XDG_CONFIG_HOME/clstencil/tuning.ini, else
- * ~/.config/clstencil/tuning.ini (a static buffer; "" when none can be named). */
+/* The user's tuning file: the one cls_set_config_paths named, else CLSTENCIL_TUNING_DB, else
+ * $XDG_CONFIG_HOME/clstencil/tuning.ini, else ~/.config/clstencil/tuning.ini (a per-thread static
+ * buffer; "" when none can be named or the host chose none). */
 const char *cls_tuning_path(void);
 /* Stores a result for spec's operator (the spec without the fields above) on the context's
  * device architecture and the size class of tuning->width x height in the user's tuning file,

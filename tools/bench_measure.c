@@ -4,6 +4,7 @@
  * input's bytes enqueued in the same run. With keep_outputs it reads the outputs back, for the
  * --short check against the plain global variant. */
 #include "bench.h"
+#include "commands.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -18,7 +19,9 @@ cls_status bench_env_init(bench_env *env, const char *device, int runs, int warm
     env->runs = runs;
     env->warmup = warmup;
     env->keep_outputs = keep_outputs;
-    return cls_context_create(device, &env->context);
+    const cls_status status = cls_context_create(device, &env->context);
+    if (status == CLS_OK) report_context_warnings("bench", env->context);
+    return status;
 }
 
 static void drop_input(bench_env *env)

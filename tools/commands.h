@@ -43,5 +43,7 @@ void printable_excerpt(const char *text, char *out, size_t size);
 void note_device_option(const char *selector);
 /* Maps a library status to the command's exit code, after printing cls_last_error(). */
 int report_failure(const char *command, cls_status status);
+/* Prints the configuration files the context's creation skipped, one warning line each. */
+void report_context_warnings(const char *command, const cls_context *context);
 
 #endif

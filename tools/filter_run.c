@@ -281,6 +281,7 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
     double start = wall_ms();
     cls_status status = cls_context_create(plan->device, &context);
     if (status != CLS_OK) return report_failure("filter", status);
+    report_context_warnings("filter", context);
     t.context_wall_ms = wall_ms() - start;
     stages s = {0};
     int code = check_device_memory(context, plan, in, out);

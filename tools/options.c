@@ -73,6 +73,16 @@ static void print_error(const char *command, cls_status status)
             named + sizeof library_name - 1);
 }
 
+void report_context_warnings(const char *command, const cls_context *context)
+{
+    const char *line = cls_context_warnings(context);
+    while (*line) {
+        const size_t length = strcspn(line, "\n");
+        fprintf(stderr, "clstencil %s: warning: %.*s\n", command, (int)length, line);
+        line += length + (line[length] == '\n');
+    }
+}
+
 int report_failure(const char *command, cls_status status)
 {
     print_error(command, status);
