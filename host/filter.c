@@ -165,19 +165,17 @@ static cls_status create_one_kernel(cls_filter *filter)
     return create_kernel(filter);
 }
 
-/* filter->config: the spec with `auto` resolved by the device's policy, whose rows per work-item
- * are halved while a local tile would not fit. */
-static cls_status resolve_config(cls_filter *filter, const cls_spec *spec)
+cls_status cls_policy_config(const cls_context *context, const cls_spec *spec, cls_kernel_config *config)
 {
-    const cls_context *c = filter->context;
+    const cls_context *c = context;
     const unsigned simd = c->caps.simd_width ? c->caps.simd_width : c->record.simd_width;
     for (unsigned rows = c->record.default_rows;; rows /= 2) {
-        const cls_status status = cls_kernel_config_init(&filter->config, spec, simd, rows, c->record.default_wg_x,
+        const cls_status status = cls_kernel_config_init(config, spec, simd, rows, c->record.default_wg_x,
                                                          c->record.default_wg_y);
         if (status != CLS_OK || spec->rows_per_item || rows <= 1 ||
-            cls_kernel_local_bytes(&filter->config) <= c->caps.local_mem_size)
+            cls_kernel_local_bytes(config) <= c->caps.local_mem_size)
             return status;
-        cls_kernel_config_free(&filter->config);
+        cls_kernel_config_free(config);
     }
 }
 
@@ -187,7 +185,7 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     filter->context = context;
     pthread_mutex_init(&filter->launch_lock, NULL);
-    cls_status status = resolve_config(filter, spec);
+    cls_status status = cls_policy_config(context, spec, &filter->config);
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
     if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);

@@ -79,6 +79,10 @@ int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
 /* A filter whose `auto` fields the device's policy resolves, without the tuning database (what
  * cls_filter_create falls back to, and what the models start from). */
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out);
+struct cls_kernel_config;
+/* The configuration cls_filter_create_by_policy builds: spec with `auto` resolved by the device's
+ * policy, rows per work-item halved while a local tile would not fit (freed by the caller). */
+cls_status cls_policy_config(const cls_context *context, const cls_spec *spec, struct cls_kernel_config *config);
 
 /* The kernel specialized for spec (tuned, else modelled, else the policy's), whatever its goal
  * (cls_filter_create, in build_goals.c, chooses by the goal). */

@@ -1,8 +1,9 @@
 /* model_choice.c — the analytic models applied to a spec on a device (cls_model_choose): a build
  * under the policy gives the kernel's registers and local memory, Algorithm 2 (device-db/
  * configure.c) the work-group shape, and the ISP gain (device-db/isp_model.c), from the naive
- * and isp-block builds at that shape, the partition (ISP as isp-warp on the global path); also
- * the ISP calibration (cls_isp_calibrate). */
+ * and isp-block builds at that shape, the partition (ISP as isp-warp on the global path), without
+ * any build for a register-capped compute-bound sum on NVIDIA; also the ISP calibration
+ * (cls_isp_calibrate). */
 #include "host.h"
 
 #include "error.h"
@@ -105,6 +106,21 @@ static cls_partition isp_granularity(const cls_tuning *choice, cls_partition pre
                                                                                          : predicted;
 }
 
+/* choice->partition by the ISP gain from the naive and isp-block registers (where the models do
+ * not weigh occupancy, both at the ISP build's). */
+static cls_status predict_partition(const cls_context *context, const cls_spec *spec, cls_tuning *choice,
+                                    const unsigned registers[2], int weighs_occupancy, unsigned local_bytes)
+{
+    cls_isp_request isp_request;
+    isp_request_for(context, spec, choice, weighs_occupancy ? registers[0] : registers[1], registers[1], local_bytes,
+                    -1.0, &isp_request);
+    cls_isp_prediction prediction;
+    if (cls_isp_predict(&isp_request, &prediction) == CLS_OK)
+        choice->partition = choice->rows_per_item >= CLS_STREAM_MIN_ROWS ? prediction.choice
+                                                                          : isp_granularity(choice, prediction.choice);
+    return CLS_OK;
+}
+
 int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item)
 {
     return rows_per_item < CLS_STREAM_MIN_ROWS &&
@@ -131,6 +147,30 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     if (!context || !spec || !choice || !width || !height)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_model_choose: an argument is NULL or the size is empty");
     const cls_partition partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
+    /* A register-capped kernel whose occupancy the models do not weigh (a compute-bound weighted
+     * sum: below) needs no probe build: its shape is the policy's, and both of eq. 10's builds
+     * count at the cap, which NVIDIA's build gives it. Its probes were the longest builds of a cold
+     * specialized filter (random 9x9 and 13x13 masks on an H100: about 90 of 200 s). */
+    unsigned capped = 0;
+    if (context->caps.vendor == CLS_VENDOR_NVIDIA) {
+        cls_spec probe = *spec;
+        probe.partition = partition;
+        cls_kernel_config config;
+        if (cls_policy_config(context, &probe, &config) == CLS_OK) {
+            if (!cls_model_weighs_occupancy(spec, config.rows) && config.separable == CLS_SEPARABLE_NONE)
+                capped = cls_kernel_register_cap(&config);
+            if (capped)
+                *choice = (cls_tuning){.partition = partition, .input_path = config.input_path,
+                                       .group_width = config.group_width, .group_height = config.group_height,
+                                       .rows_per_item = config.rows, .cols_per_item = config.cols,
+                                       .width = width, .height = height};
+            cls_kernel_config_free(&config);
+        }
+    }
+    if (capped) {
+        const unsigned registers[2] = {capped, capped};
+        return spec->partition != CLS_PARTITION_AUTO ? CLS_OK : predict_partition(context, spec, choice, registers, 0, 0);
+    }
     cls_filter *first = NULL;
     cls_status status = build(context, spec, partition, 0, 0, &first);
     if (status != CLS_OK) return status;
@@ -168,7 +208,6 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
      * (232 against 145 us), the warp refinement took 168 registers in constant mode (174 us);
      * 9x9 with 8 x 2 blocks: Algorithm 2's 32x1 (25 warps at 80 registers, against 24) took 83.4
      * us in constant mode against 79.3 at 32x4, and eq. 10 chose naive in repeat (120 against 78). */
-    const int streams = choice->rows_per_item >= CLS_STREAM_MIN_ROWS;
     const int weighs_occupancy = cls_model_weighs_occupancy(spec, choice->rows_per_item);
     if (!spec->group_width && !spec->group_height && weighs_occupancy) {
         cls_config_result result;
@@ -182,14 +221,7 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     /* naive against isp-block at the chosen shape, from both builds' registers */
     unsigned registers[2];
     status = build_pair(context, spec, choice, registers);
-    if (status == CLS_OK) {
-        cls_isp_request isp_request;
-        isp_request_for(context, spec, choice, weighs_occupancy ? registers[0] : registers[1], registers[1],
-                        request.usage.local_bytes, -1.0, &isp_request);
-        cls_isp_prediction prediction;
-        if (cls_isp_predict(&isp_request, &prediction) == CLS_OK)
-            choice->partition = streams ? prediction.choice : isp_granularity(choice, prediction.choice);
-    }
+    if (status == CLS_OK) status = predict_partition(context, spec, choice, registers, weighs_occupancy, request.usage.local_bytes);
     return status;
 }
 
