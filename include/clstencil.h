@@ -550,7 +550,8 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
  * registers, ISP as isp-warp on the global path (a streaming kernel or a weighted sum of 81 or
  * more multiply-adds per output, which occupancy does not limit, keeps the policy's shape and
  * counts both builds at the ISP build's occupancy), with the policy's rows, columns and input
- * path. Builds up to three kernels (cached). kernel_us and the size fields are 0 and width x
+ * path. Builds up to three kernels (cached; none for a register-capped compute-bound weighted sum on
+ * NVIDIA, whose builds count at the cap). kernel_us and the size fields are 0 and width x
  * height. `auto` uses it where nothing is tuned (cls_arch_record.use_models). */
 cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                             cls_tuning *choice);
