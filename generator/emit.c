@@ -116,7 +116,7 @@ static void emit_window_user(emitter *e, const access *a)
 {
     strbuf *out = e->out;
     strbuf_append(out, "#define IN(dx, dy) ");
-    access_pixel(e, a, " + clamp((dx), -HALF_W, HALF_W)", " + clamp((dy), -HALF_H, HALF_H)");
+    access_pixel(e, a, " + clamp((int)(dx), -HALF_W, HALF_W)", " + clamp((int)(dy), -HALF_H, HALF_H)");
     strbuf_append(out, "\n#line 1 \"operator\"\n");
     strbuf_append(out, e->config->spec.body);
     strbuf_append(out, "\n");

@@ -25,9 +25,9 @@ static cls_spec quick_spec(const cls_spec *spec)
 
 /* Whether the first result and the tiered build take the coefficients as a kernel argument (one
  * build serves every mask of the size, shape and border mode): on GPUs, where the unrolled code
- * reads them as operands at 1-4% over literals (H100, random 9x9 and 13x13), for a literal,
- * unfolded weighted sum whose masks fit the argument space. On CPUs (PoCL) the argument ran at
- * half the literals' speed: there the literals are built. */
+ * reads them as operands at 3-7% over literals (H100, random 9x9 and 13x13, separate regions), for
+ * a literal, unfolded weighted sum whose masks fit the argument space. On CPUs (PoCL) the argument
+ * ran at half the literals' speed: there the literals are built. */
 static int argument_preferred(const cls_context *context, const cls_spec *spec)
 {
     const size_t bytes = sizeof(float) * spec->mask_width * spec->mask_height * (spec->mask_count ? spec->mask_count : 1);
@@ -82,9 +82,9 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
      * mask of the size). Else the quick kernel. A cached kernel of the policy's configuration (the
      * models' probes missing) serves as well. */
     const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
-    const cls_spec candidates[4] = {with_regions(spec, CLS_REGION_CODE_SHARED), with_regions(&specialized, CLS_REGION_CODE_SHARED),
-                                    with_regions(spec, CLS_REGION_CODE_SEPARATE),
-                                    with_regions(&specialized, CLS_REGION_CODE_SEPARATE)};
+    const cls_spec candidates[4] = {
+        with_regions(spec, CLS_REGION_CODE_SHARED), with_regions(&specialized, CLS_REGION_CODE_SHARED),
+        with_regions(spec, CLS_REGION_CODE_SEPARATE), with_regions(&specialized, CLS_REGION_CODE_SEPARATE)};
     cls_programs_cached_only_begin();
     cls_status status = CLS_ERR_UNSUPPORTED;
     int found = 0;
