@@ -23,11 +23,16 @@ static void filter_usage(FILE *out)
 {
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
-            "                        [-d | --device SELECTOR] [-t | --type u8|u16|f32] [--build GOAL] [-v]\n"
+            "                        [-d | --device SELECTOR] [-t | --type u8|u16|f32] [--build GOAL]\n"
+            "                        [--compression none|lzw|deflate|zstd] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit integer or 32-bit float,\n"
             "gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when all went well.\n"
+            "A multi-page TIFF is a stack: every page is filtered (2-D, page by page) and OUT, a\n"
+            "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
+            "A TIFF's ImageDescription (ImageJ, OME), resolution, ICC profile, Software and DateTime\n"
+            "are carried to a TIFF OUT, page by page.\n"
             "  --op OPERATOR   convolve:WxH,c1,...,cN   any mask, row by row, not flipped (a\n"
             "                  correlate:WxH,c1,...,cN  correlation, as scipy's correlate)\n"
             "                  gaussian:SIZE[,SIGMA]    box:SIZE    laplace[:3|5]    atrous:D\n"
@@ -53,6 +58,8 @@ static void filter_usage(FILE *out)
             "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
             "                  kernels, which can take a minute for large masks on a GPU\n"
             "  -o, --output OUT  the output (instead of the second argument)\n"
+            "  --compression C   a TIFF OUT's compression: none, lzw, deflate or zstd (with a\n"
+            "                  predictor); default: the input's (LZW when it is not one of these)\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
             "  -h, --help      this text\n"
             "Samples keep their stored scale (u8 0..255, u16 0..65535); stages in between compute in\n"
@@ -70,6 +77,7 @@ typedef struct filter_args {
     const char **op_texts;
     size_t op_count;
     int has_type;
+    image_compression compression; /* --compression, or DEFAULT: the input's */
     filter_plan plan;
 } filter_args;
 
@@ -95,9 +103,10 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--type", 't', "u8, u16 or f32"},
     {"--build", 0, "first-result or fastest-kernel"},
     {"--output", 'o', "a file (instead of OUT)"},
+    {"--compression", 0, "none, lzw, deflate or zstd"},
     {"--verbose", 'v', NULL},
 };
-enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_VERBOSE };
+enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_VERBOSE };
 
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
 static int parse_option(const cli_parser *parser, int option, const char *v, filter_args *args)
@@ -123,6 +132,12 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
     case OPT_OUTPUT:
         if (args->output) return bad_usage("two outputs: '%s' and '%s'", args->output, v);
         args->output = v;
+        break;
+    case OPT_COMPRESSION:
+        if (!image_compression_parse(v, &args->compression))
+            return bad_usage("--compression wants none, lzw, deflate or zstd, not '%s'", v);
+        if (!image_compression_available(args->compression))
+            return bad_usage("--compression %s: this libtiff cannot write it", v);
         break;
     case OPT_VERBOSE: args->plan.verbose = 1; break;
     default:
@@ -396,11 +411,22 @@ int cmd_filter(int argc, char **argv)
     shape.type = args.plan.output_type;
     if ((code = check_output(args.output, &shape)) != EXIT_OK_) goto done;
     image_set_alloc_check(NULL); /* counted with the input */
-    if ((status = image_alloc(&out, in.width, in.height, in.channels, args.plan.output_type, args.output,
-                              error, sizeof error)) != IMAGE_OK) {
+    if ((status = image_alloc_pages(&out, in.width, in.height, in.channels, in.pages, args.plan.output_type,
+                                    args.output, error, sizeof error)) != IMAGE_OK) {
         fprintf(stderr, "clstencil filter: %s\n", error);
         code = EXIT_OUTPUT;
         goto done;
+    }
+    /* The input's tags (and compression) go to the output; --compression overrides. */
+    out.meta = in.meta;
+    in.meta = NULL;
+    if (args.compression != IMAGE_COMPRESSION_DEFAULT) {
+        if (!out.meta && !(out.meta = calloc(1, sizeof *out.meta))) {
+            fprintf(stderr, "clstencil filter: out of memory\n");
+            code = EXIT_OUTPUT;
+            goto done;
+        }
+        out.meta->compression = args.compression;
     }
 
     args.plan.ops = ops;

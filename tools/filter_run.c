@@ -1,5 +1,5 @@
 /* filter_run.c — the device side of `clstencil filter`: builds one pipeline (a stage per --op,
- * the Night filter's five for `night`), copies every channel plane to the device in one
+ * the Night filter's five for `night`), copies every channel plane (of every page) to the device in one
  * transfer, enqueues the pipeline once per plane (buffer offsets select the plane), copies the
  * result back, and with -v reports the device, each stage's build and the profiled times. */
 #include "commands.h"
@@ -141,8 +141,8 @@ static int check_device_memory(cls_context *context, const filter_plan *plan, co
 {
     size_t stage_count = plan->op_count;
     for (size_t i = 0; i < plan->op_count; ++i) stage_count += plan->ops[i].op ? 0 : 4; /* night: 5 stages */
-    const uint64_t input = (uint64_t)image_plane_bytes(in) * in->channels;
-    const uint64_t output = (uint64_t)image_plane_bytes(out) * out->channels;
+    const uint64_t input = (uint64_t)image_plane_bytes(in) * image_plane_count(in);
+    const uint64_t output = (uint64_t)image_plane_bytes(out) * image_plane_count(out);
     const uint64_t temporary = stage_count > 1 ? (uint64_t)in->width * in->height * 4 : 0;
     const uint64_t need = input + output + 2 * temporary, largest = input > output ? input : output;
     cl_device_id device = NULL;
@@ -187,7 +187,7 @@ static double event_ms(cl_event event)
 typedef struct timings {
     double context_wall_ms, build_wall_ms, run_wall_ms; /* host clock: what a user waits for */
     double transfer_ms, kernel_ms;
-    double *stage_ms; /* one per stage, summed over the channels */
+    double *stage_ms; /* one per stage, summed over the channels and pages */
 } timings;
 
 static void report(const stages *s, cls_context *context, const cls_host_image *in,
@@ -195,8 +195,10 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
 {
     const cls_device_caps *caps = cls_context_device(context);
     fprintf(stderr, "device:    %s (%s)\n", caps->name, caps->platform_name);
-    fprintf(stderr, "image:     %zu x %zu, %zu channel%s, %s -> %s\n", in->width, in->height, in->channels,
+    fprintf(stderr, "image:     %zu x %zu, %zu channel%s, %s -> %s", in->width, in->height, in->channels,
             in->channels == 1 ? "" : "s", image_type_name(in->type), image_type_name(out->type));
+    if (in->pages > 1) fprintf(stderr, ", %zu pages", in->pages);
+    fprintf(stderr, "\n");
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
         cls_build_info info;
@@ -214,8 +216,9 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
     fprintf(stderr, "wall:      context %.1f ms, builds %.1f ms, run %.1f ms (host clock)\n", t->context_wall_ms,
             t->build_wall_ms, t->run_wall_ms);
     fprintf(stderr, "transfers: %.3f ms (host to device and back)\n", t->transfer_ms);
-    fprintf(stderr, "kernels:   %.3f ms (%zu stage%s x %zu channel%s)\n", t->kernel_ms, s->count,
-            s->count == 1 ? "" : "s", in->channels, in->channels == 1 ? "" : "s");
+    const size_t planes = image_plane_count(in);
+    fprintf(stderr, "kernels:   %.3f ms (%zu stage%s x %zu %s%s)\n", t->kernel_ms, s->count,
+            s->count == 1 ? "" : "s", planes, in->pages > 1 ? "plane" : "channel", planes == 1 ? "" : "s");
 }
 
 /* Runs the built pipeline over every plane; stage events land in events[c * count + i]. */
@@ -223,7 +226,7 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
                       const cls_host_image *in, cls_host_image *out, timings *t)
 {
     const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out);
-    const size_t planes = in->channels, count = s->count;
+    const size_t planes = image_plane_count(in), count = s->count; /* every channel of every page */
     cl_command_queue queue = cls_context_queue(context);
     cl_int error = CL_SUCCESS;
     cl_mem input = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY, in_plane * planes, NULL, &error);

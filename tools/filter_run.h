@@ -26,8 +26,8 @@ typedef struct filter_plan {
     uint64_t memory_available;  /* bytes the process may use (memory_budget.c); UINT64_MAX: no limit */
 } filter_plan;
 
-/* Filters every channel plane of IN through one pipeline into OUT, which the caller allocated
- * with IN's size and channels and the plan's output type. Prints what went wrong and returns
+/* Filters every channel plane of IN (of every page of a stack) through one pipeline into OUT,
+ * which the caller allocated with IN's size, channels and pages and the plan's output type. Prints what went wrong and returns
  * an exit code (EXIT_OK_, EXIT_USAGE, EXIT_NO_DEVICE or EXIT_FAILURE_). */
 int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out);
 

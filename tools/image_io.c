@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,11 +91,16 @@ size_t image_plane_bytes(const cls_host_image *image)
     return bytes;
 }
 
-/* Checks dimensions, channels and every size product; *total gets the byte count. */
-static int image_check(size_t width, size_t height, size_t channels, cls_pixel_type type,
+size_t image_plane_count(const cls_host_image *image)
+{
+    return image->channels * (image->pages > 1 ? image->pages : 1);
+}
+
+/* Checks dimensions, channels, pages and every size product; *total gets the byte count. */
+static int image_check(size_t width, size_t height, size_t channels, size_t pages, cls_pixel_type type,
                        size_t *total, const char *path, char *error, size_t error_size)
 {
-    size_t pixels, plane;
+    size_t pixels, plane, planes;
     if (width == 0 || height == 0)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "empty image (%zu x %zu)",
                           width, height);
@@ -105,7 +111,8 @@ static int image_check(size_t width, size_t height, size_t channels, cls_pixel_t
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "unknown pixel type %d",
                           (int)type);
     if (!image_mul(width, height, &pixels) || pixels > IMAGE_MAX_PLANE_PIXELS ||
-        !image_mul(pixels, image_sample_bytes(type), &plane) || !image_mul(plane, channels, total))
+        !image_mul(pixels, image_sample_bytes(type), &plane) || !image_mul(channels, pages ? pages : 1, &planes) ||
+        !image_mul(plane, planes, total))
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "image too large (%zu x %zu; at most 2^31 pixels)", width, height);
     return IMAGE_OK;
@@ -114,12 +121,21 @@ static int image_check(size_t width, size_t height, size_t channels, cls_pixel_t
 int image_alloc(cls_host_image *image, size_t width, size_t height, size_t channels,
                 cls_pixel_type type, const char *path, char *error, size_t error_size)
 {
+    return image_alloc_pages(image, width, height, channels, 1, type, path, error, error_size);
+}
+
+int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t channels, size_t pages,
+                      cls_pixel_type type, const char *path, char *error, size_t error_size)
+{
     size_t total = 0;
     memset(image, 0, sizeof *image);
-    int status = image_check(width, height, channels, type, &total, path, error, error_size);
+    if (pages == 0)
+        pages = 1;
+    int status = image_check(width, height, channels, pages, type, &total, path, error, error_size);
     if (status != IMAGE_OK)
         return status;
-    if (alloc_check && (status = alloc_check(width, height, channels, type, path, error, error_size)) != IMAGE_OK)
+    if (alloc_check &&
+        (status = alloc_check(width, height, channels * pages, type, path, error, error_size)) != IMAGE_OK)
         return status;
     void *pixels = calloc(1, total);
     if (!pixels)
@@ -131,7 +147,23 @@ int image_alloc(cls_host_image *image, size_t width, size_t height, size_t chann
     image->channels = channels;
     image->type = type;
     image->pixels = pixels;
+    image->pages = pages;
     return IMAGE_OK;
+}
+
+void image_meta_free(image_meta *meta)
+{
+    if (!meta)
+        return;
+    for (size_t i = 0; i < meta->page_count; ++i) {
+        image_page_meta *p = &meta->pages[i];
+        free(p->description);
+        free(p->software);
+        free(p->datetime);
+        free(p->icc);
+    }
+    free(meta->pages);
+    free(meta);
 }
 
 void image_free(cls_host_image *image)
@@ -139,7 +171,25 @@ void image_free(cls_host_image *image)
     if (!image)
         return;
     free(image->pixels);
+    image_meta_free(image->meta);
     memset(image, 0, sizeof *image);
+}
+
+static const char *const compression_names[] = {"default", "none", "lzw", "deflate", "zstd"};
+
+int image_compression_parse(const char *name, image_compression *out)
+{
+    for (int i = IMAGE_COMPRESSION_NONE; i <= IMAGE_COMPRESSION_ZSTD; ++i)
+        if (name && strcasecmp(name, compression_names[i]) == 0) {
+            *out = (image_compression)i;
+            return 1;
+        }
+    return 0;
+}
+
+const char *image_compression_name(image_compression compression)
+{
+    return (unsigned)compression <= IMAGE_COMPRESSION_ZSTD ? compression_names[compression] : "?";
 }
 
 static image_format format_of(const char *path)
@@ -263,7 +313,7 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
         error[0] = '\0';
     if (!path || !image)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
-    int status = image_check(image->width, image->height, image->channels, image->type, &total,
+    int status = image_check(image->width, image->height, image->channels, image->pages, image->type, &total,
                              path, error, error_size);
     if (status != IMAGE_OK)
         return status;

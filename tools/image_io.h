@@ -23,13 +23,44 @@ typedef struct cls_host_image {
     size_t width, height, channels; /* channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
     cls_pixel_type type;            /* CLS_PIXEL_U8, CLS_PIXEL_U16 or CLS_PIXEL_F32 */
     void *pixels;
+    /* A stack (a multi-page TIFF): PAGES pages of the same size, type and channels, page p's
+     * channel c in plane p * channels + c (image_plane_count planes in all). 0 means 1. */
+    size_t pages;
+    struct image_meta *meta; /* owned (image_free); NULL: nothing known */
 } cls_host_image;
+
+/* Output compression (TIFF). DEFAULT: LZW. */
+typedef enum image_compression {
+    IMAGE_COMPRESSION_DEFAULT = 0,
+    IMAGE_COMPRESSION_NONE,
+    IMAGE_COMPRESSION_LZW,
+    IMAGE_COMPRESSION_DEFLATE,
+    IMAGE_COMPRESSION_ZSTD
+} image_compression;
+
+/* Tags of one TIFF page carried from input to output (NULL / 0: absent). */
+typedef struct image_page_meta {
+    char *description, *software, *datetime;
+    int has_resolution;
+    float x_resolution, y_resolution;
+    uint16_t resolution_unit;
+    void *icc;
+    uint32_t icc_size;
+} image_page_meta;
+
+/* What a reader knew of a file besides its pixels, and how the writer should compress. */
+typedef struct image_meta {
+    image_compression compression; /* the input's (when it is one of these), or a choice */
+    size_t page_count;             /* entries in PAGES (the writer uses those it has) */
+    image_page_meta *pages;
+} image_meta;
 
 #define IMAGE_MAX_CHANNELS 4
 #define IMAGE_MAX_PLANE_PIXELS ((size_t)1 << 31) /* larger images are refused as unsupported */
 
 /* A check image_alloc makes before it allocates (the caller's memory budget): IMAGE_OK, or an
- * error class after writing "PATH: reason" into ERROR. NULL (the default) checks nothing. */
+ * error class after writing "PATH: reason" into ERROR. NULL (the default) checks nothing.
+ * CHANNELS is the number of planes: channels x pages for a stack. */
 typedef int (*image_alloc_check)(size_t width, size_t height, size_t channels, cls_pixel_type type,
                                  const char *path, char *error, size_t error_size);
 void image_set_alloc_check(image_alloc_check check);
@@ -42,10 +73,19 @@ void image_remove_partial_output(void);
  * holds "PATH: reason". Returns IMAGE_OK or an IMAGE_ERR_* class. */
 int image_read(const char *path, cls_host_image *out, char *error, size_t error_size);
 /* Writes IMAGE to PATH through a temporary file in the same folder, flushed to disk, renamed
- * over PATH, and the folder flushed, so a failure or power loss never leaves a partial file. TIFF keeps type and channels; .pgm takes 1 channel and
- * .ppm 3 (u8 or u16), .pnm either; .pfm takes 1 or 3 channels of f32. */
+ * over PATH, and the folder flushed, so a failure or power loss never leaves a partial file. TIFF keeps type, channels,
+ * pages and the metadata in IMAGE->meta (compressed as meta->compression says); .pgm takes 1 channel and
+ * .ppm 3 (u8 or u16), .pnm either; .pfm takes 1 or 3 channels of f32; they hold one page. */
 int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size);
 void image_free(cls_host_image *image);
+void image_meta_free(image_meta *meta);
+/* Planes in all: channels x pages. */
+size_t image_plane_count(const cls_host_image *image);
+/* "none", "lzw", "deflate", "zstd" to a compression (0 for an unknown name); whether this build
+ * can write it (TIFF only); its name. */
+int image_compression_parse(const char *name, image_compression *out);
+int image_compression_available(image_compression compression);
+const char *image_compression_name(image_compression compression);
 /* 1 when TIFF support (libtiff) was compiled in. */
 int image_has_tiff(void);
 /* "missing", "unreadable", "corrupt", "unsupported", "write error" or "ok". */
@@ -60,6 +100,9 @@ size_t image_plane_bytes(const cls_host_image *image);
  * is IMAGE_ERR_UNSUPPORTED with the reason in ERROR. */
 int image_alloc(cls_host_image *image, size_t width, size_t height, size_t channels,
                 cls_pixel_type type, const char *path, char *error, size_t error_size);
+/* The same for a stack of PAGES pages (the check sees channels x pages planes). */
+int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t channels, size_t pages,
+                      cls_pixel_type type, const char *path, char *error, size_t error_size);
 
 /* ---- Internal: shared by image_io.c, image_pnm.c and image_tiff.c. ---- */
 

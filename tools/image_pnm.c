@@ -253,6 +253,10 @@ int image_pnm_check(image_format format, const char *path, const cls_host_image 
     const size_t ch = image->channels;
     const int is_float = image->type == CLS_PIXEL_F32;
     const char *need = NULL;
+    if (image->pages > 1)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "a stack of %zu pages: PGM, PPM, PNM and PFM hold one image (write a .tif)",
+                          image->pages);
     if (format == IMAGE_FORMAT_PFM && (!is_float || (ch != 1 && ch != 3)))
         need = "PFM holds 1 or 3 channels of f32";
     else if (format == IMAGE_FORMAT_PGM && (is_float || ch != 1))

@@ -1,7 +1,10 @@
 /* image_tiff.c — TIFF through libtiff (with CLS_WITH_TIFF); libtiff's messages are captured, never
  * printed. A warning about the file's structure (strip or tile offsets and byte counts, which
  * libtiff repairs by guessing) makes the file corrupt: a guess would give wrong pixels. A file of
- * several pages is refused, naming the count: reading only the first would lose the others. */
+ * several pages is read as a stack when every page has the first's size, type and channels (else
+ * it is refused, naming the page): nothing is ever dropped. Each page's ImageDescription,
+ * resolution, ICC profile, Software and DateTime, and the file's compression, go with the image
+ * (image_meta) and are written back. */
 #include "image_io.h"
 
 #include <errno.h>
@@ -138,8 +141,8 @@ static void scatter(cls_host_image *image, const unsigned char *chunk, size_t ch
     }
 }
 
-static int read_strips(TIFF *tif, cls_host_image *out, size_t planes, size_t spc, const tiff_messages *m,
-                       char *error, size_t error_size)
+static int read_strips(TIFF *tif, cls_host_image *out, size_t base, size_t planes, size_t spc,
+                       const tiff_messages *m, char *error, size_t error_size)
 {
     const char *path = m->path;
     uint32_t rps = 0;
@@ -164,14 +167,14 @@ static int read_strips(TIFF *tif, cls_host_image *out, size_t planes, size_t spc
                                     p * strips_per_plane + s, reason(m, "truncated or damaged data"));
                 break;
             }
-            scatter(out, buffer, out->width, spc, p, 0, y0, out->width, rows);
+            scatter(out, buffer, out->width, spc, base + p, 0, y0, out->width, rows);
         }
     free(buffer);
     return status;
 }
 
-static int read_tiles(TIFF *tif, cls_host_image *out, size_t planes, size_t spc, const tiff_messages *m,
-                      char *error, size_t error_size)
+static int read_tiles(TIFF *tif, cls_host_image *out, size_t base, size_t planes, size_t spc,
+                      const tiff_messages *m, char *error, size_t error_size)
 {
     const char *path = m->path;
     uint32_t tw = 0, tl = 0;
@@ -202,7 +205,7 @@ static int read_tiles(TIFF *tif, cls_host_image *out, size_t planes, size_t spc,
                 }
                 const size_t cols = out->width - x0 < tw ? out->width - x0 : tw;
                 const size_t rows = out->height - y0 < tl ? out->height - y0 : tl;
-                scatter(out, buffer, tw, spc, p, x0, y0, cols, rows);
+                scatter(out, buffer, tw, spc, base + p, x0, y0, cols, rows);
             }
     free(buffer);
     return status;
@@ -219,7 +222,49 @@ static const char *sample_format_name(uint16_t format)
     }
 }
 
-static int read_image(TIFF *tif, cls_host_image *out, const tiff_messages *m, char *error, size_t error_size)
+static char *copy_text(TIFF *tif, uint32_t tag)
+{
+    const char *text = NULL;
+    return TIFFGetField(tif, tag, &text) && text ? strdup(text) : NULL;
+}
+
+/* The current page's carried tags into PAGE (absent ones stay empty). */
+static void read_page_meta(TIFF *tif, image_page_meta *page)
+{
+    page->description = copy_text(tif, TIFFTAG_IMAGEDESCRIPTION);
+    page->software = copy_text(tif, TIFFTAG_SOFTWARE);
+    page->datetime = copy_text(tif, TIFFTAG_DATETIME);
+    float x = 0, y = 0;
+    if (TIFFGetField(tif, TIFFTAG_XRESOLUTION, &x) && TIFFGetField(tif, TIFFTAG_YRESOLUTION, &y) && x > 0 && y > 0) {
+        page->has_resolution = 1;
+        page->x_resolution = x;
+        page->y_resolution = y;
+        uint16_t unit = RESUNIT_INCH;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_RESOLUTIONUNIT, &unit);
+        page->resolution_unit = unit;
+    }
+    uint32_t size = 0;
+    void *icc = NULL;
+    if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &size, &icc) && icc && size > 0 && (page->icc = malloc(size))) {
+        memcpy(page->icc, icc, size);
+        page->icc_size = size;
+    }
+}
+
+/* ImageJ writes a stack above 4 GiB as one page followed by the others' data ("images=N" in its
+ * description): reading the page alone would lose the rest. 0 when that is not the case. */
+static unsigned long imagej_hidden_images(const char *description, size_t pages)
+{
+    const char *images = description && strncmp(description, "ImageJ=", 7) == 0 ? strstr(description, "\nimages=")
+                                                                              : NULL;
+    unsigned long n = images ? strtoul(images + 8, NULL, 10) : 0;
+    return n > pages ? n : 0;
+}
+
+/* Reads the current directory as page PAGE of OUT (allocating OUT, a stack of PAGES pages, at
+ * page 0; later pages must match it). */
+static int read_image(TIFF *tif, cls_host_image *out, size_t page, size_t pages, const tiff_messages *m,
+                      char *error, size_t error_size)
 {
     const char *path = m->path;
     uint32_t width = 0, height = 0;
@@ -283,15 +328,94 @@ static int read_image(TIFF *tif, cls_host_image *out, const tiff_messages *m, ch
         return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "bad planar configuration %u",
                           (unsigned)planar);
 
-    int status = image_alloc(out, width, height, spp, type, path, error, error_size);
-    if (status != IMAGE_OK)
-        return status;
-    const size_t spc = planar == PLANARCONFIG_SEPARATE ? 1 : spp, planes = spp / spc;
+    if (page == 0) {
+        int status = image_alloc_pages(out, width, height, spp, pages, type, path, error, error_size);
+        if (status != IMAGE_OK)
+            return status;
+    } else if (width != out->width || height != out->height || spp != out->channels || type != out->type) {
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "page %zu of %zu is %u x %u, %u channel%s of %s, but page 1 is %zu x %zu, %zu channel%s of "
+                          "%s: a stack's pages must share size, channels and type (split it, e.g. with tiffsplit)",
+                          page + 1, pages, (unsigned)width, (unsigned)height, (unsigned)spp, spp == 1 ? "" : "s",
+                          image_type_name(type), out->width, out->height, out->channels,
+                          out->channels == 1 ? "" : "s", image_type_name(out->type));
+    }
+    const size_t spc = planar == PLANARCONFIG_SEPARATE ? 1 : spp, planes = spp / spc, base = page * spp;
     if ((uint64_t)TIFFScanlineSize64(tif) != (uint64_t)width * spc * image_sample_bytes(type))
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "unexpected scanline layout (subsampled or packed samples)");
-    return TIFFIsTiled(tif) ? read_tiles(tif, out, planes, spc, m, error, error_size)
-                            : read_strips(tif, out, planes, spc, m, error, error_size);
+    return TIFFIsTiled(tif) ? read_tiles(tif, out, base, planes, spc, m, error, error_size)
+                            : read_strips(tif, out, base, planes, spc, m, error, error_size);
+}
+
+/* The compression the writer keeps by default for a file compressed with CODE. */
+static image_compression compression_of(uint16_t code)
+{
+    switch (code) {
+    case COMPRESSION_NONE: return IMAGE_COMPRESSION_NONE;
+    case COMPRESSION_LZW: return IMAGE_COMPRESSION_LZW;
+    case COMPRESSION_ADOBE_DEFLATE:
+    case COMPRESSION_DEFLATE: return IMAGE_COMPRESSION_DEFLATE;
+    case COMPRESSION_ZSTD: return IMAGE_COMPRESSION_ZSTD;
+    default: return IMAGE_COMPRESSION_DEFAULT; /* JPEG, PackBits...: LZW, lossless */
+    }
+}
+
+/* Every page of an open file into OUT and its metadata. */
+static int read_pages(TIFF *tif, cls_host_image *out, tiff_messages *m, char *error, size_t error_size)
+{
+    const char *path = m->path;
+    const int had_warning = m->warning[0] != '\0';
+    const tdir_t pages = TIFFNumberOfDirectories(tif);
+    /* A damaged chain of directories would make the count short: refuse it rather than drop pages. */
+    if (m->error[0] || (!had_warning && m->warning[0] && structural(m->warning)))
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "damaged list of pages: %s",
+                          reason(m, "?"));
+    if (pages == 0)
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "no image in the file");
+    if (!TIFFSetDirectory(tif, 0))
+        return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "cannot read page 1: %s",
+                          reason(m, "damaged directory"));
+    image_meta *meta = calloc(1, sizeof *meta);
+    image_page_meta *metas = calloc(pages, sizeof *metas);
+    if (!meta || !metas) {
+        free(meta);
+        free(metas);
+        return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path, "out of memory");
+    }
+    int status = IMAGE_OK;
+    for (tdir_t p = 0; p < pages && status == IMAGE_OK; ++p) {
+        if (p > 0 && !TIFFReadDirectory(tif)) {
+            status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "cannot read page %u of %u: %s",
+                                (unsigned)p + 1, (unsigned)pages, reason(m, "damaged or truncated directory"));
+            break;
+        }
+        status = read_image(tif, out, p, pages, m, error, error_size);
+        if (status != IMAGE_OK && p > 0 && status != IMAGE_ERR_RESOURCE && error && !strstr(error, "page "))
+            snprintf(error + strlen(error), error_size - strlen(error), " (page %u of %u)", (unsigned)p + 1,
+                     (unsigned)pages);
+        if (status != IMAGE_OK)
+            break;
+        read_page_meta(tif, &metas[p]);
+        if (p == 0) {
+            uint16_t compression = COMPRESSION_NONE;
+            TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+            meta->compression = compression_of(compression);
+            unsigned long hidden = imagej_hidden_images(metas[0].description, pages);
+            if (hidden)
+                status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                                    "an ImageJ stack of %lu images stored as %u page%s (a file above 4 GiB): "
+                                    "only stacks with one TIFF page per image are supported",
+                                    hidden, (unsigned)pages, pages == 1 ? "" : "s");
+        }
+    }
+    meta->pages = metas;
+    meta->page_count = pages;
+    if (status == IMAGE_OK)
+        out->meta = meta;
+    else
+        image_meta_free(meta);
+    return status;
 }
 
 int image_tiff_read(int fd, const char *path, cls_host_image *out, char *error, size_t error_size)
@@ -306,13 +430,7 @@ int image_tiff_read(int fd, const char *path, cls_host_image *out, char *error, 
         status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "not a valid TIFF file: %s",
                             reason(&m, "cannot read the header"));
     } else {
-        const tdir_t pages = TIFFNumberOfDirectories(tif);
-        if (pages > 1)
-            status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
-                                "a multi-page TIFF (%u pages): only single-page images are supported (split "
-                                "it into one file per page, e.g. with tiffsplit)", (unsigned)pages);
-        else
-            status = read_image(tif, out, &m, error, error_size);
+        status = read_pages(tif, out, &m, error, error_size);
         if (status == IMAGE_OK && m.warning[0] && structural(m.warning))
             status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "damaged TIFF structure: %s",
                                 m.warning);
@@ -324,12 +442,47 @@ int image_tiff_read(int fd, const char *path, cls_host_image *out, char *error, 
     return status;
 }
 
-/* Sets the tags of a contiguous, strip-organized TIFF with the image's type and channels. */
-static int set_tags(TIFF *tif, const cls_host_image *image)
+static uint16_t compression_code(image_compression compression)
+{
+    switch (compression) {
+    case IMAGE_COMPRESSION_NONE: return COMPRESSION_NONE;
+    case IMAGE_COMPRESSION_DEFLATE: return COMPRESSION_ADOBE_DEFLATE;
+    case IMAGE_COMPRESSION_ZSTD: return COMPRESSION_ZSTD;
+    default: return COMPRESSION_LZW;
+    }
+}
+
+int image_compression_available(image_compression compression)
+{
+    return TIFFIsCODECConfigured(compression_code(compression));
+}
+
+/* The carried tags of one page. */
+static int set_page_meta(TIFF *tif, const image_page_meta *page)
+{
+    int ok = 1;
+    if (page->description) ok = ok && TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, page->description);
+    if (page->software) ok = ok && TIFFSetField(tif, TIFFTAG_SOFTWARE, page->software);
+    if (page->datetime) ok = ok && TIFFSetField(tif, TIFFTAG_DATETIME, page->datetime);
+    if (page->has_resolution)
+        ok = ok && TIFFSetField(tif, TIFFTAG_XRESOLUTION, page->x_resolution) &&
+             TIFFSetField(tif, TIFFTAG_YRESOLUTION, page->y_resolution) &&
+             TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, page->resolution_unit);
+    if (page->icc) ok = ok && TIFFSetField(tif, TIFFTAG_ICCPROFILE, page->icc_size, page->icc);
+    return ok;
+}
+
+/* Sets the tags of a contiguous, strip-organized TIFF page with the image's type and channels, the
+ * chosen compression (with a predictor: horizontal differences for integers, the floating-point
+ * one for floats) and the page's carried tags. */
+static int set_tags(TIFF *tif, const cls_host_image *image, size_t page)
 {
     const uint16_t spp = (uint16_t)image->channels;
     const int is_float = image->type == CLS_PIXEL_F32;
-    const uint16_t compression = TIFFIsCODECConfigured(COMPRESSION_LZW) ? COMPRESSION_LZW : COMPRESSION_NONE;
+    const image_meta *meta = image->meta;
+    uint16_t compression = compression_code(meta ? meta->compression : IMAGE_COMPRESSION_DEFAULT);
+    if (!TIFFIsCODECConfigured(compression))
+        compression = TIFFIsCODECConfigured(COMPRESSION_LZW) ? COMPRESSION_LZW : COMPRESSION_NONE;
     int ok = TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)image->width) &&
              TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)image->height) &&
              TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, spp) &&
@@ -339,12 +492,14 @@ static int set_tags(TIFF *tif, const cls_host_image *image)
              TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
              TIFFSetField(tif, TIFFTAG_COMPRESSION, compression) &&
              TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
-    if (ok && compression == COMPRESSION_LZW && !is_float)
-        ok = TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+    if (ok && compression != COMPRESSION_NONE)
+        ok = TIFFSetField(tif, TIFFTAG_PREDICTOR, is_float ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL);
     if (ok && (spp == 2 || spp == 4)) {
         const uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         ok = TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, 1, &extra);
     }
+    if (ok && meta && page < meta->page_count)
+        ok = set_page_meta(tif, &meta->pages[page]);
     return ok;
 }
 
@@ -352,25 +507,29 @@ int image_tiff_write(int fd, const char *path, const cls_host_image *image, char
 {
     tiff_messages m = {.path = path};
     const size_t bytes = image_sample_bytes(image->type), plane = image_plane_bytes(image);
-    const size_t ch = image->channels, w = image->width;
+    const size_t ch = image->channels, w = image->width, pages = image->pages > 1 ? image->pages : 1;
     /* Classic TIFF ends at 4 GiB; LZW may expand data by up to about half. */
-    TIFF *tif = tiff_open(fd, path, plane * ch > ((size_t)1 << 31) ? "w8" : "w", &m);
+    TIFF *tif = tiff_open(fd, path, (uint64_t)plane * ch * pages > ((uint64_t)1 << 31) ? "w8" : "w", &m);
     if (!tif) {
         close(fd);
         current_messages = NULL;
         return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot create the TIFF: %s",
                           reason(&m, "libtiff failed"));
     }
-    int ok = set_tags(tif, image);
-    unsigned char *row = ok ? malloc(w * ch * bytes) : NULL;
-    ok = ok && row;
-    for (size_t y = 0; ok && y < image->height; ++y) {
-        for (size_t c = 0; c < ch; ++c) {
-            const unsigned char *in = (const unsigned char *)image->pixels + c * plane + y * w * bytes;
-            for (size_t x = 0; x < w; ++x)
-                memcpy(row + (x * ch + c) * bytes, in + x * bytes, bytes);
+    unsigned char *row = malloc(w * ch * bytes);
+    int ok = row != NULL;
+    for (size_t p = 0; ok && p < pages; ++p) {
+        ok = set_tags(tif, image, p);
+        for (size_t y = 0; ok && y < image->height; ++y) {
+            for (size_t c = 0; c < ch; ++c) {
+                const unsigned char *in =
+                    (const unsigned char *)image->pixels + (p * ch + c) * plane + y * w * bytes;
+                for (size_t x = 0; x < w; ++x)
+                    memcpy(row + (x * ch + c) * bytes, in + x * bytes, bytes);
+            }
+            ok = TIFFWriteScanline(tif, row, (uint32_t)y, 0) == 1;
         }
-        ok = TIFFWriteScanline(tif, row, (uint32_t)y, 0) == 1;
+        ok = ok && TIFFWriteDirectory(tif);
     }
     free(row);
     int e = 0;
@@ -392,6 +551,12 @@ int image_tiff_write(int fd, const char *path, const cls_host_image *image, char
 
 int image_has_tiff(void)
 {
+    return 0;
+}
+
+int image_compression_available(image_compression compression)
+{
+    (void)compression;
     return 0;
 }
 

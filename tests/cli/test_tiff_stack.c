@@ -1,0 +1,373 @@
+/* test_tiff_stack.c — `clstencil filter` on multi-page TIFF stacks and TIFF metadata, read back
+ * with libtiff: every page of a 3-page u16 stack filtered exactly as that page alone, each page's
+ * ImageDescription, resolution, ICC profile, Software and DateTime carried over, each
+ * --compression (and the input's compression by default), pages of different sizes refused
+ * (exit 6), and a truncated last page (exit 5) with no output written. Test files are made here
+ * with libtiff (and one by hand, its directories before its pixels).
+ * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE   (CASE: stack, metadata, compression, errors) */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <tiffio.h>
+#include <unistd.h>
+
+enum { W = 37, H = 23, PAGES = 3, ICC_SIZE = 64 };
+
+static const char *command_path, *test_case;
+static char folder[64];
+
+static const char *path_of(const char *name)
+{
+    static char paths[8][256];
+    static int next;
+    char *path = paths[next++ % 8];
+    snprintf(path, 256, "%s/%s", folder, name);
+    return path;
+}
+
+/* Runs `clstencil filter ARGUMENTS`; returns its exit status (output in log.txt). */
+static int filter(const char *format, ...)
+{
+    char arguments[1024], command[2048];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(arguments, sizeof arguments, format, args);
+    va_end(args);
+    snprintf(command, sizeof command, "cd '%s' && '%s' filter %s > log.txt 2>&1", folder, command_path, arguments);
+    const int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int logged(const char *text)
+{
+    char buffer[4096] = {0};
+    FILE *f = fopen(path_of("log.txt"), "r");
+    if (!f) return 0;
+    size_t n = fread(buffer, 1, sizeof buffer - 1, f);
+    fclose(f);
+    buffer[n] = '\0';
+    if (!strstr(buffer, text)) print_error("log: %s\nwanted: %s\n", buffer, text);
+    return strstr(buffer, text) != NULL;
+}
+
+static int exists(const char *name)
+{
+    struct stat st;
+    return stat(path_of(name), &st) == 0;
+}
+
+static uint16_t pixel(int page, int x, int y)
+{
+    return (uint16_t)(((x * 7919 + y * 104729 + page * 15485863) % 65536) ^ (page * 0x5555));
+}
+
+/* Writes pages FIRST..LAST-1 of the test stack (u16, gray) as one file, with per-page tags. */
+static void write_stack(const char *name, int first, int last, uint16_t compression, int width_of_last)
+{
+    TIFF *tif = TIFFOpen(path_of(name), "w");
+    assert_non_null(tif);
+    unsigned char icc[ICC_SIZE];
+    for (int i = 0; i < ICC_SIZE; ++i) icc[i] = (unsigned char)(i * 13 + 5);
+    for (int p = first; p < last; ++p) {
+        const int w = p == last - 1 && width_of_last ? width_of_last : W;
+        char description[64];
+        snprintf(description, sizeof description, "ImageJ=1.54f\nimages=%d\npage=%d\n", last - first, p);
+        assert_true(TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)w));
+        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)H);
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 16);
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+        TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+        TIFFSetField(tif, TIFFTAG_COMPRESSION, compression);
+        TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 8);
+        TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, description);
+        TIFFSetField(tif, TIFFTAG_SOFTWARE, "stack-maker 1.0");
+        TIFFSetField(tif, TIFFTAG_DATETIME, "2024:01:02 03:04:05");
+        TIFFSetField(tif, TIFFTAG_XRESOLUTION, 2.5f + (float)p);
+        TIFFSetField(tif, TIFFTAG_YRESOLUTION, 4.0f);
+        TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_CENTIMETER);
+        TIFFSetField(tif, TIFFTAG_ICCPROFILE, (uint32_t)ICC_SIZE, icc);
+        uint16_t row[64];
+        for (int y = 0; y < H; ++y) {
+            for (int x = 0; x < w; ++x) row[x] = pixel(p, x, y);
+            assert_int_equal(TIFFWriteScanline(tif, row, (uint32_t)y, 0), 1);
+        }
+        assert_true(TIFFWriteDirectory(tif));
+    }
+    TIFFClose(tif);
+}
+
+/* Reads every page of NAME (u16 gray W x H) into PIXELS[page][y][x]; returns the page count. */
+static int read_stack(const char *name, uint16_t pixels[][H][W], int max_pages)
+{
+    TIFF *tif = TIFFOpen(path_of(name), "r");
+    assert_non_null(tif);
+    int pages = 0;
+    do {
+        assert_true(pages < max_pages);
+        uint32_t w = 0, h = 0;
+        uint16_t bps = 0;
+        TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
+        TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+        TIFFGetField(tif, TIFFTAG_BITSPERSAMPLE, &bps);
+        assert_int_equal(w, W);
+        assert_int_equal(h, H);
+        assert_int_equal(bps, 16);
+        for (int y = 0; y < H; ++y) assert_int_equal(TIFFReadScanline(tif, pixels[pages][y], (uint32_t)y, 0), 1);
+        ++pages;
+    } while (TIFFReadDirectory(tif));
+    TIFFClose(tif);
+    return pages;
+}
+
+static uint16_t (*alloc_pages(void))[H][W]
+{
+    uint16_t (*pages)[H][W] = calloc(PAGES + 1, sizeof *pages);
+    assert_non_null(pages);
+    return pages;
+}
+
+/* Every page of the stack is filtered, and equals that page filtered alone. */
+static void test_stack(void **state)
+{
+    (void)state;
+    write_stack("stack.tif", 0, PAGES, COMPRESSION_LZW, 0);
+    assert_int_equal(filter("stack.tif out.tif --op gaussian:5 --border mirror"), 0);
+    uint16_t (*in)[H][W] = alloc_pages(), (*out)[H][W] = alloc_pages(), (*alone)[H][W] = alloc_pages();
+    assert_int_equal(read_stack("stack.tif", in, PAGES), PAGES);
+    assert_int_equal(read_stack("out.tif", out, PAGES + 1), PAGES);
+    for (int p = 0; p < PAGES; ++p) {
+        char name[32];
+        snprintf(name, sizeof name, "page%d.tif", p);
+        write_stack(name, p, p + 1, COMPRESSION_NONE, 0);
+        assert_int_equal(filter("%s alone.tif --op gaussian:5 --border mirror", name), 0);
+        assert_int_equal(read_stack("alone.tif", alone, 1), 1);
+        assert_memory_equal(out[p], alone[0], sizeof alone[0]);
+        assert_memory_not_equal(out[p], in[p], sizeof in[p]); /* filtered, not copied */
+    }
+    free(in);
+    free(out);
+    free(alone);
+}
+
+/* Each page's tags come back as they went in. */
+static void test_metadata(void **state)
+{
+    (void)state;
+    write_stack("meta.tif", 0, PAGES, COMPRESSION_NONE, 0);
+    assert_int_equal(filter("meta.tif out.tif --op box:3 --type f32"), 0);
+    TIFF *tif = TIFFOpen(path_of("out.tif"), "r");
+    assert_non_null(tif);
+    int p = 0;
+    do {
+        char want[64];
+        snprintf(want, sizeof want, "ImageJ=1.54f\nimages=%d\npage=%d\n", PAGES, p);
+        const char *text = NULL;
+        assert_true(TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text));
+        assert_string_equal(text, want);
+        assert_true(TIFFGetField(tif, TIFFTAG_SOFTWARE, &text));
+        assert_string_equal(text, "stack-maker 1.0");
+        assert_true(TIFFGetField(tif, TIFFTAG_DATETIME, &text));
+        assert_string_equal(text, "2024:01:02 03:04:05");
+        float x = 0, y = 0;
+        uint16_t unit = 0, format = 0;
+        assert_true(TIFFGetField(tif, TIFFTAG_XRESOLUTION, &x) && TIFFGetField(tif, TIFFTAG_YRESOLUTION, &y));
+        assert_true(x == 2.5f + (float)p && y == 4.0f);
+        assert_true(TIFFGetField(tif, TIFFTAG_RESOLUTIONUNIT, &unit));
+        assert_int_equal(unit, RESUNIT_CENTIMETER);
+        assert_true(TIFFGetField(tif, TIFFTAG_SAMPLEFORMAT, &format));
+        assert_int_equal(format, SAMPLEFORMAT_IEEEFP);
+        uint32_t size = 0;
+        const unsigned char *icc = NULL;
+        assert_true(TIFFGetField(tif, TIFFTAG_ICCPROFILE, &size, &icc));
+        assert_int_equal(size, ICC_SIZE);
+        for (int i = 0; i < ICC_SIZE; ++i) assert_int_equal(icc[i], (unsigned char)(i * 13 + 5));
+        ++p;
+    } while (TIFFReadDirectory(tif));
+    TIFFClose(tif);
+    assert_int_equal(p, PAGES);
+}
+
+static void expect_compression(const char *name, uint16_t compression, uint16_t predictor)
+{
+    TIFF *tif = TIFFOpen(path_of(name), "r");
+    assert_non_null(tif);
+    uint16_t got = 0, got_predictor = PREDICTOR_NONE;
+    TIFFGetField(tif, TIFFTAG_COMPRESSION, &got);
+    if (got != COMPRESSION_NONE) TIFFGetFieldDefaulted(tif, TIFFTAG_PREDICTOR, &got_predictor);
+    TIFFClose(tif);
+    assert_int_equal(got, compression);
+    assert_int_equal(got_predictor, predictor);
+}
+
+/* Each --compression gives the same pixels; the default keeps the input's. */
+static void test_compression(void **state)
+{
+    (void)state;
+    static const struct { const char *name; uint16_t code; } codecs[] = {
+        {"none", COMPRESSION_NONE}, {"lzw", COMPRESSION_LZW},
+        {"deflate", COMPRESSION_ADOBE_DEFLATE}, {"zstd", COMPRESSION_ZSTD}};
+    write_stack("c.tif", 0, PAGES, COMPRESSION_NONE, 0);
+    assert_int_equal(filter("c.tif ref.tif --op box:3 --compression none"), 0);
+    uint16_t (*want)[H][W] = alloc_pages(), (*got)[H][W] = alloc_pages();
+    assert_int_equal(read_stack("ref.tif", want, PAGES), PAGES);
+    for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; ++i) {
+        if (!TIFFIsCODECConfigured(codecs[i].code)) {
+            assert_int_equal(filter("c.tif x.tif --op box:3 --compression %s", codecs[i].name), 1);
+            continue;
+        }
+        assert_int_equal(filter("c.tif x.tif --op box:3 --compression %s", codecs[i].name), 0);
+        expect_compression("x.tif", codecs[i].code, codecs[i].code == COMPRESSION_NONE ? PREDICTOR_NONE
+                                                                                        : PREDICTOR_HORIZONTAL);
+        assert_int_equal(read_stack("x.tif", got, PAGES), PAGES);
+        assert_memory_equal(got, want, PAGES * sizeof got[0]);
+        /* f32 with the floating-point predictor reads back as written uncompressed. */
+        if (codecs[i].code != COMPRESSION_NONE) {
+            assert_int_equal(filter("c.tif f.tif --op box:3 --type f32 --compression %s", codecs[i].name), 0);
+            expect_compression("f.tif", codecs[i].code, PREDICTOR_FLOATINGPOINT);
+            assert_int_equal(filter("f.tif f16.tif --op convolve:1x1,1 --type u16 --compression none"), 0);
+            assert_int_equal(read_stack("f16.tif", got, PAGES), PAGES);
+            assert_memory_equal(got, want, PAGES * sizeof got[0]);
+        }
+    }
+    /* Default: the input's compression (uncompressed and deflate here), LZW for a PGM. */
+    expect_compression("ref.tif", COMPRESSION_NONE, PREDICTOR_NONE);
+    assert_int_equal(filter("ref.tif same.tif --op box:1"), 0);
+    expect_compression("same.tif", COMPRESSION_NONE, PREDICTOR_NONE);
+    write_stack("d.tif", 0, 1, COMPRESSION_ADOBE_DEFLATE, 0);
+    assert_int_equal(filter("d.tif dd.tif --op box:3"), 0);
+    expect_compression("dd.tif", COMPRESSION_ADOBE_DEFLATE, PREDICTOR_HORIZONTAL);
+    FILE *f = fopen(path_of("g.pgm"), "wb");
+    assert_non_null(f);
+    fprintf(f, "P5\n4 4\n255\n");
+    for (int i = 0; i < 16; ++i) fputc(i * 9, f);
+    fclose(f);
+    assert_int_equal(filter("g.pgm g.tif --op box:3"), 0);
+    expect_compression("g.tif", COMPRESSION_LZW, PREDICTOR_HORIZONTAL);
+    assert_int_equal(filter("c.tif x.tif --op box:3 --compression jpeg"), 1);
+    assert_true(logged("--compression wants none, lzw, deflate or zstd"));
+    free(want);
+    free(got);
+}
+
+static void put16(FILE *f, unsigned v) { fputc((int)(v & 255), f); fputc((int)(v >> 8), f); }
+static void put32(FILE *f, uint32_t v) { put16(f, v & 0xffff); put16(f, v >> 16); }
+static void entry(FILE *f, unsigned tag, unsigned type, uint32_t value)
+{
+    put16(f, tag);
+    put16(f, type);
+    put32(f, 1);
+    if (type == 3) {
+        put16(f, value);
+        put16(f, 0);
+    } else {
+        put32(f, value);
+    }
+}
+
+/* A 3-page 8-bit W x H stack, uncompressed, its directories first and its pixels last (as
+ * tifffile writes): cutting the file short cuts the last page's pixels only. */
+static void write_directories_first(const char *name)
+{
+    FILE *f = fopen(path_of(name), "wb");
+    assert_non_null(f);
+    const uint32_t ifd_size = 2 + 9 * 12 + 4, data = 8 + PAGES * ifd_size;
+    fputs("II", f);
+    put16(f, 42);
+    put32(f, 8);
+    for (int p = 0; p < PAGES; ++p) {
+        put16(f, 9);
+        entry(f, 256, 3, W);
+        entry(f, 257, 3, H);
+        entry(f, 258, 3, 8);
+        entry(f, 259, 3, 1);
+        entry(f, 262, 3, 1);
+        entry(f, 273, 4, data + (uint32_t)(p * W * H));
+        entry(f, 277, 3, 1);
+        entry(f, 278, 4, H);
+        entry(f, 279, 4, W * H);
+        put32(f, p + 1 < PAGES ? 8 + (uint32_t)(p + 1) * ifd_size : 0);
+    }
+    for (int i = 0; i < PAGES * W * H; ++i) fputc(i % 251, f);
+    fclose(f);
+}
+
+static void truncate_to(const char *name, const char *to, long cut)
+{
+    char command[1024];
+    struct stat st;
+    assert_int_equal(stat(path_of(name), &st), 0);
+    snprintf(command, sizeof command, "head -c %ld '%s' > '%s'", (long)st.st_size - cut, path_of(name), path_of(to));
+    assert_int_equal(system(command), 0);
+}
+
+/* Refusals: pages of different sizes (6), an ImageJ stack with fewer pages than images (6), a
+ * truncated last page (5), a stack into a PGM (1); no output file in any case. */
+static void test_errors(void **state)
+{
+    (void)state;
+    write_stack("mixed.tif", 0, PAGES, COMPRESSION_LZW, W - 2);
+    assert_int_equal(filter("mixed.tif out.tif --op box:3"), 6);
+    assert_true(logged("page 3 of 3 is 35 x 23"));
+    assert_false(exists("out.tif"));
+
+    write_stack("hidden.tif", 0, 1, COMPRESSION_NONE, 0);
+    TIFF *tif = TIFFOpen(path_of("hidden.tif"), "r+");
+    assert_non_null(tif);
+    TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, "ImageJ=1.54f\nimages=5\n");
+    assert_true(TIFFRewriteDirectory(tif));
+    TIFFClose(tif);
+    assert_int_equal(filter("hidden.tif out.tif --op box:3"), 6);
+    assert_true(logged("an ImageJ stack of 5 images stored as 1 page"));
+    assert_false(exists("out.tif"));
+
+    write_directories_first("first.tif");
+    assert_int_equal(filter("first.tif ok.tif --op box:3"), 0); /* the file as made reads */
+    truncate_to("first.tif", "cut1.tif", W * H / 2);                /* half of page 3's pixels */
+    assert_int_equal(filter("cut1.tif out.tif --op box:3"), 5);
+    assert_true(logged("cut1.tif: cannot decode strip"));
+    assert_true(logged("(page 3 of 3)"));
+    assert_false(exists("out.tif"));
+
+    write_stack("stack.tif", 0, PAGES, COMPRESSION_NONE, 0);   /* libtiff: each page's pixels, then its directory */
+    truncate_to("stack.tif", "cut2.tif", 300);
+    assert_int_equal(filter("cut2.tif out.tif --op box:3"), 5);
+    assert_true(logged("cut2.tif: damaged list of pages"));
+    assert_false(exists("out.tif"));
+
+    assert_int_equal(filter("stack.tif out.pgm --op box:3"), 1);
+    assert_true(logged("a stack of 3 pages"));
+    assert_false(exists("out.pgm"));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_tiff_stack PATH-TO-CLSTENCIL CASE\n");
+        return 2;
+    }
+    command_path = argv[1];
+    test_case = argv[2];
+    TIFFSetWarningHandler(NULL);
+    snprintf(folder, sizeof folder, "/tmp/cls-tiff-stack-XXXXXX");
+    if (!mkdtemp(folder)) return 2;
+    const struct CMUnitTest all[] = {
+        cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
+        cmocka_unit_test(test_errors)};
+    const char *names[] = {"stack", "metadata", "compression", "errors"};
+    int result = 2;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    if (system(command) != 0) fprintf(stderr, "cannot remove %s\n", folder);
+    return result;
+}
