@@ -26,6 +26,7 @@ static void print_device(const cls_device_caps *c, const cls_device_db *db, int 
     print_size("global memory", c->global_mem_size);
     print_size("local memory", c->local_mem_size);
     print_size("constant buffer", c->max_constant_buffer_size);
+    print_size("kernel arguments", c->max_parameter_size);
     printf("  %-28s %zu (items %zu x %zu x %zu)\n", "max work-group size", c->max_work_group_size,
            c->max_work_item_sizes[0], c->max_work_item_sizes[1], c->max_work_item_sizes[2]);
     printf("  %-28s %zu\n", "preferred group multiple", c->preferred_work_group_multiple);

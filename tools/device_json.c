@@ -61,6 +61,7 @@ json_object *device_to_json(const cls_device_caps *c, const cls_device_db *db, i
     add_int(o, "global_mem_size", (int64_t)c->global_mem_size);
     add_int(o, "local_mem_size", (int64_t)c->local_mem_size);
     add_int(o, "max_constant_buffer_size", (int64_t)c->max_constant_buffer_size);
+    add_int(o, "max_parameter_size", (int64_t)c->max_parameter_size);
     add_int(o, "max_work_group_size", (int64_t)c->max_work_group_size);
     json_object *sizes = json_object_new_array();
     for (int i = 0; i < 3; ++i) json_object_array_add(sizes, json_object_new_int64((int64_t)c->max_work_item_sizes[i]));

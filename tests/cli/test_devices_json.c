@@ -57,7 +57,7 @@ static void every_device_has_the_documented_fields(void **state)
     static const char *strings[] = {"platform_name", "platform_version", "name", "vendor", "vendor_name", "type",
                                     "driver_version", "device_version", "opencl_c_version", "arch", "fingerprint"};
     static const char *integers[] = {"platform_index", "device_index", "vendor_id", "address_bits", "compute_units",
-                                     "max_clock_mhz", "global_mem_size", "local_mem_size", "max_constant_buffer_size",
+                                     "max_clock_mhz", "global_mem_size", "local_mem_size", "max_constant_buffer_size", "max_parameter_size",
                                      "max_work_group_size", "preferred_work_group_multiple", "simd_width"};
     for (size_t i = 0; i < count; ++i) {
         json_object *device = json_object_array_get_idx(devices, i);
