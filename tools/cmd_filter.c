@@ -1,5 +1,6 @@
 /* cmd_filter.c — `clstencil filter IN OUT --op OPERATOR...`: reads an image, filters every channel
- * plane through one device-side pipeline (filter_run.c) and writes the result. Checks the command
+ * plane through one device-side pipeline (filter_run.c) and writes the result; `filter IN... -o DIR`
+ * does the same for a batch with one context and one pipeline, going on past a failed image. Checks the command
  * line, the operators and the output's format before any device work; every failure is a message
  * naming the file and the reason, and an exit code of its class (see filter_usage). */
 #include "cli.h"
@@ -26,6 +27,7 @@ static void filter_usage(FILE *out)
             "                        [-d | --device SELECTOR] [-t | --type u8|u16|f32] [--build GOAL]\n"
             "                        [--compression none|lzw|deflate|zstd] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
+            "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit integer or 32-bit float,\n"
             "gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when all went well.\n"
@@ -33,6 +35,14 @@ static void filter_usage(FILE *out)
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
             "A TIFF's ImageDescription (ImageJ, OME), resolution, ICC profile, Software and DateTime\n"
             "are carried to a TIFF OUT, page by page.\n"
+            "A batch (-o DIR, an existing folder; or 3 inputs or more): one context and one pipeline\n"
+            "for all (another only for an image whose pixel type needs other stage types); each\n"
+            "result is DIR/ the input's file name (its extension replaced with --format's),\n"
+            "written as OUT is.\n"
+            "An output that would replace an input or another output is refused before any work. A\n"
+            "failed image is reported and the batch goes on; the exit code is the first failure's,\n"
+            "after a summary line. A progress line (count, rate, ETA) on a terminal; -v: a line\n"
+            "per image.\n"
             "  --op OPERATOR   convolve:WxH,c1,...,cN   any mask, row by row, not flipped (a\n"
             "                  correlate:WxH,c1,...,cN  correlation, as scipy's correlate)\n"
             "                  gaussian:SIZE[,SIGMA]    box:SIZE    laplace[:3|5]    atrous:D\n"
@@ -56,8 +66,12 @@ static void filter_usage(FILE *out)
             "  --build GOAL    first-result (default): the specialized kernels where they are\n"
             "                  cached, else quick ones that build in about a second and compute\n"
             "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
-            "                  kernels, which can take a minute for large masks on a GPU\n"
-            "  -o, --output OUT  the output (instead of the second argument)\n"
+            "                  kernels, which can take a minute for large masks on a GPU;\n"
+            "                  tiered (a batch's default): the quick kernels first, the specialized\n"
+            "                  ones built in the background and swapped in between images\n"
+            "  -o, --output OUT  the output (instead of the second argument), or a batch's folder\n"
+            "  --format EXT    a batch's output format: tif, tiff, pgm, ppm, pnm or pfm (default:\n"
+            "                  each input's own)\n"
             "  --compression C   a TIFF OUT's compression: none, lzw, deflate or zstd (with a\n"
             "                  predictor); default: the input's (LZW when it is not one of these)\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
@@ -74,6 +88,10 @@ static void filter_usage(FILE *out)
 
 typedef struct filter_args {
     const char *input, *output;
+    const char **inputs; /* a batch's (room for argc entries) */
+    size_t input_count;
+    int batch, has_build;
+    const char *format; /* --format: a batch's output extension, or NULL */
     const char **op_texts;
     size_t op_count;
     int has_type;
@@ -101,12 +119,16 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
     {"--type", 't', "u8, u16 or f32"},
-    {"--build", 0, "first-result or fastest-kernel"},
+    {"--build", 0, "first-result, fastest-kernel or tiered"},
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},
+    {"--format", 0, "tif, tiff, pgm, ppm, pnm or pfm"},
     {"--verbose", 'v', NULL},
 };
-enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_VERBOSE };
+enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
+       OPT_VERBOSE };
+
+static image_format output_format(const char *path);
 
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
 static int parse_option(const cli_parser *parser, int option, const char *v, filter_args *args)
@@ -125,10 +147,21 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
     }
     case OPT_DEVICE: note_device_option(args->plan.device = v); break;
     case OPT_BUILD:
-        if (strcmp(v, "first-result") && strcmp(v, "fastest-kernel"))
-            return bad_usage("--build wants first-result or fastest-kernel, not '%s'", v);
-        args->plan.build_goal = strcmp(v, "first-result") == 0 ? CLS_BUILD_FIRST_RESULT : CLS_BUILD_FASTEST_KERNEL;
+        if (strcmp(v, "first-result") && strcmp(v, "fastest-kernel") && strcmp(v, "tiered"))
+            return bad_usage("--build wants first-result or fastest-kernel, not '%s' (or tiered, a batch's default)", v);
+        args->plan.build_goal = strcmp(v, "first-result") == 0     ? CLS_BUILD_FIRST_RESULT
+                                : strcmp(v, "fastest-kernel") == 0 ? CLS_BUILD_FASTEST_KERNEL
+                                                                   : CLS_BUILD_TIERED;
+        args->has_build = 1;
         break;
+    case OPT_FORMAT: {
+        char name[16];
+        if (strlen(v) > 8 || strchr(v, '/') || (snprintf(name, sizeof name, "x.%s", v), output_format(name)) ==
+                                                     IMAGE_FORMAT_UNKNOWN)
+            return bad_usage("--format wants tif, tiff, pgm, ppm, pnm or pfm, not '%s'", v);
+        args->format = v;
+        break;
+    }
     case OPT_OUTPUT:
         if (args->output) return bad_usage("two outputs: '%s' and '%s'", args->output, v);
         args->output = v;
@@ -153,7 +186,7 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
  * in that order anywhere among the options; -o OUT replaces the second. */
 static int parse_args(int argc, char **argv, filter_args *args)
 {
-    const char *positional[2];
+    const char **positional = args->inputs;
     int npositional = 0;
     args->plan.border = CLS_BORDER_CLAMP;
     args->plan.build_goal = CLS_BUILD_FIRST_RESULT;
@@ -168,15 +201,33 @@ static int parse_args(int argc, char **argv, filter_args *args)
         }
         if (found == CLI_ERROR) return EXIT_USAGE;
         if (found == CLI_POSITIONAL) {
-            if (npositional == 2 || (npositional == 1 && args->output))
-                return bad_usage("unexpected argument '%s' (IN and OUT are given)", v);
-            positional[npositional++] = v;
+            positional[npositional++] = v; /* room for argc entries */
             continue;
         }
         const int code = parse_option(&parser, found, v, args);
         if (code >= 0) return code;
     }
-    if (npositional == 2 && args->output) return bad_usage("two outputs: '%s' and '%s'", positional[1], args->output);
+    /* -o naming a folder (one that exists, or a name ending in /), or with three inputs or
+     * more: a batch (IN OUT -o OUT2 stays an error of two outputs) */
+    struct stat info;
+    const size_t out_length = args->output ? strlen(args->output) : 0;
+    args->batch = args->output && npositional >= 1 &&
+                  (npositional >= 3 || (out_length && args->output[out_length - 1] == '/') ||
+                   (stat(args->output, &info) == 0 && S_ISDIR(info.st_mode)));
+    if (args->batch) {
+        args->input_count = (size_t)npositional;
+        if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
+        if (!args->has_build) args->plan.build_goal = CLS_BUILD_TIERED;
+        args->plan.batch = 1;
+        return -1;
+    }
+    if (args->format) return bad_usage("--format names a batch's output format (with -o DIR)");
+    if (npositional > 2)
+        return bad_usage("unexpected argument '%s' (IN and OUT are given; several inputs take -o DIR)",
+                         positional[2]);
+    if (npositional == 2 && args->output)
+        return bad_usage("two outputs: '%s' and '%s' (a batch's -o names an existing folder)", positional[1],
+                         args->output);
     if (npositional == 2) args->output = positional[1];
     if (npositional == 0) return bad_usage(args->output ? "IN is missing" : "IN and OUT are missing");
     if (!args->output) return bad_usage("OUT is missing");
@@ -365,6 +416,230 @@ static int input_exit_code(int image_status)
     }
 }
 
+/* Times of one image, for -v. */
+typedef struct image_times {
+    double read_ms, filter_ms, write_ms;
+} image_times;
+
+/* Reads INPUT, filters it (through SESSION in a batch, opened at the first image read; else a
+ * run of its own) and writes OUTPUT. Prints what went wrong; returns an exit code. */
+static int filter_image(const filter_args *args, filter_session **session, const char *input, const char *output,
+                        image_times *times)
+{
+    cls_host_image in = {0}, out = {0}, shape;
+    char error[1024];
+    int code = EXIT_OK_, status;
+    filter_plan plan = args->plan;
+    image_set_alloc_check(check_memory);
+    double start = wall_ms();
+    if ((status = image_read(input, &in, error, sizeof error)) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
+        code = input_exit_code(status);
+        goto done;
+    }
+    times->read_ms = wall_ms() - start;
+    if (!args->has_type) plan.output_type = in.type;
+    shape = in;
+    shape.type = plan.output_type;
+    if ((code = check_output(output, &shape)) != EXIT_OK_) goto done;
+    image_set_alloc_check(NULL); /* counted with the input */
+    if ((status = image_alloc_pages(&out, in.width, in.height, in.channels, in.pages, plan.output_type, output,
+                                    error, sizeof error)) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s\n", error);
+        code = EXIT_OUTPUT;
+        goto done;
+    }
+    /* The input's tags (and compression) go to the output; --compression overrides. */
+    out.meta = in.meta;
+    in.meta = NULL;
+    if (args->compression != IMAGE_COMPRESSION_DEFAULT) {
+        if (!out.meta && !(out.meta = calloc(1, sizeof *out.meta))) {
+            fprintf(stderr, "clstencil filter: out of memory\n");
+            code = EXIT_OUTPUT;
+            goto done;
+        }
+        out.meta->compression = args->compression;
+    }
+    start = wall_ms();
+    if (!args->batch) code = filter_run(&plan, &in, &out);
+    else if (*session || (code = filter_session_open(&plan, session)) == EXIT_OK_)
+        code = filter_session_run(*session, &plan, &in, &out);
+    times->filter_ms = wall_ms() - start;
+    if (code != EXIT_OK_) goto done;
+
+    start = wall_ms();
+    if ((status = image_write(output, &out, error, sizeof error)) != IMAGE_OK) {
+        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
+        code = EXIT_OUTPUT;
+    }
+    times->write_ms = wall_ms() - start;
+done:
+    image_set_alloc_check(NULL);
+    image_free(&in);
+    image_free(&out);
+    return code;
+}
+
+/* A batch's output: DIR/ the input's file name, its extension replaced with FORMAT's (when
+ * given). NULL after a message when the input names no file (exit 1). */
+static char *batch_output(const char *dir, const char *input, const char *format)
+{
+    const char *slash = strrchr(input, '/'), *base = slash ? slash + 1 : input;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+        fprintf(stderr, "clstencil filter: '%s' names no file, so no output can be named after it\n", input);
+        return NULL;
+    }
+    const char *dot = strrchr(base, '.');
+    const int stem = (int)(format && dot && dot != base ? (size_t)(dot - base) : strlen(base));
+    const size_t length = strlen(dir);
+    const size_t size = length + 1 + (size_t)stem + 1 + (format ? strlen(format) : 0) + 1;
+    char *path = malloc(size);
+    if (path)
+        snprintf(path, size, "%s%s%.*s%s%s", dir, length && dir[length - 1] == '/' ? "" : "/", stem, base,
+                 format ? "." : "", format ? format : "");
+    else {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        return NULL;
+    }
+    return path;
+}
+
+/* A file's identity, for the overlap checks. */
+typedef struct file_key {
+    dev_t dev;
+    ino_t ino;
+    const char *name;
+} file_key;
+
+static int compare_keys(const void *a, const void *b)
+{
+    const file_key *x = a, *y = b;
+    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(((const file_key *)a)->name, ((const file_key *)b)->name);
+}
+
+/* Refuses (exit 1) a batch in which two outputs are one path, or an output is an input (by
+ * device and inode: links and other spellings count). */
+static int check_batch_overlaps(const filter_args *args, char **outputs)
+{
+    const size_t n = args->input_count;
+    file_key *keys = calloc(n ? n : 1, sizeof *keys);
+    size_t known = 0;
+    int code = EXIT_OK_;
+    if (!keys) {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        return EXIT_FAILURE_;
+    }
+    for (size_t i = 0; i < n; ++i) keys[i].name = outputs[i];
+    qsort(keys, n, sizeof *keys, compare_names);
+    for (size_t i = 1; i < n && code == EXIT_OK_; ++i)
+        if (strcmp(keys[i - 1].name, keys[i].name) == 0) {
+            fprintf(stderr, "clstencil filter: two inputs would both be written to %s (inputs with one file name "
+                            "in one batch): nothing was filtered\n", keys[i].name);
+            code = EXIT_USAGE;
+        }
+    struct stat info;
+    for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
+        if (stat(args->inputs[i], &info) == 0)
+            keys[known++] = (file_key){info.st_dev, info.st_ino, args->inputs[i]};
+    qsort(keys, known, sizeof *keys, compare_keys);
+    for (size_t i = 0; i < n && code == EXIT_OK_; ++i) {
+        if (stat(outputs[i], &info) != 0) continue;
+        const file_key probe = {info.st_dev, info.st_ino, NULL};
+        const file_key *hit = bsearch(&probe, keys, known, sizeof *keys, compare_keys);
+        if (!hit) continue;
+        fprintf(stderr, "clstencil filter: %s is the input %s: writing the result would replace it; choose "
+                        "another -o DIR (nothing was filtered)\n", outputs[i], hit->name);
+        code = EXIT_USAGE;
+    }
+    free(keys);
+    return code;
+}
+
+/* The progress line on a terminal: done of total, the rate and the time left. */
+static void show_progress(size_t done, size_t total, double start)
+{
+    const double seconds = (wall_ms() - start) / 1000.0, rate = seconds > 0 ? (double)done / seconds : 0.0;
+    fprintf(stderr, "\r\033[Kclstencil filter: %zu/%zu images, %.1f images/s", done, total, rate);
+    if (rate > 0 && done < total) fprintf(stderr, ", %.0f s left", (double)(total - done) / rate);
+}
+
+/* `filter IN... -o DIR`: every output named and checked first, then one image after another. */
+static int run_batch(filter_args *args)
+{
+    const size_t n = args->input_count;
+    char **outputs = calloc(n, sizeof *outputs);
+    struct stat info;
+    int code = EXIT_OK_;
+    if (!outputs) {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        return EXIT_FAILURE_;
+    }
+    if (stat(args->output, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        fprintf(stderr, "clstencil filter: %s: cannot be written: %s (-o names the batch's output folder, which "
+                        "must exist)\n", args->output, stat(args->output, &info) != 0 ? "no such folder" : "not a folder");
+        code = EXIT_OUTPUT;
+    }
+    for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
+        if (!(outputs[i] = batch_output(args->output, args->inputs[i], args->format))) code = EXIT_USAGE;
+        else code = check_output(outputs[i], NULL);
+    if (code == EXIT_OK_) code = check_batch_overlaps(args, outputs);
+    filter_session *session = NULL;
+    size_t failed = 0;
+    const int progress = !args->plan.verbose && isatty(STDERR_FILENO);
+    const double start = wall_ms();
+    int first_failure = EXIT_OK_;
+    for (size_t i = 0; code == EXIT_OK_ && i < n; ++i) {
+        if (progress) show_progress(i, n, start);
+        /* On a terminal the progress line stays while the image is filtered: its messages are
+         * held (glibc's stderr is a variable) and printed on a line of their own after it. */
+        char *held = NULL;
+        size_t held_size = 0;
+        FILE *terminal = stderr, *memory = progress ? open_memstream(&held, &held_size) : NULL;
+        if (memory) stderr = memory;
+        image_times times = {0};
+        const int result = filter_image(args, &session, args->inputs[i], outputs[i], &times);
+        if (memory) {
+            stderr = terminal;
+            fclose(memory);
+            if (held_size) fprintf(stderr, "\r\033[K%s", held);
+        }
+        free(held);
+        if (result != EXIT_OK_) {
+            ++failed;
+            if (first_failure == EXIT_OK_) first_failure = result;
+            if (args->plan.verbose)
+                fprintf(stderr, "[%zu/%zu] %s: failed (exit %d)\n", i + 1, n, args->inputs[i], result);
+            /* no context or device: the next images would fail the same way */
+            if (!session && (result == EXIT_NO_DEVICE || result == EXIT_FAILURE_)) {
+                failed += n - i - 1;
+                break;
+            }
+        } else if (args->plan.verbose) {
+            fprintf(stderr, "[%zu/%zu] %s -> %s: read %.1f ms, filtered %.1f ms, written %.1f ms\n", i + 1, n,
+                    args->inputs[i], outputs[i], times.read_ms, times.filter_ms, times.write_ms);
+        }
+    }
+    if (code == EXIT_OK_) {
+        if (progress) fprintf(stderr, "\r\033[K");
+        if (failed || progress || args->plan.verbose)
+            fprintf(stderr, "clstencil filter: %zu of %zu images written, %zu failed%s (%.1f s, %zu pipeline build%s)\n",
+                    n - failed, n, failed, failed ? " (the exit code is the first failure's)" : "",
+                    (wall_ms() - start) / 1000.0, filter_session_builds(session),
+                    filter_session_builds(session) == 1 ? "" : "s");
+        code = first_failure;
+    }
+    filter_session_close(session);
+    for (size_t i = 0; i < n; ++i) free(outputs[i]);
+    free(outputs);
+    return code;
+}
+
 int cmd_filter(int argc, char **argv)
 {
     if (argc < 2) {
@@ -373,18 +648,16 @@ int cmd_filter(int argc, char **argv)
     }
     filter_args args = {0};
     filter_op *ops = NULL;
-    cls_host_image in = {0}, out = {0}, shape;
-    char error[1024];
-    int code, status;
+    int code;
     if (!(args.op_texts = calloc((size_t)argc, sizeof *args.op_texts)) ||
-        !(ops = calloc((size_t)argc, sizeof *ops))) {
+        !(args.inputs = calloc((size_t)argc, sizeof *args.inputs)) || !(ops = calloc((size_t)argc, sizeof *ops))) {
         fprintf(stderr, "clstencil filter: out of memory\n");
         code = EXIT_FAILURE_;
         goto done;
     }
     if ((code = parse_args(argc, argv, &args)) >= 0) goto done;
-    if ((code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
-    if ((code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
+    if (!args.batch && (code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
+    if (!args.batch && (code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
     const char *bad_max = NULL;
     budget.available = memory_available(&bad_max);
@@ -397,55 +670,21 @@ int cmd_filter(int argc, char **argv)
     budget.has_type = args.has_type;
     budget.output_type = args.plan.output_type;
     args.plan.memory_available = budget.available;
-    image_set_alloc_check(check_memory);
-
-    double start = wall_ms();
-    if ((status = image_read(args.input, &in, error, sizeof error)) != IMAGE_OK) {
-        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
-        code = input_exit_code(status);
-        goto done;
-    }
-    const double read_ms = wall_ms() - start;
-    if (!args.has_type) args.plan.output_type = in.type;
-    shape = in;
-    shape.type = args.plan.output_type;
-    if ((code = check_output(args.output, &shape)) != EXIT_OK_) goto done;
-    image_set_alloc_check(NULL); /* counted with the input */
-    if ((status = image_alloc_pages(&out, in.width, in.height, in.channels, in.pages, args.plan.output_type,
-                                    args.output, error, sizeof error)) != IMAGE_OK) {
-        fprintf(stderr, "clstencil filter: %s\n", error);
-        code = EXIT_OUTPUT;
-        goto done;
-    }
-    /* The input's tags (and compression) go to the output; --compression overrides. */
-    out.meta = in.meta;
-    in.meta = NULL;
-    if (args.compression != IMAGE_COMPRESSION_DEFAULT) {
-        if (!out.meta && !(out.meta = calloc(1, sizeof *out.meta))) {
-            fprintf(stderr, "clstencil filter: out of memory\n");
-            code = EXIT_OUTPUT;
-            goto done;
-        }
-        out.meta->compression = args.compression;
-    }
-
     args.plan.ops = ops;
     args.plan.op_count = args.op_count;
-    if ((code = filter_run(&args.plan, &in, &out)) != EXIT_OK_) goto done;
-
-    start = wall_ms();
-    if ((status = image_write(args.output, &out, error, sizeof error)) != IMAGE_OK) {
-        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
-        code = EXIT_OUTPUT;
-    } else if (args.plan.verbose) {
-        fprintf(stderr, "files:     read %.1f ms, written %.1f ms\n", read_ms, wall_ms() - start);
+    if (args.batch) {
+        code = run_batch(&args);
+        goto done;
     }
+    image_times times = {0};
+    code = filter_image(&args, NULL, args.input, args.output, &times);
+    if (code == EXIT_OK_ && args.plan.verbose)
+        fprintf(stderr, "files:     read %.1f ms, written %.1f ms\n", times.read_ms, times.write_ms);
 done:
     for (size_t i = 0; ops && i < args.op_count; ++i)
         if (ops[i].op) cls_operator_release(ops[i].op);
     free(ops);
     free(args.op_texts);
-    image_free(&in);
-    image_free(&out);
+    free(args.inputs);
     return code;
 }

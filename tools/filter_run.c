@@ -1,7 +1,8 @@
 /* filter_run.c — the device side of `clstencil filter`: builds one pipeline (a stage per --op,
  * the Night filter's five for `night`), copies every channel plane (of every page) to the device in one
  * transfer, enqueues the pipeline once per plane (buffer offsets select the plane), copies the
- * result back, and with -v reports the device, each stage's build and the profiled times. */
+ * result back, and with -v reports the device, each stage's build and the profiled times. A session
+ * keeps the context and the pipeline for a batch of images. */
 #include "commands.h"
 #include "filter_run.h"
 #include "memory_budget.h"
@@ -277,31 +278,138 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
     return code;
 }
 
+/* A pipeline of a session and the types it was built for. */
+typedef struct typed_pipeline {
+    stages s;
+    cls_pixel_type in_type, out_type;
+} typed_pipeline;
+
+enum { SESSION_PIPELINES = 6 }; /* u8, u16, f32 inputs to one or two output types */
+
+struct filter_session {
+    cls_context *context;
+    double context_wall_ms;
+    typed_pipeline pipelines[SESSION_PIPELINES]; /* built so far, the oldest first */
+    size_t count, builds;
+};
+
+int filter_session_open(const filter_plan *plan, filter_session **out)
+{
+    *out = NULL;
+    filter_session *session = calloc(1, sizeof *session);
+    if (!session) return cl_failed("allocating the session", CL_OUT_OF_HOST_MEMORY);
+    const double start = wall_ms();
+    cls_status status = cls_context_create(plan->device, &session->context);
+    if (status != CLS_OK) {
+        free(session);
+        return report_failure("filter", status);
+    }
+    report_context_warnings("filter", session->context);
+    session->context_wall_ms = wall_ms() - start;
+    if (plan->batch && plan->verbose) {
+        const cls_device_caps *caps = cls_context_device(session->context);
+        fprintf(stderr, "device:    %s (%s), context in %.1f ms\n", caps->name, caps->platform_name,
+                session->context_wall_ms);
+    }
+    *out = session;
+    return EXIT_OK_;
+}
+
+static void drop_stages(stages *s)
+{
+    if (s->pipeline) cls_pipeline_release(s->pipeline); /* waits for tiered builds */
+    free(s->labels);
+    memset(s, 0, sizeof *s);
+}
+
+/* A batch's -v lines for a new pipeline: each stage's build, once. */
+static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_type out_type, double wall)
+{
+    fprintf(stderr, "pipeline:  %zu stage%s for %s -> %s, built in %.1f ms (host clock)\n", s->count,
+            s->count == 1 ? "" : "s", image_type_name(in->type), image_type_name(out_type), wall);
+    for (size_t i = 0; i < s->count; ++i) {
+        const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
+        cls_build_info info;
+        cls_filter_build_info(stage, &info);
+        unsigned rows = 0, cols = 0;
+        cls_filter_outputs_per_item(stage, &rows, &cols);
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms (%s, %ux%u per work-item)\n", i + 1, s->labels[i],
+                info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
+                cls_partition_name(cls_filter_partition(stage)), cols, rows);
+    }
+}
+
+/* The session's pipeline for IN's type and the plan's output type, built when there is none
+ * (the oldest dropped when all slots are taken); NULL after a message with *code set. */
+static stages *pipeline_for(filter_session *session, const filter_plan *plan, const cls_host_image *in,
+                            double *build_wall_ms, int *code)
+{
+    for (size_t i = 0; i < session->count; ++i)
+        if (session->pipelines[i].in_type == in->type && session->pipelines[i].out_type == plan->output_type)
+            return &session->pipelines[i].s;
+    const double start = wall_ms();
+    if (session->count && plan->verbose)
+        fprintf(stderr, "pipeline:  another build: this image is %s -> %s, the first of these types\n",
+                image_type_name(in->type), image_type_name(plan->output_type));
+    if (session->count == SESSION_PIPELINES) {
+        drop_stages(&session->pipelines[0].s);
+        memmove(session->pipelines, session->pipelines + 1, (SESSION_PIPELINES - 1) * sizeof *session->pipelines);
+        --session->count;
+    }
+    typed_pipeline *slot = &session->pipelines[session->count];
+    memset(slot, 0, sizeof *slot);
+    cls_status status = cls_pipeline_create(session->context, &slot->s.pipeline);
+    if (status != CLS_OK) {
+        *code = report_failure("filter", status);
+        return NULL;
+    }
+    if ((*code = build_stages(&slot->s, plan, in)) != EXIT_OK_) {
+        drop_stages(&slot->s);
+        return NULL;
+    }
+    slot->in_type = in->type;
+    slot->out_type = plan->output_type;
+    ++session->count;
+    ++session->builds;
+    *build_wall_ms = wall_ms() - start;
+    if (plan->batch && plan->verbose) report_builds(&slot->s, in, plan->output_type, *build_wall_ms);
+    return &slot->s;
+}
+
+int filter_session_run(filter_session *session, const filter_plan *plan, const cls_host_image *in,
+                       cls_host_image *out)
+{
+    timings t = {0};
+    t.context_wall_ms = session->context_wall_ms;
+    int code = check_device_memory(session->context, plan, in, out);
+    if (code != EXIT_OK_) return code;
+    stages *s = pipeline_for(session, plan, in, &t.build_wall_ms, &code);
+    if (!s) return code;
+    if (!(t.stage_ms = calloc(s->count ? s->count : 1, sizeof *t.stage_ms)))
+        return cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
+    const double start = wall_ms();
+    code = run_planes(s, session->context, plan, in, out, &t);
+    t.run_wall_ms = wall_ms() - start;
+    if (code == EXIT_OK_ && plan->verbose && !plan->batch) report(s, session->context, in, out, &t);
+    free(t.stage_ms);
+    return code;
+}
+
+size_t filter_session_builds(const filter_session *session) { return session ? session->builds : 0; }
+
+void filter_session_close(filter_session *session)
+{
+    if (!session) return;
+    for (size_t i = 0; i < session->count; ++i) drop_stages(&session->pipelines[i].s);
+    cls_context_release(session->context);
+    free(session);
+}
+
 int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out)
 {
-    cls_context *context = NULL;
-    timings t = {0};
-    double start = wall_ms();
-    cls_status status = cls_context_create(plan->device, &context);
-    if (status != CLS_OK) return report_failure("filter", status);
-    report_context_warnings("filter", context);
-    t.context_wall_ms = wall_ms() - start;
-    stages s = {0};
-    int code = check_device_memory(context, plan, in, out);
-    start = wall_ms();
-    if (code == EXIT_OK_ && (status = cls_pipeline_create(context, &s.pipeline)) != CLS_OK)
-        code = report_failure("filter", status);
-    if (code == EXIT_OK_) code = build_stages(&s, plan, in);
-    t.build_wall_ms = wall_ms() - start;
-    if (code == EXIT_OK_ && !(t.stage_ms = calloc(s.count ? s.count : 1, sizeof *t.stage_ms)))
-        code = cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
-    start = wall_ms();
-    if (code == EXIT_OK_) code = run_planes(&s, context, plan, in, out, &t);
-    t.run_wall_ms = wall_ms() - start;
-    if (code == EXIT_OK_ && plan->verbose) report(&s, context, in, out, &t);
-    free(t.stage_ms);
-    free(s.labels);
-    if (s.pipeline) cls_pipeline_release(s.pipeline);
-    cls_context_release(context);
+    filter_session *session = NULL;
+    int code = filter_session_open(plan, &session);
+    if (code == EXIT_OK_) code = filter_session_run(session, plan, in, out);
+    filter_session_close(session);
     return code;
 }

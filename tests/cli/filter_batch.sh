@@ -1,0 +1,123 @@
+#!/bin/sh
+# filter_batch.sh — tests of `clstencil filter IN... -o DIR` on the default OpenCL device: the
+# outputs equal single runs byte for byte, one pipeline build for images of one type, a failed
+# image in the middle, a missing output folder, and outputs that would collide or replace inputs.
+# Usage: filter_batch.sh CLSTENCIL SOURCE_DIR CASE   (CASE: one of the names in the case list below)
+clstencil=$1 case=$3
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+LC_ALL=C
+export LC_ALL
+
+fail() { echo "FAIL ($case): $*"; exit 1; }
+
+# run CODE ARGS...: runs clstencil filter ARGS, checks the exit code; the output is in $work/log.
+run() {
+    want=$1
+    shift
+    "$clstencil" filter "$@" > "$work/log" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { cat "$work/log"; fail "exit code $got, expected $want: filter $*"; }
+}
+# logged REGEX: the last run's output matches the extended regular expression.
+logged() { grep -Eq -- "$1" "$work/log" || { cat "$work/log"; fail "output does not match /$1/"; }; }
+# count REGEX: how many lines of the last run's output match.
+count() { grep -Ec -- "$1" "$work/log"; }
+
+# make_pgm FILE W H MAXVAL SEED: a binary PGM of pseudo-random samples (16-bit when MAXVAL > 255).
+make_pgm() {
+    awk -v w="$2" -v h="$3" -v max="$4" -v s="$5" 'BEGIN {
+        printf "P5\n%d %d\n%d\n", w, h, max
+        for (i = 0; i < w * h; ++i) {
+            s = s * 16807 % 2147483647; v = int(s / 256) % (max + 1)
+            if (max > 255) printf "%c%c", int(v / 256), v % 256; else printf "%c", v
+        }
+    }' > "$1"
+}
+
+mkdir "$work/in" "$work/out" "$work/single"
+make_pgm "$work/in/a.pgm" 24 16 255 7
+make_pgm "$work/in/b.pgm" 17 9 255 11
+make_pgm "$work/in/c.pgm" 32 20 255 13
+ops="--op gaussian:3 --op box:3"
+
+case $case in
+results)   # 3 images: each output equals filter on it alone; one context, one pipeline build
+    run 0 "$work/in/a.pgm" "$work/in/b.pgm" "$work/in/c.pgm" -o "$work/out" $ops -v
+    [ "$(count '^device: ')" -eq 1 ] || { cat "$work/log"; fail "not one context"; }
+    [ "$(count '^pipeline: ')" -eq 1 ] || { cat "$work/log"; fail "not one pipeline build"; }
+    [ "$(count '^stage 1: ')" -eq 1 ] || { cat "$work/log"; fail "a later image built or loaded a stage"; }
+    logged "^\\[3/3\\] .*c.pgm -> .*out/c.pgm: read"
+    logged "^clstencil filter: 3 of 3 images written, 0 failed .*1 pipeline build\\)"
+    for name in a b c; do
+        run 0 "$work/in/$name.pgm" "$work/single/$name.pgm" $ops
+        cmp "$work/out/$name.pgm" "$work/single/$name.pgm" || fail "$name.pgm differs from a single run"
+    done
+    # without -v and with stderr not a terminal: silent
+    run 0 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out/" $ops
+    [ ! -s "$work/log" ] || fail "a quiet batch printed: $(cat "$work/log")"
+    # --format, and a u16 image between u8 ones: one more build, for its types
+    make_pgm "$work/in/d.pgm" 12 12 4000 17
+    run 0 "$work/in/a.pgm" "$work/in/d.pgm" "$work/in/b.pgm" -o "$work/out" --format pfm -t f32 $ops -v
+    [ -s "$work/out/a.pfm" ] && [ -s "$work/out/d.pfm" ] && [ -s "$work/out/b.pfm" ] || fail "--format pfm: $(ls "$work/out")"
+    logged "^pipeline: +another build: this image is u16 -> f32, the first of these types"
+    logged "3 of 3 images written, 0 failed .*2 pipeline builds"
+    run 0 "$work/in/d.pgm" "$work/single/d.pfm" -t f32 $ops
+    cmp "$work/out/d.pfm" "$work/single/d.pfm" || fail "d.pfm differs from a single run"
+    # one input and -o naming a folder: a batch of one
+    rm "$work/out/a.pgm"
+    run 0 "$work/in/a.pgm" -o "$work/out" $ops
+    cmp "$work/out/a.pgm" "$work/single/a.pgm" || fail "a batch of one differs"
+    ;;
+failure)   # a corrupt input in the middle and a missing one: the others written, the first failure's code
+    head -c 100 "$work/in/b.pgm" > "$work/in/cut.pgm"
+    run 5 "$work/in/a.pgm" "$work/in/cut.pgm" "$work/in/missing.pgm" "$work/in/c.pgm" -o "$work/out" $ops
+    logged "cut.pgm: truncated"
+    logged "missing.pgm: does not exist"
+    logged "^clstencil filter: 2 of 4 images written, 2 failed"
+    [ "$(ls "$work/out")" = "$(printf 'a.pgm\nc.pgm')" ] || fail "outputs: $(ls "$work/out")"
+    run 0 "$work/in/c.pgm" "$work/single/c.pgm" $ops
+    cmp "$work/out/c.pgm" "$work/single/c.pgm" || fail "the image after the failure differs"
+    ;;
+no_folder)   # -o names no folder: 7 before any work (two inputs: IN OUT -o OUT2, two outputs: 1)
+    run 7 "$work/in/a.pgm" "$work/in/b.pgm" "$work/in/c.pgm" -o "$work/nowhere" $ops
+    logged "nowhere: cannot be written: no such folder"
+    run 7 "$work/in/a.pgm" "$work/in/b.pgm" "$work/in/c.pgm" -o "$work/in/a.pgm" $ops
+    logged "a.pgm: cannot be written: not a folder"
+    run 7 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/nowhere/" $ops
+    logged "nowhere/: cannot be written: no such folder"
+    run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/nowhere" $ops
+    logged "two outputs: .* \\(a batch's -o names an existing folder\\)"
+    [ -z "$(ls "$work/out")" ] && [ ! -e "$work/nowhere" ] || fail "a refused batch wrote something"
+    ;;
+collision)   # two outputs on one path, or an output on an input: refused (1), nothing written
+    mkdir "$work/in2"
+    cp "$work/in/a.pgm" "$work/in2/a.pgm"
+    run 1 "$work/in/a.pgm" "$work/in/b.pgm" "$work/in2/a.pgm" -o "$work/out" $ops
+    logged "two inputs would both be written to .*out/a.pgm"
+    run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/in" $ops
+    logged "in/a.pgm is the input .*a.pgm: writing the result would replace it"
+    ln -s "$work/in" "$work/link"
+    run 1 "$work/link/b.pgm" -o "$work/in" $ops
+    logged "is the input .*link/b.pgm"
+    run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out" --format png $ops
+    logged "--format wants tif, tiff, pgm, ppm, pnm or pfm, not 'png'"
+    [ -z "$(ls "$work/out")" ] || fail "a refused batch wrote: $(ls "$work/out")"
+    cmp "$work/in/a.pgm" "$work/in2/a.pgm" || fail "an input changed"
+    ;;
+forms)   # the single-image forms as before; --format belongs to a batch
+    run 0 "$work/in/a.pgm" "$work/single/x.pgm" $ops
+    run 0 "$work/in/a.pgm" -o "$work/single/y.pgm" $ops
+    cmp "$work/single/x.pgm" "$work/single/y.pgm" || fail "IN OUT and IN -o OUT differ"
+    run 1 "$work/in/a.pgm" "$work/single/z.pgm" --format pfm $ops
+    logged "--format names a batch's output format"
+    run 1 "$work/in/a.pgm" "$work/in/b.pgm" "$work/single/z.pgm" $ops
+    logged "unexpected argument .*several inputs take -o DIR"
+    run 0 "$work/in/a.pgm" "$work/single/t.pgm" $ops --build tiered
+    cmp "$work/single/x.pgm" "$work/single/t.pgm" || fail "--build tiered differs"
+    ;;
+*)
+    fail "unknown case '$case'"
+    ;;
+esac
+echo "ok: filter batch $case"
