@@ -10,18 +10,7 @@ trap 'rm -rf "$work"' EXIT
 LC_ALL=C
 export LC_ALL
 
-fail() { echo "FAIL ($case): $*"; exit 1; }
-
-# run CODE ARGS...: runs clstencil filter ARGS, checks the exit code; the output is in $work/log.
-run() {
-    want=$1
-    shift
-    "$clstencil" filter "$@" > "$work/log" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { cat "$work/log"; fail "exit code $got, expected $want: filter $*"; }
-}
-# logged REGEX: the last run's output matches the extended regular expression.
-logged() { grep -Eq -- "$1" "$work/log" || { cat "$work/log"; fail "output does not match /$1/"; }; }
+. "$(dirname "$0")/filter_common.sh"
 
 # make_pnm FILE W H MAXVAL EXPR...: a binary PGM (one EXPR) or PPM (three), each EXPR an awk
 # expression of x and y; values above 255 are written as 16-bit big-endian samples.

@@ -9,18 +9,7 @@ trap 'rm -rf "$work"' EXIT
 LC_ALL=C
 export LC_ALL
 
-fail() { echo "FAIL ($case): $*"; exit 1; }
-
-# run CODE ARGS...: runs clstencil filter ARGS, checks the exit code; the output is in $work/log.
-run() {
-    want=$1
-    shift
-    "$clstencil" filter "$@" > "$work/log" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { cat "$work/log"; fail "exit code $got, expected $want: filter $*"; }
-}
-# logged REGEX: the last run's output matches the extended regular expression.
-logged() { grep -Eq -- "$1" "$work/log" || { cat "$work/log"; fail "output does not match /$1/"; }; }
+. "$(dirname "$0")/filter_common.sh"
 # count REGEX: how many lines of the last run's output match.
 count() { grep -Ec -- "$1" "$work/log"; }
 

@@ -10,16 +10,7 @@ trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
 LC_ALL=C
 export LC_ALL
 
-fail() { echo "FAIL ($case): $*"; exit 1; }
-# run CODE ARGS...: runs clstencil filter ARGS and checks the exit code; the output is in $work/log.
-run() {
-    want=$1
-    shift
-    "$clstencil" filter "$@" > "$work/log" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { cat "$work/log"; fail "exit code $got, expected $want: filter $*"; }
-}
-logged() { grep -Eq -- "$1" "$work/log" || { cat "$work/log"; fail "output does not match /$1/"; }; }
+. "$(dirname "$0")/filter_common.sh"
 # nothing_written: no output and no temporary file in $work/out.
 nothing_written() { [ -z "$(ls -A "$work/out")" ] || fail "left behind: $(ls -A "$work/out")"; }
 mkdir "$work/out"
