@@ -231,7 +231,18 @@ static int split(const char *text, char *name, size_t name_size, double *numbers
     }
 }
 
-/* convolve: and its alias correlate: (NAME), a mask applied without flipping (a correlation). */
+/* Reverses the mask's rows and columns (a rotation by 180 degrees), in place. */
+static void flip_mask(float *mask, unsigned width, unsigned height)
+{
+    for (size_t k = 0, last = (size_t)width * height - 1; k < last - k; ++k) {
+        const float t = mask[k];
+        mask[k] = mask[last - k];
+        mask[last - k] = t;
+    }
+}
+
+/* correlate: (NAME), the mask applied as written, and convolve:, the mask flipped first (a true
+ * convolution, scipy's convolve): the spec always holds the coefficients as correlated. */
 static cls_status parse_convolve(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
     unsigned width, height;
@@ -256,6 +267,7 @@ static cls_status parse_convolve(const char *text, const char *name, const char 
         *out = NULL;
         return bad(text, "needs exactly W*H finite coefficients");
     }
+    if (strcmp(name, "convolve") == 0) flip_mask((*out)->mask, width, height);
     snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%u", name, width, height);
     return CLS_OK;
 }

@@ -14,7 +14,7 @@ from conftest import SCIPY_MODES, exhaustive
 # A random, asymmetric 5-wide, 3-tall mask (its orientation matters) and a Gaussian whose
 # window is wider than the smallest images (reflections beyond one period).
 RANDOM_MASK = np.random.default_rng(7).uniform(-1, 1, (3, 5)).astype(np.float32)
-OPERATORS = ["convolve:5x3," + ",".join(f"{c:.9g}" for c in RANDOM_MASK.ravel()), "gaussian:7"]
+OPERATORS = ["correlate:5x3," + ",".join(f"{c:.9g}" for c in RANDOM_MASK.ravel()), "gaussian:7"]
 # (rows, columns): single pixels, lines, images narrower than the windows, odd sizes, the largest.
 REPRESENTATIVE_SHAPES = [(1, 1), (1, 7), (7, 1), (2, 3), (3, 2), (5, 5), (4, 9), (16, 9),
                          (13, 31), (33, 20), (64, 97)]
