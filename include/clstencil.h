@@ -476,8 +476,10 @@ void cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
 typedef struct cls_operator cls_operator;
 
 /* Parses an operator, case-insensitively:
- *   convolve:WxH,c1,...,cN   any mask, row by row, applied without flipping (a correlation:
- *   correlate:WxH,c1,...,cN  out(x, y) = sum c(i, j) * in(x + i - W/2, y + j - H/2)); the same
+ *   correlate:WxH,c1,...,cN  any mask, row by row, applied as written (a correlation:
+ *                            out(x, y) = sum c(i, j) * in(x + i - W/2, y + j - H/2))
+ *   convolve:WxH,c1,...,cN   the mask flipped (rows and columns reversed), then correlated: a
+ *                            true convolution, scipy's convolve (the spec holds it flipped)
  *   gaussian:SIZE[,SIGMA]    normalized; SIGMA defaults to 0.3*((SIZE-1)/2 - 1) + 0.8
  *   box:SIZE                 the mean over SIZE x SIZE
  *   laplace[:3|5]            3x3 (4-neighbour) or 5x5 Laplacian (default 3)
