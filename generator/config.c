@@ -64,7 +64,13 @@ int cls_kernel_shares_rows(const cls_kernel_config *config)
     const cls_spec *s = &config->spec;
     return s->bake_coefficients && !s->fold_equal_taps && !s->body && config->partition != CLS_PARTITION_NAIVE &&
            config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE &&
-           s->border != CLS_BORDER_UNDEFINED && !cls_kernel_streams(config) && s->region_code == CLS_REGION_CODE_SHARED;
+           s->border != CLS_BORDER_UNDEFINED && !cls_kernel_streams(config) &&
+           (s->region_code == CLS_REGION_CODE_SHARED || s->region_code == CLS_REGION_CODE_BODY_APART);
+}
+
+int cls_kernel_body_apart(const cls_kernel_config *config)
+{
+    return cls_kernel_shares_rows(config) && config->spec.region_code == CLS_REGION_CODE_BODY_APART;
 }
 
 int cls_kernel_rolls_borders(const cls_kernel_config *config)
@@ -226,7 +232,8 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (config->masks > 1) strbuf_printf(&key, ";masks=%u", config->masks);
     if (config->input_path != CLS_INPUT_GLOBAL) strbuf_printf(&key, ";input=%s", cls_input_path_name(config->input_path));
     if (cls_kernel_hardware_border(config)) strbuf_append(&key, ";hardware-border");
-    if (cls_kernel_shares_rows(config)) strbuf_append(&key, ";regions-shared");
+    if (cls_kernel_shares_rows(config))
+        strbuf_append(&key, cls_kernel_body_apart(config) ? ";regions-body-apart" : ";regions-shared");
     if (config->separable != CLS_SEPARABLE_NONE) strbuf_printf(&key, ";separable=%s", cls_separable_name(config->separable));
     if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
     if (spec->epilogue) strbuf_printf(&key, ";epilogue=%zu:%s", strlen(spec->epilogue), spec->epilogue);

@@ -231,7 +231,8 @@ static void describe_variant(emitter *e)
     if (c->masks > 1) strbuf_printf(out, ", %u masks in one pass", c->masks);
     if (c->epilogue) strbuf_printf(out, ", epilogue %s", c->epilogue);
     if (c->spec.fold_equal_taps) strbuf_append(out, ", equal taps folded");
-    if (cls_kernel_shares_rows(c)) strbuf_append(out, ", the regions sharing one copy of the sums");
+    if (cls_kernel_body_apart(c)) strbuf_append(out, ", the body region's copy of the sums and one that the border regions share");
+    else if (cls_kernel_shares_rows(c)) strbuf_append(out, ", the regions sharing one copy of the sums");
     strbuf_append(out, ".\n");
 }
 
@@ -404,12 +405,25 @@ static void emit_regions(emitter *e)
                      local_memory(config) && config->partition == CLS_PARTITION_ISP_WARP
                          ? " /* staging is per group: no warp refinement */"
                          : "");
+    if (cls_kernel_body_apart(config)) {
+        strbuf_line(out, 1, "/* Two copies of the sums: the body region's, checking nothing, and one that every border");
+        strbuf_line(out, 1, " * region and the fallback share, a border group or warp only loading differently. */");
+        strbuf_line(out, 1, "if (!(at_left || at_right || at_top || at_bottom)) {");
+        strbuf_line(out, 2, "/* Region Body: checks no side. */");
+        emit_region(e, 2, CHECK_NONE, CHECK_NONE, 0);
+        strbuf_line(out, 1, "} else {");
+        strbuf_line(out, 2, "const int fold_fully = (at_left && at_right) || (at_top && at_bottom); /* the fallback */");
+        emit_guard(e, 2, 1, 1);
+        emit_sums_shared(e, 2, 0);
+        strbuf_line(out, 1, "}");
+        return;
+    }
     if (cls_kernel_shares_rows(config)) {
         strbuf_line(out, 1, "/* One copy of the sums for every region: a border group or warp only loads differently. */");
         strbuf_line(out, 1, "const int border = at_left || at_right || at_top || at_bottom;");
         strbuf_line(out, 1, "const int fold_fully = (at_left && at_right) || (at_top && at_bottom); /* the fallback */");
         emit_guard(e, 1, 1, 1);
-        emit_sums_shared(e, 1);
+        emit_sums_shared(e, 1, 1);
         return;
     }
     const int rolled = cls_kernel_rolls_borders(config);

@@ -52,9 +52,9 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy);
 /* The weighted sums of a region into sum (or sum[m][k][l]) through `a` (emit_sum.c). */
 void emit_sums(emitter *e, int indent, const access *a);
 /* The sums of a kernel whose regions share one unrolled copy (cls_kernel_shares_rows): window
- * row by row, the body's loads or, where the int `border` is set, loads that check every side,
- * then the multiply-adds. */
-void emit_sums_shared(emitter *e, int indent);
+ * row by row, the loads of a border group (the int `fold_fully` set: the fallback's) or, with
+ * body_loads where the int `border` is clear, the body's, then the multiply-adds. */
+void emit_sums_shared(emitter *e, int indent, int body_loads);
 /* The same sums as rolled loops over the program-scope array baked_mask or the buffer (a large
  * unrolled mask's border regions: see cls_kernel_rolls_borders). */
 void emit_sums_rolled(emitter *e, int indent, const access *a);

@@ -77,14 +77,17 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
  * skipped and equal ones may fold. Otherwise an unrolled kernel (ARGUMENT) reads every tap from
  * the argument `coef`, and loops (BUFFER, and the rolled code of ARGUMENT) the buffer `mask`. */
 int cls_kernel_literal_coefficients(const cls_kernel_config *config);
-/* Whether the regions of an ISP kernel share one unrolled copy of the multiply-adds
- * (CLS_REGION_CODE_SHARED where it applies): window row by window row, a body group (or warp)
- * loads the row's pixels unchecked, a border one folds them once on the side crossed, the fallback
- * folds fully; then all run the row's multiply-adds. The compiler sees one copy of the sums
- * instead of nine (NVIDIA's build time grows faster than the code). Unrolled built-in weighted
- * sums (literals or argument, not folded) on the global path, not streaming, with a border mode
- * other than undefined. */
+/* Whether the border regions of an ISP kernel share one unrolled copy of the multiply-adds
+ * (CLS_REGION_CODE_SHARED or BODY_APART where they apply): window row by window row, a border
+ * group (or warp) folds the row's pixels once on the side crossed, the fallback folds fully, a
+ * body group loads them unchecked; then all run the row's multiply-adds. The compiler sees one
+ * copy of the sums instead of nine (NVIDIA's build time grows faster than the code). Unrolled
+ * built-in weighted sums (literals or argument, not folded) on the global path, not streaming,
+ * with a border mode other than undefined. */
 int cls_kernel_shares_rows(const cls_kernel_config *config);
+/* Whether, besides (cls_kernel_shares_rows), the body region has a copy of its own, unchecked and
+ * loading rows as separate regions do (CLS_REGION_CODE_BODY_APART where it applies). */
+int cls_kernel_body_apart(const cls_kernel_config *config);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);

@@ -317,7 +317,7 @@ cls_status cls_spec_validate(const cls_spec *spec)
     if ((unsigned)spec->separable > CLS_SEPARABLE_TWO_PASS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable variant %d is not a cls_separable value",
                         (int)spec->separable);
-    if ((unsigned)spec->region_code > CLS_REGION_CODE_SHARED)
+    if ((unsigned)spec->region_code > CLS_REGION_CODE_BODY_APART)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "region code %d is not a cls_region_code value", (int)spec->region_code);
     if ((unsigned)spec->build_goal > CLS_BUILD_TIERED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "build goal %d is not a cls_build_goal value", (int)spec->build_goal);

@@ -1,7 +1,7 @@
 /* build_goals.c — cls_filter_create: what a filter's creation optimizes for (cls_build_goal). The
  * fastest kernel is filter.c's specialized creation; the first result tries the specialized
- * kernels already built (on GPUs also with the coefficients as a kernel argument, and with shared
- * ISP regions) in a cached-only scope and falls back to a quick kernel with the same arithmetic;
+ * kernels already built (on GPUs also with the coefficients as a kernel argument, and with the
+ * quick ISP regions) in a cached-only scope and falls back to a quick kernel with the same arithmetic;
  * tiered adds the background builds of tiered.c, of the argument form on GPUs. */
 #include "build.h"
 
@@ -77,20 +77,20 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
         return cls_filter_create_fastest(context, spec, out);
     /* A specialized kernel whose programs are all built already, the quickest to load first (on
      * NVIDIA a cached binary is PTX that ptxas compiles again: 0.4-0.5 s for shared regions of a
-     * random 9x9 or 13x13 mask, 1.4-1.5 s for separate ones): shared regions, then separate ones;
+     * random 9x9 or 13x13 mask, 1.4-1.5 s for separate ones): CLS_QUICK_REGIONS, then separate ones;
      * each the spec's own, then on GPUs with the coefficients as an argument (built for another
      * mask of the size). Else the quick kernel. A cached kernel of the policy's configuration (the
      * models' probes missing) serves as well. */
     const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
     const cls_spec candidates[4] = {
-        with_regions(spec, CLS_REGION_CODE_SHARED), with_regions(&specialized, CLS_REGION_CODE_SHARED),
+        with_regions(spec, CLS_QUICK_REGIONS), with_regions(&specialized, CLS_QUICK_REGIONS),
         with_regions(spec, CLS_REGION_CODE_SEPARATE), with_regions(&specialized, CLS_REGION_CODE_SEPARATE)};
     cls_programs_cached_only_begin();
     cls_status status = CLS_ERR_UNSUPPORTED;
     int found = 0;
     while (found < 4 && (status = cls_filter_create_fastest(context, &candidates[found], out)) != CLS_OK) ++found;
     if (!cls_programs_cached_only_end() || status == CLS_OK) {
-        /* A tiered filter that found shared regions goes on to the separate ones. */
+        /* A tiered filter that found the quick regions goes on to the separate ones. */
         if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED || found >= 2 ||
             spec->region_code != CLS_REGION_CODE_AUTO)
             return status;

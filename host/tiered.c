@@ -19,7 +19,7 @@ struct cls_tier {
     pthread_t thread;
     pthread_mutex_t join_lock; /* wait and release may come from several threads */
     int joined;
-    int stage_count;         /* 1, or 2: separate regions after shared ones */
+    int stage_count;         /* 1, or 2: separate regions after the quick ones */
     cls_filter *stages[2];   /* set by the thread before `ready` counts them */
     atomic_int ready;        /* stages built: the last of them serves the launches */
     cls_status status;       /* the builds', once the thread ended */
@@ -62,7 +62,7 @@ static int own_spec(cls_tier *tier, const cls_spec *spec)
 static void *build(void *argument)
 {
     cls_tier *tier = argument;
-    static const cls_region_code codes[2] = {CLS_REGION_CODE_SHARED, CLS_REGION_CODE_SEPARATE};
+    static const cls_region_code codes[2] = {CLS_QUICK_REGIONS, CLS_REGION_CODE_SEPARATE};
     for (int k = 0; k < tier->stage_count; ++k) {
         if (tier->stage_count > 1) tier->spec.region_code = codes[k];
         tier->status = cls_filter_create_fastest(tier->context, &tier->spec, &tier->stages[k]);

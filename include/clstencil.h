@@ -249,13 +249,14 @@ typedef enum cls_separable {
  * masks. FIRST_RESULT takes a specialized kernel only when it is already built (this process or
  * the disk cache: no build from source), the fastest first: the spec's own; on GPUs the same with
  * the coefficients as a kernel argument (CLS_COEFFICIENTS_ARGUMENT: built for any mask of the
- * size, shape and border mode); then either with shared regions (CLS_REGION_CODE_SHARED).
+ * size, shape and border mode); then either with the body region apart (CLS_REGION_CODE_BODY_APART).
  * Otherwise it builds a quick kernel that computes the same sums in the same order (the mask read
  * from a buffer, one output per work-item, every tap checking the borders), which builds in about
  * a second and runs slower: the lowest build plus run time for a filter that runs once or a few
  * times. TIERED starts as FIRST_RESULT and, when it took the quick kernel, builds on a thread of
- * its own the specialized kernel (on GPUs with the coefficients as an argument) with shared
- * regions (seconds), then, unless the spec sets region_code, with separate ones (minutes); each
+ * its own the specialized kernel (on GPUs with the coefficients as an argument) with the body
+ * region apart (seconds), then, unless the spec sets region_code, with separate regions (a minute
+ * or more for large masks on NVIDIA); each
  * serves every later launch once built (cls_filter_wait waits for both). Results are the same
  * bits either way for finite inputs. A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
@@ -279,15 +280,18 @@ typedef enum cls_build_goal {
 /* How the regions of an ISP kernel (isp-block, isp-warp) hold the unrolled sums of a built-in
  * weighted sum (literals or argument, not folded, global input, not streaming). SEPARATE: every
  * region its own copy, checking only the sides it touches: the fastest kernels and the longest
- * builds (NVIDIA: about 3 minutes for random 9x9 and 13x13 masks). SHARED: one copy of the
+ * builds (NVIDIA: 1.5 minutes a process for random 9x9 and 13x13 masks). SHARED: one copy of the
  * multiply-adds, the regions differing only in how a window row loads (unchecked, folded once on
- * the side crossed, or folded fully): builds in seconds (15-20 s with the model probes), kernels
- * 9-23% slower on an H100. AUTO: SEPARATE for CLS_BUILD_FASTEST_KERNEL; the specialized kernel of
- * a first result or a tiered build is SHARED. */
+ * the side crossed, or folded fully): builds in seconds, kernels 8-22% slower on an H100.
+ * BODY_APART: the body region its own unrolled copy, checking nothing, and the border regions and
+ * the fallback one shared copy: builds as fast as SHARED (7-16 s a process on an H100), kernels
+ * 2-20% slower than SEPARATE (faster than SHARED). AUTO: SEPARATE for CLS_BUILD_FASTEST_KERNEL;
+ * the specialized kernel of a first result or a tiered build is BODY_APART. */
 typedef enum cls_region_code {
     CLS_REGION_CODE_AUTO = 0,
     CLS_REGION_CODE_SEPARATE,
     CLS_REGION_CODE_SHARED,
+    CLS_REGION_CODE_BODY_APART,
 } cls_region_code;
 
 typedef struct cls_spec {

@@ -187,7 +187,7 @@ static const cli_option OPTIONS[] = {
     {"--json", 0, "a file"}, {"--svg", 0, "a file"}, {"--device", 'd', "P:D, gpu, cpu, accelerator or a name part"},
     {"--short", 0, NULL}, {"--no-store", 0, NULL}, {"--model-check", 0, NULL}, {"--calibrate-isp", 0, NULL},
     {"--bake", 0, NULL}, {"--runtime-mask", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL},
-    {"--separate-regions", 0, NULL}, {"--fold", 0, NULL}, {"--cold", 0, NULL}, {"--quiet", 'q', NULL},
+    {"--separate-regions", 0, NULL}, {"--body-apart-regions", 0, NULL}, {"--fold", 0, NULL}, {"--cold", 0, NULL}, {"--quiet", 'q', NULL},
 };
 
 static void parse_flag(bench_options *o, const char *name)
@@ -204,6 +204,7 @@ static void parse_flag(bench_options *o, const char *name)
     if (strcmp(name, "--argument-mask") == 0) o->bake = 2;
     if (strcmp(name, "--shared-regions") == 0) o->region_code = CLS_REGION_CODE_SHARED;
     if (strcmp(name, "--separate-regions") == 0) o->region_code = CLS_REGION_CODE_SEPARATE;
+    if (strcmp(name, "--body-apart-regions") == 0) o->region_code = CLS_REGION_CODE_BODY_APART;
     if (strcmp(name, "--fold") == 0) o->fold = 1;
 }
 
@@ -292,7 +293,7 @@ static int finish_options(bench_options *o)
     }
     if (o->suite && o->grid_options) {
         fprintf(stderr, "clstencil %s: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
-                        "--runtime-mask, --argument-mask, --fold, --shared-regions, --separate-regions and --value apply to --op grids, not to suites\n", COMMAND(o));
+                        "--runtime-mask, --argument-mask, --fold, --shared-regions, --separate-regions, --body-apart-regions and --value apply to --op grids, not to suites\n", COMMAND(o));
         return 0;
     }
     if (o->runs < 0) o->runs = o->check ? BENCH_SHORT_RUNS : BENCH_DEFAULT_RUNS;

@@ -273,9 +273,8 @@ static const char *grid_variant(bench_plan *plan, const bench_knobs *k)
     if (k->group_width) snprintf(text + strlen(text), sizeof text - strlen(text), " %ux%u", k->group_width, k->group_height);
     static const char *const storages[] = {"runtime", "baked", "argument"};
     if (k->bake >= 0) snprintf(text + strlen(text), sizeof text - strlen(text), " %s", storages[k->bake % 3]);
-    if (k->region_code)
-        snprintf(text + strlen(text), sizeof text - strlen(text), " %s",
-                 k->region_code == CLS_REGION_CODE_SHARED ? "shared-regions" : "separate-regions");
+    static const char *const region_codes[] = {"", "separate-regions", "shared-regions", "body-apart-regions"};
+    if (k->region_code) snprintf(text + strlen(text), sizeof text - strlen(text), " %s", region_codes[k->region_code]);
     if (k->fold) snprintf(text + strlen(text), sizeof text - strlen(text), " fold");
     return bench_plan_string(plan, "%s", text);
 }

@@ -7,8 +7,9 @@
  * ISP regions sharing one copy of the sums (CLS_REGION_CODE_SHARED): every border mode, both
  * storages, both ISP partitions, blocks of several rows and columns, on images whose groups take
  * every region (the fallback included) and a region of interest: the reference, and the separate
- * regions' bits. The build goals' ladder: tiered builds shared, then separate regions; a new context's
- * first result takes the shared kernel, its tiered filter moves on to the separate one. */
+ * regions' bits; the same for the body region apart (CLS_REGION_CODE_BODY_APART). The build
+ * goals' ladder: tiered builds the body apart, then separate regions; a new context's first result
+ * takes the body-apart kernel, its tiered filter moves on to the separate one. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,8 +194,9 @@ static void test_two_masks(void **state)
     expect_same_bits("two masks", argument, literals);
 }
 
-/* Shared regions: image sizes that give every region, a one-group image (the fallback) and
- * partial work-items, with a region of interest on the first. */
+/* Shared regions, and the body apart with the border regions sharing: image sizes that give every
+ * region, a one-group image (the fallback) and partial work-items, with a region of interest on
+ * the first. */
 static void test_shared_regions(void **state)
 {
     (void)state;
@@ -203,50 +205,52 @@ static void test_shared_regions(void **state)
     static const struct { unsigned w, h; } sizes[] = {{W, H}, {6, 5}, {37, 3}};
     static float shared[W * H], separate[W * H];
     static double expected[W * H];
-    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
-        cls_spec spec = spec_for(mask, 5, (cls_border)b, b % 2 ? CLS_COEFFICIENTS_ARGUMENT : CLS_COEFFICIENTS_LITERALS,
-                                 b % 3 ? 4 : 2, b % 3 ? 1 : 2, b % 2 ? CLS_PARTITION_ISP_WARP : CLS_PARTITION_ISP_BLOCK);
-        spec.mask_height = 3;
-        spec.group_width = 8;
-        spec.group_height = 2;
-        spec.region_code = CLS_REGION_CODE_SHARED;
-        cls_spec other = spec;
-        other.region_code = CLS_REGION_CODE_SEPARATE;
-        cls_filter *fs = NULL, *fo = NULL;
-        if (cls_filter_create(context, &spec, &fs) != CLS_OK) fail_msg("shared: %s", cls_last_error());
-        assert_non_null(strstr(cls_filter_source(fs), "border_once"));
-        if (cls_filter_create(context, &other, &fo) != CLS_OK) fail_msg("separate: %s", cls_last_error());
-        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-            const unsigned w = sizes[s].w, h = sizes[s].h;
-            cls_image_desc desc = {.width = w, .height = h};
-            if (s == 0) desc.roi_x = 3, desc.roi_y = 2, desc.roi_width = w - 7, desc.roi_height = h - 3;
-            for (unsigned k = 0; k < w * h; ++k) shared[k] = separate[k] = -1234.5f;
-            assert_int_equal(cls_filter_run_host(fs, input, shared, &desc), CLS_OK);
-            assert_int_equal(cls_filter_run_host(fo, input, separate, &desc), CLS_OK);
-            const ref_image image = {input, w, h, 0, CLS_PIXEL_F32};
-            assert_int_equal(ref_stencil(&image, mask, 5, 3, (cls_border)b, 0.75f, expected), 0);
-            for (unsigned y = 0; y < h; ++y)
-                for (unsigned x = 0; x < w; ++x) {
-                    const size_t k = (size_t)y * w + x;
-                    const int inside = s || (x >= desc.roi_x && x < desc.roi_x + desc.roi_width && y >= desc.roi_y &&
-                                             y < desc.roi_y + desc.roi_height);
-                    if (memcmp(&shared[k], &separate[k], sizeof(float)) != 0)
-                        fail_msg("%s %ux%u: (%u, %u) shared %.9g, separate %.9g", cls_border_name((cls_border)b), w, h, x,
-                                 y, shared[k], separate[k]);
-                    if (inside ? !ref_f32_close(shared[k], expected[k]) : shared[k] != -1234.5f)
-                        fail_msg("%s %ux%u: (%u, %u) is %.9g, expected %.9g", cls_border_name((cls_border)b), w, h, x, y,
-                                 shared[k], inside ? expected[k] : -1234.5);
-                }
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b)
+        for (int code = CLS_REGION_CODE_SHARED; code <= CLS_REGION_CODE_BODY_APART; ++code) {
+            cls_spec spec = spec_for(mask, 5, (cls_border)b, b % 2 ? CLS_COEFFICIENTS_ARGUMENT : CLS_COEFFICIENTS_LITERALS,
+                                     b % 3 ? 4 : 2, b % 3 ? 1 : 2, b % 2 ? CLS_PARTITION_ISP_WARP : CLS_PARTITION_ISP_BLOCK);
+            spec.mask_height = 3;
+            spec.group_width = 8;
+            spec.group_height = 2;
+            spec.region_code = (cls_region_code)code;
+            const char *form = code == CLS_REGION_CODE_SHARED ? "shared" : "body apart";
+            cls_spec other = spec;
+            other.region_code = CLS_REGION_CODE_SEPARATE;
+            cls_filter *fs = NULL, *fo = NULL;
+            if (cls_filter_create(context, &spec, &fs) != CLS_OK) fail_msg("%s: %s", form, cls_last_error());
+            assert_non_null(strstr(cls_filter_source(fs), "border_once"));
+            if (cls_filter_create(context, &other, &fo) != CLS_OK) fail_msg("separate: %s", cls_last_error());
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+                const unsigned w = sizes[s].w, h = sizes[s].h;
+                cls_image_desc desc = {.width = w, .height = h};
+                if (s == 0) desc.roi_x = 3, desc.roi_y = 2, desc.roi_width = w - 7, desc.roi_height = h - 3;
+                for (unsigned k = 0; k < w * h; ++k) shared[k] = separate[k] = -1234.5f;
+                assert_int_equal(cls_filter_run_host(fs, input, shared, &desc), CLS_OK);
+                assert_int_equal(cls_filter_run_host(fo, input, separate, &desc), CLS_OK);
+                const ref_image image = {input, w, h, 0, CLS_PIXEL_F32};
+                assert_int_equal(ref_stencil(&image, mask, 5, 3, (cls_border)b, 0.75f, expected), 0);
+                for (unsigned y = 0; y < h; ++y)
+                    for (unsigned x = 0; x < w; ++x) {
+                        const size_t k = (size_t)y * w + x;
+                        const int inside = s || (x >= desc.roi_x && x < desc.roi_x + desc.roi_width && y >= desc.roi_y &&
+                                                 y < desc.roi_y + desc.roi_height);
+                        if (memcmp(&shared[k], &separate[k], sizeof(float)) != 0)
+                            fail_msg("%s %s %ux%u: (%u, %u) %.9g, separate %.9g", form, cls_border_name((cls_border)b), w, h,
+                                     x, y, shared[k], separate[k]);
+                        if (inside ? !ref_f32_close(shared[k], expected[k]) : shared[k] != -1234.5f)
+                            fail_msg("%s %s %ux%u: (%u, %u) is %.9g, expected %.9g", form, cls_border_name((cls_border)b), w,
+                                     h, x, y, shared[k], inside ? expected[k] : -1234.5);
+                    }
+            }
+            cls_filter_release(fs);
+            cls_filter_release(fo);
         }
-        cls_filter_release(fs);
-        cls_filter_release(fo);
-    }
 }
 
-/* The build goals' ladder on an ISP configuration: a tiered filter builds shared regions, then
- * separate ones; in a new context (as a new process) a first result takes the shared kernel (the
- * quickest to load) and a tiered filter starts there and moves to the separate kernel, all from the
- * disk cache, with the same bits throughout. */
+/* The build goals' ladder on an ISP configuration: a tiered filter builds the body apart (border
+ * regions sharing one copy), then separate regions; in a new context (as a new process) a first
+ * result takes the body-apart kernel (the quickest to load) and a tiered filter starts there and
+ * moves to the separate kernel, all from the disk cache, with the same bits throughout. */
 static void test_tiered_ladder(void **state)
 {
     (void)state;
@@ -273,16 +277,16 @@ static void test_tiered_ladder(void **state)
     const unsigned long before = builds_from_source();
     spec.build_goal = CLS_BUILD_FIRST_RESULT;
     assert_int_equal(cls_filter_create(fresh, &spec, &filter), CLS_OK);
-    assert_non_null(strstr(cls_filter_source(filter), "border_once"));
+    assert_non_null(strstr(cls_filter_source(filter), "Two copies of the sums")); /* the body apart */
     assert_int_equal(cls_filter_run_host(filter, input, shared, &desc), CLS_OK);
-    expect_same_bits("shared", shared, separate);
+    expect_same_bits("body apart", shared, separate);
     cls_filter_release(filter);
     spec.build_goal = CLS_BUILD_TIERED;
     assert_int_equal(cls_filter_create(fresh, &spec, &filter), CLS_OK);
     assert_int_equal(cls_filter_wait(filter), CLS_OK);
     assert_null(strstr(cls_filter_source(filter), "border_once"));
     assert_int_equal(cls_filter_run_host(filter, input, shared, &desc), CLS_OK);
-    expect_same_bits("separate after shared", shared, separate);
+    expect_same_bits("separate after the body apart", shared, separate);
     cls_filter_release(filter);
     assert_int_equal(builds_from_source(), before);
     cls_context_release(fresh);
@@ -302,9 +306,9 @@ static void test_refusals(void **state)
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "kernel argument"));
     spec.separable = CLS_SEPARABLE_NONE;
-    spec.region_code = (cls_region_code)3;
+    spec.region_code = (cls_region_code)4;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(cls_last_error(), "region code 3"));
+    assert_non_null(strstr(cls_last_error(), "region code 4"));
     spec.region_code = CLS_REGION_CODE_AUTO;
     spec.bake_coefficients = 3;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
