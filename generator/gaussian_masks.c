@@ -21,6 +21,18 @@ static void weights(unsigned size, double sigma, double *g, double *second)
     }
 }
 
+/* The 1-D weights of derivative ORDER (0, 1 or 2) as a correlation reads them: the normalized g
+ * times 1, i / sigma^2 or i^2 / sigma^4 - 1 / sigma^2. scipy convolves with g's derivatives
+ * (-i / sigma^2 for the first), which is correlating with them reversed: the same weights. */
+static void derivative_weights(unsigned size, double sigma, unsigned order, double *w)
+{
+    double g[CLS_MAX_MASK], second[CLS_MAX_MASK];
+    weights(size, sigma, g, second);
+    const int half = (int)size / 2;
+    for (int i = -half; i <= half; ++i)
+        w[i + half] = order == 0 ? g[i + half] : order == 1 ? i / (sigma * sigma) * g[i + half] : second[i + half];
+}
+
 void cls_gaussian_mask(unsigned size, double sigma, float *mask)
 {
     double g[CLS_MAX_MASK];
@@ -46,4 +58,13 @@ void cls_unsharp_mask(unsigned size, double sigma, double amount, float *mask)
             const double centre = i == size / 2 && j == size / 2 ? 1 + amount : 0;
             mask[j * size + i] = (float)(centre - amount * g[j] * g[i]);
         }
+}
+
+void cls_gaussian_derivative_mask(unsigned size, double sigma, unsigned order_x, unsigned order_y, float *mask)
+{
+    double wx[CLS_MAX_MASK], wy[CLS_MAX_MASK];
+    derivative_weights(size, sigma, order_x, wx);
+    derivative_weights(size, sigma, order_y, wy);
+    for (unsigned j = 0; j < size; ++j)
+        for (unsigned i = 0; i < size; ++i) mask[j * size + i] = (float)(wy[j] * wx[i]);
 }

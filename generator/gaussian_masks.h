@@ -1,5 +1,5 @@
 /* gaussian_masks.h — masks derived from the sampled Gaussian, for the operators difference of
- * Gaussians, Laplacian of Gaussian and unsharp masking (internal). Each follows
+ * Gaussians, Laplacian of Gaussian, unsharp masking and Gaussian derivatives (internal). Each follows
  * scipy.ndimage's definitions with a radius of SIZE/2 (scipy's truncate = radius / sigma): the
  * 1-D weights exp(-i^2 / (2 sigma^2)) normalized to sum 1, products of them across x and y. */
 #ifndef CLS_GAUSSIAN_MASKS_H
@@ -14,5 +14,8 @@ void cls_gaussian_mask(unsigned size, double sigma, float *mask);
 void cls_laplacian_of_gaussian_mask(unsigned size, double sigma, float *mask);
 /* Unsharp masking in + amount * (in - blur) as one mask: (1 + amount) delta - amount G. */
 void cls_unsharp_mask(unsigned size, double sigma, double amount, float *mask);
+/* The Gaussian's partial derivative of ORDER_X along x and ORDER_Y along y (each 0, 1 or 2) as
+ * one mask, the product of the 1-D weights: scipy's gaussian_filter(order=(order_y, order_x)). */
+void cls_gaussian_derivative_mask(unsigned size, double sigma, unsigned order_x, unsigned order_y, float *mask);
 
 #endif

@@ -382,7 +382,8 @@ static cls_status finite_mask(const char *text, unsigned size, const char *why, 
     return CLS_OK;
 }
 
-/* Difference of Gaussians (dog), Laplacian of Gaussian (log) and unsharp masking (unsharp). */
+/* Difference of Gaussians (dog), Laplacian of Gaussian (log), unsharp masking (unsharp) and the
+ * Gaussian's derivatives (gaussian_d). */
 static cls_status parse_gaussian_family(const char *text, const char *name, int count, const double *n,
                                         char words[][16], cls_operator **out)
 {
@@ -425,6 +426,18 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
         cls_unsharp_mask(size, n[0], n[1], (*out)->mask);
         snprintf((*out)->name, sizeof (*out)->name, "unsharp:%g,%g,%u", n[0], n[1], size);
         return finite_mask(text, size, "AMOUNT is too large: the weights are not finite in float", out);
+    }
+    if (strcmp(name, "gaussian_d") == 0) {
+        const int orders_ok = count >= 3 && n[1] == floor(n[1]) && n[1] >= 0 && n[1] <= 2 && n[2] == floor(n[2]) &&
+                              n[2] >= 0 && n[2] <= 2;
+        if (count < 3 || count > 4 || !orders_ok)
+            return bad(text, "expected gaussian_d:SIGMA,ORDER_X,ORDER_Y[,SIZE] with SIGMA > 0 and orders 0, 1 or 2");
+        if (!sigma_ok(text, "SIGMA", words[0], n[0], 0, &status)) return status;
+        if (!(size = gaussian_window(text, count == 4, n[3], n[0], &status))) return status;
+        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        cls_gaussian_derivative_mask(size, n[0], (unsigned)n[1], (unsigned)n[2], (*out)->mask);
+        snprintf((*out)->name, sizeof (*out)->name, "gaussian_d:%g,%u,%u,%u", n[0], (unsigned)n[1], (unsigned)n[2], size);
+        return finite_mask(text, size, "SIGMA is too small: the weights (up to 1/SIGMA^4) are not finite in float", out);
     }
     return bad(text, "unknown operator");
 }
@@ -498,10 +511,12 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
         strcmp(name, "max") == 0 || strcmp(name, "erode") == 0 || strcmp(name, "dilate") == 0 ||
         strcmp(name, "morphgradient") == 0)
         return parse_rank(text, name, count, n, words, out);
-    if (strcmp(name, "dog") == 0 || strcmp(name, "log") == 0 || strcmp(name, "unsharp") == 0)
+    if (strcmp(name, "dog") == 0 || strcmp(name, "log") == 0 || strcmp(name, "unsharp") == 0 ||
+        strcmp(name, "gaussian_d") == 0)
         return parse_gaussian_family(text, name, count, n, words, out);
-    return bad(text, "unknown operator (convolve, correlate, gaussian, box, laplace, sobel, scharr, bilateral, atrous, "
-                     "tonemap, median, percentile, min, max, erode, dilate, morphgradient, dog, log, unsharp)");
+    return bad(text, "unknown operator (convolve, correlate, gaussian, gaussian_d, box, laplace, sobel, scharr, "
+                     "bilateral, atrous, tonemap, median, percentile, min, max, erode, dilate, morphgradient, dog, log, "
+                     "unsharp)");
 }
 
 cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask, cls_operator **out)
