@@ -1,12 +1,12 @@
 /* operators.c — the operator library: named operators (Gaussian, box, Laplace, Sobel, Scharr,
- * bilateral, a-trous, tone mapping, any convolution) as specs with baked masks or operator
- * bodies, parsed from text such as "gaussian:5,1.2". Pure C, like the rest of the generator. */
+ * bilateral, a-trous, tone mapping, any convolution, the Gaussian family) as specs with baked
+ * masks or operator bodies, parsed from text such as "gaussian:5,1.2"; the rank and morphology
+ * operators are morphology_operators.c's. Pure C, like the rest of the generator. */
 #include "generator.h"
 
 #include "error.h"
 #include "gaussian_masks.h"
-#include "rank_bodies.h"
-#include "strbuf.h"
+#include "operator_internal.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -16,18 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
-struct cls_operator {
-    cls_spec spec;
-    float *mask;
-    char *body;
-    char name[128];
-};
-
 #define MAX_ARGUMENTS 8
 #define BAKE_MAX_TAPS (25 * 25)
 
-/* An operator under construction: a square mask of `size`, all zero. */
-static cls_status new_operator(unsigned width, unsigned height, cls_operator **out)
+cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out)
 {
     cls_operator *op = calloc(1, sizeof *op);
     float *mask = op ? calloc((size_t)width * height, sizeof *mask) : NULL;
@@ -53,12 +45,18 @@ static cls_status set_body(cls_operator *op, const char *body)
     return CLS_OK;
 }
 
-static int odd_size(double value) { return value >= 1 && value <= CLS_MAX_MASK && value == floor(value) && (int)value % 2; }
+int cls_operator_odd_size(double value)
+{
+    return value >= 1 && value <= CLS_MAX_MASK && value == floor(value) && (int)value % 2;
+}
 
-static cls_status bad(const char *text, const char *why)
+cls_status cls_operator_refuse(const char *text, const char *why)
 {
     return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator '%s': %s", text, why);
 }
+
+/* A refusal of TEXT (short for cls_operator_refuse: every parser below has several). */
+static cls_status bad(const char *text, const char *why) { return cls_operator_refuse(text, why); }
 
 /* A sigma is usable when 2 sigma^2 is a normal, finite double and, for the bilateral range, the
  * float coefficient -log2(e) / (2 sigma^2) is finite. 0 after a message naming the parameter. */
@@ -76,7 +74,7 @@ static int sigma_ok(const char *text, const char *name, const char *word, double
 
 static cls_status gaussian(unsigned size, double sigma, cls_operator **out)
 {
-    cls_status status = new_operator(size, size, out);
+    cls_status status = cls_operator_new(size, size, out);
     if (status != CLS_OK) return status;
     double weights[CLS_MAX_MASK], total = 0;
     const int half = (int)size / 2;
@@ -89,7 +87,7 @@ static cls_status gaussian(unsigned size, double sigma, cls_operator **out)
 
 static cls_status from_values(unsigned width, unsigned height, const float *values, const char *name, cls_operator **out)
 {
-    cls_status status = new_operator(width, height, out);
+    cls_status status = cls_operator_new(width, height, out);
     if (status != CLS_OK) return status;
     memcpy((*out)->mask, values, sizeof(float) * width * height);
     snprintf((*out)->name, sizeof (*out)->name, "%s", name);
@@ -120,7 +118,7 @@ static void fill_derivative(float *mask, unsigned size, int scharr, int along_y)
 static cls_status derivative(const char *family, const char *direction, unsigned size, cls_operator **out)
 {
     const int scharr = strcmp(family, "scharr") == 0, magnitude = strcmp(direction, "mag") == 0;
-    cls_status status = new_operator(size, size, out);
+    cls_status status = cls_operator_new(size, size, out);
     if (status != CLS_OK) return status;
     cls_operator *op = *out;
     snprintf(op->name, sizeof op->name, "%s:%s,%u", family, direction, size);
@@ -150,7 +148,7 @@ static const char *float_literal(double value, char *text, size_t size)
 
 static cls_status bilateral(double sigma_d, double sigma_r, unsigned size, cls_operator **out)
 {
-    cls_status status = new_operator(size, size, out);
+    cls_status status = cls_operator_new(size, size, out);
     if (status != CLS_OK) return status;
     cls_operator *op = *out;
     const int half = (int)size / 2;
@@ -180,7 +178,7 @@ static cls_status bilateral(double sigma_d, double sigma_r, unsigned size, cls_o
 static cls_status atrous(unsigned dilation, cls_operator **out)
 {
     const unsigned size = 2 * dilation + 1;
-    cls_status status = new_operator(size, size, out);
+    cls_status status = cls_operator_new(size, size, out);
     if (status != CLS_OK) return status;
     static const float weights[3] = {0.25f, 0.5f, 0.25f};
     for (unsigned j = 0; j < 3; ++j)
@@ -206,14 +204,23 @@ static cls_status tonemap(double scale, cls_operator **out)
     return set_body(*out, body);
 }
 
-/* Splits "name:a,b,c" into the name and up to MAX_ARGUMENTS numbers; returns the count, or -1. */
-static int split(const char *text, char *name, size_t name_size, double *numbers, char words[][16], int max)
+/* The operator's name, the text before the colon (or all of it), in lower case; 0 when it is
+ * empty or longer than name_size allows. */
+static int operator_name(const char *text, char *name, size_t name_size)
 {
     const char *colon = strchr(text, ':');
     const size_t length = colon ? (size_t)(colon - text) : strlen(text);
-    if (length == 0 || length >= name_size) return -1;
+    if (length == 0 || length >= name_size) return 0;
     for (size_t i = 0; i < length; ++i) name[i] = (char)tolower((unsigned char)text[i]);
     name[length] = '\0';
+    return 1;
+}
+
+/* Splits "name:a,b,c" into the name and up to MAX_ARGUMENTS numbers; returns the count, or -1. */
+static int split(const char *text, char *name, size_t name_size, double *numbers, char words[][16], int max)
+{
+    if (!operator_name(text, name, name_size)) return -1;
+    const char *colon = strchr(text, ':');
     if (!colon) return 0;
     int count = 0;
     for (const char *p = colon + 1;; ++count) {
@@ -247,10 +254,11 @@ static cls_status parse_convolve(const char *text, const char *name, const char 
 {
     unsigned width, height;
     int used = 0;
-    if (!arguments || sscanf(arguments, "%ux%u%n", &width, &height, &used) != 2 || !odd_size(width) || !odd_size(height))
+    if (!arguments || sscanf(arguments, "%ux%u%n", &width, &height, &used) != 2 || !cls_operator_odd_size(width) ||
+        !cls_operator_odd_size(height))
         return bad(text, strcmp(name, "convolve") == 0 ? "expected convolve:WxH,c1,...,cN with odd W and H up to 63"
                                                         : "expected correlate:WxH,c1,...,cN with odd W and H up to 63");
-    cls_status status = new_operator(width, height, out);
+    cls_status status = cls_operator_new(width, height, out);
     if (status != CLS_OK) return status;
     const char *p = arguments + used;
     for (unsigned k = 0; k < width * height; ++k) {
@@ -272,94 +280,11 @@ static cls_status parse_convolve(const char *text, const char *name, const char 
     return CLS_OK;
 }
 
-/* A window word: "S" (S x S) or "WxH", odd sides up to CLS_MAX_MASK. */
-static int parse_window(const char *word, double number, unsigned *width, unsigned *height)
-{
-    if (isfinite(number)) {
-        if (!odd_size(number)) return 0;
-        *width = *height = (unsigned)number;
-        return 1;
-    }
-    unsigned w, h;
-    int used = 0;
-    if (sscanf(word, "%ux%u%n", &w, &h, &used) != 2 || word[used] || !odd_size(w) || !odd_size(h)) return 0;
-    *width = w;
-    *height = h;
-    return 1;
-}
-
-/* An operator whose body BODY (malloc'd, taken over) runs over FOOTPRINT; the mask holds the
- * footprint as 1 and 0 (the body does not read it). */
-static cls_status from_body(const cls_footprint *footprint, char *body, const char *name, cls_operator **out)
-{
-    cls_status status = new_operator(footprint->width, footprint->height, out);
-    if (status == CLS_OK) {
-        const int rx = (int)footprint->width / 2, ry = (int)footprint->height / 2;
-        for (int dy = -ry; dy <= ry; ++dy)
-            for (int dx = -rx; dx <= rx; ++dx)
-                (*out)->mask[(unsigned)(dy + ry) * footprint->width + (unsigned)(dx + rx)] =
-                    (float)cls_footprint_contains(footprint, dx, dy);
-        (*out)->spec.bake_coefficients = 0;
-        snprintf((*out)->name, sizeof (*out)->name, "%s", name);
-        (*out)->body = body;
-        (*out)->spec.body = body;
-        body = NULL;
-        status = cls_spec_validate(&(*out)->spec); /* the body's rules: a generated body must pass them too */
-    }
-    free(body);
-    if (status != CLS_OK) {
-        cls_operator_release(*out);
-        *out = NULL;
-    }
-    return status;
-}
-
-/* The rank filters: median, percentile, min/erode, max/dilate, morphgradient over a rect, cross
- * or disk footprint. */
-static cls_status parse_rank(const char *text, const char *name, int count, const double *n, char words[][16],
-                             cls_operator **out)
-{
-    const int percentile = strcmp(name, "percentile") == 0, median = strcmp(name, "median") == 0;
-    const int minimum = strcmp(name, "min") == 0 || strcmp(name, "erode") == 0;
-    const int maximum = strcmp(name, "max") == 0 || strcmp(name, "dilate") == 0;
-    const int gradient = strcmp(name, "morphgradient") == 0;
-    const int first = percentile; /* the window's argument */
-    char usage[256];
-    snprintf(usage, sizeof usage, "expected %s:%sSIZE[,SHAPE] or %s:%sWxH[,SHAPE] with odd sides up to 63 and SHAPE "
-             "rect (default), cross or disk", name, percentile ? "P," : "", name, percentile ? "P," : "");
-    cls_footprint footprint = {CLS_FOOTPRINT_RECT, 0, 0};
-    if (count < first + 1 || count > first + 2 || !parse_window(words[first], n[first], &footprint.width, &footprint.height) ||
-        (count == first + 2 && !cls_footprint_shape_parse(words[first + 1], &footprint.shape)))
-        return bad(text, usage);
-    if (percentile && !(n[0] >= 0 && n[0] <= 100)) return bad(text, "the percentile P must be a number from 0 to 100");
-    char label[48];
-    snprintf(label, sizeof label, "%ux%u,%s", footprint.width, footprint.height, cls_footprint_shape_name(footprint.shape));
-    char *body = NULL, canonical[128];
-    cls_status status;
-    if (minimum || maximum || gradient) {
-        status = gradient ? cls_morph_gradient_body(&footprint, &body) : cls_extremum_body(&footprint, maximum, &body);
-        snprintf(canonical, sizeof canonical, "%s:%s", gradient ? "morphgradient" : maximum ? "max" : "min", label);
-    } else {
-        const unsigned pixels = cls_footprint_count(&footprint);
-        /* scipy.ndimage's ranks: the median is rank N/2; percentile P is rank floor(N * P / 100), N - 1 for 100 */
-        const unsigned rank = median ? pixels / 2 : n[0] == 100 ? pixels - 1 : (unsigned)((double)pixels * n[0] / 100.0);
-        char what[64];
-        if (median) snprintf(what, sizeof what, "median");
-        else snprintf(what, sizeof what, "percentile %g", n[0]);
-        status = cls_rank_body(&footprint, rank, what, &body);
-        if (status != CLS_OK) return cls_fail(status, "operator '%s': %s", text, cls_last_error());
-        if (median) snprintf(canonical, sizeof canonical, "median:%s", label);
-        else snprintf(canonical, sizeof canonical, "percentile:%g,%s", n[0], label);
-    }
-    if (status != CLS_OK) return status;
-    return from_body(&footprint, body, canonical, out);
-}
-
 /* An odd SIZE argument, or the default window of SIGMA; 0 after a message when neither fits. */
 static unsigned gaussian_window(const char *text, int given, double size, double sigma, cls_status *status)
 {
     if (given) {
-        if (odd_size(size)) return (unsigned)size;
+        if (cls_operator_odd_size(size)) return (unsigned)size;
         *status = bad(text, "the window SIZE must be odd and at most 63");
         return 0;
     }
@@ -394,7 +319,7 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
         if (!sigma_ok(text, "SIGMA1", words[0], n[0], 0, &status) || !sigma_ok(text, "SIGMA2", words[1], n[1], 0, &status))
             return status;
         if (!(size = gaussian_window(text, count == 3, n[2], fmax(n[0], n[1]), &status))) return status;
-        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        if ((status = cls_operator_new(size, size, out)) != CLS_OK) return status;
         cls_operator *op = *out;
         float *both = calloc(2 * (size_t)size * size, sizeof *both);
         if (!both) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -412,7 +337,7 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
         if (count < 1 || count > 2) return bad(text, "expected log:SIGMA[,SIZE] with SIGMA > 0");
         if (!sigma_ok(text, "SIGMA", words[0], n[0], 0, &status)) return status;
         if (!(size = gaussian_window(text, count == 2, n[1], n[0], &status))) return status;
-        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        if ((status = cls_operator_new(size, size, out)) != CLS_OK) return status;
         cls_laplacian_of_gaussian_mask(size, n[0], (*out)->mask);
         snprintf((*out)->name, sizeof (*out)->name, "log:%g,%u", n[0], size);
         return finite_mask(text, size, "SIGMA is too small: the weights (1/SIGMA^4) are not finite in float", out);
@@ -422,7 +347,7 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
             return bad(text, "expected unsharp:SIGMA,AMOUNT[,SIZE] with SIGMA > 0 and a finite AMOUNT");
         if (!sigma_ok(text, "SIGMA", words[0], n[0], 0, &status)) return status;
         if (!(size = gaussian_window(text, count == 3, n[2], n[0], &status))) return status;
-        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        if ((status = cls_operator_new(size, size, out)) != CLS_OK) return status;
         cls_unsharp_mask(size, n[0], n[1], (*out)->mask);
         snprintf((*out)->name, sizeof (*out)->name, "unsharp:%g,%g,%u", n[0], n[1], size);
         return finite_mask(text, size, "AMOUNT is too large: the weights are not finite in float", out);
@@ -434,7 +359,7 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
             return bad(text, "expected gaussian_d:SIGMA,ORDER_X,ORDER_Y[,SIZE] with SIGMA > 0 and orders 0, 1 or 2");
         if (!sigma_ok(text, "SIGMA", words[0], n[0], 0, &status)) return status;
         if (!(size = gaussian_window(text, count == 4, n[3], n[0], &status))) return status;
-        if ((status = new_operator(size, size, out)) != CLS_OK) return status;
+        if ((status = cls_operator_new(size, size, out)) != CLS_OK) return status;
         cls_gaussian_derivative_mask(size, n[0], (unsigned)n[1], (unsigned)n[2], (*out)->mask);
         snprintf((*out)->name, sizeof (*out)->name, "gaussian_d:%g,%u,%u,%u", n[0], (unsigned)n[1], (unsigned)n[2], size);
         return finite_mask(text, size, "SIGMA is too small: the weights (up to 1/SIGMA^4) are not finite in float", out);
@@ -450,19 +375,24 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
     double n[MAX_ARGUMENTS];
     if (strncasecmp(text, "convolve:", 9) == 0) return parse_convolve(text, "convolve", text + 9, out);
     if (strncasecmp(text, "correlate:", 10) == 0) return parse_convolve(text, "correlate", text + 10, out);
+    /* the rank and morphology operators split their own arguments: a mask file's path may hold commas */
+    if (operator_name(text, name, sizeof name) && cls_morphology_operator(name)) {
+        const char *colon = strchr(text, ':');
+        return cls_morphology_parse(text, name, colon ? colon + 1 : NULL, out);
+    }
     const int count = split(text, name, sizeof name, n, words, MAX_ARGUMENTS);
     if (count < 0) return bad(text, "expected NAME or NAME:ARGUMENTS");
     cls_status status = CLS_OK;
     if (strcmp(name, "gaussian") == 0) {
-        if (count < 1 || count > 2 || !odd_size(n[0]))
+        if (count < 1 || count > 2 || !cls_operator_odd_size(n[0]))
             return bad(text, "expected gaussian:SIZE[,SIGMA] with an odd SIZE up to 63 and SIGMA > 0");
         if (count == 2 && !sigma_ok(text, "SIGMA", words[1], n[1], 0, &status)) return status;
         return gaussian((unsigned)n[0], count == 2 ? n[1] : 0.3 * ((n[0] - 1) * 0.5 - 1) + 0.8, out);
     }
     if (strcmp(name, "box") == 0) {
-        if (count != 1 || !odd_size(n[0])) return bad(text, "expected box:SIZE with an odd SIZE up to 63");
+        if (count != 1 || !cls_operator_odd_size(n[0])) return bad(text, "expected box:SIZE with an odd SIZE up to 63");
         const unsigned size = (unsigned)n[0];
-        status = new_operator(size, size, out);
+        status = cls_operator_new(size, size, out);
         if (status != CLS_OK) return status;
         for (unsigned k = 0; k < size * size; ++k) (*out)->mask[k] = 1.0f / (float)(size * size);
         snprintf((*out)->name, sizeof (*out)->name, "box:%u", size);
@@ -490,7 +420,7 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
             return bad(text, "expected bilateral:SIGMA_D,SIGMA_R[,SIZE] with both sigmas > 0");
         if (!sigma_ok(text, "SIGMA_D", words[0], n[0], 0, &status) || !sigma_ok(text, "SIGMA_R", words[1], n[1], 1, &status))
             return status;
-        if (count == 3 && !odd_size(n[2])) return bad(text, "the window SIZE must be odd and at most 63");
+        if (count == 3 && !cls_operator_odd_size(n[2])) return bad(text, "the window SIZE must be odd and at most 63");
         if (count == 2 && !(4 * n[0] + 1 < CLS_MAX_MASK + 1)) return bad(text, "the window 4*SIGMA_D+1 is larger than 63");
         unsigned size = count == 3 ? (unsigned)n[2] : (unsigned)(4 * n[0] + 1);
         size += size % 2 == 0;
@@ -507,10 +437,6 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
             return bad(text, "expected tonemap or tonemap:SCALE, the values' full scale (255 for u8), above 0");
         return tonemap(count ? n[0] : 1, out);
     }
-    if (strcmp(name, "median") == 0 || strcmp(name, "percentile") == 0 || strcmp(name, "min") == 0 ||
-        strcmp(name, "max") == 0 || strcmp(name, "erode") == 0 || strcmp(name, "dilate") == 0 ||
-        strcmp(name, "morphgradient") == 0)
-        return parse_rank(text, name, count, n, words, out);
     if (strcmp(name, "dog") == 0 || strcmp(name, "log") == 0 || strcmp(name, "unsharp") == 0 ||
         strcmp(name, "gaussian_d") == 0)
         return parse_gaussian_family(text, name, count, n, words, out);
@@ -523,9 +449,9 @@ cls_status cls_operator_user(const char *body, unsigned width, unsigned height, 
 {
     if (!body || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body or output pointer is NULL");
     *out = NULL;
-    if (!odd_size(width) || !odd_size(height))
+    if (!cls_operator_odd_size(width) || !cls_operator_odd_size(height))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "user operator window %ux%u: sides must be odd and at most 63", width, height);
-    cls_status status = new_operator(width, height, out);
+    cls_status status = cls_operator_new(width, height, out);
     if (status != CLS_OK) return status;
     for (unsigned k = 0; k < width * height; ++k) (*out)->mask[k] = mask ? mask[k] : 1.0f;
     (*out)->spec.bake_coefficients = 0; /* one build serves every mask */

@@ -1,6 +1,7 @@
 /* rank_bodies.c — the text of the rank filters' operator bodies (see rank_bodies.h): a pruned
  * Batcher odd-even merge network over registers for small footprints, a private array and
- * Wirth's quickselect for larger ones, and fmin/fmax loops for min, max and their difference. */
+ * Wirth's quickselect for larger ones, and fmin/fmax loops for min, max and their difference.
+ * A mask file's footprint is tested with MASK in the loops, listed pixel by pixel in networks. */
 #include "rank_bodies.h"
 
 #include "error.h"
@@ -11,11 +12,11 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const shape_names[] = {"rect", "cross", "disk"};
+static const char *const shape_names[] = {"rect", "cross", "disk", "mask"};
 
 int cls_footprint_shape_parse(const char *word, cls_footprint_shape *shape)
 {
-    for (unsigned k = 0; k < sizeof shape_names / sizeof shape_names[0]; ++k)
+    for (unsigned k = 0; k < CLS_FOOTPRINT_MASK; ++k)
         if (strcasecmp(word, shape_names[k]) == 0) {
             *shape = (cls_footprint_shape)k;
             return 1;
@@ -32,7 +33,9 @@ int cls_footprint_contains(const cls_footprint *f, int dx, int dy)
 {
     const long rx = (long)f->width / 2, ry = (long)f->height / 2;
     if (dx < -rx || dx > rx || dy < -ry || dy > ry) return 0;
+    if (f->reflected) dx = -dx, dy = -dy;
     switch (f->shape) {
+    case CLS_FOOTPRINT_MASK: return f->cells[(dy + ry) * (long)f->width + dx + rx] != 0;
     case CLS_FOOTPRINT_CROSS: return dx == 0 || dy == 0;
     case CLS_FOOTPRINT_DISK: return (long)dx * dx * ry * ry + (long)dy * dy * rx * rx <= rx * rx * ry * ry;
     default: return 1;
@@ -48,12 +51,22 @@ unsigned cls_footprint_count(const cls_footprint *f)
     return count;
 }
 
+cls_footprint cls_footprint_reflect(const cls_footprint *f)
+{
+    cls_footprint reflected = *f;
+    reflected.reflected = !f->reflected;
+    return reflected;
+}
+
 /* The OpenCL C condition on dx and dy that selects the footprint inside FOR_WINDOW, or NULL
  * for the rectangle (every pixel). */
 static const char *condition(const cls_footprint *f, char *text, size_t size)
 {
     const long rx = (long)f->width / 2, ry = (long)f->height / 2;
     switch (f->shape) {
+    case CLS_FOOTPRINT_MASK:
+        snprintf(text, size, f->reflected ? "MASK(-dx, -dy) != 0.0f" : "MASK(dx, dy) != 0.0f");
+        return text;
     case CLS_FOOTPRINT_CROSS: snprintf(text, size, "dx == 0 || dy == 0"); return text;
     case CLS_FOOTPRINT_DISK:
         snprintf(text, size, "dx * dx * %ld + dy * dy * %ld <= %ld", ry * ry, rx * rx, rx * rx * ry * ry);
@@ -64,8 +77,9 @@ static const char *condition(const cls_footprint *f, char *text, size_t size)
 
 static void describe(strbuf *out, const cls_footprint *f, const char *what)
 {
-    strbuf_printf(out, "/* %s over the %ux%u %s (%u pixels)", what, f->width, f->height,
-                  cls_footprint_shape_name(f->shape), cls_footprint_count(f));
+    strbuf_printf(out, "/* %s over the %ux%u %s%s (%u pixels)", what, f->width, f->height,
+                  cls_footprint_shape_name(f->shape), f->shape == CLS_FOOTPRINT_MASK && f->reflected ? " reflected" : "",
+                  cls_footprint_count(f));
 }
 
 static cls_status finish(strbuf *out, char **body)
@@ -231,11 +245,24 @@ cls_status cls_extremum_body(const cls_footprint *f, int maximum, char **body)
 
 cls_status cls_morph_gradient_body(const cls_footprint *f, char **body)
 {
+    const cls_footprint reflected = cls_footprint_reflect(f);
+    char test[96], reflected_test[96];
+    const char *cond = condition(f, test, sizeof test), *reflected_cond = condition(&reflected, reflected_test, sizeof reflected_test);
     strbuf out;
     strbuf_init(&out);
     describe(&out, f, "morphological gradient: maximum - minimum");
-    strbuf_append(&out, " in one pass */\nfloat lowest = INFINITY, highest = -INFINITY;\n");
-    footprint_loop(&out, f, "lowest = fmin(lowest, v);\n    highest = fmax(highest, v);");
+    if (!cond || strcmp(cond, reflected_cond) == 0) {
+        strbuf_append(&out, " in one pass */\nfloat lowest = INFINITY, highest = -INFINITY;\n");
+        footprint_loop(&out, f, "lowest = fmin(lowest, v);\n    highest = fmax(highest, v);");
+    } else {
+        /* an asymmetric footprint: grey dilation takes the maximum over its reflection */
+        strbuf_append(&out, " in one pass, the maximum over the footprint reflected (grey\n"
+                            " * dilation), the minimum over the footprint (grey erosion) */\n"
+                            "float lowest = INFINITY, highest = -INFINITY;\nFOR_WINDOW(dx, dy) {\n"
+                            "    const float v = IN(dx, dy);\n");
+        strbuf_printf(&out, "    if (%s) lowest = fmin(lowest, v);\n    if (%s) highest = fmax(highest, v);\n}\n", cond,
+                      reflected_cond);
+    }
     strbuf_append(&out, "OUT = highest - lowest;\n");
     return finish(&out, body);
 }

@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "generator.h"
+#include "rank_bodies.h"
+
+#include <unistd.h>
 
 /* Parses TEXT, which must succeed. */
 static cls_operator *parsed(const char *text)
@@ -112,12 +115,154 @@ static void gaussian_derivative_refusals(void **state)
     refused("gaussian_d:1e-20,2,0,3", "SIGMA is too small");
 }
 
+/* The temporary folder of the footprint files, and their names (removed at the end). */
+static char folder[64] = "";
+static const char *const footprint_files[] = {"l, shape.txt", "big.txt", "bad.txt", "square.txt"};
+
+static int remove_footprints(void **state)
+{
+    (void)state;
+    if (!folder[0]) return 0;
+    for (size_t k = 0; k < sizeof footprint_files / sizeof footprint_files[0]; ++k) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", folder, footprint_files[k]);
+        unlink(path);
+    }
+    return rmdir(folder);
+}
+
+/* A footprint file NAME (one of footprint_files) holding TEXT, in a fresh temporary folder; its
+ * path in PATH. */
+static void write_footprint(char path[128], const char *name, const char *text)
+{
+    if (!folder[0]) {
+        snprintf(folder, sizeof folder, "/tmp/cls_footprints_XXXXXX");
+        assert_non_null(mkdtemp(folder));
+    }
+    snprintf(path, 128, "%s/%s", folder, name);
+    FILE *file = fopen(path, "wb");
+    assert_non_null(file);
+    fputs(text, file);
+    fclose(file);
+}
+
+/* Parses "KIND:mask:PATH" ("KIND:P,mask:PATH" when PREFIX is "percentile:P,"). */
+static cls_operator *parsed_with_mask(const char *prefix, const char *path)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%smask:%s", prefix, path);
+    return parsed(text);
+}
+
+static void footprints_come_from_mask_files(void **state)
+{
+    (void)state;
+    char path[128];
+    /* an L: (-1,-1) (-1,0) (-1,1) (0,1) (1,1) and the centre is not in it */
+    write_footprint(path, "l, shape.txt", "# an L, drawn\n1 0 0\r\n\n1,0,0\n111\n");
+    cls_operator *op = parsed_with_mask("min:", path);
+    const cls_spec *spec = cls_operator_spec(op);
+    assert_int_equal(spec->mask_width, 3);
+    assert_int_equal(spec->mask_height, 3);
+    static const float cells[9] = {1, 0, 0, 1, 0, 0, 1, 1, 1};
+    for (unsigned k = 0; k < 9; ++k) assert_float_equal(spec->coefficients[k], cells[k], 0);
+    assert_non_null(strstr(spec->body, "if (!(MASK(dx, dy) != 0.0f)) continue;"));
+    char name[256];
+    snprintf(name, sizeof name, "min:mask:%s", path);
+    assert_string_equal(cls_operator_name(op), name);
+    cls_operator_release(op);
+    /* dilate is grey dilation: the footprint reflected; max keeps it as written */
+    op = parsed_with_mask("DILATE:", path);
+    assert_non_null(strstr(cls_operator_spec(op)->body, "if (!(MASK(-dx, -dy) != 0.0f)) continue;"));
+    assert_non_null(strstr(cls_operator_spec(op)->body, "3x3 mask reflected (5 pixels)"));
+    for (unsigned k = 0; k < 9; ++k) assert_float_equal(cls_operator_spec(op)->coefficients[k], cells[k], 0);
+    snprintf(name, sizeof name, "dilate:mask:%s", path);
+    assert_string_equal(cls_operator_name(op), name);
+    cls_operator_release(op);
+    op = parsed_with_mask("max:", path);
+    assert_non_null(strstr(cls_operator_spec(op)->body, "if (!(MASK(dx, dy) != 0.0f)) continue;"));
+    cls_operator_release(op);
+    op = parsed_with_mask("morphgradient:", path);
+    assert_non_null(strstr(cls_operator_spec(op)->body, "if (MASK(dx, dy) != 0.0f) lowest = fmin(lowest, v);"));
+    assert_non_null(strstr(cls_operator_spec(op)->body, "if (MASK(-dx, -dy) != 0.0f) highest = fmax(highest, v);"));
+    cls_operator_release(op);
+    /* the median network loads the five pixels, row by row */
+    op = parsed_with_mask("median:", path);
+    const char *body = cls_operator_spec(op)->body;
+    assert_non_null(strstr(body, "float p0 = IN(-1, -1);\nfloat p1 = IN(-1, 0);\nfloat p2 = IN(-1, 1);\n"
+                                 "float p3 = IN(0, 1);\nfloat p4 = IN(1, 1);\n"));
+    assert_non_null(strstr(body, "OUT = p2;"));
+    cls_operator_release(op);
+    /* percentile 30 of 5 pixels: rank floor(5 * 0.3) = 1 */
+    op = parsed_with_mask("percentile:30,", path);
+    assert_non_null(strstr(cls_operator_spec(op)->body, "OUT = p1;"));
+    snprintf(name, sizeof name, "percentile:30,mask:%s", path);
+    assert_string_equal(cls_operator_name(op), name);
+    cls_operator_release(op);
+    /* dilate of a symmetric shape is max, as before */
+    op = parsed("dilate:3x5,cross");
+    assert_string_equal(cls_operator_name(op), "max:3x5,cross");
+    cls_operator_release(op);
+    /* a large footprint: the median selects from a private array, testing the mask */
+    char big[64 * 64 + 64] = "";
+    for (int row = 0; row < 11; ++row) strcat(big, row == 5 ? "11111111111\n" : "10101010101\n");
+    write_footprint(path, "big.txt", big);
+    op = parsed_with_mask("median:", path);
+    assert_non_null(strstr(cls_operator_spec(op)->body, "if (MASK(dx, dy) != 0.0f) values[count++] = IN(dx, dy);"));
+    cls_operator_release(op);
+}
+
+/* "KIND:mask:PATH" of a file holding TEXT is refused with MESSAGE (which names the file). */
+static void refused_file(const char *kind, const char *text, const char *message)
+{
+    char path[128], operator_text[256], expected[256];
+    write_footprint(path, "bad.txt", text);
+    snprintf(operator_text, sizeof operator_text, "%s:mask:%s", kind, path);
+    snprintf(expected, sizeof expected, "footprint file %s%s", path, message);
+    refused(operator_text, expected);
+}
+
+static void mask_file_refusals_name_file_and_line(void **state)
+{
+    (void)state;
+    refused_file("min", "010\n1x1\n010\n", ", line 2: 'x' is not a cell (0 or 1)");
+    refused_file("max", "010\n11\n010\n", ", line 2: 2 cells, but the first row has 3");
+    refused_file("median", "# comment\n\n0110\n1111\n0110\n", ": 4 columns and 3 rows; both must be odd");
+    refused_file("median", "000\n000\n000\n", ": no cell is 1, the footprint is empty");
+    refused_file("erode", "# nothing\n\n", ": no rows of 0s and 1s in it");
+    refused_file("min", "1\n1\n\x01\n", ", line 3: byte 0x01 is not a cell (0 or 1)");
+    char wide[80] = "";
+    for (int k = 0; k < 64; ++k) strcat(wide, "1");
+    strcat(wide, "\n");
+    refused_file("min", wide, ", line 1: more than 63 cells: at most 63");
+    char tall[64 * 2 + 8] = "";
+    for (int k = 0; k < 64; ++k) strcat(tall, "1\n");
+    refused_file("min", tall, ", line 64: more than 63 rows: at most 63");
+    char square[33 * 34 + 1] = "";
+    for (int row = 0; row < 33; ++row) {
+        for (int k = 0; k < 33; ++k) strcat(square, "1");
+        strcat(square, "\n");
+    }
+    char path[128], text[256];
+    write_footprint(path, "square.txt", square);
+    snprintf(text, sizeof text, "median:mask:%s", path);
+    refused(text, "holds 1089 pixels: rank filters select among at most 1024");
+    refused("min:mask:/nonexistent/footprint.txt", "footprint file /nonexistent/footprint.txt: No such file or directory");
+    refused("min:mask:/tmp", "footprint file /tmp: not a regular file");
+    refused("percentile:mask:/tmp/x", "expected percentile:P,SIZE[,SHAPE]");
+    refused("median:5,mask", "SHAPE rect (default), cross or disk");
+    refused("median:5,disk,3", "expected median:SIZE[,SHAPE]");
+    refused("max", "or max:mask:FILE");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(convolve_flips_and_correlate_does_not),
         cmocka_unit_test(gaussian_derivatives_are_products_of_the_weights),
         cmocka_unit_test(gaussian_derivative_refusals),
+        cmocka_unit_test(footprints_come_from_mask_files),
+        cmocka_unit_test(mask_file_refusals_name_file_and_line),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, remove_footprints);
 }

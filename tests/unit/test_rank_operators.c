@@ -19,9 +19,9 @@
 static void footprint_shapes(void **state)
 {
     (void)state;
-    const cls_footprint rect = {CLS_FOOTPRINT_RECT, 5, 3}, cross = {CLS_FOOTPRINT_CROSS, 5, 3},
-                        disk = {CLS_FOOTPRINT_DISK, 5, 5}, wide = {CLS_FOOTPRINT_DISK, 7, 3},
-                        point = {CLS_FOOTPRINT_DISK, 1, 1}, line = {CLS_FOOTPRINT_DISK, 1, 9};
+    const cls_footprint rect = {CLS_FOOTPRINT_RECT, 5, 3, NULL, 0}, cross = {CLS_FOOTPRINT_CROSS, 5, 3, NULL, 0},
+                        disk = {CLS_FOOTPRINT_DISK, 5, 5, NULL, 0}, wide = {CLS_FOOTPRINT_DISK, 7, 3, NULL, 0},
+                        point = {CLS_FOOTPRINT_DISK, 1, 1, NULL, 0}, line = {CLS_FOOTPRINT_DISK, 1, 9, NULL, 0};
     assert_int_equal(cls_footprint_count(&rect), 15);
     assert_int_equal(cls_footprint_count(&cross), 7);
     assert_int_equal(cls_footprint_count(&disk), 13); /* dx^2 + dy^2 <= 4 */
@@ -83,7 +83,7 @@ static void networks_select_every_rank(void **state)
     for (unsigned w = 1; w <= 7; w += 2)
         for (unsigned h = 1; h <= 7; h += 2)
             for (int shape = 0; shape < 3; ++shape) {
-                const cls_footprint f = {(cls_footprint_shape)shape, w, h};
+                const cls_footprint f = {(cls_footprint_shape)shape, w, h, NULL, 0};
                 const unsigned n = cls_footprint_count(&f);
                 for (unsigned rank = 0; rank < n; ++rank) {
                     char *body = NULL;
@@ -116,7 +116,7 @@ static void every_window_parses(void **state)
                     snprintf(text, sizeof text, "%s%s%ux%u,%s", kinds[k], strchr(kinds[k], ':') ? "," : ":", w, h, shapes[s]);
                     cls_operator *op = NULL;
                     const cls_status status = cls_operator_parse(text, &op);
-                    const cls_footprint f = {(cls_footprint_shape)s, w, h};
+                    const cls_footprint f = {(cls_footprint_shape)s, w, h, NULL, 0};
                     const int ranked = k == 0 || k == 4;
                     if (ranked && cls_footprint_count(&f) > CLS_RANK_MAX_PIXELS) {
                         assert_int_equal(status, CLS_ERR_INVALID_ARGUMENT);

@@ -1,0 +1,170 @@
+/* morphology_operators.c — the rank and morphology operators of the operator library: median,
+ * percentile, min/erode, max/dilate and morphgradient over a footprint given as a window and a
+ * shape (WIN[,SHAPE]) or drawn in a mask file (mask:FILE), as operator bodies (rank_bodies.c). */
+#include "generator.h"
+
+#include "error.h"
+#include "footprint_file.h"
+#include "operator_internal.h"
+#include "rank_bodies.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const morphology_names[] = {"median", "percentile", "min", "max", "erode", "dilate", "morphgradient"};
+
+int cls_morphology_operator(const char *name)
+{
+    for (size_t k = 0; k < sizeof morphology_names / sizeof morphology_names[0]; ++k)
+        if (strcmp(name, morphology_names[k]) == 0) return 1;
+    return 0;
+}
+
+/* A footprint argument as parsed: the footprint, a mask file's cells (owned) and the canonical
+ * text of the argument ("5x5,disk", "mask:PATH"). */
+typedef struct footprint_argument {
+    cls_footprint footprint;
+    unsigned char *cells;
+    char label[96];
+} footprint_argument;
+
+/* A window word: "S" (S x S) or "WxH", odd sides up to CLS_MAX_MASK. */
+static int parse_window(const char *word, unsigned *width, unsigned *height)
+{
+    char *end;
+    const double number = strtod(word, &end);
+    if (end != word && *end == '\0') {
+        if (!cls_operator_odd_size(number)) return 0;
+        *width = *height = (unsigned)number;
+        return 1;
+    }
+    unsigned w, h;
+    int used = 0;
+    if (sscanf(word, "%ux%u%n", &w, &h, &used) != 2 || word[used] || !cls_operator_odd_size(w) ||
+        !cls_operator_odd_size(h))
+        return 0;
+    *width = w;
+    *height = h;
+    return 1;
+}
+
+/* Parses ARGUMENT, "WIN[,SHAPE]" or "mask:FILE" (FILE is the rest of the text), into *f. A bad
+ * window or shape is refused with USAGE, a bad mask file with the reader's message. */
+static cls_status parse_footprint(const char *text, const char *argument, const char *usage, footprint_argument *f)
+{
+    memset(f, 0, sizeof *f);
+    if (strncasecmp(argument, "mask:", 5) == 0) {
+        unsigned width = 0, height = 0;
+        const cls_status status = cls_footprint_file_read(argument + 5, &f->cells, &width, &height);
+        if (status != CLS_OK) return cls_fail(status, "operator '%s': %s", text, cls_last_error());
+        f->footprint = (cls_footprint){CLS_FOOTPRINT_MASK, width, height, f->cells, 0};
+        snprintf(f->label, sizeof f->label, "mask:%s", argument + 5);
+        return CLS_OK;
+    }
+    char window[32] = "", shape[32] = "";
+    const size_t length = strcspn(argument, ",");
+    const char *rest = argument[length] ? argument + length + 1 : NULL;
+    f->footprint.shape = CLS_FOOTPRINT_RECT;
+    if (length == 0 || length >= sizeof window || (rest && (strchr(rest, ',') || strlen(rest) >= sizeof shape)))
+        return cls_operator_refuse(text, usage);
+    memcpy(window, argument, length);
+    if (rest) strcpy(shape, rest);
+    if (!parse_window(window, &f->footprint.width, &f->footprint.height) ||
+        (rest && !cls_footprint_shape_parse(shape, &f->footprint.shape)))
+        return cls_operator_refuse(text, usage);
+    snprintf(f->label, sizeof f->label, "%ux%u,%s", f->footprint.width, f->footprint.height,
+             cls_footprint_shape_name(f->footprint.shape));
+    return CLS_OK;
+}
+
+/* An operator whose body BODY (malloc'd, taken over) runs over FOOTPRINT's window; the mask holds
+ * the footprint as written, 1 and 0 (a mask file's body tests it with MASK; the others do not
+ * read it). */
+static cls_status from_body(const cls_footprint *footprint, char *body, const char *name, cls_operator **out)
+{
+    cls_status status = cls_operator_new(footprint->width, footprint->height, out);
+    if (status == CLS_OK) {
+        const cls_footprint written = {footprint->shape, footprint->width, footprint->height, footprint->cells, 0};
+        const int rx = (int)footprint->width / 2, ry = (int)footprint->height / 2;
+        for (int dy = -ry; dy <= ry; ++dy)
+            for (int dx = -rx; dx <= rx; ++dx)
+                (*out)->mask[(unsigned)(dy + ry) * footprint->width + (unsigned)(dx + rx)] =
+                    (float)cls_footprint_contains(&written, dx, dy);
+        (*out)->spec.bake_coefficients = 0;
+        snprintf((*out)->name, sizeof (*out)->name, "%s", name);
+        (*out)->body = body;
+        (*out)->spec.body = body;
+        body = NULL;
+        status = cls_spec_validate(&(*out)->spec); /* the body's rules: a generated body must pass them too */
+    }
+    free(body);
+    if (status != CLS_OK) {
+        cls_operator_release(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
+/* The body of the rank filter NAME (median, percentile of PERCENT) over the footprint; *canonical
+ * receives the operator's name. */
+static cls_status rank_filter_body(const char *text, const char *name, double percent, const footprint_argument *f,
+                                   char **body, char canonical[128])
+{
+    const int median = strcmp(name, "median") == 0;
+    const unsigned pixels = cls_footprint_count(&f->footprint);
+    /* scipy.ndimage's ranks: the median is rank N/2; percentile P is rank floor(N * P / 100), N - 1 for 100 */
+    const unsigned rank = median ? pixels / 2 : percent == 100 ? pixels - 1 : (unsigned)((double)pixels * percent / 100.0);
+    char what[64];
+    if (median) snprintf(what, sizeof what, "median");
+    else snprintf(what, sizeof what, "percentile %g", percent);
+    const cls_status status = cls_rank_body(&f->footprint, rank, what, body);
+    if (status != CLS_OK) return cls_fail(status, "operator '%s': %s", text, cls_last_error());
+    if (median) snprintf(canonical, 128, "median:%s", f->label);
+    else snprintf(canonical, 128, "percentile:%g,%s", percent, f->label);
+    return CLS_OK;
+}
+
+/* The body of min/erode, max/dilate or morphgradient over the footprint (dilate reflects it, as
+ * grey dilation does: the same as max for the symmetric rect, cross and disk). */
+static cls_status extremum_body(const char *name, footprint_argument *f, char **body, char canonical[128])
+{
+    const int gradient = strcmp(name, "morphgradient") == 0, dilate = strcmp(name, "dilate") == 0;
+    const int maximum = dilate || strcmp(name, "max") == 0;
+    f->footprint.reflected = dilate;
+    const char *canonical_name = gradient ? "morphgradient" : maximum ? "max" : "min";
+    if (dilate && f->footprint.shape == CLS_FOOTPRINT_MASK) canonical_name = "dilate";
+    snprintf(canonical, 128, "%s:%s", canonical_name, f->label);
+    return gradient ? cls_morph_gradient_body(&f->footprint, body) : cls_extremum_body(&f->footprint, maximum, body);
+}
+
+cls_status cls_morphology_parse(const char *text, const char *name, const char *arguments, cls_operator **out)
+{
+    const int percentile = strcmp(name, "percentile") == 0;
+    char usage[320];
+    snprintf(usage, sizeof usage,
+             "expected %s:%sSIZE[,SHAPE], %s:%sWxH[,SHAPE] or %s:%smask:FILE with odd sides up to 63 and SHAPE rect "
+             "(default), cross or disk",
+             name, percentile ? "P," : "", name, percentile ? "P," : "", name, percentile ? "P," : "");
+    if (!arguments) return cls_operator_refuse(text, usage);
+    double percent = 0;
+    if (percentile) {
+        char *end;
+        percent = strtod(arguments, &end);
+        if (end == arguments || *end != ',') return cls_operator_refuse(text, usage);
+        if (!(percent >= 0 && percent <= 100))
+            return cls_operator_refuse(text, "the percentile P must be a number from 0 to 100");
+        arguments = end + 1;
+    }
+    footprint_argument f;
+    cls_status status = parse_footprint(text, arguments, usage, &f);
+    char *body = NULL, canonical[128];
+    if (status == CLS_OK)
+        status = percentile || strcmp(name, "median") == 0 ? rank_filter_body(text, name, percent, &f, &body, canonical)
+                                                          : extremum_body(name, &f, &body, canonical);
+    if (status == CLS_OK) status = from_body(&f.footprint, body, canonical, out);
+    free(f.cells);
+    return status;
+}

@@ -1,0 +1,30 @@
+/* operator_internal.h — what the operator library's files share (internal): the storage of a
+ * cls_operator and the helpers that build one. operators.c parses the weighted sums, the point
+ * operators and the Gaussian family; morphology_operators.c the rank and morphology operators. */
+#ifndef CLS_OPERATOR_INTERNAL_H
+#define CLS_OPERATOR_INTERNAL_H
+
+#include "clstencil.h"
+
+struct cls_operator {
+    cls_spec spec;
+    float *mask;
+    char *body;
+    char name[128];
+};
+
+/* An operator with a width x height mask of zeros (literal coefficients up to 25x25 taps, the
+ * buffer above) and the spec's defaults otherwise. */
+cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out);
+/* CLS_ERR_INVALID_ARGUMENT with the message "operator 'TEXT': WHY". */
+cls_status cls_operator_refuse(const char *text, const char *why);
+/* Whether value is a whole, odd window side from 1 to CLS_MAX_MASK. */
+int cls_operator_odd_size(double value);
+
+/* Whether NAME (lower case) is a rank or morphology operator, whose arguments end in a footprint. */
+int cls_morphology_operator(const char *name);
+/* Parses the rank or morphology operator NAME of TEXT; ARGUMENTS is the text after "NAME:" (NULL
+ * when there is no colon). */
+cls_status cls_morphology_parse(const char *text, const char *name, const char *arguments, cls_operator **out);
+
+#endif
