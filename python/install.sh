@@ -1,6 +1,6 @@
 #!/bin/sh
 # install.sh — makes the Python package of this checkout importable by Debian's interpreter
-# (/usr/bin/python3, whose python3-numpy, -cffi and -dask packages it uses): writes clstencil.pth,
+# (/usr/bin/python3, whose python3-numpy and -dask packages it uses): writes clstencil.pth,
 # naming this python/ folder, into that interpreter's site-packages. The package then loads the
 # library from the checkout's build/ (or CLSTENCIL_LIBRARY). --remove removes the file.
 set -eu

@@ -9,6 +9,7 @@ beside them. The target: filter within 1.5x of the bare transfer.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import statistics
 import sys
@@ -16,26 +17,25 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import cffi
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import clstencil  # noqa: E402
-from clstencil._library import ffi as clstencil_ffi, library  # noqa: E402
+from clstencil._library import library  # noqa: E402
 from clstencil.contexts import context  # noqa: E402
 
-OPENCL = """
-typedef uint64_t cl_mem_flags;
-typedef uint32_t cl_bool;
-cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host, cl_int *error);
-cl_int clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
-                            size_t size, const void *pointer, cl_uint wait_count,
-                            const cl_event *wait_list, cl_event *event);
-cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
-                           size_t size, void *pointer, cl_uint wait_count,
-                           const cl_event *wait_list, cl_event *event);
-cl_int clReleaseMemObject(cl_mem buffer);
-"""
+# The OpenCL calls the bare transfer makes: name -> (result type, argument types).
+OPENCL = {
+    "clCreateBuffer": (ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t,
+                                         ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32)]),
+    "clEnqueueWriteBuffer": (ctypes.c_int32, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32,
+                                              ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p,
+                                              ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p]),
+    "clEnqueueReadBuffer": (ctypes.c_int32, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32,
+                                             ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p,
+                                             ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p]),
+    "clReleaseMemObject": (ctypes.c_int32, [ctypes.c_void_p]),
+}
 CL_MEM_READ_WRITE = 1
 
 
@@ -52,25 +52,24 @@ def median_seconds(action: Callable[[], object], runs: int, warmup: int) -> floa
 
 def bare_transfer(device: str | None, source: np.ndarray, target: np.ndarray) -> Callable[[], None]:
     """A blocking write of `source` to a device buffer and a blocking read back into `target`."""
-    opencl_ffi = cffi.FFI()
-    opencl_ffi.include(clstencil_ffi)
-    opencl_ffi.cdef(OPENCL)
-    opencl = opencl_ffi.dlopen("libOpenCL.so.1")
+    opencl = ctypes.CDLL("libOpenCL.so.1")
+    for name, (result, arguments) in OPENCL.items():
+        getattr(opencl, name).restype = result
+        getattr(opencl, name).argtypes = arguments
     handle = context(device)
     cl_context, queue = library().cls_context_cl(handle), library().cls_context_queue(handle)
-    error = opencl_ffi.new("cl_int *")
-    buffers = [opencl.clCreateBuffer(cl_context, CL_MEM_READ_WRITE, source.nbytes, opencl_ffi.NULL, error)
+    error = ctypes.c_int32()
+    buffers = [opencl.clCreateBuffer(cl_context, CL_MEM_READ_WRITE, source.nbytes, None, ctypes.byref(error))
                for _ in range(2)]
-    if error[0] != 0:
-        raise SystemExit(f"clCreateBuffer failed: {error[0]}")
-    source_pointer = opencl_ffi.cast("const void *", source.ctypes.data)
-    target_pointer = opencl_ffi.cast("void *", target.ctypes.data)
+    if error.value != 0:
+        raise SystemExit(f"clCreateBuffer failed: {error.value}")
+    source_pointer, target_pointer = source.ctypes.data, target.ctypes.data
 
     def transfer() -> None:
         status = opencl.clEnqueueWriteBuffer(queue, buffers[0], 1, 0, source.nbytes, source_pointer,
-                                             0, opencl_ffi.NULL, opencl_ffi.NULL)
+                                             0, None, None)
         status |= opencl.clEnqueueReadBuffer(queue, buffers[1], 1, 0, target.nbytes, target_pointer,
-                                             0, opencl_ffi.NULL, opencl_ffi.NULL)
+                                             0, None, None)
         if status != 0:
             raise SystemExit(f"a transfer failed: {status}")
     return transfer

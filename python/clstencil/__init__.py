@@ -4,8 +4,9 @@
     image = numpy.random.default_rng(0).random((512, 512), dtype=numpy.float32)
     smooth = clstencil.filter(image, "gaussian:5", border="mirror")
 
-A thin layer over the C library libclstencil (cffi, ABI mode): operators, border modes, device
-selection, the program and disk caches are the library's. clstencil.dask filters dask arrays.
+A thin layer over the C library libclstencil, called through the standard library's ctypes:
+operators, border modes, device selection, the program and disk caches are the library's.
+clstencil.dask filters dask arrays.
 """
 from ._library import library as _load_library, library_path, text as _text
 from .devices import Device, devices

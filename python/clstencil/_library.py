@@ -1,4 +1,5 @@
-"""Finds and loads the C library (libclstencil.so) once per process, through cffi's ABI mode.
+"""Finds and loads the C library (libclstencil.so) once per process, through the standard
+library's ctypes (which releases the GIL during every call), with the prototypes of _functions.
 
 Where it looks, in order:
   1. the file named by the CLSTENCIL_LIBRARY environment variable (it must exist);
@@ -9,24 +10,19 @@ Where it looks, in order:
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 from pathlib import Path
-from typing import Any
 
-import cffi
-
-from ._declarations import DECLARATIONS
+from ._functions import declare
 
 LIBRARY_ENVIRONMENT_VARIABLE = "CLSTENCIL_LIBRARY"
 LIBRARY_FILE_NAME = "libclstencil.so"
 SYSTEM_LIBRARY_NAME = "libclstencil.so.0"
 CHECKOUT_BUILD_FOLDERS = ("build", "build-rel", "build-py")
 
-ffi = cffi.FFI()
-ffi.cdef(DECLARATIONS)
-
-_loaded: Any = None
+_loaded: ctypes.CDLL | None = None
 _loaded_from = ""
 _load_lock = threading.Lock()
 
@@ -43,18 +39,24 @@ def library_candidates() -> list[Path]:
     return candidates
 
 
-def _open() -> tuple[Any, str]:
+def _load(name: str) -> ctypes.CDLL:
+    loaded = ctypes.CDLL(name)
+    declare(loaded)
+    return loaded
+
+
+def _open() -> tuple[ctypes.CDLL, str]:
     named = os.environ.get(LIBRARY_ENVIRONMENT_VARIABLE, "")
     if named and not Path(named).is_file():
         raise ImportError(f"{LIBRARY_ENVIRONMENT_VARIABLE}={named} names no file")
     for candidate in library_candidates():
         if candidate.is_file():
             try:
-                return ffi.dlopen(str(candidate)), str(candidate)
+                return _load(str(candidate)), str(candidate)
             except OSError as error:
                 raise ImportError(f"cannot load the clstencil library {candidate}: {error}") from error
     try:
-        return ffi.dlopen(SYSTEM_LIBRARY_NAME), SYSTEM_LIBRARY_NAME
+        return _load(SYSTEM_LIBRARY_NAME), SYSTEM_LIBRARY_NAME
     except OSError:
         searched = ", ".join(str(path) for path in library_candidates())
         raise ImportError(
@@ -63,7 +65,7 @@ def _open() -> tuple[Any, str]:
             f"{LIBRARY_ENVIRONMENT_VARIABLE} to the path of libclstencil.so") from None
 
 
-def library() -> Any:
+def library() -> ctypes.CDLL:
     """The loaded C library (loaded on first use; thread-safe)."""
     global _loaded, _loaded_from
     if _loaded is None:
@@ -79,6 +81,7 @@ def library_path() -> str:
     return _loaded_from
 
 
-def text(pointer: Any) -> str:
-    """A Python string from a C string the library returned ("" for NULL)."""
-    return "" if pointer == ffi.NULL else ffi.string(pointer).decode("utf-8", "replace")
+def text(value: bytes | None) -> str:
+    """A Python string from a C string the library returned or a struct's char array, which
+    ctypes gives as bytes ("" for NULL)."""
+    return "" if value is None else value.decode("utf-8", "replace")

@@ -8,11 +8,12 @@ survive a fork) and creates its own on first use.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import threading
 from typing import Any, Callable
 
-from ._library import ffi, library
+from ._library import library
 from .errors import check
 
 _contexts: dict[str | tuple | None, Any] = {}
@@ -49,10 +50,11 @@ def context(device: str | tuple | None = None) -> Any:
         found = _contexts.get(key)
         if found is None:
             lib = library()
-            pointer = ffi.new("cls_context **")
-            check(lib.cls_context_create(ffi.NULL if key is None else key.encode(), pointer),
+            created = ctypes.c_void_p()
+            check(lib.cls_context_create(None if key is None else key.encode(),
+                                         ctypes.byref(created)),
                   "creating an OpenCL context")
-            found = pointer[0]
+            found = created.value
             _contexts[key] = found
         return found
 
@@ -64,12 +66,11 @@ def wrapped_context(cl_context: int, cl_device: int, cl_queue: int) -> tuple:
     key = ("queue", cl_context, cl_device, cl_queue)
     with _lock:
         if key not in _contexts:
-            pointer = ffi.new("cls_context **")
-            check(library().cls_context_wrap(ffi.cast("cl_context", cl_context),
-                                             ffi.cast("cl_device_id", cl_device),
-                                             ffi.cast("cl_command_queue", cl_queue), pointer),
+            wrapped = ctypes.c_void_p()
+            check(library().cls_context_wrap(cl_context, cl_device, cl_queue,
+                                             ctypes.byref(wrapped)),
                   "wrapping the caller's OpenCL context and queue")
-            _contexts[key] = pointer[0]
+            _contexts[key] = wrapped.value
     return key
 
 

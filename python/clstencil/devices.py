@@ -1,9 +1,10 @@
 """The OpenCL devices the C library sees (cls_devices_query), as plain records."""
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass
 
-from ._library import ffi, library, text
+from ._library import library, text
 from .errors import check
 
 
@@ -46,15 +47,16 @@ def devices() -> list[Device]:
     (CLSTENCIL_DEVICE, else a GPU, an accelerator or a CPU). Raises DeviceError when no OpenCL
     platform is installed."""
     lib = library()
-    pointer = ffi.new("cls_device_list **")
-    check(lib.cls_devices_query(pointer), "listing the OpenCL devices")
-    device_list = pointer[0]
+    queried = ctypes.c_void_p()
+    check(lib.cls_devices_query(ctypes.byref(queried)), "listing the OpenCL devices")
+    device_list = queried.value
     try:
-        chosen = ffi.new("size_t *")
+        chosen = ctypes.c_size_t()
         default_index = -1
-        if lib.cls_device_select(device_list, ffi.NULL, chosen) == 0:
-            default_index = chosen[0]
-        return [_record(lib, lib.cls_device_list_get(device_list, index), index == default_index)
+        if lib.cls_device_select(device_list, None, ctypes.byref(chosen)) == 0:
+            default_index = chosen.value
+        return [_record(lib, lib.cls_device_list_get(device_list, index).contents,
+                        index == default_index)
                 for index in range(lib.cls_device_list_count(device_list))]
     finally:
         lib.cls_device_list_release(device_list)

@@ -2,12 +2,14 @@
 value, pixel types and build goal, shared by every call and thread, released at exit."""
 from __future__ import annotations
 
+import ctypes
 import os
 import struct
 import threading
 from typing import Any
 
-from ._library import ffi, library
+from ._library import library, text
+from ._structs import Spec
 from .contexts import context, normalize_selector, on_release
 from .errors import check
 from .operators import Operator
@@ -32,9 +34,9 @@ def border_mode(border: str) -> int:
     undefined; "replicate", ...), case-insensitively; InvalidArgumentError otherwise."""
     if not isinstance(border, str):
         raise TypeError(f"border must be a name such as 'mirror', not {type(border).__name__}")
-    mode = ffi.new("int *")
-    check(library().cls_border_parse(border.encode(), mode), "border")
-    return mode[0]
+    mode = ctypes.c_int()
+    check(library().cls_border_parse(border.encode(), ctypes.byref(mode)), "border")
+    return mode.value
 
 
 def build_goal(build: str | None) -> int:
@@ -51,7 +53,7 @@ def build_goal(build: str | None) -> int:
 
 
 def stage_spec(operator: Operator, border: int, value: float, input_type: int, output_type: int,
-               goal: int) -> Any:
+               goal: int) -> Spec:
     """The operator's spec with a border, its value, pixel types and a build goal set."""
     spec = operator.spec_copy()
     spec.border = border
@@ -80,17 +82,17 @@ def cached_filter(device: str | None, operator: Operator, border: int, value: fl
         found = _filters.get(key)
         if found is None:
             spec = stage_spec(operator, border, value, input_type, output_type, goal)
-            pointer = ffi.new("cls_filter **")
-            check(library().cls_filter_create(context(selector), spec, pointer),
+            created = ctypes.c_void_p()
+            check(library().cls_filter_create(context(selector), spec, ctypes.byref(created)),
                   f"building {operator.name} ({library_border_name(border)} border)")
-            found = pointer[0]
+            found = created.value
             _filters[key] = found
     return found
 
 
 def library_border_name(border: int) -> str:
     """The canonical name of a cls_border."""
-    return ffi.string(library().cls_border_name(border)).decode()
+    return text(library().cls_border_name(border))
 
 
 def _release_filters() -> None:

@@ -6,11 +6,12 @@ negative strides) are copied into a contiguous array first (their values unchang
 """
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
 
-from ._library import ffi
+from ._structs import ImageDesc
 
 
 def check_image(array: Any, role: str) -> np.ndarray:
@@ -40,17 +41,18 @@ def row_pitch(array: np.ndarray) -> int:
     return int(array.strides[0]) if array.shape[0] > 1 else 0
 
 
-def pointer(array: np.ndarray, const: bool = True) -> Any:
-    """A C pointer to the array's first pixel (the array must outlive its use)."""
-    return ffi.cast("const void *" if const else "void *", array.ctypes.data)
+def pointer(array: np.ndarray, const: bool = True) -> ctypes.c_void_p:
+    """A C pointer to the array's first pixel (the array must outlive its use); `const` only
+    documents the caller's intent, as ctypes has no const pointers."""
+    return ctypes.c_void_p(array.ctypes.data)
 
 
 def describe(input_array: np.ndarray, output_array: np.ndarray,
-             region: tuple[int, int, int, int] | None = None) -> Any:
+             region: tuple[int, int, int, int] | None = None) -> ImageDesc:
     """A cls_image_desc for two arrays of the same shape; region (y, x, height, width) limits
     what is computed (the border handling is still the whole image's)."""
     rows, columns = input_array.shape
-    image = ffi.new("cls_image_desc *")
+    image = ImageDesc()
     image.width, image.height = columns, rows
     image.input_row_pitch = row_pitch(input_array)
     image.output_row_pitch = row_pitch(output_array)

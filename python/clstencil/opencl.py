@@ -3,13 +3,15 @@ so the data stays on the device; each launch is ordered after the arrays' events
 own event to the result (pyopencl's convention), so later pyopencl work waits for it."""
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
 import pyopencl
 import pyopencl.array
 
-from ._library import ffi, library
+from ._library import library
+from ._structs import ImageDesc
 from .contexts import wrapped_context
 from .errors import check
 from .filtering import UNDEFINED_BORDER, interior
@@ -33,8 +35,16 @@ def _check_device_image(array: Any, role: str) -> pyopencl.array.Array:
     return array
 
 
-def _handle(ocl_object: Any, c_type: str) -> Any:
-    return ffi.cast(c_type, ocl_object.int_ptr)
+def _handle(ocl_object: Any) -> int:
+    """The address of a pyopencl object's OpenCL handle (cl_mem, cl_event, ...)."""
+    return ocl_object.int_ptr
+
+
+def _event_list(events: list[pyopencl.Event]) -> Any:
+    """A C array of the events' cl_event handles, or NULL (None) for none."""
+    if not events:
+        return None
+    return (ctypes.c_void_p * len(events))(*[_handle(event) for event in events])
 
 
 def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
@@ -69,7 +79,7 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
     key = wrapped_context(queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr)
     handle = cached_filter(key, operator, mode, float(value), pixel_type(array.dtype),
                            pixel_type(out.dtype), goal)
-    image = ffi.new("cls_image_desc *")
+    image = ImageDesc()
     image.height, image.width = array.shape
     image.input_row_pitch = array.strides[0] if array.shape[0] > 1 else 0
     image.output_row_pitch = out.strides[0] if out.shape[0] > 1 else 0
@@ -77,12 +87,11 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
     if region is not None:
         image.roi_y, image.roi_x, image.roi_height, image.roi_width = region
     waits = list(array.events) + list(out.events) + list(wait_for or [])
-    wait_list = ffi.new("cl_event[]", [_handle(event, "cl_event") for event in waits]) if waits else ffi.NULL
-    event = ffi.new("cl_event *")
-    check(library().cls_filter_enqueue(handle, _handle(array.base_data, "cl_mem"),
-                                       _handle(out.base_data, "cl_mem"), image, len(waits),
-                                       wait_list, event),
+    event = ctypes.c_void_p()
+    check(library().cls_filter_enqueue(handle, _handle(array.base_data), _handle(out.base_data),
+                                       image, len(waits), _event_list(waits),
+                                       ctypes.byref(event)),
           f"enqueueing {operator.name}")
-    launch = pyopencl.Event.from_int_ptr(int(ffi.cast("intptr_t", event[0])), retain=False)
+    launch = pyopencl.Event.from_int_ptr(event.value, retain=False)
     out.add_event(launch)
     return out

@@ -1,13 +1,15 @@
 """Operators: the C library's operator strings (cls_operator_parse) and user-written bodies."""
 from __future__ import annotations
 
+import ctypes
 import threading
 import weakref
 from typing import Any, Sequence, Union
 
 import numpy as np
 
-from ._library import ffi, library, text
+from ._library import library, text
+from ._structs import Spec
 from .errors import check
 
 
@@ -23,10 +25,10 @@ class Operator:
         if not isinstance(text_form, str):
             raise TypeError(f"an operator is a string such as 'gaussian:5', not "
                             f"{type(text_form).__name__}")
-        pointer = ffi.new("cls_operator **")
-        check(library().cls_operator_parse(text_form.encode(), pointer),
+        parsed = ctypes.c_void_p()
+        check(library().cls_operator_parse(text_form.encode(), ctypes.byref(parsed)),
               f"operator '{text_form}'")
-        self._adopt(pointer[0])
+        self._adopt(parsed.value)
         # The text as given: the canonical name leaves convolve's coefficients out.
         self.key: tuple = ("parsed", text_form)
 
@@ -43,23 +45,27 @@ class Operator:
             if not isinstance(size, (int, np.integer)) or size < 1:
                 raise ValueError(f"window {name} must be a positive odd whole number, not {size!r}")
         mask_values = None
-        mask_pointer = ffi.NULL
+        mask_pointer = None
         if mask is not None:
             mask_values = np.ascontiguousarray(mask, dtype=np.float32).ravel()
             if mask_values.size != width * height:
                 raise ValueError(f"mask has {mask_values.size} values; a {width}x{height} window "
                                  f"needs {width * height}")
-            mask_pointer = ffi.cast("const float *", mask_values.ctypes.data)
-        pointer = ffi.new("cls_operator **")
+            mask_pointer = mask_values.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+        created = ctypes.c_void_p()
         check(library().cls_operator_user(body.encode(), int(width), int(height), mask_pointer,
-                                          pointer), "user operator")
+                                          ctypes.byref(created)), "user operator")
         operator = cls.__new__(cls)
-        operator._adopt(pointer[0])
+        operator._adopt(created.value)
         mask_bytes = b"" if mask_values is None else mask_values.tobytes()
         operator.key = ("user", body, int(width), int(height), mask_bytes)
         return operator
 
-    def _adopt(self, handle: Any) -> None:
+    def _spec(self) -> Spec:
+        """The operator's own spec (owned by the operator, read-only)."""
+        return library().cls_operator_spec(self._handle).contents
+
+    def _adopt(self, handle: int) -> None:
         self._handle = handle
         weakref.finalize(self, library().cls_operator_release, handle)
 
@@ -72,7 +78,7 @@ class Operator:
     @property
     def window(self) -> tuple[int, int]:
         """The window's (height, width): rows and columns, numpy's axis order."""
-        spec = library().cls_operator_spec(self._handle)
+        spec = self._spec()
         return int(spec.mask_height), int(spec.mask_width)
 
     @property
@@ -87,25 +93,23 @@ class Operator:
         sum (convolve, gaussian, box, laplace, sobel:x, ...); None for the others (sobel:mag,
         bilateral, tonemap, user-written bodies). clstencil computes
         out[y, x] = sum of mask[j, i] * in[y + j - ry, x + i - rx], as scipy.ndimage.correlate."""
-        spec = library().cls_operator_spec(self._handle)
-        if spec.body != ffi.NULL or spec.mask_count > 1 or spec.epilogue != ffi.NULL:
+        spec = self._spec()
+        if spec.body is not None or spec.mask_count > 1 or spec.epilogue is not None:
             return None
         height, width = self.window
-        if spec.coefficients != ffi.NULL:
-            values = ffi.unpack(spec.coefficients, width * height)
+        if spec.coefficients:  # a NULL pointer is false
+            values = spec.coefficients[:width * height]
             return np.array(values, dtype=np.float32).reshape(height, width)
-        if spec.row_coefficients != ffi.NULL and spec.column_coefficients != ffi.NULL:
-            row = np.array(ffi.unpack(spec.row_coefficients, width), dtype=np.float32)
-            column = np.array(ffi.unpack(spec.column_coefficients, height), dtype=np.float32)
+        if spec.row_coefficients and spec.column_coefficients:
+            row = np.array(spec.row_coefficients[:width], dtype=np.float32)
+            column = np.array(spec.column_coefficients[:height], dtype=np.float32)
             return np.outer(column, row)
         return None
 
-    def spec_copy(self) -> Any:
+    def spec_copy(self) -> Spec:
         """A new cls_spec holding the operator's; its pointers point into this operator, which
         must stay alive until the spec has been used (filters copy what they need)."""
-        spec = ffi.new("cls_spec *")
-        spec[0] = library().cls_operator_spec(self._handle)[0]
-        return spec
+        return Spec.from_buffer_copy(self._spec())
 
     def __reduce__(self):
         # Pickled as what rebuilds it (dask sends operators to worker processes).

@@ -2,6 +2,7 @@
 between stages; the stages in between keep float32 images."""
 from __future__ import annotations
 
+import ctypes
 import threading
 import weakref
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._library import ffi, library
+from ._library import library
 from .contexts import context, normalize_selector, on_release
 from .errors import check
 from .filtering import UNDEFINED_BORDER, prepare_output
@@ -105,9 +106,10 @@ class Pipeline:
 
     def _build(self, input_type: int, output_type: int) -> Any:
         lib = library()
-        pointer_out = ffi.new("cls_pipeline **")
-        check(lib.cls_pipeline_create(context(self._device), pointer_out), "creating a pipeline")
-        handle = pointer_out[0]
+        created = ctypes.c_void_p()
+        check(lib.cls_pipeline_create(context(self._device), ctypes.byref(created)),
+              "creating a pipeline")
+        handle = created.value
         try:
             for index, stage in enumerate(self._stages):
                 first, last = index == 0, index == len(self._stages) - 1

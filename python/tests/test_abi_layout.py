@@ -1,53 +1,95 @@
-"""The package's cffi declarations against include/clstencil.h: every struct the package uses
-has the header's size and field offsets, so a header change not mirrored in
-clstencil/_declarations.py fails here instead of corrupting memory."""
+"""The package's ctypes structures against include/clstencil.h: every struct the package uses
+has the header's field names in order, and the size, field offsets and field sizes that a C
+compiler gives the header, so a header change not mirrored in clstencil/_structs.py fails here
+instead of corrupting memory. The layout comes from a small probe compiled against the real
+header (skipped where no C compiler or OpenCL header is installed)."""
 from __future__ import annotations
 
+import ctypes
+import os
 import re
+import shutil
+import subprocess
 
-import cffi
 import pytest
 
 from conftest import REPOSITORY_ROOT
-from clstencil._declarations import OPENCL_TYPES, STRUCTS
-from clstencil._library import ffi as package_ffi
+from clstencil._structs import HEADER_NAMES
 
 HEADER = REPOSITORY_ROOT / "include" / "clstencil.h"
-STRUCT_NAMES = re.findall(r"\}\s*(cls_\w+);", STRUCTS)
 
 
-def header_declarations() -> str:
-    """The header as cffi can read it: no preprocessor lines, no extern "C" braces, no float
-    constants (cffi takes integer #defines only)."""
-    kept = []
-    for line in HEADER.read_text().splitlines():
-        stripped = line.strip()
-        if stripped.startswith("#") and not re.match(r"#define\s+\w+\s+-?\d+\s*(/\*.*)?$", stripped):
+def header_fields(struct_name: str) -> list[str]:
+    """The field names of `typedef struct NAME { ... } NAME;` in the header, in order."""
+    source = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.DOTALL)
+    body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (struct_name, struct_name), source,
+                     flags=re.DOTALL)
+    assert body, f"{struct_name} is not in {HEADER}"
+    names = []
+    for declaration in body.group(1).split(";"):
+        declaration = declaration.strip()
+        if not declaration:
             continue
-        if stripped in ('extern "C" {', "}") and not line.startswith("}"):
-            continue
-        kept.append(line)
-    text = "\n".join(kept)
-    text = re.sub(r'extern "C" \{|^\}\s*$', "", text, flags=re.MULTILINE)
-    return OPENCL_TYPES + text
+        # "unsigned platform_index, device_index" or "char name[128]" or "const float *c"
+        type_and_first, *others = declaration.split(",")
+        names.append(re.sub(r"\[.*\]", "", type_and_first).replace("*", " ").split()[-1])
+        names += [re.sub(r"\[.*\]", "", other).replace("*", " ").strip() for other in others]
+    return names
+
+
+def probe_source() -> str:
+    """C that prints "struct field offset size" per field and "struct - 0 size" per struct."""
+    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "clstencil.h"',
+             "int main(void) {"]
+    for name, structure in HEADER_NAMES.items():
+        lines.append(f'printf("{name} - 0 %zu\\n", sizeof({name}));')
+        for field, _ in structure._fields_:
+            lines.append(f'printf("{name} {field} %zu %zu\\n", offsetof({name}, {field}), '
+                         f'sizeof((({name} *)0)->{field}));')
+    lines += ["return 0;", "}"]
+    return "\n".join(lines) + "\n"
 
 
 @pytest.fixture(scope="module")
-def header_ffi() -> cffi.FFI:
-    ffi = cffi.FFI()
-    ffi.cdef(header_declarations())
-    return ffi
+def header_layout(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], tuple[int, int]]:
+    """(struct, field) -> (offset, size) as the C compiler lays out the header; field "-" is
+    the struct's size."""
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not compiler:
+        pytest.skip("no C compiler to lay out include/clstencil.h")
+    folder = tmp_path_factory.mktemp("abi")
+    (folder / "probe.c").write_text(probe_source())
+    # A sanitized build preloads its runtime into this interpreter; the probe needs none.
+    environment = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
+    built = subprocess.run([compiler, "-I", str(REPOSITORY_ROOT / "include"), "-o",
+                            str(folder / "probe"), str(folder / "probe.c")],
+                           capture_output=True, text=True, env=environment)
+    if built.returncode != 0 and "CL/cl.h" in built.stderr:
+        pytest.skip("no OpenCL header (CL/cl.h) to compile include/clstencil.h")
+    assert built.returncode == 0, built.stderr
+    output = subprocess.run([str(folder / "probe")], capture_output=True, text=True, check=True,
+                            env=environment)
+    layout = {}
+    for line in output.stdout.splitlines():
+        struct_name, field, offset, size = line.split()
+        layout[(struct_name, field)] = (int(offset), int(size))
+    return layout
 
 
 def test_declared_structs_are_found() -> None:
-    assert {"cls_spec", "cls_device_caps", "cls_image_desc", "cls_cache_status"} <= set(STRUCT_NAMES)
+    assert {"cls_spec", "cls_device_caps", "cls_image_desc", "cls_cache_status"} <= set(HEADER_NAMES)
 
 
-@pytest.mark.parametrize("name", STRUCT_NAMES)
-def test_struct_layout_matches_the_header(header_ffi: cffi.FFI, name: str) -> None:
-    header_type = header_ffi.typeof(name)
-    package_type = package_ffi.typeof(name)
-    header_fields = [(field, header_ffi.offsetof(name, field)) for field, _ in header_type.fields]
-    package_fields = [(field, package_ffi.offsetof(name, field)) for field, _ in package_type.fields]
-    assert package_fields == header_fields
-    assert package_ffi.sizeof(name) == header_ffi.sizeof(name)
+@pytest.mark.parametrize("name", sorted(HEADER_NAMES))
+def test_struct_fields_are_the_header_s(name: str) -> None:
+    assert [field for field, _ in HEADER_NAMES[name]._fields_] == header_fields(name)
+
+
+@pytest.mark.parametrize("name", sorted(HEADER_NAMES))
+def test_struct_layout_matches_the_header(header_layout: dict, name: str) -> None:
+    structure = HEADER_NAMES[name]
+    package_fields = [(field, getattr(structure, field).offset, getattr(structure, field).size)
+                      for field, _ in structure._fields_]
+    compiled_fields = [(field, *header_layout[(name, field)]) for field, _ in structure._fields_]
+    assert package_fields == compiled_fields
+    assert ctypes.sizeof(structure) == header_layout[(name, "-")][1]
