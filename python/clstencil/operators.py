@@ -4,7 +4,7 @@ from __future__ import annotations
 import ctypes
 import threading
 import weakref
-from typing import Any, Sequence, Union
+from typing import Sequence, Union
 
 import numpy as np
 
