@@ -1,4 +1,4 @@
-/* vendor.c — vendor normalization, the database architecture key, and printable names. */
+/* vendor.c — vendor normalization from what OpenCL reports, and the database architecture key. */
 #include "host.h"
 
 #include <stdio.h>
@@ -51,31 +51,4 @@ void cls_arch_key(cls_device_caps *caps)
     else if (caps->has_intel_ip_version && caps->intel_ip_version)
         snprintf(caps->arch, sizeof caps->arch, "intel-ip-%u.%u.%u", caps->intel_ip_version >> 22,
                  (caps->intel_ip_version >> 14) & 0xFF, caps->intel_ip_version & 0x3FFF);
-}
-
-const char *cls_vendor_name(cls_vendor vendor)
-{
-    switch (vendor) {
-    case CLS_VENDOR_NVIDIA: return "NVIDIA";
-    case CLS_VENDOR_AMD: return "AMD";
-    case CLS_VENDOR_INTEL: return "Intel";
-    case CLS_VENDOR_APPLE: return "Apple";
-    case CLS_VENDOR_ARM: return "ARM";
-    case CLS_VENDOR_QUALCOMM: return "Qualcomm";
-    case CLS_VENDOR_POCL: return "PoCL";
-    case CLS_VENDOR_OCLGRIND: return "Oclgrind";
-    case CLS_VENDOR_UNKNOWN: break;
-    }
-    return "unknown";
-}
-
-const char *cls_device_type_name(cls_device_type type)
-{
-    switch (type) {
-    case CLS_DEVICE_GPU: return "gpu";
-    case CLS_DEVICE_ACCELERATOR: return "accelerator";
-    case CLS_DEVICE_CPU: return "cpu";
-    case CLS_DEVICE_OTHER: break;
-    }
-    return "other";
 }

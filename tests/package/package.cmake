@@ -1,6 +1,7 @@
 # package.cmake — what an install delivers besides the library's behaviour: only cls_* symbols
-# exported with the soname docs/abi.md describes, a manual page that man renders without
-# warnings, and a bash completion that loads and completes. Included by tests/CMakeLists.txt.
+# exported with the soname docs/abi.md describes, modules that depend one way, a manual page that
+# man renders without warnings, and a bash completion that loads and completes. Included by
+# tests/CMakeLists.txt.
 add_test(NAME package_exported_symbols
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/exported_symbols.sh $<TARGET_FILE:clstencil>
                  $<TARGET_SONAME_FILE_NAME:clstencil>)
@@ -8,6 +9,11 @@ add_test(NAME package_soname_is_abi_version
          COMMAND sh -c "test '$<TARGET_SONAME_FILE_NAME:clstencil>' = 'libclstencil.so.${CLS_ABI_VERSION}'")
 set_tests_properties(package_exported_symbols package_soname_is_abi_version PROPERTIES LABELS "cli;package")
 if(CLS_BUILD_TOOLS)
+  # core <- generator <- device-db <- host by the symbols their objects use; the command only public ones.
+  add_test(NAME package_module_layering
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/layering.sh ${PROJECT_BINARY_DIR}/CMakeFiles
+                   $<TARGET_FILE:clstencil> ${PROJECT_BINARY_DIR}/tools/CMakeFiles/clstencil_cli.dir)
+  set_tests_properties(package_module_layering PROPERTIES LABELS "cli;package")
   # man -l renders the page (its sections), and groff finds nothing to warn about.
   add_test(NAME package_man_page_renders
            COMMAND sh -c "MANWIDTH=80 man -l '${PROJECT_BINARY_DIR}/clstencil.1' | grep -q 'CONVENTIONS' &&
