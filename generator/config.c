@@ -1,5 +1,6 @@
 /* config.c — a validated spec with `auto` resolved, and its canonical key. */
 #include "generator.h"
+#include "staged_body.h"
 
 #include "error.h"
 #include "strbuf.h"
@@ -132,6 +133,10 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     memset(config, 0, sizeof *config);
     cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
+    if (spec->body && cls_body_is_staged(spec->body))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the operator body runs in stages, a kernel each: create it as a filter or a pipeline "
+                        "stage (cls_generate_source gives every stage's source), not as one kernel");
     config->masks = spec->mask_count ? spec->mask_count : 1;
     const size_t taps = (size_t)spec->mask_width * spec->mask_height * config->masks;
     config->coefficients = malloc(taps * sizeof(float));

@@ -2,6 +2,7 @@
 #include "generator.h"
 
 #include "error.h"
+#include "staged_body.h"
 #include "strbuf.h"
 
 #include <stdlib.h>
@@ -38,6 +39,7 @@ cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char *
 {
     if (!source) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "source pointer is NULL");
     *source = NULL;
+    if (spec && spec->body && cls_body_is_staged(spec->body)) return cls_staged_source(spec, simd_width, source);
     cls_kernel_config config;
     cls_status status = cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0);
     if (status != CLS_OK) return status;

@@ -1,12 +1,16 @@
 /* morphology_operators.c — the rank and morphology operators of the operator library: median,
  * percentile, min/erode, max/dilate and morphgradient over a footprint given as a window and a
- * shape (WIN[,SHAPE]) or drawn in a mask file (mask:FILE), as operator bodies (rank_bodies.c). */
+ * shape (WIN[,SHAPE]) or drawn in a mask file (mask:FILE), as operator bodies (rank_bodies.c);
+ * and the compositions opening, closing, tophat and blackhat as bodies in stages (staged_body.h):
+ * an erosion and a dilation, each a kernel, then for the top-hats the difference with the input. */
 #include "generator.h"
 
 #include "error.h"
 #include "footprint_file.h"
 #include "operator_internal.h"
 #include "rank_bodies.h"
+#include "staged_body.h"
+#include "strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +18,30 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const morphology_names[] = {"median", "percentile", "min", "max", "erode", "dilate", "morphgradient"};
+static const char *const morphology_names[] = {"median", "percentile", "min", "max", "erode", "dilate", "morphgradient",
+                                               "opening", "closing", "tophat", "blackhat"};
+
+/* The compositions: grey opening (erosion, then dilation), grey closing (dilation, then erosion),
+ * the white top-hat (the input minus its opening) and the black top-hat (the closing minus the
+ * input), as scipy.ndimage's grey_opening, grey_closing, white_tophat and black_tophat define them. */
+typedef struct composition {
+    const char *name, *what;
+    int dilate_first;
+    cls_stage_combine combine;
+} composition;
+
+static const composition compositions[] = {
+    {"opening", "grey opening: grey erosion, then grey dilation of its result", 0, CLS_COMBINE_NONE},
+    {"closing", "grey closing: grey dilation, then grey erosion of its result", 1, CLS_COMBINE_NONE},
+    {"tophat", "white top-hat: the input minus its grey opening (grey erosion, then grey dilation)", 0,
+     CLS_COMBINE_INPUT_MINUS_RESULT},
+    {"blackhat", "black top-hat: the grey closing (grey dilation, then grey erosion) minus the input", 1,
+     CLS_COMBINE_RESULT_MINUS_INPUT},
+};
+
+/* The largest footprint side of a composition: its two stages reach twice the half-side, and that
+ * window, 2 * side - 1, must fit CLS_MAX_MASK (the largest odd side that does). */
+#define COMPOSITION_MAX_SIDE ((CLS_MAX_MASK + 1) / 2 - 1)
 
 int cls_morphology_operator(const char *name)
 {
@@ -140,6 +167,79 @@ static cls_status extremum_body(const char *name, footprint_argument *f, char **
     return gradient ? cls_morph_gradient_body(&f->footprint, body) : cls_extremum_body(&f->footprint, maximum, body);
 }
 
+/* The staged body of composition C over the footprint: each stage one extremum body, the
+ * dilation's over the footprint reflected; *body is malloc'd. */
+static cls_status composition_body(const composition *c, const cls_footprint *f, char **body)
+{
+    const cls_footprint reflected = cls_footprint_reflect(f);
+    char *erosion = NULL, *dilation = NULL;
+    cls_status status = cls_extremum_body(f, 0, &erosion);
+    if (status == CLS_OK) status = cls_extremum_body(&reflected, 1, &dilation);
+    strbuf out;
+    strbuf_init(&out);
+    strbuf_printf(&out, "/* %s,\n * over the %ux%u %s%s (%u pixels), each stage a kernel */\n", c->what, f->width,
+                  f->height, cls_footprint_shape_name(f->shape), f->shape == CLS_FOOTPRINT_MASK ? " footprint" : "",
+                  cls_footprint_count(f));
+    strbuf_printf(&out, "#stage %ux%u\n%s#stage %ux%u\n%s", f->width, f->height, c->dilate_first ? dilation : erosion,
+                  f->width, f->height, c->dilate_first ? erosion : dilation);
+    if (c->combine)
+        strbuf_printf(&out, "#combine %s\n", c->combine == CLS_COMBINE_INPUT_MINUS_RESULT ? "input - result" : "result - input");
+    free(erosion);
+    free(dilation);
+    if (status != CLS_OK) {
+        strbuf_free(&out);
+        return status;
+    }
+    *body = strbuf_take(&out);
+    return *body ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
+/* The operator of a composition: the staged body over the window of both stages' reach, 2W-1 x
+ * 2H-1, whose mask holds the footprint as written in its centre (each stage's mask). */
+static cls_status composition_operator(const char *text, const composition *c, const footprint_argument *f,
+                                       cls_operator **out)
+{
+    const cls_footprint *footprint = &f->footprint;
+    if (footprint->width > COMPOSITION_MAX_SIDE || footprint->height > COMPOSITION_MAX_SIDE) {
+        char why[160];
+        snprintf(why, sizeof why, "a footprint of %ux%u: %s runs two stages, which reach %ux%u, and windows stop at "
+                 "%d: sides up to %d", footprint->width, footprint->height, c->name, 2 * footprint->width - 1,
+                 2 * footprint->height - 1, CLS_MAX_MASK, COMPOSITION_MAX_SIDE);
+        return cls_operator_refuse(text, why);
+    }
+    char *body = NULL;
+    cls_status status = composition_body(c, footprint, &body);
+    const unsigned width = 2 * footprint->width - 1, height = 2 * footprint->height - 1;
+    if (status == CLS_OK) status = cls_operator_new(width, height, out);
+    if (status != CLS_OK) {
+        free(body);
+        return status;
+    }
+    const cls_footprint written = {footprint->shape, footprint->width, footprint->height, footprint->cells, 0};
+    const int rx = (int)footprint->width / 2, ry = (int)footprint->height / 2;
+    for (int dy = -ry; dy <= ry; ++dy)
+        for (int dx = -rx; dx <= rx; ++dx)
+            (*out)->mask[(unsigned)(dy + 2 * ry) * width + (unsigned)(dx + 2 * rx)] =
+                (float)cls_footprint_contains(&written, dx, dy);
+    (*out)->spec.bake_coefficients = 0;
+    (*out)->body = body;
+    (*out)->spec.body = body;
+    snprintf((*out)->name, sizeof (*out)->name, "%s:%s", c->name, f->label);
+    status = cls_spec_validate(&(*out)->spec); /* the stages' bodies by the body rules */
+    if (status != CLS_OK) {
+        cls_operator_release(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
+static const composition *find_composition(const char *name)
+{
+    for (size_t k = 0; k < sizeof compositions / sizeof compositions[0]; ++k)
+        if (strcmp(name, compositions[k].name) == 0) return &compositions[k];
+    return NULL;
+}
+
 cls_status cls_morphology_parse(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
     const int percentile = strcmp(name, "percentile") == 0;
@@ -160,6 +260,12 @@ cls_status cls_morphology_parse(const char *text, const char *name, const char *
     }
     footprint_argument f;
     cls_status status = parse_footprint(text, arguments, usage, &f);
+    const composition *c = find_composition(name);
+    if (status == CLS_OK && c) {
+        status = composition_operator(text, c, &f, out);
+        free(f.cells);
+        return status;
+    }
     char *body = NULL, canonical[128];
     if (status == CLS_OK)
         status = percentile || strcmp(name, "median") == 0 ? rank_filter_body(text, name, percent, &f, &body, canonical)

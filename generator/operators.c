@@ -441,8 +441,8 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
         strcmp(name, "gaussian_d") == 0)
         return parse_gaussian_family(text, name, count, n, words, out);
     return bad(text, "unknown operator (convolve, correlate, gaussian, gaussian_d, box, laplace, sobel, scharr, "
-                     "bilateral, atrous, tonemap, median, percentile, min, max, erode, dilate, morphgradient, dog, log, "
-                     "unsharp)");
+                     "bilateral, atrous, tonemap, median, percentile, min, max, erode, dilate, morphgradient, opening, "
+                     "closing, tophat, blackhat, dog, log, unsharp)");
 }
 
 cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask, cls_operator **out)

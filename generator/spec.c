@@ -1,6 +1,7 @@
 /* spec.c — the local-operator spec: defaults, names and aliases, and validation. */
 #include "body_check.h"
 #include "generator.h"
+#include "staged_body.h"
 
 #include "error.h"
 #include "strbuf.h"
@@ -295,7 +296,9 @@ cls_status cls_spec_validate(const cls_spec *spec)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "several rows or columns per work-item need the built-in weighted sum and a border mode "
                         "other than undefined");
-    if (spec->body && (status = cls_body_check(spec->body, spec->mask_width, spec->mask_height)) != CLS_OK)
+    if (spec->body && (status = cls_body_is_staged(spec->body) ? cls_staged_body_check(spec)
+                                                                : cls_body_check(spec->body, spec->mask_width,
+                                                                                 spec->mask_height)) != CLS_OK)
         return status;
     if ((status = check_epilogue(spec->epilogue)) != CLS_OK) return status;
     if (spec->body && (masks > 1 || spec->epilogue))

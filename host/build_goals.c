@@ -4,6 +4,8 @@
  * quick ISP regions) in a cached-only scope and falls back to a quick kernel with the same arithmetic;
  * tiered adds the background builds of tiered.c, of the argument form on GPUs. */
 #include "build.h"
+#include "staged_body.h"
+#include "staged_filter.h"
 
 #include "error.h"
 
@@ -73,6 +75,8 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
     *out = NULL;
     if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    /* A body in stages is a filter per stage, each created here with the spec's goal. */
+    if (spec->body && cls_body_is_staged(spec->body)) return cls_filter_create_staged(context, spec, out);
     if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
         return cls_filter_create_fastest(context, spec, out);
     /* A specialized kernel whose programs are all built already, the quickest to load first (on

@@ -1,9 +1,11 @@
 /* filter.c — a built local operator: spec checked against the device, source generated and
  * built, and launches with the region bounds computed on the host for each image size. The
  * variants that need more than one kernel launch live beside it: image_input.c (the copy into
- * the input image) and two_pass.c (separable two-pass, two filters in one); build_goals.c
- * chooses between this specialized creation and a quick kernel, tiered.c swaps one for the other. */
+ * the input image), two_pass.c (separable two-pass, two filters in one) and staged_filter.c (an
+ * operator body in stages, a filter per stage); build_goals.c chooses between this specialized
+ * creation and a quick kernel, tiered.c swaps one for the other. */
 #include "build.h"
+#include "staged_filter.h"
 
 #include "error.h"
 #include "generator.h"
@@ -32,6 +34,7 @@ struct cls_filter {
     cl_kernel unaligned_kernel;   /* start on the aligned-load width; built on first use */
     cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
                                    * which takes over the launches once built */
+    cls_staged_run *staged;       /* an operator body in stages: the filters that run them */
 };
 
 /* The filter whose kernel serves launches: the tier's specialized one once built. */
@@ -249,7 +252,42 @@ void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier) { filter->tier =
 cls_status cls_filter_wait(cls_filter *filter)
 {
     if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    if (filter->staged) return cls_staged_run_wait(filter->staged);
     return cls_tier_wait(filter->tier);
+}
+
+cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, cls_filter **out)
+{
+    *out = NULL;
+    cls_status status = cls_spec_validate(spec);
+    if (status != CLS_OK) return status;
+    cls_filter *filter = calloc(1, sizeof *filter);
+    if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    filter->context = context;
+    pthread_mutex_init(&filter->launch_lock, NULL);
+    status = cls_staged_run_create(context, spec, &filter->staged);
+    if (status == CLS_OK && !(filter->source = strdup(cls_staged_run_source(filter->staged))))
+        status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    if (status != CLS_OK) {
+        cls_filter_release(filter);
+        return status;
+    }
+    /* The spec's types and border (what pipelines check), without what its pointers hold; the
+     * accessors report the first stage's configuration, the build info the last stage's. */
+    const cls_filter *first = cls_staged_run_stage(filter->staged, 0);
+    filter->config.spec = *spec;
+    filter->config.spec.coefficients = filter->config.spec.row_coefficients = NULL;
+    filter->config.spec.column_coefficients = NULL;
+    filter->config.spec.body = filter->config.spec.epilogue = NULL;
+    filter->config.partition = cls_filter_partition(first);
+    cls_filter_group_shape(first, &filter->config.group_width, &filter->config.group_height);
+    filter->config.rows = filter->config.cols = filter->config.masks = 1;
+    filter->config.input_path = CLS_INPUT_GLOBAL;
+    filter->config.separable = CLS_SEPARABLE_NONE;
+    cls_filter_build_info(cls_staged_run_stage(filter->staged, cls_staged_run_count(filter->staged) - 1),
+                          &filter->build_info);
+    *out = filter;
+    return CLS_OK;
 }
 
 void cls_filter_release(cls_filter *filter)
@@ -257,6 +295,7 @@ void cls_filter_release(cls_filter *filter)
     if (!filter) return;
     cls_tier_release(filter->tier);
     cls_two_pass_release(filter->two_pass);
+    cls_staged_run_release(filter->staged);
     cls_image_input_release(&filter->image_input);
     if (filter->mask) clReleaseMemObject(filter->mask);
     if (filter->kernel) clReleaseKernel(filter->kernel);
@@ -544,10 +583,14 @@ cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint 
     if (status == CLS_OK && filter->image_path)
         status = cls_image_input_check_size(filter->context, r.geometry.width, r.geometry.height);
     if (status != CLS_OK) return status;
-    if (!filter->two_pass) return launch_kernel(filter, input, outputs, &r, wait_count, wait_list, event);
-    /* Both passes under the lock: the temporary image is the filter's. */
+    if (!filter->two_pass && !filter->staged)
+        return launch_kernel(filter, input, outputs, &r, wait_count, wait_list, event);
+    /* Both passes, or every stage, under the lock: the temporary images are the filter's. */
     pthread_mutex_lock(&filter->launch_lock);
-    status = cls_two_pass_enqueue(filter->two_pass, input, outputs[0], image, wait_count, wait_list, event);
+    if (filter->two_pass)
+        status = cls_two_pass_enqueue(filter->two_pass, input, outputs[0], image, wait_count, wait_list, event);
+    else
+        status = cls_staged_run_enqueue(filter->staged, input, outputs[0], image, wait_count, wait_list, event);
     pthread_mutex_unlock(&filter->launch_lock);
     return status;
 }

@@ -1,7 +1,7 @@
 /* test_operators_parse.c — the operator library's parser without a device: convolve's flip
  * against correlate, the Gaussian derivatives' masks against their formulas, footprints read from
- * mask files, the morphological compositions' staged bodies, and the refusals of each, whose
- * messages name the problem. */
+ * mask files, the morphological compositions and the rules of staged bodies, and the refusals of
+ * each, whose messages name the problem. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +14,7 @@
 
 #include "generator.h"
 #include "rank_bodies.h"
+#include "staged_body.h"
 
 #include <unistd.h>
 
@@ -255,6 +256,164 @@ static void mask_file_refusals_name_file_and_line(void **state)
     refused("max", "or max:mask:FILE");
 }
 
+/* The staged body of OP, split (freed by the caller). */
+static cls_staged_body split(const cls_operator *op)
+{
+    cls_staged_body staged;
+    if (cls_staged_body_split(cls_operator_spec(op), &staged) != CLS_OK) fail_msg("split: %s", cls_last_error());
+    return staged;
+}
+
+static void compositions_are_two_stages(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *name, *first, *second;
+        cls_stage_combine combine;
+    } cases[] = {
+        {"opening:5x3,disk", "opening:5x3,disk", "grey erosion", "grey dilation", CLS_COMBINE_NONE},
+        {"CLOSING:5x3,disk", "closing:5x3,disk", "grey dilation", "grey erosion", CLS_COMBINE_NONE},
+        {"tophat:5x3,disk", "tophat:5x3,disk", "grey erosion", "grey dilation", CLS_COMBINE_INPUT_MINUS_RESULT},
+        {"blackhat:5x3,disk", "blackhat:5x3,disk", "grey dilation", "grey erosion", CLS_COMBINE_RESULT_MINUS_INPUT},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_operator *op = parsed(cases[c].text);
+        const cls_spec *spec = cls_operator_spec(op);
+        assert_string_equal(cls_operator_name(op), cases[c].name);
+        /* the window both stages reach: 2W-1 x 2H-1, the footprint in its centre */
+        assert_int_equal(spec->mask_width, 9);
+        assert_int_equal(spec->mask_height, 5);
+        assert_true(cls_body_is_staged(spec->body));
+        cls_staged_body staged = split(op);
+        assert_int_equal(staged.count, 2);
+        assert_int_equal(staged.combine, cases[c].combine);
+        assert_non_null(strstr(staged.stages[0].body, cases[c].first));
+        assert_non_null(strstr(staged.stages[1].body, cases[c].second));
+        const cls_footprint disk = {CLS_FOOTPRINT_DISK, 5, 3, NULL, 0};
+        for (unsigned k = 0; k < 2; ++k) {
+            assert_int_equal(staged.stages[k].width, 5);
+            assert_int_equal(staged.stages[k].height, 3);
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -2; dx <= 2; ++dx)
+                    assert_float_equal(staged.stages[k].mask[(dy + 1) * 5 + dx + 2], cls_footprint_contains(&disk, dx, dy), 0);
+        }
+        /* the stages' types: the input's first, f32 between, the output's last unless combined */
+        cls_spec typed = *spec;
+        typed.input_type = CLS_PIXEL_U8;
+        typed.output_type = CLS_PIXEL_U16;
+        const cls_spec first = cls_staged_stage_spec(&typed, &staged, 0), second = cls_staged_stage_spec(&typed, &staged, 1);
+        assert_int_equal(first.input_type, CLS_PIXEL_U8);
+        assert_int_equal(first.output_type, CLS_PIXEL_F32);
+        assert_int_equal(second.input_type, CLS_PIXEL_F32);
+        assert_int_equal(second.output_type, cases[c].combine ? CLS_PIXEL_F32 : CLS_PIXEL_U16);
+        cls_staged_body_free(&staged);
+        cls_operator_release(op);
+    }
+    cls_operator *largest = parsed("opening:31x1");
+    assert_int_equal(cls_operator_spec(largest)->mask_width, 61);
+    assert_int_equal(cls_operator_spec(largest)->mask_height, 1);
+    cls_operator_release(largest);
+}
+
+static void compositions_reflect_an_asymmetric_footprint(void **state)
+{
+    (void)state;
+    char path[128];
+    write_footprint(path, "l, shape.txt", "100\n100\n111\n");
+    for (int closing = 0; closing <= 1; ++closing) {
+        cls_operator *op = parsed_with_mask(closing ? "closing:" : "opening:", path);
+        cls_staged_body staged = split(op);
+        const char *erosion = staged.stages[closing].body, *dilation = staged.stages[!closing].body;
+        assert_non_null(strstr(erosion, "MASK(dx, dy) != 0.0f"));
+        assert_non_null(strstr(dilation, "MASK(-dx, -dy) != 0.0f"));
+        /* each stage's mask is the footprint as written */
+        static const float cells[9] = {1, 0, 0, 1, 0, 0, 1, 1, 1};
+        for (unsigned k = 0; k < 9; ++k) assert_float_equal(staged.stages[1].mask[k], cells[k], 0);
+        cls_staged_body_free(&staged);
+        cls_operator_release(op);
+    }
+}
+
+static void staged_sources_and_one_kernel_refusals(void **state)
+{
+    (void)state;
+    cls_operator *op = parsed("tophat:3,cross");
+    cls_spec spec = *cls_operator_spec(op);
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 0, &source), CLS_OK);
+    const char *first = strstr(source, "/* ---- Stage 1 of 2: a 3x3 window over the input, into an f32 image. */");
+    const char *second = strstr(source, "/* ---- Stage 2 of 2: a 3x3 window over stage 1's f32 image, into an f32 image. */");
+    const char *combination = strstr(source, "__kernel void clstencil_combine(");
+    assert_true(first && second && combination && first < second && second < combination);
+    assert_non_null(strstr(source, "const float difference = source - result[y * width + x];"));
+    assert_null(strstr(source, "#stage"));
+    cls_free(source);
+    spec.output_type = CLS_PIXEL_U8;
+    char *combine = cls_combine_source(CLS_COMBINE_RESULT_MINUS_INPUT, CLS_PIXEL_U16, CLS_PIXEL_U8);
+    assert_non_null(strstr(combine, "__global const ushort *input"));
+    assert_non_null(strstr(combine, "= convert_uchar_sat_rte(difference);"));
+    assert_non_null(strstr(combine, "result[y * width + x] - source"));
+    free(combine);
+    /* one kernel cannot run stages */
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 1, 0, 0), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "runs in stages"));
+    /* the stages read the whole image the one before wrote */
+    spec.border = CLS_BORDER_UNDEFINED;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "undefined border"));
+    cls_operator_release(op);
+}
+
+/* A user body over WIDTH x HEIGHT: valid, or refused with MESSAGE. */
+static void user_body(const char *body, unsigned width, unsigned height, const char *message)
+{
+    cls_operator *op = NULL;
+    const cls_status status = cls_operator_user(body, width, height, NULL, &op);
+    if (!message) {
+        if (status != CLS_OK) fail_msg("refused: %s\n%s", cls_last_error(), body);
+        cls_operator_release(op);
+        return;
+    }
+    if (status != CLS_ERR_INVALID_ARGUMENT) fail_msg("accepted, not refused with '%s':\n%s", message, body);
+    if (!strstr(cls_last_error(), message)) fail_msg("'%s' lacks '%s'", cls_last_error(), message);
+}
+
+static void staged_body_rules(void **state)
+{
+    (void)state;
+    const char *two = "/* right, then down */\n#stage 3x3\nOUT = IN(1, 0);\n  # stage 3\nOUT = IN(0, 1);\n";
+    user_body(two, 5, 5, NULL);
+    user_body(two, 3, 5, "reach 2 columns and 2 rows from the centre, beyond the 3x5 window of the operator: its "
+                         "window must be at least 5x5");
+    /* a directive in a comment is none */
+    user_body("/*\n#stage 3x3\n*/\nOUT = IN(0, 0);\n", 3, 3, NULL);
+    user_body("// one line\n#stage 3x3\nOUT = IN(0, 0);\n#combine result - input\n/* done */\n", 3, 3, NULL);
+    user_body("float a = 1.0f;\n#stage 3x3\nOUT = IN(0, 0);\n", 3, 3, "line 2: only comments may come before the first #stage");
+    user_body("#stage 3x3\nOUT = IN(0, 0);\n#combine input + result\n", 3, 3,
+              "line 3: #combine takes 'input - result' or 'result - input'");
+    user_body("#stage 3x3\nOUT = IN(0, 0);\n#combine input - result\n#stage 1\nOUT = IN(0, 0);\n", 3, 3,
+              "line 4: #combine is the last directive");
+    user_body("#stage 3x3\nOUT = IN(0, 0);\n#combine input - result\nOUT = 1.0f;\n", 3, 3,
+              "line 3: only comments may follow the #combine line");
+    user_body("#stage 4x3\nOUT = IN(0, 0);\n", 5, 5, "line 1: #stage takes the stage's window, WxH or SIZE, with odd sides");
+    user_body("#stage 3x3\nOUT = IN(0, 0);\n#stage 3x3\nOUT = IN(2, 0);\n", 5, 5, "stage 2 of 2 of the operator body:");
+    char many[512] = "";
+    for (int k = 0; k < 9; ++k) strcat(many, "#stage 1\nOUT = IN(0, 0);\n");
+    user_body(many, 1, 1, "line 17: more than 8 stages");
+}
+
+static void composition_refusals(void **state)
+{
+    (void)state;
+    refused("opening:33", "opening runs two stages, which reach 65x65, and windows stop at 63: sides up to 31");
+    refused("tophat:3x35,cross", "sides up to 31");
+    refused("closing:4", "expected closing:SIZE[,SHAPE], closing:WxH[,SHAPE] or closing:mask:FILE");
+    refused("blackhat:5,oval", "SHAPE rect (default), cross or disk");
+    refused("blackhat", "expected blackhat:SIZE[,SHAPE]");
+    refused("tophat:mask:/nonexistent.txt", "footprint file /nonexistent.txt: No such file or directory");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +422,11 @@ int main(void)
         cmocka_unit_test(gaussian_derivative_refusals),
         cmocka_unit_test(footprints_come_from_mask_files),
         cmocka_unit_test(mask_file_refusals_name_file_and_line),
+        cmocka_unit_test(compositions_are_two_stages),
+        cmocka_unit_test(compositions_reflect_an_asymmetric_footprint),
+        cmocka_unit_test(staged_sources_and_one_kernel_refusals),
+        cmocka_unit_test(staged_body_rules),
+        cmocka_unit_test(composition_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, remove_footprints);
 }

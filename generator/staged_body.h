@@ -1,0 +1,68 @@
+/* staged_body.h — operator bodies that run in stages (internal). A body holding directive lines
+ *
+ *     #stage WxH                 the statements up to the next directive are a stage's body, a
+ *                                kernel of its own over a WxH window of the previous stage's output
+ *                                (the first stage reads the filter's input)
+ *     #combine input - result    optional, last: the output is the filter's input minus the last
+ *     #combine result - input    stage's result (or the result minus the input), pixel by pixel
+ *
+ * is staged; text before the first #stage and after #combine may only be comments. The stages
+ * pass f32 images on the device (host/staged_filter.c); each stage's mask is the centre of the
+ * spec's mask of its window, and the spec's window covers the stages' reach together (the sum of
+ * their half-sides), which is what a filter's output depends on. The morphological compositions
+ * (opening, closing and the top-hats) are staged bodies. No valid one-kernel body holds these
+ * lines: OpenCL C knows no #stage or #combine directive. */
+#ifndef CLS_STAGED_BODY_H
+#define CLS_STAGED_BODY_H
+
+#include "clstencil.h"
+
+#define CLS_STAGES_MAX 8
+/* The kernel that combines the input with the stages' result. */
+#define CLS_COMBINE_KERNEL_NAME "clstencil_combine"
+
+typedef enum cls_stage_combine {
+    CLS_COMBINE_NONE = 0,          /* the last stage writes the output */
+    CLS_COMBINE_INPUT_MINUS_RESULT, /* output = input - result (a white top-hat) */
+    CLS_COMBINE_RESULT_MINUS_INPUT, /* output = result - input (a black top-hat) */
+} cls_stage_combine;
+
+typedef struct cls_body_stage {
+    unsigned width, height; /* the stage's window */
+    char *body;             /* its statements (owned) */
+    float *mask;            /* width x height: the centre of the spec's mask (owned) */
+} cls_body_stage;
+
+typedef struct cls_staged_body {
+    unsigned count;
+    cls_body_stage stages[CLS_STAGES_MAX];
+    cls_stage_combine combine;
+} cls_staged_body;
+
+/* Whether BODY is staged: a line outside comments that starts with the directive #stage. */
+int cls_body_is_staged(const char *body);
+/* Splits the staged body of SPEC into *staged (freed with cls_staged_body_free, also on failure).
+ * CLS_ERR_INVALID_ARGUMENT with the directive's line when a directive, a window or the text
+ * around the stages is malformed, or the stages reach beyond the spec's window. */
+cls_status cls_staged_body_split(const cls_spec *spec, cls_staged_body *staged);
+void cls_staged_body_free(cls_staged_body *staged);
+/* Stage K's spec: SPEC's settings with the stage's window, mask and body, reading SPEC's input
+ * type (the first stage) or f32 and writing SPEC's output type (the last stage, when nothing is
+ * combined) or f32. It points into STAGED. */
+cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k);
+/* The rules of a staged spec (cls_spec_validate's, for a staged body): the split succeeds, every
+ * stage's spec is valid (its body by the body rules over its window), and the border mode is not
+ * undefined (a stage would read the border pixels the one before left unwritten). */
+cls_status cls_staged_body_check(const cls_spec *spec);
+
+/* The combination kernel CLS_COMBINE_KERNEL_NAME (malloc'd, NULL on OOM) for an input of
+ * INPUT_TYPE and an output of OUTPUT_TYPE. Its arguments: input, input_offset, input_pitch (the
+ * filter's input), result (the last stage's f32 image, packed), output, output_offset,
+ * output_pitch (elements), width (the image's) and roi (int4: x0, y0, x1, y1), the pixels it
+ * computes, one work-item each from (x0, y0). */
+char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
+/* Every stage's source in order, then the combination's, with comment lines between: what
+ * cls_generate_source gives for a staged spec (*source freed with cls_free). */
+cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source);
+
+#endif

@@ -1,0 +1,192 @@
+/* staged_filter.c — a staged run (see staged_filter.h): the stages' filters, the f32 images
+ * between them, grown with the image, and the combination kernel of the top-hats. */
+#include "staged_filter.h"
+
+#include "build.h"
+#include "error.h"
+#include "generator.h"
+#include "staged_body.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cls_staged_run {
+    cls_context *context;
+    unsigned count;
+    cls_filter *stages[CLS_STAGES_MAX];
+    cls_stage_combine combine;
+    cls_pixel_type input_type, output_type;
+    cl_program combine_program; /* the combination kernel, when the body combines */
+    cl_kernel combine_kernel;
+    cl_mem images[2];           /* f32, width x height, packed: the stages' results in turn */
+    size_t image_bytes;
+    char *source;
+};
+
+/* Builds the combination kernel for the spec's pixel types. */
+static cls_status create_combination(cls_staged_run *run)
+{
+    char *source = cls_combine_source(run->combine, run->input_type, run->output_type);
+    if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    cls_build_info info;
+    cls_status status = cls_program_get(run->context, source, CLS_COMBINE_KERNEL_NAME, &run->combine_program, &info);
+    free(source);
+    if (status != CLS_OK) return status;
+    cl_int error;
+    run->combine_kernel = clCreateKernel(run->combine_program, CLS_COMBINE_KERNEL_NAME, &error);
+    if (error != CL_SUCCESS) return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
+    return CLS_OK;
+}
+
+/* The filters of every stage of the split body. */
+static cls_status create_stages(cls_staged_run *run, const cls_spec *spec, const cls_staged_body *staged)
+{
+    for (unsigned k = 0; k < staged->count; ++k) {
+        const cls_spec stage = cls_staged_stage_spec(spec, staged, k);
+        const cls_status status = cls_filter_create(run->context, &stage, &run->stages[k]);
+        if (status != CLS_OK)
+            return cls_fail(status, "stage %u of %u of the operator: %s", k + 1, staged->count, cls_last_error());
+        ++run->count;
+    }
+    return CLS_OK;
+}
+
+cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls_staged_run **out)
+{
+    *out = NULL;
+    cls_staged_run *run = calloc(1, sizeof *run);
+    if (!run) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    run->context = context;
+    run->input_type = spec->input_type;
+    run->output_type = spec->output_type;
+    cls_staged_body staged;
+    cls_status status = cls_staged_body_split(spec, &staged);
+    if (status == CLS_OK) {
+        run->combine = staged.combine;
+        status = create_stages(run, spec, &staged);
+        cls_staged_body_free(&staged);
+    }
+    if (status == CLS_OK && run->combine) status = create_combination(run);
+    if (status == CLS_OK) status = cls_generate_source(spec, context->caps.simd_width, &run->source);
+    if (status != CLS_OK) {
+        cls_staged_run_release(run);
+        return status;
+    }
+    *out = run;
+    return CLS_OK;
+}
+
+void cls_staged_run_release(cls_staged_run *run)
+{
+    if (!run) return;
+    for (unsigned k = 0; k < run->count; ++k) cls_filter_release(run->stages[k]);
+    if (run->combine_kernel) clReleaseKernel(run->combine_kernel);
+    if (run->combine_program) clReleaseProgram(run->combine_program);
+    for (int k = 0; k < 2; ++k)
+        if (run->images[k]) clReleaseMemObject(run->images[k]);
+    cls_free(run->source);
+    free(run);
+}
+
+const char *cls_staged_run_source(const cls_staged_run *run) { return run->source; }
+
+unsigned cls_staged_run_count(const cls_staged_run *run) { return run->count; }
+
+cls_filter *cls_staged_run_stage(const cls_staged_run *run, unsigned k) { return k < run->count ? run->stages[k] : NULL; }
+
+cls_status cls_staged_run_wait(cls_staged_run *run)
+{
+    cls_status first = CLS_OK;
+    for (unsigned k = 0; k < run->count; ++k) {
+        const cls_status status = cls_filter_wait(run->stages[k]);
+        if (first == CLS_OK) first = status;
+    }
+    return first;
+}
+
+/* Grows the f32 images to `bytes` each (the ones the run's steps write before the last). */
+static cls_status reserve_images(cls_staged_run *run, size_t bytes)
+{
+    if (bytes <= run->image_bytes) return CLS_OK;
+    /* each step but the last writes one: the stages in turn, the last stage too when combining */
+    const unsigned written = run->count - 1 + (run->combine != CLS_COMBINE_NONE);
+    const int needed = written > 1 ? 2 : 1;
+    for (int k = 0; k < 2; ++k) {
+        if (run->images[k]) clReleaseMemObject(run->images[k]); /* freed once launches using it are done */
+        run->images[k] = NULL;
+    }
+    run->image_bytes = 0;
+    for (int k = 0; k < needed; ++k) {
+        cl_int error;
+        run->images[k] = clCreateBuffer(run->context->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+        if (error != CL_SUCCESS) {
+            run->images[k] = NULL;
+            return cls_fail(CLS_ERR_OPENCL, "cannot allocate %zu bytes for an intermediate image of the operator's "
+                            "stages: %s", bytes, cls_cl_error_name(error));
+        }
+    }
+    run->image_bytes = bytes;
+    return CLS_OK;
+}
+
+/* The combination over the region of interest: input (its pitch and offset) against the last
+ * stage's result, into output (its pitch, offset and region). */
+static cls_status enqueue_combination(cls_staged_run *run, cl_mem input, cl_mem result, cl_mem output,
+                                      const cls_image_desc *image, cl_event after, cl_event *event)
+{
+    const size_t in_size = cls_pixel_size(run->input_type), out_size = cls_pixel_size(run->output_type);
+    const size_t in_pitch = image->input_row_pitch ? image->input_row_pitch : image->width * in_size;
+    const size_t out_pitch = image->output_row_pitch ? image->output_row_pitch : image->width * out_size;
+    const int whole = image->roi_width == 0 && image->roi_height == 0;
+    const size_t x0 = whole ? 0 : image->roi_x, y0 = whole ? 0 : image->roi_y;
+    const size_t columns = whole ? image->width : image->roi_width, rows = whole ? image->height : image->roi_height;
+    const cl_int arguments[5] = {(cl_int)(image->input_offset / in_size), (cl_int)(in_pitch / in_size),
+                                 (cl_int)(image->output_offset / out_size), (cl_int)(out_pitch / out_size),
+                                 (cl_int)image->width};
+    const cl_int4 roi = {{(cl_int)x0, (cl_int)y0, (cl_int)(x0 + columns), (cl_int)(y0 + rows)}};
+    cl_kernel k = run->combine_kernel;
+    cl_int error = clSetKernelArg(k, 0, sizeof input, &input);
+    error |= clSetKernelArg(k, 1, sizeof(cl_int), &arguments[0]);
+    error |= clSetKernelArg(k, 2, sizeof(cl_int), &arguments[1]);
+    error |= clSetKernelArg(k, 3, sizeof result, &result);
+    error |= clSetKernelArg(k, 4, sizeof output, &output);
+    error |= clSetKernelArg(k, 5, sizeof(cl_int), &arguments[2]);
+    error |= clSetKernelArg(k, 6, sizeof(cl_int), &arguments[3]);
+    error |= clSetKernelArg(k, 7, sizeof(cl_int), &arguments[4]);
+    error |= clSetKernelArg(k, 8, sizeof roi, &roi);
+    const size_t global[2] = {columns, rows};
+    if (error == CL_SUCCESS)
+        error = clEnqueueNDRangeKernel(run->context->queue, k, 2, NULL, global, NULL, 1, &after, event);
+    if (error != CL_SUCCESS)
+        return cls_fail(CLS_ERR_OPENCL, "launching the combination after the operator's stages failed: %s",
+                        cls_cl_error_name(error));
+    return CLS_OK;
+}
+
+cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *image,
+                                  cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    cls_status status = reserve_images(run, image->width * image->height * sizeof(float));
+    cl_event previous = NULL;
+    for (unsigned k = 0; status == CLS_OK && k < run->count; ++k) {
+        const int first = k == 0, last = k + 1 == run->count, to_output = last && !run->combine;
+        /* stages in between read and write whole, packed images; the last one, the region */
+        cls_image_desc stage = {.width = image->width, .height = image->height};
+        if (first) stage.input_row_pitch = image->input_row_pitch, stage.input_offset = image->input_offset;
+        if (last) {
+            stage.roi_x = image->roi_x, stage.roi_y = image->roi_y;
+            stage.roi_width = image->roi_width, stage.roi_height = image->roi_height;
+        }
+        if (to_output) stage.output_row_pitch = image->output_row_pitch, stage.output_offset = image->output_offset;
+        cl_mem from = first ? input : run->images[(k - 1) % 2], to = to_output ? output : run->images[k % 2];
+        cl_event done = NULL;
+        status = cls_filter_enqueue(run->stages[k], from, to, &stage, first ? wait_count : 1,
+                                    first ? wait_list : &previous, to_output ? event : &done);
+        if (previous) clReleaseEvent(previous);
+        previous = done;
+    }
+    if (status == CLS_OK && run->combine)
+        status = enqueue_combination(run, input, run->images[(run->count - 1) % 2], output, image, previous, event);
+    if (previous) clReleaseEvent(previous);
+    return status;
+}

@@ -1,0 +1,36 @@
+/* staged_filter.h — filters whose operator body runs in stages (generator/staged_body.h), such as
+ * the morphological opening and the top-hats (internal). A staged run is one ordinary filter per
+ * stage, chained through f32 images it owns on the device, and, when the body combines, a small
+ * kernel that subtracts the result from the input (or the input from the result). cls_filter_create
+ * makes a filter around a staged run for a staged spec, so that hosts, pipelines and the Python
+ * package reach it through any spec. */
+#ifndef CLS_STAGED_FILTER_H
+#define CLS_STAGED_FILTER_H
+
+#include "host.h"
+
+typedef struct cls_staged_run cls_staged_run;
+
+/* A filter running the staged body of SPEC (which must be staged); built now, every stage with the
+ * spec's build goal. */
+cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, cls_filter **out);
+
+/* Builds the stages' filters and the combination kernel of a valid staged spec. */
+cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls_staged_run **out);
+void cls_staged_run_release(cls_staged_run *run);
+/* Every stage's source, then the combination's, with comment lines between (owned). */
+const char *cls_staged_run_source(const cls_staged_run *run);
+/* The number of stages and stage K's filter. */
+unsigned cls_staged_run_count(const cls_staged_run *run);
+cls_filter *cls_staged_run_stage(const cls_staged_run *run, unsigned k);
+/* Waits for every stage's background build (CLS_BUILD_TIERED); the first failure's status. */
+cls_status cls_staged_run_wait(cls_staged_run *run);
+/* Enqueues the stages after wait_list, each after the one before, then the combination; the
+ * first stage reads input (the image's pitch and offset), the last step writes output (its
+ * pitch, offset and region of interest), stages in between compute whole images. *event (may be
+ * NULL) is the last step's. The image description has been checked against the buffers; the
+ * caller serializes calls (the f32 images are the run's). */
+cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *image,
+                                  cl_uint wait_count, const cl_event *wait_list, cl_event *event);
+
+#endif

@@ -1,0 +1,189 @@
+/* test_compositions.c — the morphological compositions (opening, closing and the top-hats), which
+ * run in stages, on the default device through the C API: a filter with a region of interest,
+ * row pitches and offsets on u8 images; a pipeline stage after another; the first-result, fastest
+ * and tiered builds giving the same bits. The oracle is grey erosion and dilation written here
+ * from their definitions, with the CPU reference's border indexing. (scipy.ndimage checks every
+ * border mode and footprint: python/tests/test_morphology_compositions.py.) */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+enum { W = 23, H = 17 };
+
+static cls_context *context;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+/* The minimum (or the maximum) of IN (W x H doubles) over the footprint CELLS (fw x fh); the
+ * maximum takes the footprint reflected, as grey dilation does. Outside the image the border
+ * mode's pixel, or VALUE in constant mode. */
+static void extremum(const double *in, const unsigned char *cells, int fw, int fh, int maximum, cls_border border,
+                     double value, double *out)
+{
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            double best = maximum ? -INFINITY : INFINITY;
+            for (int j = 0; j < fh; ++j)
+                for (int i = 0; i < fw; ++i) {
+                    if (!cells[j * fw + i]) continue;
+                    const int dx = maximum ? fw / 2 - i : i - fw / 2, dy = maximum ? fh / 2 - j : j - fh / 2;
+                    const long px = ref_border_index(border, x + dx, W), py = ref_border_index(border, y + dy, H);
+                    const double v = px < 0 || py < 0 ? value : in[py * W + px];
+                    best = maximum ? fmax(best, v) : fmin(best, v);
+                }
+            out[y * W + x] = best;
+        }
+}
+
+/* The composition NAME ("opening", "closing", "tophat", "blackhat") of IN over the footprint. */
+static void composition(const char *name, const double *in, const unsigned char *cells, int fw, int fh,
+                        cls_border border, double value, double *out)
+{
+    double first[W * H], second[W * H];
+    const int dilate_first = strcmp(name, "closing") == 0 || strcmp(name, "blackhat") == 0;
+    extremum(in, cells, fw, fh, dilate_first, border, value, first);
+    extremum(first, cells, fw, fh, !dilate_first, border, value, second);
+    for (int k = 0; k < W * H; ++k)
+        out[k] = strcmp(name, "tophat") == 0 ? in[k] - second[k] : strcmp(name, "blackhat") == 0 ? second[k] - in[k]
+                                                                                              : second[k];
+}
+
+static cls_filter *create(const char *text, cls_border border, cls_pixel_type in, cls_pixel_type out,
+                          cls_build_goal goal)
+{
+    cls_operator *op = NULL;
+    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    cls_spec spec = *cls_operator_spec(op);
+    spec.border = border;
+    spec.input_type = in;
+    spec.output_type = out;
+    spec.build_goal = goal;
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    cls_operator_release(op);
+    return filter;
+}
+
+/* A top-hat and a black top-hat of a u8 image inside larger rows (pitch, offset), written into a
+ * region of interest of an output with its own pitch and offset: every pixel of the region is
+ * the definition's, every byte outside it untouched. */
+static void region_pitch_and_offset(void **state)
+{
+    (void)state;
+    enum { IN_PITCH = W + 5, IN_OFFSET = 3, OUT_PITCH = W + 3, OUT_OFFSET = 2 };
+    uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
+    double image[W * H], expected[W * H];
+    unsigned seed = 7;
+    for (size_t k = 0; k < sizeof input; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        input[k] = (uint8_t)(seed >> 16);
+    }
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) image[y * W + x] = input[IN_OFFSET + y * IN_PITCH + x];
+    static const unsigned char cross[15] = {0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0}; /* 3 wide, 5 tall */
+    const cls_image_desc desc = {.width = W, .height = H, .input_row_pitch = IN_PITCH, .output_row_pitch = OUT_PITCH,
+                                 .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
+                                 .roi_x = 3, .roi_y = 2, .roi_width = 11, .roi_height = 9};
+    static const char *const names[] = {"tophat", "blackhat"};
+    for (int n = 0; n < 2; ++n) {
+        char text[32];
+        snprintf(text, sizeof text, "%s:3x5,cross", names[n]);
+        cls_filter *filter = create(text, CLS_BORDER_MIRROR, CLS_PIXEL_U8, CLS_PIXEL_U8, CLS_BUILD_FIRST_RESULT);
+        assert_int_equal(cls_filter_output_count(filter), 1);
+        memset(output, 0xAB, sizeof output);
+        assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
+        composition(names[n], image, cross, 3, 5, CLS_BORDER_MIRROR, 0, expected);
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const int inside = x >= 3 && x < 14 && y >= 2 && y < 11;
+                const int got = output[OUT_OFFSET + y * OUT_PITCH + x];
+                const int want = inside ? (int)ref_to_output(CLS_PIXEL_U8, expected[y * W + x]) : 0xAB;
+                if (got != want) fail_msg("%s at (%d, %d): %d, expected %d", text, x, y, got, want);
+            }
+        assert_int_equal(output[0], 0xAB);
+        cls_filter_release(filter);
+    }
+}
+
+/* max:3 then a closing in one pipeline, constant border 0.25, against the definition. */
+static void pipeline_stage(void **state)
+{
+    (void)state;
+    float input[W * H], output[W * H];
+    double image[W * H], widened[W * H], expected[W * H];
+    for (int k = 0; k < W * H; ++k) image[k] = input[k] = (float)((k * 37) % 101) / 101.0f;
+    static const unsigned char square[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const unsigned char disk[25] = {0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0};
+    extremum(image, square, 3, 3, 1, CLS_BORDER_CONSTANT, 0.25, widened);
+    composition("closing", widened, disk, 5, 5, CLS_BORDER_CONSTANT, 0.25, expected);
+    cls_pipeline *pipeline = NULL;
+    assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
+    static const char *const stages[] = {"max:3", "closing:5,disk"};
+    for (int k = 0; k < 2; ++k) {
+        cls_operator *op = NULL;
+        assert_int_equal(cls_operator_parse(stages[k], &op), CLS_OK);
+        cls_spec spec = *cls_operator_spec(op);
+        spec.border = CLS_BORDER_CONSTANT;
+        spec.border_value = 0.25f;
+        assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_OK);
+        cls_operator_release(op);
+    }
+    const cls_image_desc desc = {.width = W, .height = H};
+    assert_int_equal(cls_pipeline_run_host(pipeline, input, output, &desc), CLS_OK);
+    for (int k = 0; k < W * H; ++k)
+        if (output[k] != (float)expected[k]) fail_msg("pixel %d: %g, expected %g", k, output[k], expected[k]);
+    cls_pipeline_release(pipeline);
+}
+
+/* Every build goal runs the same stages: the same bits; the source shows both stages. */
+static void build_goals_agree(void **state)
+{
+    (void)state;
+    float input[W * H], first[W * H], other[W * H];
+    for (int k = 0; k < W * H; ++k) input[k] = (float)((k * 53) % 97) / 97.0f;
+    const cls_image_desc desc = {.width = W, .height = H};
+    cls_filter *quick = create("opening:5x3", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_BUILD_FIRST_RESULT);
+    assert_int_equal(cls_filter_run_host(quick, input, first, &desc), CLS_OK);
+    assert_non_null(strstr(cls_filter_source(quick), "Stage 2 of 2"));
+    cls_filter_release(quick);
+    static const cls_build_goal goals[] = {CLS_BUILD_FASTEST_KERNEL, CLS_BUILD_TIERED};
+    for (int g = 0; g < 2; ++g) {
+        cls_filter *filter = create("opening:5x3", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, goals[g]);
+        assert_int_equal(cls_filter_wait(filter), CLS_OK);
+        assert_int_equal(cls_filter_run_host(filter, input, other, &desc), CLS_OK);
+        assert_memory_equal(first, other, sizeof first);
+        cls_filter_release(filter);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(region_pitch_and_offset),
+        cmocka_unit_test(pipeline_stage),
+        cmocka_unit_test(build_goals_agree),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
