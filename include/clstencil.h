@@ -331,6 +331,8 @@ typedef struct cls_spec {
      * carry the body's own line numbers (file name "operator"). IN's offsets are clamped to the
      * window; cls_spec_validate refuses bodies over 64 KiB and those that break the rules of
      * docs/reliability.md (literal offsets outside the window, the kernel's own names, ...).
+     * A body split by "#stage WxH" lines (and ended by "#combine input - result" or "result -
+     * input") runs in stages, a kernel each, through f32 images (docs/api.md: the compositions).
      * Copied at create. */
     const char *body;
     /* The image size `auto` chooses for: the tuning results' size class (0 x 0: the largest size
@@ -493,19 +495,31 @@ typedef struct cls_operator cls_operator;
  *   atrous:D                 the 3x3 B3-spline smoothing dilated by D (1, 2, 4, 8, ...)
  *   tonemap[:SCALE]          the Night filter's tone-mapping point operator, v / (1 + v); with
  *                            SCALE (255 for u8) on values of 0..SCALE, mapped to 0..1 and back
- *   median:WIN[,SHAPE]       the median (rank N/2 of the footprint's N pixels)
- *   percentile:P,WIN[,SHAPE] rank floor(N*P/100) (N-1 for P = 100), P from 0 to 100
- *   min:WIN[,SHAPE]          grey erosion (erode: the same); NaN pixels are skipped
- *   max:WIN[,SHAPE]          grey dilation (dilate: the same)
- *   morphgradient:WIN[,SHAPE]  max - min over the footprint, in one pass
- *                            WIN: SIZE or WxH, odd sides up to 63; SHAPE: rect (default), cross
- *                            (centre row and column) or disk (dx^2/rx^2 + dy^2/ry^2 <= 1 with
- *                            rx = W/2, ry = H/2); median and percentile: 1024 pixels at most
+ *   median:FOOTPRINT         the median (rank N/2 of the footprint's N pixels)
+ *   percentile:P,FOOTPRINT   rank floor(N*P/100) (N-1 for P = 100), P from 0 to 100
+ *   min:FOOTPRINT            the minimum, grey erosion (erode: the same); NaN pixels are skipped
+ *   max:FOOTPRINT            the maximum (scipy's maximum_filter)
+ *   dilate:FOOTPRINT         grey dilation: the maximum over the footprint reflected through its
+ *                            centre (the same as max for rect, cross and disk)
+ *   morphgradient:FOOTPRINT  grey dilation - grey erosion, in one pass
+ *   opening:FOOTPRINT        grey opening: erosion, then dilation of its result (two stages)
+ *   closing:FOOTPRINT        grey closing: dilation, then erosion of its result (two stages)
+ *   tophat:FOOTPRINT         white top-hat: the input minus its opening
+ *   blackhat:FOOTPRINT       black top-hat: the closing minus the input
+ *                            FOOTPRINT: WIN[,SHAPE] or mask:FILE. WIN: SIZE or WxH, odd sides up
+ *                            to 63 (31 for the two-stage compositions, whose window is 2W-1 x
+ *                            2H-1); SHAPE: rect (default), cross (centre row and column) or disk
+ *                            (dx^2/rx^2 + dy^2/ry^2 <= 1 with rx = W/2, ry = H/2). mask:FILE: the
+ *                            footprint drawn in a text file, a line of 0s and 1s per row (odd
+ *                            sides up to 63; the rest of the text is the path). Median and
+ *                            percentile: 1024 pixels at most
  *   dog:S1,S2[,SIZE]         difference of Gaussians G(S1) - G(S2), two masks in one kernel
  *   log:SIGMA[,SIZE]         Laplacian of Gaussian (scipy's gaussian_laplace), one mask
+ *   gaussian_d:SIGMA,OX,OY[,SIZE]  the Gaussian's derivative of order OX along x and OY along y
+ *                            (0, 1 or 2 each), one mask: scipy's gaussian_filter(order=(OY, OX))
  *   unsharp:SIGMA,AMOUNT[,SIZE]  in + AMOUNT * (in - G(SIGMA)), one mask
- *                            dog, log, unsharp: SIZE defaults to 2*int(4*SIGMA+0.5)+1 (the larger
- *                            sigma), scipy's truncate 4.0
+ *                            dog, log, gaussian_d, unsharp: SIZE defaults to 2*int(4*SIGMA+0.5)+1
+ *                            (the larger sigma), scipy's truncate 4.0
  * Bad names or parameters are CLS_ERR_INVALID_ARGUMENT with a message naming them. */
 cls_status cls_operator_parse(const char *text, cls_operator **out);
 /* A user-written operator (see cls_spec.body) over a WxH window; mask may be NULL (all 1). */
