@@ -12,7 +12,6 @@
 #include "staged_body.h"
 #include "strbuf.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

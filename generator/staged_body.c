@@ -98,7 +98,7 @@ static int only_comments(const char *start, const char *end)
     unsigned line = 0;
     for (const char *p = start; p < end;) {
         const char *next = skip_comment_or_literal(p, &line);
-        if (next != p && (*p == '/')) p = next;
+        if (next != p && *p == '/') p = next; /* a comment (a literal is text) */
         else if (strchr(" \t\r\n", *p)) ++p;
         else return 0;
     }
@@ -120,11 +120,10 @@ static int stage_window(const directive *d, unsigned *width, unsigned *height)
     text[length] = '\0';
     int used = 0;
     unsigned w, h;
-    if (sscanf(text, " %ux%u %n", &w, &h, &used) == 2 && !text[used]) {
-    } else if (sscanf(text, " %u %n", &w, &used) == 1 && !text[used]) {
+    if (sscanf(text, " %ux%u %n", &w, &h, &used) != 2 || text[used]) { /* not WxH: a SIZE */
+        used = 0;
+        if (sscanf(text, " %u %n", &w, &used) != 1 || text[used]) return 0;
         h = w;
-    } else {
-        return 0;
     }
     *width = w;
     *height = h;
@@ -256,8 +255,9 @@ cls_status cls_staged_body_check(const cls_spec *spec)
 {
     if (spec->border == CLS_BORDER_UNDEFINED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "a staged operator body's stages read the whole image that the stage before wrote, and "
-                        "the undefined border leaves its border pixels unwritten: choose another border mode");
+                        "the operator runs in stages (opening, closing, the top-hats or a body with #stage lines), "
+                        "each reading the whole image the one before wrote, and the undefined border leaves border "
+                        "pixels unwritten: choose another border mode");
     cls_staged_body staged;
     cls_status status = cls_staged_body_split(spec, &staged);
     for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
