@@ -1,6 +1,7 @@
 /* test_tuning.c — the tuning database's text without a device: size classes, parsing (and its
  * errors with file and line), lookup by exact and nearest size class, rewriting one section of a
- * file, and the operator hash that ignores exactly the knobs the tuner chooses. */
+ * file, the operator hash that ignores exactly the knobs the tuner chooses, and every shipped
+ * result still found under the operator hash of its description. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -220,6 +221,42 @@ static void shipped_results_parse(void **state)
     cls_tuning_table_free(&table);
 }
 
+/* Every shipped tuning result is still found: its description ("gaussian:3,0.8 clamp") parsed as
+ * an operator and a border mode hashes to its section's name, so a change of the operator key's
+ * format cannot orphan the shipped file silently. */
+static void shipped_results_still_found(void **state)
+{
+    (void)state;
+    cls_tuning_table table = {0};
+    for (size_t i = 0; i < cls_embedded_tuning_count; ++i)
+        assert_int_equal(cls_tuning_table_parse(&table, cls_embedded_tuning[i].text, cls_embedded_tuning[i].name), CLS_OK);
+    size_t checked = 0;
+    for (size_t i = 0; i < table.count; ++i) {
+        const cls_tuning_entry *e = &table.entries[i];
+        if (e->calibrated) continue;
+        char text[sizeof e->description];
+        snprintf(text, sizeof text, "%s", e->description);
+        char *space = strrchr(text, ' ');
+        if (!space) fail_msg("[%s %s] description '%s' is not 'OPERATOR BORDER'", e->arch, e->operator_hash, text);
+        *space = '\0';
+        cls_border border;
+        cls_operator *op = NULL;
+        if (cls_border_parse(space + 1, &border) != CLS_OK || cls_operator_parse(text, &op) != CLS_OK)
+            fail_msg("[%s %s] description '%s': %s", e->arch, e->operator_hash, e->description, cls_last_error());
+        cls_spec spec = *cls_operator_spec(op);
+        spec.border = border;
+        char hash[17];
+        assert_int_equal(cls_operator_hash(&spec, hash), CLS_OK);
+        if (strcmp(hash, e->operator_hash) != 0)
+            fail_msg("shipped entry [%s %s %u] (%s) is orphaned: its operator hashes to %s now; regenerate the file "
+                     "with clstencil tune", e->arch, e->operator_hash, e->size_class, e->description, hash);
+        cls_operator_release(op);
+        ++checked;
+    }
+    assert_true(checked >= 10);
+    cls_tuning_table_free(&table);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +267,7 @@ int main(void)
         cmocka_unit_test(replace_one_section),
         cmocka_unit_test(operator_hash_ignores_the_tuned_knobs),
         cmocka_unit_test(isp_calibrations_round_trip),
+        cmocka_unit_test(shipped_results_still_found),
         cmocka_unit_test(shipped_results_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
