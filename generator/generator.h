@@ -73,6 +73,14 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_BLOCK_BUDGET
 #define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
 #endif
+/* A generated kernel as the host builds it: its OpenCL C text (not owned), entry point, and the
+ * registers per work-item its build is capped at (cls_kernel_register_cap; 0: none). */
+typedef struct cls_kernel_source {
+    const char *text;
+    const char *name;
+    unsigned register_cap;
+} cls_kernel_source;
+
 /* Whether the coefficients are literals of the source (CLS_COEFFICIENTS_LITERALS): zero taps are
  * skipped and equal ones may fold. Otherwise an unrolled kernel (ARGUMENT) reads every tap from
  * the argument `coef`, and loops (BUFFER, and the rolled code of ARGUMENT) the buffer `mask`. */

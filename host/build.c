@@ -206,7 +206,7 @@ static void rebuild_fresh(cl_context context, cl_device_id device, const cls_dev
     strbuf_free(&fresh);
 }
 
-/* The kernel's REGISTER_CAP on NVIDIA (register_cap.c): the program's PTX with .maxnreg, built
+/* The kernel's register cap on NVIDIA (register_cap.c): the program's PTX with .maxnreg, built
  * again. The uncapped program stays where that fails. */
 static void cap_registers(cl_context context, cl_device_id device, const char *options, const char *kernel_name,
                           unsigned cap, cl_program *out, cls_build_info *info)
@@ -235,14 +235,14 @@ static void cap_registers(cl_context context, cl_device_id device, const char *o
 }
 
 cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
-                                 const char *source, const char *options, const char *kernel_name,
-                                 cl_program *out, cls_build_info *info)
+                                 const cls_kernel_source *kernel, const char *options, cl_program *out,
+                                 cls_build_info *info)
 {
-    cls_status status = build_once(context, device, caps, source, options, kernel_name, out, info);
+    cls_status status = build_once(context, device, caps, kernel->text, options, kernel->name, out, info);
     if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA) return status;
-    if (!info->registers) rebuild_fresh(context, device, caps, source, options, kernel_name, out, info);
-    const unsigned cap = cls_source_register_cap(source);
-    if (cap && info->registers != cap) cap_registers(context, device, options, kernel_name, cap, out, info);
+    if (!info->registers) rebuild_fresh(context, device, caps, kernel->text, options, kernel->name, out, info);
+    const unsigned cap = kernel->register_cap;
+    if (cap && info->registers != cap) cap_registers(context, device, options, kernel->name, cap, out, info);
     return CLS_OK;
 }
 

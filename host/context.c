@@ -57,7 +57,8 @@ static void finish_caps(cls_context *context)
     if (cls_device_caps_need_probe(&context->caps)) {
         cl_program program = NULL;
         cls_build_info info = {0};
-        if (cls_program_get(context, CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, &program, &info) == CLS_OK) {
+        const cls_kernel_source probe = {CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, 0};
+        if (cls_program_get(context, &probe, &program, &info) == CLS_OK) {
             multiple = (size_t)info.preferred_multiple;
             clReleaseProgram(program);
         }

@@ -122,8 +122,8 @@ static cls_status mask_values(const cls_kernel_config *config, float **values, s
 static cls_status create_kernel(cls_filter *filter)
 {
     cls_context *context = filter->context;
-    cls_status status = cls_program_get(context, filter->source, CLS_KERNEL_NAME, &filter->program,
-                                        &filter->build_info);
+    const cls_kernel_source kernel = {filter->source, CLS_KERNEL_NAME, cls_kernel_register_cap(&filter->config)};
+    cls_status status = cls_program_get(context, &kernel, &filter->program, &filter->build_info);
     if (status != CLS_OK) return status;
     cl_int error;
     filter->kernel = clCreateKernel(filter->program, CLS_KERNEL_NAME, &error);
@@ -519,7 +519,8 @@ static cls_status kernel_for(cls_filter *filter, const resolved_image *r, cl_ker
         char *source = cls_emit_source(&config);
         if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         cls_build_info info;
-        cls_status status = cls_program_get(filter->context, source, CLS_KERNEL_NAME, &filter->unaligned_program, &info);
+        const cls_kernel_source unaligned = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(&config)};
+        cls_status status = cls_program_get(filter->context, &unaligned, &filter->unaligned_program, &info);
         free(source);
         if (status != CLS_OK) return status;
         cl_int error;

@@ -57,9 +57,8 @@ static double now_milliseconds(void)
 }
 
 /* Loads from the disk cache or builds, and stores what was built. */
-static cls_status load_or_build(cls_context *context, const char *source, const char *options,
-                                const char *key, const char *kernel_name, cl_program *program,
-                                cls_build_info *info)
+static cls_status load_or_build(cls_context *context, const cls_kernel_source *kernel, const char *options,
+                                const char *key, cl_program *program, cls_build_info *info)
 {
     cls_disk_cache cache;
     cls_status status = cls_disk_cache_open(&cache);
@@ -85,8 +84,8 @@ static cls_status load_or_build(cls_context *context, const char *source, const 
         return cls_fail(CLS_ERR_UNSUPPORTED, "the program is not in the disk cache (cached-only scope)");
     }
     if (cache.enabled) cls_disk_cache_count(0);
-    status = cls_build_from_source(context->context, context->device, &context->caps, source, options,
-                                   kernel_name, program, info);
+    status = cls_build_from_source(context->context, context->device, &context->caps, kernel, options, program,
+                                   info);
     if (status == CLS_OK) {
         info->build_milliseconds = now_milliseconds() - start;
         if (cache.enabled && cls_program_binary(*program, &binary, &size)) {
@@ -98,8 +97,8 @@ static cls_status load_or_build(cls_context *context, const char *source, const 
     return status;
 }
 
-cls_status cls_program_get(cls_context *context, const char *source, const char *kernel_name,
-                           cl_program *program, cls_build_info *info)
+cls_status cls_program_get(cls_context *context, const cls_kernel_source *kernel, cl_program *program,
+                           cls_build_info *info)
 {
     strbuf options, key;
     strbuf_init(&options);
@@ -107,7 +106,7 @@ cls_status cls_program_get(cls_context *context, const char *source, const char 
     cls_build_options(&context->caps, &options);
     char fingerprint[17];
     cls_device_fingerprint(&context->caps, fingerprint);
-    cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
+    cls_disk_cache_key(fingerprint, kernel->text, strbuf_text(&options), &key);
     cls_status status = CLS_OK;
     if (strbuf_failed(&options) || strbuf_failed(&key)) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 
@@ -127,8 +126,7 @@ cls_status cls_program_get(cls_context *context, const char *source, const char 
         entry->next = context->programs;
         context->programs = entry;
         pthread_mutex_unlock(&context->programs_lock);
-        status = load_or_build(context, source, strbuf_text(&options), entry->key, kernel_name, &entry->program,
-                               &entry->info);
+        status = load_or_build(context, kernel, strbuf_text(&options), entry->key, &entry->program, &entry->info);
         pthread_mutex_lock(&context->programs_lock);
         entry->building = 0;
         if (status != CLS_OK) {

@@ -1,19 +1,11 @@
-/* register_cap.c — the register cap a generated kernel declares (REGISTER_CAP, generator/config.c)
- * and how NVIDIA's build takes it: its OpenCL compiler ignores -cl-nv-maxrregcount (and rejects
+/* register_cap.c — how NVIDIA's build takes a generated kernel's register cap
+ * (cls_kernel_source.register_cap, from cls_kernel_register_cap): its OpenCL compiler ignores -cl-nv-maxrregcount (and rejects
  * "-cl-nv-maxrregcount N"), so the program's PTX gets a .maxnreg directive between the entry's
  * parameter list and its body and is built again from that binary (build.c). */
 #include "build.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-unsigned cls_source_register_cap(const char *source)
-{
-    static const char define[] = "\n#define REGISTER_CAP ";
-    const char *at = strstr(source, define);
-    return at ? (unsigned)strtoul(at + sizeof define - 1, NULL, 10) : 0;
-}
 
 char *cls_ptx_with_maxnreg(const char *ptx, size_t size, const char *kernel_name, unsigned cap)
 {

@@ -29,7 +29,8 @@ static cls_status create_combination(cls_staged_run *run)
     char *source = cls_combine_source(run->combine, run->input_type, run->output_type);
     if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_build_info info;
-    cls_status status = cls_program_get(run->context, source, CLS_COMBINE_KERNEL_NAME, &run->combine_program, &info);
+    const cls_kernel_source kernel = {source, CLS_COMBINE_KERNEL_NAME, 0};
+    cls_status status = cls_program_get(run->context, &kernel, &run->combine_program, &info);
     free(source);
     if (status != CLS_OK) return status;
     cl_int error;
