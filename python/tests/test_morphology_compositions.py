@@ -154,11 +154,10 @@ def test_chunks_take_the_reach_of_both_stages(masks) -> None:
     assert clstencil.Operator("opening:5x3").window == (5, 9)
     assert clstencil.Operator("tophat:3,cross").radius == (2, 2)
     da = pytest.importorskip("dask.array")  # the package runs without dask; the chunks need it
-    import clstencil.dask
-
+    chunks = pytest.importorskip("clstencil.dask")
     text = f"tophat:mask:{masks['skewed']}"
     image = np.random.default_rng(26).random((40, 37), dtype=np.float32)
-    chunked = clstencil.dask.filter(da.from_array(image, chunks=(9, 11)), text, "mirror")
+    chunked = chunks.filter(da.from_array(image, chunks=(9, 11)), text, "mirror")
     np.testing.assert_array_equal(chunked.compute(scheduler="threads"), clstencil.filter(image, text, "mirror"))
 
 
