@@ -85,7 +85,8 @@ def test_compositions_equal_scipy(spec: str, border: str, masks) -> None:
         image = rng.random(shape, dtype=np.float32)
         for kind, reference in SCIPY_COMPOSITIONS.items():
             text = operator_text(kind, spec, masks)
-            expected = reference(image, footprint=footprint(spec), mode=SCIPY_MODES[border], cval=BORDER_VALUE)
+            expected = reference(image, footprint=footprint(spec), mode=SCIPY_MODES[border],
+                                 cval=BORDER_VALUE)
             # minima, maxima and one float32 difference: the same bits
             np.testing.assert_array_equal(clstencil.filter(image, text, border, BORDER_VALUE), expected,
                                           err_msg=f"{text}, {border}, shape {shape}")
@@ -96,11 +97,13 @@ MASK_FILE_CASES = [
     ("min", lambda a, f, m: ndimage.minimum_filter(a, footprint=f, mode=m, cval=BORDER_VALUE)),
     ("dilate", lambda a, f, m: ndimage.grey_dilation(a, footprint=f, mode=m, cval=BORDER_VALUE)),
     ("median", lambda a, f, m: ndimage.median_filter(a, footprint=f, mode=m, cval=BORDER_VALUE)),
-    ("morphgradient", lambda a, f, m: ndimage.morphological_gradient(a, footprint=f, mode=m, cval=BORDER_VALUE)),
+    ("morphgradient",
+     lambda a, f, m: ndimage.morphological_gradient(a, footprint=f, mode=m, cval=BORDER_VALUE)),
 ]
 MASK_FILE_EXHAUSTIVE_CASES = [
     ("max", lambda a, f, m: ndimage.maximum_filter(a, footprint=f, mode=m, cval=BORDER_VALUE)),
-    ("percentile:30,", lambda a, f, m: ndimage.percentile_filter(a, 30, footprint=f, mode=m, cval=BORDER_VALUE)),
+    ("percentile:30,",
+     lambda a, f, m: ndimage.percentile_filter(a, 30, footprint=f, mode=m, cval=BORDER_VALUE)),
 ]
 
 
@@ -118,14 +121,16 @@ def test_mask_file_footprints_equal_scipy(case, masks) -> None:
         text = f"{kind}mask:{masks[spec]}" if kind.endswith(",") else f"{kind}:mask:{masks[spec]}"
         for border, mode in borders.items():
             np.testing.assert_array_equal(clstencil.filter(image, text, border, BORDER_VALUE),
-                                          reference(image, footprint(spec), mode), err_msg=f"{text}, {border}")
+                                          reference(image, footprint(spec), mode),
+                                          err_msg=f"{text}, {border}")
 
 
 def test_integer_top_hat_is_exact(masks) -> None:
     image = np.random.default_rng(23).integers(0, 256, (19, 26), dtype=np.uint8)
     result = clstencil.filter(image, f"tophat:mask:{masks['skewed']}", "repeat")
     assert result.dtype == np.uint8
-    np.testing.assert_array_equal(result, ndimage.white_tophat(image, footprint=footprint("skewed"), mode="wrap"))
+    expected = ndimage.white_tophat(image, footprint=footprint("skewed"), mode="wrap")
+    np.testing.assert_array_equal(result, expected)
 
 
 def test_views_and_out_with_row_pitches(masks) -> None:
@@ -143,9 +148,11 @@ def test_views_and_out_with_row_pitches(masks) -> None:
 
 def test_a_pipeline_stage(masks) -> None:
     image = np.random.default_rng(25).random((21, 18), dtype=np.float32)
-    pipeline = clstencil.Pipeline(["max:3", f"closing:mask:{masks['skewed']}"], border="constant", value=BORDER_VALUE)
+    pipeline = clstencil.Pipeline(["max:3", f"closing:mask:{masks['skewed']}"], border="constant",
+                                  value=BORDER_VALUE)
     widened = ndimage.maximum_filter(image, size=3, mode="constant", cval=BORDER_VALUE)
-    expected = ndimage.grey_closing(widened, footprint=footprint("skewed"), mode="constant", cval=BORDER_VALUE)
+    expected = ndimage.grey_closing(widened, footprint=footprint("skewed"), mode="constant",
+                                    cval=BORDER_VALUE)
     np.testing.assert_array_equal(pipeline.run(image, dtype=np.float32), expected)
 
 
@@ -158,7 +165,8 @@ def test_chunks_take_the_reach_of_both_stages(masks) -> None:
     text = f"tophat:mask:{masks['skewed']}"
     image = np.random.default_rng(26).random((40, 37), dtype=np.float32)
     chunked = chunks.filter(da.from_array(image, chunks=(9, 11)), text, "mirror")
-    np.testing.assert_array_equal(chunked.compute(scheduler="threads"), clstencil.filter(image, text, "mirror"))
+    np.testing.assert_array_equal(chunked.compute(scheduler="threads"),
+                                  clstencil.filter(image, text, "mirror"))
 
 
 GAUSSIAN_DERIVATIVES = [(1.2, 1, 0, None), (1.0, 0, 2, 7), (0.8, 1, 1, None), (1.5, 2, 1, 9)]
@@ -202,10 +210,14 @@ def test_convolve_flips_where_correlate_does_not(border: str) -> None:
     image = np.random.default_rng(29).random((12, 17), dtype=np.float32)
     convolved = clstencil.filter(image, "convolve:5x3," + coefficients, border, BORDER_VALUE)
     mode = SCIPY_MODES[border]
-    np.testing.assert_allclose(convolved, ndimage.convolve(image.astype(np.float64), RANDOM_MASK.astype(np.float64),
-                                                           mode=mode, cval=BORDER_VALUE), rtol=1e-5, atol=1e-5)
-    np.testing.assert_array_equal(convolved, clstencil.filter(image, "correlate:5x3," + flipped, border, BORDER_VALUE))
-    np.testing.assert_array_equal(clstencil.Operator("convolve:5x3," + coefficients).mask, RANDOM_MASK[::-1, ::-1])
+    expected = ndimage.convolve(image.astype(np.float64), RANDOM_MASK.astype(np.float64), mode=mode,
+                                cval=BORDER_VALUE)
+    np.testing.assert_allclose(convolved, expected, rtol=1e-5, atol=1e-5)
+    correlated = clstencil.filter(image, "correlate:5x3," + flipped, border, BORDER_VALUE)
+    np.testing.assert_array_equal(convolved, correlated)
+    # the spec holds the mask flipped: Operator.mask is applied as a correlation
+    np.testing.assert_array_equal(clstencil.Operator("convolve:5x3," + coefficients).mask,
+                                  RANDOM_MASK[::-1, ::-1])
 
 
 def test_refusals_name_the_problem(masks, tmp_path) -> None:
@@ -215,7 +227,8 @@ def test_refusals_name_the_problem(masks, tmp_path) -> None:
         clstencil.Operator("tophat:33")
     bad = tmp_path / "bad.txt"
     bad.write_text("010\n1x1\n010\n")
-    with pytest.raises(clstencil.InvalidArgumentError, match=f"footprint file {bad}, line 2: 'x' is not a cell"):
+    message = f"footprint file {bad}, line 2: 'x' is not a cell"
+    with pytest.raises(clstencil.InvalidArgumentError, match=message):
         clstencil.Operator(f"closing:mask:{bad}")
     with pytest.raises(clstencil.InvalidArgumentError, match="orders 0, 1 or 2"):
         clstencil.Operator("gaussian_d:1,3,0")
