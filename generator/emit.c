@@ -2,14 +2,8 @@
  * switch and the stores around the sums (emit_sum.c), staging (emit_stage.c) and accessors
  * (emit_access.c).
  *
- * The kernel (CLS_KERNEL_NAME) takes, in this order (offsets and pitches in elements):
- *   input (a buffer, or an image2d_t on the image path), input_offset, input_pitch, output,
- *   output_offset, output_pitch, width, height, roi (int4: x0, y0, x1, y1, the output pixels
- *   computed), mask (__constant float*: every mask one after another, or the row then the column
- *   of a separable single pass; unused when literals), border_value, group_bounds (int4: BH_L,
- *   BH_R, BH_T, BH_B), body_columns (int2: [hx, width - hx)), then output1 .. output3 when the
- *   kernel writes several outputs (same offset and pitch as output), then coef (coefficients_t, by
- *   value: every mask one after another) when the coefficients arrive as a kernel argument.
+ * The kernel (CLS_KERNEL_NAME) takes the arguments of cls_kernel_argument (generator.h,
+ * kernel_arguments.c), in that order.
  * Every work-group picks its region from its logical group id (the launch id rotated so that
  * border groups start first: emit_group_order) against group_bounds; each region holds
  * only the border checks of the sides it touches, and a tap at a known offset only the check of
@@ -324,15 +318,11 @@ static void emit_signature(emitter *e)
     const cls_kernel_config *c = e->config;
     strbuf *out = e->out;
     strbuf_append(out, "__kernel __attribute__((reqd_work_group_size(GROUP_W, GROUP_H, 1)))\n");
-    strbuf_append(out, c->input_path == CLS_INPUT_IMAGE
-                           ? "void " CLS_KERNEL_NAME "(__read_only image2d_t input, const int input_offset,\n"
-                           : "void " CLS_KERNEL_NAME "(__global const input_t *restrict input, const int input_offset,\n");
-    strbuf_append(out,
-                  "                      const int input_pitch, __global output_t *restrict output,\n"
-                  "                      const int output_offset, const int output_pitch,\n"
-                  "                      const int width, const int height, const int4 roi,\n"
-                  "                      __constant float *restrict mask, const float border_value,\n"
-                  "                      const int4 group_bounds, const int2 body_columns");
+    /* One argument per line, in cls_kernel_argument's order. */
+    strbuf_append(out, "void " CLS_KERNEL_NAME "(");
+    for (int a = 0; a < CLS_ARGUMENT_FIXED_COUNT; ++a)
+        strbuf_printf(out, "%s%s", a ? ",\n                      " : "",
+                      cls_kernel_argument_declaration(c, (cls_kernel_argument)a));
     for (unsigned k = 1; k < cls_kernel_outputs(c); ++k)
         strbuf_printf(out, ",\n                      __global output_t *restrict output%u", k);
     if (c->spec.bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)

@@ -145,9 +145,40 @@ void cls_kernel_config_free(cls_kernel_config *config);
 char *cls_kernel_key(const cls_kernel_config *config);
 
 /* The OpenCL C source (malloc'd, NULL on OOM). The kernel is named CLS_KERNEL_NAME; its
- * arguments are listed in emit.c's header comment and set by host/filter.c. */
+ * arguments are those of cls_kernel_argument, in that order. */
 #define CLS_KERNEL_NAME "clstencil_filter"
 char *cls_emit_source(const cls_kernel_config *config);
+
+/* The arguments of the generated kernel, in their order: emit.c writes the signature from this
+ * table (kernel_arguments.c) and host/filter.c sets each by its index. Offsets and pitches are
+ * in elements; roi is (x0, y0, x1, y1) of the outputs computed; mask the __constant buffer of the
+ * coefficients (every mask one after another, or a separable pass's row then column; unused by
+ * literals); group_bounds (BH_L, BH_R, BH_T, BH_B) and body_columns ([hx, width - hx)) the ISP
+ * regions' bounds. After the fixed ones come outputs 1 to 3 of a kernel that writes several
+ * (cls_kernel_output_argument), then the coefficients as a by-value struct where
+ * CLS_COEFFICIENTS_ARGUMENT (cls_kernel_coefficients_argument). */
+typedef enum cls_kernel_argument {
+    CLS_ARGUMENT_INPUT,
+    CLS_ARGUMENT_INPUT_OFFSET,
+    CLS_ARGUMENT_INPUT_PITCH,
+    CLS_ARGUMENT_OUTPUT,
+    CLS_ARGUMENT_OUTPUT_OFFSET,
+    CLS_ARGUMENT_OUTPUT_PITCH,
+    CLS_ARGUMENT_WIDTH,
+    CLS_ARGUMENT_HEIGHT,
+    CLS_ARGUMENT_ROI,
+    CLS_ARGUMENT_MASK,
+    CLS_ARGUMENT_BORDER_VALUE,
+    CLS_ARGUMENT_GROUP_BOUNDS,
+    CLS_ARGUMENT_BODY_COLUMNS,
+    CLS_ARGUMENT_FIXED_COUNT
+} cls_kernel_argument;
+/* The OpenCL C declaration of a fixed argument ("const int4 roi"). */
+const char *cls_kernel_argument_declaration(const cls_kernel_config *config, cls_kernel_argument argument);
+/* The index of the argument of output k (0: CLS_ARGUMENT_OUTPUT). */
+unsigned cls_kernel_output_argument(const cls_kernel_config *config, unsigned k);
+/* The index of the coefficients' argument (CLS_COEFFICIENTS_ARGUMENT). */
+unsigned cls_kernel_coefficients_argument(const cls_kernel_config *config);
 
 /* ---- iteration-space partitioning (the one place of the region math) */
 

@@ -480,25 +480,23 @@ static cl_int set_arguments(cls_filter *filter, cl_kernel k, cl_mem input, const
                           (cl_int)(g->roi_y + g->roi_height)}};
     const cl_int4 group_bounds = {{bounds->left, bounds->right, bounds->top, bounds->bottom}};
     const cl_int2 body_columns = {{bounds->body_x0, bounds->body_x1}};
-    cl_uint arg = 0;
-    cl_int error = clSetKernelArg(k, arg++, sizeof input, &input);
-    error |= clSetKernelArg(k, arg++, sizeof in_offset, &in_offset);
-    error |= clSetKernelArg(k, arg++, sizeof in_pitch, &in_pitch);
-    error |= clSetKernelArg(k, arg++, sizeof outputs[0], &outputs[0]);
-    error |= clSetKernelArg(k, arg++, sizeof out_offset, &out_offset);
-    error |= clSetKernelArg(k, arg++, sizeof out_pitch, &out_pitch);
-    error |= clSetKernelArg(k, arg++, sizeof width, &width);
-    error |= clSetKernelArg(k, arg++, sizeof height, &height);
-    error |= clSetKernelArg(k, arg++, sizeof roi, &roi);
-    error |= clSetKernelArg(k, arg++, sizeof filter->mask, &filter->mask);
-    error |= clSetKernelArg(k, arg++, sizeof spec->border_value, &spec->border_value);
-    error |= clSetKernelArg(k, arg++, sizeof group_bounds, &group_bounds);
-    error |= clSetKernelArg(k, arg++, sizeof body_columns, &body_columns);
-    /* Arguments 13..: the extra outputs of a multi-output kernel, then the coefficients. */
-    for (unsigned m = 1; m < cls_kernel_outputs(&filter->config); ++m)
-        error |= clSetKernelArg(k, arg++, sizeof outputs[m], &outputs[m]);
+    cl_int error = clSetKernelArg(k, CLS_ARGUMENT_INPUT, sizeof input, &input);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_INPUT_OFFSET, sizeof in_offset, &in_offset);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_INPUT_PITCH, sizeof in_pitch, &in_pitch);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_OUTPUT_OFFSET, sizeof out_offset, &out_offset);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_OUTPUT_PITCH, sizeof out_pitch, &out_pitch);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_WIDTH, sizeof width, &width);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_HEIGHT, sizeof height, &height);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_ROI, sizeof roi, &roi);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_MASK, sizeof filter->mask, &filter->mask);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_GROUP_BOUNDS, sizeof group_bounds, &group_bounds);
+    error |= clSetKernelArg(k, CLS_ARGUMENT_BODY_COLUMNS, sizeof body_columns, &body_columns);
+    for (unsigned m = 0; m < cls_kernel_outputs(&filter->config); ++m)
+        error |= clSetKernelArg(k, cls_kernel_output_argument(&filter->config, m), sizeof outputs[m], &outputs[m]);
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
-        error |= clSetKernelArg(k, arg++, coefficient_bytes(&filter->config), filter->config.coefficients);
+        error |= clSetKernelArg(k, cls_kernel_coefficients_argument(&filter->config), coefficient_bytes(&filter->config),
+                                filter->config.coefficients);
     return error;
 }
 

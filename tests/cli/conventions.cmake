@@ -53,7 +53,7 @@ cls_cli_test(error_missing_value_long 1 "--mask needs a value \\(WxH with odd si
 cls_cli_test(error_missing_value_short 1 "-d needs a value \\(P:D, gpu, cpu, accelerator or a part of a name\\)"
              ${CLI} filter in.pgm out.pgm --op box:3 -d)
 cls_cli_test(error_flag_with_value 1 "--bake takes no value \\(not 'yes'\\)" ${CLI} gen --bake=yes)
-cls_cli_test(error_ambiguous 1 "ambiguous option '--b' \\(it could be --border, --body, --bake\\)" ${CLI} gen --b x)
+cls_cli_test(error_ambiguous 1 "ambiguous option '--b' \\(it could be --border, --body, --bake, --body-apart-regions\\)" ${CLI} gen --b x)
 cls_cli_test(error_bad_value_lists 1 "bad value 'opencv' for --suite \\(--suite wants isp, hipacc or filters\\)"
              ${CLI} bench --suite=opencv)
 cls_cli_test(error_bad_list_item 1 "bad value 'clamp,bounce' for --borders \\(--borders wants a comma-separated list of undefined, clamp"
