@@ -8,6 +8,7 @@
 #include "filter_run.h"
 #include "image_io.h"
 #include "memory_budget.h"
+#include "std_streams.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,9 @@ static void filter_usage(FILE *out)
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
             "A TIFF's ImageDescription (ImageJ, OME), resolution, ICC profile, Software and DateTime\n"
             "are carried to a TIFF OUT, page by page.\n"
+            "IN - reads the image from standard input (its format from its first bytes); OUT -\n"
+            "writes it to standard output in --format's format (default: IN's), e.g.\n"
+            "  producer | clstencil filter - - --format pgm --op gaussian:5 | consumer\n"
             "A batch (-o DIR, an existing folder; or 3 inputs or more): one context and one pipeline\n"
             "for all (another only for an image whose pixel type needs other stage types); each\n"
             "result is DIR/ the input's file name (its extension replaced with --format's),\n"
@@ -191,6 +195,27 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
     return EXIT_USAGE;
 }
 
+/* IN or OUT "-": standard input or output, neither a terminal; --format names OUT -'s format,
+ * else the input's does. Returns -1 to go on, else the exit code. */
+static int check_streams(filter_args *args)
+{
+    const int to_stdout = strcmp(args->output, "-") == 0, from_stdin = strcmp(args->input, "-") == 0;
+    if (args->format && !to_stdout)
+        return bad_usage("--format names a batch's output format (with -o DIR) or that of OUT - (standard output)");
+    if (from_stdin && isatty(STDIN_FILENO))
+        return bad_usage("IN is - but standard input is a terminal: redirect an image into it");
+    if (to_stdout && isatty(STDOUT_FILENO))
+        return bad_usage("OUT is - but standard output is a terminal: redirect it to a file or a pipe");
+    if (to_stdout && !args->format && !from_stdin) {
+        const char *dot = strrchr(args->input, '.');
+        char name[16];
+        if (!dot || strlen(dot) > 8 || (snprintf(name, sizeof name, "x%s", dot), output_format(name)) == IMAGE_FORMAT_UNKNOWN)
+            return bad_usage("OUT is - and %s's extension names no image format: give --format", args->input);
+        args->format = dot + 1;
+    }
+    return -1;
+}
+
 /* Parses the command line into ARGS; returns -1 to go on, else the exit code. IN and OUT come
  * in that order anywhere among the options; -o OUT replaces the second. */
 static int parse_args(int argc, char **argv, filter_args *args)
@@ -225,12 +250,14 @@ static int parse_args(int argc, char **argv, filter_args *args)
                    (stat(args->output, &info) == 0 && S_ISDIR(info.st_mode)));
     if (args->batch) {
         args->input_count = (size_t)npositional;
+        for (int i = 0; i < npositional; ++i)
+            if (strcmp(positional[i], "-") == 0)
+                return bad_usage("standard input (-) holds one image: not part of a batch");
         if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
         if (!args->has_build) args->plan.build_goal = CLS_BUILD_TIERED;
         args->plan.batch = 1;
         return -1;
     }
-    if (args->format) return bad_usage("--format names a batch's output format (with -o DIR)");
     if (npositional > 2)
         return bad_usage("unexpected argument '%s' (IN and OUT are given; several inputs take -o DIR)",
                          positional[2]);
@@ -242,7 +269,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
     if (!args->output) return bad_usage("OUT is missing");
     if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
     args->input = positional[0];
-    return -1;
+    return check_streams(args);
 }
 
 /* The most a body file may hold before the library's own limit on bodies is checked. */
@@ -657,6 +684,7 @@ int cmd_filter(int argc, char **argv)
     }
     filter_args args = {0};
     filter_op *ops = NULL;
+    char *spooled_input = NULL, *spooled_output = NULL; /* IN -, OUT -: temporary files */
     int code;
     if (!(args.op_texts = calloc((size_t)argc, sizeof *args.op_texts)) ||
         !(args.inputs = calloc((size_t)argc, sizeof *args.inputs)) || !(ops = calloc((size_t)argc, sizeof *ops))) {
@@ -665,7 +693,8 @@ int cmd_filter(int argc, char **argv)
         goto done;
     }
     if ((code = parse_args(argc, argv, &args)) >= 0) goto done;
-    if (!args.batch && (code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
+    const int to_stdout = !args.batch && strcmp(args.output, "-") == 0;
+    if (!args.batch && !to_stdout && (code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
     if (!args.batch && (code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
     const char *bad_max = NULL;
@@ -686,10 +715,21 @@ int cmd_filter(int argc, char **argv)
         goto done;
     }
     image_times times = {0};
-    code = filter_image(&args, NULL, args.input, args.output, &times);
+    const char *input = args.input, *output = args.output;
+    if (strcmp(input, "-") == 0 && !(input = spooled_input = stdin_spool(&code))) goto done;
+    if (to_stdout && !(output = spooled_output = stdout_spool(args.format ? args.format : strrchr(input, '.') + 1))) {
+        code = EXIT_OUTPUT;
+        goto done;
+    }
+    code = filter_image(&args, NULL, input, output, &times);
+    if (code == EXIT_OK_ && spooled_output && stdout_copy(spooled_output) != 0) code = EXIT_OUTPUT;
     if (code == EXIT_OK_ && args.plan.verbose)
         fprintf(stderr, "files:     read %.1f ms, written %.1f ms\n", times.read_ms, times.write_ms);
 done:
+    if (spooled_input) unlink(spooled_input);
+    if (spooled_output) unlink(spooled_output);
+    free(spooled_input);
+    free(spooled_output);
     for (size_t i = 0; ops && i < args.op_count; ++i)
         if (ops[i].op) cls_operator_release(ops[i].op);
     free(ops);
