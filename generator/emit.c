@@ -42,6 +42,7 @@ const char *emit_cl_type(cls_pixel_type type)
     switch (type) {
     case CLS_PIXEL_U8: return "uchar";
     case CLS_PIXEL_U16: return "ushort";
+    case CLS_PIXEL_I16: return "short";
     case CLS_PIXEL_F32: return "float";
     }
     return "float";

@@ -54,6 +54,8 @@ static void append_image_read(emitter *e, const char *column, const char *row)
 {
     if (e->config->spec.input_type == CLS_PIXEL_F32)
         strbuf_printf(e->out, "read_imagef(input, sampler, (int2)(%s, %s)).x", column, row);
+    else if (e->config->spec.input_type == CLS_PIXEL_I16)
+        strbuf_printf(e->out, "(float)read_imagei(input, sampler, (int2)(%s, %s)).x", column, row);
     else
         strbuf_printf(e->out, "(float)read_imageui(input, sampler, (int2)(%s, %s)).x", column, row);
 }

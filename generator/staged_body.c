@@ -3,6 +3,7 @@
  * combination kernel's OpenCL C. */
 #include "staged_body.h"
 
+#include "emit.h"
 #include "error.h"
 #include "strbuf.h"
 
@@ -269,17 +270,13 @@ cls_status cls_staged_body_check(const cls_spec *spec)
     return status;
 }
 
-static const char *cl_type(cls_pixel_type type)
-{
-    return type == CLS_PIXEL_U8 ? "uchar" : type == CLS_PIXEL_U16 ? "ushort" : "float";
-}
 
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type)
 {
     const int input_minus_result = combine == CLS_COMBINE_INPUT_MINUS_RESULT;
     char store[64];
     if (output_type == CLS_PIXEL_F32) snprintf(store, sizeof store, "difference");
-    else snprintf(store, sizeof store, "convert_%s_sat_rte(difference)", cl_type(output_type));
+    else snprintf(store, sizeof store, "convert_%s_sat_rte(difference)", emit_cl_type(output_type));
     strbuf out;
     strbuf_init(&out);
     strbuf_printf(&out,
@@ -296,7 +293,7 @@ char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, c
                   "    output[output_offset + y * output_pitch + x] = %s;\n"
                   "}\n",
                   input_minus_result ? "input minus the last stage's result" : "last stage's result minus the input",
-                  cl_type(input_type), cl_type(output_type),
+                  emit_cl_type(input_type), emit_cl_type(output_type),
                   input_minus_result ? "source - result[y * width + x]" : "result[y * width + x] - source", store);
     return strbuf_take(&out);
 }

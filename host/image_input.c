@@ -14,6 +14,7 @@ static cl_channel_type channel_type(cls_pixel_type type)
     switch (type) {
     case CLS_PIXEL_U8: return CL_UNSIGNED_INT8;
     case CLS_PIXEL_U16: return CL_UNSIGNED_INT16;
+    case CLS_PIXEL_I16: return CL_SIGNED_INT16;
     case CLS_PIXEL_F32: return CL_FLOAT;
     }
     return CL_FLOAT;
@@ -24,6 +25,7 @@ static const char *channel_type_name(cl_channel_type type)
     switch (type) {
     case CL_UNSIGNED_INT8: return "CL_UNSIGNED_INT8";
     case CL_UNSIGNED_INT16: return "CL_UNSIGNED_INT16";
+    case CL_SIGNED_INT16: return "CL_SIGNED_INT16";
     default: return "CL_FLOAT";
     }
 }

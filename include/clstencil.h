@@ -216,7 +216,9 @@ typedef enum cls_partition {
     CLS_PARTITION_ISP_WARP   /* regions refined per warp within border work-groups */
 } cls_partition;
 
-typedef enum cls_pixel_type { CLS_PIXEL_F32 = 0, CLS_PIXEL_U8, CLS_PIXEL_U16 } cls_pixel_type;
+/* Pixel types of images in memory (host order). Integer outputs are rounded to nearest (ties to
+ * even) and saturated to the type's range, NaN to 0; I16 is signed 16-bit (-32768..32767). */
+typedef enum cls_pixel_type { CLS_PIXEL_F32 = 0, CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16 } cls_pixel_type;
 
 /* Where the taps read the input from. */
 typedef enum cls_input_path {

@@ -25,13 +25,14 @@ static void filter_usage(FILE *out)
 {
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
-            "                        [-d | --device SELECTOR] [-t | --type u8|u16|f32] [--build GOAL]\n"
+            "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f32] [--build GOAL]\n"
             "                        [--compression none|lzw|deflate|zstd] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
-            "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit integer or 32-bit float,\n"
-            "gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when all went well.\n"
+            "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit unsigned, 16-bit signed or\n"
+            "32-bit float, gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when\n"
+            "all went well.\n"
             "A multi-page TIFF is a stack: every page is filtered (2-D, page by page) and OUT, a\n"
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
             "A TIFF's ImageDescription (ImageJ, OME), resolution, ICC profile, Software and DateTime\n"
@@ -75,7 +76,7 @@ static void filter_usage(FILE *out)
             "  --value V       the constant border's value (default 0)\n"
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
-            "  -t, --type T    the output's pixel type: u8, u16 or f32 (default: the input's)\n"
+            "  -t, --type T    the output's pixel type: u8, u16, i16 or f32 (default: the input's)\n"
             "  --build GOAL    first-result (default): the specialized kernels where they are\n"
             "                  cached, else quick ones that build in about a second and compute\n"
             "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
@@ -89,9 +90,10 @@ static void filter_usage(FILE *out)
             "                  predictor); default: the input's (LZW when it is not one of these)\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
             "  -h, --help      this text\n"
-            "Samples keep their stored scale (u8 0..255, u16 0..65535); stages in between compute in\n"
-            "f32; integer outputs are rounded and saturated. tonemap and night map a u8 or u16\n"
-            "image's scale to 0..1 and back when the output is u8 or u16 too; for an f32 output they\n"
+            "Samples keep their stored scale (u8 0..255, u16 0..65535, i16 -32768..32767); stages in\n"
+            "between compute in f32; integer outputs are rounded and saturated. tonemap and night map\n"
+            "an integer image's scale (0..255, 0..65535, 0..32767) to 0..1 and back when the output\n"
+            "is an integer type too; for an f32 output they\n"
             "expect values near 0..1: scale first (--op convolve:1x1,0.0039215686 for u8).\n"
             "exit codes: 0 success; 1 bad command line, unknown operator or bad parameters;\n"
             "  2 no OpenCL device; 3 OpenCL or build failure; 4 input missing or unreadable;\n"
@@ -131,7 +133,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
-    {"--type", 't', "u8, u16 or f32"},
+    {"--type", 't', "u8, u16, i16 or f32"},
     {"--build", 0, "first-result, fastest-kernel or tiered"},
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},

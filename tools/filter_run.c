@@ -61,10 +61,14 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
 }
 
 /* The tone mapping for an image of TYPE: values keep an integer image's stored scale through
- * the f32 stages, so on u8 and u16 images it maps 0..255 (0..65535) to 0..1 and back. */
+ * the f32 stages, so on u8, u16 and i16 images it maps 0..255 (0..65535, 0..32767) to 0..1 and
+ * back (an i16 image's negative values saturate at -32768 there). */
 static const char *tonemap_for(cls_pixel_type type)
 {
-    return type == CLS_PIXEL_U8 ? "tonemap:255" : type == CLS_PIXEL_U16 ? "tonemap:65535" : "tonemap";
+    return type == CLS_PIXEL_U8    ? "tonemap:255"
+           : type == CLS_PIXEL_U16 ? "tonemap:65535"
+           : type == CLS_PIXEL_I16 ? "tonemap:32767"
+                                   : "tonemap";
 }
 
 /* Appends the operator of TEXT (a literal: it is the stage's label too). */
@@ -95,7 +99,7 @@ static int add_integer_night(stages *s, const filter_plan *plan, const cls_host_
 static int build_stages(stages *s, const filter_plan *plan, const cls_host_image *image)
 {
     cls_pixel_type current = image->type;
-    /* u8 or u16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
+    /* u8, u16 or i16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
      * output, the values are taken as they come: scaled by an earlier --op, as the usage says) */
     const int integer_image = image->type != CLS_PIXEL_F32 && plan->output_type != CLS_PIXEL_F32;
     for (size_t i = 0; i < plan->op_count; ++i) {
@@ -284,7 +288,7 @@ typedef struct typed_pipeline {
     cls_pixel_type in_type, out_type;
 } typed_pipeline;
 
-enum { SESSION_PIPELINES = 6 }; /* u8, u16, f32 inputs to one or two output types */
+enum { SESSION_PIPELINES = 8 }; /* u8, u16, i16, f32 inputs to one or two output types */
 
 struct filter_session {
     cls_context *context;

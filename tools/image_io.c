@@ -64,22 +64,13 @@ const char *image_error_class_name(int code)
 
 size_t image_sample_bytes(cls_pixel_type type)
 {
-    switch (type) {
-    case CLS_PIXEL_U8: return 1;
-    case CLS_PIXEL_U16: return 2;
-    case CLS_PIXEL_F32: return 4;
-    default: return 0;
-    }
+    return cls_pixel_size(type);
 }
 
 const char *image_type_name(cls_pixel_type type)
 {
-    switch (type) {
-    case CLS_PIXEL_U8: return "u8";
-    case CLS_PIXEL_U16: return "u16";
-    case CLS_PIXEL_F32: return "f32";
-    default: return "?";
-    }
+    const char *name = cls_pixel_type_name(type);
+    return name ? name : "?";
 }
 
 size_t image_plane_bytes(const cls_host_image *image)

@@ -21,7 +21,7 @@ enum {
  * plane holds width*height samples, row-major, tightly packed, in host byte order. */
 typedef struct cls_host_image {
     size_t width, height, channels; /* channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
-    cls_pixel_type type;            /* CLS_PIXEL_U8, CLS_PIXEL_U16 or CLS_PIXEL_F32 */
+    cls_pixel_type type;            /* CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16 or CLS_PIXEL_F32 */
     void *pixels;
     /* A stack (a multi-page TIFF): PAGES pages of the same size, type and channels, page p's
      * channel c in plane p * channels + c (image_plane_count planes in all). 0 means 1. */

@@ -252,6 +252,7 @@ int image_pnm_check(image_format format, const char *path, const cls_host_image 
 {
     const size_t ch = image->channels;
     const int is_float = image->type == CLS_PIXEL_F32;
+    const int is_unsigned = image->type == CLS_PIXEL_U8 || image->type == CLS_PIXEL_U16;
     const char *need = NULL;
     if (image->pages > 1)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
@@ -259,11 +260,11 @@ int image_pnm_check(image_format format, const char *path, const cls_host_image 
                           image->pages);
     if (format == IMAGE_FORMAT_PFM && (!is_float || (ch != 1 && ch != 3)))
         need = "PFM holds 1 or 3 channels of f32";
-    else if (format == IMAGE_FORMAT_PGM && (is_float || ch != 1))
+    else if (format == IMAGE_FORMAT_PGM && (!is_unsigned || ch != 1))
         need = "PGM holds 1 channel of u8 or u16";
-    else if (format == IMAGE_FORMAT_PPM && (is_float || ch != 3))
+    else if (format == IMAGE_FORMAT_PPM && (!is_unsigned || ch != 3))
         need = "PPM holds 3 channels of u8 or u16";
-    else if (format == IMAGE_FORMAT_PNM && (is_float || (ch != 1 && ch != 3)))
+    else if (format == IMAGE_FORMAT_PNM && (!is_unsigned || (ch != 1 && ch != 3)))
         need = "PNM holds 1 or 3 channels of u8 or u16";
     if (!need)
         return IMAGE_OK;

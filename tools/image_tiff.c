@@ -292,12 +292,15 @@ static int read_image(TIFF *tif, cls_host_image *out, size_t page, size_t pages,
     cls_pixel_type type;
     if ((format == SAMPLEFORMAT_UINT || format == SAMPLEFORMAT_VOID) && (bps == 8 || bps == 16))
         type = bps == 8 ? CLS_PIXEL_U8 : CLS_PIXEL_U16;
+    else if (format == SAMPLEFORMAT_INT && bps == 16)
+        type = CLS_PIXEL_I16;
     else if (format == SAMPLEFORMAT_IEEEFP && bps == 32)
         type = CLS_PIXEL_F32;
     else
         return image_fail(
             error, error_size, IMAGE_ERR_UNSUPPORTED, path,
-            "%u-bit %s samples (8- and 16-bit unsigned integers and 32-bit floats are supported)",
+            "%u-bit %s samples (8- and 16-bit unsigned integers, 16-bit signed integers and 32-bit floats are "
+            "supported)",
             (unsigned)bps, sample_format_name(format));
     const char *layout = NULL;
     switch (photometric) {
@@ -479,6 +482,9 @@ static int set_tags(TIFF *tif, const cls_host_image *image, size_t page)
 {
     const uint16_t spp = (uint16_t)image->channels;
     const int is_float = image->type == CLS_PIXEL_F32;
+    const uint16_t sample_format = is_float                        ? SAMPLEFORMAT_IEEEFP
+                                   : image->type == CLS_PIXEL_I16 ? SAMPLEFORMAT_INT
+                                                                  : SAMPLEFORMAT_UINT;
     const image_meta *meta = image->meta;
     uint16_t compression = compression_code(meta ? meta->compression : IMAGE_COMPRESSION_DEFAULT);
     if (!TIFFIsCODECConfigured(compression))
@@ -487,7 +493,7 @@ static int set_tags(TIFF *tif, const cls_host_image *image, size_t page)
              TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)image->height) &&
              TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, spp) &&
              TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (uint16_t)(8 * image_sample_bytes(image->type))) &&
-             TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, is_float ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT) &&
+             TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, sample_format) &&
              TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK) &&
              TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
              TIFFSetField(tif, TIFFTAG_COMPRESSION, compression) &&

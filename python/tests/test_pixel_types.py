@@ -1,4 +1,4 @@
-"""Pixel types: u8, u16 and f32 in and out (rounded to nearest even, saturated), and a clear
+"""Pixel types: u8, u16, i16 and f32 in and out (rounded to nearest even, saturated), and a clear
 TypeError for dtypes the C library does not support, never a silent conversion."""
 from __future__ import annotations
 
@@ -14,16 +14,29 @@ def rounded(values: np.ndarray, dtype) -> np.ndarray:
     return np.clip(np.rint(values), limits.min, limits.max)
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int16])
 def test_integer_images_round_and_saturate(rng: np.random.Generator, dtype) -> None:
-    top = np.iinfo(dtype).max
-    image = rng.integers(0, top, (21, 34), dtype=dtype, endpoint=True)
+    bottom, top = np.iinfo(dtype).min, np.iinfo(dtype).max
+    image = rng.integers(bottom, top, (21, 34), dtype=dtype, endpoint=True)
     mask = clstencil.Operator("laplace").mask.astype(np.float64)
     expected = scipy.ndimage.correlate(image.astype(np.float64), mask, mode="nearest")
     result = clstencil.filter(image, "laplace", "clamp")
     assert result.dtype == dtype
     assert np.abs(result.astype(np.int64) - rounded(expected, dtype)).max() <= 1
-    assert (result[expected < -1] == 0).all() and (result[expected > top + 1] == top).all()
+    assert (result[expected < bottom - 1] == bottom).all() and (result[expected > top + 1] == top).all()
+
+
+def test_i16_in_f32_out_every_border(rng: np.random.Generator) -> None:
+    """A signed image (CT-like values) through a Gaussian in every border mode scipy shares."""
+    image = rng.integers(-1024, 3071, (19, 26), dtype=np.int16, endpoint=True)
+    operator = clstencil.Operator("gaussian:5")
+    for border, mode in (("clamp", "nearest"), ("mirror", "reflect"), ("mirror101", "mirror"),
+                         ("repeat", "wrap")):
+        expected = scipy.ndimage.correlate(image.astype(np.float64), operator.mask.astype(np.float64),
+                                           mode=mode)
+        result = clstencil.filter(image, operator, border, dtype=np.float32)
+        assert result.dtype == np.float32
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-2, err_msg=border)
 
 
 def test_u8_in_f32_out(rng: np.random.Generator) -> None:
@@ -46,16 +59,16 @@ def test_f32_in_u16_out_into_out(rng: np.random.Generator) -> None:
     assert np.abs(out.astype(np.int64) - rounded(expected, np.uint16)).max() <= 1
 
 
-@pytest.mark.parametrize("dtype", [np.int16, np.float16, np.float64, np.int32, np.uint32,
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32, np.uint32, np.int8,
                                    np.complex64, np.bool_])
 def test_unsupported_dtypes_raise_type_error(dtype) -> None:
     image = np.zeros((4, 4), dtype=dtype)
     with pytest.raises(TypeError, match=f"dtype {np.dtype(dtype).name}.*supported: float32, "
-                                        f"uint8, uint16"):
+                                        f"uint8, uint16, int16"):
         clstencil.filter(image, "box:3")
 
 
-@pytest.mark.parametrize("dtype", [np.int16, np.float64])
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_unsupported_output_dtypes_raise_type_error(dtype) -> None:
     with pytest.raises(TypeError, match=np.dtype(dtype).name):
         clstencil.filter(np.zeros((4, 4), np.float32), "box:3", dtype=dtype)

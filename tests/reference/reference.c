@@ -13,7 +13,8 @@ size_t ref_pixel_size(cls_pixel_type type)
     switch (type) {
     case CLS_PIXEL_F32: return 4;
     case CLS_PIXEL_U8: return 1;
-    case CLS_PIXEL_U16: return 2;
+    case CLS_PIXEL_U16:
+    case CLS_PIXEL_I16: return 2;
     }
     return 0;
 }
@@ -75,6 +76,11 @@ double ref_load(cls_pixel_type type, const void *src)
         memcpy(&v, src, sizeof v);
         return v;
     }
+    case CLS_PIXEL_I16: {
+        int16_t v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
     }
     return NAN;
 }
@@ -98,22 +104,25 @@ static double round_half_even(double v)
     return fmod(f, 2.0) == 0.0 ? f : f + 1.0;
 }
 
-static double saturate_round(double v, double max)
+static double saturate_round(double v, double min, double max)
 {
-    if (isnan(v) || v <= 0.0)
+    if (isnan(v))
         return 0.0;
+    if (v <= min)
+        return min;
     if (v >= max)
         return max;
     double r = round_half_even(v);
-    return r > max ? max : r;
+    return r > max ? max : r < min ? min : r;
 }
 
 double ref_to_output(cls_pixel_type type, double v)
 {
     switch (type) {
     case CLS_PIXEL_F32: return (double)(float)v;
-    case CLS_PIXEL_U8: return saturate_round(v, 255.0);
-    case CLS_PIXEL_U16: return saturate_round(v, 65535.0);
+    case CLS_PIXEL_U8: return saturate_round(v, 0.0, 255.0);
+    case CLS_PIXEL_U16: return saturate_round(v, 0.0, 65535.0);
+    case CLS_PIXEL_I16: return saturate_round(v, -32768.0, 32767.0);
     }
     return NAN;
 }
@@ -133,6 +142,11 @@ void ref_store(cls_pixel_type type, double v, void *dst)
     case CLS_PIXEL_U16: {
         uint16_t u = (uint16_t)o;
         memcpy(dst, &u, sizeof u);
+        break;
+    }
+    case CLS_PIXEL_I16: {
+        int16_t i = (int16_t)o;
+        memcpy(dst, &i, sizeof i);
         break;
     }
     }

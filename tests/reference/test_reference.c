@@ -214,6 +214,18 @@ static void test_conversions(void **state)
     assert_true(ref_to_output(CLS_PIXEL_U16, 65535.7) == 65535);
     assert_true(ref_to_output(CLS_PIXEL_U16, 70000) == 65535);
     assert_true(ref_to_output(CLS_PIXEL_U16, NAN) == 0);
+    assert_true(ref_to_output(CLS_PIXEL_I16, -2.5) == -2);
+    assert_true(ref_to_output(CLS_PIXEL_I16, -3.5) == -4);
+    assert_true(ref_to_output(CLS_PIXEL_I16, -40000) == -32768);
+    assert_true(ref_to_output(CLS_PIXEL_I16, -32768.4) == -32768);
+    assert_true(ref_to_output(CLS_PIXEL_I16, 32766.5) == 32766);
+    assert_true(ref_to_output(CLS_PIXEL_I16, 1e9) == 32767);
+    assert_true(ref_to_output(CLS_PIXEL_I16, -INFINITY) == -32768);
+    assert_true(ref_to_output(CLS_PIXEL_I16, NAN) == 0);
+    int16_t signed_pixel;
+    ref_store(CLS_PIXEL_I16, -123.5, &signed_pixel);
+    assert_int_equal(signed_pixel, -124);
+    assert_true(ref_load(CLS_PIXEL_I16, &signed_pixel) == -124);
     assert_true(ref_to_output(CLS_PIXEL_F32, 0.1) == (double)0.1f);
 
     uint8_t b[3];

@@ -156,6 +156,9 @@ static cls_host_image make_image(size_t width, size_t height, size_t channels, c
             } else if (type == CLS_PIXEL_U16) {
                 ((uint16_t *)image.pixels)[c * n + i] =
                     (uint16_t)(noise ? r : x * 1031 + y * 7919 + c * 20011 + seed * 3);
+            } else if (type == CLS_PIXEL_I16) { /* negative and positive values, both extremes */
+                ((int16_t *)image.pixels)[c * n + i] =
+                    (int16_t)((int32_t)((noise ? r : x * 1031 + y * 7919 + c * 20011 + seed * 3) % 65536u) - 32768);
             } else {
                 float v = (float)x * 0.5f - (float)y * 1.25f + (float)c * 100.0f + (float)seed;
                 if (noise)
@@ -266,7 +269,9 @@ static void write_tiff_layout(const char *path, const cls_host_image *image, int
     assert_true(TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)h));
     assert_true(TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)spp));
     assert_true(TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (uint16_t)(8 * bytes)));
-    assert_true(TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, is_float ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
+    assert_true(TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, is_float                        ? SAMPLEFORMAT_IEEEFP
+                                                        : image->type == CLS_PIXEL_I16 ? SAMPLEFORMAT_INT
+                                                                                       : SAMPLEFORMAT_UINT));
     assert_true(TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, photometric_for(spp)));
     assert_true(
         TIFFSetField(tif, TIFFTAG_PLANARCONFIG, separate ? PLANARCONFIG_SEPARATE : PLANARCONFIG_CONTIG));
@@ -395,15 +400,15 @@ typedef struct tiff_layout {
     char name[64];
 } tiff_layout;
 
-enum { LAYOUT_COUNT = 3 * 4 * 2 * 2 };
+enum { LAYOUT_COUNT = 4 * 4 * 2 * 2 };
 static tiff_layout layouts[LAYOUT_COUNT];
 
 static void make_layouts(void)
 {
-    static const cls_pixel_type types[3] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_F32};
-    static const char *const type_names[3] = {"u8", "u16", "f32"};
+    static const cls_pixel_type types[4] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F32};
+    static const char *const type_names[4] = {"u8", "u16", "i16", "f32"};
     int i = 0;
-    for (int t = 0; t < 3; ++t)
+    for (int t = 0; t < 4; ++t)
         for (size_t ch = 1; ch <= 4; ++ch)
             for (int tiled = 0; tiled < 2; ++tiled)
                 for (int separate = 0; separate < 2; ++separate, ++i) {
@@ -451,9 +456,9 @@ static void tiff_write_round_trips(void **state)
 #ifndef CLS_WITH_TIFF
     skip();
 #else
-    static const cls_pixel_type types[3] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_F32};
+    static const cls_pixel_type types[4] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F32};
     static const size_t sizes[3][2] = {{1, 1}, {37, 23}, {300, 210}}; /* the last: many strips */
-    for (int t = 0; t < 3; ++t)
+    for (int t = 0; t < 4; ++t)
         for (size_t ch = 1; ch <= 4; ++ch)
             for (int s = 0; s < 3; ++s) {
                 cls_host_image image =
@@ -468,7 +473,9 @@ static void tiff_write_round_trips(void **state)
                 TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
                 assert_int_equal(planar, PLANARCONFIG_CONTIG);
                 TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
-                assert_int_equal(format, types[t] == CLS_PIXEL_F32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT);
+                assert_int_equal(format, types[t] == CLS_PIXEL_F32   ? SAMPLEFORMAT_IEEEFP
+                                         : types[t] == CLS_PIXEL_I16 ? SAMPLEFORMAT_INT
+                                                                     : SAMPLEFORMAT_UINT);
                 TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
                 assert_true(compression == COMPRESSION_LZW || compression == COMPRESSION_NONE);
                 assert_false(TIFFIsTiled(tif));
@@ -833,7 +840,7 @@ static void unsupported_tiff(void **state)
         {"bilevel.tif", 1, 1, SAMPLEFORMAT_UINT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "1-bit"},
         {"u32.tif", 1, 32, SAMPLEFORMAT_UINT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "32-bit unsigned"},
         {"i32.tif", 1, 32, SAMPLEFORMAT_INT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "signed"},
-        {"i16.tif", 3, 16, SAMPLEFORMAT_INT, PHOTOMETRIC_RGB, COMPRESSION_NONE, "signed"},
+        {"i8.tif", 3, 8, SAMPLEFORMAT_INT, PHOTOMETRIC_RGB, COMPRESSION_NONE, "signed"},
         {"f64.tif", 1, 64, SAMPLEFORMAT_IEEEFP, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "64-bit"},
         {"palette.tif", 1, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_PALETTE, COMPRESSION_NONE, "palette"},
         {"cmyk.tif", 4, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_SEPARATED, COMPRESSION_NONE, "CMYK"},
