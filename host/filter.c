@@ -341,6 +341,13 @@ cls_partition cls_filter_partition(const cls_filter *filter)
     return filter ? filter->config.partition : CLS_PARTITION_AUTO;
 }
 
+cls_separable cls_filter_separable(const cls_filter *filter)
+{
+    filter = serving(filter);
+    if (!filter) return CLS_SEPARABLE_AUTO;
+    return filter->two_pass ? CLS_SEPARABLE_TWO_PASS : filter->config.separable;
+}
+
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height)
 {
     filter = serving(filter);

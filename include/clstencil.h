@@ -440,6 +440,9 @@ const char *cls_filter_source(const cls_filter *filter);
 /* The resolved partition and work-group shape. */
 cls_partition cls_filter_partition(const cls_filter *filter);
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height);
+/* How the filter applies its mask: CLS_SEPARABLE_NONE (every tap of the window), SINGLE_PASS or
+ * TWO_PASS (a rank-1 mask as a row and a column pass; cls_spec.separable). */
+cls_separable cls_filter_separable(const cls_filter *filter);
 /* The resolved output rows and columns per work-item (a two-pass filter: its row pass's). */
 void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols);
 /* Enqueues the filter on the context's queue after the events of wait_list; *event (may be

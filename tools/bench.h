@@ -155,6 +155,7 @@ typedef struct bench_result {
     cls_partition partition;    /* what the first filter resolved to */
     unsigned group_width, group_height;
     unsigned rows, cols;        /* outputs per work-item the first filter resolved to */
+    cls_separable separable;    /* how the first filter applies its mask */
     unsigned registers;         /* per work-item of the first filter's build; 0 if unknown */
     size_t filter_count;        /* the filters built, and the shape each resolved to */
     unsigned groups[BENCH_MAX_STAGES][2];

@@ -396,6 +396,7 @@ void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
     }
     if (create_filters(&run, result) == CLS_OK) {
         result->partition = cls_filter_partition(run.filters[0]);
+        result->separable = cls_filter_separable(run.filters[0]);
         cls_filter_outputs_per_item(run.filters[0], &result->rows, &result->cols);
         cls_build_info info;
         cls_filter_build_info(run.filters[0], &info);

@@ -125,6 +125,8 @@ void bench_table_row(FILE *out, const bench_report *report, const bench_row *row
         fprintf(out, "  %s %s", cls_partition_name(r->partition), group);
         if (r->rows > 1) fprintf(out, " rows %u", r->rows);
         if (r->cols > 1) fprintf(out, " cols %u", r->cols);
+        if (r->separable == CLS_SEPARABLE_SINGLE_PASS || r->separable == CLS_SEPARABLE_TWO_PASS)
+            fprintf(out, " separable %s", cls_separable_name(r->separable));
         if (r->registers) fprintf(out, " (%u registers)", r->registers);
         fputc('\n', out);
     }
@@ -297,6 +299,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
         json_object_object_add(o, "chosen_group", json_object_new_string(group));
         json_object_object_add(o, "chosen_rows", json_object_new_int((int)r->rows));
         json_object_object_add(o, "chosen_cols", json_object_new_int((int)r->cols));
+        json_object_object_add(o, "chosen_separable", json_object_new_string(cls_separable_name(r->separable)));
         if (r->registers) json_object_object_add(o, "registers", json_object_new_int((int)r->registers));
     }
     return o;

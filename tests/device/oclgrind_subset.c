@@ -136,6 +136,11 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
     }
     const unsigned outputs = v->epilogue ? 1 : v->masks;
     int failures = 0;
+    if (v->separable != CLS_SEPARABLE_AUTO && cls_filter_separable(filter) != v->separable) {
+        fprintf(stderr, "%s: the filter reports separable %s\n", v->name,
+                cls_separable_name(cls_filter_separable(filter)));
+        ++failures;
+    }
     for (int s = 0; s < 2; ++s) {
         const int w = sizes[s][0], h = sizes[s][1];
         float *in = malloc(sizeof(float) * (size_t)(w * h));
