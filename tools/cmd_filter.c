@@ -31,8 +31,8 @@ static void filter_usage(FILE *out)
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit unsigned, 16-bit signed or\n"
-            "32-bit float, gray to RGBA), .pgm, .ppm, .pnm (binary), .pfm. OUT is replaced only when\n"
-            "all went well.\n"
+            "32-bit float, gray to RGBA; 64-bit float read as f32 with a note), .pgm, .ppm, .pnm\n"
+            "(binary), .pfm. OUT is replaced only when all went well.\n"
             "A multi-page TIFF is a stack: every page is filtered (2-D, page by page) and OUT, a\n"
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
             "A TIFF's ImageDescription (ImageJ, OME), resolution, ICC profile, Software and DateTime\n"
@@ -476,6 +476,9 @@ static int filter_image(const filter_args *args, filter_session **session, const
         goto done;
     }
     times->read_ms = wall_ms() - start;
+    if (in.meta && in.meta->narrowed_f64)
+        fprintf(stderr, "clstencil filter: note: %s holds 64-bit floats, read as f32 (24-bit precision; values "
+                        "beyond f32's range become infinite)\n", input);
     if (!args->has_type) plan.output_type = in.type;
     shape = in;
     shape.type = plan.output_type;

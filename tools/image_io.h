@@ -51,6 +51,7 @@ typedef struct image_page_meta {
 /* What a reader knew of a file besides its pixels, and how the writer should compress. */
 typedef struct image_meta {
     image_compression compression; /* the input's (when it is one of these), or a choice */
+    int narrowed_f64;              /* the input's samples were 64-bit floats, read as f32 */
     size_t page_count;             /* entries in PAGES (the writer uses those it has) */
     image_page_meta *pages;
 } image_meta;

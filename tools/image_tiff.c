@@ -141,14 +141,27 @@ static void scatter(cls_host_image *image, const unsigned char *chunk, size_t ch
     }
 }
 
-static int read_strips(TIFF *tif, cls_host_image *out, size_t base, size_t planes, size_t spc,
+/* A decoded chunk of COUNT 64-bit floats narrowed in place to 32-bit floats (the same order,
+ * packed at the start): f64 files are read as f32. */
+static void narrow_doubles(unsigned char *chunk, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        double wide;
+        memcpy(&wide, chunk + i * sizeof wide, sizeof wide);
+        const float narrow = (float)wide;
+        memcpy(chunk + i * sizeof narrow, &narrow, sizeof narrow);
+    }
+}
+
+/* FILE_SAMPLE: the bytes of one sample in the file (8 for f64 read as f32, else the image's). */
+static int read_strips(TIFF *tif, cls_host_image *out, size_t base, size_t planes, size_t spc, size_t file_sample,
                        const tiff_messages *m, char *error, size_t error_size)
 {
     const char *path = m->path;
     uint32_t rps = 0;
     TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rps);
     const size_t height = out->height, rows_per_strip = (rps == 0 || rps > height) ? height : rps;
-    const size_t row_bytes = out->width * spc * image_sample_bytes(out->type); /* < the image size */
+    const size_t row_bytes = out->width * spc * file_sample; /* < the image size */
     const size_t strips_per_plane = (height + rows_per_strip - 1) / rows_per_strip;
     if ((uint64_t)TIFFNumberOfStrips(tif) < (uint64_t)strips_per_plane * planes)
         return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "%u strips, %zu expected",
@@ -167,13 +180,14 @@ static int read_strips(TIFF *tif, cls_host_image *out, size_t base, size_t plane
                                     p * strips_per_plane + s, reason(m, "truncated or damaged data"));
                 break;
             }
+            if (file_sample != image_sample_bytes(out->type)) narrow_doubles(buffer, rows * out->width * spc);
             scatter(out, buffer, out->width, spc, base + p, 0, y0, out->width, rows);
         }
     free(buffer);
     return status;
 }
 
-static int read_tiles(TIFF *tif, cls_host_image *out, size_t base, size_t planes, size_t spc,
+static int read_tiles(TIFF *tif, cls_host_image *out, size_t base, size_t planes, size_t spc, size_t file_sample,
                       const tiff_messages *m, char *error, size_t error_size)
 {
     const char *path = m->path;
@@ -185,7 +199,7 @@ static int read_tiles(TIFF *tif, cls_host_image *out, size_t base, size_t planes
     if ((uint64_t)tw * tl > MAX_TILE_PIXELS)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "tiles of %u x %u are too large",
                           tw, tl);
-    const size_t tile_bytes = (size_t)tw * tl * spc * image_sample_bytes(out->type);
+    const size_t tile_bytes = (size_t)tw * tl * spc * file_sample;
     if ((uint64_t)TIFFTileSize64(tif) != (uint64_t)tile_bytes)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "unexpected tile layout (subsampled or packed samples)");
@@ -205,6 +219,7 @@ static int read_tiles(TIFF *tif, cls_host_image *out, size_t base, size_t planes
                 }
                 const size_t cols = out->width - x0 < tw ? out->width - x0 : tw;
                 const size_t rows = out->height - y0 < tl ? out->height - y0 : tl;
+                if (file_sample != image_sample_bytes(out->type)) narrow_doubles(buffer, (size_t)tw * tl * spc);
                 scatter(out, buffer, tw, spc, base + p, x0, y0, cols, rows);
             }
     free(buffer);
@@ -263,8 +278,9 @@ static unsigned long imagej_hidden_images(const char *description, size_t pages)
 
 /* Reads the current directory as page PAGE of OUT (allocating OUT, a stack of PAGES pages, at
  * page 0; later pages must match it). */
+/* One page into OUT; *NARROWED is set when its samples were 64-bit floats read as f32. */
 static int read_image(TIFF *tif, cls_host_image *out, size_t page, size_t pages, const tiff_messages *m,
-                      char *error, size_t error_size)
+                      int *narrowed, char *error, size_t error_size)
 {
     const char *path = m->path;
     uint32_t width = 0, height = 0;
@@ -294,13 +310,13 @@ static int read_image(TIFF *tif, cls_host_image *out, size_t page, size_t pages,
         type = bps == 8 ? CLS_PIXEL_U8 : CLS_PIXEL_U16;
     else if (format == SAMPLEFORMAT_INT && bps == 16)
         type = CLS_PIXEL_I16;
-    else if (format == SAMPLEFORMAT_IEEEFP && bps == 32)
-        type = CLS_PIXEL_F32;
+    else if (format == SAMPLEFORMAT_IEEEFP && (bps == 32 || bps == 64))
+        type = CLS_PIXEL_F32; /* 64-bit floats are narrowed as they are read */
     else
         return image_fail(
             error, error_size, IMAGE_ERR_UNSUPPORTED, path,
-            "%u-bit %s samples (8- and 16-bit unsigned integers, 16-bit signed integers and 32-bit floats are "
-            "supported)",
+            "%u-bit %s samples (8- and 16-bit unsigned integers, 16-bit signed integers and 32- and 64-bit "
+            "floats are supported)",
             (unsigned)bps, sample_format_name(format));
     const char *layout = NULL;
     switch (photometric) {
@@ -344,11 +360,13 @@ static int read_image(TIFF *tif, cls_host_image *out, size_t page, size_t pages,
                           out->channels == 1 ? "" : "s", image_type_name(out->type));
     }
     const size_t spc = planar == PLANARCONFIG_SEPARATE ? 1 : spp, planes = spp / spc, base = page * spp;
-    if ((uint64_t)TIFFScanlineSize64(tif) != (uint64_t)width * spc * image_sample_bytes(type))
+    const size_t file_sample = bps / 8u;
+    if ((uint64_t)TIFFScanlineSize64(tif) != (uint64_t)width * spc * file_sample)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "unexpected scanline layout (subsampled or packed samples)");
-    return TIFFIsTiled(tif) ? read_tiles(tif, out, base, planes, spc, m, error, error_size)
-                            : read_strips(tif, out, base, planes, spc, m, error, error_size);
+    if (bps == 64) *narrowed = 1;
+    return TIFFIsTiled(tif) ? read_tiles(tif, out, base, planes, spc, file_sample, m, error, error_size)
+                            : read_strips(tif, out, base, planes, spc, file_sample, m, error, error_size);
 }
 
 /* The compression the writer keeps by default for a file compressed with CODE. */
@@ -393,7 +411,7 @@ static int read_pages(TIFF *tif, cls_host_image *out, tiff_messages *m, char *er
                                 (unsigned)p + 1, (unsigned)pages, reason(m, "damaged or truncated directory"));
             break;
         }
-        status = read_image(tif, out, p, pages, m, error, error_size);
+        status = read_image(tif, out, p, pages, m, &meta->narrowed_f64, error, error_size);
         if (status != IMAGE_OK && p > 0 && status != IMAGE_ERR_RESOURCE && error && !strstr(error, "page "))
             snprintf(error + strlen(error), error_size - strlen(error), " (page %u of %u)", (unsigned)p + 1,
                      (unsigned)pages);

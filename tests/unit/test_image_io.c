@@ -450,6 +450,61 @@ static void tiff_layout_round_trip(void **state)
 #endif
 }
 
+/* 64-bit float TIFFs (strips and tiles, 2 channels) are read as f32, each sample the double
+ * rounded to float, and the metadata says so. */
+static void tiff_f64_read_as_f32(void **state)
+{
+    (void)state;
+#ifndef CLS_WITH_TIFF
+    skip();
+#else
+    enum { FW = 37, FH = 23, FC = 2 };
+    static double samples[FW * FH * FC];
+    for (size_t i = 0; i < FW * FH * FC; ++i) samples[i] = (double)i * 1.000000123 - 400.0 + 1e-9 * (double)(i % 7);
+    for (int tiled = 0; tiled < 2; ++tiled) {
+        const char *path = at(tiled ? "f64_tiles.tif" : "f64_strips.tif");
+        TIFF *tif = TIFFOpen(path, "w");
+        assert_non_null(tif);
+        assert_true(TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, FW) && TIFFSetField(tif, TIFFTAG_IMAGELENGTH, FH) &&
+                    TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, FC) && TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 64) &&
+                    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_IEEEFP) &&
+                    TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK) &&
+                    TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG));
+        uint16_t extra = EXTRASAMPLE_UNASSALPHA;
+        assert_true(TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, 1, &extra));
+        if (tiled) {
+            assert_true(TIFFSetField(tif, TIFFTAG_TILEWIDTH, 16) && TIFFSetField(tif, TIFFTAG_TILELENGTH, 16));
+            static double tile[16 * 16 * FC];
+            for (uint32_t y0 = 0; y0 < FH; y0 += 16)
+                for (uint32_t x0 = 0; x0 < FW; x0 += 16) {
+                    memset(tile, 0, sizeof tile);
+                    for (uint32_t y = y0; y < y0 + 16 && y < FH; ++y)
+                        for (uint32_t x = x0; x < x0 + 16 && x < FW; ++x)
+                            memcpy(&tile[((y - y0) * 16 + (x - x0)) * FC], &samples[(y * FW + x) * FC], FC * sizeof(double));
+                    assert_true(TIFFWriteTile(tif, tile, x0, y0, 0, 0) > 0);
+                }
+        } else {
+            assert_true(TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 5));
+            for (uint32_t y = 0; y < FH; ++y) assert_true(TIFFWriteScanline(tif, &samples[y * FW * FC], y, 0) == 1);
+        }
+        TIFFClose(tif);
+        cls_host_image image = read_ok(path);
+        assert_int_equal(image.type, CLS_PIXEL_F32);
+        assert_int_equal(image.channels, FC);
+        assert_non_null(image.meta);
+        assert_true(image.meta->narrowed_f64);
+        const float *pixels = image.pixels;
+        for (size_t c = 0; c < FC; ++c)
+            for (size_t i = 0; i < FW * FH; ++i)
+                if (pixels[c * FW * FH + i] != (float)samples[i * FC + c])
+                    fail_msg("%s: channel %zu sample %zu is %.9g, expected %.9g", path, c, i,
+                             (double)pixels[c * FW * FH + i], (double)(float)samples[i * FC + c]);
+        image_free(&image);
+        unlink(path);
+    }
+#endif
+}
+
 static void tiff_write_round_trips(void **state)
 {
     (void)state;
@@ -841,7 +896,7 @@ static void unsupported_tiff(void **state)
         {"u32.tif", 1, 32, SAMPLEFORMAT_UINT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "32-bit unsigned"},
         {"i32.tif", 1, 32, SAMPLEFORMAT_INT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "signed"},
         {"i8.tif", 3, 8, SAMPLEFORMAT_INT, PHOTOMETRIC_RGB, COMPRESSION_NONE, "signed"},
-        {"f64.tif", 1, 64, SAMPLEFORMAT_IEEEFP, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "64-bit"},
+        {"f16.tif", 1, 16, SAMPLEFORMAT_IEEEFP, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "16-bit"},
         {"palette.tif", 1, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_PALETTE, COMPRESSION_NONE, "palette"},
         {"cmyk.tif", 4, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_SEPARATED, COMPRESSION_NONE, "CMYK"},
         {"five.tif", 5, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "5 samples"},
@@ -1133,6 +1188,7 @@ int main(void)
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(tiff_support_matches_build),
         cmocka_unit_test(tiff_write_round_trips),
+        cmocka_unit_test(tiff_f64_read_as_f32),
         cmocka_unit_test(tiff_jpeg_ycbcr),
         cmocka_unit_test(pnm_round_trips),
         cmocka_unit_test(pnm_headers_by_hand),
