@@ -21,6 +21,7 @@ import scipy.ndimage as ndimage
 
 import clstencil
 from conftest import SCIPY_MODES, exhaustive
+from footprints import footprint as shape_footprint
 
 BORDER_VALUE = 0.75
 # (rows, columns): one pixel, lines, images smaller than the windows, odd sizes.
@@ -53,13 +54,7 @@ def footprint(spec: str) -> np.ndarray:
         return np.array([[c == "1" for c in row] for row in FOOTPRINT_FILES[spec]])
     window, shape = spec.split(",")
     width, height = (int(side) for side in window.split("x"))
-    rx, ry = width // 2, height // 2
-    dy, dx = np.mgrid[-ry:ry + 1, -rx:rx + 1]
-    if shape == "cross":
-        return (dx == 0) | (dy == 0)
-    if shape == "disk":
-        return dx * dx * ry * ry + dy * dy * rx * rx <= rx * rx * ry * ry
-    return np.ones((height, width), bool)
+    return shape_footprint(width, height, shape)
 
 
 def operator_text(kind: str, spec: str, masks: dict[str, Path]) -> str:

@@ -13,6 +13,7 @@ import scipy.ndimage as ndimage
 
 import clstencil
 from conftest import SCIPY_MODES, exhaustive
+from footprints import footprint
 
 BORDER_VALUE = 0.75
 # (rows, columns): single pixels, lines, images narrower than the windows, odd sizes, the largest.
@@ -24,18 +25,6 @@ def shapes(full_sweep: bool = True) -> list[tuple[int, int]]:
     if exhaustive() and full_sweep:
         return list(itertools.product(range(1, 65), range(1, 98)))
     return REPRESENTATIVE_SHAPES
-
-
-def footprint(width: int, height: int, shape: str) -> np.ndarray:
-    """The footprint as its definition in docs/api.md states it, written independently of the
-    generator: the cross is the centre row and column, the disk dx^2/rx^2 + dy^2/ry^2 <= 1."""
-    rx, ry = width // 2, height // 2
-    dy, dx = np.mgrid[-ry:ry + 1, -rx:rx + 1]
-    if shape == "cross":
-        return (dx == 0) | (dy == 0)
-    if shape == "disk":
-        return dx * dx * ry * ry + dy * dy * rx * rx <= rx * rx * ry * ry
-    return np.ones((height, width), bool)
 
 
 def rank_reference(kind: str, width: int, height: int, shape: str, percent: float = 50.0):
