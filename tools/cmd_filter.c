@@ -9,9 +9,9 @@
 #include "image_io.h"
 #include "memory_budget.h"
 #include "std_streams.h"
+#include "user_operator.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
@@ -274,69 +274,6 @@ static int parse_args(int argc, char **argv, filter_args *args)
     return check_streams(args);
 }
 
-/* The most a body file may hold before the library's own limit on bodies is checked. */
-#define BODY_FILE_MAX (1 << 20)
-
-/* The whole of a text file (malloc'd), or NULL after a message. Only a regular file (not a FIFO
- * or a device) of at most BODY_FILE_MAX bytes is read. */
-static char *read_body(const char *path)
-{
-    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat info;
-    const char *problem = NULL;
-    int error = fd < 0 ? errno : fstat(fd, &info) != 0 ? errno : 0;
-    if (!error && S_ISDIR(info.st_mode)) error = EISDIR;
-    else if (!error && !S_ISREG(info.st_mode)) problem = "not a regular file";
-    else if (!error && info.st_size > BODY_FILE_MAX) problem = "larger than 1 MiB (an operator body is at most 64 KiB)";
-    char *text = !error && !problem ? malloc((size_t)info.st_size + 1) : NULL;
-    size_t size = 0;
-    if (!error && !problem && !text) error = ENOMEM;
-    while (text && !error && size < (size_t)info.st_size) {
-        const ssize_t got = read(fd, text + size, (size_t)info.st_size - size);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) error = errno;
-        if (got <= 0) break;
-        size += (size_t)got;
-    }
-    if (fd >= 0) close(fd);
-    if (error || problem) {
-        fprintf(stderr, "clstencil filter: cannot read the operator body %s: %s\n", path,
-                problem ? problem : strerror(error));
-        free(text);
-        return NULL;
-    }
-    text[size] = '\0';
-    return text;
-}
-
-/* `user:FILE[,WxH]`: the body in FILE over a WxH window (3x3 by default), mask all ones. */
-static cls_status parse_user(const char *spec, cls_operator **out, int *read_failed)
-{
-    char *path = strdup(spec);
-    if (!path) return CLS_ERR_OUT_OF_MEMORY;
-    unsigned width = 3, height = 3;
-    char *comma = strrchr(path, ',');
-    struct stat info;
-    if (comma && parse_size(comma + 1, &width, &height)) *comma = '\0';
-    else width = height = 3; /* a comma that belongs to the file name; sscanf may have written */
-    if (comma && *comma && stat(path, &info) != 0) { /* neither FILE,WxH nor a file named so */
-        char excerpt[256];
-        printable_excerpt(comma + 1, excerpt, sizeof excerpt);
-        fprintf(stderr, "clstencil filter: --op user:%s: '%s' is not a window WxH (odd sides, 1 to 63), "
-                        "and no file is named %s\n", spec, excerpt, path);
-        free(path);
-        *read_failed = 1;
-        return CLS_ERR_INVALID_ARGUMENT;
-    }
-    char *body = read_body(path);
-    cls_status status = CLS_ERR_IO;
-    *read_failed = !body;
-    if (body) status = cls_operator_user(body, width, height, NULL, out);
-    free(body);
-    free(path);
-    return status;
-}
-
 /* Parses every --op; fills OPS (op NULL for night). */
 static int parse_ops(const filter_args *args, filter_op *ops)
 {
@@ -350,7 +287,7 @@ static int parse_ops(const filter_args *args, filter_op *ops)
         ops[i].text = text;
         if (strcasecmp(text, "night") == 0) continue;
         int read_failed = 0;
-        cls_status status = strncasecmp(text, "user:", 5) == 0 ? parse_user(text + 5, &ops[i].op, &read_failed)
+        cls_status status = strncasecmp(text, "user:", 5) == 0 ? user_operator_parse(text + 5, &ops[i].op, &read_failed)
                                                                : cls_operator_parse(text, &ops[i].op);
         if (read_failed) return EXIT_USAGE;
         if (status != CLS_OK) {

@@ -1,0 +1,12 @@
+/* user_operator.h — operators whose body the command reads from a file (`--op user:FILE[,WxH]`). */
+#ifndef CLS_TOOLS_USER_OPERATOR_H
+#define CLS_TOOLS_USER_OPERATOR_H
+
+#include <clstencil.h>
+
+/* `FILE[,WxH]`: the body in FILE over a WxH window (3x3 by default), mask all ones. A file that
+ * cannot be read, or a WxH that is neither a window nor part of a file's name, is reported and
+ * sets *read_failed (a usage error); otherwise the library's status of the operator. */
+cls_status user_operator_parse(const char *spec, cls_operator **out, int *read_failed);
+
+#endif
