@@ -60,29 +60,49 @@ static size_t computed_taps(const cls_kernel_config *config)
     return taps;
 }
 
-int cls_kernel_shares_rows(const cls_kernel_config *config)
+/* Whether the kernel is an unrolled built-in weighted sum whose regions may be arranged by
+ * cls_spec.region_code: literals or argument, not folded, on the global path, not streaming, with
+ * a border mode other than undefined. */
+static int region_code_applies(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
     return s->bake_coefficients && !s->fold_equal_taps && !s->body && config->partition != CLS_PARTITION_NAIVE &&
            config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE &&
-           s->border != CLS_BORDER_UNDEFINED && !cls_kernel_streams(config) &&
-           (s->region_code == CLS_REGION_CODE_SHARED || s->region_code == CLS_REGION_CODE_BODY_APART);
+           s->border != CLS_BORDER_UNDEFINED && !cls_kernel_streams(config);
+}
+
+cls_region_code cls_region_code_auto(const cls_spec *spec)
+{
+    return spec->border == CLS_BORDER_CLAMP ? CLS_REGION_CODE_BODY_APART : CLS_REGION_CODE_SEPARATE;
+}
+
+int cls_kernel_shares_rows(const cls_kernel_config *config)
+{
+    return region_code_applies(config) && config->spec.region_code == CLS_REGION_CODE_SHARED;
+}
+
+/* Whether a work-item's unrolled multiply-adds exceed CLS_UNROLL_LIMIT (a streaming kernel's: one
+ * input row's). */
+static int past_unroll_limit(const cls_kernel_config *config)
+{
+    const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
+    return computed_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
 }
 
 int cls_kernel_body_apart(const cls_kernel_config *config)
 {
-    return cls_kernel_shares_rows(config) && config->spec.region_code == CLS_REGION_CODE_BODY_APART;
+    return region_code_applies(config) && config->spec.region_code == CLS_REGION_CODE_BODY_APART &&
+           !past_unroll_limit(config);
 }
 
 int cls_kernel_rolls_borders(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
-    if (!s->bake_coefficients || cls_kernel_shares_rows(config) || s->body || config->partition == CLS_PARTITION_NAIVE ||
-        config->input_path == CLS_INPUT_LOCAL || config->separable != CLS_SEPARABLE_NONE ||
-        cls_kernel_hardware_border(config))
+    if (!s->bake_coefficients || cls_kernel_shares_rows(config) || cls_kernel_body_apart(config) || s->body ||
+        config->partition == CLS_PARTITION_NAIVE || config->input_path == CLS_INPUT_LOCAL ||
+        config->separable != CLS_SEPARABLE_NONE || cls_kernel_hardware_border(config))
         return 0;
-    const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
-    return computed_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
+    return past_unroll_limit(config);
 }
 
 /* The multiply-adds of one output pixel of a weighted sum: a separated mask's row and column, else
@@ -195,7 +215,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
         config->rows = CLS_STREAM_POLICY_ROWS;
         config->cols = CLS_STREAM_POLICY_COLS;
     }
-    if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_SEPARATE;
+    if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = cls_region_code_auto(&config->spec);
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;
@@ -237,8 +257,8 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (config->masks > 1) strbuf_printf(&key, ";masks=%u", config->masks);
     if (config->input_path != CLS_INPUT_GLOBAL) strbuf_printf(&key, ";input=%s", cls_input_path_name(config->input_path));
     if (cls_kernel_hardware_border(config)) strbuf_append(&key, ";hardware-border");
-    if (cls_kernel_shares_rows(config))
-        strbuf_append(&key, cls_kernel_body_apart(config) ? ";regions-body-apart" : ";regions-shared");
+    if (cls_kernel_shares_rows(config)) strbuf_append(&key, ";regions-shared");
+    if (cls_kernel_body_apart(config)) strbuf_append(&key, ";regions-body-apart");
     if (config->separable != CLS_SEPARABLE_NONE) strbuf_printf(&key, ";separable=%s", cls_separable_name(config->separable));
     if (spec->body) strbuf_printf(&key, ";body=%zu:%s", strlen(spec->body), spec->body);
     if (spec->epilogue) strbuf_printf(&key, ";epilogue=%zu:%s", strlen(spec->epilogue), spec->epilogue);

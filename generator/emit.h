@@ -11,8 +11,9 @@
 
 /* Which sides of one axis a region's code checks. */
 /* CHECK_ONCE: either side, folding once (border_once): an index past one side by less than the
- * axis, or past the region's end in an output whose sum is discarded. */
-typedef enum axis_check { CHECK_NONE, CHECK_LO, CHECK_HI, CHECK_BOTH, CHECK_ONCE } axis_check;
+ * axis, or past the region's end in an output whose sum is discarded. CHECK_ANY: any index,
+ * folding once where that suffices and fully only past that (border_any). */
+typedef enum axis_check { CHECK_NONE, CHECK_LO, CHECK_HI, CHECK_BOTH, CHECK_ONCE, CHECK_ANY } axis_check;
 
 typedef struct emitter {
     strbuf *out;
@@ -52,9 +53,9 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy);
 /* The weighted sums of a region into sum (or sum[m][k][l]) through `a` (emit_sum.c). */
 void emit_sums(emitter *e, int indent, const access *a);
 /* The sums of a kernel whose regions share one unrolled copy (cls_kernel_shares_rows): window
- * row by row, the loads of a border group (the int `fold_fully` set: the fallback's) or, with
- * body_loads where the int `border` is clear, the body's, then the multiply-adds. */
-void emit_sums_shared(emitter *e, int indent, int body_loads);
+ * row by row, the loads of the body (the int `border` clear), of a border group or of the
+ * fallback (the int `fold_fully` set), then the multiply-adds. */
+void emit_sums_shared(emitter *e, int indent);
 /* The same sums as rolled loops over the program-scope array baked_mask or the buffer (a large
  * unrolled mask's border regions: see cls_kernel_rolls_borders). */
 void emit_sums_rolled(emitter *e, int indent, const access *a);

@@ -290,9 +290,9 @@ static int row_used(emitter *e, int r)
 }
 
 /* The pixels that window row r uses into set pa<x> (pb<x>): by the body's loads (unchecked, vector
- * loads where they apply; only where body groups run this code: body_loads), a border group's or
- * warp's (one fold on either side) or the fallback's (folding fully). */
-static void emit_shared_load(emitter *e, int indent, int r, char set, int body_loads)
+ * loads where they apply), a border group's or warp's (one fold on either side) or the fallback's
+ * (folding fully). */
+static void emit_shared_load(emitter *e, int indent, int r, char set)
 {
     const cls_kernel_config *c = e->config;
     static const access paths[3] = {
@@ -301,15 +301,14 @@ static void emit_shared_load(emitter *e, int indent, int r, char set, int body_l
         {ACCESS_GLOBAL, CHECK_BOTH, CHECK_BOTH, "x", "y", CHECK_BOTH, CHECK_BOTH},
     };
     static const char *const opening[3] = {"if (!border) {", "} else if (!fold_fully) {", "} else {"};
-    static const char *const border_opening[3] = {"", "if (!fold_fully) {", "} else {"};
     const int rows = (int)c->rows, span_x = (int)(c->spec.mask_width + c->cols - 1);
     char dy[32];
     format_offset(dy, sizeof dy, r - (int)c->spec.mask_height / 2);
     strbuf *out = e->out;
     strbuf_line(out, indent, "/* input row y%s into p%c */", dy, set);
-    for (int k = body_loads ? 0 : 1; k < 3; ++k) {
+    for (int k = 0; k < 3; ++k) {
         const access a = access_at_row(&paths[k], r - (int)c->spec.mask_height / 2);
-        strbuf_line(out, indent, "%s", body_loads ? opening[k] : border_opening[k]);
+        strbuf_line(out, indent, "%s", opening[k]);
         access_row(e, &a, indent + 1, "row", dy);
         const int vector = vector_row(e, &a);
         if (vector) emit_vector_chunks(e, indent + 1, &a, rows, r, span_x);
@@ -339,7 +338,7 @@ static void emit_shared_sums(emitter *e, int indent, int r, char set)
     }
 }
 
-void emit_sums_shared(emitter *e, int indent, int body_loads)
+void emit_sums_shared(emitter *e, int indent)
 {
     const cls_kernel_config *c = e->config;
     const int span_y = (int)(c->spec.mask_height + c->rows - 1), span_x = (int)(c->spec.mask_width + c->cols - 1);
@@ -360,9 +359,9 @@ void emit_sums_shared(emitter *e, int indent, int body_loads)
     int used[CLS_MAX_MASK + 8], count = 0; /* at most 8 rows per work-item: not a streaming kernel */
     for (int r = 0; r < span_y; ++r)
         if (row_used(e, r)) used[count++] = r;
-    if (count) emit_shared_load(e, indent, used[0], 'a', body_loads);
+    if (count) emit_shared_load(e, indent, used[0], 'a');
     for (int i = 0; i < count; ++i) {
-        if (i + 1 < count) emit_shared_load(e, indent, used[i + 1], (i + 1) % 2 ? 'b' : 'a', body_loads);
+        if (i + 1 < count) emit_shared_load(e, indent, used[i + 1], (i + 1) % 2 ? 'b' : 'a');
         emit_shared_sums(e, indent, used[i], i % 2 ? 'b' : 'a');
     }
 }

@@ -85,17 +85,25 @@ typedef struct cls_kernel_source {
  * skipped and equal ones may fold. Otherwise an unrolled kernel (ARGUMENT) reads every tap from
  * the argument `coef`, and loops (BUFFER, and the rolled code of ARGUMENT) the buffer `mask`. */
 int cls_kernel_literal_coefficients(const cls_kernel_config *config);
-/* Whether the border regions of an ISP kernel share one unrolled copy of the multiply-adds
- * (CLS_REGION_CODE_SHARED or BODY_APART where they apply): window row by window row, a border
- * group (or warp) folds the row's pixels once on the side crossed, the fallback folds fully, a
- * body group loads them unchecked; then all run the row's multiply-adds. The compiler sees one
- * copy of the sums instead of nine (NVIDIA's build time grows faster than the code). Unrolled
- * built-in weighted sums (literals or argument, not folded) on the global path, not streaming,
- * with a border mode other than undefined. */
+/* Whether the regions of an ISP kernel share one unrolled copy of the multiply-adds
+ * (CLS_REGION_CODE_SHARED where it applies: unrolled built-in weighted sums, literals or
+ * argument, not folded, on the global path, not streaming, border mode other than undefined):
+ * window row by window row, a border group (or warp) folds the row's pixels once on the side
+ * crossed, the fallback folds fully, a body group loads them unchecked; then all run the row's
+ * multiply-adds. The compiler sees one copy of the sums instead of nine (NVIDIA's build time
+ * grows faster than the code). */
 int cls_kernel_shares_rows(const cls_kernel_config *config);
-/* Whether, besides (cls_kernel_shares_rows), the body region has a copy of its own, unchecked and
- * loading rows as separate regions do (CLS_REGION_CODE_BODY_APART where it applies). */
+/* Whether the kernel has two regions (CLS_REGION_CODE_BODY_APART where it applies: as above, and
+ * within CLS_UNROLL_LIMIT, past which separate regions loop in the border regions): the
+ * body region, checking nothing, and every border group's, folding every index on both sides
+ * (in mirror101 mode once where that suffices). Two copies of the sums, each the code of separate
+ * regions. */
 int cls_kernel_body_apart(const cls_kernel_config *config);
+/* The region code that AUTO gives spec: the body apart in clamp mode, where its kernels ran within
+ * 2% of separate regions' (NVIDIA H200, random 9x9 and 13x13 masks, Gaussians) and built 8-10
+ * times faster; separate regions in the other modes, where the border groups' folds on both sides
+ * cost 4-8%. */
+cls_region_code cls_region_code_auto(const cls_spec *spec);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);

@@ -94,9 +94,10 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     int found = 0;
     while (found < 4 && (status = cls_filter_create_fastest(context, &candidates[found], out)) != CLS_OK) ++found;
     if (!cls_programs_cached_only_end() || status == CLS_OK) {
-        /* A tiered filter that found the quick regions goes on to the separate ones. */
+        /* A tiered filter that found the quick regions goes on to the separate ones where AUTO
+         * gives those. */
         if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED || found >= 2 ||
-            spec->region_code != CLS_REGION_CODE_AUTO)
+            spec->region_code != CLS_REGION_CODE_AUTO || cls_region_code_auto(spec) != CLS_REGION_CODE_SEPARATE)
             return status;
         return start_tier(context, &candidates[3], out);
     }

@@ -1,8 +1,11 @@
 /* tiered.c — the background half of CLS_BUILD_TIERED: a thread builds the specialized kernels of
- * a spec (its own deep copy), first with the ISP regions sharing one copy of the sums (seconds),
- * then, where the spec leaves it to the goal, with separate regions (minutes on NVIDIA), while the
- * quick kernel serves the filter's launches; each one built serves every later launch. */
+ * a spec (its own deep copy), first with the body region apart (seconds), then, where the spec
+ * leaves the region code to AUTO and that gives separate regions, with those (a minute or more on
+ * NVIDIA), while the quick kernel serves the filter's launches; each one built serves every later
+ * launch. */
 #include "host.h"
+
+#include "generator.h"
 
 #include "error.h"
 
@@ -97,7 +100,8 @@ cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier *
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     }
     tier->context = context;
-    tier->stage_count = spec->region_code == CLS_REGION_CODE_AUTO ? 2 : 1;
+    tier->stage_count =
+        spec->region_code == CLS_REGION_CODE_AUTO && cls_region_code_auto(spec) == CLS_REGION_CODE_SEPARATE ? 2 : 1;
     if (pthread_create(&tier->thread, NULL, build, tier) != 0) {
         free_tier(tier);
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "cannot start the thread that builds the specialized kernel");

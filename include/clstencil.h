@@ -247,18 +247,19 @@ typedef enum cls_separable {
 
 /* What a filter's creation optimizes for. FASTEST_KERNEL (the default) builds the kernel
  * specialized for the spec and the device (coefficients as the spec stores them, several outputs
- * per work-item, separate border regions), which can take three minutes on NVIDIA for large
- * masks. FIRST_RESULT takes a specialized kernel only when it is already built (this process or
- * the disk cache: no build from source), the fastest first: the spec's own; on GPUs the same with
- * the coefficients as a kernel argument (CLS_COEFFICIENTS_ARGUMENT: built for any mask of the
- * size, shape and border mode); then either with the body region apart (CLS_REGION_CODE_BODY_APART).
+ * per work-item, the regions AUTO gives), which can take a minute or more on NVIDIA for large
+ * masks outside clamp mode. FIRST_RESULT takes a specialized kernel only when it is already built
+ * (this process or the disk cache: no build from source), the quickest to load first: with the
+ * body region apart (CLS_REGION_CODE_BODY_APART), the spec's own, then on GPUs with the
+ * coefficients as a kernel argument (CLS_COEFFICIENTS_ARGUMENT: built for any mask of the size,
+ * shape and border mode); then both with the regions AUTO gives.
  * Otherwise it builds a quick kernel that computes the same sums in the same order (the mask read
  * from a buffer, one output per work-item, every tap checking the borders), which builds in about
  * a second and runs slower: the lowest build plus run time for a filter that runs once or a few
  * times. TIERED starts as FIRST_RESULT and, when it took the quick kernel, builds on a thread of
  * its own the specialized kernel (on GPUs with the coefficients as an argument) with the body
- * region apart (seconds), then, unless the spec sets region_code, with separate regions (a minute
- * or more for large masks on NVIDIA); each
+ * region apart (seconds), then, where the spec leaves region_code to AUTO and that gives separate
+ * regions, with those (a minute or more for large masks on NVIDIA); each
  * serves every later launch once built (cls_filter_wait waits for both). Results are the same
  * bits either way for finite inputs. A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
@@ -285,10 +286,11 @@ typedef enum cls_build_goal {
  * builds (NVIDIA: 1.5 minutes a process for random 9x9 and 13x13 masks). SHARED: one copy of the
  * multiply-adds, the regions differing only in how a window row loads (unchecked, folded once on
  * the side crossed, or folded fully): builds in seconds, kernels 8-22% slower on an H100.
- * BODY_APART: the body region its own unrolled copy, checking nothing, and the border regions and
- * the fallback one shared copy: builds as fast as SHARED (7-16 s a process on an H100), kernels
- * 2-20% slower than SEPARATE (faster than SHARED). AUTO: SEPARATE for CLS_BUILD_FASTEST_KERNEL;
- * the specialized kernel of a first result or a tiered build is BODY_APART. */
+ * BODY_APART: two copies, the body region's, checking nothing, and one that every border group
+ * runs, checking both sides of both axes (up to CLS_UNROLL_LIMIT multiply-adds a work-item, past
+ * which kernels have separate regions): builds like SHARED (7-11 s a process on an H200), kernels
+ * within 2% of SEPARATE in clamp mode, 4-8% slower in the others. AUTO: BODY_APART in clamp mode,
+ * else SEPARATE; the specialized kernel of a first result or a tiered build starts as BODY_APART. */
 typedef enum cls_region_code {
     CLS_REGION_CODE_AUTO = 0,
     CLS_REGION_CODE_SEPARATE,

@@ -14,7 +14,7 @@ static void gen_usage(FILE *out)
     fprintf(out,
             "usage: clstencil gen [-m | --mask WxH] [--coefficients c1,c2,... | --row LIST --column LIST]\n"
             "                     [--masks N] [--epilogue EXPR] [--bake [--fold] | --argument-mask]\n"
-            "                     [--shared-regions | --body-apart-regions]\n"
+            "                     [--shared-regions | --separate-regions | --body-apart-regions]\n"
             "                     [--border MODE] [--value V] [--partition P] [--wg WxH]\n"
             "                     [--type T | --in-type T --out-type T] [--simd N]\n"
             "                     [--rows N] [--cols N] [--input PATH] [--separable S] [--body FILE]\n"
@@ -29,7 +29,9 @@ static void gen_usage(FILE *out)
             "  --bake               coefficients as literals in the source (default: __constant buffer)\n"
             "  --argument-mask      coefficients as a by-value kernel argument (unrolled like --bake)\n"
             "  --shared-regions     the ISP regions share one copy of the unrolled sums\n"
-            "  --body-apart-regions the body region has its own copy, the border regions share one\n"
+            "  --separate-regions   each ISP region has its own copy (default outside clamp mode)\n"
+            "  --body-apart-regions the body region has its own copy, every border group runs a\n"
+            "                       second one (default in clamp mode)\n"
             "  --fold               baked taps with equal coefficients share one multiplication\n"
             "  -b, --border MODE    undefined, clamp, mirror, mirror101, repeat, constant (and aliases)\n"
             "  --value V            the constant border value (default 0)\n"
@@ -63,7 +65,7 @@ static const cli_option GEN_OPTIONS[] = {
     {"--out-type", 0, TYPES}, {"--simd", 0, "a whole number"}, {"--rows", 0, "1 to 8, 16, 32, 64 or 128"},
     {"--cols", 0, "1, 2, 4 or 8"}, {"--masks", 0, "1 to 4"}, {"--epilogue", 0, "an expression of r0..r3"},
     {"--body", 0, "a file"}, {"--output", 'o', "a file"},
-    {"--bake", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL}, {"--body-apart-regions", 0, NULL},
+    {"--bake", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL}, {"--separate-regions", 0, NULL}, {"--body-apart-regions", 0, NULL},
     {"--fold", 0, NULL},
 };
 
@@ -140,6 +142,7 @@ static int parse_flag(const char *a, cls_spec *spec)
     if (strcmp(a, "--bake") == 0) spec->bake_coefficients = CLS_COEFFICIENTS_LITERALS;
     else if (strcmp(a, "--argument-mask") == 0) spec->bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
     else if (strcmp(a, "--shared-regions") == 0) spec->region_code = CLS_REGION_CODE_SHARED;
+    else if (strcmp(a, "--separate-regions") == 0) spec->region_code = CLS_REGION_CODE_SEPARATE;
     else if (strcmp(a, "--body-apart-regions") == 0) spec->region_code = CLS_REGION_CODE_BODY_APART;
     else if (strcmp(a, "--fold") == 0) spec->fold_equal_taps = 1;
     else return 0;

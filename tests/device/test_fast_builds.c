@@ -8,8 +8,9 @@
  * storages, both ISP partitions, blocks of several rows and columns, on images whose groups take
  * every region (the fallback included) and a region of interest: the reference, and the separate
  * regions' bits; the same for the body region apart (CLS_REGION_CODE_BODY_APART). The build
- * goals' ladder: tiered builds the body apart, then separate regions; a new context's first result
- * takes the body-apart kernel, its tiered filter moves on to the separate one. */
+ * goals' ladder: in mirror mode tiered builds the body apart, then separate regions (what AUTO
+ * gives there); a new context's first result takes the body-apart kernel, its tiered filter moves
+ * on to the separate one; in clamp mode AUTO gives the body apart, and tiered stops there. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,9 +195,9 @@ static void test_two_masks(void **state)
     expect_same_bits("two masks", argument, literals);
 }
 
-/* Shared regions, and the body apart with the border regions sharing: image sizes that give every
- * region, a one-group image (the fallback) and partial work-items, with a region of interest on
- * the first. */
+/* Shared regions, and the body apart (one copy for every border group): image sizes that give
+ * every region, a one-group image (the fallback) and partial work-items, with a region of interest
+ * on the first. */
 static void test_shared_regions(void **state)
 {
     (void)state;
@@ -218,7 +219,7 @@ static void test_shared_regions(void **state)
             other.region_code = CLS_REGION_CODE_SEPARATE;
             cls_filter *fs = NULL, *fo = NULL;
             if (cls_filter_create(context, &spec, &fs) != CLS_OK) fail_msg("%s: %s", form, cls_last_error());
-            assert_non_null(strstr(cls_filter_source(fs), "border_once"));
+            assert_non_null(strstr(cls_filter_source(fs), code == CLS_REGION_CODE_SHARED ? "border_once" : "Two copies of the sums"));
             if (cls_filter_create(context, &other, &fo) != CLS_OK) fail_msg("separate: %s", cls_last_error());
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
                 const unsigned w = sizes[s].w, h = sizes[s].h;
@@ -247,10 +248,11 @@ static void test_shared_regions(void **state)
         }
 }
 
-/* The build goals' ladder on an ISP configuration: a tiered filter builds the body apart (border
- * regions sharing one copy), then separate regions; in a new context (as a new process) a first
- * result takes the body-apart kernel (the quickest to load) and a tiered filter starts there and
- * moves to the separate kernel, all from the disk cache, with the same bits throughout. */
+/* The build goals' ladder on an ISP configuration in mirror mode: a tiered filter builds the body
+ * apart, then separate regions; in a new context (as a new process) a first result takes the
+ * body-apart kernel (the quickest to load) and a tiered filter starts there and moves to the
+ * separate kernel, all from the disk cache, with the same bits throughout. In clamp mode, where
+ * AUTO gives the body apart, a tiered filter ends there. */
 static void test_tiered_ladder(void **state)
 {
     (void)state;
@@ -267,7 +269,7 @@ static void test_tiered_ladder(void **state)
     assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_NAIVE);
     assert_int_equal(cls_filter_run_host(filter, input, quick, &desc), CLS_OK);
     assert_int_equal(cls_filter_wait(filter), CLS_OK);
-    assert_null(strstr(cls_filter_source(filter), "border_once")); /* separate regions serve */
+    assert_null(strstr(cls_filter_source(filter), "Two copies of the sums")); /* separate regions serve */
     assert_int_equal(cls_filter_run_host(filter, input, separate, &desc), CLS_OK);
     expect_same_bits("separate after quick", separate, quick);
     cls_filter_release(filter);
@@ -284,12 +286,21 @@ static void test_tiered_ladder(void **state)
     spec.build_goal = CLS_BUILD_TIERED;
     assert_int_equal(cls_filter_create(fresh, &spec, &filter), CLS_OK);
     assert_int_equal(cls_filter_wait(filter), CLS_OK);
-    assert_null(strstr(cls_filter_source(filter), "border_once"));
+    assert_null(strstr(cls_filter_source(filter), "Two copies of the sums"));
     assert_int_equal(cls_filter_run_host(filter, input, shared, &desc), CLS_OK);
     expect_same_bits("separate after the body apart", shared, separate);
     cls_filter_release(filter);
     assert_int_equal(builds_from_source(), before);
     cls_context_release(fresh);
+
+    spec.border = CLS_BORDER_CLAMP;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    assert_int_equal(cls_filter_run_host(filter, input, quick, &desc), CLS_OK);
+    assert_int_equal(cls_filter_wait(filter), CLS_OK);
+    assert_non_null(strstr(cls_filter_source(filter), "Two copies of the sums"));
+    assert_int_equal(cls_filter_run_host(filter, input, shared, &desc), CLS_OK);
+    expect_same_bits("clamp: body apart after quick", shared, quick);
+    cls_filter_release(filter);
 }
 
 static void test_refusals(void **state)

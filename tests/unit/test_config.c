@@ -231,7 +231,7 @@ static void key_ignores_what_does_not_change_the_kernel(void **state)
     second.mask_count = 1;                 /* what 0 resolves to */
     second.epilogue = NULL;
     second.build_goal = CLS_BUILD_TIERED;  /* how to build, not what */
-    second.region_code = CLS_REGION_CODE_SEPARATE; /* what auto resolves to */
+    second.region_code = CLS_REGION_CODE_BODY_APART; /* what auto resolves to */
     char *k1 = key_of(&first), *k2 = key_of(&second);
     assert_string_equal(k1, k2);
     first.bake_coefficients = second.bake_coefficients = 1; /* -0 and +0 bake alike */
@@ -269,7 +269,7 @@ static void key_changes_with_every_variant(void **state)
     static float two_masks[18] = {1, 0, -1, 2, 0, -2, 1, 0, -1, 1, 2, 1, 0, 0, 0, -1, -2, -1};
     cls_spec base = valid_spec();
     base.bake_coefficients = 1;
-    enum { N = 11 };
+    enum { N = 12 };
     cls_spec variants[N];
     for (int i = 0; i < N; ++i) variants[i] = base;
     variants[0].cols_per_item = 2;
@@ -283,6 +283,7 @@ static void key_changes_with_every_variant(void **state)
     variants[8].fold_equal_taps = 1;
     variants[9].bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
     variants[10].region_code = CLS_REGION_CODE_SHARED;
+    variants[11].region_code = CLS_REGION_CODE_SEPARATE;
     char *keys[N + 1];
     keys[N] = key_of(&base);
     for (int i = 0; i < N; ++i) keys[i] = key_of(&variants[i]);

@@ -1,8 +1,9 @@
-/* test_emit.c — properties of the generated source without a device: every region is labelled
- * and holds exactly the checks of the sides it touches, naive checks everything, baked masks
- * skip zero taps, large baked masks unroll only the body region, window rows are aligned vector
- * loads where the window starts on the vector width, a border region's taps check only the side
- * they face, streaming regions prefetch, and generation is deterministic. */
+/* test_emit.c — properties of the generated source without a device: with separate regions every
+ * region is labelled and holds exactly the checks of the sides it touches, naive checks
+ * everything, baked masks skip zero taps, large baked masks unroll only the body region, window
+ * rows are aligned vector loads where the window starts on the vector width, a border region's
+ * taps check only the side they face, streaming regions prefetch; the body region apart (AUTO's
+ * in clamp mode) has two copies of the sums, the body's unchecked; generation is deterministic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@ static char *generate(cls_border border, cls_partition partition, int bake, cons
 {
     cls_spec spec;
     cls_spec_init(&spec);
+    spec.region_code = CLS_REGION_CODE_SEPARATE; /* the nine regions these tests look into */
     spec.mask_width = w;
     spec.mask_height = h;
     spec.coefficients = mask;
@@ -146,6 +148,7 @@ static char *generate_block(unsigned rows, unsigned cols, unsigned nonzero)
     for (unsigned k = 0; k < nonzero; ++k) mask[k] = (float)(k + 1) / 64.0f;
     cls_spec spec;
     cls_spec_init(&spec);
+    spec.region_code = CLS_REGION_CODE_SEPARATE; /* the nine regions these tests look into */
     spec.mask_width = spec.mask_height = 9;
     spec.coefficients = mask;
     spec.bake_coefficients = 1;
@@ -192,6 +195,7 @@ static char *generate_window(unsigned size, unsigned rows, unsigned cols, int un
     for (unsigned k = 0; k < size * size; ++k) mask[k] = (float)(k + 1) / 256.0f;
     cls_spec spec;
     cls_spec_init(&spec);
+    spec.region_code = CLS_REGION_CODE_SEPARATE; /* the nine regions these tests look into */
     spec.mask_width = spec.mask_height = size;
     spec.coefficients = mask;
     spec.bake_coefficients = 1;
@@ -285,10 +289,49 @@ static void generation_is_deterministic(void **state)
     free(b);
 }
 
+/* The body apart: the body, unchecked, and one copy for every border group, folding fully, or
+ * in mirror101 mode once where that suffices. */
+static void body_apart_has_two_copies(void **state)
+{
+    (void)state;
+    float mask[25];
+    for (unsigned k = 0; k < 25; ++k) mask[k] = (float)(k + 1) / 64.0f;
+    static const struct { cls_border border; const char *fold; } modes[] = {
+        {CLS_BORDER_CLAMP, "border_both(x"}, {CLS_BORDER_CONSTANT, "border_both(x"}, {CLS_BORDER_MIRROR, "border_both(x"},
+        {CLS_BORDER_MIRROR101, "border_any(x"}, {CLS_BORDER_REPEAT, "border_both(x"}};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = spec.mask_height = 5;
+        spec.coefficients = mask;
+        spec.bake_coefficients = 1;
+        spec.border = modes[m].border;
+        spec.partition = CLS_PARTITION_ISP_WARP;
+        spec.region_code = CLS_REGION_CODE_BODY_APART;
+        spec.rows_per_item = 2;
+        spec.cols_per_item = 4;
+        char *source = NULL;
+        assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+        const char *body = strstr(source, "/* Region Body: checks no side. */");
+        const char *border = strstr(source, "/* Every border region and the fallback");
+        assert_non_null(body);
+        assert_non_null(border);
+        assert_true(body < border);
+        assert_int_equal(count_in(source, source + strlen(source), "/* Region "), 1);
+        assert_int_equal(count_in(body, border, "border_"), 0);
+        /* 25 taps x 2 x 4 outputs in each copy */
+        assert_int_equal(count_in(body, border, "sum[0]"), 200);
+        assert_int_equal(count_in(border, source + strlen(source), "sum[0]") - 1, 200); /* and the store */
+        assert_true(count_in(border, source + strlen(source), modes[m].fold) > 0);
+        free(source);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_region_checks_only_its_sides),
+        cmocka_unit_test(body_apart_has_two_copies),
         cmocka_unit_test(constant_mode_selects_the_border_value),
         cmocka_unit_test(naive_checks_every_side_of_every_tap),
         cmocka_unit_test(isp_warp_refines_by_warp),
