@@ -1,15 +1,13 @@
 #!/usr/bin/env python3
-"""doc_snippets.py — every code block of the README and docs/ does what it shows.
+"""doc_snippets.py — every C code block of the README and docs/ compiles as written.
 
-C blocks (```c) compile with warnings as errors against the repository's header: a block with
-its own #include is a translation unit as written; any other block is a fragment of a host
-program, compiled as the body of a function whose parameters are the names the documentation
-takes as given (the OpenCL objects, a context, filters, images). Python blocks (```python) run
-against the library built here (CLSTENCIL_LIBRARY, PYTHONPATH): each block of README.md on its
-own, the blocks of docs/python.md one after another in one namespace, as a reader would type them.
+A block (```c) with its own #include is a translation unit as written; any other block is a
+fragment of a host program, compiled as the body of a function whose parameters are the names the
+documentation takes as given (the OpenCL objects, a context, filters, images). Warnings are
+errors, the header is the repository's. (The Python blocks run in python/tests/test_docs.py.)
 
-Usage: doc_snippets.py c REPOSITORY   or   doc_snippets.py python REPOSITORY
-Exit status 0 when every block passed, 1 naming the file and line of the first that failed.
+Usage: doc_snippets.py REPOSITORY
+Exit status 0 when every block compiled, 1 naming the file and line of the first that did not.
 """
 import glob
 import os
@@ -51,6 +49,7 @@ def c_unit(code, index):
 
 
 def check_c(repository):
+    """Compiles every C block; 0, or 1 after naming the first that failed."""
     documents = [os.path.join(repository, "README.md")] + sorted(glob.glob(os.path.join(repository, "docs", "*.md")))
     include = os.path.join(repository, "include")
     count = 0
@@ -70,33 +69,7 @@ def check_c(repository):
     return 0
 
 
-def run_python(code, namespace, where):
-    try:
-        exec(compile(code, where, "exec"), namespace)
-    except Exception as error:  # the block's own failure, reported with its place in the docs
-        print(f"{where}: the Python block failed: {type(error).__name__}: {error}")
-        return 1
-    return 0
-
-
-def check_python(repository):
-    count = 0
-    readme = os.path.join(repository, "README.md")
-    for line, code in blocks(readme, "python"):
-        count += 1
-        if run_python(code, {"__name__": "__doc__"}, f"{readme}:{line}"):
-            return 1
-    guide = os.path.join(repository, "docs", "python.md")
-    namespace = {"__name__": "__doc__"}
-    for line, code in blocks(guide, "python"):
-        count += 1
-        if run_python(code, namespace, f"{guide}:{line}"):
-            return 1
-    print(f"{count} Python blocks ran")
-    return 0
-
-
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("c", "python"):
+    if len(sys.argv) != 2:
         sys.exit(__doc__)
-    sys.exit(check_c(sys.argv[2]) if sys.argv[1] == "c" else check_python(sys.argv[2]))
+    sys.exit(check_c(sys.argv[1]))

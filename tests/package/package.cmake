@@ -26,5 +26,5 @@ if(CLS_BUILD_TOOLS)
 endif()
 # The C blocks of README.md and docs/ compile as written (python3 is the build machine's).
 add_test(NAME package_doc_c_snippets
-         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/package/doc_snippets.py c ${PROJECT_SOURCE_DIR})
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/package/doc_snippets.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(package_doc_c_snippets PROPERTIES LABELS "cli;package")
