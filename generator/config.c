@@ -71,11 +71,6 @@ static int region_code_applies(const cls_kernel_config *config)
            s->border != CLS_BORDER_UNDEFINED && !cls_kernel_streams(config);
 }
 
-cls_region_code cls_region_code_auto(const cls_spec *spec)
-{
-    return spec->border == CLS_BORDER_CLAMP ? CLS_REGION_CODE_BODY_APART : CLS_REGION_CODE_SEPARATE;
-}
-
 int cls_kernel_shares_rows(const cls_kernel_config *config)
 {
     return region_code_applies(config) && config->spec.region_code == CLS_REGION_CODE_SHARED;
@@ -215,7 +210,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
         config->rows = CLS_STREAM_POLICY_ROWS;
         config->cols = CLS_STREAM_POLICY_COLS;
     }
-    if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = cls_region_code_auto(&config->spec);
+    if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_BODY_APART;
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;
     config->spec.partition = config->partition;

@@ -96,11 +96,12 @@ static int local_memory(const cls_kernel_config *c)
     return c->input_path == CLS_INPUT_LOCAL || c->separable == CLS_SEPARABLE_SINGLE_PASS;
 }
 
-/* How the border groups of a kernel with the body region apart fold indices: fully, except in
- * mirror101 mode, whose full fold is the dearest: there once where that suffices (border_any).
- * On an H200 border_any took a 13x13 mirror101 kernel from 142 to 136 µs, and made the mirror
- * and repeat ones 1-3% slower than their full folds. */
-static axis_check border_groups_check(const cls_kernel_config *c)
+/* How the groups of a kernel with the body region apart that are neither body nor left or right
+ * groups fold indices: fully, except in mirror101 mode, whose full fold is the dearest: there once
+ * where that suffices (border_any; on an H200 it took a 13x13 mirror101 kernel whose border
+ * groups all folded this way from 142 to 136 µs, and made the mirror and repeat ones 1-3% slower
+ * than their full folds). */
+static axis_check other_groups_check(const cls_kernel_config *c)
 {
     if (!cls_kernel_body_apart(c)) return CHECK_NONE;
     return c->spec.border == CLS_BORDER_MIRROR101 ? CHECK_ANY : CHECK_BOTH;
@@ -237,7 +238,7 @@ static void describe_variant(emitter *e)
     if (c->masks > 1) strbuf_printf(out, ", %u masks in one pass", c->masks);
     if (c->epilogue) strbuf_printf(out, ", epilogue %s", c->epilogue);
     if (c->spec.fold_equal_taps) strbuf_append(out, ", equal taps folded");
-    if (cls_kernel_body_apart(c)) strbuf_append(out, ", two regions: the body and, for every border group, the fallback");
+    if (cls_kernel_body_apart(c)) strbuf_append(out, ", four regions: the body, left, right and every other border group");
     else if (cls_kernel_shares_rows(c)) strbuf_append(out, ", the regions sharing one copy of the sums");
     strbuf_append(out, ".\n");
 }
@@ -278,9 +279,9 @@ static void emit_header(emitter *e)
                            " * by less than the axis (outputs past the region's end, whose sums are discarded, may reach\n"
                            " * further: their indices are kept in range). */\n"
                            "int border_once(int i, int n) { return i < 0 ? border_lo(max(i, 1 - n), n) : border_hi(min(i, 2 * n - 2), n); }\n");
-    if (border_groups_check(c) == CHECK_ANY)
+    if (other_groups_check(c) == CHECK_ANY)
         strbuf_append(out, "/* Any index, folded once on the side it leaves by where that suffices (a window in an image\n"
-                           " * larger than its half), else fully: the border groups' code. */\n"
+                           " * larger than its half), else fully: the top and bottom groups' code. */\n"
                            "int border_any(int i, int n)\n{\n"
                            "    if (i < 1 - n || i > 2 * n - 2) return border_both(i, n);\n"
                            "    return i < 0 ? border_lo(i, n) : border_hi(i, n);\n}\n");
@@ -414,15 +415,22 @@ static void emit_regions(emitter *e)
                          ? " /* staging is per group: no warp refinement */"
                          : "");
     if (cls_kernel_body_apart(config)) {
-        strbuf_line(out, 1, "/* Two copies of the sums: the body region's, checking nothing, and the fallback's, which");
-        strbuf_line(out, 1, " * every border group runs, folding every index on both sides. */");
+        strbuf_line(out, 1, "/* Four copies of the sums: the body region's, checking nothing; the left and right regions',");
+        strbuf_line(out, 1, " * which most border groups run; and one that the top and bottom rows, the corners and the");
+        strbuf_line(out, 1, " * fallback share, checking every side. */");
         strbuf_line(out, 1, "if (!(at_left || at_right || at_top || at_bottom)) {");
         strbuf_line(out, 2, "/* Region Body: checks no side. */");
         emit_region(e, 2, CHECK_NONE, CHECK_NONE, 0);
+        strbuf_line(out, 1, "} else if (at_left && !at_right && !at_top && !at_bottom) {");
+        strbuf_line(out, 2, "/* Region L: checks left. */");
+        emit_region(e, 2, CHECK_LO, CHECK_NONE, 0);
+        strbuf_line(out, 1, "} else if (at_right && !at_left && !at_top && !at_bottom) {");
+        strbuf_line(out, 2, "/* Region R: checks right. */");
+        emit_region(e, 2, CHECK_HI, CHECK_NONE, 0);
         strbuf_line(out, 1, "} else {");
-        strbuf_line(out, 2, "/* Every border region and the fallback: check every side, any distance. */");
+        strbuf_line(out, 2, "/* Regions T, B, the corners and the fallback: check every side, any distance. */");
         emit_guard(e, 2, 1, 1);
-        const axis_check check = border_groups_check(config);
+        const axis_check check = other_groups_check(config);
         const access a = {ACCESS_GLOBAL, check, check, "x", "y", CHECK_BOTH, CHECK_BOTH};
         emit_sums(e, 2, &a);
         strbuf_line(out, 1, "}");

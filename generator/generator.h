@@ -93,17 +93,12 @@ int cls_kernel_literal_coefficients(const cls_kernel_config *config);
  * multiply-adds. The compiler sees one copy of the sums instead of nine (NVIDIA's build time
  * grows faster than the code). */
 int cls_kernel_shares_rows(const cls_kernel_config *config);
-/* Whether the kernel has two regions (CLS_REGION_CODE_BODY_APART where it applies: as above, and
- * within CLS_UNROLL_LIMIT, past which separate regions loop in the border regions): the
- * body region, checking nothing, and every border group's, folding every index on both sides
- * (in mirror101 mode once where that suffices). Two copies of the sums, each the code of separate
- * regions. */
+/* Whether the kernel has four regions (CLS_REGION_CODE_BODY_APART, which AUTO gives, where it
+ * applies: as above, and within CLS_UNROLL_LIMIT, past which separate regions loop in the border
+ * regions): the body region, checking nothing, the left and right regions of separate regions,
+ * and one for the top and bottom rows, the corners and the fallback, checking every side (in
+ * mirror101 mode folding once where that suffices). Four copies of the sums instead of nine. */
 int cls_kernel_body_apart(const cls_kernel_config *config);
-/* The region code that AUTO gives spec: the body apart in clamp mode, where its kernels ran within
- * 2% of separate regions' (NVIDIA H200, random 9x9 and 13x13 masks, Gaussians) and built 8-10
- * times faster; separate regions in the other modes, where the border groups' folds on both sides
- * cost 4-8%. */
-cls_region_code cls_region_code_auto(const cls_spec *spec);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);

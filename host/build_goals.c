@@ -1,8 +1,8 @@
 /* build_goals.c — cls_filter_create: what a filter's creation optimizes for (cls_build_goal). The
  * fastest kernel is filter.c's specialized creation; the first result tries the specialized
- * kernels already built (on GPUs also with the coefficients as a kernel argument, and with the
- * quick ISP regions) in a cached-only scope and falls back to a quick kernel with the same arithmetic;
- * tiered adds the background builds of tiered.c, of the argument form on GPUs. */
+ * kernels already built (on GPUs also with the coefficients as a kernel argument) in a
+ * cached-only scope and falls back to a quick kernel with the same arithmetic; tiered adds the
+ * background build of tiered.c, of the argument form on GPUs. */
 #include "build.h"
 #include "staged_body.h"
 #include "staged_filter.h"
@@ -48,14 +48,6 @@ static cls_spec with_argument(const cls_spec *spec)
     return argument;
 }
 
-/* spec with the region code, unless the spec sets one. */
-static cls_spec with_regions(const cls_spec *spec, cls_region_code code)
-{
-    cls_spec coded = *spec;
-    if (coded.region_code == CLS_REGION_CODE_AUTO) coded.region_code = code;
-    return coded;
-}
-
 /* Starts the tiered build of spec for filter; on failure releases the filter. */
 static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
@@ -79,28 +71,16 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     if (spec->body && cls_body_is_staged(spec->body)) return cls_filter_create_staged(context, spec, out);
     if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
         return cls_filter_create_fastest(context, spec, out);
-    /* A specialized kernel whose programs are all built already, the quickest to load first (on
-     * NVIDIA a cached binary is PTX that ptxas compiles again: 0.4-0.5 s for shared regions of a
-     * random 9x9 or 13x13 mask, 1.4-1.5 s for separate ones): CLS_QUICK_REGIONS, then separate ones;
-     * each the spec's own, then on GPUs with the coefficients as an argument (built for another
-     * mask of the size). Else the quick kernel. A cached kernel of the policy's configuration (the
-     * models' probes missing) serves as well. */
+    /* A specialized kernel whose programs are all built already: the spec's own, then on GPUs
+     * with the coefficients as an argument (built for another mask of the size). Else the quick
+     * kernel. A cached kernel of the policy's configuration (the models' probes missing) serves
+     * as well. */
     const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
-    const cls_spec candidates[4] = {
-        with_regions(spec, CLS_QUICK_REGIONS), with_regions(&specialized, CLS_QUICK_REGIONS),
-        with_regions(spec, CLS_REGION_CODE_SEPARATE), with_regions(&specialized, CLS_REGION_CODE_SEPARATE)};
+    const cls_spec candidates[2] = {*spec, specialized};
     cls_programs_cached_only_begin();
     cls_status status = CLS_ERR_UNSUPPORTED;
-    int found = 0;
-    while (found < 4 && (status = cls_filter_create_fastest(context, &candidates[found], out)) != CLS_OK) ++found;
-    if (!cls_programs_cached_only_end() || status == CLS_OK) {
-        /* A tiered filter that found the quick regions goes on to the separate ones where AUTO
-         * gives those. */
-        if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED || found >= 2 ||
-            spec->region_code != CLS_REGION_CODE_AUTO || cls_region_code_auto(spec) != CLS_REGION_CODE_SEPARATE)
-            return status;
-        return start_tier(context, &candidates[3], out);
-    }
+    for (int k = 0; k < 2 && status != CLS_OK; ++k) status = cls_filter_create_fastest(context, &candidates[k], out);
+    if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
     const cls_spec quick = quick_spec(spec);
     status = cls_filter_create_fastest(context, &quick, out);
     if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;

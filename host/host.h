@@ -93,24 +93,16 @@ int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes);
 
 /* ---- the background build of CLS_BUILD_TIERED (tiered.c) */
 
-/* The region code of the specialized kernels that build in seconds: the body region apart (on an
- * H200 their cold builds took 7-11 s a process against 60-110 s for separate regions, their
- * kernels within 2% of separate regions' in clamp mode, where AUTO gives them, and 4-8% over in
- * the others). */
-#define CLS_QUICK_REGIONS CLS_REGION_CODE_BODY_APART
-
 typedef struct cls_tier cls_tier;
 /* Hands a tiered filter its background build, which then serves its launches once built. */
 void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier);
-/* Starts a thread that builds spec's specialized kernels (spec and what it points to are copied):
- * where spec's region code is AUTO and gives separate regions, first with CLS_QUICK_REGIONS, then
- * with separate regions; else the spec as it is. */
+/* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
 cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out);
-/* The specialized filter built last, else NULL; safe from any thread. */
+/* The specialized filter once built, else NULL; safe from any thread. */
 cls_filter *cls_tier_ready(const cls_tier *tier);
-/* Waits for the builds; their status (the message in cls_last_error()). */
+/* Waits for the build; its status (the message in cls_last_error()). */
 cls_status cls_tier_wait(cls_tier *tier);
-/* Waits for the builds, then frees them and the specialized filters. */
+/* Waits for the build, then frees it and the specialized filter. */
 void cls_tier_release(cls_tier *tier);
 
 /* The "OpenCL error name (number)" text for a cl_int. */

@@ -1,11 +1,7 @@
-/* tiered.c — the background half of CLS_BUILD_TIERED: a thread builds the specialized kernels of
- * a spec (its own deep copy), first with the body region apart (seconds), then, where the spec
- * leaves the region code to AUTO and that gives separate regions, with those (a minute or more on
- * NVIDIA), while the quick kernel serves the filter's launches; each one built serves every later
- * launch. */
+/* tiered.c — the background half of CLS_BUILD_TIERED: a thread builds the specialized kernel of a
+ * spec (its own deep copy) while the quick kernel serves the filter's launches; once built, it
+ * serves every later launch. */
 #include "host.h"
-
-#include "generator.h"
 
 #include "error.h"
 
@@ -22,10 +18,9 @@ struct cls_tier {
     pthread_t thread;
     pthread_mutex_t join_lock; /* wait and release may come from several threads */
     int joined;
-    int stage_count;         /* 1, or 2: separate regions after the quick ones */
-    cls_filter *stages[2];   /* set by the thread before `ready` counts them */
-    atomic_int ready;        /* stages built: the last of them serves the launches */
-    cls_status status;       /* the builds', once the thread ended */
+    cls_filter *specialized; /* set by the thread before `ready` */
+    atomic_int ready;        /* whether specialized serves the launches */
+    cls_status status;       /* the build's, once the thread ended */
     char message[512];       /* its cls_last_error() when it failed */
 };
 
@@ -65,16 +60,9 @@ static int own_spec(cls_tier *tier, const cls_spec *spec)
 static void *build(void *argument)
 {
     cls_tier *tier = argument;
-    static const cls_region_code codes[2] = {CLS_QUICK_REGIONS, CLS_REGION_CODE_SEPARATE};
-    for (int k = 0; k < tier->stage_count; ++k) {
-        if (tier->stage_count > 1) tier->spec.region_code = codes[k];
-        tier->status = cls_filter_create_fastest(tier->context, &tier->spec, &tier->stages[k]);
-        if (tier->status != CLS_OK) {
-            strncpy(tier->message, cls_last_error(), sizeof tier->message - 1);
-            break;
-        }
-        atomic_store_explicit(&tier->ready, k + 1, memory_order_release);
-    }
+    tier->status = cls_filter_create_fastest(tier->context, &tier->spec, &tier->specialized);
+    if (tier->status == CLS_OK) atomic_store_explicit(&tier->ready, 1, memory_order_release);
+    else strncpy(tier->message, cls_last_error(), sizeof tier->message - 1);
     return NULL;
 }
 
@@ -100,8 +88,6 @@ cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier *
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     }
     tier->context = context;
-    tier->stage_count =
-        spec->region_code == CLS_REGION_CODE_AUTO && cls_region_code_auto(spec) == CLS_REGION_CODE_SEPARATE ? 2 : 1;
     if (pthread_create(&tier->thread, NULL, build, tier) != 0) {
         free_tier(tier);
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "cannot start the thread that builds the specialized kernel");
@@ -112,8 +98,7 @@ cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier *
 
 cls_filter *cls_tier_ready(const cls_tier *tier)
 {
-    const int ready = tier ? atomic_load_explicit(&tier->ready, memory_order_acquire) : 0;
-    return ready ? tier->stages[ready - 1] : NULL;
+    return tier && atomic_load_explicit(&tier->ready, memory_order_acquire) ? tier->specialized : NULL;
 }
 
 static void join(cls_tier *tier)
@@ -136,6 +121,6 @@ void cls_tier_release(cls_tier *tier)
 {
     if (!tier) return;
     join(tier);
-    for (int k = 0; k < 2; ++k) cls_filter_release(tier->stages[k]);
+    cls_filter_release(tier->specialized);
     free_tier(tier);
 }

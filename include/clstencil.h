@@ -247,20 +247,17 @@ typedef enum cls_separable {
 
 /* What a filter's creation optimizes for. FASTEST_KERNEL (the default) builds the kernel
  * specialized for the spec and the device (coefficients as the spec stores them, several outputs
- * per work-item, the regions AUTO gives), which can take a minute or more on NVIDIA for large
- * masks outside clamp mode. FIRST_RESULT takes a specialized kernel only when it is already built
- * (this process or the disk cache: no build from source), the quickest to load first: with the
- * body region apart (CLS_REGION_CODE_BODY_APART), the spec's own, then on GPUs with the
- * coefficients as a kernel argument (CLS_COEFFICIENTS_ARGUMENT: built for any mask of the size,
- * shape and border mode); then both with the regions AUTO gives.
+ * per work-item, the body region apart from the others): on an H200 15-22 s a process for random
+ * 9x9 and 13x13 masks (separate regions: 1-1.5 minutes). FIRST_RESULT takes a specialized kernel only when it is already
+ * built (this process or the disk cache: no build from source): the spec's own, then on GPUs with
+ * the coefficients as a kernel argument (CLS_COEFFICIENTS_ARGUMENT: built for any mask of the
+ * size, shape and border mode).
  * Otherwise it builds a quick kernel that computes the same sums in the same order (the mask read
  * from a buffer, one output per work-item, every tap checking the borders), which builds in about
  * a second and runs slower: the lowest build plus run time for a filter that runs once or a few
  * times. TIERED starts as FIRST_RESULT and, when it took the quick kernel, builds on a thread of
- * its own the specialized kernel (on GPUs with the coefficients as an argument) with the body
- * region apart (seconds), then, where the spec leaves region_code to AUTO and that gives separate
- * regions, with those (a minute or more for large masks on NVIDIA); each
- * serves every later launch once built (cls_filter_wait waits for both). Results are the same
+ * its own the specialized kernel (on GPUs with the coefficients as an argument), which serves
+ * every later launch once built (cls_filter_wait waits for it). Results are the same
  * bits either way for finite inputs. A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
@@ -283,14 +280,14 @@ typedef enum cls_build_goal {
 /* How the regions of an ISP kernel (isp-block, isp-warp) hold the unrolled sums of a built-in
  * weighted sum (literals or argument, not folded, global input, not streaming). SEPARATE: every
  * region its own copy, checking only the sides it touches: the fastest kernels and the longest
- * builds (NVIDIA: 1.5 minutes a process for random 9x9 and 13x13 masks). SHARED: one copy of the
+ * builds (NVIDIA: 1-1.5 minutes a process for random 9x9 and 13x13 masks). SHARED: one copy of the
  * multiply-adds, the regions differing only in how a window row loads (unchecked, folded once on
  * the side crossed, or folded fully): builds in seconds, kernels 8-22% slower on an H100.
- * BODY_APART: two copies, the body region's, checking nothing, and one that every border group
- * runs, checking both sides of both axes (up to CLS_UNROLL_LIMIT multiply-adds a work-item, past
- * which kernels have separate regions): builds like SHARED (7-11 s a process on an H200), kernels
- * within 2% of SEPARATE in clamp mode, 4-8% slower in the others. AUTO: BODY_APART in clamp mode,
- * else SEPARATE; the specialized kernel of a first result or a tiered build starts as BODY_APART. */
+ * BODY_APART (what AUTO gives): four copies, the body region's, checking nothing, the left and
+ * right regions' as in SEPARATE, and one that the top and bottom rows, the corners and the
+ * fallback share, checking every side (up to CLS_UNROLL_LIMIT multiply-adds a work-item, past
+ * which kernels have separate regions): builds in 15-22 s a process on an H200, kernels as fast
+ * as SEPARATE's (0-3% faster) in every border mode. */
 typedef enum cls_region_code {
     CLS_REGION_CODE_AUTO = 0,
     CLS_REGION_CODE_SEPARATE,

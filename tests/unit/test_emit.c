@@ -2,8 +2,8 @@
  * region is labelled and holds exactly the checks of the sides it touches, naive checks
  * everything, baked masks skip zero taps, large baked masks unroll only the body region, window
  * rows are aligned vector loads where the window starts on the vector width, a border region's
- * taps check only the side they face, streaming regions prefetch; the body region apart (AUTO's
- * in clamp mode) has two copies of the sums, the body's unchecked; generation is deterministic. */
+ * taps check only the side they face, streaming regions prefetch; the body region apart (AUTO's)
+ * has four copies of the sums, the body's unchecked; generation is deterministic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -289,9 +289,9 @@ static void generation_is_deterministic(void **state)
     free(b);
 }
 
-/* The body apart: the body, unchecked, and one copy for every border group, folding fully, or
- * in mirror101 mode once where that suffices. */
-static void body_apart_has_two_copies(void **state)
+/* The body apart (AUTO): four regions, the body unchecked, left and right checking their side, the
+ * rest every side (folding fully, or in mirror101 mode once where that suffices). */
+static void body_apart_has_four_regions(void **state)
 {
     (void)state;
     float mask[25];
@@ -307,22 +307,24 @@ static void body_apart_has_two_copies(void **state)
         spec.bake_coefficients = 1;
         spec.border = modes[m].border;
         spec.partition = CLS_PARTITION_ISP_WARP;
-        spec.region_code = CLS_REGION_CODE_BODY_APART;
         spec.rows_per_item = 2;
         spec.cols_per_item = 4;
         char *source = NULL;
         assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+        const char *end = source + strlen(source);
         const char *body = strstr(source, "/* Region Body: checks no side. */");
-        const char *border = strstr(source, "/* Every border region and the fallback");
-        assert_non_null(body);
-        assert_non_null(border);
-        assert_true(body < border);
-        assert_int_equal(count_in(source, source + strlen(source), "/* Region "), 1);
-        assert_int_equal(count_in(body, border, "border_"), 0);
-        /* 25 taps x 2 x 4 outputs in each copy */
-        assert_int_equal(count_in(body, border, "sum[0]"), 200);
-        assert_int_equal(count_in(border, source + strlen(source), "sum[0]") - 1, 200); /* and the store */
-        assert_true(count_in(border, source + strlen(source), modes[m].fold) > 0);
+        const char *left = strstr(source, "/* Region L: checks left. */");
+        const char *right = strstr(source, "/* Region R: checks right. */");
+        const char *rest = strstr(source, "/* Regions T, B, the corners and the fallback");
+        assert_true(body && left && right && rest && body < left && left < right && right < rest);
+        assert_int_equal(count_in(source, end, "/* Region"), 4);
+        assert_int_equal(count_in(body, left, "border_"), 0);
+        assert_true(count_in(left, right, "border_lo(x") > 0);
+        assert_int_equal(count_in(left, right, "(y"), count_in(left, right, "(long)(y")); /* y unchecked */
+        assert_true(count_in(right, rest, "(x") > 0);
+        assert_true(count_in(rest, end, modes[m].fold) > 0);
+        /* 25 taps x 2 x 4 outputs in each copy, and the store */
+        assert_int_equal(count_in(source, end, "sum[0]"), 4 * 200 + 1);
         free(source);
     }
 }
@@ -331,7 +333,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_region_checks_only_its_sides),
-        cmocka_unit_test(body_apart_has_two_copies),
+        cmocka_unit_test(body_apart_has_four_regions),
         cmocka_unit_test(constant_mode_selects_the_border_value),
         cmocka_unit_test(naive_checks_every_side_of_every_tap),
         cmocka_unit_test(isp_warp_refines_by_warp),
