@@ -104,6 +104,18 @@ cls_filter *cls_pipeline_stage(const cls_pipeline *pipeline, size_t index)
     return pipeline && index < pipeline->count ? pipeline->stages[index] : NULL;
 }
 
+void cls_pipeline_reach(const cls_pipeline *pipeline, unsigned *x, unsigned *y)
+{
+    unsigned reach_x = 0, reach_y = 0;
+    for (size_t i = 0; pipeline && i < pipeline->count; ++i) {
+        const cls_spec *spec = cls_filter_spec(pipeline->stages[i]);
+        reach_x += spec->mask_width / 2;
+        reach_y += spec->mask_height / 2;
+    }
+    if (x) *x = reach_x;
+    if (y) *y = reach_y;
+}
+
 /* Grows the two intermediate buffers to hold a whole f32 (or narrower) image. */
 static cls_status reserve_temporaries(cls_pipeline *pipeline, size_t bytes)
 {

@@ -610,6 +610,12 @@ cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls
                                   cls_pixel_type output_type);
 size_t cls_pipeline_stage_count(const cls_pipeline *pipeline);
 cls_filter *cls_pipeline_stage(const cls_pipeline *pipeline, size_t index);
+/* How far the pipeline's outputs reach into its input: the sum of its stages' half windows, in
+ * columns (*x) and rows (*y). A piece of an image filtered with that many of the image's columns
+ * and rows around it (the image's own border handling where the piece meets the image's edge;
+ * in repeat mode the rows or columns of the opposite edge) gives the whole image's outputs, bit
+ * for bit. Either pointer may be NULL. */
+void cls_pipeline_reach(const cls_pipeline *pipeline, unsigned *x, unsigned *y);
 /* Enqueues every stage, each after the previous one; the first reads `input` (its pitch and
  * offset), the last writes `output` (its pitch, offset and region of interest); stages in
  * between compute the whole image. *event is the last stage's. stage_events, when not NULL,

@@ -26,7 +26,7 @@ static void filter_usage(FILE *out)
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
             "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f32] [--build GOAL]\n"
-            "                        [--compression none|lzw|deflate|zstd] [-v]\n"
+            "                        [--compression none|lzw|deflate|zstd] [--max-device-memory SIZE] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
@@ -88,6 +88,9 @@ static void filter_usage(FILE *out)
             "                  each input's own)\n"
             "  --compression C   a TIFF OUT's compression: none, lzw, deflate or zstd (with a\n"
             "                  predictor); default: the input's (LZW when it is not one of these)\n"
+            "  --max-device-memory SIZE  the device memory the run may use (bytes, or a number with K,\n"
+            "                  M or G; default: the device's); an image that needs more is filtered\n"
+            "                  in horizontal strips, with the same result\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
             "  -h, --help      this text\n"
             "Samples keep their stored scale (u8 0..255, u16 0..65535, i16 -32768..32767); stages in\n"
@@ -138,10 +141,11 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},
     {"--format", 0, "tif, tiff, pgm, ppm, pnm or pfm"},
+    {"--max-device-memory", 0, "a size: bytes, or a number with K, M or G"},
     {"--verbose", 'v', NULL},
 };
 enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
-       OPT_VERBOSE };
+       OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
 static image_format output_format(const char *path);
 
@@ -186,6 +190,10 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
             return bad_usage("--compression wants none, lzw, deflate or zstd, not '%s'", v);
         if (!image_compression_available(args->compression))
             return bad_usage("--compression %s: this libtiff cannot write it", v);
+        break;
+    case OPT_MAX_DEVICE_MEMORY:
+        if (!memory_parse_size(v, &args->plan.max_device_memory) || !args->plan.max_device_memory)
+            return bad_usage("--max-device-memory wants a size above 0 (bytes, or a number with K, M or G), not '%s'", v);
         break;
     case OPT_VERBOSE: args->plan.verbose = 1; break;
     default:

@@ -3,8 +3,10 @@
  * transfer, enqueues the pipeline once per plane (buffer offsets select the plane), copies the
  * result back, and with -v reports the device, each stage's build and the profiled times. A session
  * keeps the context and the pipeline for a batch of images. */
+#include "cl_report.h"
 #include "commands.h"
 #include "filter_run.h"
+#include "filter_strips.h"
 #include "memory_budget.h"
 
 #include <stdio.h>
@@ -17,12 +19,6 @@ typedef struct stages {
     const char **labels; /* one per pipeline stage; point into the plan or at literals */
     size_t count, capacity;
 } stages;
-
-static int cl_failed(const char *what, cl_int error)
-{
-    fprintf(stderr, "clstencil filter: %s failed (OpenCL error %d)\n", what, (int)error);
-    return EXIT_FAILURE_;
-}
 
 /* Labels the stages the pipeline gained since the last call: the k-th new one LABELS[k], or the
  * last label when there are more stages than labels. */
@@ -138,18 +134,22 @@ static int build_stages(stages *s, const filter_plan *plan, const cls_host_image
     return EXIT_OK_;
 }
 
-/* Whether the device can hold the run's buffers: the input and output planes and, with more
- * than one stage, two f32 intermediates of one plane; on a device that shares host memory (a
- * CPU device) they count against the host's budget too. Exit 7 with a message if not. */
-static int check_device_memory(cls_context *context, const filter_plan *plan, const cls_host_image *in,
-                               const cls_host_image *out)
+/* How the run fits the device: the input and output planes and, with more than one stage, two
+ * f32 intermediates of one plane, against the device's memory (or --max-device-memory) and its
+ * largest buffer; on a device that shares host memory (a CPU device) against the host's budget
+ * too. Sets *strip_rows to 0 when the whole image fits, else to the output rows of the strips
+ * that do (filter_strips.c); exit 7 with a message when not even one row does. */
+static int fit_device_memory(cls_context *context, const filter_plan *plan, const stages *s, const cls_host_image *in,
+                             const cls_host_image *out, size_t *strip_rows)
 {
-    size_t stage_count = plan->op_count;
-    for (size_t i = 0; i < plan->op_count; ++i) stage_count += plan->ops[i].op ? 0 : 4; /* night: 5 stages */
+    *strip_rows = 0;
+    const size_t stage_count = s->count;
     const uint64_t input = (uint64_t)image_plane_bytes(in) * image_plane_count(in);
     const uint64_t output = (uint64_t)image_plane_bytes(out) * image_plane_count(out);
     const uint64_t temporary = stage_count > 1 ? (uint64_t)in->width * in->height * 4 : 0;
-    const uint64_t need = input + output + 2 * temporary, largest = input > output ? input : output;
+    const uint64_t need = input + output + 2 * temporary;
+    uint64_t largest = input > output ? input : output;
+    if (temporary > largest) largest = temporary;
     cl_device_id device = NULL;
     cl_ulong max_alloc = 0, global = 0;
     cl_bool unified = CL_FALSE;
@@ -158,34 +158,25 @@ static int check_device_memory(cls_context *context, const filter_plan *plan, co
         clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL) != CL_SUCCESS)
         return EXIT_OK_; /* nothing known: the allocations report their own failures */
     clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    if (plan->max_device_memory && plan->max_device_memory < global) global = plan->max_device_memory;
+    if (global < max_alloc) max_alloc = global;
     const int shares_host = unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
-    const uint64_t host = shares_host ? input + output + need : 0; /* the host images and the device's */
-    char a[32], b[32];
-    if (largest > max_alloc)
-        fprintf(stderr, "clstencil filter: the image needs a device buffer of %s, but the device allocates at most "
-                        "%s in one buffer\n", memory_format(largest, a, sizeof a), memory_format(max_alloc, b, sizeof b));
-    else if (need > global)
-        fprintf(stderr, "clstencil filter: the image needs %s of device memory (input, output%s), but the device "
-                        "has %s\n", memory_format(need, a, sizeof a), temporary ? " and two intermediates" : "",
-                memory_format(global, b, sizeof b));
-    else if (host > plan->memory_available)
-        fprintf(stderr, "clstencil filter: the image needs %s of memory (the host's images and the device's "
-                        "copies, which share host memory on this device), but only %s is available "
-                        "(CLSTENCIL_MEMORY_MAX, else the system's available memory)\n",
-                memory_format(host, a, sizeof a), memory_format(plan->memory_available, b, sizeof b));
-    else
-        return EXIT_OK_;
+    const uint64_t images = input + output; /* the host's copies */
+    uint64_t budget = global;
+    if (shares_host) budget = plan->memory_available > images ? plan->memory_available - images : 0;
+    if (shares_host && global < budget) budget = global;
+    if (need <= budget && largest <= max_alloc) return EXIT_OK_;
+    unsigned reach = 0;
+    cls_pipeline_reach(s->pipeline, NULL, &reach);
+    *strip_rows = filter_strip_rows(in, out, stage_count, reach, budget, max_alloc);
+    if (*strip_rows) return EXIT_OK_;
+    char a[32];
+    fprintf(stderr, "clstencil filter: even a strip of one row of the image, with the %u rows above and below it "
+                    "that the operators reach, does not fit the %s of device memory it may use "
+                    "(--max-device-memory, else the device's memory and its largest buffer%s)\n",
+            reach, memory_format(budget < max_alloc ? budget : max_alloc, a, sizeof a),
+            shares_host ? "; this device shares the host's memory: CLSTENCIL_MEMORY_MAX, else the available memory" : "");
     return EXIT_OUTPUT;
-}
-
-/* Milliseconds between an event's start and end (0 when profiling says nothing). */
-static double event_ms(cl_event event)
-{
-    cl_ulong start = 0, end = 0;
-    if (!event || clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS || end < start)
-        return 0.0;
-    return (double)(end - start) * 1e-6;
 }
 
 /* The timings of one run, for -v. */
@@ -193,6 +184,7 @@ typedef struct timings {
     double context_wall_ms, build_wall_ms, run_wall_ms; /* host clock: what a user waits for */
     double transfer_ms, kernel_ms;
     double *stage_ms; /* one per stage, summed over the channels and pages */
+    size_t strips, strip_rows; /* strips per plane and their output rows (0: in one piece) */
 } timings;
 
 static void report(const stages *s, cls_context *context, const cls_host_image *in,
@@ -204,6 +196,12 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
             in->channels == 1 ? "" : "s", image_type_name(in->type), image_type_name(out->type));
     if (in->pages > 1) fprintf(stderr, ", %zu pages", in->pages);
     fprintf(stderr, "\n");
+    if (t->strips) {
+        unsigned reach = 0;
+        cls_pipeline_reach(s->pipeline, NULL, &reach);
+        fprintf(stderr, "strips:    %zu per plane, %zu rows each with %u rows above and below (the device "
+                        "holds less than the whole image)\n", t->strips, t->strip_rows, reach);
+    }
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
         cls_build_info info;
@@ -385,14 +383,22 @@ int filter_session_run(filter_session *session, const filter_plan *plan, const c
 {
     timings t = {0};
     t.context_wall_ms = session->context_wall_ms;
-    int code = check_device_memory(session->context, plan, in, out);
-    if (code != EXIT_OK_) return code;
+    int code = EXIT_OK_;
     stages *s = pipeline_for(session, plan, in, &t.build_wall_ms, &code);
     if (!s) return code;
+    if ((code = fit_device_memory(session->context, plan, s, in, out, &t.strip_rows)) != EXIT_OK_) return code;
     if (!(t.stage_ms = calloc(s->count ? s->count : 1, sizeof *t.stage_ms)))
         return cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
     const double start = wall_ms();
-    code = run_planes(s, session->context, plan, in, out, &t);
+    if (t.strip_rows) {
+        strip_timings strips = {.stage_ms = t.stage_ms};
+        code = filter_strips_run(s->pipeline, session->context, plan->border, in, out, t.strip_rows, &strips);
+        t.kernel_ms = strips.kernel_ms;
+        t.transfer_ms = strips.transfer_ms;
+        t.strips = strips.strips;
+    } else {
+        code = run_planes(s, session->context, plan, in, out, &t);
+    }
     t.run_wall_ms = wall_ms() - start;
     if (code == EXIT_OK_ && plan->verbose && !plan->batch) report(s, session->context, in, out, &t);
     free(t.stage_ms);

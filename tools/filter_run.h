@@ -24,6 +24,7 @@ typedef struct filter_plan {
     cls_build_goal build_goal;  /* --build: first result (the default) or fastest kernel */
     int verbose;                /* timings and build details on stderr */
     uint64_t memory_available;  /* bytes the process may use (memory_budget.c); UINT64_MAX: no limit */
+    uint64_t max_device_memory; /* --max-device-memory: device bytes the run may use (0: the device's) */
     int batch;                  /* one of several images: -v reports the builds once, not per image */
 } filter_plan;
 

@@ -131,6 +131,30 @@ two_ops)   # one run with two --op equals two runs of one --op each, byte for by
     run 0 "$sample" "$work/one-run.pfm" --op gaussian:5,1.2 --op sobel:mag --type f32
     cmp "$work/two-runs.pfm" "$work/one-run.pfm" || fail "the pipeline differs from two separate runs"
     ;;
+strips)   # --max-device-memory below the image's need: horizontal strips, the same bytes as one piece
+    make_pnm "$work/s.ppm" 61 47 255 "rand 3 mod 256" "lin 3 5 1 mod 256" "rand 7 mod 256"
+    for border in clamp mirror mirror101 repeat constant; do
+        # each pipeline with a cap that gives it 3 to 5 strips of a 47-row plane
+        for case_ops in "12K --op gaussian:5 --op box:3" "3K --op opening:3,disk" "24K --op night"; do
+            cap=${case_ops%% *} ops=${case_ops#* }
+            # shellcheck disable=SC2086
+            run 0 "$work/s.ppm" "$work/whole.ppm" $ops -b $border --value 7
+            # shellcheck disable=SC2086
+            run 0 "$work/s.ppm" "$work/strips.ppm" $ops -b $border --value 7 --max-device-memory $cap -v
+            logged "^strips: +[3-5] per plane"
+            cmp "$work/whole.ppm" "$work/strips.ppm" || fail "$border $ops: the strips differ from one piece"
+        done
+    done
+    run 0 "$work/s.ppm" "$work/whole.ppm" --op box:5 -b undefined
+    run 0 "$work/s.ppm" "$work/strips.ppm" --op box:5 -b undefined --max-device-memory 3K
+    cmp "$work/whole.ppm" "$work/strips.ppm" || fail "undefined: the strips differ from one piece"
+    # Not even one row with the rows it reaches: 7, and no output.
+    run 7 "$work/s.ppm" "$work/none.ppm" --op box:31 --max-device-memory 1K
+    logged "even a strip of one row of the image, with the 15 rows above and below it"
+    [ ! -e "$work/none.ppm" ] || fail "an output was written"
+    run 1 "$work/s.ppm" "$work/none.ppm" --op box:3 --max-device-memory 0
+    logged "--max-device-memory wants a size above 0"
+    ;;
 user)   # a user-written operator (window maximum) against the same dilation in awk
     make_pnm "$work/n.pgm" 20 15 255 "rand 11 mod 256"
     samples "$work/n.pgm" > "$work/n.txt"
