@@ -69,13 +69,18 @@ pgm_maxval)   # a sample above the header's maximum value, binary junk in the he
     logged "junk.pgm: bad header: the width '\\?\\[31mred' is not a positive integer"
     nothing_written
     ;;
-memory_limit)   # an image beyond the memory budget: 7 before anything is allocated; a bad budget: 1
+memory_limit)   # an image beyond the memory budget: 7 before anything is allocated (device copies: strips); a bad budget: 1
     CLSTENCIL_MEMORY_MAX=100K run 7 "$sample" "$work/out/m.tif" --op box:3
     logged "sample.tif: a 256 x 256 image of 1 channel needs 128.0 KiB of memory .* only 100.0 KiB is available"
-    # host images fit, the device's copies (sharing host memory on a CPU device) do not
+    # host images fit, the device's copies (sharing host memory on a CPU device) do not: strips,
+    # the same bytes; and with room for less than a row and the rows it reaches: 7
     if CLSTENCIL_DEVICE=cpu "$clstencil" devices > /dev/null 2>&1; then
-        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=200K run 7 "$sample" "$work/out/m.tif" --op box:3
-        logged "needs 256.0 KiB of memory \\(the host's images and the device's copies"
+        CLSTENCIL_DEVICE=cpu run 0 "$sample" "$work/whole.tif" --op box:3
+        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=200K run 0 "$sample" "$work/strips.tif" --op box:3 -v
+        logged "^strips: +2 per plane"
+        cmp "$work/whole.tif" "$work/strips.tif" || fail "the strips differ from one piece"
+        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=129K run 7 "$sample" "$work/out/m.tif" --op box:3
+        logged "even a strip of one row of the image.*shares the host's memory"
     fi
     CLSTENCIL_MEMORY_MAX=lots run 1 "$sample" "$work/out/m.tif" --op box:3
     logged "CLSTENCIL_MEMORY_MAX='lots' is not a size"
