@@ -73,16 +73,19 @@ static int run_strip(cls_pipeline *pipeline, cl_command_queue queue, cl_mem inpu
     cl_event read_done = NULL;
     error = clEnqueueReadBuffer(queue, output, CL_TRUE, desc.roi_y * out_row, (y1 - y0) * out_row,
                                 out_plane + y0 * out_row, 0, NULL, &read_done);
-    if (error != CL_SUCCESS) return cl_failed("clEnqueueReadBuffer", error);
-    t->transfer_ms += event_ms(read_done);
-    clReleaseEvent(read_done);
+    if (error == CL_SUCCESS) {
+        t->transfer_ms += event_ms(read_done);
+        clReleaseEvent(read_done);
+    } else {
+        clFinish(queue); /* the kernels' events are complete before they are read and released */
+    }
     for (size_t k = 0; k < stages; ++k) {
-        const double ms = event_ms(events[k]);
+        const double ms = error == CL_SUCCESS ? event_ms(events[k]) : 0.0;
         t->stage_ms[k] += ms;
         t->kernel_ms += ms;
         if (events[k]) clReleaseEvent(events[k]);
     }
-    return EXIT_OK_;
+    return error == CL_SUCCESS ? EXIT_OK_ : cl_failed("clEnqueueReadBuffer", error);
 }
 
 int filter_strips_run(cls_pipeline *pipeline, cls_context *context, cls_border border, const cls_host_image *in,
