@@ -4,7 +4,8 @@
  * occupancy and then by fewer work-items; with border handling, the shape of the highest
  * occupancy that leaves the fewest work-items in border code, counted exactly with the region
  * math of generator/regions.c. A request may also limit the input a group reads per output
- * (its halo): a departure from Hipacc for weighted sums (models.h). */
+ * (its halo): a departure from Hipacc for weighted sums, and set a least number of work-items a
+ * group, one for operator bodies (models.h). */
 #include "models.h"
 
 #include "error.h"
@@ -79,12 +80,14 @@ static int evaluate(const cls_config_request *q, unsigned width, unsigned height
     return 1;
 }
 
-/* Every shape (width a multiple of the SIMD width, any height) within the device limits. */
-static cls_status enumerate(const cls_config_request *q, candidate_list *list)
+/* Every shape (width a multiple of the SIMD width, any height) within the device limits, of at
+ * least LEAST work-items. */
+static cls_status enumerate(const cls_config_request *q, size_t least, candidate_list *list)
 {
     const size_t simd = q->record->simd_width;
     for (size_t width = simd; width <= q->max_item_sizes[0] && width <= q->max_group_items; width += simd)
         for (size_t height = 1; height <= q->max_item_sizes[1] && width * height <= q->max_group_items; ++height) {
+            if (width * height < least) continue;
             cls_config_candidate c;
             if (evaluate(q, (unsigned)width, (unsigned)height, &c) && !list_push(list, &c))
                 return cls_fail(CLS_ERR_OUT_OF_MEMORY, "configure: out of memory");
@@ -165,7 +168,9 @@ cls_status cls_configure(const cls_config_request *request, cls_config_result *o
     cls_status status = check_request(request);
     if (status != CLS_OK) return status;
     candidate_list list = {NULL, 0, 0};
-    status = enumerate(request, &list);
+    status = enumerate(request, request->min_group_items, &list);
+    if (status == CLS_OK && list.count == 0 && request->min_group_items) /* none that large fits */
+        status = enumerate(request, 0, &list);
     if (status == CLS_OK && list.count == 0)
         status = cls_fail(CLS_ERR_UNSUPPORTED, "configure: no work-group shape that is a multiple of the SIMD "
                           "width (%u) fits record %s and the kernel", request->record->simd_width,

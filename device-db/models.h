@@ -111,7 +111,21 @@ typedef struct cls_config_request {
      * pixel, where there are any. cls_model_choose sets CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT for
      * built-in weighted sums. */
     double max_input_per_output;
+    /* A second departure (0: none): only shapes of at least this many work-items compete, where
+     * the device takes such groups. cls_model_choose sets CLS_BODY_MIN_GROUP_ITEMS for operator
+     * bodies on GPUs. */
+    size_t min_group_items;
 } cls_config_request;
+
+/* An operator body computes one output per work-item, so a group of a few warps does little work
+ * for its scheduling. On an H200 (f32 4096^2, copy 33 us), Algorithm 2's 32x2 groups, full
+ * occupancy at 32 resident groups a multiprocessor, took 163 us for a minimum over 1x1, 3x1, 3x3
+ * and 5x5 windows and for a 3x3 median; 32x4 and 128x1 85 us (1x1, 3x1), 64x4 and 32x8 63-72;
+ * with this floor 32x8: 64 (1x1), 80 (3x3), 110 (5x5), 129 us (median 3x3), the same as before at
+ * 9x9 and 15x15, but twice as slow at 31x31 (5.2 against 2.6 ms): it holds up to
+ * CLS_BODY_MIN_GROUP_WINDOW pixels. */
+#define CLS_BODY_MIN_GROUP_ITEMS 256
+#define CLS_BODY_MIN_GROUP_WINDOW 225
 
 /* Weighted sums do one multiply-add per loaded tap, so the halo that small groups fetch again
  * from L2 shows in their time. On an H100, random 9x9 (4x2 outputs per item) and 13x13 (2x2)

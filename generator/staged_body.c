@@ -247,6 +247,7 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
     s.coefficients = stage->mask;
     s.row_coefficients = s.column_coefficients = NULL;
     s.body = stage->body;
+    if (s.border == CLS_BORDER_UNDEFINED) s.border = CLS_BORDER_CLAMP; /* the run writes the interior only */
     s.input_type = k == 0 ? spec->input_type : CLS_PIXEL_F32;
     s.output_type = k + 1 == staged->count && staged->combine == CLS_COMBINE_NONE ? spec->output_type : CLS_PIXEL_F32;
     return s;
@@ -254,11 +255,6 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
 
 cls_status cls_staged_body_check(const cls_spec *spec)
 {
-    if (spec->border == CLS_BORDER_UNDEFINED)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "the operator runs in stages (opening, closing, the top-hats or a body with #stage lines), "
-                        "each reading the whole image the one before wrote, and the undefined border leaves border "
-                        "pixels unwritten: choose another border mode");
     cls_staged_body staged;
     cls_status status = cls_staged_body_split(spec, &staged);
     for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
@@ -313,6 +309,9 @@ cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **s
         strbuf_append_n(&out, spec->body, (size_t)(first.start - spec->body));
         strbuf_append(&out, "\n");
     }
+    if (status == CLS_OK && spec->border == CLS_BORDER_UNDEFINED)
+        strbuf_printf(&out, "/* The undefined border: the stages run with clamp, and only the output pixels whose whole\n"
+                            " * %ux%u window lies inside the image are written. */\n", spec->mask_width, spec->mask_height);
     for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
         const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
         char *text = NULL;

@@ -9,7 +9,8 @@
  * is staged; text before the first #stage and after #combine may only be comments. The stages
  * pass f32 images on the device (host/staged_filter.c); each stage's mask is the centre of the
  * spec's mask of its window, and the spec's window covers the stages' reach together (the sum of
- * their half-sides), which is what a filter's output depends on. The morphological compositions
+ * their half-sides), which is what a filter's output depends on; with the undefined border the
+ * output pixels that window does not fit stay unwritten. The morphological compositions
  * (opening, closing and the top-hats) are staged bodies. No valid one-kernel body holds these
  * lines: OpenCL C knows no #stage or #combine directive. */
 #ifndef CLS_STAGED_BODY_H
@@ -48,11 +49,11 @@ cls_status cls_staged_body_split(const cls_spec *spec, cls_staged_body *staged);
 void cls_staged_body_free(cls_staged_body *staged);
 /* Stage K's spec: SPEC's settings with the stage's window, mask and body, reading SPEC's input
  * type (the first stage) or f32 and writing SPEC's output type (the last stage, when nothing is
- * combined) or f32. It points into STAGED. */
+ * combined) or f32; the undefined border becomes clamp (the run writes only the pixels whose
+ * whole window lies inside the image, which no clamped value reaches). It points into STAGED. */
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k);
-/* The rules of a staged spec (cls_spec_validate's, for a staged body): the split succeeds, every
- * stage's spec is valid (its body by the body rules over its window), and the border mode is not
- * undefined (a stage would read the border pixels the one before left unwritten). */
+/* The rules of a staged spec (cls_spec_validate's, for a staged body): the split succeeds and
+ * every stage's spec is valid (its body by the body rules over its window). */
 cls_status cls_staged_body_check(const cls_spec *spec);
 
 /* The combination kernel CLS_COMBINE_KERNEL_NAME (malloc'd, NULL on OOM) for an input of

@@ -341,6 +341,14 @@ cls_partition cls_filter_partition(const cls_filter *filter)
     return filter ? filter->config.partition : CLS_PARTITION_AUTO;
 }
 
+unsigned cls_filter_kernel_count(const cls_filter *filter)
+{
+    filter = serving(filter);
+    if (!filter) return 0;
+    if (filter->staged) return cls_staged_run_kernel_count(filter->staged);
+    return filter->two_pass ? 2 : 1;
+}
+
 cls_separable cls_filter_separable(const cls_filter *filter)
 {
     filter = serving(filter);

@@ -196,6 +196,10 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
         .cols_per_item = choice->cols_per_item,
         .compute_units = context->caps.compute_units,
         .max_input_per_output = resolved->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
+        .min_group_items = resolved->body && context->caps.type == CLS_DEVICE_GPU &&
+                                   resolved->mask_width * resolved->mask_height <= CLS_BODY_MIN_GROUP_WINDOW
+                               ? CLS_BODY_MIN_GROUP_ITEMS
+                               : 0,
     };
     cls_filter_release(first);
     /* A streaming kernel is one wave of work-items, each holding its window's sums in registers,

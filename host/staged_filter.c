@@ -1,5 +1,8 @@
 /* staged_filter.c — a staged run (see staged_filter.h): the stages' filters, the f32 images
- * between them, grown with the image, and the combination kernel of the top-hats. */
+ * between them, grown with the image, and the combination kernel of the top-hats. With the
+ * undefined border the stages run with clamp (cls_staged_stage_spec) and the last step writes only
+ * the pixels whose whole window lies inside the image, the ones a single kernel would write: no
+ * clamped value reaches them. */
 #include "staged_filter.h"
 
 #include "build.h"
@@ -18,6 +21,8 @@ struct cls_staged_run {
     cls_pixel_type input_type, output_type;
     cl_program combine_program; /* the combination kernel, when the body combines */
     cl_kernel combine_kernel;
+    int undefined;              /* the spec's border is undefined: the last step writes the interior */
+    unsigned reach_x, reach_y;  /* the spec's half window: every stage's reach together */
     cl_mem images[2];           /* f32, width x height, packed: the stages' results in turn */
     size_t image_bytes;
     char *source;
@@ -60,6 +65,9 @@ cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls
     run->context = context;
     run->input_type = spec->input_type;
     run->output_type = spec->output_type;
+    run->undefined = spec->border == CLS_BORDER_UNDEFINED;
+    run->reach_x = spec->mask_width / 2;
+    run->reach_y = spec->mask_height / 2;
     cls_staged_body staged;
     cls_status status = cls_staged_body_split(spec, &staged);
     if (status == CLS_OK) {
@@ -92,6 +100,8 @@ void cls_staged_run_release(cls_staged_run *run)
 const char *cls_staged_run_source(const cls_staged_run *run) { return run->source; }
 
 unsigned cls_staged_run_count(const cls_staged_run *run) { return run->count; }
+
+unsigned cls_staged_run_kernel_count(const cls_staged_run *run) { return run->count + (run->combine != CLS_COMBINE_NONE); }
 
 cls_filter *cls_staged_run_stage(const cls_staged_run *run, unsigned k) { return k < run->count ? run->stages[k] : NULL; }
 
@@ -164,9 +174,39 @@ static cls_status enqueue_combination(cls_staged_run *run, cl_mem input, cl_mem 
     return CLS_OK;
 }
 
-cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *image,
+/* The undefined border: *image's region of interest (the whole image when it has none) cut to the
+ * pixels whose window lies inside the image. 0 when no such pixel is left. A region that does not
+ * fit the image stays as it is, for the stage's own check to refuse. */
+static int clip_to_interior(const cls_staged_run *run, cls_image_desc *image)
+{
+    const int whole = image->roi_width == 0 && image->roi_height == 0;
+    const size_t x0 = whole ? 0 : image->roi_x, y0 = whole ? 0 : image->roi_y;
+    const size_t x1 = whole ? image->width : x0 + image->roi_width, y1 = whole ? image->height : y0 + image->roi_height;
+    if (!whole && (image->roi_width == 0 || image->roi_height == 0 || x1 > image->width || y1 > image->height)) return 1;
+    if (image->width < 2 * (size_t)run->reach_x + 1 || image->height < 2 * (size_t)run->reach_y + 1) return 0;
+    const size_t left = x0 > run->reach_x ? x0 : run->reach_x, top = y0 > run->reach_y ? y0 : run->reach_y;
+    const size_t right = x1 < image->width - run->reach_x ? x1 : image->width - run->reach_x;
+    const size_t bottom = y1 < image->height - run->reach_y ? y1 : image->height - run->reach_y;
+    if (left >= right || top >= bottom) return 0;
+    image->roi_x = left, image->roi_y = top, image->roi_width = right - left, image->roi_height = bottom - top;
+    return 1;
+}
+
+/* Nothing to write: an event that completes after the wait list, where one is asked for. */
+static cls_status enqueue_nothing(cls_staged_run *run, cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    if (!event) return CLS_OK;
+    const cl_int error = clEnqueueMarkerWithWaitList(run->context->queue, wait_count, wait_list, event);
+    return error == CL_SUCCESS ? CLS_OK
+                               : cls_fail(CLS_ERR_OPENCL, "clEnqueueMarkerWithWaitList failed: %s", cls_cl_error_name(error));
+}
+
+cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *described,
                                   cl_uint wait_count, const cl_event *wait_list, cl_event *event)
 {
+    cls_image_desc clipped = *described;
+    if (run->undefined && !clip_to_interior(run, &clipped)) return enqueue_nothing(run, wait_count, wait_list, event);
+    const cls_image_desc *image = &clipped;
     cls_status status = reserve_images(run, image->width * image->height * sizeof(float));
     cl_event previous = NULL;
     for (unsigned k = 0; status == CLS_OK && k < run->count; ++k) {

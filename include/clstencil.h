@@ -442,6 +442,10 @@ void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned 
 /* How the filter applies its mask: CLS_SEPARABLE_NONE (every tap of the window), SINGLE_PASS or
  * TWO_PASS (a rank-1 mask as a row and a column pass; cls_spec.separable). */
 cls_separable cls_filter_separable(const cls_filter *filter);
+/* The kernels one launch runs, one after another: 1; 2 for a two-pass filter; an operator in
+ * stages (the compositions, a rectangle's min and max) its stages and, for the top-hats, the
+ * subtraction. A launch's event is the last kernel's: its profiling times cover that one only. */
+unsigned cls_filter_kernel_count(const cls_filter *filter);
 /* The resolved output rows and columns per work-item (a two-pass filter: its row pass's). */
 void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols);
 /* Enqueues the filter on the context's queue after the events of wait_list; *event (may be

@@ -73,7 +73,7 @@ typedef struct bench_run {
     size_t filter_count;
     cls_filter *filters[BENCH_MAX_STAGES];
     unsigned outputs[BENCH_MAX_STAGES];     /* buffers each filter writes */
-    int two_pass[BENCH_MAX_STAGES];         /* two kernels behind one event: timed as a span */
+    int several_kernels[BENCH_MAX_STAGES]; /* kernels behind one event: timed as a span */
     cl_mem reads[BENCH_MAX_STAGES];         /* the buffer each filter reads */
     cl_mem writes[BENCH_MAX_STAGES][BENCH_MAX_OUTPUTS];
     cl_mem case_outputs[BENCH_MAX_OUTPUTS]; /* what the configuration produces */
@@ -166,9 +166,9 @@ static cls_status create_filter(bench_run *run, size_t first, size_t count, benc
         bench_apply_knobs(run->c, f, &spec);
         if (masks) spec.coefficients = masks, spec.mask_count = (unsigned)count;
         status = cls_filter_create(run->env->context, &spec, &run->filters[f]);
-        run->two_pass[f] = spec.separable == CLS_SEPARABLE_TWO_PASS;
     }
     if (status == CLS_OK) {
+        run->several_kernels[f] = cls_filter_kernel_count(run->filters[f]) > 1;
         run->outputs[f] = cls_filter_output_count(run->filters[f]);
         run->filter_count = f + 1;
     } else if (result->outcome == BENCH_OK) {
@@ -237,16 +237,17 @@ static double event_span_us(cl_event from, cl_profiling_info from_point, cl_even
 }
 
 /* Enqueues filter f after the queue's earlier commands (a filter reading through an image copies
- * the buffer into its image first, outside its event). A two-pass filter's event is its second
- * kernel's: a 4-byte fill just before it gives, by its end, where the first kernel could start. */
+ * the buffer into its image first, outside its event). The event of a filter of several kernels
+ * (two passes, stages) is its last kernel's: a 4-byte fill just before it gives, by its end, where
+ * the first kernel could start. */
 static cls_status enqueue_filter(bench_run *run, size_t f, cl_event *event, cl_event *before, bench_result *result)
 {
-    if (run->two_pass[f]) {
+    if (run->several_kernels[f]) {
         const float zero = 0.0f;
         const cl_int error = clEnqueueFillBuffer(cls_context_queue(run->env->context), run->copy_target, &zero,
                                                  sizeof zero, 0, sizeof zero, 0, NULL, before);
         if (error != CL_SUCCESS) {
-            fail_opencl(result, "enqueueing the fill before a two-pass filter", error);
+            fail_opencl(result, "enqueueing the fill before a filter of several kernels", error);
             return CLS_ERR_OPENCL;
         }
     }

@@ -215,9 +215,21 @@ def test_convolve_flips_where_correlate_does_not(border: str) -> None:
                                   RANDOM_MASK[::-1, ::-1])
 
 
+def test_undefined_border_writes_the_interior_only() -> None:
+    """The stages run with clamp and only the pixels whose whole window (both stages' reach)
+    lies inside the image are written: clamp's values there, zeros elsewhere."""
+    image = np.random.default_rng(8).random((12, 15), dtype=np.float32)
+    for text, (rx, ry) in (("opening:3", (2, 2)), ("tophat:5x3", (4, 2))):
+        result = clstencil.filter(image, text, "undefined")
+        clamped = clstencil.filter(image, text, "clamp")
+        np.testing.assert_array_equal(result[ry:-ry, rx:-rx], clamped[ry:-ry, rx:-rx], err_msg=text)
+        untouched = np.ones(image.shape, bool)
+        untouched[ry:-ry, rx:-rx] = False
+        assert not result[untouched].any(), text
+    assert not clstencil.filter(image[:4], "opening:3", "undefined").any()  # no 5x5 window fits
+
+
 def test_refusals_name_the_problem(masks, tmp_path) -> None:
-    with pytest.raises(clstencil.InvalidArgumentError, match="undefined border"):
-        clstencil.filter(np.zeros((8, 8), np.float32), "opening:3", "undefined")
     with pytest.raises(clstencil.InvalidArgumentError, match="sides up to 31"):
         clstencil.Operator("tophat:33")
     bad = tmp_path / "bad.txt"

@@ -53,7 +53,8 @@ def rank_text(kind: str, width: int, height: int, shape: str, percent: float = 5
 RANK_CASES = [("median", 3, 3, "rect", 50), ("median", 5, 3, "rect", 50), ("median", 9, 9, "rect", 50),
               ("median", 5, 5, "disk", 50), ("percentile", 5, 5, "rect", 20),
               ("percentile", 11, 31, "rect", 90), ("min", 5, 5, "disk", 0), ("max", 7, 3, "cross", 0),
-              ("min", 9, 5, "rect", 0), ("max", 3, 3, "rect", 0), ("morphgradient", 5, 5, "disk", 0)]
+              ("min", 9, 5, "rect", 0), ("max", 3, 3, "rect", 0), ("max", 31, 9, "rect", 0),
+              ("morphgradient", 5, 5, "disk", 0)]
 
 
 FULL_SWEEP = {"median:3x3,rect", "median:9x9,rect", "min:5x5,disk", "morphgradient:5x5,disk"}
@@ -94,6 +95,23 @@ def test_footprints_equals_scipy(case) -> None:
         np.testing.assert_array_equal(clstencil.filter(image, text, border, BORDER_VALUE),
                                       reference(image, SCIPY_MODES[border], BORDER_VALUE),
                                       err_msg=f"{text}, {border}")
+
+
+@pytest.mark.parametrize("border", list(SCIPY_MODES) + ["undefined"])
+def test_rectangle_passes_equal_one_kernel(border: str, tmp_path) -> None:
+    """min and max over a rectangle run as a row pass and then a column pass; the same rectangle
+    drawn in a footprint file runs as one kernel: the same bits, borders, NaN pixels (both skip
+    them) and windows of NaN only (infinity) included."""
+    ones = tmp_path / "ones.txt"
+    ones.write_text("1111111\n" * 5)
+    image = np.random.default_rng(6).random((23, 30), dtype=np.float32)
+    image[3, 4] = np.nan
+    image[10:17, 10:19] = np.nan
+    for kind in ("min", "max"):
+        passes = clstencil.filter(image, f"{kind}:7x5", border, BORDER_VALUE)
+        one_kernel = clstencil.filter(image, f"{kind}:mask:{ones}", border, BORDER_VALUE)
+        np.testing.assert_array_equal(passes, one_kernel, err_msg=f"{kind}, {border}")
+        assert passes[13, 14] == (np.inf if kind == "min" else -np.inf)
 
 
 def test_integer_median_is_exact() -> None:

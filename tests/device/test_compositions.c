@@ -1,7 +1,8 @@
-/* test_compositions.c — the morphological compositions (opening, closing and the top-hats), which
- * run in stages, on the default device through the C API: a filter with a region of interest,
- * row pitches and offsets on u8 images; a pipeline stage after another; the first-result, fastest
- * and tiered builds giving the same bits. The oracle is grey erosion and dilation written here
+/* test_compositions.c — the morphological compositions (opening, closing and the top-hats) and a
+ * rectangle's minimum and maximum, which run in stages, on the default device through the C API:
+ * a filter with a region of interest, row pitches and offsets on u8 images; the undefined border,
+ * which writes only the pixels whose window fits; a pipeline stage after another; the
+ * first-result, fastest and tiered builds giving the same bits. The oracle is grey erosion and dilation written here
  * from their definitions, with the CPU reference's border indexing. (scipy.ndimage checks every
  * border mode and footprint: python/tests/test_morphology_compositions.py.) */
 #include <stdarg.h>
@@ -128,6 +129,45 @@ static void region_pitch_and_offset(void **state)
     }
 }
 
+/* The undefined border: the staged filter writes the pixels of its region of interest whose whole
+ * window lies inside the image, each the clamp mode's value (which no clamped pixel reaches
+ * there), and leaves every other byte alone; an image smaller than the window gets nothing. */
+static void undefined_border_writes_the_interior(void **state)
+{
+    (void)state;
+    uint8_t input[W * H], output[W * H];
+    double image[W * H], expected[W * H];
+    for (int k = 0; k < W * H; ++k) image[k] = input[k] = (uint8_t)((k * 89) % 251);
+    unsigned char rect[35];
+    memset(rect, 1, sizeof rect);
+    static const unsigned char square[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const struct {
+        const char *text;
+        int rx, ry; /* the reach of every stage together */
+    } cases[] = {{"min:7x5", 3, 2}, {"opening:3", 2, 2}};
+    const cls_image_desc desc = {.width = W, .height = H, .roi_x = 1, .roi_y = 0, .roi_width = 15, .roi_height = 12};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_filter *filter = create(cases[c].text, CLS_BORDER_UNDEFINED, CLS_PIXEL_U8, CLS_PIXEL_U8, CLS_BUILD_FIRST_RESULT);
+        if (c == 0) extremum(image, rect, 7, 5, 0, CLS_BORDER_CLAMP, 0, expected);
+        else composition("opening", image, square, 3, 3, CLS_BORDER_CLAMP, 0, expected);
+        memset(output, 0xAB, sizeof output);
+        assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const int written = x >= 1 && x < 16 && y < 12 && x >= cases[c].rx && x < W - cases[c].rx &&
+                                    y >= cases[c].ry && y < H - cases[c].ry;
+                const int want = written ? (int)ref_to_output(CLS_PIXEL_U8, expected[y * W + x]) : 0xAB;
+                if (output[y * W + x] != want)
+                    fail_msg("%s at (%d, %d): %d, expected %d", cases[c].text, x, y, output[y * W + x], want);
+            }
+        const cls_image_desc narrow = {.width = 2 * (size_t)cases[c].rx, .height = H};
+        memset(output, 0xAB, sizeof output);
+        assert_int_equal(cls_filter_run_host(filter, input, output, &narrow), CLS_OK);
+        for (size_t k = 0; k < narrow.width * H; ++k) assert_int_equal(output[k], 0xAB);
+        cls_filter_release(filter);
+    }
+}
+
 /* max:3 then a closing in one pipeline, constant border 0.25, against the definition. */
 static void pipeline_stage(void **state)
 {
@@ -158,20 +198,23 @@ static void pipeline_stage(void **state)
     cls_pipeline_release(pipeline);
 }
 
-/* Every build goal runs the same stages: the same bits; the source shows both stages. */
+/* Every build goal runs the same stages: the same bits; the source shows the four stages, a
+ * rectangle's erosion and dilation each a row pass and a column pass. */
 static void build_goals_agree(void **state)
 {
     (void)state;
     float input[W * H], first[W * H], other[W * H];
     for (int k = 0; k < W * H; ++k) input[k] = (float)((k * 53) % 97) / 97.0f;
     const cls_image_desc desc = {.width = W, .height = H};
-    cls_filter *quick = create("opening:5x3", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_BUILD_FIRST_RESULT);
+    cls_filter *quick = create("opening:7x5", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_BUILD_FIRST_RESULT);
     assert_int_equal(cls_filter_run_host(quick, input, first, &desc), CLS_OK);
-    assert_non_null(strstr(cls_filter_source(quick), "Stage 2 of 2"));
+    const char *source = cls_filter_source(quick);
+    assert_non_null(strstr(source, "Stage 1 of 4: a 7x1 window over the input"));
+    assert_non_null(strstr(source, "Stage 4 of 4: a 1x5 window over stage 3's f32 image"));
     cls_filter_release(quick);
     static const cls_build_goal goals[] = {CLS_BUILD_FASTEST_KERNEL, CLS_BUILD_TIERED};
     for (int g = 0; g < 2; ++g) {
-        cls_filter *filter = create("opening:5x3", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, goals[g]);
+        cls_filter *filter = create("opening:7x5", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, goals[g]);
         assert_int_equal(cls_filter_wait(filter), CLS_OK);
         assert_int_equal(cls_filter_run_host(filter, input, other, &desc), CLS_OK);
         assert_memory_equal(first, other, sizeof first);
@@ -183,6 +226,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(region_pitch_and_offset),
+        cmocka_unit_test(undefined_border_writes_the_interior),
         cmocka_unit_test(pipeline_stage),
         cmocka_unit_test(build_goals_agree),
     };

@@ -337,6 +337,36 @@ static void input_per_output_limit(void **state)
     cls_config_result_free(&result);
 }
 
+/* The least work-items a group (operator bodies on GPUs): an sm_90 body of 32 registers over a 3x3
+ * window at 4096^2 gets Algorithm 2's 32x2 without it, a shape of at least 256 work-items with it,
+ * every candidate that large; a floor above the device's largest group changes nothing, and one
+ * the kernel's registers allow no group of falls back to every shape. */
+static void least_work_items_a_group(void **state)
+{
+    (void)state;
+    cls_config_request q = request_for(model_record("nvidia-sm90"), 32, 4096, 3, 1);
+    q.compute_units = 132;
+    cls_config_result result;
+    assert_int_equal(cls_configure(&q, &result), CLS_OK);
+    assert_int_equal(chosen(&result)->group_width * chosen(&result)->group_height, 64);
+    cls_config_result_free(&result);
+    q.min_group_items = CLS_BODY_MIN_GROUP_ITEMS;
+    assert_int_equal(cls_configure(&q, &result), CLS_OK);
+    assert_true(chosen(&result)->group_width * chosen(&result)->group_height >= 256);
+    for (size_t k = 0; k < result.count; ++k)
+        assert_true(result.candidates[k].group_width * result.candidates[k].group_height >= 256);
+    cls_config_result_free(&result);
+    q.min_group_items = 4096;
+    assert_int_equal(cls_configure(&q, &result), CLS_OK);
+    assert_int_equal(chosen(&result)->group_width * chosen(&result)->group_height, 64);
+    cls_config_result_free(&result);
+    q.min_group_items = 1024;
+    q.usage.registers = 255; /* 255 x 1024 registers exceed the multiprocessor's 65536 */
+    assert_int_equal(cls_configure(&q, &result), CLS_OK);
+    assert_true(result.count > 0);
+    cls_config_result_free(&result);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +379,7 @@ int main(void)
         cmocka_unit_test(sm90_small_problem_takes_the_smallest_shape),
         cmocka_unit_test(sm90_13x13_with_border_handling),
         cmocka_unit_test(input_per_output_limit),
+        cmocka_unit_test(least_work_items_a_group),
     };
     return cmocka_run_group_tests(tests, models_setup, models_teardown);
 }

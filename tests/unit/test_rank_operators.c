@@ -161,6 +161,42 @@ static void gaussian_family_masks(void **state)
     cls_operator_release(op);
 }
 
+/* The number of "#stage" lines of the operator's body. */
+static unsigned stages_of(const char *text)
+{
+    cls_operator *op = NULL;
+    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    unsigned count = 0;
+    for (const char *at = cls_operator_spec(op)->body; (at = strstr(at, "#stage ")); ++at) ++count;
+    cls_operator_release(op);
+    return count;
+}
+
+/* A rectangle's minimum and maximum of more than 25 pixels run as a row pass and a column pass
+ * (two stages, four in a composition); smaller rectangles, lines and other shapes as one kernel. */
+static void rectangles_separate(void **state)
+{
+    (void)state;
+    assert_int_equal(stages_of("min:5x5"), 0);
+    assert_int_equal(stages_of("max:31x1"), 0);
+    assert_int_equal(stages_of("min:7x7,disk"), 0);
+    assert_int_equal(stages_of("morphgradient:9"), 0);
+    assert_int_equal(stages_of("min:7x5"), 2);
+    assert_int_equal(stages_of("dilate:31"), 2);
+    assert_int_equal(stages_of("opening:5"), 2);
+    assert_int_equal(stages_of("tophat:7x5"), 4);
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_parse("max:9x7", &op), CLS_OK);
+    const char *body = cls_operator_spec(op)->body;
+    assert_non_null(strstr(body, "#stage 9x1\n"));
+    assert_non_null(strstr(body, "#stage 1x7\n"));
+    assert_true(strstr(body, "#stage 9x1") < strstr(body, "#stage 1x7"));
+    assert_int_equal(cls_operator_spec(op)->mask_width, 9);
+    assert_int_equal(cls_operator_spec(op)->mask_height, 7);
+    assert_string_equal(cls_operator_name(op), "max:9x7,rect");
+    cls_operator_release(op);
+}
+
 static void refused(const char *text, const char *message)
 {
     cls_operator *op = NULL;
@@ -193,7 +229,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
         cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
-        cmocka_unit_test(refusals_name_the_rule),
+        cmocka_unit_test(refusals_name_the_rule), cmocka_unit_test(rectangles_separate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
