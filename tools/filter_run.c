@@ -208,9 +208,12 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         cls_filter_build_info(stage, &info);
         unsigned rows = 0, cols = 0;
         cls_filter_outputs_per_item(stage, &rows, &cols);
-        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms (%s, %ux%u per work-item)", i + 1,
+        const unsigned kernels = cls_filter_kernel_count(stage);
+        char last[48] = ""; /* a launch's event is its last kernel's */
+        if (kernels > 1) snprintf(last, sizeof last, " (the last of %u kernels)", kernels);
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms%s (%s, %ux%u per work-item)", i + 1,
                 s->labels[i], info.from_disk_cache ? "loaded from the disk cache" : "built from source",
-                info.build_milliseconds, t->stage_ms[i], cls_partition_name(cls_filter_partition(stage)), cols,
+                info.build_milliseconds, t->stage_ms[i], last, cls_partition_name(cls_filter_partition(stage)), cols,
                 rows);
         if (info.registers) /* from ptxas (NVIDIA), kept in the binary cache */
             fprintf(stderr, ", %u registers, %u B spilled", info.registers, info.spill_store_bytes);
