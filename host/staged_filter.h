@@ -31,8 +31,8 @@ cls_status cls_staged_run_wait(cls_staged_run *run);
  * first stage reads input (the image's pitch and offset), the last step writes output (its
  * pitch, offset and region of interest; with the undefined border only its pixels whose window
  * lies inside the image), stages in between compute whole images. *event (may be NULL) is the
- * last step's, or a marker's when nothing is written. The image description has been checked against the buffers; the
- * caller serializes calls (the f32 images are the run's). */
+ * last step's, or a marker's when nothing is written. The image description has been checked
+ * against the buffers; the caller serializes calls (the f32 images are the run's). */
 cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *image,
                                   cl_uint wait_count, const cl_event *wait_list, cl_event *event);
 
