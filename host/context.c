@@ -29,6 +29,7 @@ static cls_status init_device(cls_context *context, const cls_device_caps *caps)
 {
     pthread_mutex_init(&context->programs_lock, NULL);
     pthread_cond_init(&context->program_built, NULL);
+    pthread_mutex_init(&context->host_run_lock, NULL);
     context->caps = *caps;
     char path[4096];
     const int set = cls_config_path(CLS_CONFIG_DEVICE_DB, path, sizeof path);
@@ -163,6 +164,8 @@ void cls_context_release(cls_context *context)
     cls_tuning_table_free(&context->tuning);
     pthread_mutex_destroy(&context->programs_lock);
     pthread_cond_destroy(&context->program_built);
+    cls_host_run_release(context);
+    pthread_mutex_destroy(&context->host_run_lock);
     if (context->queue) clReleaseCommandQueue(context->queue);
     if (context->context) clReleaseContext(context->context);
     free(context);

@@ -631,22 +631,17 @@ static int writes_every_byte(const cls_filter *filter, const resolved_image *r)
            r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type);
 }
 
-/* Creates the device buffers of a host run: the input, and outputs that start as the caller's
- * outputs so that pixels and padding the kernel does not write keep their values (when it writes
- * every byte, they start empty: no copy in). */
-static cls_status create_host_buffers(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
-                                      const resolved_image *r, cl_mem *in, cl_mem *out)
+/* Copies a host run's images into the context's buffers: the input, and the outputs where the
+ * launch does not write every byte (pixels and padding it leaves keep the caller's values). */
+static cl_int write_host_images(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
+                                const resolved_image *r, cl_mem in, const cl_mem *out)
 {
-    cl_context cl = filter->context->context;
+    cl_command_queue queue = filter->context->queue;
+    cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, r->bytes[0], input, 0, NULL, NULL);
     const int copy_in = !writes_every_byte(serving(filter), r);
-    cl_int error;
-    *in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r->bytes[0], (void *)input, &error);
-    for (unsigned k = 0; error == CL_SUCCESS && k < count; ++k)
-        out[k] = clCreateBuffer(cl, copy_in ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_WRITE_ONLY, r->bytes[1],
-                                copy_in ? outputs[k] : NULL, &error);
-    if (error != CL_SUCCESS)
-        return cls_fail(CLS_ERR_OPENCL, "cannot create the image buffers: %s", cls_cl_error_name(error));
-    return CLS_OK;
+    for (unsigned k = 0; copy_in && error == CL_SUCCESS && k < count; ++k)
+        error = clEnqueueWriteBuffer(queue, out[k], CL_TRUE, 0, r->bytes[1], outputs[k], 0, NULL, NULL);
+    return error;
 }
 
 cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, unsigned output_count,
@@ -663,7 +658,11 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     if (status == CLS_OK) status = resolve_image(filter, image, &r);
     if (status != CLS_OK) return status;
     cl_mem in = NULL, out[CLS_MAX_MASKS] = {NULL};
-    status = create_host_buffers(filter, input, output_count, outputs, &r, &in, out);
+    status = cls_host_run_begin(filter->context, r.bytes[0], output_count, r.bytes[1], &in, out);
+    if (status != CLS_OK) return status;
+    const cl_int written = write_host_images(filter, input, output_count, outputs, &r, in, out);
+    if (written != CL_SUCCESS)
+        status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(written));
     if (status == CLS_OK) status = cls_filter_enqueue_outputs(filter, in, output_count, out, image, 0, NULL, NULL);
     for (unsigned k = 0; status == CLS_OK && k < output_count; ++k) {
         cl_int error = clEnqueueReadBuffer(filter->context->queue, out[k], CL_TRUE, 0, r.bytes[1], outputs[k], 0,
@@ -671,9 +670,8 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
         if (error != CL_SUCCESS)
             status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
     }
-    if (in) clReleaseMemObject(in);
-    for (unsigned k = 0; k < output_count; ++k)
-        if (out[k]) clReleaseMemObject(out[k]);
+    if (status != CLS_OK) clFinish(filter->context->queue); /* nothing may still use the buffers */
+    cls_host_run_end(filter->context);
     return status;
 }
 

@@ -26,7 +26,19 @@ struct cls_context {
     struct cls_program_entry *programs; /* built programs, one per source and options */
     cls_tuning_table tuning; /* shipped and user tuning results, as loaded at creation */
     char warnings[2048];     /* configuration files skipped at creation, one line each */
+    pthread_mutex_t host_run_lock;                  /* guards the host runs' buffers (host_run.c) */
+    cl_mem host_run_buffers[1 + CLS_MAX_MASKS];     /* the input, then the outputs */
+    size_t host_run_bytes[1 + CLS_MAX_MASKS];
 };
+
+/* A run on host images (host_run.c): locks the context's host-run buffers and gives an input of
+ * INPUT_BYTES and OUTPUT_COUNT outputs of OUTPUT_BYTES, grown where they are smaller (unlocked
+ * again on failure); cls_host_run_end unlocks them. */
+cls_status cls_host_run_begin(cls_context *context, size_t input_bytes, unsigned output_count, size_t output_bytes,
+                              cl_mem *input, cl_mem *outputs);
+void cls_host_run_end(cls_context *context);
+/* Frees the buffers (cls_context_release). */
+void cls_host_run_release(cls_context *context);
 
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */
 cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,

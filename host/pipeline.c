@@ -184,22 +184,23 @@ cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void
                                                       (image->height - 1) + image->width * in_pixel;
     const size_t out_bytes = image->output_offset + (image->output_row_pitch ? image->output_row_pitch : image->width * out_pixel) *
                                                         (image->height - 1) + image->width * out_pixel;
-    cl_context cl = pipeline->context->context;
-    cl_int error, error_out;
-    cl_mem in = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_bytes, (void *)input, &error);
-    cl_mem out = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out_bytes, output, &error_out);
-    cls_status status = CLS_OK;
-    if (error != CL_SUCCESS || error_out != CL_SUCCESS)
-        status = cls_fail(CLS_ERR_OPENCL, "cannot create the image buffers: %s",
-                          cls_cl_error_name(error != CL_SUCCESS ? error : error_out));
+    cl_mem in = NULL, out = NULL;
+    cls_status status = cls_host_run_begin(pipeline->context, in_bytes, 1, out_bytes, &in, &out);
+    if (status != CLS_OK) return status;
+    cl_command_queue queue = pipeline->context->queue;
+    /* the output too: pixels and padding the last stage does not write keep the caller's values */
+    cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, in_bytes, input, 0, NULL, NULL);
+    if (error == CL_SUCCESS) error = clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, out_bytes, output, 0, NULL, NULL);
+    if (error != CL_SUCCESS)
+        status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(error));
     cl_event done = NULL;
     if (status == CLS_OK) status = cls_pipeline_enqueue(pipeline, in, out, image, 0, NULL, &done, NULL);
     if (status == CLS_OK) {
-        error = clEnqueueReadBuffer(pipeline->context->queue, out, CL_TRUE, 0, out_bytes, output, 1, &done, NULL);
+        error = clEnqueueReadBuffer(queue, out, CL_TRUE, 0, out_bytes, output, 1, &done, NULL);
         if (error != CL_SUCCESS) status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
     }
     if (done) clReleaseEvent(done);
-    if (in) clReleaseMemObject(in);
-    if (out) clReleaseMemObject(out);
+    if (status != CLS_OK) clFinish(queue); /* nothing may still use the buffers */
+    cls_host_run_end(pipeline->context);
     return status;
 }

@@ -454,7 +454,9 @@ void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsig
 cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output,
                               const cls_image_desc *image, cl_uint wait_count,
                               const cl_event *wait_list, cl_event *event);
-/* Convenience: copies host images in, runs, copies the result out and waits. */
+/* Convenience: copies host images in, runs, copies the result out and waits. The device buffers
+ * are the context's, kept between runs (as large as the largest run's images until the context
+ * is released); runs of one context on host images take turns on them. */
 cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output,
                                const cls_image_desc *image);
 /* The number of output buffers a launch writes: mask_count, or 1 with an epilogue. */
@@ -627,7 +629,8 @@ void cls_pipeline_reach(const cls_pipeline *pipeline, unsigned *x, unsigned *y);
 cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem output,
                                 const cls_image_desc *image, cl_uint wait_count,
                                 const cl_event *wait_list, cl_event *event, cl_event *stage_events);
-/* Convenience: host images in and out, waits. */
+/* Convenience: host images in and out, waits; through the context's buffers, as
+ * cls_filter_run_host. */
 cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output,
                                  const cls_image_desc *image);
 

@@ -5,7 +5,10 @@ image, the same masks and border modes, as a Markdown table (the README's compar
 Cases: Gaussian 3x3 and 5x5 (clstencil's gaussian:SIZE,SIGMA with OpenCV's default sigma, the
 peers the same mask computed in numpy) and random 9x9, 13x13 and 25x25 masks (uniform in -1..1,
 fixed seed; clstencil's correlate:NxN,c1,..., a correlation as the peers compute), each with the
-clamp (replicate, scipy's nearest) and mirror101 (reflect-101, scipy's mirror) borders.
+clamp (replicate, scipy's nearest) and mirror101 (reflect-101, scipy's mirror) borders; and, asked
+for by --cases, the rank filters median 3x3 and 5x5 and the minimum over a 31x31 square
+(scipy's median_filter and minimum_filter, CuPy's the same, OpenCV's medianBlur, which takes float32
+at 3 and 5 with the replicated border only, and erode).
 
   clstencil  `clstencil bench --op OP --borders clamp,mirror101 --size WxH --runs N --json FILE`:
              the median kernel time from OpenCL profiling events and a device-to-device copy of
@@ -53,9 +56,10 @@ BORDERS = {
     "clamp": {"scipy": "nearest", "cupy": "nearest", "opencv": "BORDER_REPLICATE"},
     "mirror101": {"scipy": "mirror", "cupy": "mirror", "opencv": "BORDER_REFLECT_101"},
 }
-# Case name -> (kind, mask side).
+# Case name -> (kind, mask side). The rank cases run only when --cases names them.
 CASES = {"gaussian3": ("gaussian", 3), "gaussian5": ("gaussian", 5), "random9": ("random", 9),
          "random13": ("random", 13), "random25": ("random", 25)}
+RANK_CASES = {"median3": ("median", 3), "median5": ("median", 5), "min31": ("minimum", 31)}
 DASH = "–"
 DEFAULTS = {"runs": 21, "warmup": 3, "scipy_runs": 3}
 QUICK_DEFAULTS = {"runs": 5, "warmup": 1, "scipy_runs": 1}
@@ -63,12 +67,14 @@ QUICK_DEFAULTS = {"runs": 5, "warmup": 1, "scipy_runs": 1}
 
 @dataclass
 class Case:
-    """One mask: its label, clstencil's operator text and the mask the peers take."""
+    """One mask: its label, clstencil's operator text and the mask the peers take; kind is
+    "correlate" for the weighted sums, else "median" or "minimum" over the mask's square."""
 
     name: str
     label: str
     operator: str
     mask: np.ndarray
+    kind: str = "correlate"
 
 
 @dataclass
@@ -98,7 +104,10 @@ def gaussian_mask(size: int, sigma: float) -> np.ndarray:
 
 
 def make_case(name: str, rng: np.random.Generator) -> Case:
-    kind, size = CASES[name]
+    kind, size = {**CASES, **RANK_CASES}[name]
+    if kind in ("median", "minimum"):
+        operator = f"{'median' if kind == 'median' else 'min'}:{size}"
+        return Case(name, f"{kind} {size}x{size}", operator, np.ones((size, size), np.float32), kind)
     if kind == "gaussian":
         sigma = gaussian_sigma(size)
         return Case(name, f"gaussian {size}x{size}", f"gaussian:{size},{sigma:.9g}",
@@ -130,21 +139,32 @@ def median_wall_ms(action: Callable[[], object], runs: int, warmup: int) -> floa
     return 1e3 * statistics.median(times)
 
 
-def reference(image: np.ndarray, mask: np.ndarray, border: str) -> np.ndarray | None:
-    """scipy.ndimage.correlate in float64 (None without scipy)."""
+def ndimage_call(ndimage, case: Case, image, mode: str, **output):
+    """The case's scipy.ndimage (or cupyx.scipy.ndimage) function applied to image."""
+    if case.kind == "median":
+        return ndimage.median_filter(image, size=case.mask.shape, mode=mode, **output)
+    if case.kind == "minimum":
+        return ndimage.minimum_filter(image, size=case.mask.shape, mode=mode, **output)
+    return ndimage.correlate(image, case.mask, mode=mode, **output)
+
+
+def reference(image: np.ndarray, case: Case, border: str) -> np.ndarray | None:
+    """scipy.ndimage's result in float64 (None without scipy)."""
     try:
         import scipy.ndimage
     except ImportError:
         return None
-    return scipy.ndimage.correlate(image.astype(np.float64), mask.astype(np.float64),
-                                   mode=BORDERS[border]["scipy"])
+    return ndimage_call(scipy.ndimage, case, image.astype(np.float64), BORDERS[border]["scipy"])
 
 
-def matches(result: np.ndarray, expected: np.ndarray | None, mask: np.ndarray) -> bool:
-    """Whether a peer's result equals the reference within float32 rounding."""
+def matches(result: np.ndarray, expected: np.ndarray | None, case: Case) -> bool:
+    """Whether a peer's result equals the reference within float32 rounding (a rank filter's
+    exactly: it returns one of its inputs)."""
     if expected is None:
         return True
-    limit = CHECK_TOLERANCE * float(np.abs(mask).sum())
+    if case.kind != "correlate":
+        return bool(np.array_equal(result.astype(np.float64), expected))
+    limit = CHECK_TOLERANCE * float(np.abs(case.mask).sum())
     return bool(np.max(np.abs(result.astype(np.float64) - expected)) <= limit)
 
 
@@ -236,18 +256,18 @@ def time_cupy_case(cupy, peer: Peer, case: Case, border: str, image: np.ndarray,
                    small: np.ndarray, args: argparse.Namespace) -> None:
     import cupyx.scipy.ndimage
     mode = BORDERS[border]["cupy"]
-    mask = cupy.asarray(case.mask)
     source = cupy.asarray(image)
     target, copy = cupy.empty_like(source), cupy.empty_like(source)
-    correlate = lambda: cupyx.scipy.ndimage.correlate(source, mask, output=target, mode=mode)
+    on_gpu = Case(case.name, case.label, case.operator, cupy.asarray(case.mask), case.kind)
+    correlate = lambda: ndimage_call(cupyx.scipy.ndimage, on_gpu, source, mode, output=target)
     cupy.cuda.Device().synchronize()
     start = time.perf_counter()
     correlate()  # the first call of this mask size and mode: CuPy compiles its kernel
     cupy.cuda.Device().synchronize()
     first_ms = 1e3 * (time.perf_counter() - start)
-    checked = cupy.asnumpy(cupyx.scipy.ndimage.correlate(cupy.asarray(small), mask, mode=mode))
-    if not matches(checked, reference(small, case.mask, border), case.mask):
-        peer.notes.append(f"{case.label} {border}: differs from scipy.ndimage.correlate; not timed")
+    checked = cupy.asnumpy(ndimage_call(cupyx.scipy.ndimage, on_gpu, cupy.asarray(small), mode))
+    if not matches(checked, reference(small, case, border), case):
+        peer.notes.append(f"{case.label} {border}: differs from scipy.ndimage; not timed")
         return
     peer.results[(case.name, border)] = {
         "kernel_us": cupy_event_us(cupy, correlate, args.runs, args.warmup),
@@ -281,7 +301,8 @@ def opencv_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
         peer.notes.append(f"OpenCV (cv2) unavailable: {error}")
         return peer
     peer.available = True
-    peer.description = f"cv2.filter2D, OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads"
+    peer.description = (f"cv2.filter2D (medianBlur, erode), OpenCV {cv2.__version__}, "
+                        f"{cv2.getNumThreads()} threads")
     target, copy = np.empty_like(image), np.empty_like(image)
     copy_ms = median_wall_ms(lambda: np.copyto(copy, image), args.runs, args.warmup)
     for case in cases:
@@ -297,11 +318,19 @@ def opencv_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
 def time_opencv_case(cv2, peer: Peer, case: Case, border: str, image: np.ndarray,
                      small: np.ndarray, target: np.ndarray, args: argparse.Namespace) -> None:
     mode = getattr(cv2, BORDERS[border]["opencv"])
-    checked = cv2.filter2D(small, -1, case.mask, borderType=mode)
-    if not matches(checked, reference(small, case.mask, border), case.mask):
-        peer.notes.append(f"{case.label} {border}: differs from scipy.ndimage.correlate; not timed")
+    if case.kind == "median" and border != "clamp":
+        peer.notes.append(f"{case.label} {border}: medianBlur replicates the border only")
         return
-    run = lambda: cv2.filter2D(image, -1, case.mask, dst=target, borderType=mode)
+    if case.kind == "median":
+        apply = lambda a, **out: cv2.medianBlur(a, case.mask.shape[0], **out)
+    elif case.kind == "minimum":
+        apply = lambda a, **out: cv2.erode(a, case.mask.astype(np.uint8), borderType=mode, **out)
+    else:
+        apply = lambda a, **out: cv2.filter2D(a, -1, case.mask, borderType=mode, **out)
+    if not matches(apply(small), reference(small, case, border), case):
+        peer.notes.append(f"{case.label} {border}: differs from scipy.ndimage; not timed")
+        return
+    run = lambda: apply(image, dst=target)
     peer.results[(case.name, border)] = {"ms": median_wall_ms(run, args.runs, args.warmup),
                                          "runs": args.runs}
 
@@ -318,13 +347,13 @@ def scipy_peer(cases: list[Case], image: np.ndarray, args: argparse.Namespace) -
         peer.notes.append(f"scipy unavailable: {error}")
         return peer
     peer.available = True
-    peer.description = f"scipy.ndimage.correlate, scipy {scipy.__version__} (one core)"
+    peer.description = f"scipy.ndimage (correlate, median_filter, minimum_filter), scipy {scipy.__version__} (one core)"
     target = np.empty_like(image)
     for case in cases:
         for border in BORDERS:
             progress(f"scipy {case.label} {border}")
             mode = BORDERS[border]["scipy"]
-            run = lambda: scipy.ndimage.correlate(image, case.mask, output=target, mode=mode)
+            run = lambda: ndimage_call(scipy.ndimage, case, image, mode, output=target)
             timing = lambda: {"ms": median_wall_ms(run, args.scipy_runs, 0), "runs": args.scipy_runs}
             guarded(peer, case, border, lambda: peer.results.update({(case.name, border): timing()}))
     return peer
@@ -429,7 +458,8 @@ def parse_arguments() -> argparse.Namespace:
                         help="scipy's timed runs (default 3; --quick 1; 0 leaves scipy out)")
     parser.add_argument("--quick", action="store_true", help="fewer runs, for a first look")
     parser.add_argument("--cases", default=",".join(CASES),
-                        help=f"comma-separated subset of {','.join(CASES)}")
+                        help=f"comma-separated subset of {','.join({**CASES, **RANK_CASES})} "
+                             f"(default: the weighted sums)")
     parser.add_argument("--seed", type=int, default=20261125, help="random masks' seed")
     parser.add_argument("--device", help="clstencil's device selector (as CLSTENCIL_DEVICE)")
     parser.add_argument("--bench-args", default="", help="more options for clstencil bench")
@@ -445,16 +475,17 @@ def parse_arguments() -> argparse.Namespace:
     for name, value in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
-    unknown = set(args.cases.split(",")) - set(CASES)
+    unknown = set(args.cases.split(",")) - set(CASES) - set(RANK_CASES)
     if unknown:
-        parser.error(f"unknown cases {', '.join(sorted(unknown))}; known: {', '.join(CASES)}")
+        parser.error(f"unknown cases {', '.join(sorted(unknown))}; known: "
+                     f"{', '.join({**CASES, **RANK_CASES})}")
     return args
 
 
 def main() -> None:
     args = parse_arguments()
     rng = np.random.default_rng(args.seed)
-    cases = [make_case(name, rng) for name in CASES if name in args.cases.split(",")]
+    cases = [make_case(name, rng) for name in {**CASES, **RANK_CASES} if name in args.cases.split(",")]
     width, height = map(int, args.size.split("x"))
     image = rng.random((height, width), dtype=np.float32)
     small = rng.random((CHECK_SIZE, CHECK_SIZE), dtype=np.float32)

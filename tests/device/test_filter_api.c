@@ -1,6 +1,7 @@
 /* test_filter_api.c — the filter API on the default device: auto resolution, one test per
- * launch-time validation error, and the undefined border leaving border pixels untouched (the
- * host side of the variants is in test_variant_host.c). */
+ * launch-time validation error, the undefined border leaving border pixels untouched, and runs on
+ * host images of growing and shrinking sizes through the context's kept buffers (the host side of
+ * the variants is in test_variant_host.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -151,6 +152,52 @@ static void undefined_border_leaves_border_pixels(void **state)
     cls_filter_release(filter);
 }
 
+/* Host runs of one context reuse its device buffers: images larger, then smaller than before, a
+ * pipeline's run between them, and an undefined border whose untouched pixels must come back as
+ * the caller's (not as a larger earlier run's) each give the reference. */
+static void host_runs_of_several_sizes(void **state)
+{
+    (void)state;
+    cls_filter *clamp = make_filter(CLS_BORDER_CLAMP, 0, 0), *undefined = make_filter(CLS_BORDER_UNDEFINED, 0, 0);
+    cls_pipeline *pipeline = NULL;
+    assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box3;
+    assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_OK);
+    static const size_t sizes[][2] = {{40, 30}, {130, 70}, {9, 5}, {64, 64}};
+    float *in = malloc(130 * 70 * sizeof *in), *out = malloc(130 * 70 * sizeof *out);
+    double *expected = malloc(130 * 70 * sizeof *expected);
+    assert_non_null(in);
+    assert_non_null(out);
+    assert_non_null(expected);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        const size_t w = sizes[s][0], h = sizes[s][1];
+        for (size_t k = 0; k < w * h; ++k) in[k] = (float)((k * 7 + s * 13) % 23);
+        const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
+        const cls_image_desc desc = {.width = w, .height = h};
+        for (int run = 0; run < 3; ++run) {
+            const cls_border border = run == 1 ? CLS_BORDER_UNDEFINED : CLS_BORDER_CLAMP;
+            assert_int_equal(ref_stencil(&image, box3, 3, 3, border, 0.0f, expected), 0);
+            for (size_t k = 0; k < w * h; ++k) out[k] = -1.0f;
+            if (run == 2) assert_int_equal(cls_pipeline_run_host(pipeline, in, out, &desc), CLS_OK);
+            else assert_int_equal(cls_filter_run_host(run ? undefined : clamp, in, out, &desc), CLS_OK);
+            for (size_t y = 0; y < h; ++y)
+                for (size_t x = 0; x < w; ++x) {
+                    const double want = isnan(expected[y * w + x]) ? -1.0 : expected[y * w + x];
+                    if (!ref_f32_close(out[y * w + x], want))
+                        fail_msg("%zux%zu run %d at (%zu, %zu): %g, expected %g", w, h, run, x, y, out[y * w + x], want);
+                }
+        }
+    }
+    free(in);
+    free(out);
+    free(expected);
+    cls_pipeline_release(pipeline);
+    cls_filter_release(clamp);
+    cls_filter_release(undefined);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +210,7 @@ int main(void)
         cmocka_unit_test(pitch_not_whole_pixels),
         cmocka_unit_test(buffer_too_small),
         cmocka_unit_test(undefined_border_leaves_border_pixels),
+        cmocka_unit_test(host_runs_of_several_sizes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

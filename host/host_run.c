@@ -1,0 +1,48 @@
+/* host_run.c — the device buffers of runs on host images (cls_filter_run_host and
+ * cls_pipeline_run_host): the context keeps them between runs, grown to the largest image so far,
+ * so that a run neither allocates nor frees device memory; runs of one context take turns on them.
+ * On an H200 a 4096x4096 f32 filter through buffers made and freed for the run took 60 ms from
+ * Python, against 15.6 ms for the bare transfers of its bytes. */
+#include "host.h"
+
+#include "error.h"
+
+/* Buffer k (0: the input, 1 + k: output k) of at least BYTES, made again when it is smaller. */
+static cls_status reserve(cls_context *context, unsigned k, size_t bytes, cl_mem *out)
+{
+    if (context->host_run_bytes[k] < bytes) {
+        if (context->host_run_buffers[k]) clReleaseMemObject(context->host_run_buffers[k]);
+        context->host_run_buffers[k] = NULL;
+        context->host_run_bytes[k] = 0;
+        cl_int error;
+        cl_mem buffer = clCreateBuffer(context->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+        if (error != CL_SUCCESS)
+            return cls_fail(CLS_ERR_OPENCL, "cannot create a %zu-byte buffer for the image: %s", bytes,
+                            cls_cl_error_name(error));
+        context->host_run_buffers[k] = buffer;
+        context->host_run_bytes[k] = bytes;
+    }
+    *out = context->host_run_buffers[k];
+    return CLS_OK;
+}
+
+cls_status cls_host_run_begin(cls_context *context, size_t input_bytes, unsigned output_count, size_t output_bytes,
+                              cl_mem *input, cl_mem *outputs)
+{
+    if (output_count > CLS_MAX_MASKS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%u outputs: at most %d", output_count, CLS_MAX_MASKS);
+    pthread_mutex_lock(&context->host_run_lock);
+    cls_status status = reserve(context, 0, input_bytes, input);
+    for (unsigned k = 0; status == CLS_OK && k < output_count; ++k)
+        status = reserve(context, 1 + k, output_bytes, &outputs[k]);
+    if (status != CLS_OK) pthread_mutex_unlock(&context->host_run_lock);
+    return status;
+}
+
+void cls_host_run_end(cls_context *context) { pthread_mutex_unlock(&context->host_run_lock); }
+
+void cls_host_run_release(cls_context *context)
+{
+    for (unsigned k = 0; k < 1 + CLS_MAX_MASKS; ++k)
+        if (context->host_run_buffers[k]) clReleaseMemObject(context->host_run_buffers[k]);
+}
