@@ -43,9 +43,24 @@ const char *emit_cl_type(cls_pixel_type type)
     case CLS_PIXEL_U8: return "uchar";
     case CLS_PIXEL_U16: return "ushort";
     case CLS_PIXEL_I16: return "short";
+    case CLS_PIXEL_F16: return "half";
     case CLS_PIXEL_F32: return "float";
     }
     return "float";
+}
+
+void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index)
+{
+    if (type == CLS_PIXEL_F16) snprintf(text, size, "vload_half(%s, %s)", index, pointer);
+    else snprintf(text, size, "(float)%s[%s]", pointer, index);
+}
+
+void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
+                       const char *value)
+{
+    if (type == CLS_PIXEL_F16) snprintf(text, size, "vstore_half_rte(%s, %s, %s);", value, index, pointer);
+    else if (type == CLS_PIXEL_F32) snprintf(text, size, "%s[%s] = %s;", pointer, index, value);
+    else snprintf(text, size, "%s[%s] = convert_%s_sat_rte(%s);", pointer, index, emit_cl_type(type), value);
 }
 
 void append_float(strbuf *out, float value)
@@ -482,8 +497,9 @@ static void emit_store_value(emitter *e, int indent, unsigned output, const char
     const cls_pixel_type type = e->config->spec.output_type;
     char name[24] = "output";
     if (output) snprintf(name, sizeof name, "output%u", output);
-    if (type == CLS_PIXEL_F32) strbuf_line(e->out, indent, "%s[%s] = %s;", name, at, value);
-    else strbuf_line(e->out, indent, "%s[%s] = convert_%s_sat_rte(%s);", name, at, emit_cl_type(type), value);
+    char store[512];
+    emit_format_store(store, sizeof store, type, name, at, value);
+    strbuf_line(e->out, indent, "%s", store);
 }
 
 void emit_store_outputs(emitter *e, int indent, const char *k, const char *at)

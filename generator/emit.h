@@ -88,6 +88,12 @@ void emit_column_pass(emitter *e, int indent);
 void indent_line(strbuf *out, int indent);
 /* The OpenCL C type of a pixel type: uchar, ushort, float. */
 const char *emit_cl_type(cls_pixel_type type);
+/* A load of pointer[index] as a float, and a store of the float `value` to pointer[index] (with its
+ * semicolon), in the pixel type's conversion: f16 through vload_half and vstore_half_rte, integers
+ * rounded and saturated. */
+void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index);
+void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
+                       const char *value);
 void append_float(strbuf *out, float value);
 /* "", " + 2" or " - 2". */
 void format_offset(char *text, size_t size, int offset);

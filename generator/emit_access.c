@@ -52,7 +52,8 @@ static int column_checked(const emitter *e, const access *a)
 /* The image read of (column, row), as a float. */
 static void append_image_read(emitter *e, const char *column, const char *row)
 {
-    if (e->config->spec.input_type == CLS_PIXEL_F32)
+    const cls_pixel_type type = e->config->spec.input_type;
+    if (type == CLS_PIXEL_F32 || type == CLS_PIXEL_F16)
         strbuf_printf(e->out, "read_imagef(input, sampler, (int2)(%s, %s)).x", column, row);
     else if (e->config->spec.input_type == CLS_PIXEL_I16)
         strbuf_printf(e->out, "(float)read_imagei(input, sampler, (int2)(%s, %s)).x", column, row);
@@ -122,8 +123,14 @@ void access_load(emitter *e, const access *a, const char *row, const char *dx)
     strbuf text;
     strbuf_init(&text);
     append_index(&text, a->x, xx, "width");
-    if (a->kind == ACCESS_IMAGE) append_image_read(e, strbuf_text(&text), row);
-    else strbuf_printf(out, "(float)input[%s + %s]", row, strbuf_text(&text));
+    if (a->kind == ACCESS_IMAGE) {
+        append_image_read(e, strbuf_text(&text), row);
+    } else {
+        char index[256], load[320];
+        snprintf(index, sizeof index, "%s + %s", row, strbuf_text(&text));
+        emit_format_load(load, sizeof load, e->config->spec.input_type, "input", index);
+        strbuf_append(out, load);
+    }
     strbuf_free(&text);
     close_select(e, a, row_inside, xx, NULL);
 }
@@ -144,8 +151,14 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy)
     strbuf_init(&row);
     append_index(&column, a->x, xx, "width");
     append_index(&row, a->y, yy, "height");
-    if (a->kind == ACCESS_IMAGE) append_image_read(e, strbuf_text(&column), strbuf_text(&row));
-    else strbuf_printf(out, "(float)input[(long)(%s) * input_pitch + %s]", strbuf_text(&row), strbuf_text(&column));
+    if (a->kind == ACCESS_IMAGE) {
+        append_image_read(e, strbuf_text(&column), strbuf_text(&row));
+    } else {
+        char index[512], load[600];
+        snprintf(index, sizeof index, "(long)(%s) * input_pitch + %s", strbuf_text(&row), strbuf_text(&column));
+        emit_format_load(load, sizeof load, e->config->spec.input_type, "input", index);
+        strbuf_append(out, load);
+    }
     strbuf_free(&column);
     strbuf_free(&row);
     close_select(e, a, NULL, xx, yy);

@@ -206,12 +206,14 @@ static void emit_vector_chunks(emitter *e, int indent, const access *a, int rows
         if (width == 1 || !used) continue;
         char dx[32], load[160];
         format_offset(dx, sizeof dx, start - half);
-        if (aligned)
+        if (c->spec.input_type == CLS_PIXEL_F16) /* half values convert as they load: floatN */
+            snprintf(load, sizeof load, "vload_half%d(0, input + row + %s%s)", width, a->base_x, dx);
+        else if (aligned)
             snprintf(load, sizeof load, "*(__global const %s%d *)(input + row + %s%s)", type, width, a->base_x, dx);
         else
             snprintf(load, sizeof load, "vload%d(0, input + row + %s%s)", width, a->base_x, dx);
         indent_line(e->out, indent);
-        if (c->spec.input_type == CLS_PIXEL_F32)
+        if (c->spec.input_type == CLS_PIXEL_F32 || c->spec.input_type == CLS_PIXEL_F16)
             strbuf_printf(e->out, "const float%d v%d_%d = %s;\n", width, r, start, load);
         else
             strbuf_printf(e->out, "const float%d v%d_%d = convert_float%d(%s);\n", width, r, start, width, load);

@@ -51,7 +51,7 @@ static const name_entry separable_names[] = {
     {"auto", CLS_SEPARABLE_AUTO}, {"none", CLS_SEPARABLE_NONE}, {"single-pass", CLS_SEPARABLE_SINGLE_PASS},
     {"two-pass", CLS_SEPARABLE_TWO_PASS}};
 static const name_entry pixel_names[] = {
-    {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}, {"i16", CLS_PIXEL_I16}};
+    {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}, {"i16", CLS_PIXEL_I16}, {"f16", CLS_PIXEL_F16}};
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -150,7 +150,8 @@ size_t cls_pixel_size(cls_pixel_type type)
     switch (type) {
     case CLS_PIXEL_U8: return 1;
     case CLS_PIXEL_U16:
-    case CLS_PIXEL_I16: return 2;
+    case CLS_PIXEL_I16:
+    case CLS_PIXEL_F16: return 2;
     case CLS_PIXEL_F32: return 4;
     }
     return 0;
@@ -279,7 +280,7 @@ cls_status cls_spec_validate(const cls_spec *spec)
     if ((unsigned long)spec->group_width * spec->group_height > CLS_MAX_GROUP_ITEMS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "work-group shape %ux%u has more than %d work-items",
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
-    if ((unsigned)spec->input_type > CLS_PIXEL_I16 || (unsigned)spec->output_type > CLS_PIXEL_I16)
+    if ((unsigned)spec->input_type > CLS_PIXEL_F16 || (unsigned)spec->output_type > CLS_PIXEL_F16)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
     if (spec->rows_per_item && !cls_rows_per_item_valid(spec->rows_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",

@@ -270,9 +270,9 @@ cls_status cls_staged_body_check(const cls_spec *spec)
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type)
 {
     const int input_minus_result = combine == CLS_COMBINE_INPUT_MINUS_RESULT;
-    char store[64];
-    if (output_type == CLS_PIXEL_F32) snprintf(store, sizeof store, "difference");
-    else snprintf(store, sizeof store, "convert_%s_sat_rte(difference)", emit_cl_type(output_type));
+    char load[96], store[128];
+    emit_format_load(load, sizeof load, input_type, "input", "input_offset + y * input_pitch + x");
+    emit_format_store(store, sizeof store, output_type, "output", "output_offset + y * output_pitch + x", "difference");
     strbuf out;
     strbuf_init(&out);
     strbuf_printf(&out,
@@ -284,12 +284,12 @@ char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, c
                   "{\n"
                   "    const int x = roi.x + (int)get_global_id(0), y = roi.y + (int)get_global_id(1);\n"
                   "    if (x >= roi.z || y >= roi.w) return;\n"
-                  "    const float source = convert_float(input[input_offset + y * input_pitch + x]);\n"
+                  "    const float source = %s;\n"
                   "    const float difference = %s;\n"
-                  "    output[output_offset + y * output_pitch + x] = %s;\n"
+                  "    %s\n"
                   "}\n",
                   input_minus_result ? "input minus the last stage's result" : "last stage's result minus the input",
-                  emit_cl_type(input_type), emit_cl_type(output_type),
+                  emit_cl_type(input_type), emit_cl_type(output_type), load,
                   input_minus_result ? "source - result[y * width + x]" : "result[y * width + x] - source", store);
     return strbuf_take(&out);
 }

@@ -226,7 +226,11 @@ static cls_spec with_choice(const cls_spec *spec, const cls_tuning *t)
 {
     cls_spec chosen = *spec;
     if (spec->partition == CLS_PARTITION_AUTO) chosen.partition = t->partition;
-    if (spec->input_path == CLS_INPUT_AUTO) chosen.input_path = t->input_path;
+    /* half images are not read through the image path (image_input.c): a choice of it, made for
+     * another pixel type, reads the buffer */
+    if (spec->input_path == CLS_INPUT_AUTO)
+        chosen.input_path = spec->input_type == CLS_PIXEL_F16 && t->input_path == CLS_INPUT_IMAGE ? CLS_INPUT_GLOBAL
+                                                                                                 : t->input_path;
     if (!spec->group_width && !spec->group_height) chosen.group_width = t->group_width, chosen.group_height = t->group_height;
     if (!spec->rows_per_item) chosen.rows_per_item = t->rows_per_item;
     if (!spec->cols_per_item) chosen.cols_per_item = t->cols_per_item;

@@ -78,7 +78,7 @@ cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec)
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
                                   cls_pixel_type output_type)
 {
-    const int integer = input_type == output_type && input_type != CLS_PIXEL_F32;
+    const int integer = input_type == output_type && input_type != CLS_PIXEL_F32 && input_type != CLS_PIXEL_F16;
     const char *const stages[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8",
                                   !integer ? "tonemap" : input_type == CLS_PIXEL_U8 ? "tonemap:255" : "tonemap:65535"};
     const size_t count = sizeof stages / sizeof stages[0];

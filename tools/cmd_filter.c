@@ -25,7 +25,7 @@ static void filter_usage(FILE *out)
 {
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
-            "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f32] [--build GOAL]\n"
+            "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f16|f32] [--build GOAL]\n"
             "                        [--compression none|lzw|deflate|zstd] [--max-device-memory SIZE] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
@@ -76,7 +76,7 @@ static void filter_usage(FILE *out)
             "  --value V       the constant border's value (default 0)\n"
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
-            "  -t, --type T    the output's pixel type: u8, u16, i16 or f32 (default: the input's)\n"
+            "  -t, --type T    the output's pixel type: u8, u16, i16, f16 or f32 (default: the input's)\n"
             "  --build GOAL    first-result (default): the specialized kernels where they are\n"
             "                  cached, else quick ones that build in about a second and compute\n"
             "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
@@ -94,7 +94,8 @@ static void filter_usage(FILE *out)
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
             "  -h, --help      this text\n"
             "Samples keep their stored scale (u8 0..255, u16 0..65535, i16 -32768..32767); stages in\n"
-            "between compute in f32; integer outputs are rounded and saturated. tonemap and night map\n"
+            "between compute in f32; integer outputs are rounded and saturated, f16 outputs rounded\n"
+            "(beyond 65504: infinity; f16 images are TIFFs). tonemap and night map\n"
             "an integer image's scale (0..255, 0..65535, 0..32767) to 0..1 and back when the output\n"
             "is an integer type too; for an f32 output they\n"
             "expect values near 0..1: scale first (--op convolve:1x1,0.0039215686 for u8).\n"
@@ -136,7 +137,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
-    {"--type", 't', "u8, u16, i16 or f32"},
+    {"--type", 't', "u8, u16, i16, f16 or f32"},
     {"--build", 0, "first-result, fastest-kernel or tiered"},
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},

@@ -97,7 +97,7 @@ static int build_stages(stages *s, const filter_plan *plan, const cls_host_image
     cls_pixel_type current = image->type;
     /* u8, u16 or i16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
      * output, the values are taken as they come: scaled by an earlier --op, as the usage says) */
-    const int integer_image = image->type != CLS_PIXEL_F32 && plan->output_type != CLS_PIXEL_F32;
+    const int integer_image = image_type_is_integer(image->type) && image_type_is_integer(plan->output_type);
     for (size_t i = 0; i < plan->op_count; ++i) {
         const int last = i + 1 == plan->op_count;
         const filter_op *op = &plan->ops[i];
@@ -289,7 +289,7 @@ typedef struct typed_pipeline {
     cls_pixel_type in_type, out_type;
 } typed_pipeline;
 
-enum { SESSION_PIPELINES = 8 }; /* u8, u16, i16, f32 inputs to one or two output types */
+enum { SESSION_PIPELINES = 10 }; /* u8, u16, i16, f16, f32 inputs to one or two output types */
 
 struct filter_session {
     cls_context *context;

@@ -73,6 +73,11 @@ const char *image_type_name(cls_pixel_type type)
     return name ? name : "?";
 }
 
+int image_type_is_integer(cls_pixel_type type)
+{
+    return type == CLS_PIXEL_U8 || type == CLS_PIXEL_U16 || type == CLS_PIXEL_I16;
+}
+
 size_t image_plane_bytes(const cls_host_image *image)
 {
     size_t pixels, bytes;

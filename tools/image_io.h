@@ -21,7 +21,7 @@ enum {
  * plane holds width*height samples, row-major, tightly packed, in host byte order. */
 typedef struct cls_host_image {
     size_t width, height, channels; /* channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
-    cls_pixel_type type;            /* CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16 or CLS_PIXEL_F32 */
+    cls_pixel_type type;            /* CLS_PIXEL_U8, _U16, _I16, _F16 or _F32 */
     void *pixels;
     /* A stack (a multi-page TIFF): PAGES pages of the same size, type and channels, page p's
      * channel c in plane p * channels + c (image_plane_count planes in all). 0 means 1. */
@@ -94,8 +94,10 @@ const char *image_error_class_name(int code);
 
 /* Bytes of one sample, and of one plane (0 if it overflows). */
 size_t image_sample_bytes(cls_pixel_type type);
-/* "u8", "u16" or "f32". */
+/* "u8", "u16", "i16", "f16" or "f32". */
 const char *image_type_name(cls_pixel_type type);
+/* Whether samples of TYPE are integers (u8, u16, i16), not floats (f16, f32). */
+int image_type_is_integer(cls_pixel_type type);
 size_t image_plane_bytes(const cls_host_image *image);
 /* Allocates zeroed planes after checking the channel count and every size product; a failure
  * is IMAGE_ERR_UNSUPPORTED with the reason in ERROR. */

@@ -310,13 +310,15 @@ static int read_image(TIFF *tif, cls_host_image *out, size_t page, size_t pages,
         type = bps == 8 ? CLS_PIXEL_U8 : CLS_PIXEL_U16;
     else if (format == SAMPLEFORMAT_INT && bps == 16)
         type = CLS_PIXEL_I16;
+    else if (format == SAMPLEFORMAT_IEEEFP && bps == 16)
+        type = CLS_PIXEL_F16;
     else if (format == SAMPLEFORMAT_IEEEFP && (bps == 32 || bps == 64))
         type = CLS_PIXEL_F32; /* 64-bit floats are narrowed as they are read */
     else
         return image_fail(
             error, error_size, IMAGE_ERR_UNSUPPORTED, path,
-            "%u-bit %s samples (8- and 16-bit unsigned integers, 16-bit signed integers and 32- and 64-bit "
-            "floats are supported)",
+            "%u-bit %s samples (8- and 16-bit unsigned integers, 16-bit signed integers and 16-, 32- and "
+            "64-bit floats are supported)",
             (unsigned)bps, sample_format_name(format));
     const char *layout = NULL;
     switch (photometric) {
@@ -499,7 +501,7 @@ static int set_page_meta(TIFF *tif, const image_page_meta *page)
 static int set_tags(TIFF *tif, const cls_host_image *image, size_t page)
 {
     const uint16_t spp = (uint16_t)image->channels;
-    const int is_float = image->type == CLS_PIXEL_F32;
+    const int is_float = !image_type_is_integer(image->type);
     const uint16_t sample_format = is_float                        ? SAMPLEFORMAT_IEEEFP
                                    : image->type == CLS_PIXEL_I16 ? SAMPLEFORMAT_INT
                                                                   : SAMPLEFORMAT_UINT;

@@ -45,8 +45,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
            build: str | None = None) -> np.ndarray:
     """Applies a local operator to a 2-D image on an OpenCL device and returns the result.
 
-    array: float32, uint8 or uint16 (other dtypes raise TypeError; convert them yourself); any
-        row pitch, other layouts are copied first.
+    array: float32, uint8, uint16, int16 or float16 (other dtypes raise TypeError; convert them
+        yourself); any row pitch, other layouts are copied first.
     op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,...") or an Operator.
     border: clamp, mirror, mirror101, repeat, constant (with `value`) or undefined, where only
         pixels whose whole window lies inside the image are computed and the others keep their

@@ -129,8 +129,9 @@ class Pipeline:
         return handle
 
     def run(self, array: np.ndarray, *, out: np.ndarray | None = None, dtype=None) -> np.ndarray:
-        """Runs every stage on a 2-D float32, uint8 or uint16 array; returns the last stage's
-        image (in `out` when given, else a new array of `dtype`, default the input's)."""
+        """Runs every stage on a 2-D float32, uint8, uint16, int16 or float16 array; returns the
+        last stage's image (in `out` when given, else a new array of `dtype`, default the
+        input's)."""
         array = check_image(array, "array")
         input_type = pixel_type(array.dtype, "array")
         result = prepare_output(array.shape, out, dtype, array.dtype, zeroed=False)

@@ -59,12 +59,37 @@ def test_f32_in_u16_out_into_out(rng: np.random.Generator) -> None:
     assert np.abs(out.astype(np.int64) - rounded(expected, np.uint16)).max() <= 1
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32, np.uint32, np.int8,
-                                   np.complex64, np.bool_])
+@pytest.mark.parametrize("border", ["clamp", "mirror", "mirror101", "repeat", "constant"])
+def test_float16_in_and_out(border: str) -> None:
+    """Half-precision images: read exactly, summed in float32, written rounded to nearest even;
+    against scipy in float64 rounded to float16 (within one half-precision step), borders
+    included, and infinity where a sum passes 65504."""
+    modes = {"clamp": "nearest", "mirror": "reflect", "mirror101": "mirror", "repeat": "wrap",
+             "constant": "constant"}
+    rng = np.random.default_rng(12)
+    image = (rng.standard_normal((37, 29)) * 3000).astype(np.float16)
+    image[5, 7] = 60000
+    mask = "correlate:3x3,0.5,1,-0.25,1,2,1,-0.25,1,0.5"
+    weights = np.array([[0.5, 1, -0.25], [1, 2, 1], [-0.25, 1, 0.5]])
+    expected = scipy.ndimage.correlate(image.astype(np.float64), weights, mode=modes[border], cval=-2.5)
+    result = clstencil.filter(image, mask, border, -2.5)
+    assert result.dtype == np.float16
+    with np.errstate(over="ignore"):  # the sums past 65504 are infinities in half precision
+        rounded = expected.astype(np.float16)
+    finite = np.isfinite(rounded)
+    step = np.spacing(np.abs(rounded[finite]))
+    assert (np.abs(result[finite].astype(np.float64) - expected[finite]) <= 1.5 * step).all()
+    assert (result[~finite] == rounded[~finite]).all()
+    assert np.isinf(result).any()  # 60000 x 2 overflows half precision
+    as_float = clstencil.filter(image, mask, border, -2.5, dtype=np.float32)
+    np.testing.assert_allclose(as_float, expected, rtol=1e-5, atol=1e-2)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint32, np.int8, np.complex64, np.bool_])
 def test_unsupported_dtypes_raise_type_error(dtype) -> None:
     image = np.zeros((4, 4), dtype=dtype)
     with pytest.raises(TypeError, match=f"dtype {np.dtype(dtype).name}.*supported: float32, "
-                                        f"uint8, uint16, int16"):
+                                        f"uint8, uint16, int16, float16"):
         clstencil.filter(image, "box:3")
 
 

@@ -14,9 +14,49 @@ size_t ref_pixel_size(cls_pixel_type type)
     case CLS_PIXEL_F32: return 4;
     case CLS_PIXEL_U8: return 1;
     case CLS_PIXEL_U16:
-    case CLS_PIXEL_I16: return 2;
+    case CLS_PIXEL_I16:
+    case CLS_PIXEL_F16: return 2;
     }
     return 0;
+}
+
+static double round_half_even(double v);
+
+/* IEEE half precision from its bits: 1 sign, 5 exponent (bias 15), 10 fraction bits. */
+static double half_value(uint16_t bits)
+{
+    const int exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+    const double sign = bits & 0x8000 ? -1.0 : 1.0;
+    if (exponent == 0x1f) return fraction ? NAN : sign * INFINITY;
+    if (exponent == 0) return sign * ldexp(fraction, -24); /* subnormal */
+    return sign * ldexp(1024 + fraction, exponent - 25);
+}
+
+/* The half-precision value nearest to v (ties to the even fraction); beyond the largest finite
+ * half, 65504, from 65520 up (where rounding would carry past it): infinity. */
+static double half_round(double v)
+{
+    if (isnan(v) || isinf(v)) return v;
+    const double magnitude = fabs(v);
+    if (magnitude >= 65520.0) return v < 0 ? -INFINITY : INFINITY;
+    int exponent;
+    frexp(magnitude, &exponent);             /* magnitude in [2^(exponent-1), 2^exponent) */
+    const int step = exponent - 11 < -24 ? -24 : exponent - 11; /* 11 significant bits, or subnormal */
+    const double rounded = ldexp(round_half_even(ldexp(magnitude, -step)), step);
+    return v < 0 ? -rounded : rounded;
+}
+
+/* The bits of a half-precision value (v as half_round gives it). */
+static uint16_t half_bits(double v)
+{
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    const double magnitude = fabs(v);
+    if (isnan(v)) return 0x7e00;
+    if (isinf(v)) return sign | 0x7c00;
+    if (magnitude < ldexp(1.0, -14)) return sign | (uint16_t)ldexp(magnitude, 24); /* subnormal or 0 */
+    int exponent;
+    const double mantissa = frexp(magnitude, &exponent); /* [0.5, 1) */
+    return sign | (uint16_t)((exponent + 14) << 10) | (uint16_t)(ldexp(mantissa, 11) - 1024);
 }
 
 /* a mod m in [0, m) for m > 0, also for negative a. */
@@ -81,6 +121,11 @@ double ref_load(cls_pixel_type type, const void *src)
         memcpy(&v, src, sizeof v);
         return v;
     }
+    case CLS_PIXEL_F16: {
+        uint16_t bits;
+        memcpy(&bits, src, sizeof bits);
+        return half_value(bits);
+    }
     }
     return NAN;
 }
@@ -123,6 +168,7 @@ double ref_to_output(cls_pixel_type type, double v)
     case CLS_PIXEL_U8: return saturate_round(v, 0.0, 255.0);
     case CLS_PIXEL_U16: return saturate_round(v, 0.0, 65535.0);
     case CLS_PIXEL_I16: return saturate_round(v, -32768.0, 32767.0);
+    case CLS_PIXEL_F16: return half_round((double)(float)v); /* the kernel rounds its f32 result */
     }
     return NAN;
 }
@@ -147,6 +193,11 @@ void ref_store(cls_pixel_type type, double v, void *dst)
     case CLS_PIXEL_I16: {
         int16_t i = (int16_t)o;
         memcpy(dst, &i, sizeof i);
+        break;
+    }
+    case CLS_PIXEL_F16: {
+        const uint16_t bits = half_bits(o);
+        memcpy(dst, &bits, sizeof bits);
         break;
     }
     }
@@ -219,4 +270,13 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
 int ref_f32_close(double got, double expected)
 {
     return fabs(got - expected) <= 1e-6 || fabs(got - expected) <= 1e-5 * fabs(expected);
+}
+
+int ref_f16_close(double got, double expected)
+{
+    if (isnan(expected) || isinf(expected)) return isnan(expected) ? isnan(got) : got == expected;
+    int exponent;
+    frexp(fabs(expected), &exponent);
+    const double unit = ldexp(1.0, exponent - 11 < -24 ? -24 : exponent - 11); /* one half-precision step */
+    return fabs(got - expected) <= unit;
 }

@@ -50,7 +50,8 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
                 cls_border border, float border_value, double *out);
 
 /* The value an output pixel of `type` holds for the exact result v, as a double:
- * f32: (float)v; u8/u16: round to nearest, ties to even, saturate to [0, max], NaN -> 0. */
+ * f32: (float)v; u8/u16/i16: round to nearest, ties to even, saturate to the range, NaN -> 0;
+ * f16: (float)v rounded to half precision, ties to even, beyond 65504 infinity. */
 double ref_to_output(cls_pixel_type type, double v);
 
 /* Stores ref_to_output(type, v) into one pixel of `type` at dst (no alignment needed). */
@@ -58,6 +59,9 @@ void ref_store(cls_pixel_type type, double v, void *dst);
 
 /* The tests' f32 tolerance (docs/cross-vendor.md): within 1e-6 absolute or 1e-5 relative. */
 int ref_f32_close(double got, double expected);
+/* The f16 outputs' tolerance: within one half-precision step of the expected value (the kernel
+ * rounds its f32 sum, the reference its double one); infinities and NaN exactly. */
+int ref_f16_close(double got, double expected);
 
 /* Loads one pixel of `type` from src (no alignment needed) as a double. */
 double ref_load(cls_pixel_type type, const void *src);

@@ -246,6 +246,33 @@ static void test_conversions(void **state)
     assert_true(ref_window_inside(0, 0, 1, 1, 1, 1));
 }
 
+/* Half precision by hand: bit patterns of IEEE binary16, ties to the even fraction, overflow to
+ * infinity from 65520, subnormals down to 2^-24. */
+static void test_half_precision(void **state)
+{
+    (void)state;
+    static const struct {
+        double value;
+        uint16_t bits;
+    } cases[] = {
+        {1.0, 0x3c00},      {-2.0, 0xc000},   {65504.0, 0x7bff},    {65519.0, 0x7bff}, {65520.0, 0x7c00},
+        {-1e6, 0xfc00},     {0x1p-24, 0x0001}, {0x1p-26, 0x0000},   {0x1p-14, 0x0400}, {1.0 / 3.0, 0x3555},
+        {0.1, 0x2e66},      {2049.0, 0x6800}, {2051.0, 0x6802},     {0.0, 0x0000},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        uint16_t bits = 0;
+        ref_store(CLS_PIXEL_F16, cases[k].value, &bits);
+        if (bits != cases[k].bits) fail_msg("%g: 0x%04x, expected 0x%04x", cases[k].value, bits, cases[k].bits);
+    }
+    uint16_t third = 0x3555, nan_bits = 0x7e01, subnormal = 0x0003;
+    assert_true(ref_load(CLS_PIXEL_F16, &third) == 0.333251953125);
+    assert_true(isnan(ref_load(CLS_PIXEL_F16, &nan_bits)));
+    assert_true(ref_load(CLS_PIXEL_F16, &subnormal) == 0x3p-24);
+    assert_true(ref_f16_close(0.33349609375, 1.0 / 3.0)); /* the next half up */
+    assert_false(ref_f16_close(0.33, 1.0 / 3.0));
+    assert_int_equal(ref_pixel_size(CLS_PIXEL_F16), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_stencil_1d_by_hand),
         cmocka_unit_test(test_stencil_2d_small_image),
         cmocka_unit_test(test_conversions),
+        cmocka_unit_test(test_half_precision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

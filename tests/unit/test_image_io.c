@@ -159,6 +159,9 @@ static cls_host_image make_image(size_t width, size_t height, size_t channels, c
             } else if (type == CLS_PIXEL_I16) { /* negative and positive values, both extremes */
                 ((int16_t *)image.pixels)[c * n + i] =
                     (int16_t)((int32_t)((noise ? r : x * 1031 + y * 7919 + c * 20011 + seed * 3) % 65536u) - 32768);
+            } else if (type == CLS_PIXEL_F16) { /* every bit pattern: signs, subnormals, infinities, NaN */
+                ((uint16_t *)image.pixels)[c * n + i] =
+                    (uint16_t)(noise ? r : x * 1031 + y * 7919 + c * 20011 + seed * 3);
             } else {
                 float v = (float)x * 0.5f - (float)y * 1.25f + (float)c * 100.0f + (float)seed;
                 if (noise)
@@ -264,7 +267,7 @@ static void write_tiff_layout(const char *path, const cls_host_image *image, int
     assert_non_null(tif);
     const size_t bytes = image_sample_bytes(image->type), plane = image_plane_bytes(image);
     const size_t w = image->width, h = image->height, spp = image->channels;
-    const int is_float = image->type == CLS_PIXEL_F32;
+    const int is_float = image->type == CLS_PIXEL_F32 || image->type == CLS_PIXEL_F16;
     assert_true(TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)w));
     assert_true(TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)h));
     assert_true(TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)spp));
@@ -400,15 +403,16 @@ typedef struct tiff_layout {
     char name[64];
 } tiff_layout;
 
-enum { LAYOUT_COUNT = 4 * 4 * 2 * 2 };
+enum { LAYOUT_COUNT = 5 * 4 * 2 * 2 };
 static tiff_layout layouts[LAYOUT_COUNT];
 
 static void make_layouts(void)
 {
-    static const cls_pixel_type types[4] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F32};
-    static const char *const type_names[4] = {"u8", "u16", "i16", "f32"};
+    static const cls_pixel_type types[5] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F16,
+                                            CLS_PIXEL_F32};
+    static const char *const type_names[5] = {"u8", "u16", "i16", "f16", "f32"};
     int i = 0;
-    for (int t = 0; t < 4; ++t)
+    for (int t = 0; t < 5; ++t)
         for (size_t ch = 1; ch <= 4; ++ch)
             for (int tiled = 0; tiled < 2; ++tiled)
                 for (int separate = 0; separate < 2; ++separate, ++i) {
@@ -511,9 +515,10 @@ static void tiff_write_round_trips(void **state)
 #ifndef CLS_WITH_TIFF
     skip();
 #else
-    static const cls_pixel_type types[4] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F32};
+    static const cls_pixel_type types[5] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F16,
+                                            CLS_PIXEL_F32};
     static const size_t sizes[3][2] = {{1, 1}, {37, 23}, {300, 210}}; /* the last: many strips */
-    for (int t = 0; t < 4; ++t)
+    for (int t = 0; t < 5; ++t)
         for (size_t ch = 1; ch <= 4; ++ch)
             for (int s = 0; s < 3; ++s) {
                 cls_host_image image =
@@ -528,7 +533,7 @@ static void tiff_write_round_trips(void **state)
                 TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
                 assert_int_equal(planar, PLANARCONFIG_CONTIG);
                 TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
-                assert_int_equal(format, types[t] == CLS_PIXEL_F32   ? SAMPLEFORMAT_IEEEFP
+                assert_int_equal(format, types[t] == CLS_PIXEL_F32 || types[t] == CLS_PIXEL_F16 ? SAMPLEFORMAT_IEEEFP
                                          : types[t] == CLS_PIXEL_I16 ? SAMPLEFORMAT_INT
                                                                      : SAMPLEFORMAT_UINT);
                 TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
@@ -896,7 +901,7 @@ static void unsupported_tiff(void **state)
         {"u32.tif", 1, 32, SAMPLEFORMAT_UINT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "32-bit unsigned"},
         {"i32.tif", 1, 32, SAMPLEFORMAT_INT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "signed"},
         {"i8.tif", 3, 8, SAMPLEFORMAT_INT, PHOTOMETRIC_RGB, COMPRESSION_NONE, "signed"},
-        {"f16.tif", 1, 16, SAMPLEFORMAT_IEEEFP, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "16-bit"},
+        {"f24.tif", 1, 24, SAMPLEFORMAT_IEEEFP, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "24-bit"},
         {"palette.tif", 1, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_PALETTE, COMPRESSION_NONE, "palette"},
         {"cmyk.tif", 4, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_SEPARATED, COMPRESSION_NONE, "CMYK"},
         {"five.tif", 5, 8, SAMPLEFORMAT_UINT, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, "5 samples"},
