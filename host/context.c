@@ -30,6 +30,7 @@ static cls_status init_device(cls_context *context, const cls_device_caps *caps)
     pthread_mutex_init(&context->programs_lock, NULL);
     pthread_cond_init(&context->program_built, NULL);
     pthread_mutex_init(&context->host_run_lock, NULL);
+    pthread_mutex_init(&context->pinned_lock, NULL);
     context->caps = *caps;
     char path[4096];
     const int set = cls_config_path(CLS_CONFIG_DEVICE_DB, path, sizeof path);
@@ -166,6 +167,8 @@ void cls_context_release(cls_context *context)
     pthread_cond_destroy(&context->program_built);
     cls_host_run_release(context);
     pthread_mutex_destroy(&context->host_run_lock);
+    if (context->queue) cls_host_memory_release(context);
+    pthread_mutex_destroy(&context->pinned_lock);
     if (context->queue) clReleaseCommandQueue(context->queue);
     if (context->context) clReleaseContext(context->context);
     free(context);

@@ -29,7 +29,12 @@ struct cls_context {
     pthread_mutex_t host_run_lock;                  /* guards the host runs' buffers (host_run.c) */
     cl_mem host_run_buffers[1 + CLS_MAX_MASKS];     /* the input, then the outputs */
     size_t host_run_bytes[1 + CLS_MAX_MASKS];
+    pthread_mutex_t pinned_lock;                    /* guards pinned (host_memory.c) */
+    struct cls_pinned *pinned;                      /* cls_host_alloc's allocations */
 };
+
+/* Frees what cls_host_alloc gave and cls_host_free did not take back (cls_context_release). */
+void cls_host_memory_release(cls_context *context);
 
 /* A run on host images (host_run.c): locks the context's host-run buffers and gives an input of
  * INPUT_BYTES and OUTPUT_COUNT outputs of OUTPUT_BYTES, grown where they are smaller (unlocked

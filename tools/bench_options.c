@@ -187,7 +187,7 @@ static const cli_option OPTIONS[] = {
     {"--json", 0, "a file"}, {"--svg", 0, "a file"}, {"--device", 'd', "P:D, gpu, cpu, accelerator or a name part"},
     {"--short", 0, NULL}, {"--no-store", 0, NULL}, {"--model-check", 0, NULL}, {"--calibrate-isp", 0, NULL},
     {"--bake", 0, NULL}, {"--runtime-mask", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL},
-    {"--separate-regions", 0, NULL}, {"--body-apart-regions", 0, NULL}, {"--fold", 0, NULL}, {"--cold", 0, NULL}, {"--quiet", 'q', NULL},
+    {"--separate-regions", 0, NULL}, {"--body-apart-regions", 0, NULL}, {"--fold", 0, NULL}, {"--cold", 0, NULL}, {"--transfers", 0, NULL}, {"--quiet", 'q', NULL},
 };
 
 static void parse_flag(bench_options *o, const char *name)
@@ -197,6 +197,7 @@ static void parse_flag(bench_options *o, const char *name)
     else if (strcmp(name, "--model-check") == 0) o->model_check = 1;
     else if (strcmp(name, "--calibrate-isp") == 0) o->calibrate_isp = 1;
     else if (strcmp(name, "--cold") == 0) o->cold = 1;
+    else if (strcmp(name, "--transfers") == 0) o->transfers = 1;
     else if (strcmp(name, "--quiet") == 0) o->quiet = 1;
     else o->grid_options = 1;
     if (strcmp(name, "--bake") == 0) o->bake = 1;
@@ -263,6 +264,19 @@ static int finish_options(bench_options *o)
                             "--value, --wg (explicit shapes, --model-check only) and the run options\n");
             return 0;
         }
+        if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;
+        if (o->warmup < 0) o->warmup = BENCH_DEFAULT_WARMUP;
+        if (o->runs < BENCH_MIN_RUNS)
+            fprintf(stderr, "clstencil bench: --runs %d: a timing median needs at least %d runs\n", o->runs, BENCH_MIN_RUNS);
+        return o->runs >= BENCH_MIN_RUNS;
+    }
+    if (o->transfers) {
+        if (o->tune || o->suite || o->check || o->compare || o->op_count || o->size_count > 1 || o->border_count ||
+            o->grid_options || o->model_check || o->calibrate_isp || o->cold || o->csv || o->json || o->svg) {
+            fprintf(stderr, "clstencil bench: --transfers takes one --size, --runs, --warmup and --device\n");
+            return 0;
+        }
+        if (!o->size_count) o->sizes[0] = (bench_size){4096, 4096}, o->size_count = 1;
         if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;
         if (o->warmup < 0) o->warmup = BENCH_DEFAULT_WARMUP;
         if (o->runs < BENCH_MIN_RUNS)

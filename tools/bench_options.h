@@ -39,6 +39,7 @@ typedef struct bench_options {
     int model_check; /* bench --model-check */
     int calibrate_isp; /* bench --calibrate-isp */
     int cold;     /* bench --cold */
+    int transfers; /* bench --transfers */
     int no_store; /* tune --no-store */
     int quiet;    /* tune -q: no progress */
 } bench_options;
@@ -52,6 +53,8 @@ int bench_parse_options(bench_options *o, int tune, int argc, char **argv);
 int bench_build_plan(const bench_options *o, bench_plan *plan);
 /* bench --cold: build and kernel times per operator and border (bench_cold.c); the exit code. */
 int bench_cold(const bench_options *o);
+/* bench --transfers: host-device copies from ordinary and pinned memory (bench_transfers.c). */
+int bench_transfers(const bench_options *o);
 /* The --csv, --json and --svg files of a report; 0 when one failed (after saying why). */
 int bench_write_files(const bench_report *report, const bench_options *o);
 

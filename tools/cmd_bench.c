@@ -56,6 +56,10 @@ static int usage(FILE *out, int code)
             "                         caches off unless CUDA_CACHE_DISABLE / POCL_KERNEL_CACHE say otherwise) for\n"
             "                         the goals first-result and fastest-kernel, each kernel's median time, and\n"
             "                         the specialized filter's creation again in a new context (warm)\n"
+            "  --transfers            host-to-device and device-to-host copies of one --size of f32 (default\n"
+            "                         4096x4096) from ordinary memory (touched before, and fresh pages) and from\n"
+            "                         pinned memory (cls_host_alloc): median wall time of a blocking copy, its\n"
+            "                         profiled time and the rate\n"
             "  --calibrate-isp        calibrates the ISP model on this device: one --op (default gaussian:5) at\n"
             "                         one size (default 4096x4096), naive against isp-block at the models'\n"
             "                         configuration for each border (default all but undefined); stores the\n"
@@ -224,6 +228,7 @@ int cmd_bench(int argc, char **argv)
     }
     if (o.model_check || o.calibrate_isp) return run_model_check(&o);
     if (o.cold) return bench_cold(&o);
+    if (o.transfers) return bench_transfers(&o);
     bench_plan plan;
     bench_plan_init(&plan);
     if (!bench_build_plan(&o, &plan)) {
