@@ -2,7 +2,8 @@
 """overhead.py — clstencil.filter of a square float32 numpy array against the bare transfer of the
 same bytes to the same device and back (OpenCL writes and reads into buffers made beforehand, on
 clstencil's own context and queue), medians after warm-up, with scipy.ndimage.correlate (CPU)
-beside them. The target: filter within 1.5x of the bare transfer.
+beside them; and the same filter between arrays in pinned memory (clstencil.pinned_empty). The
+target: filter within 1.5x of the bare transfer.
 
     /usr/bin/python3 python/benchmarks/overhead.py --size 4096 --op gaussian:5 --runs 20
 """
@@ -105,6 +106,11 @@ def main() -> None:
             lambda: clstencil.filter(image, args.op, args.border, device=args.device, build="fastest-kernel"),
             args.runs, args.warmup),
     }
+    pinned, pinned_out = (clstencil.pinned_empty(image.shape, image.dtype, args.device) for _ in range(2))
+    pinned[...] = image
+    results["filter_pinned_ms"] = 1e3 * median_seconds(
+        lambda: clstencil.filter(pinned, args.op, args.border, device=args.device, out=pinned_out,
+                                 build="fastest-kernel"), args.runs, args.warmup)
     results["ratio"] = results["filter_ms"] / results["bare_transfer_ms"]
     mask = clstencil.Operator(args.op).mask
     if args.scipy_runs and mask is not None:
@@ -121,6 +127,7 @@ def main() -> None:
     print(f"  clstencil.filter (out=)       {results['filter_ms']:9.2f} ms   {results['ratio']:.2f}x the transfer "
           f"(target <= 1.5x)")
     print(f"  clstencil.filter (new array)  {results['filter_new_array_ms']:9.2f} ms")
+    print(f"  clstencil.filter (pinned)     {results['filter_pinned_ms']:9.2f} ms   (pinned_empty in and out)")
     if "scipy_correlate_ms" in results:
         print(f"  scipy.ndimage.correlate (CPU) {results['scipy_correlate_ms']:9.2f} ms "
               f"(median of {args.scipy_runs})")

@@ -13,12 +13,13 @@ from .devices import Device, devices
 from .errors import ClstencilError, DeviceError, InvalidArgumentError
 from .filtering import filter
 from .operators import Operator
+from .pinned import pinned_empty
 from .pipeline import Pipeline
 
 _load_library()  # fails here, with where it looked, when the C library cannot be found
 
 __all__ = ["ClstencilError", "Device", "DeviceError", "InvalidArgumentError", "Operator",
-           "Pipeline", "devices", "filter", "library_path", "library_version"]
+           "Pipeline", "devices", "filter", "library_path", "library_version", "pinned_empty"]
 
 
 def library_version() -> str:

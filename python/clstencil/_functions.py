@@ -41,6 +41,8 @@ PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "cls_context_device": (POINTER(DeviceCaps), [handle]),
     "cls_context_cl": (handle, [handle]),
     "cls_context_queue": (handle, [handle]),
+    "cls_host_alloc": (c_void_p, [handle, c_size_t]),
+    "cls_host_free": (None, [handle, c_void_p]),
 
     "cls_filter_create": (status, [handle, POINTER(Spec), handle_out]),
     "cls_filter_release": (None, [handle]),

@@ -20,7 +20,8 @@ import tempfile
 C_GIVEN = """cl_context cl, cl_device_id device, cl_command_queue queue, cls_context *context,
              cls_filter *filter, cls_filter *blur, cls_filter *dx, cls_filter *dy, cls_spec spec,
              const float *gauss_normalized, size_t W, size_t H, cl_mem input, cl_mem blurred,
-             cl_mem gx, cl_mem gy, cl_kernel magnitude_kernel, size_t pixels, cl_event done"""
+             cl_mem gx, cl_mem gy, cl_kernel magnitude_kernel, size_t pixels, cl_event done,
+             size_t bytes, cls_image_desc desc"""
 C_FLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-Wno-unused-variable",
            "-Wno-unused-but-set-variable", "-Wno-unused-but-set-parameter", "-Wno-unused-function"]
 
