@@ -1,7 +1,7 @@
 /* test_filter_api.c — the filter API on the default device: auto resolution, one test per
- * launch-time validation error, the undefined border leaving border pixels untouched, and runs on
- * host images of growing and shrinking sizes through the context's kept buffers (the host side of
- * the variants is in test_variant_host.c). */
+ * launch-time validation error, the undefined border leaving border pixels untouched, runs on
+ * host images of growing and shrinking sizes through the context's kept buffers, and pinned host
+ * memory (the host side of the variants is in test_variant_host.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -198,6 +198,37 @@ static void host_runs_of_several_sizes(void **state)
     cls_filter_release(undefined);
 }
 
+/* Pinned host memory: images in it filter like any host images; cls_host_free takes back one
+ * allocation (a pointer it did not give is ignored), a second context's release frees what was
+ * left in it; 0 bytes are refused with a message. */
+static void pinned_host_memory(void **state)
+{
+    (void)state;
+    enum { W = 37, H = 21 };
+    float *in = cls_host_alloc(context, W * H * sizeof *in), *out = cls_host_alloc(context, W * H * sizeof *out);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (int k = 0; k < W * H; ++k) in[k] = (float)(k % 11);
+    cls_filter *filter = make_filter(CLS_BORDER_MIRROR, 0, 0);
+    const cls_image_desc desc = {.width = W, .height = H};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+    double expected[W * H];
+    const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil(&image, box3, 3, 3, CLS_BORDER_MIRROR, 0.0f, expected), 0);
+    for (int k = 0; k < W * H; ++k) assert_true(ref_f32_close(out[k], expected[k]));
+    cls_filter_release(filter);
+    float unrelated = 0.0f;
+    cls_host_free(context, &unrelated);
+    cls_host_free(context, in);
+    cls_host_free(context, out);
+    assert_null(cls_host_alloc(context, 0));
+    assert_non_null(strstr(cls_last_error(), "0 bytes"));
+    cls_context *other = NULL;
+    assert_int_equal(cls_context_create(NULL, &other), CLS_OK);
+    assert_non_null(cls_host_alloc(other, 4096));
+    cls_context_release(other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +242,7 @@ int main(void)
         cmocka_unit_test(buffer_too_small),
         cmocka_unit_test(undefined_border_leaves_border_pixels),
         cmocka_unit_test(host_runs_of_several_sizes),
+        cmocka_unit_test(pinned_host_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
