@@ -5,6 +5,7 @@
  * naming the file and the reason, and an exit code of its class (see filter_usage). */
 #include "cli.h"
 #include "commands.h"
+#include "filter_batch.h"
 #include "filter_run.h"
 #include "image_io.h"
 #include "memory_budget.h"
@@ -104,19 +105,6 @@ static void filter_usage(FILE *out)
             "  5 input corrupt or truncated; 6 input layout not supported; 7 output cannot be written,\n"
             "  or a resource limit: not enough memory (CLSTENCIL_MEMORY_MAX caps it), the file-size limit\n");
 }
-
-typedef struct filter_args {
-    const char *input, *output;
-    const char **inputs; /* a batch's (room for argc entries) */
-    size_t input_count;
-    int batch, has_build;
-    const char *format; /* --format: a batch's output extension, or NULL */
-    const char **op_texts;
-    size_t op_count;
-    int has_type;
-    image_compression compression; /* --compression, or DEFAULT: the input's */
-    filter_plan plan;
-} filter_args;
 
 /* A command-line error: the message, a pointer to --help, exit code 1. */
 static int bad_usage(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -323,7 +311,7 @@ static image_format output_format(const char *path)
 
 /* Whether OUT has a known format (exit 1 if not); with IMAGE, also whether that format can hold
  * it (exit 1) and whether OUT's folder exists (exit 7), so no device work is wasted. */
-static int check_output(const char *path, const cls_host_image *image)
+int filter_check_output(const char *path, const cls_host_image *image)
 {
     char error[512];
     image_format format = output_format(path);
@@ -365,12 +353,18 @@ static int check_not_input(const char *input, const char *output)
     return EXIT_USAGE;
 }
 
-/* The memory budget of one run: what the process may use, and the output's pixel type. */
+/* The memory budget of one run: what the process may use, the output's pixel type, and what a
+ * batch's writer holds meanwhile (filter_batch.c). */
 static struct {
-    uint64_t available;
+    uint64_t available, held;
     int has_type;
     cls_pixel_type output_type;
 } budget;
+
+void filter_budget_hold(uint64_t bytes) { budget.held = bytes; }
+
+/* What an image may use now: the budget less what the writer holds. */
+static uint64_t budget_left(void) { return budget.available > budget.held ? budget.available - budget.held : 0; }
 
 /* image_alloc's check for the input: the input and the output on the host must fit the budget
  * (the device's copies are checked once the device is known, in filter_run). */
@@ -379,13 +373,13 @@ static int check_memory(size_t width, size_t height, size_t channels, cls_pixel_
 {
     const uint64_t pixels = (uint64_t)width * height * channels;
     const uint64_t need = pixels * (image_sample_bytes(type) + image_sample_bytes(budget.has_type ? budget.output_type : type));
-    if (need <= budget.available) return IMAGE_OK;
+    if (need <= budget_left()) return IMAGE_OK;
     char needed[32], available[32];
     return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path,
                       "a %zu x %zu image of %zu channel%s needs %s of memory for itself and the output, but "
                       "only %s is available (CLSTENCIL_MEMORY_MAX, else the system's available memory)",
                       width, height, channels, channels == 1 ? "" : "s", memory_format(need, needed, sizeof needed),
-                      memory_format(budget.available, available, sizeof available));
+                      memory_format(budget_left(), available, sizeof available));
 }
 
 /* The exit code of an image_read failure. */
@@ -400,20 +394,14 @@ static int input_exit_code(int image_status)
     }
 }
 
-/* Times of one image, for -v. */
-typedef struct image_times {
-    double read_ms, filter_ms, write_ms;
-} image_times;
-
-/* Reads INPUT, filters it (through SESSION in a batch, opened at the first image read; else a
- * run of its own) and writes OUTPUT. Prints what went wrong; returns an exit code. */
-static int filter_image(const filter_args *args, filter_session **session, const char *input, const char *output,
-                        image_times *times)
+int filter_read_and_filter(const filter_args *args, filter_session **session, const char *input,
+                           const char *output, cls_host_image *out, image_times *times)
 {
-    cls_host_image in = {0}, out = {0}, shape;
+    cls_host_image in = {0}, shape;
     char error[1024];
     int code = EXIT_OK_, status;
     filter_plan plan = args->plan;
+    if (plan.memory_available != UINT64_MAX) plan.memory_available = budget_left();
     image_set_alloc_check(check_memory);
     double start = wall_ms();
     if ((status = image_read(input, &in, error, sizeof error)) != IMAGE_OK) {
@@ -428,203 +416,47 @@ static int filter_image(const filter_args *args, filter_session **session, const
     if (!args->has_type) plan.output_type = in.type;
     shape = in;
     shape.type = plan.output_type;
-    if ((code = check_output(output, &shape)) != EXIT_OK_) goto done;
+    if ((code = filter_check_output(output, &shape)) != EXIT_OK_) goto done;
     image_set_alloc_check(NULL); /* counted with the input */
-    if ((status = image_alloc_pages(&out, in.width, in.height, in.channels, in.pages, plan.output_type, output,
+    if ((status = image_alloc_pages(out, in.width, in.height, in.channels, in.pages, plan.output_type, output,
                                     error, sizeof error)) != IMAGE_OK) {
         fprintf(stderr, "clstencil filter: %s\n", error);
         code = EXIT_OUTPUT;
         goto done;
     }
     /* The input's tags (and compression) go to the output; --compression overrides. */
-    out.meta = in.meta;
+    out->meta = in.meta;
     in.meta = NULL;
     if (args->compression != IMAGE_COMPRESSION_DEFAULT) {
-        if (!out.meta && !(out.meta = calloc(1, sizeof *out.meta))) {
+        if (!out->meta && !(out->meta = calloc(1, sizeof *out->meta))) {
             fprintf(stderr, "clstencil filter: out of memory\n");
             code = EXIT_OUTPUT;
             goto done;
         }
-        out.meta->compression = args->compression;
+        out->meta->compression = args->compression;
     }
     start = wall_ms();
-    if (!args->batch) code = filter_run(&plan, &in, &out);
+    if (!args->batch) code = filter_run(&plan, &in, out);
     else if (*session || (code = filter_session_open(&plan, session)) == EXIT_OK_)
-        code = filter_session_run(*session, &plan, &in, &out);
+        code = filter_session_run(*session, &plan, &in, out);
     times->filter_ms = wall_ms() - start;
-    if (code != EXIT_OK_) goto done;
-
-    start = wall_ms();
-    if ((status = image_write(output, &out, error, sizeof error)) != IMAGE_OK) {
-        fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
-        code = EXIT_OUTPUT;
-    }
-    times->write_ms = wall_ms() - start;
 done:
     image_set_alloc_check(NULL);
     image_free(&in);
-    image_free(&out);
+    if (code != EXIT_OK_) image_free(out);
     return code;
 }
 
-/* A batch's output: DIR/ the input's file name, its extension replaced with FORMAT's (when
- * given). NULL after a message when the input names no file (exit 1). */
-static char *batch_output(const char *dir, const char *input, const char *format)
+int filter_write_result(const char *output, const cls_host_image *out, char *error, size_t error_size,
+                        image_times *times)
 {
-    const char *slash = strrchr(input, '/'), *base = slash ? slash + 1 : input;
-    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
-        fprintf(stderr, "clstencil filter: '%s' names no file, so no output can be named after it\n", input);
-        return NULL;
-    }
-    const char *dot = strrchr(base, '.');
-    const int stem = (int)(format && dot && dot != base ? (size_t)(dot - base) : strlen(base));
-    const size_t length = strlen(dir);
-    const size_t size = length + 1 + (size_t)stem + 1 + (format ? strlen(format) : 0) + 1;
-    char *path = malloc(size);
-    if (path)
-        snprintf(path, size, "%s%s%.*s%s%s", dir, length && dir[length - 1] == '/' ? "" : "/", stem, base,
-                 format ? "." : "", format ? format : "");
-    else {
-        fprintf(stderr, "clstencil filter: out of memory\n");
-        return NULL;
-    }
-    return path;
-}
-
-/* A file's identity, for the overlap checks. */
-typedef struct file_key {
-    dev_t dev;
-    ino_t ino;
-    const char *name;
-} file_key;
-
-static int compare_keys(const void *a, const void *b)
-{
-    const file_key *x = a, *y = b;
-    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
-    return x->ino < y->ino ? -1 : x->ino > y->ino;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(((const file_key *)a)->name, ((const file_key *)b)->name);
-}
-
-/* Refuses (exit 1) a batch in which two outputs are one path, or an output is an input (by
- * device and inode: links and other spellings count). */
-static int check_batch_overlaps(const filter_args *args, char **outputs)
-{
-    const size_t n = args->input_count;
-    file_key *keys = calloc(n ? n : 1, sizeof *keys);
-    size_t known = 0;
-    int code = EXIT_OK_;
-    if (!keys) {
-        fprintf(stderr, "clstencil filter: out of memory\n");
-        return EXIT_FAILURE_;
-    }
-    for (size_t i = 0; i < n; ++i) keys[i].name = outputs[i];
-    qsort(keys, n, sizeof *keys, compare_names);
-    for (size_t i = 1; i < n && code == EXIT_OK_; ++i)
-        if (strcmp(keys[i - 1].name, keys[i].name) == 0) {
-            fprintf(stderr, "clstencil filter: two inputs would both be written to %s (inputs with one file name "
-                            "in one batch): nothing was filtered\n", keys[i].name);
-            code = EXIT_USAGE;
-        }
-    struct stat info;
-    for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
-        if (stat(args->inputs[i], &info) == 0)
-            keys[known++] = (file_key){info.st_dev, info.st_ino, args->inputs[i]};
-    qsort(keys, known, sizeof *keys, compare_keys);
-    for (size_t i = 0; i < n && code == EXIT_OK_; ++i) {
-        if (stat(outputs[i], &info) != 0) continue;
-        const file_key probe = {info.st_dev, info.st_ino, NULL};
-        const file_key *hit = bsearch(&probe, keys, known, sizeof *keys, compare_keys);
-        if (!hit) continue;
-        fprintf(stderr, "clstencil filter: %s is the input %s: writing the result would replace it; choose "
-                        "another -o DIR (nothing was filtered)\n", outputs[i], hit->name);
-        code = EXIT_USAGE;
-    }
-    free(keys);
-    return code;
-}
-
-/* The progress line on a terminal: done of total, the rate and the time left. */
-static void show_progress(size_t done, size_t total, double start)
-{
-    const double seconds = (wall_ms() - start) / 1000.0, rate = seconds > 0 ? (double)done / seconds : 0.0;
-    fprintf(stderr, "\r\033[Kclstencil filter: %zu/%zu images, %.1f images/s", done, total, rate);
-    if (rate > 0 && done < total) fprintf(stderr, ", %.0f s left", (double)(total - done) / rate);
-}
-
-/* `filter IN... -o DIR`: every output named and checked first, then one image after another. */
-static int run_batch(filter_args *args)
-{
-    const size_t n = args->input_count;
-    char **outputs = calloc(n, sizeof *outputs);
-    struct stat info;
-    int code = EXIT_OK_;
-    if (!outputs) {
-        fprintf(stderr, "clstencil filter: out of memory\n");
-        return EXIT_FAILURE_;
-    }
-    if (stat(args->output, &info) != 0 || !S_ISDIR(info.st_mode)) {
-        fprintf(stderr, "clstencil filter: %s: cannot be written: %s (-o names the batch's output folder, which "
-                        "must exist)\n", args->output, stat(args->output, &info) != 0 ? "no such folder" : "not a folder");
-        code = EXIT_OUTPUT;
-    }
-    for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
-        if (!(outputs[i] = batch_output(args->output, args->inputs[i], args->format))) code = EXIT_USAGE;
-        else code = check_output(outputs[i], NULL);
-    if (code == EXIT_OK_) code = check_batch_overlaps(args, outputs);
-    filter_session *session = NULL;
-    size_t failed = 0;
-    const int progress = !args->plan.verbose && isatty(STDERR_FILENO);
     const double start = wall_ms();
-    int first_failure = EXIT_OK_;
-    for (size_t i = 0; code == EXIT_OK_ && i < n; ++i) {
-        if (progress) show_progress(i, n, start);
-        /* On a terminal the progress line stays while the image is filtered: its messages are
-         * held (glibc's stderr is a variable) and printed on a line of their own after it. */
-        char *held = NULL;
-        size_t held_size = 0;
-        FILE *terminal = stderr, *memory = progress ? open_memstream(&held, &held_size) : NULL;
-        if (memory) stderr = memory;
-        image_times times = {0};
-        const int result = filter_image(args, &session, args->inputs[i], outputs[i], &times);
-        if (memory) {
-            stderr = terminal;
-            fclose(memory);
-            if (held_size) fprintf(stderr, "\r\033[K%s", held);
-        }
-        free(held);
-        if (result != EXIT_OK_) {
-            ++failed;
-            if (first_failure == EXIT_OK_) first_failure = result;
-            if (args->plan.verbose)
-                fprintf(stderr, "[%zu/%zu] %s: failed (exit %d)\n", i + 1, n, args->inputs[i], result);
-            /* no context or device: the next images would fail the same way */
-            if (!session && (result == EXIT_NO_DEVICE || result == EXIT_FAILURE_)) {
-                failed += n - i - 1;
-                break;
-            }
-        } else if (args->plan.verbose) {
-            fprintf(stderr, "[%zu/%zu] %s -> %s: read %.1f ms, filtered %.1f ms, written %.1f ms\n", i + 1, n,
-                    args->inputs[i], outputs[i], times.read_ms, times.filter_ms, times.write_ms);
-        }
-    }
-    if (code == EXIT_OK_) {
-        if (progress) fprintf(stderr, "\r\033[K");
-        if (failed || progress || args->plan.verbose)
-            fprintf(stderr, "clstencil filter: %zu of %zu images written, %zu failed%s (%.1f s, %zu pipeline build%s)\n",
-                    n - failed, n, failed, failed ? " (the exit code is the first failure's)" : "",
-                    (wall_ms() - start) / 1000.0, filter_session_builds(session),
-                    filter_session_builds(session) == 1 ? "" : "s");
-        code = first_failure;
-    }
-    filter_session_close(session);
-    for (size_t i = 0; i < n; ++i) free(outputs[i]);
-    free(outputs);
-    return code;
+    const int status = image_write(output, out, error, error_size);
+    times->write_ms = wall_ms() - start;
+    if (status == IMAGE_OK) return EXIT_OK_;
+    const size_t length = strlen(error);
+    snprintf(error + length, error_size - length, " (%s)", image_error_class_name(status));
+    return EXIT_OUTPUT;
 }
 
 int cmd_filter(int argc, char **argv)
@@ -645,7 +477,7 @@ int cmd_filter(int argc, char **argv)
     }
     if ((code = parse_args(argc, argv, &args)) >= 0) goto done;
     const int to_stdout = !args.batch && strcmp(args.output, "-") == 0;
-    if (!args.batch && !to_stdout && (code = check_output(args.output, NULL)) != EXIT_OK_) goto done;
+    if (!args.batch && !to_stdout && (code = filter_check_output(args.output, NULL)) != EXIT_OK_) goto done;
     if (!args.batch && (code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
     const char *bad_max = NULL;
@@ -662,7 +494,7 @@ int cmd_filter(int argc, char **argv)
     args.plan.ops = ops;
     args.plan.op_count = args.op_count;
     if (args.batch) {
-        code = run_batch(&args);
+        code = filter_batch_run(&args);
         goto done;
     }
     image_times times = {0};
@@ -672,7 +504,12 @@ int cmd_filter(int argc, char **argv)
         code = EXIT_OUTPUT;
         goto done;
     }
-    code = filter_image(&args, NULL, input, output, &times);
+    cls_host_image result = {0};
+    code = filter_read_and_filter(&args, NULL, input, output, &result, &times);
+    char error[1024];
+    if (code == EXIT_OK_ && (code = filter_write_result(output, &result, error, sizeof error, &times)) != EXIT_OK_)
+        fprintf(stderr, "clstencil filter: %s\n", error);
+    image_free(&result);
     if (code == EXIT_OK_ && spooled_output && stdout_copy(spooled_output) != 0) code = EXIT_OUTPUT;
     if (code == EXIT_OK_ && args.plan.verbose)
         fprintf(stderr, "files:     read %.1f ms, written %.1f ms\n", times.read_ms, times.write_ms);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # filter_batch.sh — tests of `clstencil filter IN... -o DIR` on the default OpenCL device: the
 # outputs equal single runs byte for byte, one pipeline build for images of one type, a failed
-# image in the middle, a missing output folder, and outputs that would collide or replace inputs.
+# image in the middle, a memory budget that lets one image be written while the next waits, a
+# missing output folder, and outputs that would collide or replace inputs.
 # Usage: filter_batch.sh CLSTENCIL SOURCE_DIR CASE   (CASE: one of the names in the case list below)
 clstencil=$1 case=$3
 work=$(mktemp -d) || exit 1
@@ -67,6 +68,21 @@ failure)   # a corrupt input in the middle and a missing one: the others written
     [ "$(ls "$work/out")" = "$(printf 'a.pgm\nc.pgm')" ] || fail "outputs: $(ls "$work/out")"
     run 0 "$work/in/c.pgm" "$work/single/c.pgm" $ops
     cmp "$work/out/c.pgm" "$work/single/c.pgm" || fail "the image after the failure differs"
+    ;;
+memory_turns)   # a budget that holds one image at a time: the next image waits for the one being written
+    for name in a b; do run 0 "$work/in/$name.pgm" "$work/single/$name.pgm" $ops; done
+    # the least budget (in steps of 50 bytes) with which a.pgm alone is filtered; b.pgm's output
+    # (153 bytes) held by the writer then leaves too little for a.pgm until it is written
+    least=700
+    until CLSTENCIL_MEMORY_MAX=$least "$clstencil" filter "$work/in/a.pgm" "$work/single/a2.pgm" $ops > /dev/null 2>&1; do
+        least=$((least + 50))
+        [ "$least" -lt 100000 ] || fail "a.pgm is filtered with no budget up to 100000 bytes"
+    done
+    CLSTENCIL_MEMORY_MAX=$least run 0 "$work/in/b.pgm" "$work/in/a.pgm" -o "$work/out" $ops -v
+    logged "^clstencil filter: 2 of 2 images written, 0 failed"
+    for name in a b; do cmp "$work/out/$name.pgm" "$work/single/$name.pgm" || fail "$name.pgm differs"; done
+    [ "$(grep '^\[[0-9]/2\] ' "$work/log" | awk '{ n = split($2, p, "/"); printf "%s %s;", $1, p[n] }')" = "[1/2] b.pgm;[2/2] a.pgm;" ] ||
+        { cat "$work/log"; fail "reports out of order"; }
     ;;
 no_folder)   # -o names no folder: 7 before any work (two inputs: IN OUT -o OUT2, two outputs: 1)
     run 7 "$work/in/a.pgm" "$work/in/b.pgm" "$work/in/c.pgm" -o "$work/nowhere" $ops

@@ -1,0 +1,260 @@
+/* filter_batch.c — `clstencil filter IN... -o DIR`: every output named and checked before any
+ * work, then the images one after another through one context and one pipeline, going on past a
+ * failed image. While image i is written (by a thread of its own), image i+1 is read and
+ * filtered: the writing, the larger part of a batch's time, overlaps the rest. The written image's
+ * memory counts against the next one's budget, and an image that fails beside it is tried again
+ * once it is written, so a budget that holds one image at a time still works. Messages stay in
+ * the images' order: an image's are held until the one before it is written. */
+#define _GNU_SOURCE /* open_memstream */
+#include "filter_batch.h"
+
+#include "commands.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A batch's output: DIR/ the input's file name, its extension replaced with FORMAT's (when
+ * given). NULL after a message when the input names no file (exit 1). */
+static char *batch_output(const char *dir, const char *input, const char *format)
+{
+    const char *slash = strrchr(input, '/'), *base = slash ? slash + 1 : input;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+        fprintf(stderr, "clstencil filter: '%s' names no file, so no output can be named after it\n", input);
+        return NULL;
+    }
+    const char *dot = strrchr(base, '.');
+    const int stem = (int)(format && dot && dot != base ? (size_t)(dot - base) : strlen(base));
+    const size_t length = strlen(dir);
+    const size_t size = length + 1 + (size_t)stem + 1 + (format ? strlen(format) : 0) + 1;
+    char *path = malloc(size);
+    if (path)
+        snprintf(path, size, "%s%s%.*s%s%s", dir, length && dir[length - 1] == '/' ? "" : "/", stem, base,
+                 format ? "." : "", format ? format : "");
+    else {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        return NULL;
+    }
+    return path;
+}
+
+/* A file's identity, for the overlap checks. */
+typedef struct file_key {
+    dev_t dev;
+    ino_t ino;
+    const char *name;
+} file_key;
+
+static int compare_keys(const void *a, const void *b)
+{
+    const file_key *x = a, *y = b;
+    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(((const file_key *)a)->name, ((const file_key *)b)->name);
+}
+
+/* Refuses (exit 1) a batch in which two outputs are one path, or an output is an input (by
+ * device and inode: links and other spellings count). */
+static int check_batch_overlaps(const filter_args *args, char **outputs)
+{
+    const size_t n = args->input_count;
+    file_key *keys = calloc(n ? n : 1, sizeof *keys);
+    size_t known = 0;
+    int code = EXIT_OK_;
+    if (!keys) {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        return EXIT_FAILURE_;
+    }
+    for (size_t i = 0; i < n; ++i) keys[i].name = outputs[i];
+    qsort(keys, n, sizeof *keys, compare_names);
+    for (size_t i = 1; i < n && code == EXIT_OK_; ++i)
+        if (strcmp(keys[i - 1].name, keys[i].name) == 0) {
+            fprintf(stderr, "clstencil filter: two inputs would both be written to %s (inputs with one file name "
+                            "in one batch): nothing was filtered\n", keys[i].name);
+            code = EXIT_USAGE;
+        }
+    struct stat info;
+    for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
+        if (stat(args->inputs[i], &info) == 0)
+            keys[known++] = (file_key){info.st_dev, info.st_ino, args->inputs[i]};
+    qsort(keys, known, sizeof *keys, compare_keys);
+    for (size_t i = 0; i < n && code == EXIT_OK_; ++i) {
+        if (stat(outputs[i], &info) != 0) continue;
+        const file_key probe = {info.st_dev, info.st_ino, NULL};
+        const file_key *hit = bsearch(&probe, keys, known, sizeof *keys, compare_keys);
+        if (!hit) continue;
+        fprintf(stderr, "clstencil filter: %s is the input %s: writing the result would replace it; choose "
+                        "another -o DIR (nothing was filtered)\n", outputs[i], hit->name);
+        code = EXIT_USAGE;
+    }
+    free(keys);
+    return code;
+}
+
+/* The progress line on a terminal: done of total, the rate and the time left. */
+static void show_progress(size_t done, size_t total, double start)
+{
+    const double seconds = (wall_ms() - start) / 1000.0, rate = seconds > 0 ? (double)done / seconds : 0.0;
+    fprintf(stderr, "\r\033[Kclstencil filter: %zu/%zu images, %.1f images/s", done, total, rate);
+    if (rate > 0 && done < total) fprintf(stderr, ", %.0f s left", (double)(total - done) / rate);
+}
+
+/* An image on its way out: written by a thread while the next one is read and filtered. */
+typedef struct written {
+    pthread_t thread;
+    int running; /* 1: a thread writes it; 2: written already (no thread could start), not reported */
+    size_t index;
+    const char *input, *output;
+    cls_host_image image;
+    image_times times;
+    char *held;       /* what reading and filtering it said, printed once it is written */
+    int code;
+    char error[1024];
+} written;
+
+static void *write_image(void *argument)
+{
+    written *w = argument;
+    w->code = filter_write_result(w->output, &w->image, w->error, sizeof w->error, &w->times);
+    return NULL;
+}
+
+/* The batch's state: counts, the progress line, the first failure. */
+typedef struct batch {
+    const filter_args *args;
+    size_t count, failed;
+    int progress, first_failure;
+} batch;
+
+/* Prints an image's held messages (after the progress line, on a terminal). */
+static void print_held(const batch *b, const char *held)
+{
+    if (held && *held) fprintf(stderr, "%s%s", b->progress ? "\r\033[K" : "", held);
+}
+
+/* Counts an image's result and says it with -v. */
+static void count_result(batch *b, size_t index, int result, const image_times *times, const char *output)
+{
+    const filter_args *args = b->args;
+    if (result != EXIT_OK_) {
+        ++b->failed;
+        if (b->first_failure == EXIT_OK_) b->first_failure = result;
+        if (args->plan.verbose)
+            fprintf(stderr, "[%zu/%zu] %s: failed (exit %d)\n", index + 1, b->count, args->inputs[index], result);
+    } else if (args->plan.verbose) {
+        fprintf(stderr, "[%zu/%zu] %s -> %s: read %.1f ms, filtered %.1f ms, written %.1f ms\n", index + 1,
+                b->count, args->inputs[index], output, times->read_ms, times->filter_ms, times->write_ms);
+    }
+}
+
+/* Waits for the image being written, if any, and reports it. */
+static void finish_writing(batch *b, written *w)
+{
+    if (!w->running) return;
+    if (w->running == 1) pthread_join(w->thread, NULL);
+    w->running = 0;
+    filter_budget_hold(0);
+    print_held(b, w->held);
+    if (w->code != EXIT_OK_) fprintf(stderr, "clstencil filter: %s\n", w->error);
+    count_result(b, w->index, w->code, &w->times, w->output);
+    image_free(&w->image);
+    free(w->held);
+    w->held = NULL;
+}
+
+/* Reads and filters image I into *out with its messages held in *held (a terminal's progress line
+ * stays while it works: glibc's stderr is a variable). */
+static int read_held(const batch *b, filter_session **session, size_t i, const char *output, cls_host_image *out,
+                     image_times *times, char **held)
+{
+    size_t held_size = 0;
+    FILE *terminal = stderr, *memory = open_memstream(held, &held_size);
+    if (memory) stderr = memory;
+    const int result = filter_read_and_filter(b->args, session, b->args->inputs[i], output, out, times);
+    if (memory) {
+        stderr = terminal;
+        fclose(memory);
+    }
+    return result;
+}
+
+int filter_batch_run(filter_args *args)
+{
+    const size_t n = args->input_count;
+    char **outputs = calloc(n, sizeof *outputs);
+    struct stat info;
+    int code = EXIT_OK_;
+    if (!outputs) {
+        fprintf(stderr, "clstencil filter: out of memory\n");
+        return EXIT_FAILURE_;
+    }
+    if (stat(args->output, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        fprintf(stderr, "clstencil filter: %s: cannot be written: %s (-o names the batch's output folder, which "
+                        "must exist)\n", args->output, stat(args->output, &info) != 0 ? "no such folder" : "not a folder");
+        code = EXIT_OUTPUT;
+    }
+    for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
+        if (!(outputs[i] = batch_output(args->output, args->inputs[i], args->format))) code = EXIT_USAGE;
+        else code = filter_check_output(outputs[i], NULL);
+    if (code == EXIT_OK_) code = check_batch_overlaps(args, outputs);
+    filter_session *session = NULL;
+    batch b = {args, n, 0, !args->plan.verbose && isatty(STDERR_FILENO), EXIT_OK_};
+    written w = {0};
+    const double start = wall_ms();
+    for (size_t i = 0; code == EXIT_OK_ && i < n; ++i) {
+        if (b.progress) show_progress(i, n, start);
+        cls_host_image out = {0};
+        image_times times = {0};
+        char *held = NULL;
+        int result = read_held(&b, &session, i, outputs[i], &out, &times, &held);
+        if (result != EXIT_OK_ && w.running) {
+            /* perhaps for the memory the image being written holds: once more after it */
+            finish_writing(&b, &w);
+            free(held);
+            held = NULL;
+            result = read_held(&b, &session, i, outputs[i], &out, &times, &held);
+        }
+        finish_writing(&b, &w);
+        if (result != EXIT_OK_) {
+            print_held(&b, held);
+            free(held);
+            count_result(&b, i, result, &times, outputs[i]);
+            /* no context or device: the next images would fail the same way */
+            if (!session && (result == EXIT_NO_DEVICE || result == EXIT_FAILURE_)) {
+                b.failed += n - i - 1;
+                break;
+            }
+            continue;
+        }
+        w = (written){.index = i, .input = args->inputs[i], .output = outputs[i], .image = out, .times = times,
+                      .held = held};
+        filter_budget_hold(image_plane_bytes(&out) * image_plane_count(&out));
+        if (pthread_create(&w.thread, NULL, write_image, &w) == 0) {
+            w.running = 1;
+        } else { /* no thread: written here */
+            write_image(&w);
+            w.running = 2;
+        }
+    }
+    finish_writing(&b, &w);
+    if (code == EXIT_OK_) {
+        if (b.progress) fprintf(stderr, "\r\033[K");
+        if (b.failed || b.progress || args->plan.verbose)
+            fprintf(stderr, "clstencil filter: %zu of %zu images written, %zu failed%s (%.1f s, %zu pipeline build%s)\n",
+                    n - b.failed, n, b.failed, b.failed ? " (the exit code is the first failure's)" : "",
+                    (wall_ms() - start) / 1000.0, filter_session_builds(session),
+                    filter_session_builds(session) == 1 ? "" : "s");
+        code = b.first_failure;
+    }
+    filter_session_close(session);
+    for (size_t i = 0; i < n; ++i) free(outputs[i]);
+    free(outputs);
+    return code;
+}
