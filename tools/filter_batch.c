@@ -3,8 +3,9 @@
  * failed image. While image i is written (by a thread of its own), image i+1 is read and
  * filtered: the writing, the larger part of a batch's time, overlaps the rest. The written image's
  * memory counts against the next one's budget, and an image that fails beside it is tried again
- * once it is written, so a budget that holds one image at a time still works. Messages stay in
- * the images' order: an image's are held until the one before it is written. */
+ * once it is written, so a budget that holds one image at a time still works. On a GPU the images'
+ * pixels live in pinned memory from the second image on. Messages stay in the images' order: an
+ * image's are held until the one before it is written. */
 #define _GNU_SOURCE /* open_memstream */
 #include "filter_batch.h"
 
@@ -104,6 +105,47 @@ static void show_progress(size_t done, size_t total, double start)
     const double seconds = (wall_ms() - start) / 1000.0, rate = seconds > 0 ? (double)done / seconds : 0.0;
     fprintf(stderr, "\r\033[Kclstencil filter: %zu/%zu images, %.1f images/s", done, total, rate);
     if (rate > 0 && done < total) fprintf(stderr, ", %.0f s left", (double)(total - done) / rate);
+}
+
+/* Pinned pixel memory for a batch on a GPU (cls_host_alloc): the device copies it at full speed
+ * (an H200: 54 GB/s against 1.5-13 GB/s for ordinary memory), and buffers of the images' sizes are
+ * kept for the next images, since pinning costs more than one copy saves. */
+enum { POOL_BUFFERS = 6 }; /* an image read, one filtered, one written: input and output each */
+typedef struct pinned_pool {
+    cls_context *context;
+    void *buffers[POOL_BUFFERS];
+    size_t sizes[POOL_BUFFERS], count;
+} pinned_pool;
+
+static void *pool_allocate(void *argument, size_t bytes)
+{
+    pinned_pool *pool = argument;
+    void *pixels = NULL;
+    for (size_t k = 0; k < pool->count && !pixels; ++k)
+        if (pool->sizes[k] == bytes) {
+            pixels = pool->buffers[k];
+            pool->buffers[k] = pool->buffers[--pool->count];
+            pool->sizes[k] = pool->sizes[pool->count];
+        }
+    if (!pixels) pixels = cls_host_alloc(pool->context, bytes);
+    if (pixels) memset(pixels, 0, bytes);
+    return pixels;
+}
+
+static void pool_release(void *argument, void *pixels, size_t bytes)
+{
+    pinned_pool *pool = argument;
+    if (pool->count < POOL_BUFFERS) {
+        pool->buffers[pool->count] = pixels;
+        pool->sizes[pool->count++] = bytes;
+    } else {
+        cls_host_free(pool->context, pixels);
+    }
+}
+
+static void pool_empty(pinned_pool *pool)
+{
+    while (pool->count) cls_host_free(pool->context, pool->buffers[--pool->count]);
 }
 
 /* An image on its way out: written by a thread while the next one is read and filtered. */
@@ -207,9 +249,16 @@ int filter_batch_run(filter_args *args)
     filter_session *session = NULL;
     batch b = {args, n, 0, !args->plan.verbose && isatty(STDERR_FILENO), EXIT_OK_};
     written w = {0};
+    pinned_pool pool = {0};
+    const image_allocator pinned = {pool_allocate, pool_release, &pool};
     const double start = wall_ms();
     for (size_t i = 0; code == EXIT_OK_ && i < n; ++i) {
         if (b.progress) show_progress(i, n, start);
+        cls_context *context = filter_session_context(session);
+        if (!pool.context && context && cls_context_device(context)->type == CLS_DEVICE_GPU) {
+            pool.context = context; /* from the second image on, once the session has a context */
+            image_set_allocator(&pinned);
+        }
         cls_host_image out = {0};
         image_times times = {0};
         char *held = NULL;
@@ -244,6 +293,8 @@ int filter_batch_run(filter_args *args)
         }
     }
     finish_writing(&b, &w);
+    image_set_allocator(NULL);
+    pool_empty(&pool);
     if (code == EXIT_OK_) {
         if (b.progress) fprintf(stderr, "\r\033[K");
         if (b.failed || b.progress || args->plan.verbose)

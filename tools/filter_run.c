@@ -410,6 +410,8 @@ int filter_session_run(filter_session *session, const filter_plan *plan, const c
 
 size_t filter_session_builds(const filter_session *session) { return session ? session->builds : 0; }
 
+cls_context *filter_session_context(const filter_session *session) { return session ? session->context : NULL; }
+
 void filter_session_close(filter_session *session)
 {
     if (!session) return;

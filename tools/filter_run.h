@@ -44,6 +44,8 @@ int filter_session_run(filter_session *session, const filter_plan *plan, const c
                        cls_host_image *out);
 /* Pipeline builds so far (1 for a batch of images of one type). */
 size_t filter_session_builds(const filter_session *session);
+/* The session's context (NULL before it is open). */
+cls_context *filter_session_context(const filter_session *session);
 /* Frees the session (NULL is fine); a tiered build still under way is waited for. */
 void filter_session_close(filter_session *session);
 

@@ -31,6 +31,10 @@ static image_alloc_check alloc_check;
 
 void image_set_alloc_check(image_alloc_check check) { alloc_check = check; }
 
+static const image_allocator *pixel_allocator;
+
+void image_set_allocator(const image_allocator *allocator) { pixel_allocator = allocator; }
+
 /* The temp file being written, for image_remove_partial_output. */
 static char *volatile partial_output;
 
@@ -133,7 +137,9 @@ int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t
     if (alloc_check &&
         (status = alloc_check(width, height, channels * pages, type, path, error, error_size)) != IMAGE_OK)
         return status;
-    void *pixels = calloc(1, total);
+    const image_allocator *allocator = pixel_allocator;
+    void *pixels = allocator ? allocator->allocate(allocator->context, total) : NULL;
+    if (!pixels) allocator = NULL, pixels = calloc(1, total);
     if (!pixels)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "not enough memory for a %zu x %zu x %zu image (%zu bytes)", width, height,
@@ -143,6 +149,8 @@ int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t
     image->channels = channels;
     image->type = type;
     image->pixels = pixels;
+    image->allocator = allocator;
+    image->pixel_bytes = total;
     image->pages = pages;
     return IMAGE_OK;
 }
@@ -166,7 +174,10 @@ void image_free(cls_host_image *image)
 {
     if (!image)
         return;
-    free(image->pixels);
+    if (image->allocator && image->pixels)
+        image->allocator->release(image->allocator->context, image->pixels, image->pixel_bytes);
+    else
+        free(image->pixels);
     image_meta_free(image->meta);
     memset(image, 0, sizeof *image);
 }

@@ -17,6 +17,15 @@ enum {
     IMAGE_ERR_RESOURCE     /* a resource limit: not enough memory for the image */
 };
 
+/* Where image_alloc takes pixel memory from (NULL, the default: calloc): allocate returns BYTES
+ * of zeroed memory or NULL (then calloc serves), release takes back what it gave; an image
+ * remembers its allocator, so image_free returns its pixels where they came from. */
+typedef struct image_allocator {
+    void *(*allocate)(void *context, size_t bytes);
+    void (*release)(void *context, void *pixels, size_t bytes);
+    void *context;
+} image_allocator;
+
 /* A host image. Planar: channel c starts at (char *)pixels + c * image_plane_bytes(image); each
  * plane holds width*height samples, row-major, tightly packed, in host byte order. */
 typedef struct cls_host_image {
@@ -27,6 +36,8 @@ typedef struct cls_host_image {
      * channel c in plane p * channels + c (image_plane_count planes in all). 0 means 1. */
     size_t pages;
     struct image_meta *meta; /* owned (image_free); NULL: nothing known */
+    const image_allocator *allocator; /* where the pixels came from (NULL: calloc) */
+    size_t pixel_bytes;
 } cls_host_image;
 
 /* Output compression (TIFF). DEFAULT: LZW. */
@@ -65,6 +76,8 @@ typedef struct image_meta {
 typedef int (*image_alloc_check)(size_t width, size_t height, size_t channels, cls_pixel_type type,
                                  const char *path, char *error, size_t error_size);
 void image_set_alloc_check(image_alloc_check check);
+/* The allocator of the images image_alloc makes from now on (NULL: calloc). */
+void image_set_allocator(const image_allocator *allocator);
 /* Removes the temporary file of an image_write in progress (async-signal-safe: for a signal
  * handler that then ends the process). */
 void image_remove_partial_output(void);

@@ -509,6 +509,55 @@ static void tiff_f64_read_as_f32(void **state)
 #endif
 }
 
+/* An allocator that counts its calls and refuses when told to (image_set_allocator). */
+typedef struct counting_allocator {
+    int allocated, released, refuse;
+    size_t last_bytes;
+} counting_allocator;
+
+static void *counting_allocate(void *context, size_t bytes)
+{
+    counting_allocator *c = context;
+    if (c->refuse) return NULL;
+    ++c->allocated;
+    c->last_bytes = bytes;
+    return calloc(1, bytes);
+}
+
+static void counting_release(void *context, void *pixels, size_t bytes)
+{
+    counting_allocator *c = context;
+    ++c->released;
+    assert_int_equal(bytes, c->last_bytes);
+    free(pixels);
+}
+
+/* image_alloc takes pixels from the allocator set, image_free returns them there; an image made
+ * before (or when the allocator refuses) comes from calloc and goes back to free. */
+static void images_use_the_allocator_set(void **state)
+{
+    (void)state;
+    counting_allocator counts = {0};
+    const image_allocator allocator = {counting_allocate, counting_release, &counts};
+    char error[256];
+    cls_host_image before, with, refused;
+    assert_int_equal(image_alloc(&before, 8, 4, 1, CLS_PIXEL_U16, "m", error, sizeof error), IMAGE_OK);
+    image_set_allocator(&allocator);
+    assert_int_equal(image_alloc(&with, 8, 4, 3, CLS_PIXEL_F32, "m", error, sizeof error), IMAGE_OK);
+    assert_int_equal(counts.allocated, 1);
+    assert_int_equal(counts.last_bytes, 8 * 4 * 3 * 4);
+    counts.refuse = 1;
+    assert_int_equal(image_alloc(&refused, 8, 4, 1, CLS_PIXEL_U8, "m", error, sizeof error), IMAGE_OK);
+    image_set_allocator(NULL);
+    assert_null(before.allocator);
+    assert_null(refused.allocator);
+    image_free(&before);
+    image_free(&refused);
+    assert_int_equal(counts.released, 0);
+    image_free(&with);
+    assert_int_equal(counts.released, 1);
+}
+
 static void tiff_write_round_trips(void **state)
 {
     (void)state;
@@ -1193,6 +1242,7 @@ int main(void)
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(tiff_support_matches_build),
         cmocka_unit_test(tiff_write_round_trips),
+        cmocka_unit_test(images_use_the_allocator_set),
         cmocka_unit_test(tiff_f64_read_as_f32),
         cmocka_unit_test(tiff_jpeg_ycbcr),
         cmocka_unit_test(pnm_round_trips),
