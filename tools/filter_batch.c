@@ -153,7 +153,7 @@ typedef struct written {
     pthread_t thread;
     int running; /* 1: a thread writes it; 2: written already (no thread could start), not reported */
     size_t index;
-    const char *input, *output;
+    const char *output;
     cls_host_image image;
     image_times times;
     char *held;       /* what reading and filtering it said, printed once it is written */
@@ -282,8 +282,7 @@ int filter_batch_run(filter_args *args)
             }
             continue;
         }
-        w = (written){.index = i, .input = args->inputs[i], .output = outputs[i], .image = out, .times = times,
-                      .held = held};
+        w = (written){.index = i, .output = outputs[i], .image = out, .times = times, .held = held};
         filter_budget_hold(image_plane_bytes(&out) * image_plane_count(&out));
         if (pthread_create(&w.thread, NULL, write_image, &w) == 0) {
             w.running = 1;
