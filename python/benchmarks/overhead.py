@@ -2,8 +2,9 @@
 """overhead.py — clstencil.filter of a square float32 numpy array against the bare transfer of the
 same bytes to the same device and back (OpenCL writes and reads into buffers made beforehand, on
 clstencil's own context and queue), medians after warm-up, with scipy.ndimage.correlate (CPU)
-beside them; and the same filter between arrays in pinned memory (clstencil.pinned_empty). The
-target: filter within 1.5x of the bare transfer.
+beside them; the same filter between arrays in pinned memory (clstencil.pinned_empty); and, where
+CuPy is installed, cupyx.scipy.ndimage.correlate from and to numpy arrays. The target: filter
+within 1.5x of the bare transfer.
 
     /usr/bin/python3 python/benchmarks/overhead.py --size 4096 --op gaussian:5 --runs 20
 """
@@ -76,6 +77,30 @@ def bare_transfer(device: str | None, source: np.ndarray, target: np.ndarray) ->
     return transfer
 
 
+def cupy_numbers(image: np.ndarray, mask: np.ndarray, args: argparse.Namespace) -> dict:
+    """cupyx.scipy.ndimage.correlate from a numpy array to a numpy array (copies included, as
+    clstencil.filter's), and its kernel alone on the device; {} where CuPy is not installed."""
+    try:
+        import cupy
+        import cupyx.scipy.ndimage
+    except ImportError:
+        return {}
+    modes = {"clamp": "nearest", "mirror": "reflect", "mirror101": "mirror", "repeat": "wrap", "constant": "constant"}
+    mode = modes.get(args.border, "nearest")
+    weights = cupy.asarray(mask)
+    on_device = cupy.asarray(image)
+    target = cupy.empty_like(on_device)
+
+    def round_trip() -> None:
+        cupy.asnumpy(cupyx.scipy.ndimage.correlate(cupy.asarray(image), weights, mode=mode))
+
+    def kernel() -> None:
+        cupyx.scipy.ndimage.correlate(on_device, weights, output=target, mode=mode)
+        cupy.cuda.Device().synchronize()
+    return {"cupy_ms": 1e3 * median_seconds(round_trip, args.runs, args.warmup),
+            "cupy_kernel_ms": 1e3 * median_seconds(kernel, args.runs, args.warmup)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=4096, help="image side in pixels (default 4096)")
@@ -120,6 +145,8 @@ def main() -> None:
         results["scipy_correlate_ms"] = 1e3 * median_seconds(
             lambda: scipy.ndimage.correlate(image, mask, output=out, mode=modes.get(args.border, "nearest")),
             args.scipy_runs, 1)
+    if mask is not None:
+        results.update(cupy_numbers(image, mask, args))
     megabytes = image.nbytes / 2**20
     print(f"{name}: {args.op} {args.border}, {args.size}x{args.size} f32 ({megabytes:.0f} MiB each way), "
           f"medians of {args.runs} after {args.warmup} warm-up runs")
@@ -128,6 +155,9 @@ def main() -> None:
           f"(target <= 1.5x)")
     print(f"  clstencil.filter (new array)  {results['filter_new_array_ms']:9.2f} ms")
     print(f"  clstencil.filter (pinned)     {results['filter_pinned_ms']:9.2f} ms   (pinned_empty in and out)")
+    if "cupy_ms" in results:
+        print(f"  cupyx.scipy.ndimage.correlate {results['cupy_ms']:9.2f} ms   the same from and to numpy arrays "
+              f"(its kernel alone {results['cupy_kernel_ms']:.3f} ms)")
     if "scipy_correlate_ms" in results:
         print(f"  scipy.ndimage.correlate (CPU) {results['scipy_correlate_ms']:9.2f} ms "
               f"(median of {args.scipy_runs})")
