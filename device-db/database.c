@@ -1,7 +1,7 @@
 /* database.c — the device capability database: the built-in records (device-db/records/, one
  * .ini file per vendor, compiled in) plus the user overlay file, parsed with inih. An overlay section whose name is
  * a built-in record's corrects only the keys it gives; any other section adds a record. */
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 
 #include "embedded.h"
 #include "error.h"

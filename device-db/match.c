@@ -1,7 +1,7 @@
 /* match.c — picks the database record for a device: exact device name, then architecture,
  * then vendor and type, then the generic record. Within a level the record defined last wins,
  * so the overlay's new records (read after the built-in ones) take precedence. */
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 
 #include <string.h>
 #include <strings.h>

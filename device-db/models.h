@@ -5,7 +5,7 @@
 #ifndef CLS_MODELS_H
 #define CLS_MODELS_H
 
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 #include "generator.h"
 
 /* ---------------------------------------------------------------- occupancy per compute unit */

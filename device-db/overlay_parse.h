@@ -3,7 +3,7 @@
 #ifndef CLS_OVERLAY_PARSE_H
 #define CLS_OVERLAY_PARSE_H
 
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 
 /* Parses TEXT as an overlay of new records (LOCATION names it in messages) and discards the
  * result: CLS_OK, or CLS_ERR_PARSE with "LOCATION:LINE: reason" in cls_last_error(). */

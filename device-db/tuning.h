@@ -5,7 +5,7 @@
 #ifndef CLS_TUNING_H
 #define CLS_TUNING_H
 
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 #include "strbuf.h"
 
 /* One section: [ARCH OPERATOR-HASH SIZE-CLASS]. */

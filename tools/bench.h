@@ -6,7 +6,7 @@
 #ifndef CLS_TOOLS_BENCH_H
 #define CLS_TOOLS_BENCH_H
 
-#include <clstencil.h>
+#include <clstencil_tuning.h>
 #include <stddef.h>
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 #ifndef CLS_TOOLS_COMMANDS_H
 #define CLS_TOOLS_COMMANDS_H
 
-#include <clstencil.h>
+#include <clstencil_tuning.h>
 #include <json-c/json.h>
 
 enum {

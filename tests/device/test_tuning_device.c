@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <clstencil.h>
+#include <clstencil_tuning.h>
 
 #include "generator.h" /* CLS_STREAM_MIN_ROWS */
 #include "host.h"      /* cls_model_weighs_occupancy */

@@ -3,7 +3,7 @@
 #ifndef CLS_TEST_MODELS_FIXTURE_H
 #define CLS_TEST_MODELS_FIXTURE_H
 
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 #include "generator.h"
 #include "models.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clstencil.h"
+#include "clstencil_tuning.h"
 
 static char overlay_path[256];
 

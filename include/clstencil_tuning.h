@@ -1,0 +1,140 @@
+/* clstencil_tuning.h — the tuning and research interface of clstencil: the device database
+ * (records of compute-unit resources and how a device is matched to one), the tuning results that
+ * `auto` uses, the analytic models' choice and the ISP calibration. `clstencil tune`, `bench` and
+ * `devices` use it; a host that filters images needs only clstencil.h. Same ABI rules as that
+ * header (docs/abi.md). */
+#ifndef CLSTENCIL_TUNING_H
+#define CLSTENCIL_TUNING_H
+
+#include <clstencil.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* ---------------------------------------------------------------- device database */
+
+typedef enum cls_match_level {
+    CLS_MATCH_DEVICE = 0, /* a record for this exact device name */
+    CLS_MATCH_ARCH,       /* a record for the architecture (compute capability, gfx target) */
+    CLS_MATCH_VENDOR_TYPE,/* a record for the vendor and device type */
+    CLS_MATCH_GENERIC     /* the generic fallback record */
+} cls_match_level;
+
+/* One database record: the resources of one compute unit of an architecture. */
+typedef struct cls_arch_record {
+    char id[64];           /* the record's section name, e.g. "nvidia-sm90" */
+    char origin[256];      /* "built-in" or the overlay file path */
+    char source[256];      /* where the numbers come from (vendor documentation, ...) */
+    cls_vendor vendor;     /* CLS_VENDOR_UNKNOWN on the generic record */
+    cls_device_type type;  /* CLS_DEVICE_OTHER on the generic record */
+    char arch[32];         /* architecture key; "" for vendor-type and generic records */
+    char device[128];      /* exact device name for device-level records; "" otherwise */
+    unsigned simd_width;
+    unsigned max_threads_per_cu;
+    unsigned max_groups_per_cu;
+    unsigned max_warps_per_cu;
+    unsigned registers_per_cu;
+    unsigned register_alloc_unit;     /* registers are allocated in multiples of this ... */
+    int register_alloc_per_warp;      /* ... per warp (1) or per work-group (0) */
+    unsigned max_registers_per_thread;
+    unsigned local_mem_per_cu;        /* bytes */
+    unsigned local_mem_alloc_unit;    /* bytes */
+    unsigned default_wg_x, default_wg_y; /* policy: work-group shape when nothing better is known */
+    unsigned default_rows;  /* policy: output rows per work-item of a built-in weighted sum whose
+                             * spec leaves rows_per_item 0 (1, 2, 4 or 8; 0 in a record means 1) */
+    int use_models;         /* 1: where no tuning result applies and the spec gives its expected
+                             * size, `auto` takes the analytic models' choice (cls_model_choose)
+                             * rather than the policy; key use_models, by default on for GPUs */
+} cls_arch_record;
+
+typedef struct cls_device_db cls_device_db;
+
+/* Loads the built-in records and the user overlay. overlay_path: NULL means the
+ * CLSTENCIL_DEVICE_DB environment variable, else $XDG_CONFIG_HOME/clstencil/devices.ini,
+ * else ~/.config/clstencil/devices.ini (a missing default file is not an error; a missing
+ * named file is); "" means the built-in records only. A malformed overlay is CLS_ERR_PARSE
+ * naming file and line; none of it is used. */
+cls_status cls_device_db_load(const char *overlay_path, cls_device_db **out);
+/* Frees a database (NULL is fine). */
+void cls_device_db_release(cls_device_db *db);
+/* The records, built-in ones first, then the overlay's new ones. */
+size_t cls_device_db_count(const cls_device_db *db);
+const cls_arch_record *cls_device_db_get(const cls_device_db *db, size_t index);
+/* The best record for a device: exact device, then architecture, then vendor and type, then
+ * generic. Within a level the record defined last wins: overlay records beat built-in ones. */
+const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caps,
+                                           cls_match_level *level);
+/* "device", "architecture", "vendor+type" or "generic". */
+const char *cls_match_level_name(cls_match_level level);
+
+/* ---------------------------------------------------------------- tuning results */
+
+/* The best configuration `clstencil tune` measured for an operator: what `auto` then uses for
+ * the spec fields left to it (partition, input path, work-group shape, rows and columns). */
+typedef struct cls_tuning {
+    cls_partition partition;
+    cls_input_path input_path;
+    unsigned group_width, group_height;
+    unsigned rows_per_item, cols_per_item;
+    double kernel_us;      /* the median kernel time measured */
+    unsigned width, height; /* the image measured */
+} cls_tuning;
+
+/* An image's size class: log2 of the geometric mean of its sides, rounded (512x512: 9,
+ * 4096x4096: 12); 0 for an empty size. */
+unsigned cls_size_class(size_t width, size_t height);
+/* The user's tuning file: the one cls_set_config_paths named, else CLSTENCIL_TUNING_DB, else
+ * $XDG_CONFIG_HOME/clstencil/tuning.ini, else ~/.config/clstencil/tuning.ini (a per-thread static
+ * buffer; "" when none can be named or the host chose none). */
+const char *cls_tuning_path(void);
+/* Stores a result for spec's operator (the spec without the fields above) on the context's
+ * device architecture and the size class of tuning->width x height in the user's tuning file,
+ * replacing the entry of the same architecture, operator and class; the file is rewritten
+ * atomically. description (may be NULL) says what was tuned, for people reading the file. */
+cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, const cls_tuning *tuning,
+                            const char *description);
+/* What `auto` uses for spec at width x height (0 x 0: the largest class tuned): the user's file
+ * over the results shipped with the library, the exact size class, else the nearest. *found is 0
+ * (and *tuning untouched) when the operator was never tuned on this architecture. */
+cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                             cls_tuning *tuning, int *found);
+
+/* What the analytic models choose for spec at width x height on the context's device (fields
+ * the spec sets are kept): the work-group shape by Hipacc's Algorithm 2 from the occupancy of
+ * the build's registers and local memory (weighted sums: among the shapes of the highest
+ * occupancy, those that read at most 3 input pixels per output, where there are any), then
+ * naive or ISP by the ISP paper's gain (eqs. 3-10) from the naive and isp-block builds'
+ * registers, ISP as isp-warp on the global path (a streaming kernel or a weighted sum of 81 or
+ * more multiply-adds per output, which occupancy does not limit, keeps the policy's shape and
+ * counts both builds at the ISP build's occupancy), with the policy's rows, columns and input
+ * path. Builds up to three kernels (cached; none for a register-capped compute-bound weighted sum on
+ * NVIDIA, whose builds count at the cap). kernel_us and the size fields are 0 and width x
+ * height. `auto` uses it where nothing is tuned (cls_arch_record.use_models). */
+cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                            cls_tuning *choice);
+/* Calibrates the ISP model for the reference's border mode on the context's device from a
+ * measurement (`clstencil bench --calibrate-isp`): naive_us and isp_us are the reference's kernel
+ * times, naive and isp-block, at width x height and the configuration the reference names (its
+ * work-group shape, rows, columns and input path). Solves for the check cost per loaded pixel
+ * with which the model predicts that gain, stores it in the user's tuning file (replacing the
+ * border mode's previous calibration) and returns it; cls_model_choose uses it from then on.
+ * label names the reference in the file's description (may be NULL). The reference is a built-in
+ * weighted sum; the calibration applies to weighted sums only (operator bodies get eqs. 3-10
+ * as printed). */
+cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, unsigned width, unsigned height,
+                             double naive_us, double isp_us, const char *label, double *check_per_load);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
