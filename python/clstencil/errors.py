@@ -7,6 +7,7 @@ CLS_OK = 0
 CLS_ERR_INVALID_ARGUMENT = 1
 CLS_ERR_NO_PLATFORM = 2
 CLS_ERR_NO_DEVICE = 3
+CLS_ERR_OPENCL = 4
 
 
 class ClstencilError(RuntimeError):

@@ -11,10 +11,8 @@ import numpy as np
 
 from ._library import library, text
 from .contexts import context, normalize_selector, on_release
-from .errors import ClstencilError
+from .errors import CLS_ERR_OPENCL, ClstencilError
 from .pixel_types import pixel_type
-
-CLS_ERR_OPENCL = 4
 
 # Set when the contexts are released at exit: their pinned memory went with them.
 _released = threading.Event()
