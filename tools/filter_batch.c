@@ -4,8 +4,8 @@
  * filtered: the writing, the larger part of a batch's time, overlaps the rest. The written image's
  * memory counts against the next one's budget, and an image that fails beside it is tried again
  * once it is written, so a budget that holds one image at a time still works. On a GPU the images'
- * pixels live in pinned memory from the second image on. Messages stay in the images' order: an
- * image's are held until the one before it is written. */
+ * pixels live in pinned memory. Messages stay in the images' order: an image's are held until the
+ * one before it is written. */
 #define _GNU_SOURCE /* open_memstream */
 #include "filter_batch.h"
 
@@ -252,13 +252,19 @@ int filter_batch_run(filter_args *args)
     pinned_pool pool = {0};
     const image_allocator pinned = {pool_allocate, pool_release, &pool};
     const double start = wall_ms();
-    for (size_t i = 0; code == EXIT_OK_ && i < n; ++i) {
+    /* The context before any message is held: a driver may bind its own streams to stderr as it
+     * is while it loads (PoCL's libstdc++ did, and flushed a closed memory stream at exit). */
+    int opened = EXIT_OK_;
+    if (code == EXIT_OK_ && (opened = filter_session_open(&args->plan, &session)) != EXIT_OK_) {
+        b.failed = n;
+        b.first_failure = opened;
+    }
+    if (session && cls_context_device(filter_session_context(session))->type == CLS_DEVICE_GPU) {
+        pool.context = filter_session_context(session);
+        image_set_allocator(&pinned);
+    }
+    for (size_t i = 0; code == EXIT_OK_ && session && i < n; ++i) {
         if (b.progress) show_progress(i, n, start);
-        cls_context *context = filter_session_context(session);
-        if (!pool.context && context && cls_context_device(context)->type == CLS_DEVICE_GPU) {
-            pool.context = context; /* from the second image on, once the session has a context */
-            image_set_allocator(&pinned);
-        }
         cls_host_image out = {0};
         image_times times = {0};
         char *held = NULL;
@@ -275,11 +281,6 @@ int filter_batch_run(filter_args *args)
             print_held(&b, held);
             free(held);
             count_result(&b, i, result, &times, outputs[i]);
-            /* no context or device: the next images would fail the same way */
-            if (!session && (result == EXIT_NO_DEVICE || result == EXIT_FAILURE_)) {
-                b.failed += n - i - 1;
-                break;
-            }
             continue;
         }
         w = (written){.index = i, .output = outputs[i], .image = out, .times = times, .held = held};
