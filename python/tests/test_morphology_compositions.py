@@ -87,6 +87,20 @@ def test_compositions_equal_scipy(spec: str, border: str, masks) -> None:
                                           err_msg=f"{text}, {border}, shape {shape}")
 
 
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_rectangle_compositions_in_passes_equal_scipy(border: str) -> None:
+    """A 7x5 rectangle's compositions run their erosion and dilation as row and column passes
+    (four stages): scipy's results bit for bit, on images larger and smaller than the window."""
+    rng = np.random.default_rng(22)
+    for shape in ((23, 31), (4, 6)):
+        image = rng.random(shape, dtype=np.float32)
+        for kind, reference in SCIPY_COMPOSITIONS.items():
+            expected = reference(image, footprint=np.ones((5, 7), bool), mode=SCIPY_MODES[border],
+                                 cval=BORDER_VALUE)
+            np.testing.assert_array_equal(clstencil.filter(image, f"{kind}:7x5", border, BORDER_VALUE), expected,
+                                          err_msg=f"{kind}:7x5, {border}, shape {shape}")
+
+
 # The rank operators over a footprint file: (operator, scipy's filter of (image, footprint, mode)).
 MASK_FILE_CASES = [
     ("min", lambda a, f, m: ndimage.minimum_filter(a, footprint=f, mode=m, cval=BORDER_VALUE)),
