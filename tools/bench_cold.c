@@ -36,16 +36,25 @@ static cls_status kernel_median(cls_context *context, cls_filter *filter, const 
     cls_status status = error == CL_SUCCESS ? CLS_OK : CLS_ERR_OPENCL;
     const cls_image_desc desc = {.width = width, .height = height};
     if (status == CLS_OK && clFinish(cls_context_queue(context)) != CL_SUCCESS) status = CLS_ERR_OPENCL;
+    /* a launch of several kernels (stages, passes) is timed from the end of a fill just before it */
+    const int several = cls_filter_kernel_count(filter) > 1;
     for (int run = -o->warmup - 1; status == CLS_OK && run < o->runs; ++run) {
         const double launched = wall_ms();
-        cl_event event = NULL;
-        status = cls_filter_enqueue_outputs(filter, buffers[0], outputs, buffers + 1, &desc, 0, NULL, &event);
+        cl_event event = NULL, before = NULL;
+        if (several && clEnqueueFillBuffer(cls_context_queue(context), buffers[0], &zero, sizeof zero, 0, sizeof zero, 0,
+                                           NULL, &before) != CL_SUCCESS)
+            status = CLS_ERR_OPENCL;
+        if (status == CLS_OK)
+            status = cls_filter_enqueue_outputs(filter, buffers[0], outputs, buffers + 1, &desc, 0, NULL, &event);
         cl_ulong start = 0, end = 0;
-        if (status == CLS_OK && (clWaitForEvents(1, &event) != CL_SUCCESS ||
-                                 clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ||
-                                 clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL)))
+        if (status == CLS_OK &&
+            (clWaitForEvents(1, &event) != CL_SUCCESS ||
+             clGetEventProfilingInfo(several ? before : event, several ? CL_PROFILING_COMMAND_END : CL_PROFILING_COMMAND_START,
+                                     sizeof start, &start, NULL) ||
+             clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL)))
             status = CLS_ERR_OPENCL;
         if (event) clReleaseEvent(event);
+        if (before) clReleaseEvent(before);
         if (run == -o->warmup - 1) *first_ms = wall_ms() - launched;
         if (run >= 0) times[run] = (double)(end - start) * 1e-3;
     }
