@@ -1,6 +1,6 @@
-/* tiff_common.c — the libtiff calls image_tiff.c and tiff_bands.c share (tiff_internal.h): messages
+/* tiff_common.c — the libtiff calls the TIFF reader and writer share (tiff_internal.h): messages
  * captured per file, never printed; a page's layout checked; rows decoded from strips or tiles
- * into planes; tags and rows written. */
+ * into planes. */
 #ifdef CLS_WITH_TIFF
 
 #include "tiff_internal.h"
@@ -189,7 +189,7 @@ image_compression tiff_compression_of(uint16_t code)
     }
 }
 
-static uint16_t compression_code(image_compression compression)
+uint16_t tiff_compression_code(image_compression compression)
 {
     switch (compression) {
     case IMAGE_COMPRESSION_NONE: return COMPRESSION_NONE;
@@ -199,81 +199,9 @@ static uint16_t compression_code(image_compression compression)
     }
 }
 
-/* The carried tags of one page. */
-static int set_page_meta(TIFF *tif, const image_page_meta *page)
-{
-    int ok = 1;
-    if (page->description) ok = ok && TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, page->description);
-    if (page->software) ok = ok && TIFFSetField(tif, TIFFTAG_SOFTWARE, page->software);
-    if (page->datetime) ok = ok && TIFFSetField(tif, TIFFTAG_DATETIME, page->datetime);
-    if (page->has_resolution)
-        ok = ok && TIFFSetField(tif, TIFFTAG_XRESOLUTION, page->x_resolution) &&
-             TIFFSetField(tif, TIFFTAG_YRESOLUTION, page->y_resolution) &&
-             TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, page->resolution_unit);
-    if (page->icc) ok = ok && TIFFSetField(tif, TIFFTAG_ICCPROFILE, page->icc_size, page->icc);
-    return ok;
-}
-
-/* The predictor: horizontal differences for integers, the floating-point one for floats. */
-int tiff_set_tags(TIFF *tif, const cls_host_image *image, size_t page)
-{
-    const uint16_t spp = (uint16_t)image->channels;
-    const int is_float = !image_type_is_integer(image->type);
-    const uint16_t sample_format = is_float                        ? SAMPLEFORMAT_IEEEFP
-                                   : image->type == CLS_PIXEL_I16 ? SAMPLEFORMAT_INT
-                                                                  : SAMPLEFORMAT_UINT;
-    const image_meta *meta = image->meta;
-    uint16_t compression = compression_code(meta ? meta->compression : IMAGE_COMPRESSION_DEFAULT);
-    if (!TIFFIsCODECConfigured(compression))
-        compression = TIFFIsCODECConfigured(COMPRESSION_LZW) ? COMPRESSION_LZW : COMPRESSION_NONE;
-    int ok = TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)image->width) &&
-             TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)image->height) &&
-             TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, spp) &&
-             TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (uint16_t)(8 * image_sample_bytes(image->type))) &&
-             TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, sample_format) &&
-             TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK) &&
-             TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
-             TIFFSetField(tif, TIFFTAG_COMPRESSION, compression) &&
-             TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
-    if (ok && compression != COMPRESSION_NONE)
-        ok = TIFFSetField(tif, TIFFTAG_PREDICTOR, is_float ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL);
-    if (ok && (spp == 2 || spp == 4)) {
-        const uint16_t extra = EXTRASAMPLE_UNASSALPHA;
-        ok = TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, 1, &extra);
-    }
-    if (ok && meta && page < meta->page_count)
-        ok = set_page_meta(tif, &meta->pages[page]);
-    return ok;
-}
-
 int image_compression_available(image_compression compression)
 {
-    return TIFFIsCODECConfigured(compression_code(compression));
-}
-
-const char *tiff_write_mode(const cls_host_image *image)
-{
-    const uint64_t samples = (uint64_t)image->width * image->height * image->channels * (image->pages ? image->pages : 1);
-    /* Classic TIFF ends at 4 GiB; LZW may expand data by up to about half. */
-    return samples * image_sample_bytes(image->type) > ((uint64_t)1 << 31) ? "w8" : "w";
-}
-
-int tiff_write_rows(TIFF *tif, const cls_host_image *band, size_t first_plane, size_t band_row, size_t y0,
-                    size_t rows, unsigned char *row_buffer)
-{
-    const size_t bytes = image_sample_bytes(band->type), plane = image_plane_bytes(band);
-    const size_t ch = band->channels, w = band->width;
-    int ok = 1;
-    for (size_t r = 0; ok && r < rows; ++r) {
-        for (size_t c = 0; c < ch; ++c) {
-            const unsigned char *in =
-                (const unsigned char *)band->pixels + (first_plane + c) * plane + (band_row + r) * w * bytes;
-            for (size_t x = 0; x < w; ++x)
-                memcpy(row_buffer + (x * ch + c) * bytes, in + x * bytes, bytes);
-        }
-        ok = TIFFWriteScanline(tif, row_buffer, (uint32_t)(y0 + r), 0) == 1;
-    }
-    return ok;
+    return TIFFIsCODECConfigured(tiff_compression_code(compression));
 }
 
 /* The pixel type of BPS-bit samples of FORMAT; 0 when unsupported. */

@@ -1,7 +1,6 @@
-/* tiff_internal.h — what the whole-image TIFF reader and writer (image_tiff.c) and the band
- * reader and writer (tiff_bands.c) share: libtiff's messages captured per file, a page's layout
- * checked, rows of a page decoded into planes, a page's tags and rows written. Only with
- * CLS_WITH_TIFF. */
+/* tiff_internal.h — what the TIFF reader (tiff_reader.c) and writer (tiff_writer.c) share:
+ * libtiff's messages captured per file, a page's layout checked, rows of a page decoded into
+ * planes, the compressions' codes. Only with CLS_WITH_TIFF. */
 #ifndef CLS_TOOLS_TIFF_INTERNAL_H
 #define CLS_TOOLS_TIFF_INTERNAL_H
 
@@ -49,14 +48,7 @@ int tiff_read_rows(TIFF *tif, const tiff_layout *layout, cls_host_image *band, s
 void tiff_read_page_meta(TIFF *tif, image_page_meta *page);
 image_compression tiff_compression_of(uint16_t code);
 
-/* Classic TIFF or BigTIFF ("w" or "w8") for a file of IMAGE's pages (pixels not needed). */
-const char *tiff_write_mode(const cls_host_image *image);
-/* Sets the tags of page PAGE of a file of IMAGE's size, type, channels and metadata (pixels not
- * needed): contiguous samples in strips, compressed as IMAGE->meta says with a predictor. */
-int tiff_set_tags(TIFF *tif, const cls_host_image *image, size_t page);
-/* Writes rows BAND_ROW... of BAND's planes FIRST_PLANE... as rows Y0... of the current page;
- * ROW_BUFFER holds one interleaved row. */
-int tiff_write_rows(TIFF *tif, const cls_host_image *band, size_t first_plane, size_t band_row, size_t y0,
-                    size_t rows, unsigned char *row_buffer);
+/* The libtiff code of a compression (LZW for the default). */
+uint16_t tiff_compression_code(image_compression compression);
 
 #endif
