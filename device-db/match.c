@@ -2,6 +2,7 @@
  * then vendor and type, then the generic record. Within a level the record defined last wins,
  * so the overlay's new records (read after the built-in ones) take precedence. */
 #include "clstencil_tuning.h"
+#include "struct_size.h"
 
 #include <string.h>
 #include <strings.h>
@@ -22,9 +23,12 @@ static int matches(const cls_arch_record *r, const cls_device_caps *caps, cls_ma
     return 0;
 }
 
-const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caps,
+const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caller_caps,
                                            cls_match_level *level)
 {
+    cls_device_caps copy = {0};
+    if (cls_struct_read(&cls_device_caps_layout, caller_caps, &copy) != CLS_OK) return NULL;
+    const cls_device_caps *caps = &copy;
     const size_t count = cls_device_db_count(db);
     for (int l = CLS_MATCH_DEVICE; l <= CLS_MATCH_GENERIC; ++l)
         for (size_t i = count; i-- > 0;) {

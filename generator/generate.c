@@ -35,13 +35,17 @@ static char *emit_two_pass(const cls_kernel_config *config, unsigned simd_width)
     return strbuf_take(&out);
 }
 
-cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char **source)
+cls_status cls_generate_source(const cls_spec *caller_spec, unsigned simd_width, char **source)
 {
     if (!source) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "source pointer is NULL");
     *source = NULL;
-    if (spec && spec->body && cls_body_is_staged(spec->body)) return cls_staged_source(spec, simd_width, source);
+    cls_spec copy;
+    cls_status status = cls_spec_read(caller_spec, &copy);
+    if (status != CLS_OK) return status;
+    const cls_spec *spec = &copy;
+    if (spec->body && cls_body_is_staged(spec->body)) return cls_staged_source(spec, simd_width, source);
     cls_kernel_config config;
-    cls_status status = cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0);
+    status = cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0);
     if (status != CLS_OK) return status;
     *source = config.separable == CLS_SEPARABLE_TWO_PASS ? emit_two_pass(&config, simd_width) : cls_emit_source(&config);
     cls_kernel_config_free(&config);

@@ -138,6 +138,10 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config);
  * to f32, then a 1 x MASK_H column pass to the output (pointing into config's row and column). */
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass);
 
+/* Reads a caller's spec into *copy by its struct_size (cls_struct_read), the fields an older
+ * caller lacks at cls_spec_init's defaults; "spec is NULL" for NULL. Every public entry that
+ * takes a spec works on such a copy. */
+cls_status cls_spec_read(const cls_spec *spec, cls_spec *copy);
 /* Validates the spec and resolves `auto` with the given policy defaults. */
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
                                   unsigned simd_width, unsigned default_rows, unsigned default_group_width,

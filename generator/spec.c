@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "strbuf.h"
+#include "struct_size.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -15,12 +16,23 @@
 void cls_spec_init(cls_spec *spec)
 {
     memset(spec, 0, sizeof *spec);
+    spec->struct_size = sizeof *spec;
     spec->mask_width = 3;
     spec->mask_height = 3;
     spec->border = CLS_BORDER_CLAMP;
     spec->partition = CLS_PARTITION_AUTO;
     spec->input_type = CLS_PIXEL_F32;
     spec->output_type = CLS_PIXEL_F32;
+}
+
+cls_status cls_spec_read(const cls_spec *spec, cls_spec *copy)
+{
+    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    cls_spec defaults;
+    cls_spec_init(&defaults);
+    const cls_status status = cls_struct_read(&cls_spec_layout, spec, &defaults);
+    if (status == CLS_OK) *copy = defaults;
+    return status;
 }
 
 typedef struct name_entry {
@@ -239,10 +251,13 @@ static cls_status check_separable(const cls_spec *spec, unsigned masks)
     return CLS_OK;
 }
 
-cls_status cls_spec_validate(const cls_spec *spec)
+cls_status cls_spec_validate(const cls_spec *caller_spec)
 {
-    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
-    cls_status status = check_mask_side("width", spec->mask_width);
+    cls_spec copy;
+    cls_status status = cls_spec_read(caller_spec, &copy);
+    if (status != CLS_OK) return status;
+    const cls_spec *spec = &copy;
+    status = check_mask_side("width", spec->mask_width);
     if (status == CLS_OK) status = check_mask_side("height", spec->mask_height);
     if (status != CLS_OK) return status;
     if ((spec->row_coefficients == NULL) != (spec->column_coefficients == NULL))

@@ -62,11 +62,14 @@ static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_fil
     return status;
 }
 
-cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out)
+cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, cls_filter **out)
 {
     if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
     *out = NULL;
-    if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
+    cls_spec copy;
+    cls_status status = cls_spec_read(caller_spec, &copy);
+    if (status != CLS_OK) return status;
+    const cls_spec *spec = &copy;
     /* A body in stages is a filter per stage, each created here with the spec's goal. */
     if (spec->body && cls_body_is_staged(spec->body)) return cls_filter_create_staged(context, spec, out);
     if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
@@ -78,7 +81,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_fil
     const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
     const cls_spec candidates[2] = {*spec, specialized};
     cls_programs_cached_only_begin();
-    cls_status status = CLS_ERR_UNSUPPORTED;
+    status = CLS_ERR_UNSUPPORTED;
     for (int k = 0; k < 2 && status != CLS_OK; ++k) status = cls_filter_create_fastest(context, &candidates[k], out);
     if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
     const cls_spec quick = quick_spec(spec);

@@ -149,6 +149,7 @@ static void query_caps(cl_platform_id platform, cl_device_id device, unsigned pl
                        cls_device_caps *caps)
 {
     memset(caps, 0, sizeof *caps);
+    caps->struct_size = sizeof *caps;
     caps->platform_index = platform_index;
     caps->device_index = device_index;
     platform_string(platform, CL_PLATFORM_NAME, caps->platform_name, sizeof caps->platform_name);

@@ -12,6 +12,7 @@
 #include "cache_trust.h"
 #include "error.h"
 #include "files.h"
+#include "struct_size.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -353,21 +354,21 @@ size_t cls_disk_cache_clear(const cls_disk_cache *cache)
     return removed;
 }
 
-cls_status cls_cache_query(cls_cache_status *status)
+cls_status cls_cache_query(cls_cache_status *caller_status)
 {
-    if (!status) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "status pointer is NULL");
-    memset(status, 0, sizeof *status);
-    cls_disk_cache cache;
-    cls_status result = cls_disk_cache_open(&cache);
+    if (!caller_status) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "status pointer is NULL");
+    cls_status result = cls_struct_check(&cls_cache_status_layout, caller_status);
     if (result != CLS_OK) return result;
-    status->enabled = cache.enabled;
-    snprintf(status->directory, sizeof status->directory, "%s", strbuf_text(&cache.directory));
-    status->max_bytes = cache.max_bytes;
-    cls_disk_cache_usage(&cache, &status->entries, &status->bytes);
-    status->hits = atomic_load(&cache_hits);
-    status->misses = atomic_load(&cache_misses);
+    cls_disk_cache cache;
+    result = cls_disk_cache_open(&cache);
+    if (result != CLS_OK) return result;
+    cls_cache_status status = {CLS_CACHE_STATUS_INIT, .enabled = cache.enabled, .max_bytes = cache.max_bytes};
+    snprintf(status.directory, sizeof status.directory, "%s", strbuf_text(&cache.directory));
+    cls_disk_cache_usage(&cache, &status.entries, &status.bytes);
+    status.hits = atomic_load(&cache_hits);
+    status.misses = atomic_load(&cache_misses);
     cls_disk_cache_close(&cache);
-    return CLS_OK;
+    return cls_struct_write(&cls_cache_status_layout, caller_status, &status);
 }
 
 cls_status cls_cache_clear(size_t *removed)

@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "generator.h"
+#include "struct_size.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -151,6 +152,7 @@ static cls_status create_two_pass(cls_filter *filter)
     filter->source = strdup(cls_two_pass_source(filter->two_pass));
     if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     /* The build info is the column pass's, the one whose event a launch returns. */
+    filter->build_info = (cls_build_info){CLS_BUILD_INFO_INIT};
     cls_filter_build_info(cls_two_pass_filter(filter->two_pass, 1), &filter->build_info);
     return CLS_OK;
 }
@@ -239,7 +241,7 @@ static cls_spec with_choice(const cls_spec *spec, const cls_tuning *t)
 
 cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
-    cls_tuning choice;
+    cls_tuning choice = {CLS_TUNING_INIT};
     if (auto_choice(context, spec, &choice)) {
         /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
          * say) gives way to the policy. */
@@ -288,6 +290,7 @@ cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, 
     filter->config.rows = filter->config.cols = filter->config.masks = 1;
     filter->config.input_path = CLS_INPUT_GLOBAL;
     filter->config.separable = CLS_SEPARABLE_NONE;
+    filter->build_info = (cls_build_info){CLS_BUILD_INFO_INIT};
     cls_filter_build_info(cls_staged_run_stage(filter->staged, cls_staged_run_count(filter->staged) - 1),
                           &filter->build_info);
     *out = filter;
@@ -312,9 +315,10 @@ void cls_filter_release(cls_filter *filter)
     free(filter);
 }
 
-void cls_filter_build_info(const cls_filter *filter, cls_build_info *info)
+cls_status cls_filter_build_info(const cls_filter *filter, cls_build_info *info)
 {
-    if (filter && info) *info = serving(filter)->build_info;
+    if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    return cls_struct_write(&cls_build_info_layout, info, &serving(filter)->build_info);
 }
 
 const cls_spec *cls_filter_spec(const cls_filter *filter) { return &filter->config.spec; }
@@ -385,9 +389,15 @@ static int multiply_add(size_t a, size_t b, size_t c, size_t *out)
     return 1;
 }
 
-static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *image, resolved_image *r)
+cls_status cls_image_desc_read(const cls_image_desc *image, cls_image_desc *copy)
 {
     if (!image) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image description is NULL");
+    *copy = (cls_image_desc){0};
+    return cls_struct_read(&cls_image_desc_layout, image, copy);
+}
+
+static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *image, resolved_image *r)
+{
     if (image->width == 0 || image->height == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", image->width, image->height);
     if (image->width > INT_MAX / 2 || image->height > INT_MAX / 2)
@@ -588,14 +598,18 @@ static cls_status launch_kernel(cls_filter *filter, cl_mem input, const cl_mem *
 }
 
 cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint output_count, const cl_mem *outputs,
-                                      const cls_image_desc *image, cl_uint wait_count, const cl_event *wait_list,
+                                      const cls_image_desc *described, cl_uint wait_count, const cl_event *wait_list,
                                       cl_event *event)
 {
     if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
+    cls_image_desc copy;
+    cls_status status = cls_image_desc_read(described, &copy);
+    if (status != CLS_OK) return status;
+    const cls_image_desc *image = &copy;
     cls_filter *ready = cls_tier_ready(filter->tier);
     if (ready) return cls_filter_enqueue_outputs(ready, input, output_count, outputs, image, wait_count, wait_list, event);
     resolved_image r;
-    cls_status status = resolve_image(filter, image, &r);
+    status = resolve_image(filter, image, &r);
     if (status == CLS_OK) status = check_buffer(input, "input", r.bytes[0]);
     if (status == CLS_OK) status = check_outputs(filter, output_count, outputs, r.bytes[1]);
     if (status == CLS_OK && filter->image_path)
@@ -649,10 +663,14 @@ static cl_int write_host_images(cls_filter *filter, const void *input, unsigned 
 }
 
 cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, unsigned output_count,
-                                       void *const *outputs, const cls_image_desc *image)
+                                       void *const *outputs, const cls_image_desc *described)
 {
     if (!filter || !input) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter or image pointer is NULL");
-    cls_status status = check_output_count(filter, output_count, outputs);
+    cls_image_desc copy;
+    cls_status status = cls_image_desc_read(described, &copy);
+    if (status != CLS_OK) return status;
+    const cls_image_desc *image = &copy;
+    status = check_output_count(filter, output_count, outputs);
     for (unsigned k = 0; status == CLS_OK && k < output_count; ++k) {
         char text[24];
         if (!outputs[k])

@@ -3,6 +3,7 @@
 #include "host.h"
 
 #include "strbuf.h"
+#include "struct_size.h"
 
 #include <stdio.h>
 #define XXH_INLINE_ALL
@@ -24,5 +25,9 @@ void cls_fingerprint_with_version(const cls_device_caps *caps, const char *libra
 
 void cls_device_fingerprint(const cls_device_caps *caps, char out[17])
 {
-    cls_fingerprint_with_version(caps, CLS_VERSION_STRING, out);
+    cls_device_caps copy = {0};
+    if (cls_struct_read(&cls_device_caps_layout, caps, &copy) == CLS_OK)
+        cls_fingerprint_with_version(&copy, CLS_VERSION_STRING, out);
+    else
+        out[0] = '\0';
 }

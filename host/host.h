@@ -122,6 +122,10 @@ cls_status cls_tier_wait(cls_tier *tier);
 /* Waits for the build, then frees it and the specialized filter. */
 void cls_tier_release(cls_tier *tier);
 
+/* Reads a caller's image description into *copy by its struct_size (cls_struct_read), the fields
+ * an older caller lacks at 0. Every public entry that takes one works on such a copy. */
+cls_status cls_image_desc_read(const cls_image_desc *image, cls_image_desc *copy);
+
 /* The "OpenCL error name (number)" text for a cl_int. */
 const char *cls_cl_error_name(cl_int error);
 

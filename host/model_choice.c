@@ -9,6 +9,7 @@
 #include "error.h"
 #include "generator.h"
 #include "models.h"
+#include "struct_size.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static cls_status build(cls_context *context, const cls_spec *spec, cls_partitio
 
 static unsigned registers_of(const cls_filter *filter)
 {
-    cls_build_info info;
+    cls_build_info info = {CLS_BUILD_INFO_INIT};
     cls_filter_build_info(filter, &info);
     return info.registers;
 }
@@ -141,11 +142,10 @@ static cls_status build_pair(cls_context *context, const cls_spec *spec, const c
     return status;
 }
 
-cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
-                            cls_tuning *choice)
+/* cls_model_choose on the library's full spec and choice. */
+static cls_status choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                         cls_tuning *choice)
 {
-    if (!context || !spec || !choice || !width || !height)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_model_choose: an argument is NULL or the size is empty");
     const cls_partition partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
     /* A register-capped kernel whose occupancy the models do not weigh (a compute-bound weighted
      * sum: below) needs no probe build: its shape is the policy's, and both of eq. 10's builds
@@ -160,7 +160,7 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
             if (!cls_model_weighs_occupancy(spec, config.rows) && config.separable == CLS_SEPARABLE_NONE)
                 capped = cls_kernel_register_cap(&config);
             if (capped)
-                *choice = (cls_tuning){.partition = partition, .input_path = config.input_path,
+                *choice = (cls_tuning){CLS_TUNING_INIT, .partition = partition, .input_path = config.input_path,
                                        .group_width = config.group_width, .group_height = config.group_height,
                                        .rows_per_item = config.rows, .cols_per_item = config.cols,
                                        .width = width, .height = height};
@@ -175,14 +175,14 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     cls_status status = build(context, spec, partition, 0, 0, &first);
     if (status != CLS_OK) return status;
     const cls_spec *resolved = cls_filter_spec(first);
-    memset(choice, 0, sizeof *choice);
+    *choice = (cls_tuning){CLS_TUNING_INIT};
     cls_filter_outputs_per_item(first, &choice->rows_per_item, &choice->cols_per_item);
     choice->input_path = resolved->input_path;
     cls_filter_group_shape(first, &choice->group_width, &choice->group_height);
     choice->partition = partition;
     choice->width = width;
     choice->height = height;
-    cls_build_info info;
+    cls_build_info info = {CLS_BUILD_INFO_INIT};
     cls_filter_build_info(first, &info);
     cls_config_request request = {
         .record = &context->record,
@@ -229,11 +229,28 @@ cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned
     return status;
 }
 
-cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, unsigned width, unsigned height,
+cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
+                            cls_tuning *choice)
+{
+    if (!context || !spec || !choice || !width || !height)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_model_choose: an argument is NULL or the size is empty");
+    cls_spec spec_copy;
+    cls_tuning chosen = {CLS_TUNING_INIT};
+    cls_status status = cls_struct_check(&cls_tuning_layout, choice);
+    if (status == CLS_OK) status = cls_spec_read(spec, &spec_copy);
+    if (status == CLS_OK) status = choose(context, &spec_copy, width, height, &chosen);
+    return status == CLS_OK ? cls_struct_write(&cls_tuning_layout, choice, &chosen) : status;
+}
+
+cls_status cls_isp_calibrate(cls_context *context, const cls_spec *caller_reference, unsigned width, unsigned height,
                              double naive_us, double isp_us, const char *label, double *check_per_load)
 {
-    if (!context || !reference || !check_per_load || !width || !height || !(naive_us > 0.0) || !(isp_us > 0.0))
+    if (!context || !caller_reference || !check_per_load || !width || !height || !(naive_us > 0.0) || !(isp_us > 0.0))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: an argument is NULL, empty or not positive");
+    cls_spec copy;
+    cls_status status = cls_spec_read(caller_reference, &copy);
+    if (status != CLS_OK) return status;
+    const cls_spec *reference = &copy;
     if (reference->border == CLS_BORDER_UNDEFINED || !reference->group_width || !reference->group_height ||
         !reference->rows_per_item || !reference->cols_per_item || reference->input_path == CLS_INPUT_AUTO)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference names its border (not "
@@ -241,13 +258,14 @@ cls_status cls_isp_calibrate(cls_context *context, const cls_spec *reference, un
     if (reference->body)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference must be a built-in weighted sum: "
                                                   "operator bodies get the ISP paper's equations, uncalibrated");
-    cls_tuning measured = {.partition = naive_us < isp_us ? CLS_PARTITION_NAIVE : CLS_PARTITION_ISP_BLOCK,
+    cls_tuning measured = {CLS_TUNING_INIT,
+                           .partition = naive_us < isp_us ? CLS_PARTITION_NAIVE : CLS_PARTITION_ISP_BLOCK,
                            .input_path = reference->input_path,
                            .group_width = reference->group_width, .group_height = reference->group_height,
                            .rows_per_item = reference->rows_per_item, .cols_per_item = reference->cols_per_item,
                            .kernel_us = naive_us < isp_us ? naive_us : isp_us, .width = width, .height = height};
     unsigned registers[2];
-    cls_status status = build_pair(context, reference, &measured, registers);
+    status = build_pair(context, reference, &measured, registers);
     if (status != CLS_OK) return status;
     cls_isp_request request;
     isp_request_for(context, reference, &measured, registers[0], registers[1], 0, 0.0, &request);

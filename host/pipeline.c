@@ -6,6 +6,7 @@
 #include "host.h"
 
 #include "error.h"
+#include "generator.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,13 @@ void cls_pipeline_release(cls_pipeline *pipeline)
     free(pipeline);
 }
 
-cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec)
+cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *caller_spec)
 {
-    if (!pipeline || !spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or spec is NULL");
+    if (!pipeline || !caller_spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or spec is NULL");
+    cls_spec copy;
+    cls_status status = cls_spec_read(caller_spec, &copy);
+    if (status != CLS_OK) return status;
+    const cls_spec *spec = &copy;
     if (pipeline->count) {
         const cls_spec *last = cls_filter_spec(pipeline->stages[pipeline->count - 1]);
         if (last->border == CLS_BORDER_UNDEFINED)
@@ -60,7 +65,7 @@ cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec)
         pipeline->capacity = capacity;
     }
     cls_filter *filter = NULL;
-    cls_status status = cls_filter_create(pipeline->context, spec, &filter);
+    status = cls_filter_create(pipeline->context, spec, &filter);
     if (status != CLS_OK) return status;
     /* A stage hands one image to the next: several outputs have nowhere to go. */
     if (cls_filter_output_count(filter) > 1) {
@@ -135,18 +140,22 @@ static cls_status reserve_temporaries(cls_pipeline *pipeline, size_t bytes)
     return CLS_OK;
 }
 
-cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem output, const cls_image_desc *image,
+cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem output, const cls_image_desc *described,
                                 cl_uint wait_count, const cl_event *wait_list, cl_event *event,
                                 cl_event *stage_events)
 {
-    if (!pipeline || !image) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or image description is NULL");
+    if (!pipeline || !described) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or image description is NULL");
     if (pipeline->count == 0) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline has no stage");
-    cls_status status = pipeline->count > 1 ? reserve_temporaries(pipeline, image->width * image->height * 4) : CLS_OK;
+    cls_image_desc copy;
+    cls_status status = cls_image_desc_read(described, &copy);
+    if (status != CLS_OK) return status;
+    const cls_image_desc *image = &copy;
+    if (pipeline->count > 1) status = reserve_temporaries(pipeline, image->width * image->height * 4);
     cl_event previous = NULL;
     for (size_t i = 0; status == CLS_OK && i < pipeline->count; ++i) {
         const int first = i == 0, last = i + 1 == pipeline->count;
         /* Stages in between read and write whole, packed images. */
-        cls_image_desc stage = {.width = image->width, .height = image->height};
+        cls_image_desc stage = {CLS_IMAGE_DESC_INIT, .width = image->width, .height = image->height};
         if (first) stage.input_row_pitch = image->input_row_pitch, stage.input_offset = image->input_offset;
         if (last) {
             stage.output_row_pitch = image->output_row_pitch;
@@ -171,10 +180,15 @@ cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem out
     return status;
 }
 
-cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output, const cls_image_desc *image)
+cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output,
+                                 const cls_image_desc *described)
 {
-    if (!pipeline || !input || !output || !image || pipeline->count == 0)
+    if (!pipeline || !input || !output || !described || pipeline->count == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline, images or description missing, or no stage");
+    cls_image_desc copy;
+    cls_status status = cls_image_desc_read(described, &copy);
+    if (status != CLS_OK) return status;
+    const cls_image_desc *image = &copy;
     const cls_spec *first = cls_filter_spec(pipeline->stages[0]);
     const cls_spec *last = cls_filter_spec(pipeline->stages[pipeline->count - 1]);
     const size_t in_pixel = cls_pixel_size(first->input_type), out_pixel = cls_pixel_size(last->output_type);
@@ -185,7 +199,7 @@ cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void
     const size_t out_bytes = image->output_offset + (image->output_row_pitch ? image->output_row_pitch : image->width * out_pixel) *
                                                         (image->height - 1) + image->width * out_pixel;
     cl_mem in = NULL, out = NULL;
-    cls_status status = cls_host_run_begin(pipeline->context, in_bytes, 1, out_bytes, &in, &out);
+    status = cls_host_run_begin(pipeline->context, in_bytes, 1, out_bytes, &in, &out);
     if (status != CLS_OK) return status;
     cl_command_queue queue = pipeline->context->queue;
     /* the output too: pixels and padding the last stage does not write keep the caller's values */

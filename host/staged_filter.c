@@ -212,7 +212,7 @@ cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem outp
     for (unsigned k = 0; status == CLS_OK && k < run->count; ++k) {
         const int first = k == 0, last = k + 1 == run->count, to_output = last && !run->combine;
         /* stages in between read and write whole, packed images; the last one, the region */
-        cls_image_desc stage = {.width = image->width, .height = image->height};
+        cls_image_desc stage = {CLS_IMAGE_DESC_INIT, .width = image->width, .height = image->height};
         if (first) stage.input_row_pitch = image->input_row_pitch, stage.input_offset = image->input_offset;
         if (last) {
             stage.roi_x = image->roi_x, stage.roi_y = image->roi_y;

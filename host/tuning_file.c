@@ -6,6 +6,8 @@
 #include "embedded.h"
 #include "error.h"
 #include "files.h"
+#include "generator.h"
+#include "struct_size.h"
 #include "text_file.h"
 
 #include <errno.h>
@@ -82,10 +84,14 @@ cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, co
                             const char *description)
 {
     if (!context || !spec || !tuning) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context, spec or tuning is NULL");
-    if (!names_every_choice(tuning))
+    cls_spec spec_copy;
+    cls_tuning_entry entry = {0};
+    cls_status status = cls_spec_read(spec, &spec_copy);
+    if (status == CLS_OK) status = cls_struct_read(&cls_tuning_layout, tuning, &entry.tuning);
+    if (status != CLS_OK) return status;
+    if (!names_every_choice(&entry.tuning))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a tuning result names every choice (no auto) and the image size");
-    cls_tuning_entry entry = {.tuning = *tuning};
-    const cls_status status = cls_operator_hash(spec, entry.operator_hash);
+    status = cls_operator_hash(&spec_copy, entry.operator_hash);
     return status == CLS_OK ? store_entry(context, &entry, description) : status;
 }
 
@@ -115,11 +121,15 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
 {
     if (!context || !spec || !tuning || !found) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an argument is NULL");
     *found = 0;
+    cls_spec spec_copy;
+    cls_status status = cls_struct_check(&cls_tuning_layout, tuning);
+    if (status == CLS_OK) status = cls_spec_read(spec, &spec_copy);
     char hash[17];
-    cls_status status = cls_operator_hash(spec, hash);
+    if (status == CLS_OK) status = cls_operator_hash(&spec_copy, hash);
     if (status != CLS_OK) return status;
     const cls_tuning_entry *entry =
         cls_tuning_table_find(&context->tuning, tuning_arch(context), hash, cls_size_class(width, height), NULL);
-    if (entry) *tuning = entry->tuning, *found = 1;
-    return CLS_OK;
+    if (!entry) return CLS_OK;
+    *found = 1;
+    return cls_struct_write(&cls_tuning_layout, tuning, &entry->tuning);
 }

@@ -123,11 +123,11 @@ cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem out
     const size_t roi_x = whole ? 0 : image->roi_x, roi_width = whole ? image->width : image->roi_width;
     /* The row pass computes the region's columns of every row: under repeat or mirror the
      * column pass may read any row. It reads the caller's input and writes the packed temporary. */
-    const cls_image_desc row_image = {.width = image->width, .height = image->height,
+    const cls_image_desc row_image = {CLS_IMAGE_DESC_INIT, .width = image->width, .height = image->height,
                                       .input_row_pitch = image->input_row_pitch, .input_offset = image->input_offset,
                                       .roi_x = roi_x, .roi_y = 0, .roi_width = roi_width, .roi_height = image->height};
     /* The column pass reads the packed temporary and writes the caller's output and region. */
-    const cls_image_desc column_image = {.width = image->width, .height = image->height,
+    const cls_image_desc column_image = {CLS_IMAGE_DESC_INIT, .width = image->width, .height = image->height,
                                          .output_row_pitch = image->output_row_pitch,
                                          .output_offset = image->output_offset, .roi_x = image->roi_x,
                                          .roi_y = image->roi_y, .roi_width = image->roi_width,

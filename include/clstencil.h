@@ -45,6 +45,16 @@ typedef enum cls_status {
     CLS_ERR_UNSUPPORTED       /* the device cannot run what was asked */
 } cls_status;
 
+/* ---------------------------------------------------------------- structs that carry their size */
+
+/* Every struct the caller allocates and passes in (cls_spec, cls_image_desc, cls_build_info,
+ * cls_cache_status, cls_device_caps; cls_tuning in clstencil_tuning.h) starts with
+ * `size_t struct_size`: the struct's size where the caller was compiled, so that a later library
+ * with longer structs reads and writes only the caller's fields (docs/abi.md). cls_spec_init sets
+ * it; designated initializers start with the struct's CLS_..._INIT macro:
+ *     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
+ * A struct_size of 0 (a struct not initialized so) is CLS_ERR_INVALID_ARGUMENT. */
+
 /* The detailed message of the calling thread's last failed call ("" if none). */
 const char *cls_last_error(void);
 /* A short fixed name for a status ("CLS_ERR_BUILD"). */
@@ -75,8 +85,11 @@ typedef enum cls_device_type {
     CLS_DEVICE_CPU
 } cls_device_type;
 
-/* The capability record of one OpenCL device, as discovered (all sizes in bytes). */
+/* The capability record of one OpenCL device, as discovered (all sizes in bytes). Records the
+ * library hands out have struct_size = sizeof(cls_device_caps); one a caller builds (for
+ * cls_device_db_match) starts with CLS_DEVICE_CAPS_INIT. */
 typedef struct cls_device_caps {
+    size_t struct_size; /* sizeof(cls_device_caps) where the caller was compiled (docs/abi.md) */
     unsigned platform_index, device_index; /* position in clGetPlatformIDs / clGetDeviceIDs */
     char platform_name[128];
     char platform_version[128];
@@ -115,6 +128,9 @@ typedef struct cls_device_caps {
     cl_uint intel_ip_version;
     char arch[32]; /* architecture key used by the database: "sm_90", "gfx90a", "" if none */
 } cls_device_caps;
+/* The start of a designated initializer of a caller's cls_device_caps:
+ * cls_device_caps caps = {CLS_DEVICE_CAPS_INIT, .vendor = CLS_VENDOR_NVIDIA}; */
+#define CLS_DEVICE_CAPS_INIT .struct_size = sizeof(cls_device_caps)
 
 typedef struct cls_device_list cls_device_list;
 
@@ -137,7 +153,8 @@ cl_device_id cls_device_list_id(const cls_device_list *list, size_t index);
 cls_status cls_device_select(const cls_device_list *list, const char *selector, size_t *index);
 
 /* A stable 64-bit hash of platform name and version, device name, vendor id, driver version,
- * OpenCL version, address bits and the library version, as 16 hex digits plus NUL. */
+ * OpenCL version, address bits and the library version, as 16 hex digits plus NUL ("" when caps
+ * is refused: NULL or a struct_size the library does not take; the reason in cls_last_error()). */
 void cls_device_fingerprint(const cls_device_caps *caps, char out[17]);
 
 /* Printable names: "NVIDIA", "PoCL", ...; "gpu", "cpu", "accelerator", "other". */
@@ -250,6 +267,7 @@ typedef enum cls_region_code {
 } cls_region_code;
 
 typedef struct cls_spec {
+    size_t struct_size;               /* sizeof(cls_spec): set by cls_spec_init */
     unsigned mask_width, mask_height; /* odd, 1..CLS_MAX_MASK */
     const float *coefficients;        /* mask_width*mask_height, row-major; copied at create */
     int bake_coefficients;            /* where the kernel finds the coefficients: CLS_COEFFICIENTS_* */
@@ -300,7 +318,8 @@ typedef struct cls_spec {
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
- * one mask, global input, not separated. */
+ * one mask, global input, not separated; struct_size = sizeof(cls_spec). Every spec starts here
+ * (a copy of one so filled, or of cls_operator_spec's, is fine). */
 void cls_spec_init(cls_spec *spec);
 /* Parses a border name or alias, case-insensitively ("replicate" -> CLS_BORDER_CLAMP). */
 cls_status cls_border_parse(const char *name, cls_border *out);
@@ -377,11 +396,15 @@ cls_status cls_set_config_paths(const char *device_db, const char *tuning);
  * of the whole image, and the output buffer has the image's geometry (only the region is
  * written). Fields left zero mean: whole image, packed rows, no offsets. */
 typedef struct cls_image_desc {
+    size_t struct_size; /* sizeof(cls_image_desc): CLS_IMAGE_DESC_INIT */
     size_t width, height;
     size_t input_row_pitch, output_row_pitch;
     size_t input_offset, output_offset;
     size_t roi_x, roi_y, roi_width, roi_height;
 } cls_image_desc;
+/* The start of a designated initializer of a cls_image_desc:
+ * const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H}; */
+#define CLS_IMAGE_DESC_INIT .struct_size = sizeof(cls_image_desc)
 
 typedef struct cls_filter cls_filter;
 
@@ -433,6 +456,7 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
 
 /* What the build of a filter's kernel reported (kept in the binary cache with the binary). */
 typedef struct cls_build_info {
+    size_t struct_size;          /* sizeof(cls_build_info), set by the caller: CLS_BUILD_INFO_INIT */
     uint32_t registers;          /* per work-item, from ptxas on NVIDIA; 0 if unknown */
     uint32_t spill_store_bytes, spill_load_bytes, stack_frame_bytes; /* ptxas (NVIDIA) */
     uint64_t work_group_size;    /* CL_KERNEL_WORK_GROUP_SIZE */
@@ -442,9 +466,13 @@ typedef struct cls_build_info {
     int from_disk_cache;         /* 1 when the binary came from the disk cache */
     double build_milliseconds;   /* source build or binary load, wall time */
 } cls_build_info;
+/* The start of a designated initializer of a cls_build_info:
+ * cls_build_info info = {CLS_BUILD_INFO_INIT}; */
+#define CLS_BUILD_INFO_INIT .struct_size = sizeof(cls_build_info)
 
-/* What the build of the filter's kernel reported. */
-void cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
+/* What the build of the filter's kernel reported, into *info (its struct_size set by the caller:
+ * the fields that fit, struct_size kept). */
+cls_status cls_filter_build_info(const cls_filter *filter, cls_build_info *info);
 
 /* ---------------------------------------------------------------- operators */
 
@@ -544,14 +572,19 @@ cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void
  * ~/.cache/clstencil; CLSTENCIL_CACHE=off disables it; CLSTENCIL_CACHE_MAX caps its size
  * (bytes, or with a K, M or G suffix; default 256M), evicting least recently used entries. */
 typedef struct cls_cache_status {
+    size_t struct_size; /* sizeof(cls_cache_status), set by the caller: CLS_CACHE_STATUS_INIT */
     int enabled;
     char directory[4096];
     size_t entries;
     uint64_t bytes, max_bytes;
     unsigned long hits, misses; /* disk-cache lookups of this process */
 } cls_cache_status;
+/* The start of a designated initializer of a cls_cache_status:
+ * cls_cache_status status = {CLS_CACHE_STATUS_INIT}; */
+#define CLS_CACHE_STATUS_INIT .struct_size = sizeof(cls_cache_status)
 
-/* The cache's folder, size and this process's hits and misses. */
+/* The cache's folder, size and this process's hits and misses (into the fields that fit the
+ * caller's struct_size, which is kept). */
 cls_status cls_cache_query(cls_cache_status *status);
 /* Removes every entry; *removed (may be NULL) receives the number of files removed. */
 cls_status cls_cache_clear(size_t *removed);

@@ -66,7 +66,9 @@ void cls_device_db_release(cls_device_db *db);
 size_t cls_device_db_count(const cls_device_db *db);
 const cls_arch_record *cls_device_db_get(const cls_device_db *db, size_t index);
 /* The best record for a device: exact device, then architecture, then vendor and type, then
- * generic. Within a level the record defined last wins: overlay records beat built-in ones. */
+ * generic. Within a level the record defined last wins: overlay records beat built-in ones. NULL
+ * (the reason in cls_last_error()) when caps is NULL or its struct_size is not one the library
+ * takes (a caller's own record starts with CLS_DEVICE_CAPS_INIT). */
 const cls_arch_record *cls_device_db_match(const cls_device_db *db, const cls_device_caps *caps,
                                            cls_match_level *level);
 /* "device", "architecture", "vendor+type" or "generic". */
@@ -77,6 +79,7 @@ const char *cls_match_level_name(cls_match_level level);
 /* The best configuration `clstencil tune` measured for an operator: what `auto` then uses for
  * the spec fields left to it (partition, input path, work-group shape, rows and columns). */
 typedef struct cls_tuning {
+    size_t struct_size;    /* sizeof(cls_tuning), set by the caller: CLS_TUNING_INIT */
     cls_partition partition;
     cls_input_path input_path;
     unsigned group_width, group_height;
@@ -84,6 +87,10 @@ typedef struct cls_tuning {
     double kernel_us;      /* the median kernel time measured */
     unsigned width, height; /* the image measured */
 } cls_tuning;
+/* The start of a designated initializer of a cls_tuning (what cls_tuning_store reads, and what
+ * cls_tuning_lookup and cls_model_choose fill, as far as the caller's struct_size reaches):
+ * cls_tuning tuning = {CLS_TUNING_INIT, .partition = CLS_PARTITION_NAIVE}; */
+#define CLS_TUNING_INIT .struct_size = sizeof(cls_tuning)
 
 /* An image's size class: log2 of the geometric mean of its sides, rounded (512x512: 9,
  * 4096x4096: 12); 0 for an empty size. */
@@ -100,7 +107,8 @@ cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, co
                             const char *description);
 /* What `auto` uses for spec at width x height (0 x 0: the largest class tuned): the user's file
  * over the results shipped with the library, the exact size class, else the nearest. *found is 0
- * (and *tuning untouched) when the operator was never tuned on this architecture. */
+ * (and *tuning untouched) when the operator was never tuned on this architecture. tuning's
+ * struct_size is the caller's (CLS_TUNING_INIT), kept; the fields that fit it are filled. */
 cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                              cls_tuning *tuning, int *found);
 

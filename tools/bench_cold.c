@@ -34,7 +34,7 @@ static cls_status kernel_median(cls_context *context, cls_filter *filter, const 
     if (error == CL_SUCCESS)
         error = clEnqueueFillBuffer(cls_context_queue(context), buffers[0], &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
     cls_status status = error == CL_SUCCESS ? CLS_OK : CLS_ERR_OPENCL;
-    const cls_image_desc desc = {.width = width, .height = height};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = width, .height = height};
     if (status == CLS_OK && clFinish(cls_context_queue(context)) != CL_SUCCESS) status = CLS_ERR_OPENCL;
     /* a launch of several kernels (stages, passes) is timed from the end of a fill just before it */
     const int several = cls_filter_kernel_count(filter) > 1;

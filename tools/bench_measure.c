@@ -251,7 +251,7 @@ static cls_status enqueue_filter(bench_run *run, size_t f, cl_event *event, cl_e
             return CLS_ERR_OPENCL;
         }
     }
-    const cls_image_desc image = {.width = run->c->width, .height = run->c->height};
+    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = run->c->width, .height = run->c->height};
     const cls_status status = cls_filter_enqueue_outputs(run->filters[f], run->reads[f], run->outputs[f], run->writes[f],
                                                          &image, 0, NULL, event);
     if (status != CLS_OK) fail_library(result, status);
@@ -399,7 +399,7 @@ void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
         result->partition = cls_filter_partition(run.filters[0]);
         result->separable = cls_filter_separable(run.filters[0]);
         cls_filter_outputs_per_item(run.filters[0], &result->rows, &result->cols);
-        cls_build_info info;
+        cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(run.filters[0], &info);
         result->registers = info.registers;
         result->filter_count = run.filter_count;

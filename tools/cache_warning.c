@@ -32,7 +32,7 @@ void cache_warning(const char *command)
         return;
     }
     if (mode && known(mode, 1)) return; /* off on purpose */
-    cls_cache_status status;
+    cls_cache_status status = {CLS_CACHE_STATUS_INIT};
     if (cls_cache_query(&status) != CLS_OK || status.enabled || !status.directory[0]) return;
     struct stat info;
     if (stat(status.directory, &info) != 0) return;

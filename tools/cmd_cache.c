@@ -11,7 +11,7 @@
 
 static int show(void)
 {
-    cls_cache_status status;
+    cls_cache_status status = {CLS_CACHE_STATUS_INIT};
     cls_status result = cls_cache_query(&status);
     if (result != CLS_OK) return report_failure("cache", result);
     const char *mode = getenv("CLSTENCIL_CACHE");
@@ -74,7 +74,7 @@ static int build_all(double times[BENCH_KERNELS], int *from_cache)
             cls_context_release(context);
             return report_failure("cache bench", status);
         }
-        cls_build_info info;
+        cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(filter, &info);
         times[k] = info.build_milliseconds;
         *from_cache += info.from_disk_cache;

@@ -21,7 +21,7 @@ static int calibrate_border(bench_env *env, const char *op_text, bench_size size
     bench_knobs_init(&base.knobs);
     cls_operator *op = NULL;
     cls_spec spec;
-    cls_tuning model;
+    cls_tuning model = {CLS_TUNING_INIT};
     cls_status status = tune_spec(&base, &op, &spec);
     if (status == CLS_OK) status = cls_model_choose(env->context, &spec, size.width, size.height, &model);
     double naive_us = -1.0, isp_us = -1.0, check = 0.0;

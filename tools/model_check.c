@@ -89,7 +89,7 @@ static case_outcome check_case(bench_env *env, const model_check_grid *grid, con
     case_outcome out = {0};
     cls_operator *op = NULL;
     cls_spec spec;
-    cls_tuning model;
+    cls_tuning model = {CLS_TUNING_INIT};
     if (tune_spec(base, &op, &spec) != CLS_OK ||
         cls_model_choose(env->context, &spec, base->width, base->height, &model) != CLS_OK) {
         printf("%-18s %-9s %5ux%-5u model failed: %s\n", base->label, cls_border_name(base->border), base->width,

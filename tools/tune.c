@@ -80,7 +80,8 @@ cls_status tune_store(const bench_env *env, const bench_row *best)
     cls_spec spec;
     cls_status status = tune_spec(c, &op, &spec);
     if (status == CLS_OK) {
-        const cls_tuning tuning = {.partition = r->partition,
+        const cls_tuning tuning = {CLS_TUNING_INIT,
+                                   .partition = r->partition,
                                    .input_path = c->knobs.input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL
                                                                                        : c->knobs.input_path,
                                    .group_width = r->group_width,

@@ -63,7 +63,7 @@ int main(void)
     cls_filter *dx = make_filter(context, sobel_x, 3), *dy = make_filter(context, sobel_y, 3);
     if (!blur || !dx || !dy) return 1;
 
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     cl_event blurred_done, derivatives_done[2], magnitude_done;
     cls_filter_enqueue(blur, input, blurred, &desc, 0, NULL, &blurred_done);
     cls_filter_enqueue(dx, blurred, gx, &desc, 1, &blurred_done, &derivatives_done[0]);

@@ -6,7 +6,7 @@ Where it looks, in order:
   2. next to this package (a package installed together with the library);
   3. the build folders of the checkout that holds this package: build/, build-rel/, build-py/
      (never build-test/ or build-tsan/, whose sanitized libraries a Python process cannot load);
-  4. the system's library path (libclstencil.so.0, e.g. after `cmake --install`).
+  4. the system's library path (libclstencil.so.1, e.g. after `cmake --install`).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ._functions import declare
 
 LIBRARY_ENVIRONMENT_VARIABLE = "CLSTENCIL_LIBRARY"
 LIBRARY_FILE_NAME = "libclstencil.so"
-SYSTEM_LIBRARY_NAME = "libclstencil.so.0"
+SYSTEM_LIBRARY_NAME = "libclstencil.so.1"
 CHECKOUT_BUILD_FOLDERS = ("build", "build-rel", "build-py")
 
 _loaded: ctypes.CDLL | None = None

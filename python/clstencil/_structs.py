@@ -5,11 +5,16 @@ field for field: enums are C ints, char arrays and size_t arrays keep their leng
 stay pointers. python/tests/test_abi_layout.py compiles a probe against the real header and
 compares every struct's size, field names, offsets and field sizes, so a header change that is
 not made here fails the tests instead of corrupting memory.
+
+Every struct here starts with struct_size, the size of the caller's copy (docs/abi.md): a
+structure built in Python gets its ctypes size there, as the header's CLS_..._INIT macros give
+C callers.
 """
 from __future__ import annotations
 
 import ctypes
 from ctypes import c_char, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_ulong
+from typing import Any
 
 # OpenCL's scalar types, as <CL/cl.h> defines them on every platform.
 cl_uint = c_uint32
@@ -17,10 +22,20 @@ cl_ulong = c_uint64
 # Handles (cl_context, cl_mem, cls_filter *, ...) are opaque pointers: ctypes.c_void_p.
 
 
-class DeviceCaps(ctypes.Structure):
+class SizedStructure(ctypes.Structure):
+    """A struct whose first field, struct_size, is its size: set on construction."""
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        super().__init__(*args, **fields)
+        if not self.struct_size:
+            self.struct_size = ctypes.sizeof(self)
+
+
+class DeviceCaps(SizedStructure):
     """cls_device_caps: the capability record of one OpenCL device."""
 
     _fields_ = [
+        ("struct_size", c_size_t),
         ("platform_index", c_uint), ("device_index", c_uint),
         ("platform_name", c_char * 128),
         ("platform_version", c_char * 128),
@@ -60,10 +75,11 @@ class DeviceCaps(ctypes.Structure):
     ]
 
 
-class Spec(ctypes.Structure):
+class Spec(SizedStructure):
     """cls_spec: a local operator and how its kernel is generated."""
 
     _fields_ = [
+        ("struct_size", c_size_t),
         ("mask_width", c_uint), ("mask_height", c_uint),
         ("coefficients", ctypes.POINTER(c_float)),
         ("bake_coefficients", c_int),
@@ -88,10 +104,11 @@ class Spec(ctypes.Structure):
     ]
 
 
-class ImageDesc(ctypes.Structure):
+class ImageDesc(SizedStructure):
     """cls_image_desc: the geometry of one launch (zero fields: whole image, packed rows)."""
 
     _fields_ = [
+        ("struct_size", c_size_t),
         ("width", c_size_t), ("height", c_size_t),
         ("input_row_pitch", c_size_t), ("output_row_pitch", c_size_t),
         ("input_offset", c_size_t), ("output_offset", c_size_t),
@@ -99,10 +116,11 @@ class ImageDesc(ctypes.Structure):
     ]
 
 
-class CacheStatus(ctypes.Structure):
+class CacheStatus(SizedStructure):
     """cls_cache_status: the binary cache's folder, size and this process's hits and misses."""
 
     _fields_ = [
+        ("struct_size", c_size_t),
         ("enabled", c_int),
         ("directory", c_char * 4096),
         ("entries", c_size_t),

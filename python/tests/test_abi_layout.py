@@ -93,3 +93,10 @@ def test_struct_layout_matches_the_header(header_layout: dict, name: str) -> Non
     compiled_fields = [(field, *header_layout[(name, field)]) for field, _ in structure._fields_]
     assert package_fields == compiled_fields
     assert ctypes.sizeof(structure) == header_layout[(name, "-")][1]
+
+
+@pytest.mark.parametrize("name", sorted(HEADER_NAMES))
+def test_structures_built_in_python_carry_their_size(name: str) -> None:
+    structure = HEADER_NAMES[name]
+    assert structure().struct_size == ctypes.sizeof(structure)
+    assert structure(struct_size=8).struct_size == 8  # a size given is kept

@@ -155,7 +155,7 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
         if (v->epilogue)
             for (int k = 0; k < w * h; ++k) expected[0][k] = hypot(expected[0][k], expected[1][k]);
         for (unsigned k = 0; k < outputs; ++k) out[k] = calloc((size_t)(w * h), sizeof(float));
-        const cls_image_desc desc = {.width = (size_t)w, .height = (size_t)h};
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = (size_t)w, .height = (size_t)h};
         if (cls_filter_run_host_outputs(filter, in, outputs, (void *const *)out, &desc) != CLS_OK) {
             fprintf(stderr, "run: %s\n", cls_last_error());
             failures = -1;
@@ -220,7 +220,7 @@ int main(void)
                     for (int k = 0; k < w * h; ++k) in[k] = (float)((k * 37) % 101) / 101.0f + 0.5f;
                     const ref_image image = {in, (size_t)w, (size_t)h, 0, CLS_PIXEL_F32};
                     ref_stencil(&image, mask, n, n, (cls_border)border, 0.5f, expected);
-                    const cls_image_desc desc = {.width = (size_t)w, .height = (size_t)h};
+                    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = (size_t)w, .height = (size_t)h};
                     if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) {
                         fprintf(stderr, "run: %s\n", cls_last_error());
                         return 1;

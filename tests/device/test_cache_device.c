@@ -87,14 +87,14 @@ static int run_variant(int variant, int corrupt_with_garbage)
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK) return FAILED;
     for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 31) / 31.0f;
-    const cls_image_desc image = {.width = W, .height = H};
+    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     if (cls_filter_run_host(filter, in, out, &image) != CLS_OK) return FAILED;
     const ref_image reference_in = {in, W, H, 0, CLS_PIXEL_F32};
     ref_stencil(&reference_in, mask, (int)spec.mask_width, (int)spec.mask_height, spec.border, spec.border_value,
                 expected);
     for (int k = 0; k < W * H; ++k)
         if (fabs(out[k] - expected[k]) > 1e-5) return WRONG;
-    cls_build_info info;
+    cls_build_info info = {CLS_BUILD_INFO_INIT};
     cls_filter_build_info(filter, &info);
     cls_filter_release(filter);
     cls_context_release(context);

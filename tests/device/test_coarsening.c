@@ -93,7 +93,7 @@ static void check_mode(cls_border border)
                         for (unsigned k = 0; k < w * h; ++k) in[k] = (float)((k * 29) % 37) / 37.0f + 0.5f;
                         const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
                         ref_stencil(&image, mask, (int)mw, (int)mh, border, 0.75f, expected);
-                        const cls_image_desc desc = {.width = w, .height = h};
+                        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
                         assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
                         for (unsigned k = 0; k < w * h; ++k) {
                             const double e = expected[k];

@@ -105,7 +105,8 @@ static void region_pitch_and_offset(void **state)
     for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x) image[y * W + x] = input[IN_OFFSET + y * IN_PITCH + x];
     static const unsigned char cross[15] = {0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0}; /* 3 wide, 5 tall */
-    const cls_image_desc desc = {.width = W, .height = H, .input_row_pitch = IN_PITCH, .output_row_pitch = OUT_PITCH,
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
+                                 .output_row_pitch = OUT_PITCH,
                                  .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
                                  .roi_x = 3, .roi_y = 2, .roi_width = 11, .roi_height = 9};
     static const char *const names[] = {"blackhat"};
@@ -145,7 +146,8 @@ static void undefined_border_writes_the_interior(void **state)
         const char *text;
         int rx, ry; /* the reach of every stage together */
     } cases[] = {{"min:7x5", 3, 2}, {"opening:3", 2, 2}};
-    const cls_image_desc desc = {.width = W, .height = H, .roi_x = 1, .roi_y = 0, .roi_width = 15, .roi_height = 12};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .roi_x = 1, .roi_y = 0,
+                                 .roi_width = 15, .roi_height = 12};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         cls_filter *filter = create(cases[c].text, CLS_BORDER_UNDEFINED, CLS_PIXEL_U8, CLS_PIXEL_U8, CLS_BUILD_FIRST_RESULT);
         if (c == 0) extremum(image, rect, 7, 5, 0, CLS_BORDER_CLAMP, 0, expected);
@@ -160,7 +162,7 @@ static void undefined_border_writes_the_interior(void **state)
                 if (output[y * W + x] != want)
                     fail_msg("%s at (%d, %d): %d, expected %d", cases[c].text, x, y, output[y * W + x], want);
             }
-        const cls_image_desc narrow = {.width = 2 * (size_t)cases[c].rx, .height = H};
+        const cls_image_desc narrow = {CLS_IMAGE_DESC_INIT, .width = 2 * (size_t)cases[c].rx, .height = H};
         memset(output, 0xAB, sizeof output);
         assert_int_equal(cls_filter_run_host(filter, input, output, &narrow), CLS_OK);
         for (size_t k = 0; k < narrow.width * H; ++k) assert_int_equal(output[k], 0xAB);
@@ -191,7 +193,7 @@ static void pipeline_stage(void **state)
         assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_OK);
         cls_operator_release(op);
     }
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_pipeline_run_host(pipeline, input, output, &desc), CLS_OK);
     for (int k = 0; k < W * H; ++k)
         if (output[k] != (float)expected[k]) fail_msg("pixel %d: %g, expected %g", k, output[k], expected[k]);
@@ -205,7 +207,7 @@ static void build_goals_agree(void **state)
     (void)state;
     float input[W * H], first[W * H], other[W * H];
     for (int k = 0; k < W * H; ++k) input[k] = (float)((k * 53) % 97) / 97.0f;
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     cls_filter *quick = create("opening:7x5", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_BUILD_FIRST_RESULT);
     assert_int_equal(cls_filter_run_host(quick, input, first, &desc), CLS_OK);
     const char *source = cls_filter_source(quick);

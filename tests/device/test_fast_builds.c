@@ -83,7 +83,7 @@ static void run(const cls_spec *spec, float *out)
 {
     cls_filter *filter = NULL;
     if (cls_filter_create(context, spec, &filter) != CLS_OK) fail_msg("create: %s", cls_last_error());
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     for (int k = 0; k < W * H; ++k) out[k] = -1234.5f; /* undefined mode keeps its border pixels */
     if (cls_filter_run_host(filter, input, out, &desc) != CLS_OK) fail_msg("run: %s", cls_last_error());
     cls_filter_release(filter);
@@ -113,7 +113,7 @@ static void expect_same_bits(const char *what, const float *a, const float *b)
 
 static unsigned long builds_from_source(void)
 {
-    cls_cache_status status;
+    cls_cache_status status = {CLS_CACHE_STATUS_INIT};
     assert_int_equal(cls_cache_query(&status), CLS_OK);
     return status.misses;
 }
@@ -156,7 +156,7 @@ static void test_one_build_per_size(void **state)
     assert_string_equal(cls_filter_source(fa), cls_filter_source(fb));
     assert_non_null(strstr(cls_filter_source(fa), "coefficients_t coef"));
     static float got[W * H];
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(fa, input, got, &desc), CLS_OK);
     expect_reference("first mask", got, first, 7, CLS_BORDER_MIRROR);
     assert_int_equal(cls_filter_run_host(fb, input, got, &desc), CLS_OK);
@@ -221,7 +221,7 @@ static void test_shared_regions(void **state)
             if (cls_filter_create(context, &other, &fo) != CLS_OK) fail_msg("separate: %s", cls_last_error());
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
                 const unsigned w = sizes[s].w, h = sizes[s].h;
-                cls_image_desc desc = {.width = w, .height = h};
+                cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
                 if (s == 0) desc.roi_x = 3, desc.roi_y = 2, desc.roi_width = w - 7, desc.roi_height = h - 3;
                 for (unsigned k = 0; k < w * h; ++k) shared[k] = separate[k] = -1234.5f;
                 assert_int_equal(cls_filter_run_host(fs, input, shared, &desc), CLS_OK);
@@ -260,7 +260,8 @@ static void test_tiered_ladder(void **state)
     spec.group_height = 4;
     spec.build_goal = CLS_BUILD_TIERED;
     static float quick[W * H], specialized[W * H], again[W * H];
-    const cls_image_desc desc = {.width = W - 1, .height = H}; /* an even pitch: the aligned kernels only */
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W - 1,
+                                 .height = H}; /* an even pitch: the aligned kernels only */
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
     assert_int_equal(cls_filter_partition(filter), CLS_PARTITION_NAIVE);

@@ -1,7 +1,8 @@
 /* test_filter_api.c — the filter API on the default device: auto resolution, one test per
- * launch-time validation error, the undefined border leaving border pixels untouched, runs on
- * host images of growing and shrinking sizes through the context's kept buffers, and pinned host
- * memory (the host side of the variants is in test_variant_host.c). */
+ * launch-time validation error, structs without their struct_size, the undefined border leaving
+ * border pixels untouched, runs on host images of growing and shrinking sizes through the
+ * context's kept buffers, and pinned host memory (the host side of the variants is in
+ * test_variant_host.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -90,33 +91,33 @@ static void expect_run_error(cls_image_desc image, const char *message_part)
 static void zero_width_image(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){.width = 0, .height = 4}, "image size 0x4 is empty");
+    expect_run_error((cls_image_desc){CLS_IMAGE_DESC_INIT, .width = 0, .height = 4}, "image size 0x4 is empty");
 }
 
 static void zero_height_image(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){.width = 4, .height = 0}, "image size 4x0 is empty");
+    expect_run_error((cls_image_desc){CLS_IMAGE_DESC_INIT, .width = 4, .height = 0}, "image size 4x0 is empty");
 }
 
 static void input_pitch_smaller_than_a_row(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){.width = 8, .height = 4, .input_row_pitch = 16},
+    expect_run_error((cls_image_desc){CLS_IMAGE_DESC_INIT, .width = 8, .height = 4, .input_row_pitch = 16},
                      "input row pitch 16 bytes is smaller than a row");
 }
 
 static void output_pitch_smaller_than_a_row(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){.width = 8, .height = 4, .output_row_pitch = 31},
+    expect_run_error((cls_image_desc){CLS_IMAGE_DESC_INIT, .width = 8, .height = 4, .output_row_pitch = 31},
                      "output row pitch 31 bytes is smaller than a row");
 }
 
 static void pitch_not_whole_pixels(void **state)
 {
     (void)state;
-    expect_run_error((cls_image_desc){.width = 4, .height = 4, .input_row_pitch = 18},
+    expect_run_error((cls_image_desc){CLS_IMAGE_DESC_INIT, .width = 4, .height = 4, .input_row_pitch = 18},
                      "not a whole number of 4-byte pixels");
 }
 
@@ -127,11 +128,44 @@ static void buffer_too_small(void **state)
     cl_int error;
     cl_mem small = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 64, NULL, &error);
     assert_int_equal(error, CL_SUCCESS);
-    cls_image_desc image = {.width = 8, .height = 8};
+    cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = 8, .height = 8};
     assert_int_equal(cls_filter_enqueue(filter, small, small, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "input buffer holds 64 bytes; the image needs 256"));
     clReleaseMemObject(small);
     cls_filter_release(filter);
+}
+
+/* Structs not started with their initializer (struct_size 0) are refused, naming the struct. */
+static void structs_without_struct_size(void **state)
+{
+    (void)state;
+    expect_run_error((cls_image_desc){.width = 8, .height = 4},
+                     "cls_image_desc.struct_size is 0: start it with CLS_IMAGE_DESC_INIT");
+    cls_filter *filter = make_filter(CLS_BORDER_CLAMP, 8, 4);
+    cl_int error;
+    cl_mem buffer = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, 256, NULL, &error);
+    assert_int_equal(error, CL_SUCCESS);
+    const cls_image_desc image = {.width = 8, .height = 8};
+    assert_int_equal(cls_filter_enqueue(filter, buffer, buffer, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "cls_image_desc.struct_size is 0"));
+    clReleaseMemObject(buffer);
+    cls_build_info info = {.registers = 77};
+    assert_int_equal(cls_filter_build_info(filter, &info), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "cls_build_info.struct_size is 0: start it with CLS_BUILD_INFO_INIT"));
+    assert_int_equal(info.registers, 77);
+    info = (cls_build_info){CLS_BUILD_INFO_INIT};
+    assert_int_equal(cls_filter_build_info(filter, &info), CLS_OK);
+    assert_int_equal(info.struct_size, sizeof info);
+    assert_true(info.work_group_size > 0);
+    cls_filter_release(filter);
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = box3;
+    spec.struct_size = 0;
+    filter = (cls_filter *)0x1;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_null(filter);
+    assert_non_null(strstr(cls_last_error(), "cls_spec.struct_size is 0: fill it with cls_spec_init"));
 }
 
 static void undefined_border_leaves_border_pixels(void **state)
@@ -141,7 +175,7 @@ static void undefined_border_leaves_border_pixels(void **state)
     enum { W = 11, H = 6 };
     float in[W * H], out[W * H];
     for (int i = 0; i < W * H; ++i) in[i] = (float)i, out[i] = -1.0f;
-    cls_image_desc image = {.width = W, .height = H};
+    cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, in, out, &image), CLS_OK);
     for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x) {
@@ -175,7 +209,7 @@ static void host_runs_of_several_sizes(void **state)
         const size_t w = sizes[s][0], h = sizes[s][1];
         for (size_t k = 0; k < w * h; ++k) in[k] = (float)((k * 7 + s * 13) % 23);
         const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
-        const cls_image_desc desc = {.width = w, .height = h};
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
         for (int run = 0; run < 3; ++run) {
             const cls_border border = run == 1 ? CLS_BORDER_UNDEFINED : CLS_BORDER_CLAMP;
             assert_int_equal(ref_stencil(&image, box3, 3, 3, border, 0.0f, expected), 0);
@@ -210,7 +244,7 @@ static void pinned_host_memory(void **state)
     assert_non_null(out);
     for (int k = 0; k < W * H; ++k) in[k] = (float)(k % 11);
     cls_filter *filter = make_filter(CLS_BORDER_MIRROR, 0, 0);
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
     double expected[W * H];
     const ref_image image = {in, W, H, 0, CLS_PIXEL_F32};
@@ -240,6 +274,7 @@ int main(void)
         cmocka_unit_test(output_pitch_smaller_than_a_row),
         cmocka_unit_test(pitch_not_whole_pixels),
         cmocka_unit_test(buffer_too_small),
+        cmocka_unit_test(structs_without_struct_size),
         cmocka_unit_test(undefined_border_leaves_border_pixels),
         cmocka_unit_test(host_runs_of_several_sizes),
         cmocka_unit_test(pinned_host_memory),

@@ -72,7 +72,7 @@ static cls_spec spec_for(cls_border border, cls_build_goal goal)
 
 static void run(cls_filter *filter, float *out)
 {
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     for (int k = 0; k < W * H; ++k) out[k] = -1234.5f; /* undefined mode keeps its border pixels */
     assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
 }
@@ -86,7 +86,7 @@ static int is_quick(const cls_filter *filter)
 
 static unsigned long builds_from_source(void)
 {
-    cls_cache_status status;
+    cls_cache_status status = {CLS_CACHE_STATUS_INIT};
     assert_int_equal(cls_cache_query(&status), CLS_OK);
     return status.misses;
 }
@@ -127,7 +127,7 @@ static void quick_then_specialized(cls_border border)
     const unsigned long before = builds_from_source();
     cls_filter *warm = NULL;
     assert_int_equal(cls_filter_create(context, &first, &warm), CLS_OK);
-    cls_build_info info;
+    cls_build_info info = {CLS_BUILD_INFO_INIT};
     cls_filter_build_info(warm, &info);
     assert_true(info.from_disk_cache);
     if (border != CLS_BORDER_UNDEFINED) assert_false(is_quick(warm));

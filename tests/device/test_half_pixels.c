@@ -60,7 +60,7 @@ static void check(const cls_spec *spec, const float *weights, int size)
         fail_msg("%s %s: %s", cls_border_name(spec->border), cls_partition_name(spec->partition), cls_last_error());
     static unsigned char out[W * H * 4];
     static double expected[W * H];
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
     const ref_image image = {input, W, H, 0, CLS_PIXEL_F16};
     assert_int_equal(ref_stencil(&image, weights, size, size, spec->border, spec->border_value, expected), 0);
@@ -138,7 +138,7 @@ static void test_f16_staged_operator(void **state)
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
     static uint16_t out[W * H];
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
     static double value[W * H], eroded[W * H], opened[W * H];
     for (int k = 0; k < W * H; ++k) value[k] = ref_load(CLS_PIXEL_F16, &input[k]);

@@ -548,7 +548,7 @@ static void run_shape(run_case *c, const float *coef, unsigned char *const *inpu
         size_t out_bytes = (size_t)im.h * c->out_pitch;
         unsigned char *out[N_PARTS] = {NULL, NULL, NULL};
         int ran[N_PARTS] = {0, 0, 0};
-        cls_image_desc desc = {.width = (size_t)im.w, .height = (size_t)im.h,
+        cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = (size_t)im.w, .height = (size_t)im.h,
                                .input_row_pitch = c->padded ? c->in_pitch : 0,
                                .output_row_pitch = c->padded ? c->out_pitch : 0};
         for (int p = 0; p < N_PARTS && in; ++p) {

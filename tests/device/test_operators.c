@@ -70,7 +70,7 @@ static void run(const char *text, cls_border border, cls_partition partition, co
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK)
         fail_msg("%s %s %s: %s", text, cls_border_name(border), cls_partition_name(partition), cls_last_error());
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     for (int k = 0; k < W * H; ++k) out[k] = NAN;
     assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
     cls_filter_release(filter);
@@ -291,7 +291,7 @@ static void pipeline_equals_stage_by_stage(void **state)
         cls_operator_release(op);
     }
     float chained[W * H], first[W * H], second[W * H];
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_pipeline_run_host(pipeline, noise, chained, &desc), CLS_OK);
     run(ops[0], CLS_BORDER_MIRROR, CLS_PARTITION_AUTO, noise, first);
     run(ops[1], CLS_BORDER_MIRROR, CLS_PARTITION_AUTO, first, second);
@@ -309,7 +309,7 @@ static void night_pipeline_matches_the_cpu(void **state)
         assert_int_equal(cls_pipeline_add_night(pipeline, (cls_border)border, CLS_PIXEL_F32, CLS_PIXEL_F32), CLS_OK);
         assert_int_equal(cls_pipeline_stage_count(pipeline), 5);
         float got[W * H], stage[W * H];
-        const cls_image_desc desc = {.width = W, .height = H};
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
         assert_int_equal(cls_pipeline_run_host(pipeline, noise, got, &desc), CLS_OK);
         memcpy(stage, noise, sizeof stage);
         double result[W * H];
@@ -339,7 +339,7 @@ static void night_pipeline_on_u8_keeps_its_scale(void **state)
     assert_int_equal(cls_pipeline_add_night(pipeline, CLS_BORDER_CLAMP, CLS_PIXEL_U8, CLS_PIXEL_U8), CLS_OK);
     unsigned char white[W * H], got[W * H];
     memset(white, 255, sizeof white);
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_pipeline_run_host(pipeline, white, got, &desc), CLS_OK);
     for (int k = 0; k < W * H; ++k) assert_int_equal(got[k], 128);
     cls_pipeline_release(pipeline);

@@ -81,7 +81,7 @@ static void check_layout(cls_border border, unsigned pitch, unsigned in_offset)
             assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
             for (size_t r = 0; r < sizeof rois / sizeof rois[0]; ++r) {
                 for (unsigned k = 0; k < OUT_OFFSET + pitch * H; ++k) out[k] = SENTINEL;
-                const cls_image_desc desc = {.width = W, .height = H,
+                const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H,
                                              .input_row_pitch = pitch * sizeof(float),
                                              .output_row_pitch = pitch * sizeof(float),
                                              .input_offset = in_offset * sizeof(float),
@@ -140,10 +140,11 @@ static void region_outside_the_image_is_an_error(void **state)
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
     float in[16] = {0}, out[16] = {0};
-    cls_image_desc desc = {.width = 4, .height = 4, .roi_x = 2, .roi_y = 0, .roi_width = 3, .roi_height = 1};
+    cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = 4, .height = 4, .roi_x = 2, .roi_y = 0, .roi_width = 3,
+                           .roi_height = 1};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "region of interest 3x1 at (2, 0)"));
-    desc = (cls_image_desc){.width = 4, .height = 4, .input_offset = 6};
+    desc = (cls_image_desc){CLS_IMAGE_DESC_INIT, .width = 4, .height = 4, .input_offset = 6};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "input offset 6 bytes is not a whole number"));
     cls_filter_release(filter);

@@ -63,7 +63,7 @@ static void check(cls_border border, cls_partition partition, cls_input_path pat
         fail_msg("%s %s: %s", cls_border_name(border), cls_partition_name(partition), cls_last_error());
     static unsigned char out[W * H * 4];
     static double expected[W * H];
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
     const ref_image image = {input, W, H, 0, CLS_PIXEL_I16};
     assert_int_equal(ref_stencil(&image, mask, 3, 3, border, -300.0f, expected), 0);

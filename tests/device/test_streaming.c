@@ -66,7 +66,8 @@ static long check_image(cls_filter *filter, const cls_spec *spec, unsigned w, un
     const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
     ref_stencil(&image, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height, spec->border,
                 spec->border_value, expected);
-    const cls_image_desc desc = {.width = w, .height = h, .roi_x = roi[0], .roi_y = roi[1], .roi_width = roi[2],
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h, .roi_x = roi[0], .roi_y = roi[1],
+                                 .roi_width = roi[2],
                                  .roi_height = roi[3]};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
     const unsigned x1 = roi[2] ? roi[0] + roi[2] : w, y1 = roi[3] ? roi[1] + roi[3] : h;
@@ -197,7 +198,7 @@ static void two_masks_with_epilogue_from_u8(void **state)
         cls_filter *filter = create(&spec);
         ref_stencil(&image, sobel, 3, 3, spec.border, 9.0f, gx);
         ref_stencil(&image, sobel + 9, 3, 3, spec.border, 9.0f, gy);
-        const cls_image_desc desc = {.width = w, .height = h};
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
         assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
         for (unsigned k = 0; k < w * h; ++k)
             if (!ref_f32_close(out[k], hypot(gx[k], gy[k])))

@@ -35,7 +35,7 @@ static int run_variant(int variant)
     }
     float output[W * H];
     double expected[W * H];
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     int bad = cls_filter_run_host(filter, input, output, &desc) != CLS_OK;
     const ref_image image = {input, W, H, 0, CLS_PIXEL_F32};
     ref_stencil(&image, mask, (int)size, (int)size, spec.border, spec.border_value, expected);

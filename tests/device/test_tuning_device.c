@@ -56,7 +56,7 @@ static void expect_reference(cls_filter *filter, const float *mask, unsigned siz
     for (unsigned k = 0; k < w * h; ++k) in[k] = (float)((k * 7) % 32) / 32.0f;
     const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
     assert_int_equal(ref_stencil(&image, mask, size, size, border, 0.0f, expected), 0);
-    const cls_image_desc desc = {.width = w, .height = h};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
     for (unsigned k = 0; k < w * h; ++k)
         if (!ref_f32_close(out[k], expected[k]))
@@ -68,7 +68,7 @@ static void expect_gauss_reference(cls_filter *filter, cls_border border, unsign
     expect_reference(filter, gauss, 3, border, w, h);
 }
 
-static const cls_tuning TUNED = {.partition = CLS_PARTITION_ISP_WARP, .input_path = CLS_INPUT_LOCAL,
+static const cls_tuning TUNED = {CLS_TUNING_INIT, .partition = CLS_PARTITION_ISP_WARP, .input_path = CLS_INPUT_LOCAL,
                                  .group_width = 16, .group_height = 2, .rows_per_item = 2, .cols_per_item = 2,
                                  .kernel_us = 10.0, .width = 64, .height = 64};
 
@@ -95,7 +95,7 @@ static void stored_result_reaches_auto(void **state)
     cls_context *context = new_context();
     const cls_spec spec = gauss_spec(CLS_BORDER_MIRROR);
     int found = 1;
-    cls_tuning tuning;
+    cls_tuning tuning = {CLS_TUNING_INIT};
     assert_int_equal(cls_tuning_lookup(context, &spec, 64, 64, &tuning, &found), CLS_OK);
     assert_int_equal(found, 0);
     assert_int_equal(cls_tuning_store(context, &spec, &TUNED, "gaussian 3x3 mirror"), CLS_OK);
@@ -273,7 +273,7 @@ static cls_spec gauss_spec_for_640x480(cls_border border)
 
 static void filter_choice(const cls_filter *filter, cls_tuning *t)
 {
-    memset(t, 0, sizeof *t);
+    *t = (cls_tuning){CLS_TUNING_INIT};
     t->partition = cls_filter_partition(filter);
     cls_filter_group_shape(filter, &t->group_width, &t->group_height);
     cls_filter_outputs_per_item(filter, &t->rows_per_item, &t->cols_per_item);
@@ -286,7 +286,7 @@ static void models_choose_for_the_expected_size(void **state)
     cls_context *context = context_with_record("use_models = yes\ndefault_rows = 1\ndefault_wg = 4x4\n", overlay,
                                                sizeof overlay);
     cls_spec spec = gauss_spec_for_640x480(CLS_BORDER_REPEAT);
-    cls_tuning model, chosen;
+    cls_tuning model = {CLS_TUNING_INIT}, chosen = {CLS_TUNING_INIT};
     assert_int_equal(cls_model_choose(context, &spec, 640, 480, &model), CLS_OK);
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
@@ -339,7 +339,7 @@ static void models_keep_a_streaming_policys_shape(void **state)
     const cls_spec spec = gauss_spec_for_640x480(CLS_BORDER_MIRROR);
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
-    cls_tuning chosen;
+    cls_tuning chosen = {CLS_TUNING_INIT};
     filter_choice(filter, &chosen);
     assert_int_equal(chosen.rows_per_item, 64);
     assert_int_equal(chosen.group_width, 8);
@@ -367,7 +367,7 @@ static void models_keep_a_compute_bound_sums_shape(void **state)
     spec.mask_width = spec.mask_height = 9;
     spec.coefficients = mask;
     spec.border = CLS_BORDER_REPEAT;
-    cls_tuning model;
+    cls_tuning model = {CLS_TUNING_INIT};
     assert_int_equal(cls_model_choose(context, &spec, 640, 480, &model), CLS_OK);
     assert_int_equal(model.group_width, 8);
     assert_int_equal(model.group_height, 4);
@@ -375,7 +375,7 @@ static void models_keep_a_compute_bound_sums_shape(void **state)
     spec.expected_height = 480;
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
-    cls_tuning chosen;
+    cls_tuning chosen = {CLS_TUNING_INIT};
     filter_choice(filter, &chosen);
     assert_int_equal(chosen.group_width, 8);
     assert_int_equal(chosen.partition, model.partition);
@@ -404,7 +404,7 @@ static void calibration_applies_to_weighted_sums_only(void **state)
     assert_true(check >= 0.0 && check < 1e-6);
     cls_context_release(context);
     context = new_context(); /* the calibration loads with the context */
-    cls_tuning choice;
+    cls_tuning choice = {CLS_TUNING_INIT};
     cls_spec sum = gauss_spec(CLS_BORDER_CLAMP);
     assert_int_equal(cls_model_choose(context, &sum, 256, 256, &choice), CLS_OK);
     assert_int_equal(choice.partition, CLS_PARTITION_NAIVE); /* nothing left to save */

@@ -100,7 +100,7 @@ static void run_body(const char *body, int maximum)
                     cls_filter *filter = NULL;
                     if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
                     float out[W * H];
-                    const cls_image_desc desc = {.width = W, .height = H};
+                    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
                     assert_int_equal(cls_filter_run_host(filter, input, out, &desc), CLS_OK);
                     for (int y = 0; y < H; ++y)
                         for (int x = 0; x < W; ++x) {

@@ -142,7 +142,7 @@ static void several_outputs_refused_by_the_one_output_calls(void **state)
     (void)state;
     cls_filter *filter = make_sobel_pair(CLS_BORDER_CLAMP, NULL);
     cl_mem buffer = new_buffer(256);
-    const cls_image_desc image = {.width = 8, .height = 8};
+    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = 8, .height = 8};
     assert_int_equal(cls_filter_enqueue(filter, buffer, buffer, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
     expect_message("use cls_filter_enqueue_outputs");
     float in[64] = {0}, out[64] = {0};
@@ -157,7 +157,7 @@ static void output_list_errors(void **state)
     (void)state;
     cls_filter *filter = make_sobel_pair(CLS_BORDER_CLAMP, NULL);
     cl_mem big = new_buffer(256), small = new_buffer(64);
-    const cls_image_desc image = {.width = 8, .height = 8};
+    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = 8, .height = 8};
     const cl_mem one[1] = {big}, with_null[2] = {big, NULL}, with_small[2] = {big, small};
     assert_int_equal(cls_filter_enqueue_outputs(filter, big, 1, one, &image, 0, NULL, NULL), CLS_ERR_INVALID_ARGUMENT);
     expect_message("the filter writes 2 outputs (mask count 2); 1 given");
@@ -215,7 +215,8 @@ static void two_outputs_match_the_reference(void **state)
         for (size_t r = 0; r < sizeof regions / sizeof regions[0]; ++r) {
             fill_sentinel(out[0], OUT_OFFSET + PITCH * H);
             fill_sentinel(out[1], OUT_OFFSET + PITCH * H);
-            const cls_image_desc desc = {.width = W, .height = H, .input_row_pitch = PITCH * sizeof(float),
+            const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H,
+                                         .input_row_pitch = PITCH * sizeof(float),
                                          .output_row_pitch = PITCH * sizeof(float),
                                          .input_offset = IN_OFFSET * sizeof(float),
                                          .output_offset = OUT_OFFSET * sizeof(float), .roi_x = regions[r].x,
@@ -243,7 +244,7 @@ static void epilogue_combines_two_masks(void **state)
     for (int k = 0; k < W * H; ++k) expected[k] = hypot(gx[k], gy[k]);
     cls_filter *filter = make_sobel_pair(CLS_BORDER_MIRROR, "hypot(r0, r1)");
     fill_sentinel(out, W * H);
-    const cls_image_desc desc = {.width = W, .height = H};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
     check_output(out, 0, W, W, H, (region){0, 0, 0, 0}, expected, "sobel magnitude");
     cls_filter_release(filter);
@@ -273,7 +274,8 @@ static void columns_per_item_cover_every_pixel(void **state)
         if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("creating the filter: %s", cls_last_error());
         for (size_t r = 0; r < sizeof regions / sizeof regions[0]; ++r) {
             fill_sentinel(out, W * H);
-            const cls_image_desc desc = {.width = W, .height = H, .roi_x = regions[r].x, .roi_y = regions[r].y,
+            const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .roi_x = regions[r].x,
+                                         .roi_y = regions[r].y,
                                          .roi_width = regions[r].w, .roi_height = regions[r].h};
             assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
             check_output(out, 0, W, W, H, regions[r], expected, "columns per item");
@@ -336,7 +338,8 @@ static void two_pass_on_a_region_of_interest(void **state)
         assert_non_null(strstr(second, "clstencil_filter"));
         for (size_t r = 0; r < sizeof regions / sizeof regions[0]; ++r) {
             fill_sentinel(out, OUT_OFFSET + PITCH * H);
-            const cls_image_desc desc = {.width = W, .height = H, .input_row_pitch = PITCH * sizeof(float),
+            const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H,
+                                         .input_row_pitch = PITCH * sizeof(float),
                                          .output_row_pitch = PITCH * sizeof(float),
                                          .input_offset = IN_OFFSET * sizeof(float),
                                          .output_offset = OUT_OFFSET * sizeof(float), .roi_x = regions[r].x,
@@ -372,7 +375,7 @@ static void two_pass_on_an_image_smaller_than_the_mask(void **state)
             fill_sentinel(out, w * h);
             const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
             assert_int_equal(ref_stencil(&image, mask, 7, 5, border, -0.75f, expected), 0);
-            const cls_image_desc desc = {.width = w, .height = h};
+            const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
             assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
             check_output(out, 0, w, w, h, (region){0, 0, 0, 0}, expected, cls_border_name(border));
         }
@@ -413,7 +416,8 @@ static void two_pass_through_the_image_path_from_u8(void **state)
         if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("creating the filter: %s", cls_last_error());
         assert_int_equal(ref_stencil(&image, mask, 3, 5, borders[b], 40.0f, expected), 0);
         fill_sentinel(out, W * H);
-        const cls_image_desc desc = {.width = W, .height = H, .input_row_pitch = PITCH, .input_offset = IN_OFFSET,
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = PITCH,
+                                     .input_offset = IN_OFFSET,
                                      .roi_x = roi.x, .roi_y = roi.y, .roi_width = roi.w, .roi_height = roi.h};
         assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
         check_output(out, 0, W, W, H, roi, expected, cls_border_name(borders[b]));
@@ -452,7 +456,7 @@ static void image_path_oversize_image_or_no_support(void **state)
     float *in = calloc(width, sizeof(float)), *out = calloc(width, sizeof(float));
     assert_non_null(in);
     assert_non_null(out);
-    const cls_image_desc desc = {.width = width, .height = 1};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = width, .height = 1};
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_UNSUPPORTED);
     expect_message("exceeds the largest 2-D image");
     free(in);
@@ -489,8 +493,9 @@ static void image_path_matches_the_reference(void **state)
             assert_int_equal(ref_stencil(&image, mask, 3, 3, border, 0.25f, expected), 0);
             /* Packed rows are copied straight into the image; pitched rows (with an offset) go
              * through the packed intermediate buffer. */
-            const cls_image_desc packed_desc = {.width = W, .height = H};
-            const cls_image_desc pitched_desc = {.width = W, .height = H, .input_row_pitch = PITCH * size,
+            const cls_image_desc packed_desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
+            const cls_image_desc pitched_desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H,
+                                                 .input_row_pitch = PITCH * size,
                                                  .input_offset = IN_OFFSET * size};
             fill_sentinel(out, W * H);
             assert_int_equal(cls_filter_run_host(filter, packed, out, &packed_desc), CLS_OK);

@@ -268,7 +268,7 @@ static void run_image(const variant *v, cls_filter *filter, dims image, const fl
             ref_store(v->out_type, v->out_type == CLS_PIXEL_F32 ? SENTINEL_F32 : SENTINEL_U8,
                       (unsigned char *)got[k] + p * out_size);
     }
-    const cls_image_desc desc = {.width = image.w, .height = image.h};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = image.w, .height = image.h};
     const double start = now_seconds();
     const cls_status status = outputs == 1 ? cls_filter_run_host(filter, input, got[0], &desc)
                                            : cls_filter_run_host_outputs(filter, input, outputs, got, &desc);

@@ -210,6 +210,7 @@ static void key_ignores_what_does_not_change_the_kernel(void **state)
     cls_spec first = valid_spec(), second;
     first.coefficients = a;
     memset(&second, 0x5a, sizeof second); /* garbage everywhere, then filled field by field */
+    second.struct_size = sizeof second;
     second.mask_width = 3;
     second.mask_height = 3;
     second.coefficients = b;

@@ -43,8 +43,7 @@ static int setup(void **state)
 
 static cls_device_caps device(cls_vendor vendor, cls_device_type type, const char *arch, const char *name)
 {
-    cls_device_caps caps;
-    memset(&caps, 0, sizeof caps);
+    cls_device_caps caps = {CLS_DEVICE_CAPS_INIT};
     caps.vendor = vendor;
     caps.type = type;
     snprintf(caps.arch, sizeof caps.arch, "%s", arch);

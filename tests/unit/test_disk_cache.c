@@ -65,8 +65,7 @@ static void key_changes_with_every_input(void **state)
     key_of("0123456789abcdef", "kernel source-cl-std=CL1.2", "", other, sizeof other);
     assert_string_not_equal(base, other);
     /* the fingerprint covers the driver and library versions */
-    cls_device_caps caps;
-    memset(&caps, 0, sizeof caps);
+    cls_device_caps caps = {CLS_DEVICE_CAPS_INIT};
     snprintf(caps.name, sizeof caps.name, "NVIDIA H200");
     snprintf(caps.driver_version, sizeof caps.driver_version, "580.159.04");
     char first[17], second[17];

@@ -116,7 +116,8 @@ static void replace_one_section(void **state)
     (void)state;
     cls_tuning_entry entry = {.arch = "sm_90", .operator_hash = HASH_A, .size_class = 9,
                               .description = "gaussian:3 clamp",
-                              .tuning = {CLS_PARTITION_ISP_WARP, CLS_INPUT_LOCAL, 64, 4, 2, 1, 7.5, 512, 512}};
+                              .tuning = {CLS_TUNING_INIT, CLS_PARTITION_ISP_WARP, CLS_INPUT_LOCAL, 64, 4, 2, 1, 7.5,
+                                         512, 512}};
     char *text = cls_tuning_text_replace(TWO_CLASSES, &entry);
     assert_non_null(text);
     assert_non_null(strstr(text, "; shipped results\n")); /* comments stay */
@@ -181,7 +182,8 @@ static void isp_calibrations_round_trip(void **state)
 {
     (void)state;
     cls_tuning_entry entry = {.arch = "sm_90", .size_class = 12, .description = "ISP calibration",
-                              .tuning = {CLS_PARTITION_ISP_BLOCK, CLS_INPUT_GLOBAL, 32, 2, 8, 2, 57.2, 4096, 4096},
+                              .tuning = {CLS_TUNING_INIT, CLS_PARTITION_ISP_BLOCK, CLS_INPUT_GLOBAL, 32, 2, 8, 2,
+                                         57.2, 4096, 4096},
                               .calibrated = 1, .isp_check = 1.725};
     cls_isp_calibration_hash(CLS_BORDER_CLAMP, entry.operator_hash);
     char mirror[17];
