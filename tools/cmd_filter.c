@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "filter_batch.h"
 #include "filter_run.h"
+#include "filter_stream.h"
 #include "image_io.h"
 #include "memory_budget.h"
 #include "std_streams.h"
@@ -92,6 +93,9 @@ static void filter_usage(FILE *out)
             "  --max-device-memory SIZE  the device memory the run may use (bytes, or a number with K,\n"
             "                  M or G; default: the device's); an image that needs more is filtered\n"
             "                  in horizontal strips, with the same result\n"
+            "A TIFF larger than the memory the run may use (CLSTENCIL_MEMORY_MAX, else the available\n"
+            "memory) is read, filtered and written into a TIFF a band of rows at a time, with the\n"
+            "same result.\n"
             "  -v, --verbose   print the device, each stage's build and the times to stderr\n"
             "  -h, --help      this text\n"
             "Samples keep their stored scale (u8 0..255, u16 0..65535, i16 -32768..32767); stages in\n"
@@ -136,8 +140,6 @@ static const cli_option FILTER_OPTIONS[] = {
 enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
        OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
-static image_format output_format(const char *path);
-
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
 static int parse_option(const cli_parser *parser, int option, const char *v, filter_args *args)
 {
@@ -164,7 +166,7 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
         break;
     case OPT_FORMAT: {
         char name[16];
-        if (strlen(v) > 8 || strchr(v, '/') || (snprintf(name, sizeof name, "x.%s", v), output_format(name)) ==
+        if (strlen(v) > 8 || strchr(v, '/') || (snprintf(name, sizeof name, "x.%s", v), image_format_of(name)) ==
                                                      IMAGE_FORMAT_UNKNOWN)
             return bad_usage("--format wants tif, tiff, pgm, ppm, pnm or pfm, not '%s'", v);
         args->format = v;
@@ -208,7 +210,7 @@ static int check_streams(filter_args *args)
     if (to_stdout && !args->format && !from_stdin) {
         const char *dot = strrchr(args->input, '.');
         char name[16];
-        if (!dot || strlen(dot) > 8 || (snprintf(name, sizeof name, "x%s", dot), output_format(name)) == IMAGE_FORMAT_UNKNOWN)
+        if (!dot || strlen(dot) > 8 || (snprintf(name, sizeof name, "x%s", dot), image_format_of(name)) == IMAGE_FORMAT_UNKNOWN)
             return bad_usage("OUT is - and %s's extension names no image format: give --format", args->input);
         args->format = dot + 1;
     }
@@ -295,26 +297,12 @@ static int parse_ops(const filter_args *args, filter_op *ops)
     return EXIT_OK_;
 }
 
-/* The output's format from its extension (as image_write decides), or UNKNOWN. */
-static image_format output_format(const char *path)
-{
-    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash)) return IMAGE_FORMAT_UNKNOWN;
-    static const struct { const char *ext; image_format format; } table[] = {
-        {"tif", IMAGE_FORMAT_TIFF}, {"tiff", IMAGE_FORMAT_TIFF}, {"pgm", IMAGE_FORMAT_PGM},
-        {"ppm", IMAGE_FORMAT_PPM},  {"pnm", IMAGE_FORMAT_PNM},   {"pfm", IMAGE_FORMAT_PFM},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
-        if (strcasecmp(dot + 1, table[i].ext) == 0) return table[i].format;
-    return IMAGE_FORMAT_UNKNOWN;
-}
-
 /* Whether OUT has a known format (exit 1 if not); with IMAGE, also whether that format can hold
  * it (exit 1) and whether OUT's folder exists (exit 7), so no device work is wasted. */
 int filter_check_output(const char *path, const cls_host_image *image)
 {
     char error[512];
-    image_format format = output_format(path);
+    image_format format = image_format_of(path);
     if (format == IMAGE_FORMAT_UNKNOWN) {
         fprintf(stderr, "clstencil filter: %s: unknown output format (the extension must be .tif, .tiff, "
                         ".pgm, .ppm, .pnm or .pfm)\n", path);
@@ -359,6 +347,7 @@ static struct {
     uint64_t available, held;
     int has_type;
     cls_pixel_type output_type;
+    int refused; /* check_memory refused the last image */
 } budget;
 
 void filter_budget_hold(uint64_t bytes) { budget.held = bytes; }
@@ -374,6 +363,7 @@ static int check_memory(size_t width, size_t height, size_t channels, cls_pixel_
     const uint64_t pixels = (uint64_t)width * height * channels;
     const uint64_t need = pixels * (image_sample_bytes(type) + image_sample_bytes(budget.has_type ? budget.output_type : type));
     if (need <= budget_left()) return IMAGE_OK;
+    budget.refused = 1;
     char needed[32], available[32];
     return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path,
                       "a %zu x %zu image of %zu channel%s needs %s of memory for itself and the output, but "
@@ -382,8 +372,7 @@ static int check_memory(size_t width, size_t height, size_t channels, cls_pixel_
                       memory_format(budget_left(), available, sizeof available));
 }
 
-/* The exit code of an image_read failure. */
-static int input_exit_code(int image_status)
+int filter_input_exit_code(int image_status)
 {
     switch (image_status) {
     case IMAGE_ERR_MISSING:
@@ -404,9 +393,16 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
     if (plan.memory_available != UINT64_MAX) plan.memory_available = budget_left();
     image_set_alloc_check(check_memory);
     double start = wall_ms();
+    budget.refused = 0;
     if ((status = image_read(input, &in, error, sizeof error)) != IMAGE_OK) {
+        /* Too large for the memory: a TIFF into a TIFF goes a band of rows at a time instead. */
+        if (budget.refused && !args->batch && image_format_of(input) == IMAGE_FORMAT_TIFF &&
+            image_format_of(output) == IMAGE_FORMAT_TIFF) {
+            code = FILTER_IN_BANDS;
+            goto done;
+        }
         fprintf(stderr, "clstencil filter: %s (%s)\n", error, image_error_class_name(status));
-        code = input_exit_code(status);
+        code = filter_input_exit_code(status);
         goto done;
     }
     times->read_ms = wall_ms() - start;
@@ -506,12 +502,14 @@ int cmd_filter(int argc, char **argv)
     }
     cls_host_image result = {0};
     code = filter_read_and_filter(&args, NULL, input, output, &result, &times);
+    const int in_bands = code == FILTER_IN_BANDS;
+    if (in_bands) code = filter_stream_run(&args, input, output, budget_left());
     char error[1024];
-    if (code == EXIT_OK_ && (code = filter_write_result(output, &result, error, sizeof error, &times)) != EXIT_OK_)
+    if (code == EXIT_OK_ && !in_bands && (code = filter_write_result(output, &result, error, sizeof error, &times)) != EXIT_OK_)
         fprintf(stderr, "clstencil filter: %s\n", error);
     image_free(&result);
     if (code == EXIT_OK_ && spooled_output && stdout_copy(spooled_output) != 0) code = EXIT_OUTPUT;
-    if (code == EXIT_OK_ && args.plan.verbose)
+    if (code == EXIT_OK_ && args.plan.verbose && !in_bands)
         fprintf(stderr, "files:     read %.1f ms, written %.1f ms\n", times.read_ms, times.write_ms);
 done:
     if (spooled_input) unlink(spooled_input);

@@ -27,6 +27,10 @@ typedef struct image_times {
     double read_ms, filter_ms, write_ms;
 } image_times;
 
+/* What filter_read_and_filter returns for a TIFF into a TIFF too large for the memory: filter it
+ * with filter_stream_run instead (nothing was printed). */
+enum { FILTER_IN_BANDS = -2 };
+
 /* Reads INPUT and filters it into *out (through SESSION in a batch, opened at the first image;
  * else a run of its own), checking OUTPUT's format for it. Prints what went wrong and returns its
  * exit code; on EXIT_OK_ the caller writes *out and frees it. */
@@ -39,6 +43,8 @@ int filter_write_result(const char *output, const cls_host_image *out, char *err
 /* Whether OUTPUT can be written (format, folder) and, with IMAGE, hold such an image; prints why
  * not and returns the exit code. */
 int filter_check_output(const char *path, const cls_host_image *image);
+/* The exit code of an image_read failure (IMAGE_ERR_*). */
+int filter_input_exit_code(int image_status);
 /* The host memory a batch's writer holds while the next image is read and filtered (0: none): the
  * budget of that image is less by as much. */
 void filter_budget_hold(uint64_t bytes);

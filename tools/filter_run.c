@@ -134,6 +134,26 @@ static int build_stages(stages *s, const filter_plan *plan, const cls_host_image
     return EXIT_OK_;
 }
 
+/* What the device offers a run: its memory (or --max-device-memory), its largest buffer, and
+ * whether it shares the host's memory (a CPU device); 0 when nothing is known. */
+static int device_limits(cls_context *context, const filter_plan *plan, uint64_t *global, uint64_t *max_alloc,
+                         int *shares_host)
+{
+    cl_device_id device = NULL;
+    cl_ulong alloc = 0, memory = 0;
+    cl_bool unified = CL_FALSE;
+    if (clGetCommandQueueInfo(cls_context_queue(context), CL_QUEUE_DEVICE, sizeof device, &device, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory, NULL) != CL_SUCCESS)
+        return 0;
+    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    if (plan->max_device_memory && plan->max_device_memory < memory) memory = plan->max_device_memory;
+    *global = memory;
+    *max_alloc = memory < alloc ? memory : alloc;
+    *shares_host = unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
+    return 1;
+}
+
 /* How the run fits the device: the input and output planes and, with more than one stage, two
  * f32 intermediates of one plane, against the device's memory (or --max-device-memory) and its
  * largest buffer; on a device that shares host memory (a CPU device) against the host's budget
@@ -150,17 +170,10 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     const uint64_t need = input + output + 2 * temporary;
     uint64_t largest = input > output ? input : output;
     if (temporary > largest) largest = temporary;
-    cl_device_id device = NULL;
-    cl_ulong max_alloc = 0, global = 0;
-    cl_bool unified = CL_FALSE;
-    if (clGetCommandQueueInfo(cls_context_queue(context), CL_QUEUE_DEVICE, sizeof device, &device, NULL) != CL_SUCCESS ||
-        clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS ||
-        clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL) != CL_SUCCESS)
+    uint64_t global = 0, max_alloc = 0;
+    int shares_host = 0;
+    if (!device_limits(context, plan, &global, &max_alloc, &shares_host))
         return EXIT_OK_; /* nothing known: the allocations report their own failures */
-    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
-    if (plan->max_device_memory && plan->max_device_memory < global) global = plan->max_device_memory;
-    if (global < max_alloc) max_alloc = global;
-    const int shares_host = unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
     const uint64_t images = input + output; /* the host's copies */
     uint64_t budget = global;
     if (shares_host) budget = plan->memory_available > images ? plan->memory_available - images : 0;
@@ -185,6 +198,7 @@ typedef struct timings {
     double transfer_ms, kernel_ms;
     double *stage_ms; /* one per stage, summed over the channels and pages */
     size_t strips, strip_rows; /* strips per plane and their output rows (0: in one piece) */
+    size_t bands, band_rows;   /* bands of a run that holds a band at a time on the host */
 } timings;
 
 static void report(const stages *s, cls_context *context, const cls_host_image *in,
@@ -202,9 +216,12 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         fprintf(stderr, "strips:    %zu per plane, %zu rows each with %u rows above and below (the device "
                         "holds less than the whole image)\n", t->strips, t->strip_rows, reach);
     }
+    if (t->bands)
+        fprintf(stderr, "bands:     %zu per page, %zu rows each (the host holds one band of the image at a "
+                        "time)\n", t->bands, t->band_rows);
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
-        cls_build_info info;
+        cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
         unsigned rows = 0, cols = 0;
         cls_filter_outputs_per_item(stage, &rows, &cols);
@@ -227,9 +244,10 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
             s->count == 1 ? "" : "s", planes, in->pages > 1 ? "plane" : "channel", planes == 1 ? "" : "s");
 }
 
-/* Runs the built pipeline over every plane; stage events land in events[c * count + i]. */
-static int run_planes(const stages *s, cls_context *context, const filter_plan *plan,
-                      const cls_host_image *in, cls_host_image *out, timings *t)
+/* Runs the built pipeline over every plane (output rows [ROI_Y, ROI_Y + ROI_ROWS) only, or all of
+ * them when ROI_ROWS is 0); stage events land in events[c * count + i]. */
+static int run_planes(const stages *s, cls_context *context, const filter_plan *plan, const cls_host_image *in,
+                      cls_host_image *out, size_t roi_y, size_t roi_rows, timings *t)
 {
     const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out);
     const size_t planes = image_plane_count(in), count = s->count; /* every channel of every page */
@@ -253,8 +271,9 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
                                       &write_done)) != CL_SUCCESS)
         code = cl_failed("clEnqueueWriteBuffer", error);
     for (size_t c = 0; code == EXIT_OK_ && c < planes; ++c) {
-        cls_image_desc desc = {.width = in->width, .height = in->height,
-                               .input_offset = c * in_plane, .output_offset = c * out_plane};
+        cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = in->width, .height = in->height,
+                               .input_offset = c * in_plane, .output_offset = c * out_plane,
+                               .roi_y = roi_y, .roi_width = roi_rows ? in->width : 0, .roi_height = roi_rows};
         /* The queue is in order; the wait list only makes the dependency explicit. OpenCL wants
          * a NULL list with a count of 0 (NVIDIA refuses anything else). */
         cls_status status = cls_pipeline_enqueue(s->pipeline, input, output, &desc, c == 0 ? 1 : 0,
@@ -267,7 +286,7 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
         code = cl_failed("clEnqueueReadBuffer", error);
     if (code == EXIT_OK_ && (error = clFinish(queue)) != CL_SUCCESS) code = cl_failed("clFinish", error);
     if (code != EXIT_OK_) clFinish(queue); /* nothing may still use the buffers */
-    t->transfer_ms = code == EXIT_OK_ ? event_ms(write_done) + event_ms(read_done) : 0.0;
+    t->transfer_ms += code == EXIT_OK_ ? event_ms(write_done) + event_ms(read_done) : 0.0;
     for (size_t k = 0; events && k < planes * count; ++k) {
         if (!events[k]) continue;
         const double ms = code == EXIT_OK_ ? event_ms(events[k]) : 0.0;
@@ -334,7 +353,7 @@ static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_t
             s->count == 1 ? "" : "s", image_type_name(in->type), image_type_name(out_type), wall);
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
-        cls_build_info info;
+        cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
         unsigned rows = 0, cols = 0;
         cls_filter_outputs_per_item(stage, &rows, &cols);
@@ -400,7 +419,7 @@ int filter_session_run(filter_session *session, const filter_plan *plan, const c
         t.transfer_ms = strips.transfer_ms;
         t.strips = strips.strips;
     } else {
-        code = run_planes(s, session->context, plan, in, out, &t);
+        code = run_planes(s, session->context, plan, in, out, 0, 0, &t);
     }
     t.run_wall_ms = wall_ms() - start;
     if (code == EXIT_OK_ && plan->verbose && !plan->batch) report(s, session->context, in, out, &t);
@@ -427,4 +446,92 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
     if (code == EXIT_OK_) code = filter_session_run(session, plan, in, out);
     filter_session_close(session);
     return code;
+}
+
+struct filter_bands {
+    filter_session *session;
+    const filter_plan *plan;
+    stages *s;
+    cls_host_image shape_in, shape_out; /* the whole image's, no pixels */
+    unsigned reach;
+    timings t;
+};
+
+/* The output rows of a band: its input and output planes (every channel of one page) with REACH
+ * rows above and below fit HOST_BUDGET on the host (and, on a device that shares the host's
+ * memory, its device copies and two f32 intermediates there too) and the device's memory and
+ * largest buffer; 0 when not even one row does. */
+static size_t band_rows(cls_context *context, const filter_plan *plan, const filter_bands *b, uint64_t host_budget)
+{
+    const uint64_t width = b->shape_in.width, planes = b->shape_in.channels;
+    const uint64_t in_row = width * planes * image_sample_bytes(b->shape_in.type);
+    const uint64_t out_row = width * planes * image_sample_bytes(b->shape_out.type);
+    const uint64_t temporary_row = b->s->count > 1 ? 2 * width * 4 : 0;
+    const uint64_t device_row = in_row + out_row + temporary_row;
+    uint64_t global = UINT64_MAX, max_alloc = UINT64_MAX;
+    int shares_host = 0;
+    device_limits(context, plan, &global, &max_alloc, &shares_host);
+    uint64_t rows = host_budget / (in_row + out_row + (shares_host ? device_row : 0));
+    if (global / device_row < rows) rows = global / device_row;
+    const uint64_t widest = in_row > out_row ? in_row : out_row;
+    if (max_alloc / widest < rows) rows = max_alloc / widest;
+    if (rows > b->shape_in.height + 2 * (uint64_t)b->reach) rows = b->shape_in.height + 2 * (uint64_t)b->reach;
+    return rows > 2 * (uint64_t)b->reach ? (size_t)(rows - 2 * (uint64_t)b->reach) : 0;
+}
+
+int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,
+                      uint64_t host_budget, filter_bands **out)
+{
+    *out = NULL;
+    filter_bands *b = calloc(1, sizeof *b);
+    if (!b) return cl_failed("allocating the bands", CL_OUT_OF_HOST_MEMORY);
+    *b = (filter_bands){.session = session, .plan = plan, .shape_in = *shape, .shape_out = *shape};
+    b->shape_in.pixels = b->shape_out.pixels = NULL;
+    b->shape_in.meta = b->shape_out.meta = NULL;
+    b->shape_out.type = plan->output_type;
+    b->t.context_wall_ms = session->context_wall_ms;
+    int code = EXIT_OK_;
+    if (!(b->s = pipeline_for(session, plan, &b->shape_in, &b->t.build_wall_ms, &code))) {
+        free(b);
+        return code;
+    }
+    cls_pipeline_reach(b->s->pipeline, NULL, &b->reach);
+    b->t.band_rows = band_rows(session->context, plan, b, host_budget);
+    if (!b->t.band_rows) {
+        char a[32];
+        fprintf(stderr, "clstencil filter: even a band of one row of the image, with the %u rows above and below it "
+                        "that the operators reach, does not fit the %s of host memory a band may take (half of what "
+                        "CLSTENCIL_MEMORY_MAX, else the available memory, leaves) or the device's memory\n",
+                b->reach, memory_format(host_budget, a, sizeof a));
+        free(b);
+        return EXIT_OUTPUT;
+    }
+    if (!(b->t.stage_ms = calloc(b->s->count ? b->s->count : 1, sizeof *b->t.stage_ms))) {
+        free(b);
+        return cl_failed("allocating timings", CL_OUT_OF_HOST_MEMORY);
+    }
+    b->t.bands = (shape->height + b->t.band_rows - 1) / b->t.band_rows;
+    *out = b;
+    return EXIT_OK_;
+}
+
+size_t filter_bands_rows(const filter_bands *b) { return b->t.band_rows; }
+
+unsigned filter_bands_reach(const filter_bands *b) { return b->reach; }
+
+int filter_bands_run(filter_bands *b, const cls_host_image *band_in, cls_host_image *band_out, size_t roi_y,
+                     size_t roi_rows)
+{
+    const double start = wall_ms();
+    const int code = run_planes(b->s, b->session->context, b->plan, band_in, band_out, roi_y, roi_rows, &b->t);
+    b->t.run_wall_ms += wall_ms() - start;
+    return code;
+}
+
+void filter_bands_close(filter_bands *b, int report_run)
+{
+    if (!b) return;
+    if (report_run && b->plan->verbose) report(b->s, b->session->context, &b->shape_in, &b->shape_out, &b->t);
+    free(b->t.stage_ms);
+    free(b);
 }

@@ -49,4 +49,24 @@ cls_context *filter_session_context(const filter_session *session);
 /* Frees the session (NULL is fine); a tiered build still under way is waited for. */
 void filter_session_close(filter_session *session);
 
+/* A run of a session over an image a band of rows at a time (filter_stream.c): the pipeline is
+ * the whole image's, so each band's rows come out with the same bytes as in one piece. */
+typedef struct filter_bands filter_bands;
+/* Takes the session's pipeline for SHAPE (the whole image, pixels not needed) and chooses the
+ * band's output rows: with the rows the pipeline reaches above and below, the band's input and
+ * output (every channel of one page) fit HOST_BUDGET bytes on the host (with the device's copies
+ * on a device that shares the host's memory) and the device's memory. An exit code: 7 with a
+ * message when not even one row fits. */
+int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,
+                      uint64_t host_budget, filter_bands **out);
+/* The band's output rows, and the rows the pipeline reaches above and below an output row. */
+size_t filter_bands_rows(const filter_bands *bands);
+unsigned filter_bands_reach(const filter_bands *bands);
+/* Filters output rows [ROI_Y, ROI_Y + ROI_ROWS) of BAND_IN, consecutive rows of the image (every
+ * channel of one page; in repeat mode wrapped around its edges), into the same rows of BAND_OUT. */
+int filter_bands_run(filter_bands *bands, const cls_host_image *band_in, cls_host_image *band_out, size_t roi_y,
+                     size_t roi_rows);
+/* With -v and REPORT, says what ran as filter_run does; frees BANDS (NULL is fine). */
+void filter_bands_close(filter_bands *bands, int report);
+
 #endif

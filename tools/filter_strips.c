@@ -61,8 +61,9 @@ static int run_strip(cls_pipeline *pipeline, cl_command_queue queue, cl_mem inpu
         (error = clEnqueueFillBuffer(queue, output, &zero, 1, 0, (size_t)(last - first) * out_row, 0, NULL, NULL)) !=
             CL_SUCCESS)
         return cl_failed("clEnqueueFillBuffer", error);
-    const cls_image_desc desc = {.width = in->width, .height = (size_t)(last - first), .roi_x = 0,
-                                 .roi_y = (size_t)((long)y0 - first), .roi_width = in->width, .roi_height = y1 - y0};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = in->width, .height = (size_t)(last - first),
+                                 .roi_y = (size_t)((long)y0 - first), .roi_width = in->width,
+                                 .roi_height = y1 - y0};
     const size_t stages = cls_pipeline_stage_count(pipeline);
     cl_event events[MAX_STRIP_STAGES] = {NULL};
     cls_status status = cls_pipeline_enqueue(pipeline, input, output, &desc, 0, NULL, NULL, events);

@@ -199,7 +199,7 @@ const char *image_compression_name(image_compression compression)
     return (unsigned)compression <= IMAGE_COMPRESSION_ZSTD ? compression_names[compression] : "?";
 }
 
-static image_format format_of(const char *path)
+image_format image_format_of(const char *path)
 {
     static const struct { const char *ext; image_format format; } table[] = {
         {"tif", IMAGE_FORMAT_TIFF}, {"tiff", IMAGE_FORMAT_TIFF}, {"pgm", IMAGE_FORMAT_PGM},
@@ -263,7 +263,7 @@ int image_read(const char *path, cls_host_image *out, char *error, size_t error_
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0)
         (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    switch (format_of(path)) {
+    switch (image_format_of(path)) {
     case IMAGE_FORMAT_TIFF: return image_tiff_read(fd, path, out, error, error_size);
     case IMAGE_FORMAT_PGM:
     case IMAGE_FORMAT_PPM:
@@ -313,28 +313,8 @@ static char *temp_template(const char *path)
     return name;
 }
 
-int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size)
+int image_write_through(const char *path, image_file_writer writer, void *context, char *error, size_t error_size)
 {
-    size_t total;
-    if (error && error_size > 0)
-        error[0] = '\0';
-    if (!path || !image)
-        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
-    int status = image_check(image->width, image->height, image->channels, image->pages, image->type, &total,
-                             path, error, error_size);
-    if (status != IMAGE_OK)
-        return status;
-    if (!image->pixels)
-        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "the image has no pixels");
-    image_format format = format_of(path);
-    if (format == IMAGE_FORMAT_UNKNOWN)
-        return unknown_extension(path, error, error_size);
-    if (format == IMAGE_FORMAT_TIFF && !image_has_tiff())
-        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "built without TIFF support");
-    if (format != IMAGE_FORMAT_TIFF &&
-        (status = image_pnm_check(format, path, image, error, error_size)) != IMAGE_OK)
-        return status;
-
     char *temp = temp_template(path);
     if (!temp)
         return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "out of memory");
@@ -350,10 +330,7 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
     mode_t mask = umask(0);
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);
-    if (format == IMAGE_FORMAT_TIFF)
-        status = image_tiff_write(fd, path, image, error, error_size);
-    else
-        status = image_pnm_write(fd, format, path, image, error, error_size);
+    int status = writer(fd, path, context, error, error_size);
     if (status == IMAGE_OK && rename(temp, path) != 0)
         status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot replace the file: %s",
                             strerror(errno));
@@ -363,7 +340,41 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
     free(temp);
     if (status == IMAGE_OK)
         sync_folder(path);
-    else
+    else if (status == IMAGE_ERR_WRITE)
         explain_size_limit(error, error_size);
     return status;
+}
+
+/* image_write's writer: the format of PATH's extension. */
+static int write_image(int fd, const char *path, void *context, char *error, size_t error_size)
+{
+    const cls_host_image *image = context;
+    const image_format format = image_format_of(path);
+    if (format == IMAGE_FORMAT_TIFF)
+        return image_tiff_write(fd, path, image, error, error_size);
+    return image_pnm_write(fd, format, path, image, error, error_size);
+}
+
+int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size)
+{
+    size_t total;
+    if (error && error_size > 0)
+        error[0] = '\0';
+    if (!path || !image)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
+    int status = image_check(image->width, image->height, image->channels, image->pages, image->type, &total,
+                             path, error, error_size);
+    if (status != IMAGE_OK)
+        return status;
+    if (!image->pixels)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "the image has no pixels");
+    image_format format = image_format_of(path);
+    if (format == IMAGE_FORMAT_UNKNOWN)
+        return unknown_extension(path, error, error_size);
+    if (format == IMAGE_FORMAT_TIFF && !image_has_tiff())
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "built without TIFF support");
+    if (format != IMAGE_FORMAT_TIFF &&
+        (status = image_pnm_check(format, path, image, error, error_size)) != IMAGE_OK)
+        return status;
+    return image_write_through(path, write_image, (void *)image, error, error_size);
 }

@@ -91,6 +91,11 @@ int image_read(const char *path, cls_host_image *out, char *error, size_t error_
  * pages and the metadata in IMAGE->meta (compressed as meta->compression says); .pgm takes 1 channel and
  * .ppm 3 (u8 or u16), .pnm either; .pfm takes 1 or 3 channels of f32; they hold one page. */
 int image_write(const char *path, const cls_host_image *image, char *error, size_t error_size);
+/* image_write's way of writing, for a writer of one's own (a file written a band at a time):
+ * WRITER gets a temporary file in PATH's folder (and closes it) and returns IMAGE_OK or an error
+ * class with "PATH: reason" in ERROR; the file replaces PATH only on IMAGE_OK, else it is removed. */
+typedef int (*image_file_writer)(int fd, const char *path, void *context, char *error, size_t error_size);
+int image_write_through(const char *path, image_file_writer writer, void *context, char *error, size_t error_size);
 void image_free(cls_host_image *image);
 void image_meta_free(image_meta *meta);
 /* Planes in all: channels x pages. */
@@ -131,6 +136,8 @@ typedef enum image_format {
     IMAGE_FORMAT_PFM
 } image_format;
 
+/* The format of PATH's extension (.tif .tiff .pgm .ppm .pnm .pfm, any case), or UNKNOWN. */
+image_format image_format_of(const char *path);
 /* Writes "PATH: reason" into ERROR and returns CODE. */
 int image_fail(char *error, size_t error_size, int code, const char *path, const char *format, ...)
     __attribute__((format(printf, 5, 6)));

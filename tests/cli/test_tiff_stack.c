@@ -2,9 +2,10 @@
  * with libtiff: every page of a 3-page u16 stack filtered exactly as that page alone, each page's
  * ImageDescription, resolution, ICC profile, Software and DateTime carried over, each
  * --compression (and the input's compression by default), pages of different sizes refused
- * (exit 6), and a truncated last page (exit 5) with no output written. Test files are made here
- * with libtiff (and one by hand, its directories before its pixels).
- * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE   (CASE: stack, metadata, compression, errors) */
+ * (exit 6), a truncated last page (exit 5) with no output written, and stacks larger than the
+ * memory the run may use filtered in bands of rows to the same pages. Test files are made here with
+ * libtiff (and one by hand, its directories before its pixels).
+ * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE   (CASE: stack, metadata, compression, errors, bands) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -360,6 +361,89 @@ static void test_errors(void **state)
     assert_false(exists("out.pgm"));
 }
 
+/* The test stack's pixels again, in 16 x 16 tiles. */
+static void write_tiled(const char *name)
+{
+    TIFF *tif = TIFFOpen(path_of(name), "w");
+    assert_non_null(tif);
+    for (int p = 0; p < PAGES; ++p) {
+        TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)W);
+        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)H);
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 16);
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+        TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+        TIFFSetField(tif, TIFFTAG_TILEWIDTH, 16);
+        TIFFSetField(tif, TIFFTAG_TILELENGTH, 16);
+        uint16_t tile[16 * 16];
+        for (int ty = 0; ty < H; ty += 16)
+            for (int tx = 0; tx < W; tx += 16) {
+                for (int i = 0; i < 16 * 16; ++i) tile[i] = pixel(p, tx + i % 16, ty + i / 16);
+                assert_true(TIFFWriteTile(tif, tile, (uint32_t)tx, (uint32_t)ty, 0, 0) > 0);
+            }
+        assert_true(TIFFWriteDirectory(tif));
+    }
+    TIFFClose(tif);
+}
+
+/* NAME filtered with ARGUMENTS in one piece and, under a memory cap below the stack's need, in
+ * bands: the same pages. */
+static void expect_bands_same(const char *name, const char *arguments)
+{
+    uint16_t (*whole)[H][W] = alloc_pages(), (*bands)[H][W] = alloc_pages();
+    assert_int_equal(filter("%s whole.tif %s", name, arguments), 0);
+    setenv("CLSTENCIL_MEMORY_MAX", "9K", 1); /* the stack needs 10 KiB for itself and the output */
+    const int code = filter("%s bands.tif %s -v", name, arguments);
+    unsetenv("CLSTENCIL_MEMORY_MAX");
+    assert_int_equal(code, 0);
+    assert_true(logged("bands: "));
+    assert_int_equal(read_stack("whole.tif", whole, PAGES), PAGES);
+    assert_int_equal(read_stack("bands.tif", bands, PAGES + 1), PAGES);
+    if (memcmp(whole, bands, PAGES * sizeof whole[0]) != 0) fail_msg("%s %s: the bands differ", name, arguments);
+    free(whole);
+    free(bands);
+}
+
+/* A stack larger than the memory the run may use goes a band of rows at a time: the same pages
+ * as in one piece in every border mode, from strips and from tiles, the tags carried; a truncated
+ * last page (5) and a cap below one band (7) write nothing. */
+static void test_bands(void **state)
+{
+    (void)state;
+    write_stack("s.tif", 0, PAGES, COMPRESSION_LZW, 0);
+    write_tiled("t.tif");
+    static const char *const borders[] = {"clamp", "mirror", "mirror101", "repeat", "constant --value 9000"};
+    static const char *const ops[] = {"--op gaussian:5 --op box:3", "--op opening:3,disk", "--op median:3"};
+    char arguments[256];
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; ++o) {
+            /* bands build tiered by default (quick kernels, then the specialized ones): once so */
+            snprintf(arguments, sizeof arguments, "%s --border %s%s", ops[o], borders[b],
+                     b == 0 && o == 0 ? "" : " --build first-result");
+            expect_bands_same("s.tif", arguments);
+            if (o == 0) expect_bands_same("t.tif", arguments);
+        }
+    expect_bands_same("s.tif", "--op median:3 --border undefined");
+    TIFF *tif = TIFFOpen(path_of("bands.tif"), "r");
+    assert_non_null(tif);
+    const char *text = NULL;
+    assert_true(TIFFSetDirectory(tif, 2) && TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text));
+    assert_string_equal(text, "ImageJ=1.54f\nimages=3\npage=2\n");
+    TIFFClose(tif);
+
+    write_directories_first("first.tif");
+    truncate_to("first.tif", "cut.tif", W * H / 2);
+    setenv("CLSTENCIL_MEMORY_MAX", "9K", 1);
+    assert_int_equal(filter("cut.tif out.tif --op box:3"), 5);
+    assert_true(logged("cut.tif: cannot decode strip"));
+    assert_false(exists("out.tif"));
+    setenv("CLSTENCIL_MEMORY_MAX", "2K", 1);
+    assert_int_equal(filter("s.tif out.tif --op box:5"), 7);
+    assert_true(logged("even a band of one row of the image, with the 2 rows above and below it"));
+    assert_false(exists("out.tif"));
+    unsetenv("CLSTENCIL_MEMORY_MAX");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -373,8 +457,8 @@ int main(int argc, char **argv)
     if (!mkdtemp(folder)) return 2;
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
-        cmocka_unit_test(test_errors)};
-    const char *names[] = {"stack", "metadata", "compression", "errors"};
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_bands)};
+    const char *names[] = {"stack", "metadata", "compression", "errors", "bands"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
