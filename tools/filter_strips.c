@@ -2,7 +2,8 @@
  * outputs depend only on input rows within the pipeline's reach, and the kernels compute the same
  * sums in the same order whatever the image's height, so the rows kept from each strip are the
  * whole image's; the rows around a strip, whose outputs are discarded, are the only ones that see
- * the strip's edges. */
+ * the strip's edges. Strips alternate between two sets of device buffers: a strip's copies run on
+ * a queue of their own while the kernels of the one before run on the context's queue. */
 #include "filter_strips.h"
 
 #include "cl_report.h"
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { MAX_STRIP_STAGES = 64 };
+enum { MAX_STRIP_STAGES = 64, MAX_UPLOADS = 3 /* a strip wrapped around the image: 3 runs of rows */ };
 
 size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, size_t stage_count, unsigned reach,
                          uint64_t budget, uint64_t max_alloc)
@@ -19,74 +20,115 @@ size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, si
     const uint64_t in_row = image_plane_bytes(in) / in->height, out_row = image_plane_bytes(out) / out->height;
     const uint64_t temporary_row = stage_count > 1 ? 2 * (uint64_t)in->width * 4 : 0;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
-    uint64_t rows = budget / (in_row + out_row + temporary_row);
+    uint64_t rows = budget / (2 * (in_row + out_row) + temporary_row);
     if (temporary_row && max_alloc / (temporary_row / 2) < rows) rows = max_alloc / (temporary_row / 2);
     if (max_alloc / widest < rows) rows = max_alloc / widest;
     return rows > 2 * (uint64_t)reach ? (size_t)(rows - 2 * (uint64_t)reach) : 0;
 }
 
-/* Input rows [first, last) of the image (wrapped into it: repeat mode) into the strip buffer;
- * each run of consecutive image rows is one write. Adds the writes' times to *ms. */
-static cl_int upload(cl_command_queue queue, cl_mem buffer, const char *plane, size_t row_bytes, size_t height,
-                     long first, long last, double *ms)
+/* One set of strip buffers and the events of the strip that last used them. */
+typedef struct strip_slot {
+    cl_mem input, output;
+    cl_event uploads[MAX_UPLOADS], stages[MAX_STRIP_STAGES], read;
+    size_t upload_count;
+} strip_slot;
+
+/* What the strips share: the queues, the image's geometry, the timings. */
+typedef struct strip_run {
+    cls_pipeline *pipeline;
+    cl_command_queue compute, copies;
+    const cls_host_image *in;
+    size_t in_row, out_row, stage_count;
+    unsigned reach;
+    int wrap, undefined;
+    strip_timings *t;
+} strip_run;
+
+/* Waits for the slot's last strip, adds its times and releases its events. */
+static void settle(const strip_run *r, strip_slot *slot)
 {
+    for (size_t k = 0; k < slot->upload_count; ++k) {
+        clWaitForEvents(1, &slot->uploads[k]);
+        r->t->transfer_ms += event_ms(slot->uploads[k]);
+        clReleaseEvent(slot->uploads[k]);
+    }
+    slot->upload_count = 0;
+    for (size_t k = 0; k < r->stage_count; ++k) {
+        if (!slot->stages[k]) continue;
+        clWaitForEvents(1, &slot->stages[k]);
+        const double ms = event_ms(slot->stages[k]);
+        r->t->stage_ms[k] += ms;
+        r->t->kernel_ms += ms;
+        clReleaseEvent(slot->stages[k]);
+        slot->stages[k] = NULL;
+    }
+    if (slot->read) {
+        clWaitForEvents(1, &slot->read);
+        r->t->transfer_ms += event_ms(slot->read);
+        clReleaseEvent(slot->read);
+        slot->read = NULL;
+    }
+}
+
+/* Input rows [first, last) of the image (wrapped into it: repeat mode) into the slot's input,
+ * each run of consecutive image rows one write on the copy queue. */
+static cl_int upload(const strip_run *r, strip_slot *slot, const char *plane, long first, long last)
+{
+    const long height = (long)r->in->height;
     cl_int error = CL_SUCCESS;
     for (long v = first; v < last && error == CL_SUCCESS;) {
-        const long row = ((v % (long)height) + (long)height) % (long)height;
-        const long run = (long)height - row < last - v ? (long)height - row : last - v;
-        cl_event done = NULL;
-        error = clEnqueueWriteBuffer(queue, buffer, CL_FALSE, (size_t)(v - first) * row_bytes, (size_t)run * row_bytes,
-                                     plane + (size_t)row * row_bytes, 0, NULL, &done);
-        if (error == CL_SUCCESS) {
-            clWaitForEvents(1, &done);
-            *ms += event_ms(done);
-            clReleaseEvent(done);
-        }
+        const long row = ((v % height) + height) % height;
+        const long run = height - row < last - v ? height - row : last - v;
+        error = clEnqueueWriteBuffer(r->copies, slot->input, CL_FALSE, (size_t)(v - first) * r->in_row,
+                                     (size_t)run * r->in_row, plane + (size_t)row * r->in_row, 0, NULL,
+                                     &slot->uploads[slot->upload_count]);
+        if (error == CL_SUCCESS) ++slot->upload_count;
         v += run;
+        if (v < last && slot->upload_count == MAX_UPLOADS) error = CL_OUT_OF_RESOURCES; /* cannot happen */
     }
     return error;
 }
 
-/* One strip: output rows [y0, y1) of one plane. */
-static int run_strip(cls_pipeline *pipeline, cl_command_queue queue, cl_mem input, cl_mem output, int wrap,
-                     int undefined, const char *in_plane, char *out_plane, const cls_host_image *in, size_t in_row,
-                     size_t out_row, unsigned reach, size_t y0, size_t y1, strip_timings *t)
+/* One strip, output rows [y0, y1) of one plane, through SLOT once its last strip is done:
+ * uploaded on the copy queue, filtered on the context's queue after the upload, its rows read
+ * back on the copy queue after the kernels. Returns without waiting. */
+static int run_strip(const strip_run *r, strip_slot *slot, const char *in_plane, char *out_plane, size_t y0,
+                     size_t y1)
 {
-    const long first = wrap ? (long)y0 - reach : (long)(y0 > reach ? y0 - reach : 0);
-    const long last = wrap ? (long)(y1 + reach) : (long)(y1 + reach < in->height ? y1 + reach : in->height);
-    cl_int error = upload(queue, input, in_plane, in_row, in->height, first, last, &t->transfer_ms);
+    settle(r, slot);
+    const size_t height = r->in->height, reach = r->reach;
+    const long first = r->wrap ? (long)y0 - (long)reach : (long)(y0 > reach ? y0 - reach : 0);
+    const long last = r->wrap ? (long)(y1 + reach) : (long)(y1 + reach < height ? y1 + reach : height);
+    cl_int error = upload(r, slot, in_plane, first, last);
     if (error != CL_SUCCESS) return cl_failed("clEnqueueWriteBuffer", error);
+    cl_event uploaded = slot->uploads[slot->upload_count - 1]; /* the copy queue is in order */
     static const cl_uchar zero = 0; /* the undefined border leaves pixels alone: they read as 0 */
-    if (undefined &&
-        (error = clEnqueueFillBuffer(queue, output, &zero, 1, 0, (size_t)(last - first) * out_row, 0, NULL, NULL)) !=
-            CL_SUCCESS)
+    if (r->undefined && (error = clEnqueueFillBuffer(r->compute, slot->output, &zero, 1, 0,
+                                                     (size_t)(last - first) * r->out_row, 0, NULL, NULL)) != CL_SUCCESS)
         return cl_failed("clEnqueueFillBuffer", error);
-    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = in->width, .height = (size_t)(last - first),
-                                 .roi_y = (size_t)((long)y0 - first), .roi_width = in->width,
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = r->in->width, .height = (size_t)(last - first),
+                                 .roi_y = (size_t)((long)y0 - first), .roi_width = r->in->width,
                                  .roi_height = y1 - y0};
-    const size_t stages = cls_pipeline_stage_count(pipeline);
-    cl_event events[MAX_STRIP_STAGES] = {NULL};
-    cls_status status = cls_pipeline_enqueue(pipeline, input, output, &desc, 0, NULL, NULL, events);
-    if (status != CLS_OK) {
+    cl_event filtered = NULL;
+    if (cls_pipeline_enqueue(r->pipeline, slot->input, slot->output, &desc, 1, &uploaded, &filtered, slot->stages) !=
+        CLS_OK) {
         fprintf(stderr, "clstencil filter: %s\n", cls_last_error());
         return EXIT_FAILURE_;
     }
-    cl_event read_done = NULL;
-    error = clEnqueueReadBuffer(queue, output, CL_TRUE, desc.roi_y * out_row, (y1 - y0) * out_row,
-                                out_plane + y0 * out_row, 0, NULL, &read_done);
-    if (error == CL_SUCCESS) {
-        t->transfer_ms += event_ms(read_done);
-        clReleaseEvent(read_done);
-    } else {
-        clFinish(queue); /* the kernels' events are complete before they are read and released */
-    }
-    for (size_t k = 0; k < stages; ++k) {
-        const double ms = error == CL_SUCCESS ? event_ms(events[k]) : 0.0;
-        t->stage_ms[k] += ms;
-        t->kernel_ms += ms;
-        if (events[k]) clReleaseEvent(events[k]);
-    }
+    error = clEnqueueReadBuffer(r->copies, slot->output, CL_FALSE, desc.roi_y * r->out_row, (y1 - y0) * r->out_row,
+                                out_plane + y0 * r->out_row, 1, &filtered, &slot->read);
+    clReleaseEvent(filtered);
     return error == CL_SUCCESS ? EXIT_OK_ : cl_failed("clEnqueueReadBuffer", error);
+}
+
+/* A queue for the copies on the context's device, with profiling. */
+static cl_command_queue copy_queue(cls_context *context, cl_int *error)
+{
+    cl_device_id device = NULL;
+    *error = clGetCommandQueueInfo(cls_context_queue(context), CL_QUEUE_DEVICE, sizeof device, &device, NULL);
+    return *error == CL_SUCCESS
+               ? clCreateCommandQueue(cls_context_cl(context), device, CL_QUEUE_PROFILING_ENABLE, error)
+               : NULL;
 }
 
 int filter_strips_run(cls_pipeline *pipeline, cls_context *context, cls_border border, const cls_host_image *in,
@@ -96,27 +138,38 @@ int filter_strips_run(cls_pipeline *pipeline, cls_context *context, cls_border b
         fprintf(stderr, "clstencil filter: strips take pipelines of at most %d stages\n", MAX_STRIP_STAGES);
         return EXIT_INPUT_UNSUPPORTED;
     }
-    unsigned reach = 0;
-    cls_pipeline_reach(pipeline, NULL, &reach);
     const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out);
-    const size_t in_row = in_plane / in->height, out_row = out_plane / out->height;
-    const size_t rows = strip_rows + 2 * (size_t)reach;
+    strip_run r = {.pipeline = pipeline, .compute = cls_context_queue(context), .in = in,
+                   .in_row = in_plane / in->height, .out_row = out_plane / out->height,
+                   .stage_count = cls_pipeline_stage_count(pipeline), .undefined = border == CLS_BORDER_UNDEFINED,
+                   .t = t};
+    cls_pipeline_reach(pipeline, NULL, &r.reach);
+    const size_t rows = strip_rows + 2 * (size_t)r.reach;
     t->strips = (in->height + strip_rows - 1) / strip_rows;
-    const int wrap = border == CLS_BORDER_REPEAT && t->strips > 1;
+    r.wrap = border == CLS_BORDER_REPEAT && t->strips > 1;
     cl_int error = CL_SUCCESS;
-    cl_mem input = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY, rows * in_row, NULL, &error);
-    cl_mem output = error == CL_SUCCESS
-                        ? clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, rows * out_row, NULL, &error)
-                        : NULL;
-    int code = error == CL_SUCCESS ? EXIT_OK_ : cl_failed("clCreateBuffer", error);
-    cl_command_queue queue = cls_context_queue(context);
+    r.copies = copy_queue(context, &error);
+    strip_slot slots[2] = {{0}};
+    for (int s = 0; s < 2 && error == CL_SUCCESS; ++s) {
+        slots[s].input = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY, rows * r.in_row, NULL, &error);
+        if (error == CL_SUCCESS)
+            slots[s].output = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE, rows * r.out_row, NULL, &error);
+    }
+    int code = error == CL_SUCCESS ? EXIT_OK_ : cl_failed("creating the strips' queue and buffers", error);
+    size_t strip = 0;
     for (size_t c = 0; code == EXIT_OK_ && c < image_plane_count(in); ++c)
-        for (size_t y0 = 0; code == EXIT_OK_ && y0 < in->height; y0 += strip_rows)
-            code = run_strip(pipeline, queue, input, output, wrap, border == CLS_BORDER_UNDEFINED,
-                             (const char *)in->pixels + c * in_plane, (char *)out->pixels + c * out_plane, in, in_row,
-                             out_row, reach, y0, y0 + strip_rows < in->height ? y0 + strip_rows : in->height, t);
-    clFinish(queue); /* nothing may still use the buffers */
-    if (output) clReleaseMemObject(output);
-    if (input) clReleaseMemObject(input);
+        for (size_t y0 = 0; code == EXIT_OK_ && y0 < in->height; y0 += strip_rows, ++strip)
+            code = run_strip(&r, &slots[strip % 2], (const char *)in->pixels + c * in_plane,
+                             (char *)out->pixels + c * out_plane, y0,
+                             y0 + strip_rows < in->height ? y0 + strip_rows : in->height);
+    /* nothing may still use the buffers or the host's planes */
+    clFinish(r.compute);
+    if (r.copies) clFinish(r.copies);
+    for (int s = 0; s < 2; ++s) {
+        settle(&r, &slots[s]);
+        if (slots[s].output) clReleaseMemObject(slots[s].output);
+        if (slots[s].input) clReleaseMemObject(slots[s].input);
+    }
+    if (r.copies) clReleaseCommandQueue(r.copies);
     return code;
 }

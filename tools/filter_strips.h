@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 /* The output rows of a strip whose device buffers fit BUDGET bytes in all and MAX_ALLOC in one
- * buffer (input and output strips, and with several stages two f32 intermediates), each strip
- * uploaded with REACH rows above and below; 0 when not even one row fits. */
+ * buffer (two sets of input and output strips, and with several stages two f32 intermediates),
+ * each strip uploaded with REACH rows above and below; 0 when not even one row fits. */
 size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, size_t stage_count, unsigned reach,
                          uint64_t budget, uint64_t max_alloc);
 
@@ -21,8 +21,9 @@ typedef struct strip_timings {
     size_t strips;    /* strips per plane */
 } strip_timings;
 
-/* Filters every plane of IN into OUT through PIPELINE, STRIP_ROWS output rows at a time: each
- * strip goes to the device with the rows the pipeline reaches above and below it (in repeat mode
+/* Filters every plane of IN into OUT through PIPELINE, STRIP_ROWS output rows at a time, a
+ * strip's copies overlapping the kernels of the strip before: each strip goes to the device with
+ * the rows the pipeline reaches above and below it (in repeat mode
  * wrapped from the opposite edge; at the image's edge, none: the kernels' border handling applies
  * there), and its own rows of the result come back. The same bits as one piece. Prints what went
  * wrong and returns an exit code. */

@@ -135,7 +135,7 @@ strips)   # --max-device-memory below the image's need: horizontal strips, the s
     make_pnm "$work/s.ppm" 61 47 255 "rand 3 mod 256" "lin 3 5 1 mod 256" "rand 7 mod 256"
     for border in clamp mirror mirror101 repeat constant; do
         # each pipeline with a cap that gives it 3 to 5 strips of a 47-row plane
-        for case_ops in "12K --op gaussian:5 --op box:3" "3K --op opening:3,disk" "24K --op night"; do
+        for case_ops in "12K --op gaussian:5 --op box:3" "5K --op opening:3,disk" "32K --op night"; do
             cap=${case_ops%% *} ops=${case_ops#* }
             # shellcheck disable=SC2086
             run 0 "$work/s.ppm" "$work/whole.ppm" $ops -b $border --value 7
