@@ -217,8 +217,8 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
                         "holds less than the whole image)\n", t->strips, t->strip_rows, reach);
     }
     if (t->bands)
-        fprintf(stderr, "bands:     %zu per page, %zu rows each (the host holds one band of the image at a "
-                        "time)\n", t->bands, t->band_rows);
+        fprintf(stderr, "bands:     %zu per page, %zu rows each (the host holds two bands of the image at a "
+                        "time: one is read or written while the other is filtered)\n", t->bands, t->band_rows);
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
         cls_build_info info = {CLS_BUILD_INFO_INIT};
@@ -457,8 +457,8 @@ struct filter_bands {
     timings t;
 };
 
-/* The output rows of a band: its input and output planes (every channel of one page) with REACH
- * rows above and below fit HOST_BUDGET on the host (and, on a device that shares the host's
+/* The output rows of a band: two sets of its input and output planes (every channel of one page)
+ * with REACH rows above and below fit HOST_BUDGET on the host (and, on a device that shares the host's
  * memory, its device copies and two f32 intermediates there too) and the device's memory and
  * largest buffer; 0 when not even one row does. */
 static size_t band_rows(cls_context *context, const filter_plan *plan, const filter_bands *b, uint64_t host_budget)
@@ -471,7 +471,7 @@ static size_t band_rows(cls_context *context, const filter_plan *plan, const fil
     uint64_t global = UINT64_MAX, max_alloc = UINT64_MAX;
     int shares_host = 0;
     device_limits(context, plan, &global, &max_alloc, &shares_host);
-    uint64_t rows = host_budget / (in_row + out_row + (shares_host ? device_row : 0));
+    uint64_t rows = host_budget / (2 * (in_row + out_row) + (shares_host ? device_row : 0));
     if (global / device_row < rows) rows = global / device_row;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
     if (max_alloc / widest < rows) rows = max_alloc / widest;

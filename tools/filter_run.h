@@ -53,8 +53,8 @@ void filter_session_close(filter_session *session);
  * the whole image's, so each band's rows come out with the same bytes as in one piece. */
 typedef struct filter_bands filter_bands;
 /* Takes the session's pipeline for SHAPE (the whole image, pixels not needed) and chooses the
- * band's output rows: with the rows the pipeline reaches above and below, the band's input and
- * output (every channel of one page) fit HOST_BUDGET bytes on the host (with the device's copies
+ * band's output rows: with the rows the pipeline reaches above and below, two sets of the band's
+ * input and output (every channel of one page) fit HOST_BUDGET bytes on the host (with the device's copies
  * on a device that shares the host's memory) and the device's memory. An exit code: 7 with a
  * message when not even one row fits. */
 int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,

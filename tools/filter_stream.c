@@ -2,8 +2,8 @@
  * (filter_stream.h): for every page, bands of output rows are read with the rows the pipeline
  * reaches above and below them (in repeat mode wrapped from the opposite edge), filtered on the
  * device with only the band's own rows computed (filter_bands in filter_run.h), and appended to the
- * output file. The host holds one band of the input and one of the output, plus a strip or tile
- * being decoded. */
+ * output file. Three steps overlap: a thread reads the next band while this thread filters one and
+ * another thread writes the one before, through two sets of band buffers. */
 #include "filter_stream.h"
 
 #include "commands.h"
@@ -12,99 +12,163 @@
 #include "tiff_writer.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* One run: the open input, its bands on the host and the pipeline that filters them. */
+/* Where band I lies: its page, its output rows [y0, y1) and the input rows [first, last) it reads. */
+typedef struct band_span {
+    size_t page, y0, y1;
+    long first, last;
+} band_span;
+
+/* One run: the open input, the bands' buffers and the steps' progress. */
 typedef struct stream {
     const filter_args *args;
     tiff_reader *reader;
-    cls_host_image shape, shape_out; /* the whole image's (no pixels); shape owns the tags */
-    cls_host_image band_in, band_out;
+    tiff_writer *writer;
+    cls_host_image shape, shape_out;   /* the whole image's (no pixels); shape owns the tags */
+    cls_host_image in[2], out[2];      /* band I uses set I % 2 */
     filter_bands *bands;
-    int code; /* the exit code of what failed inside the writer */
+    size_t band_count, per_page;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    size_t read, filtered, written;    /* bands past each step */
+    int failed;
+    int code;                          /* the exit code of the first step that failed */
+    char error[1024];                  /* its message (a filter failure has printed its own) */
 } stream;
 
-/* Input rows [FIRST, LAST) of PAGE into the input band; rows outside the image wrap around it
- * (repeat mode). */
-static int read_band(stream *st, size_t page, long first, long last, char *error, size_t error_size)
+static band_span span_of(const stream *st, size_t band)
+{
+    const size_t rows = filter_bands_rows(st->bands), height = st->shape.height;
+    const long reach = (long)filter_bands_reach(st->bands);
+    const int wrap = st->args->plan.border == CLS_BORDER_REPEAT && rows < height;
+    band_span s = {.page = band / st->per_page, .y0 = band % st->per_page * rows};
+    s.y1 = s.y0 + rows < height ? s.y0 + rows : height;
+    s.first = wrap ? (long)s.y0 - reach : (long)s.y0 > reach ? (long)s.y0 - reach : 0;
+    s.last = wrap ? (long)s.y1 + reach : (long)s.y1 + reach < (long)height ? (long)s.y1 + reach : (long)height;
+    return s;
+}
+
+/* Waits until *COUNTER passes NEEDED or a step fails; 0 on failure. */
+static int wait_for(stream *st, const size_t *counter, size_t needed)
+{
+    pthread_mutex_lock(&st->lock);
+    while (!st->failed && *counter < needed) pthread_cond_wait(&st->changed, &st->lock);
+    const int ok = !st->failed;
+    pthread_mutex_unlock(&st->lock);
+    return ok;
+}
+
+/* Counts a band past a step, or records the step's failure (the first one's code and message). */
+static void step_done(stream *st, size_t *counter, int code, const char *error)
+{
+    pthread_mutex_lock(&st->lock);
+    if (code == EXIT_OK_) {
+        ++*counter;
+    } else if (!st->failed) {
+        st->failed = 1;
+        st->code = code;
+        snprintf(st->error, sizeof st->error, "%s", error ? error : "");
+    }
+    pthread_cond_broadcast(&st->changed);
+    pthread_mutex_unlock(&st->lock);
+}
+
+/* Input rows [first, last) of the span's page into BAND; rows outside the image wrap around it. */
+static int read_band(stream *st, const band_span *s, cls_host_image *band, char *error, size_t error_size)
 {
     const long height = (long)st->shape.height;
-    st->band_in.height = st->band_out.height = (size_t)(last - first);
+    band->height = (size_t)(s->last - s->first);
     int status = IMAGE_OK;
-    for (long v = first; v < last && status == IMAGE_OK;) {
+    for (long v = s->first; v < s->last && status == IMAGE_OK;) {
         const long row = ((v % height) + height) % height;
-        const long run = height - row < last - v ? height - row : last - v;
-        status = tiff_reader_rows(st->reader, page, (size_t)row, (size_t)run, &st->band_in, 0, (size_t)(v - first),
+        const long run = height - row < s->last - v ? height - row : s->last - v;
+        status = tiff_reader_rows(st->reader, s->page, (size_t)row, (size_t)run, band, 0, (size_t)(v - s->first),
                                   error, error_size);
         v += run;
     }
     return status;
 }
 
-/* Every band of every page through the pipeline into the writer. */
-static int filter_bands_into(stream *st, tiff_writer *writer, char *error, size_t error_size)
+/* The reading step: band I once band I - 2 has been filtered (its input set is free). */
+static void *read_bands(void *context)
 {
-    const size_t rows = filter_bands_rows(st->bands), height = st->shape.height;
-    const long reach = (long)filter_bands_reach(st->bands);
-    const int wrap = st->args->plan.border == CLS_BORDER_REPEAT && rows < height;
-    for (size_t page = 0; page < st->shape.pages; ++page)
-        for (size_t y0 = 0; y0 < height; y0 += rows) {
-            const size_t y1 = y0 + rows < height ? y0 + rows : height;
-            const long first = wrap ? (long)y0 - reach : (long)y0 > reach ? (long)y0 - reach : 0;
-            const long last = wrap ? (long)y1 + reach : (long)y1 + reach < (long)height ? (long)y1 + reach : (long)height;
-            int status = read_band(st, page, first, last, error, error_size);
-            if (status != IMAGE_OK) {
-                st->code = filter_input_exit_code(status);
-                return status;
-            }
-            if ((st->code = filter_bands_run(st->bands, &st->band_in, &st->band_out, y0 - (size_t)first, y1 - y0)) !=
-                EXIT_OK_) {
-                snprintf(error, error_size, "%s: not written: the filter failed", st->args->output);
-                return IMAGE_ERR_WRITE;
-            }
-            if (tiff_writer_rows(writer, &st->band_out, 0, y0 - (size_t)first, y1 - y0) != IMAGE_OK) {
-                st->code = EXIT_OUTPUT;
-                return IMAGE_ERR_WRITE; /* the writer's close says why */
-            }
-        }
-    return tiff_reader_check(st->reader, error, error_size);
+    stream *st = context;
+    char error[1024] = "";
+    for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i < 2 ? 0 : i - 1); ++i) {
+        const band_span s = span_of(st, i);
+        const int status = read_band(st, &s, &st->in[i % 2], error, sizeof error);
+        step_done(st, &st->read, status == IMAGE_OK ? EXIT_OK_ : filter_input_exit_code(status), error);
+    }
+    return NULL;
+}
+
+/* The writing step: band I once it has been filtered. */
+static void *write_bands(void *context)
+{
+    stream *st = context;
+    for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i + 1); ++i) {
+        const band_span s = span_of(st, i);
+        const int status = tiff_writer_rows(st->writer, &st->out[i % 2], 0, s.y0 - (size_t)s.first, s.y1 - s.y0);
+        step_done(st, &st->written, status == IMAGE_OK ? EXIT_OK_ : EXIT_OUTPUT, NULL);
+    }
+    return NULL;
+}
+
+/* The filtering step, on this thread (the context's): band I once it has been read and band
+ * I - 2 written (its output set is free). */
+static void filter_all(stream *st)
+{
+    for (size_t i = 0; i < st->band_count && wait_for(st, &st->read, i + 1) &&
+                       wait_for(st, &st->written, i < 2 ? 0 : i - 1);
+         ++i) {
+        const band_span s = span_of(st, i);
+        st->out[i % 2].height = st->in[i % 2].height;
+        const int code = filter_bands_run(st->bands, &st->in[i % 2], &st->out[i % 2], s.y0 - (size_t)s.first,
+                                          s.y1 - s.y0);
+        step_done(st, &st->filtered, code, NULL);
+    }
 }
 
 /* image_write_through's writer: the whole run into the temporary file FD. */
 static int write_stream(int fd, const char *path, void *context, char *error, size_t error_size)
 {
     stream *st = context;
-    tiff_writer *writer = NULL;
-    int status = tiff_writer_open(fd, path, &st->shape_out, &writer, error, error_size);
+    int status = tiff_writer_open(fd, path, &st->shape_out, &st->writer, error, error_size);
     if (status != IMAGE_OK) {
         st->code = EXIT_OUTPUT;
         return status;
     }
-    status = filter_bands_into(st, writer, error, error_size);
-    char closing[512];
-    const int closed = tiff_writer_close(writer, closing, sizeof closing);
-    if (status == IMAGE_OK && closed != IMAGE_OK) {
-        snprintf(error, error_size, "%s", closing);
-        st->code = EXIT_OUTPUT;
-        return closed;
-    }
-    if (status != IMAGE_OK && st->code == EXIT_OUTPUT) snprintf(error, error_size, "%s", closing);
-    return status;
+    pthread_t reader, writer;
+    const int have_reader = pthread_create(&reader, NULL, read_bands, st) == 0;
+    const int have_writer = have_reader && pthread_create(&writer, NULL, write_bands, st) == 0;
+    if (have_writer) filter_all(st);
+    else step_done(st, &st->read, EXIT_FAILURE_, "cannot start the reading and writing threads");
+    if (have_writer) pthread_join(writer, NULL);
+    if (have_reader) pthread_join(reader, NULL);
+    char checked[512], closing[512];
+    if (!st->failed && tiff_reader_check(st->reader, checked, sizeof checked) != IMAGE_OK)
+        step_done(st, &st->read, EXIT_INPUT_CORRUPT, checked);
+    status = tiff_writer_close(st->writer, closing, sizeof closing);
+    if (!st->failed && status != IMAGE_OK) step_done(st, &st->written, EXIT_OUTPUT, closing);
+    if (st->failed && st->code == EXIT_OUTPUT && !st->error[0]) snprintf(st->error, sizeof st->error, "%s", closing);
+    snprintf(error, error_size, "%s", st->error);
+    return st->failed ? IMAGE_ERR_WRITE : IMAGE_OK;
 }
 
-/* The input's shape and tags, the output's shape (its type, the --compression), and the bands'
- * host memory. */
-static int open_input(stream *st, const char *input, char *error, size_t error_size)
+/* The input's shape and tags, and the output's shape (its type, the --compression). */
+static int open_input(stream *st, const char *input)
 {
     const int fd = open(input, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(error, error_size, "%s: cannot be opened", input);
+        snprintf(st->error, sizeof st->error, "%s: cannot be opened", input);
         return EXIT_INPUT_MISSING;
     }
-    const int status = tiff_reader_open(fd, input, &st->reader, &st->shape, error, error_size);
+    const int status = tiff_reader_open(fd, input, &st->reader, &st->shape, st->error, sizeof st->error);
     if (status != IMAGE_OK) return filter_input_exit_code(status);
     st->shape_out = st->shape;
     if (st->args->has_type) st->shape_out.type = st->args->plan.output_type;
@@ -112,29 +176,32 @@ static int open_input(stream *st, const char *input, char *error, size_t error_s
     return EXIT_OK_;
 }
 
-/* The two bands' pixels: every channel of one page, the band's rows and the reach above and below. */
-static int allocate_bands(stream *st, char *error, size_t error_size)
+/* The two sets of bands' pixels: every channel of one page, the band's rows and the reach above
+ * and below. */
+static int allocate_bands(stream *st)
 {
     const size_t rows = filter_bands_rows(st->bands) + 2 * (size_t)filter_bands_reach(st->bands);
     const size_t height = rows < st->shape.height ? rows : st->shape.height;
-    if (image_alloc(&st->band_in, st->shape.width, height, st->shape.channels, st->shape.type, st->args->input, error,
-                    error_size) != IMAGE_OK ||
-        image_alloc(&st->band_out, st->shape.width, height, st->shape.channels, st->shape_out.type,
-                    st->args->output, error, error_size) != IMAGE_OK)
-        return EXIT_OUTPUT;
+    for (int s = 0; s < 2; ++s)
+        if (image_alloc(&st->in[s], st->shape.width, height, st->shape.channels, st->shape.type, st->args->input,
+                        st->error, sizeof st->error) != IMAGE_OK ||
+            image_alloc(&st->out[s], st->shape.width, height, st->shape.channels, st->shape_out.type,
+                        st->args->output, st->error, sizeof st->error) != IMAGE_OK)
+            return EXIT_OUTPUT;
+    st->per_page = (st->shape.height + filter_bands_rows(st->bands) - 1) / filter_bands_rows(st->bands);
+    st->band_count = st->per_page * st->shape.pages;
     return EXIT_OK_;
 }
 
 int filter_stream_run(const filter_args *args, const char *input, const char *output, uint64_t host_budget)
 {
-    stream st = {.args = args};
+    stream st = {.args = args, .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
     filter_plan plan = args->plan;
     filter_session *session = NULL;
-    char error[1024] = "";
-    int code = open_input(&st, input, error, sizeof error);
     /* Many bands are like a batch: the quick kernels first, the specialized ones swapped in when
      * built (the same sums either way). */
     if (!args->has_build) plan.build_goal = CLS_BUILD_TIERED;
+    int code = open_input(&st, input);
     if (code == EXIT_OK_) {
         if (!args->has_type) plan.output_type = st.shape.type;
         code = filter_check_output(output, &st.shape_out);
@@ -142,17 +209,21 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
     const uint64_t decoding = st.reader ? tiff_reader_chunk_bytes(st.reader) : 0;
     /* Half of what is left for the bands: the rest for the program, the driver and libtiff. */
     const uint64_t band_budget = host_budget > decoding ? (host_budget - decoding) / 2 : 0;
+    char error[1024] = "";
     if (code == EXIT_OK_ && (code = filter_session_open(&plan, &session)) == EXIT_OK_ &&
         (code = filter_bands_open(session, &plan, &st.shape, band_budget, &st.bands)) == EXIT_OK_ &&
-        (code = allocate_bands(&st, error, sizeof error)) == EXIT_OK_) {
-        if (image_write_through(output, write_stream, &st, error, sizeof error) != IMAGE_OK)
-            code = st.code != EXIT_OK_ ? st.code : EXIT_OUTPUT;
+        (code = allocate_bands(&st)) == EXIT_OK_ &&
+        image_write_through(output, write_stream, &st, error, sizeof error) != IMAGE_OK) {
+        code = st.code != EXIT_OK_ ? st.code : EXIT_OUTPUT;
+        if (!st.error[0]) snprintf(st.error, sizeof st.error, "%s", error); /* the file's own failure */
     }
-    if (code != EXIT_OK_ && error[0]) fprintf(stderr, "clstencil filter: %s\n", error);
+    if (code != EXIT_OK_ && st.error[0]) fprintf(stderr, "clstencil filter: %s\n", st.error);
     filter_bands_close(st.bands, code == EXIT_OK_);
     filter_session_close(session);
-    image_free(&st.band_in);
-    image_free(&st.band_out);
+    for (int s = 0; s < 2; ++s) {
+        image_free(&st.in[s]);
+        image_free(&st.out[s]);
+    }
     tiff_reader_close(st.reader);
     image_free(&st.shape);
     return code;

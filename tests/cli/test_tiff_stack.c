@@ -413,7 +413,7 @@ static void test_bands(void **state)
     write_stack("s.tif", 0, PAGES, COMPRESSION_LZW, 0);
     write_tiled("t.tif");
     static const char *const borders[] = {"clamp", "mirror", "mirror101", "repeat", "constant --value 9000"};
-    static const char *const ops[] = {"--op gaussian:5 --op box:3", "--op opening:3,disk", "--op median:3"};
+    static const char *const ops[] = {"--op gaussian:3 --op box:3", "--op opening:3,disk", "--op median:3"};
     char arguments[256];
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
         for (size_t o = 0; o < sizeof ops / sizeof ops[0]; ++o) {
