@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 enum { KEY_PARTITION = 1, KEY_INPUT = 2, KEY_GROUP = 4, KEY_ROWS = 8, KEY_COLS = 16, KEYS_REQUIRED = 31 };
 
@@ -21,6 +19,11 @@ unsigned cls_size_class(size_t width, size_t height)
     if (!width || !height) return 0;
     const long rounded = lround(0.5 * log2((double)width * (double)height));
     return rounded < 1 ? 1 : (unsigned)rounded;
+}
+
+int cls_tuning_entry_stale(const cls_tuning_entry *entry)
+{
+    return !entry->calibrated && entry->key_format != CLS_TUNING_KEY_FORMAT;
 }
 
 void cls_tuning_table_free(cls_tuning_table *table)
@@ -70,8 +73,11 @@ static int parse_section(const char *section, cls_tuning_entry *entry)
     if (sscanf(section, "%63s %16s %u %c", entry->arch, entry->operator_hash, &entry->size_class, &tail) != 3)
         return 0;
     if (strlen(entry->operator_hash) != 16 || strspn(entry->operator_hash, "0123456789abcdef") != 16) return 0;
+    entry->key_format = 1; /* results written before the key line existed */
     return entry->size_class > 0 && entry->size_class < 64;
 }
+
+static int key_format_valid(unsigned format) { return format >= 1; }
 
 /* A count that `valid` accepts. */
 static int parse_blocking(const char *value, unsigned *out, int (*valid)(unsigned))
@@ -135,6 +141,8 @@ static int handle_key(void *user, const char *section, const char *name, const c
     const char *expected = "";
     char tail;
     if (strcmp(name, "description") == 0) snprintf(e->description, sizeof e->description, "%s", value);
+    else if (strcmp(name, "key") == 0)
+        ok = parse_blocking(value, &e->key_format, key_format_valid), expected = "a key format, 1 or more";
     else if (strcmp(name, "partition") == 0)
         ok = cls_partition_parse(value, &t->partition) == CLS_OK && t->partition != CLS_PARTITION_AUTO,
         *seen |= KEY_PARTITION, expected = "naive, isp-block or isp-warp";
@@ -188,6 +196,9 @@ cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, con
         }
     for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
         if (!table_put(table, &state.parsed.entries[i])) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
+        if (cls_tuning_entry_stale(&state.parsed.entries[i]) && table->stale++ == 0)
+            snprintf(table->stale_location, sizeof table->stale_location, "%s", location);
     cls_tuning_table_free(&state.parsed);
     free(state.seen);
     strbuf_free(&state.error);
@@ -203,7 +214,8 @@ const cls_tuning_entry *cls_tuning_table_find(const cls_tuning_table *table, con
     unsigned best_distance = 0;
     for (size_t i = 0; i < table->count; ++i) {
         const cls_tuning_entry *e = &table->entries[i];
-        if (strcmp(e->arch, arch) != 0 || strcmp(e->operator_hash, operator_hash) != 0) continue;
+        if (strcmp(e->arch, arch) != 0 || strcmp(e->operator_hash, operator_hash) != 0 || cls_tuning_entry_stale(e))
+            continue;
         /* Unknown size: the largest class is the nearest. */
         const unsigned target = size_class ? size_class : 64;
         const unsigned distance = e->size_class > target ? e->size_class - target : target - e->size_class;
@@ -221,6 +233,7 @@ static void render_section(strbuf *out, const cls_tuning_entry *e)
     const cls_tuning *t = &e->tuning;
     strbuf_printf(out, "[%s %s %u]\n", e->arch, e->operator_hash, e->size_class);
     if (e->description[0]) strbuf_printf(out, "description = %s\n", e->description);
+    if (!e->calibrated) strbuf_printf(out, "key = %d\n", CLS_TUNING_KEY_FORMAT);
     strbuf_printf(out, "partition = %s\ninput = %s\ngroup = %ux%u\nrows = %u\ncols = %u\n",
                   cls_partition_name(t->partition), cls_input_path_name(t->input_path), t->group_width,
                   t->group_height, t->rows_per_item, t->cols_per_item);
@@ -252,31 +265,4 @@ char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry)
         strbuf_append(&out, "\n"); /* a blank line between sections */
     render_section(&out, entry);
     return strbuf_take(&out);
-}
-
-/* ---------------------------------------------------------------- the operator's name */
-
-cls_status cls_operator_hash(const cls_spec *spec, char hash[17])
-{
-    cls_spec normalized = *spec;
-    normalized.partition = CLS_PARTITION_NAIVE;
-    normalized.input_path = CLS_INPUT_GLOBAL;
-    normalized.group_width = normalized.group_height = 1;
-    normalized.rows_per_item = normalized.cols_per_item = 1;
-    cls_kernel_config config;
-    cls_status status = cls_kernel_config_init(&config, &normalized, 1, 1, 1, 1);
-    if (status != CLS_OK) return status;
-    char *key = cls_kernel_key(&config);
-    cls_kernel_config_free(&config);
-    if (!key) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(key, strlen(key)));
-    free(key);
-    return CLS_OK;
-}
-
-void cls_isp_calibration_hash(cls_border border, char hash[17])
-{
-    char key[64];
-    snprintf(key, sizeof key, "isp-calibration %s", cls_border_name(border));
-    snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(key, strlen(key)));
 }

@@ -8,10 +8,15 @@
 #include "clstencil_tuning.h"
 #include "strbuf.h"
 
+/* The format of the operator descriptions that name tuning results (operator_key.c). A result
+ * keyed in another format is stale: not used, and reported. */
+#define CLS_TUNING_KEY_FORMAT 2
+
 /* One section: [ARCH OPERATOR-HASH SIZE-CLASS]. */
 typedef struct cls_tuning_entry {
     char arch[64];          /* "sm_90", or the record id where the device has no architecture key */
-    char operator_hash[17]; /* XXH3-64 of cls_operator_key, 16 hex digits */
+    char operator_hash[17]; /* XXH3-64 of cls_operator_description, 16 hex digits */
+    unsigned key_format;    /* key = N; 1 when absent (results keyed by the kernel's cache key) */
     unsigned size_class;    /* cls_size_class of the tuned image */
     char description[128];  /* what was tuned, for people ("gaussian:3,0.8 clamp") */
     cls_tuning tuning;
@@ -23,7 +28,13 @@ typedef struct cls_tuning_entry {
 typedef struct cls_tuning_table {
     cls_tuning_entry *entries;
     size_t count, capacity;
+    size_t stale;              /* results of another key format, which lookups skip */
+    char stale_location[256];  /* the first file that had one */
 } cls_tuning_table;
+
+/* Whether an entry is keyed in another format than CLS_TUNING_KEY_FORMAT (calibrations are
+ * filed under their border mode's name and never stale). */
+int cls_tuning_entry_stale(const cls_tuning_entry *entry);
 
 void cls_tuning_table_free(cls_tuning_table *table);
 /* Adds the sections of one file's text; a section already in the table (same arch, operator and
@@ -38,8 +49,12 @@ const cls_tuning_entry *cls_tuning_table_find(const cls_tuning_table *table, con
 /* text with entry's section replaced (or appended when new); NULL when out of memory. */
 char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry);
 
-/* The hash naming spec's operator: everything but the knobs the tuner chooses (partition, input
- * path, work-group shape, rows and columns per work-item). CLS_ERR_* for an invalid spec. */
+/* The operator spec names: its key format, then everything but the knobs the tuner chooses
+ * (partition, input path, work-group shape, rows and columns per work-item) field by field, e.g.
+ * "operator-v2;mask=3x3;masks=1;border=clamp;in=f32;out=f32;separable=...;values=...". *out is
+ * freed with free. CLS_ERR_* for an invalid spec. */
+cls_status cls_operator_description(const cls_spec *spec, char **out);
+/* The hash of that description, 16 hex digits: the section name of the operator's results. */
 cls_status cls_operator_hash(const cls_spec *spec, char hash[17]);
 /* The name an ISP calibration of one border mode is filed under in place of an operator hash. */
 void cls_isp_calibration_hash(cls_border border, char hash[17]);

@@ -1,8 +1,9 @@
 /* test_tuning_device.c — where `auto` gets its choices, on the default device: a stored tuning
  * result reaches `auto` in contexts created afterwards (partition, shape, rows, columns, input
  * path), fields the spec sets itself win, the nearest size class serves other sizes, the tuned
- * filter still matches the CPU reference (borders included), a malformed tuning file stops
- * context creation with its file and line, and the policy's rows per work-item shrink until a
+ * filter still matches the CPU reference (borders included), a malformed tuning file is
+ * skipped with a warning naming its file and line, a result of an older key format is reported
+ * and not used, and the policy's rows per work-item shrink until a
  * local tile fits; where the record uses the models (an overlay says so for this device),
  * `auto` takes their choice for the spec's expected size when nothing is tuned, and the
  * policy's without one; a streaming kernel keeps the policy's shape; an ISP calibration applies
@@ -183,6 +184,44 @@ static void malformed_file_is_skipped_with_a_warning(void **state)
     assert_non_null(strstr(cls_context_warnings(context), "'partition' must be"));
     cls_context_release(context);
     unlink(overlay);
+    unlink(path);
+}
+
+/* A result keyed in an older format (a file written before the key line) is not used, and the
+ * context's warnings say how many there are and what to do; a result stored now is found. */
+static void stale_results_are_reported(void **state)
+{
+    (void)state;
+    cls_context *context = new_context();
+    const cls_spec spec = gauss_spec(CLS_BORDER_CLAMP);
+    char hash[17];
+    assert_int_equal(cls_operator_hash(&spec, hash), CLS_OK);
+    const char *arch = cls_context_device(context)->arch[0] ? cls_context_device(context)->arch
+                                                             : context->record.id;
+    cls_context_release(context);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fprintf(file, "[%s %s 6]\npartition = naive\ninput = global\ngroup = 8x8\nrows = 1\ncols = 1\n", arch, hash);
+    fclose(file);
+    context = new_context();
+    char expected[256];
+    snprintf(expected, sizeof expected, "%s: 1 tuning result keyed in an older format", path);
+    if (!strstr(cls_context_warnings(context), expected))
+        fail_msg("'%s' lacks '%s'", cls_context_warnings(context), expected);
+    cls_tuning tuning = {CLS_TUNING_INIT};
+    int found = -1;
+    assert_int_equal(cls_tuning_lookup(context, &spec, 64, 64, &tuning, &found), CLS_OK);
+    assert_int_equal(found, 0);
+    cls_context_release(context);
+    unlink(path);
+    context = new_context();
+    assert_int_equal(cls_tuning_store(context, &spec, &TUNED, "gaussian:3 clamp"), CLS_OK);
+    cls_context_release(context);
+    context = new_context();
+    assert_string_equal(cls_context_warnings(context), "");
+    assert_int_equal(cls_tuning_lookup(context, &spec, 64, 64, &tuning, &found), CLS_OK);
+    assert_int_equal(found, 1);
+    cls_context_release(context);
     unlink(path);
 }
 
@@ -453,6 +492,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stored_result_reaches_auto),
         cmocka_unit_test(malformed_file_is_skipped_with_a_warning),
+        cmocka_unit_test(stale_results_are_reported),
         cmocka_unit_test(policy_rows_shrink_to_fit_local_memory),
         cmocka_unit_test(models_choose_for_the_expected_size),
         cmocka_unit_test(models_keep_a_streaming_policys_shape),

@@ -1,7 +1,8 @@
 /* test_tuning.c — the tuning database's text without a device: size classes, parsing (and its
  * errors with file and line), lookup by exact and nearest size class, rewriting one section of a
- * file, the operator hash that ignores exactly the knobs the tuner chooses, and every shipped
- * result still found under the operator hash of its description. */
+ * file, the operator hash that ignores exactly the knobs the tuner chooses, its explicit
+ * description, stale key formats counted, and every shipped result still found under the
+ * operator hash of its description. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -21,9 +22,11 @@ static const char TWO_CLASSES[] =
     "; shipped results\n"
     "[sm_90 " HASH_A " 9]\n"
     "description = gaussian:3 clamp\n"
+    "key = 2\n"
     "partition = isp-block\ninput = global\ngroup = 32x4\nrows = 8\ncols = 1\nkernel_us = 12.5\nsize = 512x512\n"
     "\n"
     "[sm_90 " HASH_A " 12]\n"
+    "key = 2\n"
     "partition = naive\ninput = local\ngroup = 64x2\nrows = 4\ncols = 2\n";
 
 static void size_classes(void **state)
@@ -73,7 +76,7 @@ static void later_files_override(void **state)
     cls_tuning_table table = {0};
     assert_int_equal(cls_tuning_table_parse(&table, TWO_CLASSES, "shipped.ini"), CLS_OK);
     assert_int_equal(cls_tuning_table_parse(&table,
-                                            "[sm_90 " HASH_A " 12]\npartition = isp-warp\ninput = global\n"
+                                            "[sm_90 " HASH_A " 12]\nkey = 2\npartition = isp-warp\ninput = global\n"
                                             "group = 128x1\nrows = 1\ncols = 1\n",
                                             "user.ini"),
                      CLS_OK);
@@ -122,7 +125,7 @@ static void replace_one_section(void **state)
     assert_non_null(text);
     assert_non_null(strstr(text, "; shipped results\n")); /* comments stay */
     assert_null(strstr(text, "group = 32x4"));            /* the old section went */
-    assert_non_null(strstr(text, "[sm_90 " HASH_A " 12]\npartition = naive")); /* the other stays */
+    assert_non_null(strstr(text, "[sm_90 " HASH_A " 12]\nkey = 2\npartition = naive")); /* the other stays */
     cls_tuning_table table = {0};
     assert_int_equal(cls_tuning_table_parse(&table, text, "rewritten"), CLS_OK);
     assert_int_equal(table.count, 2);
@@ -175,6 +178,49 @@ static void operator_hash_ignores_the_tuned_knobs(void **state)
     changed = spec;
     changed.mask_width = 4; /* an invalid spec (even width) has no hash */
     assert_int_equal(cls_operator_hash(&changed, other), CLS_ERR_INVALID_ARGUMENT);
+}
+
+/* A result keyed in another format (no key line: the first format) is not used but counted, with
+ * the first file that had one, for the context's warning. */
+static void stale_results_are_counted(void **state)
+{
+    (void)state;
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, TWO_CLASSES, "shipped.ini"), CLS_OK);
+    assert_int_equal(table.stale, 0);
+    assert_int_equal(cls_tuning_table_parse(&table,
+                                            "[sm_90 " HASH_B " 12]\npartition = naive\ninput = global\n"
+                                            "group = 32x4\nrows = 1\ncols = 1\n\n"
+                                            "[sm_90 " HASH_B " 9]\nkey = 1\npartition = naive\ninput = global\n"
+                                            "group = 32x4\nrows = 1\ncols = 1\n",
+                                            "old.ini"),
+                     CLS_OK);
+    assert_int_equal(table.stale, 2);
+    assert_string_equal(table.stale_location, "old.ini");
+    assert_null(cls_tuning_table_find(&table, "sm_90", HASH_B, 12, NULL));
+    assert_non_null(cls_tuning_table_find(&table, "sm_90", HASH_A, 12, NULL));
+    cls_tuning_table_free(&table);
+}
+
+/* The operator's description names its format and every field but the tuned knobs. */
+static void operator_description_is_explicit(void **state)
+{
+    (void)state;
+    static const float mask[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = mask;
+    spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    spec.border = CLS_BORDER_CONSTANT;
+    spec.border_value = 1.0f;
+    spec.partition = CLS_PARTITION_ISP_WARP;
+    char *text = NULL;
+    assert_int_equal(cls_operator_description(&spec, &text), CLS_OK);
+    assert_non_null(strstr(text, "operator-v2;mask=3x3;masks=1;border=constant;value=3f800000;in=f32;out=f32;"));
+    assert_non_null(strstr(text, ";coefficients=literals;values=3f80000040000000"));
+    assert_null(strstr(text, "partition"));
+    assert_null(strstr(text, "region"));
+    free(text);
 }
 
 /* An ISP calibration is a section of its own name (not an operator's) with the check cost. */
@@ -269,6 +315,8 @@ int main(void)
         cmocka_unit_test(replace_one_section),
         cmocka_unit_test(operator_hash_ignores_the_tuned_knobs),
         cmocka_unit_test(isp_calibrations_round_trip),
+        cmocka_unit_test(stale_results_are_counted),
+        cmocka_unit_test(operator_description_is_explicit),
         cmocka_unit_test(shipped_results_still_found),
         cmocka_unit_test(shipped_results_parse),
     };
