@@ -170,27 +170,14 @@ static cls_status create_one_kernel(cls_filter *filter)
     return create_kernel(filter);
 }
 
-cls_status cls_policy_config(const cls_context *context, const cls_spec *spec, cls_kernel_config *config)
-{
-    const cls_context *c = context;
-    const unsigned simd = c->caps.simd_width ? c->caps.simd_width : c->record.simd_width;
-    for (unsigned rows = c->record.default_rows;; rows /= 2) {
-        const cls_status status = cls_kernel_config_init(config, spec, simd, rows, c->record.default_wg_x,
-                                                         c->record.default_wg_y);
-        if (status != CLS_OK || spec->rows_per_item || rows <= 1 ||
-            cls_kernel_local_bytes(config) <= c->caps.local_mem_size)
-            return status;
-        cls_kernel_config_free(config);
-    }
-}
-
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_filter *filter = calloc(1, sizeof *filter);
     if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     filter->context = context;
     pthread_mutex_init(&filter->launch_lock, NULL);
-    cls_status status = cls_policy_config(context, spec, &filter->config);
+    const cls_planner planner = cls_context_planner(context);
+    cls_status status = cls_plan_policy(&planner, spec, &filter->config);
     if (status == CLS_OK)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
     if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
@@ -207,45 +194,14 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     return CLS_OK;
 }
 
-/* `auto`'s choice for the fields spec leaves to it (partition, input path, work-group shape,
- * rows, columns): the tuning database's (the exact size class, else the nearest), else, where
- * the device's record uses the models and the spec gives its expected size, the analytic
- * models'. 0: no choice applies (the policy decides). */
-static int auto_choice(cls_context *context, const cls_spec *spec, cls_tuning *choice)
-{
-    if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
-        spec->group_height && spec->rows_per_item && spec->cols_per_item)
-        return 0;
-    int found = 0;
-    if (cls_tuning_lookup(context, spec, spec->expected_width, spec->expected_height, choice, &found) == CLS_OK && found)
-        return 1;
-    return context->record.use_models && spec->expected_width && spec->expected_height &&
-           cls_model_choose(context, spec, spec->expected_width, spec->expected_height, choice) == CLS_OK;
-}
-
-/* spec with the fields it leaves to `auto` taken from the choice. */
-static cls_spec with_choice(const cls_spec *spec, const cls_tuning *t)
-{
-    cls_spec chosen = *spec;
-    if (spec->partition == CLS_PARTITION_AUTO) chosen.partition = t->partition;
-    /* half images are not read through the image path (image_input.c): a choice of it, made for
-     * another pixel type, reads the buffer */
-    if (spec->input_path == CLS_INPUT_AUTO)
-        chosen.input_path = spec->input_type == CLS_PIXEL_F16 && t->input_path == CLS_INPUT_IMAGE ? CLS_INPUT_GLOBAL
-                                                                                                 : t->input_path;
-    if (!spec->group_width && !spec->group_height) chosen.group_width = t->group_width, chosen.group_height = t->group_height;
-    if (!spec->rows_per_item) chosen.rows_per_item = t->rows_per_item;
-    if (!spec->cols_per_item) chosen.cols_per_item = t->cols_per_item;
-    return chosen;
-}
-
 cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_tuning choice = {CLS_TUNING_INIT};
-    if (auto_choice(context, spec, &choice)) {
+    const cls_planner planner = cls_context_planner(context);
+    if (cls_plan_choice(&planner, spec, &choice)) {
         /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
          * say) gives way to the policy. */
-        const cls_spec chosen = with_choice(spec, &choice);
+        const cls_spec chosen = cls_plan_apply(spec, &choice);
         const cls_status status = cls_filter_create_by_policy(context, &chosen, out);
         if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) return status;
     }

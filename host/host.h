@@ -4,6 +4,7 @@
 #define CLS_HOST_H
 
 #include "clstencil.h"
+#include "planner.h"
 #include "tuning.h"
 
 #include <pthread.h>
@@ -83,24 +84,13 @@ cls_status cls_tuning_load(cls_tuning_table *table);
  * configuration and time (measured) and the check cost per loaded pixel it implies. */
 cls_status cls_isp_calibration_store(const cls_context *context, cls_border border, const cls_tuning *measured,
                                      double check_per_load, const char *description);
-/* The check cost per loaded pixel calibrated for border on the context's architecture (the
- * user's file over the shipped results); 0 when there is none. */
-int cls_isp_calibration_find(const cls_context *context, cls_border border, double *check_per_load);
-/* Whether occupancy limits the kernel, so that cls_model_choose takes Algorithm 2's shape and
- * eq. 10 weighs the naive build at its own occupancy: not for a streaming kernel (rows_per_item of
- * CLS_STREAM_MIN_ROWS or more) nor for a weighted sum of CLS_COMPUTE_BOUND_TAPS or more
- * multiply-adds per output; those keep the policy's shape and count both builds at the ISP
- * build's occupancy. */
-int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
+/* The context's planner: its device, record and tuning results, and builds of filters under the
+ * policy to learn a kernel's registers and local memory (planning.c). */
+cls_planner cls_context_planner(const cls_context *context);
 
 /* A filter whose `auto` fields the device's policy resolves, without the tuning database (what
  * cls_filter_create falls back to, and what the models start from). */
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out);
-struct cls_kernel_config;
-/* The configuration cls_filter_create_by_policy builds: spec with `auto` resolved by the device's
- * policy, rows per work-item halved while a local tile would not fit (freed by the caller). */
-cls_status cls_policy_config(const cls_context *context, const cls_spec *spec, struct cls_kernel_config *config);
-
 /* The kernel specialized for spec (tuned, else modelled, else the policy's), whatever its goal
  * (cls_filter_create, in build_goals.c, chooses by the goal). */
 cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out);

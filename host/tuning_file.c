@@ -39,12 +39,6 @@ cls_status cls_tuning_load(cls_tuning_table *table)
     return status;
 }
 
-/* The architecture a context's results are filed under. */
-static const char *tuning_arch(const cls_context *context)
-{
-    return context->caps.arch[0] ? context->caps.arch : context->record.id;
-}
-
 static int names_every_choice(const cls_tuning *t)
 {
     return t->partition != CLS_PARTITION_AUTO && t->input_path != CLS_INPUT_AUTO && t->group_width &&
@@ -55,7 +49,8 @@ static int names_every_choice(const cls_tuning *t)
 static cls_status store_entry(const cls_context *context, cls_tuning_entry *entry, const char *description)
 {
     entry->size_class = cls_size_class(entry->tuning.width, entry->tuning.height);
-    snprintf(entry->arch, sizeof entry->arch, "%s", tuning_arch(context));
+    const cls_planner planner = cls_context_planner(context);
+    snprintf(entry->arch, sizeof entry->arch, "%s", cls_plan_arch(&planner));
     snprintf(entry->description, sizeof entry->description, "%s", description ? description : "");
     entry->description[strcspn(entry->description, "\n[]")] = '\0'; /* one line, no section syntax */
     cls_status status = CLS_OK;
@@ -106,16 +101,6 @@ cls_status cls_isp_calibration_store(const cls_context *context, cls_border bord
     return store_entry(context, &entry, description);
 }
 
-int cls_isp_calibration_find(const cls_context *context, cls_border border, double *check_per_load)
-{
-    char hash[17];
-    cls_isp_calibration_hash(border, hash);
-    const cls_tuning_entry *entry = cls_tuning_table_find(&context->tuning, tuning_arch(context), hash, 0, NULL);
-    if (!entry || !entry->calibrated) return 0;
-    *check_per_load = entry->isp_check;
-    return 1;
-}
-
 cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                              cls_tuning *tuning, int *found)
 {
@@ -124,12 +109,10 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
     cls_spec spec_copy;
     cls_status status = cls_struct_check(&cls_tuning_layout, tuning);
     if (status == CLS_OK) status = cls_spec_read(spec, &spec_copy);
-    char hash[17];
-    if (status == CLS_OK) status = cls_operator_hash(&spec_copy, hash);
     if (status != CLS_OK) return status;
-    const cls_tuning_entry *entry =
-        cls_tuning_table_find(&context->tuning, tuning_arch(context), hash, cls_size_class(width, height), NULL);
-    if (!entry) return CLS_OK;
+    const cls_planner planner = cls_context_planner(context);
+    cls_tuning found_tuning;
+    if (!cls_plan_tuned(&planner, &spec_copy, width, height, &found_tuning)) return CLS_OK;
     *found = 1;
-    return cls_struct_write(&cls_tuning_layout, tuning, &entry->tuning);
+    return cls_struct_write(&cls_tuning_layout, tuning, &found_tuning);
 }

@@ -22,7 +22,7 @@
 #include <clstencil_tuning.h>
 
 #include "generator.h" /* CLS_STREAM_MIN_ROWS */
-#include "host.h"      /* cls_model_weighs_occupancy */
+#include "host.h"      /* cls_plan_weighs_occupancy (planner.h) */
 #include "reference/reference.h"
 
 static char folder[] = "/tmp/clstencil-tuning-XXXXXX";
@@ -473,18 +473,18 @@ static void occupancy_weighs_where_it_limits(void **state)
     cls_spec_init(&spec);
     spec.mask_width = spec.mask_height = 9;
     spec.coefficients = mask;
-    assert_false(cls_model_weighs_occupancy(&spec, 8));
+    assert_false(cls_plan_weighs_occupancy(&spec, 8));
     spec.bake_coefficients = 1;
-    assert_false(cls_model_weighs_occupancy(&spec, 1));
+    assert_false(cls_plan_weighs_occupancy(&spec, 1));
     mask[40] = 0.0f; /* 80 multiply-adds baked */
-    assert_true(cls_model_weighs_occupancy(&spec, 8));
+    assert_true(cls_plan_weighs_occupancy(&spec, 8));
     spec.bake_coefficients = 0; /* a runtime mask multiplies its zeros too */
-    assert_false(cls_model_weighs_occupancy(&spec, 8));
+    assert_false(cls_plan_weighs_occupancy(&spec, 8));
     spec.body = "OUT = IN(0, 0);";
-    assert_true(cls_model_weighs_occupancy(&spec, 8));
+    assert_true(cls_plan_weighs_occupancy(&spec, 8));
     cls_spec small = gauss_spec(CLS_BORDER_CLAMP);
-    assert_true(cls_model_weighs_occupancy(&small, 8));
-    assert_false(cls_model_weighs_occupancy(&small, CLS_STREAM_MIN_ROWS));
+    assert_true(cls_plan_weighs_occupancy(&small, 8));
+    assert_false(cls_plan_weighs_occupancy(&small, CLS_STREAM_MIN_ROWS));
 }
 
 int main(void)

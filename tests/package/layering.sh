@@ -1,5 +1,5 @@
 #!/bin/sh
-# layering.sh — the library's modules depend one way only: core <- generator <- device-db <- host,
+# layering.sh — the library's modules depend one way only: core <- generator <- device-db <- plan <- host,
 # and the command uses the public API only. Compiling already refuses an include the wrong way
 # (each module's object library sees only the headers below it); this checks the symbols: every
 # symbol a module's objects use and the library defines must come from that module or one below
@@ -12,14 +12,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Defined symbols: "symbol module", one module at a time.
-for module in core generator device_db host; do
+for module in core generator device_db plan host; do
     find "$dir/clstencil_$module.dir" -name '*.o' -exec nm --defined-only -g {} + |
         awk -v m=$module 'NF == 3 {print $3, m}'
 done | sort > "$work/defined"
 
-rank() { case $1 in core) echo 0 ;; generator) echo 1 ;; device_db) echo 2 ;; host) echo 3 ;; esac; }
+rank() { case $1 in core) echo 0 ;; generator) echo 1 ;; device_db) echo 2 ;; plan) echo 3 ;; host) echo 4 ;; esac; }
 status=0
-for module in core generator device_db host; do
+for module in core generator device_db plan host; do
     level=$(rank $module)
     find "$dir/clstencil_$module.dir" -name '*.o' | sort | while read -r object; do
         nm -u "$object" | awk '{print $2}' | sort -u | join - "$work/defined" |
@@ -43,5 +43,5 @@ if [ -s "$work/internal" ]; then
     sed 's/^/  /' "$work/internal"
     status=1
 fi
-[ $status -eq 0 ] && echo "modules core <- generator <- device-db <- host; the command uses $(find "$tools" -name '*.o' -exec nm -u {} + | awk '{print $2}' | sort -u | join - "$work/exported" | wc -l) public symbols only"
+[ $status -eq 0 ] && echo "modules core <- generator <- device-db <- plan <- host; the command uses $(find "$tools" -name '*.o' -exec nm -u {} + | awk '{print $2}' | sort -u | join - "$work/exported" | wc -l) public symbols only"
 exit $status

@@ -1,35 +1,14 @@
-/* model_choice.c — the analytic models applied to a spec on a device (cls_model_choose): a build
- * under the policy gives the kernel's registers and local memory, Algorithm 2 (device-db/
- * configure.c) the work-group shape, and the ISP gain (device-db/isp_model.c), from the naive
- * and isp-block builds at that shape, the partition (ISP as isp-warp on the global path), without
- * any build for a register-capped compute-bound sum on NVIDIA; also the ISP calibration
- * (cls_isp_calibrate). */
-#include "host.h"
+/* models.c — the analytic models applied to a spec on a device (cls_plan_models): the build under
+ * the policy gives the kernel's registers and local memory (through the runtime's callback),
+ * Algorithm 2 (device-db/configure.c) the work-group shape, and the ISP gain (device-db/
+ * isp_model.c), from the naive and isp-block builds at that shape, the partition (ISP as isp-warp
+ * on the global path), without any build for a register-capped compute-bound sum on NVIDIA; and
+ * the check cost an ISP calibration solves for. */
+#include "planner.h"
 
-#include "error.h"
-#include "generator.h"
 #include "models.h"
-#include "struct_size.h"
 
-#include <stdio.h>
 #include <string.h>
-
-/* The policy's filter for spec with the given partition and shape (0 x 0: the spec's). */
-static cls_status build(cls_context *context, const cls_spec *spec, cls_partition partition, unsigned width,
-                        unsigned height, cls_filter **filter)
-{
-    cls_spec s = *spec;
-    s.partition = partition;
-    if (width) s.group_width = width, s.group_height = height;
-    return cls_filter_create_by_policy(context, &s, filter);
-}
-
-static unsigned registers_of(const cls_filter *filter)
-{
-    cls_build_info info = {CLS_BUILD_INFO_INIT};
-    cls_filter_build_info(filter, &info);
-    return info.registers;
-}
 
 /* The model's guesses at work it cannot count from the spec: an operator body's tap (a load, the
  * weight and its multiply-add: the bilateral filter's exp is most of it), and the epilogue that
@@ -61,7 +40,7 @@ static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *k
     *kernel = (double)live * rows * cols + *loads + (masks > 1 ? (double)EPILOGUE_COST * rows * cols : 0.0);
 }
 
-/* The ISP model's request for spec (resolved) on the context's device at the choice's shape,
+/* The ISP model's request for spec (resolved) on the planner's device at the choice's shape,
  * rows and columns, from the naive and isp-block builds: with a calibration of the border mode,
  * the work as the kernels do it, checks per load at the calibrated cost and waves over the
  * compute units; without one, eqs. 3-10 as printed with the default costs. check_per_load < 0:
@@ -70,12 +49,12 @@ static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *k
  * every tap, as the paper counts, while the calibration measures a weighted sum, whose window
  * shares one fold per row and column among its loads. On an H100 the calibrated cost made
  * bilateral 13x13 in mirror101 go naive (registers 32 against 48), 4.5x slower than ISP. */
-static void isp_request_for(const cls_context *context, const cls_spec *spec, const cls_tuning *choice,
+static void isp_request_for(const cls_planner *planner, const cls_spec *spec, const cls_tuning *choice,
                             unsigned naive_registers, unsigned isp_registers, unsigned local_bytes,
                             double check_per_load, cls_isp_request *q)
 {
     memset(q, 0, sizeof *q);
-    q->record = &context->record;
+    q->record = planner->record;
     q->geometry = (cls_launch_geometry){choice->width, choice->height, 0, 0, choice->width, choice->height,
                                         spec->mask_width, spec->mask_height, choice->group_width,
                                         choice->group_height};
@@ -84,7 +63,7 @@ static void isp_request_for(const cls_context *context, const cls_spec *spec, co
     q->naive_registers = naive_registers;
     q->isp_registers = isp_registers;
     q->local_bytes = local_bytes;
-    if (spec->body || (check_per_load < 0.0 && !cls_isp_calibration_find(context, spec->border, &check_per_load))) {
+    if (spec->body || (check_per_load < 0.0 && !cls_plan_calibration(planner, spec->border, &check_per_load))) {
         cls_isp_costs_default(spec->border, spec->mask_width, &q->costs);
         return;
     }
@@ -92,8 +71,8 @@ static void isp_request_for(const cls_context *context, const cls_spec *spec, co
     item_work(spec, choice->rows_per_item ? choice->rows_per_item : 1, choice->cols_per_item ? choice->cols_per_item : 1,
               &q->kernel_per_item, &q->loads_per_item);
     cls_occupancy_extras extras;
-    cls_occupancy_extras_default(&context->record, &extras);
-    q->compute_units = context->caps.compute_units;
+    cls_occupancy_extras_default(planner->record, &extras);
+    q->compute_units = planner->caps->compute_units;
     q->latency_warps = 2.0 * extras.register_partitions; /* two warps per scheduler hide its latency */
 }
 
@@ -109,11 +88,11 @@ static cls_partition isp_granularity(const cls_tuning *choice, cls_partition pre
 
 /* choice->partition by the ISP gain from the naive and isp-block registers (where the models do
  * not weigh occupancy, both at the ISP build's). */
-static cls_status predict_partition(const cls_context *context, const cls_spec *spec, cls_tuning *choice,
+static cls_status predict_partition(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice,
                                     const unsigned registers[2], int weighs_occupancy, unsigned local_bytes)
 {
     cls_isp_request isp_request;
-    isp_request_for(context, spec, choice, weighs_occupancy ? registers[0] : registers[1], registers[1], local_bytes,
+    isp_request_for(planner, spec, choice, weighs_occupancy ? registers[0] : registers[1], registers[1], local_bytes,
                     -1.0, &isp_request);
     cls_isp_prediction prediction;
     if (cls_isp_predict(&isp_request, &prediction) == CLS_OK)
@@ -122,29 +101,31 @@ static cls_status predict_partition(const cls_context *context, const cls_spec *
     return CLS_OK;
 }
 
-int cls_model_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item)
+int cls_plan_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item)
 {
     return rows_per_item < CLS_STREAM_MIN_ROWS &&
            (spec->body || !spec->coefficients || live_taps(spec) < CLS_COMPUTE_BOUND_TAPS);
 }
 
 /* The naive and isp-block builds of spec at the choice's shape: their registers. */
-static cls_status build_pair(cls_context *context, const cls_spec *spec, const cls_tuning *choice,
+static cls_status build_pair(const cls_planner *planner, const cls_spec *spec, const cls_tuning *choice,
                              unsigned registers[2])
 {
-    cls_filter *naive = NULL, *isp = NULL;
-    cls_status status = build(context, spec, CLS_PARTITION_NAIVE, choice->group_width, choice->group_height, &naive);
-    if (status == CLS_OK)
-        status = build(context, spec, CLS_PARTITION_ISP_BLOCK, choice->group_width, choice->group_height, &isp);
-    if (status == CLS_OK) registers[0] = registers_of(naive), registers[1] = registers_of(isp);
-    cls_filter_release(naive);
-    cls_filter_release(isp);
-    return status;
+    static const cls_partition partitions[2] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK};
+    for (int k = 0; k < 2; ++k) {
+        cls_spec s = *spec;
+        s.partition = partitions[k];
+        if (choice->group_width) s.group_width = choice->group_width, s.group_height = choice->group_height;
+        cls_build_facts facts;
+        const cls_status status = planner->build_facts(planner->runtime, &s, &facts);
+        if (status != CLS_OK) return status;
+        registers[k] = facts.registers;
+    }
+    return CLS_OK;
 }
 
-/* cls_model_choose on the library's full spec and choice. */
-static cls_status choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
-                         cls_tuning *choice)
+cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
+                           cls_tuning *choice)
 {
     const cls_partition partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
     /* A register-capped kernel whose occupancy the models do not weigh (a compute-bound weighted
@@ -152,12 +133,12 @@ static cls_status choose(cls_context *context, const cls_spec *spec, unsigned wi
      * count at the cap, which NVIDIA's build gives it. Its probes were the longest builds of a cold
      * specialized filter (random 9x9 and 13x13 masks on an H100: about 90 of 200 s). */
     unsigned capped = 0;
-    if (context->caps.vendor == CLS_VENDOR_NVIDIA) {
+    if (planner->caps->vendor == CLS_VENDOR_NVIDIA) {
         cls_spec probe = *spec;
         probe.partition = partition;
         cls_kernel_config config;
-        if (cls_policy_config(context, &probe, &config) == CLS_OK) {
-            if (!cls_model_weighs_occupancy(spec, config.rows) && config.separable == CLS_SEPARABLE_NONE)
+        if (cls_plan_policy(planner, &probe, &config) == CLS_OK) {
+            if (!cls_plan_weighs_occupancy(spec, config.rows) && config.separable == CLS_SEPARABLE_NONE)
                 capped = cls_kernel_register_cap(&config);
             if (capped)
                 *choice = (cls_tuning){CLS_TUNING_INIT, .partition = partition, .input_path = config.input_path,
@@ -169,39 +150,33 @@ static cls_status choose(cls_context *context, const cls_spec *spec, unsigned wi
     }
     if (capped) {
         const unsigned registers[2] = {capped, capped};
-        return spec->partition != CLS_PARTITION_AUTO ? CLS_OK : predict_partition(context, spec, choice, registers, 0, 0);
+        return spec->partition != CLS_PARTITION_AUTO ? CLS_OK : predict_partition(planner, spec, choice, registers, 0, 0);
     }
-    cls_filter *first = NULL;
-    cls_status status = build(context, spec, partition, 0, 0, &first);
+    cls_spec first = *spec;
+    first.partition = partition;
+    cls_build_facts facts;
+    cls_status status = planner->build_facts(planner->runtime, &first, &facts);
     if (status != CLS_OK) return status;
-    const cls_spec *resolved = cls_filter_spec(first);
-    *choice = (cls_tuning){CLS_TUNING_INIT};
-    cls_filter_outputs_per_item(first, &choice->rows_per_item, &choice->cols_per_item);
-    choice->input_path = resolved->input_path;
-    cls_filter_group_shape(first, &choice->group_width, &choice->group_height);
-    choice->partition = partition;
-    choice->width = width;
-    choice->height = height;
-    cls_build_info info = {CLS_BUILD_INFO_INIT};
-    cls_filter_build_info(first, &info);
+    *choice = (cls_tuning){CLS_TUNING_INIT, .partition = partition, .input_path = facts.input_path,
+                           .group_width = facts.group_width, .group_height = facts.group_height,
+                           .rows_per_item = facts.rows, .cols_per_item = facts.cols, .width = width, .height = height};
     cls_config_request request = {
-        .record = &context->record,
-        .usage = {info.registers, (unsigned)info.local_mem_size},
-        .max_group_items = context->caps.max_work_group_size,
-        .max_item_sizes = {context->caps.max_work_item_sizes[0], context->caps.max_work_item_sizes[1]},
-        .max_local_bytes = context->caps.local_mem_size,
+        .record = planner->record,
+        .usage = {facts.registers, facts.local_bytes},
+        .max_group_items = planner->caps->max_work_group_size,
+        .max_item_sizes = {planner->caps->max_work_item_sizes[0], planner->caps->max_work_item_sizes[1]},
+        .max_local_bytes = planner->caps->local_mem_size,
         .border_handling = spec->border != CLS_BORDER_UNDEFINED,
-        .geometry = {width, height, 0, 0, width, height, resolved->mask_width, resolved->mask_height, 0, 0},
+        .geometry = {width, height, 0, 0, width, height, spec->mask_width, spec->mask_height, 0, 0},
         .rows_per_item = choice->rows_per_item,
         .cols_per_item = choice->cols_per_item,
-        .compute_units = context->caps.compute_units,
-        .max_input_per_output = resolved->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
-        .min_group_items = resolved->body && context->caps.type == CLS_DEVICE_GPU &&
-                                   resolved->mask_width * resolved->mask_height <= CLS_BODY_MIN_GROUP_WINDOW
+        .compute_units = planner->caps->compute_units,
+        .max_input_per_output = spec->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
+        .min_group_items = spec->body && planner->caps->type == CLS_DEVICE_GPU &&
+                                   spec->mask_width * spec->mask_height <= CLS_BODY_MIN_GROUP_WINDOW
                                ? CLS_BODY_MIN_GROUP_ITEMS
                                : 0,
     };
-    cls_filter_release(first);
     /* A streaming kernel is one wave of work-items, each holding its window's sums in registers,
      * and a weighted sum of CLS_COMPUTE_BOUND_TAPS or more is bound by its multiply-adds:
      * occupancy, which Algorithm 2 and eq. 10 weigh, does not limit them. They keep the policy's
@@ -212,7 +187,7 @@ static cls_status choose(cls_context *context, const cls_spec *spec, unsigned wi
      * (232 against 145 us), the warp refinement took 168 registers in constant mode (174 us);
      * 9x9 with 8 x 2 blocks: Algorithm 2's 32x1 (25 warps at 80 registers, against 24) took 83.4
      * us in constant mode against 79.3 at 32x4, and eq. 10 chose naive in repeat (120 against 78). */
-    const int weighs_occupancy = cls_model_weighs_occupancy(spec, choice->rows_per_item);
+    const int weighs_occupancy = cls_plan_weighs_occupancy(spec, choice->rows_per_item);
     if (!spec->group_width && !spec->group_height && weighs_occupancy) {
         cls_config_result result;
         if (cls_configure(&request, &result) == CLS_OK) {
@@ -224,55 +199,18 @@ static cls_status choose(cls_context *context, const cls_spec *spec, unsigned wi
     if (spec->partition != CLS_PARTITION_AUTO) return CLS_OK;
     /* naive against isp-block at the chosen shape, from both builds' registers */
     unsigned registers[2];
-    status = build_pair(context, spec, choice, registers);
-    if (status == CLS_OK) status = predict_partition(context, spec, choice, registers, weighs_occupancy, request.usage.local_bytes);
+    status = build_pair(planner, spec, choice, registers);
+    if (status == CLS_OK) status = predict_partition(planner, spec, choice, registers, weighs_occupancy, request.usage.local_bytes);
     return status;
 }
 
-cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
-                            cls_tuning *choice)
+cls_status cls_plan_isp_check(const cls_planner *planner, const cls_spec *reference, const cls_tuning *measured,
+                              double gain, double *check_per_load)
 {
-    if (!context || !spec || !choice || !width || !height)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_model_choose: an argument is NULL or the size is empty");
-    cls_spec spec_copy;
-    cls_tuning chosen = {CLS_TUNING_INIT};
-    cls_status status = cls_struct_check(&cls_tuning_layout, choice);
-    if (status == CLS_OK) status = cls_spec_read(spec, &spec_copy);
-    if (status == CLS_OK) status = choose(context, &spec_copy, width, height, &chosen);
-    return status == CLS_OK ? cls_struct_write(&cls_tuning_layout, choice, &chosen) : status;
-}
-
-cls_status cls_isp_calibrate(cls_context *context, const cls_spec *caller_reference, unsigned width, unsigned height,
-                             double naive_us, double isp_us, const char *label, double *check_per_load)
-{
-    if (!context || !caller_reference || !check_per_load || !width || !height || !(naive_us > 0.0) || !(isp_us > 0.0))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: an argument is NULL, empty or not positive");
-    cls_spec copy;
-    cls_status status = cls_spec_read(caller_reference, &copy);
-    if (status != CLS_OK) return status;
-    const cls_spec *reference = &copy;
-    if (reference->border == CLS_BORDER_UNDEFINED || !reference->group_width || !reference->group_height ||
-        !reference->rows_per_item || !reference->cols_per_item || reference->input_path == CLS_INPUT_AUTO)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference names its border (not "
-                                                  "undefined), work-group shape, rows, columns and input path");
-    if (reference->body)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "cls_isp_calibrate: the reference must be a built-in weighted sum: "
-                                                  "operator bodies get the ISP paper's equations, uncalibrated");
-    cls_tuning measured = {CLS_TUNING_INIT,
-                           .partition = naive_us < isp_us ? CLS_PARTITION_NAIVE : CLS_PARTITION_ISP_BLOCK,
-                           .input_path = reference->input_path,
-                           .group_width = reference->group_width, .group_height = reference->group_height,
-                           .rows_per_item = reference->rows_per_item, .cols_per_item = reference->cols_per_item,
-                           .kernel_us = naive_us < isp_us ? naive_us : isp_us, .width = width, .height = height};
     unsigned registers[2];
-    status = build_pair(context, reference, &measured, registers);
+    cls_status status = build_pair(planner, reference, measured, registers);
     if (status != CLS_OK) return status;
     cls_isp_request request;
-    isp_request_for(context, reference, &measured, registers[0], registers[1], 0, 0.0, &request);
-    status = cls_isp_solve_check_cost(&request, naive_us / isp_us, check_per_load);
-    if (status != CLS_OK) return status;
-    char description[128];
-    snprintf(description, sizeof description, "ISP calibration: %s %s, naive %.1f us, isp-block %.1f us",
-             label ? label : "reference", cls_border_name(reference->border), naive_us, isp_us);
-    return cls_isp_calibration_store(context, reference->border, &measured, *check_per_load, description);
+    isp_request_for(planner, reference, measured, registers[0], registers[1], 0, 0.0, &request);
+    return cls_isp_solve_check_cost(&request, gain, check_per_load);
 }

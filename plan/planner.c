@@ -1,0 +1,70 @@
+/* planner.c — `auto`'s order (planner.h): the tuning results for the spec's expected size, else
+ * the analytic models (models.c) where the record uses them, else the record's policy; and the
+ * lookups each of them makes (a tuned result, an ISP calibration) in the planner's table. */
+#include "planner.h"
+
+const char *cls_plan_arch(const cls_planner *planner)
+{
+    return planner->caps->arch[0] ? planner->caps->arch : planner->record->id;
+}
+
+cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config)
+{
+    const cls_device_caps *caps = planner->caps;
+    const cls_arch_record *record = planner->record;
+    const unsigned simd = caps->simd_width ? caps->simd_width : record->simd_width;
+    for (unsigned rows = record->default_rows;; rows /= 2) {
+        const cls_status status =
+            cls_kernel_config_init(config, spec, simd, rows, record->default_wg_x, record->default_wg_y);
+        if (status != CLS_OK || spec->rows_per_item || rows <= 1 || cls_kernel_local_bytes(config) <= caps->local_mem_size)
+            return status;
+        cls_kernel_config_free(config);
+    }
+}
+
+int cls_plan_tuned(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
+                   cls_tuning *tuning)
+{
+    char hash[17];
+    if (cls_operator_hash(spec, hash) != CLS_OK) return 0;
+    const cls_tuning_entry *entry =
+        cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash, cls_size_class(width, height), NULL);
+    if (!entry || entry->calibrated) return 0;
+    *tuning = entry->tuning;
+    return 1;
+}
+
+int cls_plan_calibration(const cls_planner *planner, cls_border border, double *check_per_load)
+{
+    char hash[17];
+    cls_isp_calibration_hash(border, hash);
+    const cls_tuning_entry *entry = cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash, 0, NULL);
+    if (!entry || !entry->calibrated) return 0;
+    *check_per_load = entry->isp_check;
+    return 1;
+}
+
+int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice)
+{
+    if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
+        spec->group_height && spec->rows_per_item && spec->cols_per_item)
+        return 0;
+    if (cls_plan_tuned(planner, spec, spec->expected_width, spec->expected_height, choice)) return 1;
+    return planner->record->use_models && spec->expected_width && spec->expected_height &&
+           cls_plan_models(planner, spec, spec->expected_width, spec->expected_height, choice) == CLS_OK;
+}
+
+cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *t)
+{
+    cls_spec chosen = *spec;
+    if (spec->partition == CLS_PARTITION_AUTO) chosen.partition = t->partition;
+    /* half images are not read through the image path (image_input.c): a choice of it, made for
+     * another pixel type, reads the buffer */
+    if (spec->input_path == CLS_INPUT_AUTO)
+        chosen.input_path = spec->input_type == CLS_PIXEL_F16 && t->input_path == CLS_INPUT_IMAGE ? CLS_INPUT_GLOBAL
+                                                                                                 : t->input_path;
+    if (!spec->group_width && !spec->group_height) chosen.group_width = t->group_width, chosen.group_height = t->group_height;
+    if (!spec->rows_per_item) chosen.rows_per_item = t->rows_per_item;
+    if (!spec->cols_per_item) chosen.cols_per_item = t->cols_per_item;
+    return chosen;
+}

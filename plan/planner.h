@@ -1,0 +1,66 @@
+/* planner.h — the planner: everything `auto` decides about a kernel's configuration, in one
+ * place and without OpenCL. For the knobs a spec leaves to `auto` (partition, input path,
+ * work-group shape, rows and columns per work-item) it takes the tuning results, else the
+ * analytic models (occupancy, Hipacc's Algorithm 2, the ISP paper's gain), else the device
+ * record's policy. What only a build can tell (a kernel's registers and local memory) it asks of
+ * the runtime through a callback, so it never creates a filter and tests can give it any facts. */
+#ifndef CLS_PLANNER_H
+#define CLS_PLANNER_H
+
+#include "clstencil_tuning.h"
+#include "generator.h"
+#include "tuning.h"
+
+/* What the runtime reports of the kernel it builds for a spec under the policy: the build's
+ * registers and local memory, and the knobs the policy resolved. */
+typedef struct cls_build_facts {
+    unsigned registers, local_bytes;
+    unsigned rows, cols, group_width, group_height;
+    cls_input_path input_path;
+} cls_build_facts;
+
+/* Builds spec under the policy (cached like any build) and fills *facts; RUNTIME is the
+ * planner's. */
+typedef cls_status (*cls_build_facts_fn)(void *runtime, const cls_spec *spec, cls_build_facts *facts);
+
+/* What the planner knows of one device. */
+typedef struct cls_planner {
+    const cls_device_caps *caps;
+    const cls_arch_record *record;      /* the matched database record: policy and models */
+    const cls_tuning_table *tuning;     /* shipped and user results, ISP calibrations */
+    cls_build_facts_fn build_facts;
+    void *runtime;
+} cls_planner;
+
+/* The architecture the device's tuning results are filed under (its key, else the record's id). */
+const char *cls_plan_arch(const cls_planner *planner);
+/* spec with `auto` resolved by the record's policy: rows per work-item halved while a local tile
+ * would not fit the device (the configuration is freed by the caller). */
+cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config);
+/* The tuned result for spec at width x height (0 x 0: the largest class tuned; else the exact
+ * class, else the nearest); 0 when the operator was never tuned on this architecture. */
+int cls_plan_tuned(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
+                   cls_tuning *tuning);
+/* The check cost per loaded pixel calibrated for border on this architecture; 0 when none. */
+int cls_plan_calibration(const cls_planner *planner, cls_border border, double *check_per_load);
+/* What the analytic models choose for spec at width x height (cls_model_choose's contract). */
+cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
+                           cls_tuning *choice);
+/* The check cost with which the ISP model gives a measured naive-over-isp-block GAIN for the
+ * reference (every knob set) at the measured configuration (cls_isp_calibrate's model side). */
+cls_status cls_plan_isp_check(const cls_planner *planner, const cls_spec *reference, const cls_tuning *measured,
+                              double gain, double *check_per_load);
+/* Whether occupancy limits the kernel, so that the models take Algorithm 2's shape and eq. 10
+ * weighs the naive build at its own occupancy: not for a streaming kernel (rows_per_item of
+ * CLS_STREAM_MIN_ROWS or more) nor for a weighted sum of CLS_COMPUTE_BOUND_TAPS or more
+ * multiply-adds per output; those keep the policy's shape and count both builds at the ISP
+ * build's occupancy. */
+int cls_plan_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
+/* `auto`'s choice for the knobs spec leaves to it: the tuning results' for its expected size,
+ * else, where the record uses the models and the spec gives its expected size, the models'. 0:
+ * no choice applies (the policy decides). */
+int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice);
+/* spec with the knobs it leaves to `auto` taken from a choice. */
+cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *choice);
+
+#endif

@@ -1,0 +1,213 @@
+/* test_planner.c — the planner without OpenCL or a device: an H100's capability record and the
+ * sm_90 database record, the shipped tuning results, and a runtime whose builds are made up (it
+ * reports registers the test chooses and counts the builds asked for). A tuned operator is
+ * planned from its result with no build; a register-capped compute-bound weighted sum on NVIDIA
+ * from the policy with no build; an operator body from three builds (the policy's, then naive and
+ * isp-block at Algorithm 2's shape, at least 256 work-items a group on a GPU), its partition by
+ * the ISP gain of those registers; a failing build fails the plan; the spec's own knobs stay. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "planner.h"
+
+/* The made-up runtime: registers by partition, and the builds asked for. */
+typedef struct fake_runtime {
+    const cls_planner *planner;
+    unsigned naive_registers, isp_registers;
+    cls_status fail_with;
+    unsigned builds;
+} fake_runtime;
+
+/* The policy's resolution of the knobs (what a build under the policy gives) and the registers. */
+static cls_status fake_build(void *runtime, const cls_spec *spec, cls_build_facts *facts)
+{
+    fake_runtime *r = runtime;
+    ++r->builds;
+    if (r->fail_with != CLS_OK) return r->fail_with;
+    cls_kernel_config config;
+    const cls_status status = cls_plan_policy(r->planner, spec, &config);
+    if (status != CLS_OK) return status;
+    *facts = (cls_build_facts){.registers = spec->partition == CLS_PARTITION_NAIVE ? r->naive_registers : r->isp_registers,
+                               .rows = config.rows, .cols = config.cols, .group_width = config.group_width,
+                               .group_height = config.group_height, .input_path = config.input_path};
+    cls_kernel_config_free(&config);
+    return CLS_OK;
+}
+
+/* An H100 as its OpenCL driver describes it. */
+static cls_device_caps h100(void)
+{
+    cls_device_caps caps = {CLS_DEVICE_CAPS_INIT};
+    caps.vendor = CLS_VENDOR_NVIDIA;
+    caps.type = CLS_DEVICE_GPU;
+    snprintf(caps.arch, sizeof caps.arch, "sm_90");
+    snprintf(caps.name, sizeof caps.name, "NVIDIA H100 80GB HBM3");
+    caps.compute_units = 132;
+    caps.local_mem_size = 48 * 1024;
+    caps.max_work_group_size = 1024;
+    caps.max_work_item_sizes[0] = caps.max_work_item_sizes[1] = 1024;
+    caps.max_parameter_size = 4352;
+    caps.simd_width = 32;
+    return caps;
+}
+
+typedef struct fixture {
+    cls_device_caps caps;
+    cls_device_db *db;
+    cls_arch_record record;
+    cls_tuning_table tuning;
+    cls_planner planner;
+    fake_runtime runtime;
+} fixture;
+
+static int set_up(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->caps = h100();
+    assert_int_equal(cls_device_db_load("", &f->db), CLS_OK);
+    cls_match_level level;
+    const cls_arch_record *record = cls_device_db_match(f->db, &f->caps, &level);
+    assert_non_null(record);
+    assert_string_equal(record->id, "nvidia-sm90");
+    f->record = *record;
+    for (size_t i = 0; i < cls_embedded_tuning_count; ++i)
+        assert_int_equal(cls_tuning_table_parse(&f->tuning, cls_embedded_tuning[i].text, cls_embedded_tuning[i].name),
+                         CLS_OK);
+    f->runtime = (fake_runtime){.planner = &f->planner, .naive_registers = 32, .isp_registers = 40};
+    f->planner = (cls_planner){.caps = &f->caps, .record = &f->record, .tuning = &f->tuning,
+                               .build_facts = fake_build, .runtime = &f->runtime};
+    *state = f;
+    return 0;
+}
+
+static int tear_down(void **state)
+{
+    fixture *f = *state;
+    cls_tuning_table_free(&f->tuning);
+    cls_device_db_release(f->db);
+    free(f);
+    return 0;
+}
+
+/* spec of an operator as cls_operator_parse gives it, in BORDER, for an image of SIZE x SIZE. */
+static cls_spec operator_spec(const char *text, cls_border border, unsigned size, cls_operator **op)
+{
+    assert_int_equal(cls_operator_parse(text, op), CLS_OK);
+    cls_spec spec = *cls_operator_spec(*op);
+    spec.border = border;
+    spec.expected_width = spec.expected_height = size;
+    return spec;
+}
+
+static void tuned_operator_needs_no_build(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op = NULL;
+    const cls_spec spec = operator_spec("gaussian:3,0.8", CLS_BORDER_CLAMP, 4096, &op);
+    cls_tuning choice = {CLS_TUNING_INIT};
+    assert_true(cls_plan_choice(&f->planner, &spec, &choice));
+    assert_int_equal(f->runtime.builds, 0);
+    /* device-db/tuning/nvidia-sm90.ini: isp-block, global, 64x4, 8 rows, 2 columns */
+    assert_int_equal(choice.partition, CLS_PARTITION_ISP_BLOCK);
+    assert_int_equal(choice.input_path, CLS_INPUT_GLOBAL);
+    assert_int_equal(choice.group_width, 64);
+    assert_int_equal(choice.group_height, 4);
+    assert_int_equal(choice.rows_per_item, 8);
+    assert_int_equal(choice.cols_per_item, 2);
+    cls_operator_release(op);
+}
+
+static void capped_weighted_sum_needs_no_build(void **state)
+{
+    fixture *f = *state;
+    static float mask[13 * 13];
+    for (unsigned i = 0; i < 13 * 13; ++i) mask[i] = (float)((i * 37) % 19) - 9.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 13;
+    spec.coefficients = mask;
+    spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    spec.border = CLS_BORDER_MIRROR101;
+    cls_tuning choice = {CLS_TUNING_INIT};
+    assert_int_equal(cls_plan_models(&f->planner, &spec, 4096, 4096, &choice), CLS_OK);
+    assert_int_equal(f->runtime.builds, 0);
+    assert_true(choice.partition == CLS_PARTITION_NAIVE || choice.partition == CLS_PARTITION_ISP_BLOCK ||
+                choice.partition == CLS_PARTITION_ISP_WARP);
+    cls_kernel_config policy;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &policy), CLS_OK);
+    assert_int_equal(choice.group_width, policy.group_width); /* the policy's shape */
+    assert_int_equal(choice.rows_per_item, policy.rows);
+    cls_kernel_config_free(&policy);
+}
+
+static void operator_body_is_planned_from_three_builds(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op = NULL;
+    const cls_spec spec = operator_spec("median:3", CLS_BORDER_CLAMP, 4096, &op);
+    cls_tuning choice = {CLS_TUNING_INIT};
+    /* ISP at naive's registers saves the border checks: ISP */
+    f->runtime.isp_registers = f->runtime.naive_registers;
+    assert_int_equal(cls_plan_models(&f->planner, &spec, 4096, 4096, &choice), CLS_OK);
+    assert_int_equal(f->runtime.builds, 3);
+    assert_true(choice.group_width * choice.group_height >= 256); /* a body's group floor on GPUs */
+    assert_int_not_equal(choice.partition, CLS_PARTITION_NAIVE);
+    /* ISP with far more registers than naive loses occupancy: the gain flips to naive */
+    f->runtime.isp_registers = 255;
+    f->runtime.builds = 0;
+    assert_int_equal(cls_plan_models(&f->planner, &spec, 4096, 4096, &choice), CLS_OK);
+    assert_int_equal(f->runtime.builds, 3);
+    assert_int_equal(choice.partition, CLS_PARTITION_NAIVE);
+    cls_operator_release(op);
+}
+
+static void failing_build_fails_the_plan(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op = NULL;
+    const cls_spec spec = operator_spec("median:3", CLS_BORDER_CLAMP, 1024, &op);
+    f->runtime.fail_with = CLS_ERR_BUILD;
+    cls_tuning choice = {CLS_TUNING_INIT};
+    assert_int_equal(cls_plan_models(&f->planner, &spec, 1024, 1024, &choice), CLS_ERR_BUILD);
+    assert_false(cls_plan_choice(&f->planner, &spec, &choice)); /* then the policy decides */
+    cls_operator_release(op);
+}
+
+static void spec_knobs_stay(void **state)
+{
+    (void)state;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.group_width = 16;
+    spec.group_height = 16;
+    spec.rows_per_item = 2;
+    const cls_tuning t = {CLS_TUNING_INIT, .partition = CLS_PARTITION_ISP_WARP, .input_path = CLS_INPUT_LOCAL,
+                          .group_width = 64, .group_height = 4, .rows_per_item = 8, .cols_per_item = 2};
+    const cls_spec chosen = cls_plan_apply(&spec, &t);
+    assert_int_equal(chosen.partition, CLS_PARTITION_ISP_WARP);
+    assert_int_equal(chosen.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(chosen.group_width, 16);
+    assert_int_equal(chosen.group_height, 16);
+    assert_int_equal(chosen.rows_per_item, 2);
+    assert_int_equal(chosen.cols_per_item, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(tuned_operator_needs_no_build, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(capped_weighted_sum_needs_no_build, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
+        cmocka_unit_test(spec_knobs_stay),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
