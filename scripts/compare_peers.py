@@ -19,6 +19,9 @@ at 3 and 5 with the replicated border only, and erode).
              empty folder unless CUPY_CACHE_DIR is set).
   OpenCV     cv2.filter2D (CPU, every core OpenCV uses) with the same mask, time.perf_counter
              medians, and numpy.copyto of the same bytes as the CPU's reference.
+  OpenCV-OCL the same calls on cv2.UMat images (OpenCV's OpenCL path, where cv2.ocl finds a
+             device: OPENCV_OPENCL_DEVICE chooses it, e.g. ":GPU:0"), each call's wall time up
+             to cv2.ocl.finish(), launch overhead included.
   scipy      scipy.ndimage.correlate (CPU, one core), fewer runs (--scipy-runs).
 
 Before a peer is timed, its result on a 64x64 image is compared with scipy.ndimage.correlate in
@@ -315,8 +318,10 @@ def opencv_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
     return peer
 
 
-def time_opencv_case(cv2, peer: Peer, case: Case, border: str, image: np.ndarray,
-                     small: np.ndarray, target: np.ndarray, args: argparse.Namespace) -> None:
+def time_opencv_case(cv2, peer: Peer, case: Case, border: str, image, small: np.ndarray, target,
+                     args: argparse.Namespace, finish: Callable[[], object] = lambda: None) -> None:
+    """Times OpenCV's call on image into target (numpy arrays, or UMats with finish waiting for
+    the OpenCL queue), after checking its result on the small image against scipy."""
     mode = getattr(cv2, BORDERS[border]["opencv"])
     if case.kind == "median" and border != "clamp":
         peer.notes.append(f"{case.label} {border}: medianBlur replicates the border only")
@@ -327,12 +332,37 @@ def time_opencv_case(cv2, peer: Peer, case: Case, border: str, image: np.ndarray
         apply = lambda a, **out: cv2.erode(a, case.mask.astype(np.uint8), borderType=mode, **out)
     else:
         apply = lambda a, **out: cv2.filter2D(a, -1, case.mask, borderType=mode, **out)
-    if not matches(apply(small), reference(small, case, border), case):
+    checked = apply(small if isinstance(image, np.ndarray) else cv2.UMat(small))
+    if not matches(checked if isinstance(checked, np.ndarray) else checked.get(), reference(small, case, border), case):
         peer.notes.append(f"{case.label} {border}: differs from scipy.ndimage; not timed")
         return
-    run = lambda: apply(image, dst=target)
+    run = lambda: (apply(image, dst=target), finish())
     peer.results[(case.name, border)] = {"ms": median_wall_ms(run, args.runs, args.warmup),
                                          "runs": args.runs}
+
+
+def opencv_ocl_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
+                    args: argparse.Namespace) -> Peer:
+    peer = Peer("OpenCV-OCL")
+    try:
+        import cv2
+    except ImportError as error:
+        peer.notes.append(f"OpenCV (cv2) unavailable: {error}")
+        return peer
+    cv2.ocl.setUseOpenCL(True)
+    if not cv2.ocl.haveOpenCL() or not cv2.ocl.useOpenCL():
+        peer.notes.append("OpenCV finds no OpenCL device")
+        return peer
+    peer.available = True
+    peer.description = (f"cv2.filter2D (medianBlur, erode) on cv2.UMat, OpenCV {cv2.__version__}, "
+                        f"OpenCL device {cv2.ocl.Device.getDefault().name()}")
+    source, target = cv2.UMat(image), cv2.UMat(image.shape[0], image.shape[1], cv2.CV_32F)
+    for case in cases:
+        for border in BORDERS:
+            progress(f"OpenCV-OCL {case.label} {border}")
+            guarded(peer, case, border, lambda: time_opencv_case(cv2, peer, case, border, source, small,
+                                                                 target, args, cv2.ocl.finish))
+    return peer
 
 
 def scipy_peer(cases: list[Case], image: np.ndarray, args: argparse.Namespace) -> Peer:
@@ -383,26 +413,31 @@ def table_rows(cases: list[Case], peers: dict[str, Peer]) -> list[dict]:
                    "cupy_copy_us": got["CuPy"].get("copy_us"),
                    "cupy_first_call_ms": got["CuPy"].get("first_call_ms"),
                    "opencv_ms": got["OpenCV"].get("ms"),
+                   "opencv_ocl_ms": got["OpenCV-OCL"].get("ms"),
                    "numpy_copy_ms": got["OpenCV"].get("copy_ms"),
                    "scipy_ms": got["scipy"].get("ms")}
             row["clstencil_over_cupy"] = ratio(row["clstencil_kernel_us"], row["cupy_us"])
             opencv_us = None if row["opencv_ms"] is None else 1e3 * row["opencv_ms"]
             row["clstencil_over_opencv"] = ratio(row["clstencil_kernel_us"], opencv_us)
+            ocl_us = None if row["opencv_ocl_ms"] is None else 1e3 * row["opencv_ocl_ms"]
+            row["clstencil_over_opencv_ocl"] = ratio(row["clstencil_kernel_us"], ocl_us)
             rows.append(row)
     return rows
 
 
 def markdown(rows: list[dict]) -> str:
     header = ("| mask | border | clstencil kernel µs | clstencil copy µs | CuPy µs | CuPy copy µs "
-              "| CuPy first call ms | OpenCV ms | scipy ms | clstencil/CuPy | clstencil/OpenCV |")
+              "| CuPy first call ms | OpenCV ms | OpenCV OpenCL ms | scipy ms | clstencil/CuPy "
+              "| clstencil/OpenCV | clstencil/OpenCV OpenCL |")
     lines = [header, "|" + "---|" * header.count(" | ") + "---|"]
     for row in rows:
         cells = [row["mask"], row["border"], number(row["clstencil_kernel_us"], 1),
                  number(row["clstencil_copy_us"], 1), number(row["cupy_us"], 1),
                  number(row["cupy_copy_us"], 1), number(row["cupy_first_call_ms"], 1),
-                 number(row["opencv_ms"], 2), number(row["scipy_ms"], 1),
+                 number(row["opencv_ms"], 2), number(row["opencv_ocl_ms"], 3), number(row["scipy_ms"], 1),
                  number(row["clstencil_over_cupy"], 3, "g"),
-                 number(row["clstencil_over_opencv"], 3, "g")]
+                 number(row["clstencil_over_opencv"], 3, "g"),
+                 number(row["clstencil_over_opencv_ocl"], 3, "g")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -492,6 +527,7 @@ def main() -> None:
     peers = {"clstencil": clstencil_peer(cases, args),
              "CuPy": cupy_peer(cases, image, small, args),
              "OpenCV": opencv_peer(cases, image, small, args),
+             "OpenCV-OCL": opencv_ocl_peer(cases, image, small, args),
              "scipy": scipy_peer(cases, image, args)}
     rows = table_rows(cases, peers)
     print(markdown(rows))
