@@ -1,9 +1,10 @@
 /* filter.c — a built local operator: spec checked against the device, source generated and
- * built, and launches with the region bounds computed on the host for each image size. The
- * variants that need more than one kernel launch live beside it: image_input.c (the copy into
- * the input image), two_pass.c (separable two-pass, two filters in one) and staged_filter.c (an
- * operator body in stages, a filter per stage); build_goals.c chooses between this specialized
- * creation and a quick kernel, tiered.c swaps one for the other. */
+ * built, and launches with the region bounds computed on the host for each image size. Work of
+ * several kernels sits behind one interface (cls_work_ops, host.h) that the filter forwards its
+ * launches and questions to: two_pass.c (separable two-pass, two filters in one) and
+ * staged_filter.c (an operator body in stages, a filter per stage); image_input.c copies the
+ * input into an image; build_goals.c chooses between this specialized creation and a quick
+ * kernel, tiered.c swaps one for the other. */
 #include "build.h"
 #include "staged_filter.h"
 
@@ -30,12 +31,12 @@ struct cls_filter {
                                   * image_input and two_pass's temporary image */
     int image_path;              /* the input is read as an image: image_input holds it */
     cls_image_input image_input;
-    cls_two_pass *two_pass;      /* separable two-pass: the two filters that do the work */
+    const cls_work_ops *work_ops; /* work of several kernels (a separable pair, an operator in */
+    void *work;                   /* stages) that launches go to, or NULL: the filter's kernel */
     cl_program unaligned_program; /* the kernel with vloadN for launches whose input rows do not */
     cl_kernel unaligned_kernel;   /* start on the aligned-load width; built on first use */
     cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
                                    * which takes over the launches once built */
-    cls_staged_run *staged;       /* an operator body in stages: the filters that run them */
 };
 
 /* The filter whose kernel serves launches: the tier's specialized one once built. */
@@ -146,14 +147,16 @@ static cls_status create_kernel(cls_filter *filter)
 static cls_status create_two_pass(cls_filter *filter)
 {
     const cls_kernel_config *config = &filter->config;
-    cls_status status = cls_two_pass_create(filter->context, &config->spec, config->row, config->column,
-                                            &filter->two_pass);
+    cls_two_pass *two_pass = NULL;
+    cls_status status = cls_two_pass_create(filter->context, &config->spec, config->row, config->column, &two_pass);
     if (status != CLS_OK) return status;
-    filter->source = strdup(cls_two_pass_source(filter->two_pass));
+    filter->work_ops = &cls_two_pass_ops;
+    filter->work = two_pass;
+    filter->source = strdup(cls_two_pass_source(two_pass));
     if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     /* The build info is the column pass's, the one whose event a launch returns. */
     filter->build_info = (cls_build_info){CLS_BUILD_INFO_INIT};
-    cls_filter_build_info(cls_two_pass_filter(filter->two_pass, 1), &filter->build_info);
+    cls_filter_build_info(cls_two_pass_filter(two_pass, 1), &filter->build_info);
     return CLS_OK;
 }
 
@@ -214,7 +217,7 @@ void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier) { filter->tier =
 cls_status cls_filter_wait(cls_filter *filter)
 {
     if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
-    if (filter->staged) return cls_staged_run_wait(filter->staged);
+    if (filter->work_ops && filter->work_ops->wait) return filter->work_ops->wait(filter->work);
     return cls_tier_wait(filter->tier);
 }
 
@@ -227,8 +230,10 @@ cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, 
     if (!filter) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     filter->context = context;
     pthread_mutex_init(&filter->launch_lock, NULL);
-    status = cls_staged_run_create(context, spec, &filter->staged);
-    if (status == CLS_OK && !(filter->source = strdup(cls_staged_run_source(filter->staged))))
+    cls_staged_run *run = NULL;
+    status = cls_staged_run_create(context, spec, &run);
+    if (status == CLS_OK) filter->work_ops = &cls_staged_run_ops, filter->work = run;
+    if (status == CLS_OK && !(filter->source = strdup(cls_staged_run_source(run))))
         status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status != CLS_OK) {
         cls_filter_release(filter);
@@ -236,7 +241,7 @@ cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, 
     }
     /* The spec's types and border (what pipelines check), without what its pointers hold; the
      * accessors report the first stage's configuration, the build info the last stage's. */
-    const cls_filter *first = cls_staged_run_stage(filter->staged, 0);
+    const cls_filter *first = cls_staged_run_stage(run, 0);
     filter->config.spec = *spec;
     filter->config.spec.coefficients = filter->config.spec.row_coefficients = NULL;
     filter->config.spec.column_coefficients = NULL;
@@ -247,8 +252,7 @@ cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, 
     filter->config.input_path = CLS_INPUT_GLOBAL;
     filter->config.separable = CLS_SEPARABLE_NONE;
     filter->build_info = (cls_build_info){CLS_BUILD_INFO_INIT};
-    cls_filter_build_info(cls_staged_run_stage(filter->staged, cls_staged_run_count(filter->staged) - 1),
-                          &filter->build_info);
+    cls_filter_build_info(cls_staged_run_stage(run, cls_staged_run_count(run) - 1), &filter->build_info);
     *out = filter;
     return CLS_OK;
 }
@@ -257,8 +261,7 @@ void cls_filter_release(cls_filter *filter)
 {
     if (!filter) return;
     cls_tier_release(filter->tier);
-    cls_two_pass_release(filter->two_pass);
-    cls_staged_run_release(filter->staged);
+    if (filter->work_ops) filter->work_ops->release(filter->work);
     cls_image_input_release(&filter->image_input);
     if (filter->mask) clReleaseMemObject(filter->mask);
     if (filter->kernel) clReleaseKernel(filter->kernel);
@@ -286,22 +289,27 @@ unsigned cls_filter_output_count(const cls_filter *filter)
     return filter ? cls_kernel_outputs(&filter->config) : 0;
 }
 
-/* A two-pass filter reports its row pass's outputs per work-item, partition and shape. */
-void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols)
+/* The filter whose configuration the accessors report: the serving one, or what its work names
+ * (a separable pair's row pass). */
+static const cls_filter *describing(const cls_filter *filter)
 {
     filter = serving(filter);
-    if (filter && filter->two_pass) {
-        cls_filter_outputs_per_item(cls_two_pass_filter(filter->two_pass, 0), rows, cols);
-        return;
-    }
+    const cls_filter *named = filter && filter->work_ops && filter->work_ops->describing
+                                  ? filter->work_ops->describing(filter->work)
+                                  : NULL;
+    return named ? named : filter;
+}
+
+void cls_filter_outputs_per_item(const cls_filter *filter, unsigned *rows, unsigned *cols)
+{
+    filter = describing(filter);
     if (rows) *rows = filter ? filter->config.rows : 0;
     if (cols) *cols = filter ? filter->config.cols : 0;
 }
 
 cls_partition cls_filter_partition(const cls_filter *filter)
 {
-    filter = serving(filter);
-    if (filter && filter->two_pass) return cls_filter_partition(cls_two_pass_filter(filter->two_pass, 0));
+    filter = describing(filter);
     return filter ? filter->config.partition : CLS_PARTITION_AUTO;
 }
 
@@ -309,24 +317,19 @@ unsigned cls_filter_kernel_count(const cls_filter *filter)
 {
     filter = serving(filter);
     if (!filter) return 0;
-    if (filter->staged) return cls_staged_run_kernel_count(filter->staged);
-    return filter->two_pass ? 2 : 1;
+    return filter->work_ops ? filter->work_ops->kernel_count(filter->work) : 1;
 }
 
+/* A separable pair's configuration says CLS_SEPARABLE_TWO_PASS: it was made for that. */
 cls_separable cls_filter_separable(const cls_filter *filter)
 {
     filter = serving(filter);
-    if (!filter) return CLS_SEPARABLE_AUTO;
-    return filter->two_pass ? CLS_SEPARABLE_TWO_PASS : filter->config.separable;
+    return filter ? filter->config.separable : CLS_SEPARABLE_AUTO;
 }
 
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height)
 {
-    filter = serving(filter);
-    if (filter && filter->two_pass) {
-        cls_filter_group_shape(cls_two_pass_filter(filter->two_pass, 0), width, height);
-        return;
-    }
+    filter = describing(filter);
     if (width) *width = filter ? filter->config.group_width : 0;
     if (height) *height = filter ? filter->config.group_height : 0;
 }
@@ -571,14 +574,10 @@ cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint 
     if (status == CLS_OK && filter->image_path)
         status = cls_image_input_check_size(filter->context, r.geometry.width, r.geometry.height);
     if (status != CLS_OK) return status;
-    if (!filter->two_pass && !filter->staged)
-        return launch_kernel(filter, input, outputs, &r, wait_count, wait_list, event);
-    /* Both passes, or every stage, under the lock: the temporary images are the filter's. */
+    if (!filter->work_ops) return launch_kernel(filter, input, outputs, &r, wait_count, wait_list, event);
+    /* Every kernel of the work under the lock: its temporary images are the filter's. */
     pthread_mutex_lock(&filter->launch_lock);
-    if (filter->two_pass)
-        status = cls_two_pass_enqueue(filter->two_pass, input, outputs[0], image, wait_count, wait_list, event);
-    else
-        status = cls_staged_run_enqueue(filter->staged, input, outputs[0], image, wait_count, wait_list, event);
+    status = filter->work_ops->enqueue(filter->work, input, outputs[0], image, wait_count, wait_list, event);
     pthread_mutex_unlock(&filter->launch_lock);
     return status;
 }

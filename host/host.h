@@ -143,6 +143,29 @@ cls_status cls_image_input_load(cls_image_input *input, cls_context *context, cl
 /* Releases the image and the packed copy (the struct itself belongs to the caller). */
 void cls_image_input_release(cls_image_input *input);
 
+/* ---- work of several kernels that a filter launches (two_pass.c, staged_filter.c) */
+
+/* One interface for what a filter runs besides a kernel of its own: a separable pair or an
+ * operator in stages. The filter checks every launch's geometry and buffers, serializes the
+ * launches, and forwards them and its questions to the work. */
+typedef struct cls_work_ops {
+    /* Enqueues the work's kernels after wait_list, each after the one before; *event (may be
+     * NULL) is the last one's. */
+    cls_status (*enqueue)(void *work, cl_mem input, cl_mem output, const cls_image_desc *image, cl_uint wait_count,
+                          const cl_event *wait_list, cl_event *event);
+    /* The kernels one launch runs. */
+    unsigned (*kernel_count)(const void *work);
+    /* The filter whose configuration describes the work (partition, work-group shape, outputs
+     * per work-item), or NULL: the filter's own configuration does. */
+    const cls_filter *(*describing)(const void *work);
+    /* Waits for the work's background builds; NULL: the filter's tier stands for them. */
+    cls_status (*wait)(void *work);
+    void (*release)(void *work);
+} cls_work_ops;
+
+/* The work of a separable pair (two_pass.c) and of an operator in stages (staged_filter.c). */
+extern const cls_work_ops cls_two_pass_ops, cls_staged_run_ops;
+
 /* ---- separable two-pass filters (two_pass.c) */
 
 /* A row pass (input type -> f32 temporary image) and a column pass (-> output type). */

@@ -141,3 +141,22 @@ cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem out
     if (rows_done) clReleaseEvent(rows_done);
     return status;
 }
+
+static cls_status enqueue_work(void *work, cl_mem input, cl_mem output, const cls_image_desc *image,
+                               cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    return cls_two_pass_enqueue(work, input, output, image, wait_count, wait_list, event);
+}
+
+static unsigned two_kernels(const void *work)
+{
+    (void)work;
+    return 2;
+}
+
+/* The row pass describes the pair. */
+static const cls_filter *row_pass(const void *work) { return cls_two_pass_filter(work, 0); }
+
+static void release_work(void *work) { cls_two_pass_release(work); }
+
+const cls_work_ops cls_two_pass_ops = {enqueue_work, two_kernels, row_pass, NULL, release_work};
