@@ -1,9 +1,8 @@
-/* filter.c — a built local operator: spec checked against the device, source generated and
- * built, and launches with the region bounds computed on the host for each image size. Work of
- * several kernels sits behind one interface (cls_work_ops, host.h) that the filter forwards its
- * launches and questions to: two_pass.c (separable two-pass, two filters in one) and
- * staged_filter.c (an operator body in stages, a filter per stage); image_input.c copies the
- * input into an image; build_goals.c chooses between this specialized creation and a quick
+/* filter.c — a built local operator: a handle over the work it launches (cls_work_ops, host.h):
+ * its own generated kernel (kernel_work.c), a separable pair (two_pass.c) or an operator body in
+ * stages (staged_filter.c). The filter checks the spec against the device, chooses and creates
+ * the work, resolves and checks every launch's geometry and buffers, forwards the launch and
+ * answers for the work; build_goals.c chooses between this specialized creation and a quick
  * kernel, tiered.c swaps one for the other. */
 #include "build.h"
 #include "staged_filter.h"
@@ -23,18 +22,10 @@ struct cls_filter {
     cls_context *context;
     cls_kernel_config config;
     char *source;
-    cl_program program;
-    cl_kernel kernel;
-    cl_mem mask;
     cls_build_info build_info;
-    pthread_mutex_t launch_lock; /* clSetKernelArg + enqueue must not interleave; also guards
-                                  * image_input and two_pass's temporary image */
-    int image_path;              /* the input is read as an image: image_input holds it */
-    cls_image_input image_input;
-    const cls_work_ops *work_ops; /* work of several kernels (a separable pair, an operator in */
-    void *work;                   /* stages) that launches go to, or NULL: the filter's kernel */
-    cl_program unaligned_program; /* the kernel with vloadN for launches whose input rows do not */
-    cl_kernel unaligned_kernel;   /* start on the aligned-load width; built on first use */
+    const cls_work_ops *work_ops; /* what launches run: the filter's own kernel, a separable */
+    void *work;                   /* pair or an operator in stages */
+    pthread_mutex_t launch_lock;  /* serializes the launches of a work that asks for it */
     cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
                                    * which takes over the launches once built */
 };
@@ -72,12 +63,6 @@ static cls_status check_local_memory(const cls_device_caps *caps, const cls_kern
     return CLS_OK;
 }
 
-/* The bytes of the coefficients as a kernel argument: every mask. */
-static size_t coefficient_bytes(const cls_kernel_config *config)
-{
-    return sizeof(float) * config->spec.mask_width * config->spec.mask_height * config->masks;
-}
-
 /* Bytes the kernel's other arguments may take, at most: pointers, offsets, sizes and vectors. */
 enum { OTHER_ARGUMENT_BYTES = 256 };
 
@@ -90,7 +75,7 @@ int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes)
 static cls_status check_parameter_size(const cls_device_caps *caps, const cls_kernel_config *config)
 {
     if (config->spec.bake_coefficients != CLS_COEFFICIENTS_ARGUMENT) return CLS_OK;
-    const size_t bytes = coefficient_bytes(config);
+    const size_t bytes = cls_kernel_coefficient_bytes(config);
     if (!cls_argument_fits(caps, bytes))
         return cls_fail(CLS_ERR_UNSUPPORTED,
                         "the %ux%u mask%s as a kernel argument take%s %zu bytes; %s takes %zu bytes of kernel "
@@ -99,47 +84,6 @@ static cls_status check_parameter_size(const cls_device_caps *caps, const cls_ke
                         config->spec.mask_width, config->spec.mask_height, config->masks > 1 ? "s" : "",
                         config->masks > 1 ? "" : "s", bytes, caps->name, caps->max_parameter_size,
                         OTHER_ARGUMENT_BYTES);
-    return CLS_OK;
-}
-
-/* The values of the mask buffer (argument 9): every mask one after another, or for
- * separable single-pass the row then the column. *values is malloc'd. */
-static cls_status mask_values(const cls_kernel_config *config, float **values, size_t *count)
-{
-    const cls_spec *spec = &config->spec;
-    const int split = config->separable == CLS_SEPARABLE_SINGLE_PASS;
-    *count = split ? (size_t)spec->mask_width + spec->mask_height
-                   : (size_t)spec->mask_width * spec->mask_height * config->masks;
-    *values = malloc(*count * sizeof(float));
-    if (!*values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    if (split) {
-        memcpy(*values, config->row, spec->mask_width * sizeof(float));
-        memcpy(*values + spec->mask_width, config->column, spec->mask_height * sizeof(float));
-    } else {
-        memcpy(*values, config->coefficients, *count * sizeof(float));
-    }
-    return CLS_OK;
-}
-
-static cls_status create_kernel(cls_filter *filter)
-{
-    cls_context *context = filter->context;
-    const cls_kernel_source kernel = {filter->source, CLS_KERNEL_NAME, cls_kernel_register_cap(&filter->config)};
-    cls_status status = cls_program_get(context, &kernel, &filter->program, &filter->build_info);
-    if (status != CLS_OK) return status;
-    cl_int error;
-    filter->kernel = clCreateKernel(filter->program, CLS_KERNEL_NAME, &error);
-    if (error != CL_SUCCESS)
-        return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
-    float *values = NULL;
-    size_t count = 0;
-    status = mask_values(&filter->config, &values, &count);
-    if (status != CLS_OK) return status;
-    filter->mask = clCreateBuffer(context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * count,
-                                  values, &error);
-    free(values);
-    if (error != CL_SUCCESS)
-        return cls_fail(CLS_ERR_OPENCL, "cannot create the mask buffer: %s", cls_cl_error_name(error));
     return CLS_OK;
 }
 
@@ -163,14 +107,13 @@ static cls_status create_two_pass(cls_filter *filter)
 /* Every other variant: one generated kernel. */
 static cls_status create_one_kernel(cls_filter *filter)
 {
-    filter->image_path = filter->config.input_path == CLS_INPUT_IMAGE;
-    if (filter->image_path) {
-        cls_status status = cls_image_input_check(filter->context, filter->config.spec.input_type);
-        if (status != CLS_OK) return status;
-    }
     filter->source = cls_emit_source(&filter->config);
     if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
-    return create_kernel(filter);
+    cls_kernel_work *work = NULL;
+    const cls_status status =
+        cls_kernel_work_create(filter->context, &filter->config, filter->source, &work, &filter->build_info);
+    if (status == CLS_OK) filter->work_ops = &cls_kernel_work_ops, filter->work = work;
+    return status;
 }
 
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out)
@@ -262,12 +205,6 @@ void cls_filter_release(cls_filter *filter)
     if (!filter) return;
     cls_tier_release(filter->tier);
     if (filter->work_ops) filter->work_ops->release(filter->work);
-    cls_image_input_release(&filter->image_input);
-    if (filter->mask) clReleaseMemObject(filter->mask);
-    if (filter->kernel) clReleaseKernel(filter->kernel);
-    if (filter->program) clReleaseProgram(filter->program);
-    if (filter->unaligned_kernel) clReleaseKernel(filter->unaligned_kernel);
-    if (filter->unaligned_program) clReleaseProgram(filter->unaligned_program);
     free(filter->source);
     cls_kernel_config_free(&filter->config);
     pthread_mutex_destroy(&filter->launch_lock);
@@ -317,7 +254,7 @@ unsigned cls_filter_kernel_count(const cls_filter *filter)
 {
     filter = serving(filter);
     if (!filter) return 0;
-    return filter->work_ops ? filter->work_ops->kernel_count(filter->work) : 1;
+    return filter->work_ops->kernel_count(filter->work);
 }
 
 /* A separable pair's configuration says CLS_SEPARABLE_TWO_PASS: it was made for that. */
@@ -334,13 +271,6 @@ void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned 
     if (height) *height = filter ? filter->config.group_height : 0;
 }
 
-/* An image description with defaults filled in and every size checked. */
-typedef struct resolved_image {
-    size_t pitch[2], offset[2]; /* input, output: bytes */
-    size_t bytes[2];            /* the buffer bytes each needs */
-    cls_launch_geometry geometry;
-} resolved_image;
-
 static int multiply_add(size_t a, size_t b, size_t c, size_t *out)
 {
     if (b && a > (SIZE_MAX - c) / b) return 0;
@@ -355,7 +285,7 @@ cls_status cls_image_desc_read(const cls_image_desc *image, cls_image_desc *copy
     return cls_struct_read(&cls_image_desc_layout, image, copy);
 }
 
-static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *image, resolved_image *r)
+static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *image, cls_resolved_image *r)
 {
     if (image->width == 0 || image->height == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", image->width, image->height);
@@ -452,110 +382,6 @@ static cls_status check_outputs(const cls_filter *filter, cl_uint count, const c
     return status;
 }
 
-/* Sets every kernel argument of one launch; input is the buffer or the input image. */
-static cl_int set_arguments(cls_filter *filter, cl_kernel k, cl_mem input, const cl_mem *outputs,
-                            const resolved_image *r, const cls_region_bounds *bounds)
-{
-    const cls_spec *spec = &filter->config.spec;
-    const size_t in_size = cls_pixel_size(spec->input_type), out_size = cls_pixel_size(spec->output_type);
-    /* The image path reads the image, not the buffer: offset and pitch are passed but unused. */
-    const cl_int in_offset = filter->image_path ? 0 : (cl_int)(r->offset[0] / in_size);
-    const cl_int in_pitch = filter->image_path ? 0 : (cl_int)(r->pitch[0] / in_size);
-    const cl_int out_offset = (cl_int)(r->offset[1] / out_size), out_pitch = (cl_int)(r->pitch[1] / out_size);
-    const cls_launch_geometry *g = &r->geometry;
-    const cl_int width = (cl_int)g->width, height = (cl_int)g->height;
-    const cl_int4 roi = {{(cl_int)g->roi_x, (cl_int)g->roi_y, (cl_int)(g->roi_x + g->roi_width),
-                          (cl_int)(g->roi_y + g->roi_height)}};
-    const cl_int4 group_bounds = {{bounds->left, bounds->right, bounds->top, bounds->bottom}};
-    const cl_int2 body_columns = {{bounds->body_x0, bounds->body_x1}};
-    cl_int error = clSetKernelArg(k, CLS_ARGUMENT_INPUT, sizeof input, &input);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_INPUT_OFFSET, sizeof in_offset, &in_offset);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_INPUT_PITCH, sizeof in_pitch, &in_pitch);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_OUTPUT_OFFSET, sizeof out_offset, &out_offset);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_OUTPUT_PITCH, sizeof out_pitch, &out_pitch);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_WIDTH, sizeof width, &width);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_HEIGHT, sizeof height, &height);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_ROI, sizeof roi, &roi);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_MASK, sizeof filter->mask, &filter->mask);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_GROUP_BOUNDS, sizeof group_bounds, &group_bounds);
-    error |= clSetKernelArg(k, CLS_ARGUMENT_BODY_COLUMNS, sizeof body_columns, &body_columns);
-    for (unsigned m = 0; m < cls_kernel_outputs(&filter->config); ++m)
-        error |= clSetKernelArg(k, cls_kernel_output_argument(&filter->config, m), sizeof outputs[m], &outputs[m]);
-    if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
-        error |= clSetKernelArg(k, cls_kernel_coefficients_argument(&filter->config), coefficient_bytes(&filter->config),
-                                filter->config.coefficients);
-    return error;
-}
-
-/* The kernel of a launch: the filter's, unless it reads its window rows with aligned vector
- * loads and this image's rows do not start on that width (an odd pitch, offset or region of
- * interest); then the same configuration with vloadN, built on first use. Called under the
- * launch lock. */
-static cls_status kernel_for(cls_filter *filter, const resolved_image *r, cl_kernel *kernel)
-{
-    *kernel = filter->kernel;
-    const unsigned width = cls_kernel_aligned_loads(&filter->config);
-    const size_t pixel = cls_pixel_size(filter->config.spec.input_type);
-    const size_t first = r->offset[0] / pixel + r->geometry.roi_x, pitch = r->pitch[0] / pixel;
-    if (width < 2 || (first % width == 0 && pitch % width == 0)) return CLS_OK;
-    if (!filter->unaligned_kernel) {
-        cls_kernel_config config = filter->config; /* shares the owned fields; read only */
-        config.unaligned_input = 1;
-        char *source = cls_emit_source(&config);
-        if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
-        cls_build_info info;
-        const cls_kernel_source unaligned = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(&config)};
-        cls_status status = cls_program_get(filter->context, &unaligned, &filter->unaligned_program, &info);
-        free(source);
-        if (status != CLS_OK) return status;
-        cl_int error;
-        filter->unaligned_kernel = clCreateKernel(filter->unaligned_program, CLS_KERNEL_NAME, &error);
-        if (error != CL_SUCCESS)
-            return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
-    }
-    *kernel = filter->unaligned_kernel;
-    return CLS_OK;
-}
-
-/* One kernel launch (after the copy into the input image on the image path). */
-static cls_status launch_kernel(cls_filter *filter, cl_mem input, const cl_mem *outputs, const resolved_image *r,
-                                cl_uint wait_count, const cl_event *wait_list, cl_event *event)
-{
-    cls_region_bounds bounds;
-    cls_region_bounds_compute(&r->geometry, &bounds);
-    const size_t local[2] = {filter->config.group_width, filter->config.group_height};
-    const size_t global[2] = {(size_t)bounds.groups_x * local[0], (size_t)bounds.groups_y * local[1]};
-    cls_status status = CLS_OK;
-    cl_event copied = NULL;
-    pthread_mutex_lock(&filter->launch_lock);
-    if (filter->image_path) {
-        /* The copy takes the caller's wait list; the kernel waits for the copy. */
-        status = cls_image_input_load(&filter->image_input, filter->context, filter->config.spec.input_type, input,
-                                      r->offset[0], r->pitch[0], r->geometry.width, r->geometry.height, wait_count,
-                                      wait_list, &copied);
-        input = filter->image_input.image;
-        wait_count = 1;
-        wait_list = &copied;
-    }
-    cl_int error = CL_SUCCESS;
-    cl_kernel kernel = NULL;
-    if (status == CLS_OK) status = kernel_for(filter, r, &kernel);
-    if (status == CLS_OK) {
-        error = set_arguments(filter, kernel, input, outputs, r, &bounds);
-        if (error == CL_SUCCESS)
-            error = clEnqueueNDRangeKernel(filter->context->queue, kernel, 2, NULL, global, local,
-                                           wait_count, wait_list, event);
-        else
-            error = CL_INVALID_KERNEL_ARGS;
-    }
-    pthread_mutex_unlock(&filter->launch_lock);
-    if (copied) clReleaseEvent(copied);
-    if (status == CLS_OK && error != CL_SUCCESS)
-        status = cls_fail(CLS_ERR_OPENCL, "launching the filter failed: %s", cls_cl_error_name(error));
-    return status;
-}
-
 cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint output_count, const cl_mem *outputs,
                                       const cls_image_desc *described, cl_uint wait_count, const cl_event *wait_list,
                                       cl_event *event)
@@ -567,18 +393,17 @@ cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint 
     const cls_image_desc *image = &copy;
     cls_filter *ready = cls_tier_ready(filter->tier);
     if (ready) return cls_filter_enqueue_outputs(ready, input, output_count, outputs, image, wait_count, wait_list, event);
-    resolved_image r;
+    cls_resolved_image r;
     status = resolve_image(filter, image, &r);
     if (status == CLS_OK) status = check_buffer(input, "input", r.bytes[0]);
     if (status == CLS_OK) status = check_outputs(filter, output_count, outputs, r.bytes[1]);
-    if (status == CLS_OK && filter->image_path)
+    if (status == CLS_OK && filter->config.input_path == CLS_INPUT_IMAGE)
         status = cls_image_input_check_size(filter->context, r.geometry.width, r.geometry.height);
     if (status != CLS_OK) return status;
-    if (!filter->work_ops) return launch_kernel(filter, input, outputs, &r, wait_count, wait_list, event);
-    /* Every kernel of the work under the lock: its temporary images are the filter's. */
-    pthread_mutex_lock(&filter->launch_lock);
-    status = filter->work_ops->enqueue(filter->work, input, outputs[0], image, wait_count, wait_list, event);
-    pthread_mutex_unlock(&filter->launch_lock);
+    const cls_work_ops *ops = filter->work_ops;
+    if (ops->serialized) pthread_mutex_lock(&filter->launch_lock); /* the work's temporary images */
+    status = ops->enqueue(filter->work, input, output_count, outputs, image, &r, wait_count, wait_list, event);
+    if (ops->serialized) pthread_mutex_unlock(&filter->launch_lock);
     return status;
 }
 
@@ -596,7 +421,7 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
 
 /* Whether a launch writes every byte of its output buffers: the whole image, packed rows from
  * the buffer's start, and a border mode that computes every pixel. */
-static int writes_every_byte(const cls_filter *filter, const resolved_image *r)
+static int writes_every_byte(const cls_filter *filter, const cls_resolved_image *r)
 {
     const cls_launch_geometry *g = &r->geometry;
     return filter->config.spec.border != CLS_BORDER_UNDEFINED && g->roi_x == 0 && g->roi_y == 0 &&
@@ -607,7 +432,7 @@ static int writes_every_byte(const cls_filter *filter, const resolved_image *r)
 /* Copies a host run's images into the context's buffers: the input, and the outputs where the
  * launch does not write every byte (pixels and padding it leaves keep the caller's values). */
 static cl_int write_host_images(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
-                                const resolved_image *r, cl_mem in, const cl_mem *out)
+                                const cls_resolved_image *r, cl_mem in, const cl_mem *out)
 {
     cl_command_queue queue = filter->context->queue;
     cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, r->bytes[0], input, 0, NULL, NULL);
@@ -631,7 +456,7 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
         if (!outputs[k])
             status = cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image pointer is NULL", output_name(output_count, k, text));
     }
-    resolved_image r;
+    cls_resolved_image r;
     if (status == CLS_OK) status = resolve_image(filter, image, &r);
     if (status != CLS_OK) return status;
     cl_mem in = NULL, out[CLS_MAX_MASKS] = {NULL};

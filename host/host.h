@@ -143,15 +143,23 @@ cls_status cls_image_input_load(cls_image_input *input, cls_context *context, cl
 /* Releases the image and the packed copy (the struct itself belongs to the caller). */
 void cls_image_input_release(cls_image_input *input);
 
-/* ---- work of several kernels that a filter launches (two_pass.c, staged_filter.c) */
+/* ---- what a filter launches (kernel_work.c, two_pass.c, staged_filter.c) */
 
-/* One interface for what a filter runs besides a kernel of its own: a separable pair or an
- * operator in stages. The filter checks every launch's geometry and buffers, serializes the
- * launches, and forwards them and its questions to the work. */
+/* A launch's image description with its defaults filled in and every size checked (filter.c). */
+typedef struct cls_resolved_image {
+    size_t pitch[2], offset[2]; /* input, output: bytes */
+    size_t bytes[2];            /* the buffer bytes each needs */
+    cls_launch_geometry geometry;
+} cls_resolved_image;
+
+/* One interface for the work a filter launches: a kernel of its own, a separable pair or an
+ * operator in stages. The filter is a handle over it: it checks every launch's geometry and
+ * buffers and forwards the launch and its questions to the work. */
 typedef struct cls_work_ops {
     /* Enqueues the work's kernels after wait_list, each after the one before; *event (may be
-     * NULL) is the last one's. */
-    cls_status (*enqueue)(void *work, cl_mem input, cl_mem output, const cls_image_desc *image, cl_uint wait_count,
+     * NULL) is the last one's. image is the caller's description, resolved its checked form. */
+    cls_status (*enqueue)(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                          const cls_image_desc *image, const cls_resolved_image *resolved, cl_uint wait_count,
                           const cl_event *wait_list, cl_event *event);
     /* The kernels one launch runs. */
     unsigned (*kernel_count)(const void *work);
@@ -161,10 +169,22 @@ typedef struct cls_work_ops {
     /* Waits for the work's background builds; NULL: the filter's tier stands for them. */
     cls_status (*wait)(void *work);
     void (*release)(void *work);
+    /* Whether the filter serializes the work's launches (it owns temporary images); a work that
+     * does not serializes its own. */
+    int serialized;
 } cls_work_ops;
 
-/* The work of a separable pair (two_pass.c) and of an operator in stages (staged_filter.c). */
-extern const cls_work_ops cls_two_pass_ops, cls_staged_run_ops;
+/* A filter's own generated kernel (kernel_work.c), a separable pair (two_pass.c), an operator in
+ * stages (staged_filter.c). */
+extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops;
+
+/* The kernel of a resolved configuration (which must outlive the work) and its source: built
+ * (or found in the caches), with its mask buffer; *info receives what the build reported. */
+typedef struct cls_kernel_work cls_kernel_work;
+cls_status cls_kernel_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
+                                  cls_kernel_work **out, cls_build_info *info);
+/* The bytes of a configuration's coefficients as a kernel argument: every mask. */
+size_t cls_kernel_coefficient_bytes(const struct cls_kernel_config *config);
 
 /* ---- separable two-pass filters (two_pass.c) */
 

@@ -232,10 +232,13 @@ cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem outp
     return status;
 }
 
-static cls_status enqueue_work(void *work, cl_mem input, cl_mem output, const cls_image_desc *image,
-                               cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                               const cls_image_desc *image, const cls_resolved_image *resolved, cl_uint wait_count,
+                               const cl_event *wait_list, cl_event *event)
 {
-    return cls_staged_run_enqueue(work, input, output, image, wait_count, wait_list, event);
+    (void)output_count; /* one */
+    (void)resolved;
+    return cls_staged_run_enqueue(work, input, outputs[0], image, wait_count, wait_list, event);
 }
 
 static unsigned kernel_count(const void *work) { return cls_staged_run_kernel_count(work); }
@@ -245,4 +248,4 @@ static cls_status wait_work(void *work) { return cls_staged_run_wait(work); }
 static void release_work(void *work) { cls_staged_run_release(work); }
 
 /* The filter's own configuration (its first stage's partition and shape) describes the run. */
-const cls_work_ops cls_staged_run_ops = {enqueue_work, kernel_count, NULL, wait_work, release_work};
+const cls_work_ops cls_staged_run_ops = {enqueue_work, kernel_count, NULL, wait_work, release_work, 1};

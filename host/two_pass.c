@@ -142,10 +142,13 @@ cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem out
     return status;
 }
 
-static cls_status enqueue_work(void *work, cl_mem input, cl_mem output, const cls_image_desc *image,
-                               cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                               const cls_image_desc *image, const cls_resolved_image *resolved, cl_uint wait_count,
+                               const cl_event *wait_list, cl_event *event)
 {
-    return cls_two_pass_enqueue(work, input, output, image, wait_count, wait_list, event);
+    (void)output_count; /* one */
+    (void)resolved;
+    return cls_two_pass_enqueue(work, input, outputs[0], image, wait_count, wait_list, event);
 }
 
 static unsigned two_kernels(const void *work)
@@ -159,4 +162,4 @@ static const cls_filter *row_pass(const void *work) { return cls_two_pass_filter
 
 static void release_work(void *work) { cls_two_pass_release(work); }
 
-const cls_work_ops cls_two_pass_ops = {enqueue_work, two_kernels, row_pass, NULL, release_work};
+const cls_work_ops cls_two_pass_ops = {enqueue_work, two_kernels, row_pass, NULL, release_work, 1};

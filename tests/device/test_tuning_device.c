@@ -196,8 +196,9 @@ static void stale_results_are_reported(void **state)
     const cls_spec spec = gauss_spec(CLS_BORDER_CLAMP);
     char hash[17];
     assert_int_equal(cls_operator_hash(&spec, hash), CLS_OK);
-    const char *arch = cls_context_device(context)->arch[0] ? cls_context_device(context)->arch
-                                                             : context->record.id;
+    char arch[64]; /* the context's, copied: it is released before the file is written */
+    snprintf(arch, sizeof arch, "%s", cls_context_device(context)->arch[0] ? cls_context_device(context)->arch
+                                                                           : context->record.id);
     cls_context_release(context);
     FILE *file = fopen(path, "w");
     assert_non_null(file);
