@@ -199,11 +199,5 @@ void cls_two_pass_release(cls_two_pass *two_pass);
 const char *cls_two_pass_source(const cls_two_pass *two_pass);
 /* The row pass (0) or the column pass (1). */
 cls_filter *cls_two_pass_filter(const cls_two_pass *two_pass, int pass);
-/* Enqueues the row pass after wait_list and the column pass after it; *event (may be NULL) is
- * the column pass's. The image description has been checked against the buffers. The caller
- * serializes calls (the temporary image is shared). */
-cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem output,
-                                const cls_image_desc *image, cl_uint wait_count,
-                                const cl_event *wait_list, cl_event *event);
 
 #endif

@@ -201,9 +201,20 @@ static cls_status enqueue_nothing(cls_staged_run *run, cl_uint wait_count, const
                                : cls_fail(CLS_ERR_OPENCL, "clEnqueueMarkerWithWaitList failed: %s", cls_cl_error_name(error));
 }
 
-cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *described,
-                                  cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+/* The work's launch (cls_work_ops): the stages after wait_list, each after the one before, then
+ * the combination; the first stage reads input (the image's pitch and offset), the last step
+ * writes output (its pitch, offset and region of interest; with the undefined border only its
+ * pixels whose window lies inside the image), stages in between compute whole images. *event
+ * (may be NULL) is the last step's, or a marker's when nothing is written. The filter serializes
+ * calls (the f32 images are the run's). */
+static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                               const cls_image_desc *described, const cls_resolved_image *resolved, cl_uint wait_count,
+                               const cl_event *wait_list, cl_event *event)
 {
+    (void)output_count; /* one */
+    (void)resolved;
+    cls_staged_run *run = work;
+    const cl_mem output = outputs[0];
     cls_image_desc clipped = *described;
     if (run->undefined && !clip_to_interior(run, &clipped)) return enqueue_nothing(run, wait_count, wait_list, event);
     const cls_image_desc *image = &clipped;
@@ -230,15 +241,6 @@ cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem outp
         status = enqueue_combination(run, input, run->images[(run->count - 1) % 2], output, image, previous, event);
     if (previous) clReleaseEvent(previous);
     return status;
-}
-
-static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
-                               const cls_image_desc *image, const cls_resolved_image *resolved, cl_uint wait_count,
-                               const cl_event *wait_list, cl_event *event)
-{
-    (void)output_count; /* one */
-    (void)resolved;
-    return cls_staged_run_enqueue(work, input, outputs[0], image, wait_count, wait_list, event);
 }
 
 static unsigned kernel_count(const void *work) { return cls_staged_run_kernel_count(work); }

@@ -27,13 +27,6 @@ unsigned cls_staged_run_kernel_count(const cls_staged_run *run);
 cls_filter *cls_staged_run_stage(const cls_staged_run *run, unsigned k);
 /* Waits for every stage's background build (CLS_BUILD_TIERED); the first failure's status. */
 cls_status cls_staged_run_wait(cls_staged_run *run);
-/* Enqueues the stages after wait_list, each after the one before, then the combination; the
- * first stage reads input (the image's pitch and offset), the last step writes output (its
- * pitch, offset and region of interest; with the undefined border only its pixels whose window
- * lies inside the image), stages in between compute whole images. *event (may be NULL) is the
- * last step's, or a marker's when nothing is written. The image description has been checked
- * against the buffers; the caller serializes calls (the f32 images are the run's). */
-cls_status cls_staged_run_enqueue(cls_staged_run *run, cl_mem input, cl_mem output, const cls_image_desc *image,
-                                  cl_uint wait_count, const cl_event *wait_list, cl_event *event);
+/* Launches go through cls_staged_run_ops (host.h). */
 
 #endif

@@ -114,9 +114,17 @@ static cls_status reserve_temporary(cls_two_pass *two_pass, size_t bytes)
     return CLS_OK;
 }
 
-cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem output, const cls_image_desc *image,
-                                cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+/* The work's launch (cls_work_ops): the row pass after wait_list and the column pass after it;
+ * *event (may be NULL) is the column pass's. The filter serializes calls (the temporary image is
+ * shared). */
+static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                               const cls_image_desc *image, const cls_resolved_image *resolved, cl_uint wait_count,
+                               const cl_event *wait_list, cl_event *event)
 {
+    (void)output_count; /* one */
+    (void)resolved;
+    cls_two_pass *two_pass = work;
+    const cl_mem output = outputs[0];
     cls_status status = reserve_temporary(two_pass, image->width * image->height * sizeof(float));
     if (status != CLS_OK) return status;
     const int whole = image->roi_width == 0 && image->roi_height == 0;
@@ -140,15 +148,6 @@ cls_status cls_two_pass_enqueue(cls_two_pass *two_pass, cl_mem input, cl_mem out
                                     event);
     if (rows_done) clReleaseEvent(rows_done);
     return status;
-}
-
-static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, const cl_mem *outputs,
-                               const cls_image_desc *image, const cls_resolved_image *resolved, cl_uint wait_count,
-                               const cl_event *wait_list, cl_event *event)
-{
-    (void)output_count; /* one */
-    (void)resolved;
-    return cls_two_pass_enqueue(work, input, outputs[0], image, wait_count, wait_list, event);
 }
 
 static unsigned two_kernels(const void *work)
