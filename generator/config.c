@@ -81,7 +81,7 @@ int cls_kernel_shares_rows(const cls_kernel_config *config)
 static int past_unroll_limit(const cls_kernel_config *config)
 {
     const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
-    return computed_taps(config) * rows * config->cols > CLS_UNROLL_LIMIT;
+    return computed_taps(config) * rows * config->cols > config->policy.unroll_limit;
 }
 
 int cls_kernel_body_apart(const cls_kernel_config *config)
@@ -114,7 +114,7 @@ unsigned cls_kernel_register_cap(const cls_kernel_config *config)
     const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
                        multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;
-    return capped ? CLS_REGISTER_CAP : 0;
+    return capped ? config->policy.register_cap : 0;
 }
 
 int cls_kernel_streams(const cls_kernel_config *config)
@@ -141,11 +141,27 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
     return tile_h * (tile_w + 1) * sizeof(float);
 }
 
+cls_generation_policy cls_generation_policy_default(void)
+{
+    return (cls_generation_policy){.unroll_limit = CLS_UNROLL_LIMIT, .block_budget = CLS_BLOCK_BUDGET,
+                                   .register_cap = CLS_REGISTER_CAP, .stream_rows = CLS_STREAM_POLICY_ROWS,
+                                   .stream_cols = CLS_STREAM_POLICY_COLS, .stream_below_rows = CLS_STREAM_BELOW_ROWS};
+}
+
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
                                   unsigned simd_width, unsigned default_rows, unsigned default_group_width,
                                   unsigned default_group_height)
 {
+    return cls_kernel_config_init_policy(config, spec, simd_width, default_rows, default_group_width,
+                                         default_group_height, NULL);
+}
+
+cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_spec *spec, unsigned simd_width,
+                                         unsigned default_rows, unsigned default_group_width,
+                                         unsigned default_group_height, const cls_generation_policy *policy)
+{
     memset(config, 0, sizeof *config);
+    config->policy = policy ? *policy : cls_generation_policy_default();
     cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
     if (spec->body && cls_body_is_staged(spec->body))
@@ -198,17 +214,18 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     const int blocks = can_coarsen && default_rows > 1 && spec->bake_coefficients && !spec->body &&
                        config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
     config->cols = spec->cols_per_item ? spec->cols_per_item
-                   : blocks ? (cls_kernel_streams(config) ? CLS_STREAM_POLICY_COLS : 2)
+                   : blocks ? (cls_kernel_streams(config) ? config->policy.stream_cols : 2)
                             : 1;
     if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
-        while (config->rows > 1 && computed_taps(config) * config->rows * config->cols > CLS_BLOCK_BUDGET)
+        while (config->rows > 1 && computed_taps(config) * config->rows * config->cols > config->policy.block_budget)
             --config->rows;
     /* Blocks that the budget cuts to CLS_STREAM_BELOW_ROWS rows or fewer stream instead, where one
      * input row's multiply-adds still unroll in every region. */
-    if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= CLS_STREAM_BELOW_ROWS &&
-        computed_taps(config) * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT) {
-        config->rows = CLS_STREAM_POLICY_ROWS;
-        config->cols = CLS_STREAM_POLICY_COLS;
+    const cls_generation_policy *p = &config->policy;
+    if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= p->stream_below_rows &&
+        computed_taps(config) * p->stream_cols <= p->unroll_limit) {
+        config->rows = p->stream_rows;
+        config->cols = p->stream_cols;
     }
     if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_BODY_APART;
     config->spec.rows_per_item = config->rows;

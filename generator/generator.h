@@ -13,8 +13,21 @@
 #define CLS_FALLBACK_SIMD_WIDTH 32u
 
 /* A spec with every `auto` resolved: exactly what the emitted source depends on. */
+/* What a device's record may set about the code its kernels get (device-db: the keys
+ * unroll_limit, block_budget, register_cap, stream_rows, stream_cols, stream_below_rows); where a
+ * record says nothing, the CLS_* defaults below, measured on an H100. */
+typedef struct cls_generation_policy {
+    unsigned unroll_limit;      /* CLS_UNROLL_LIMIT */
+    unsigned block_budget;      /* CLS_BLOCK_BUDGET */
+    unsigned register_cap;      /* CLS_REGISTER_CAP */
+    unsigned stream_rows;       /* CLS_STREAM_POLICY_ROWS */
+    unsigned stream_cols;       /* CLS_STREAM_POLICY_COLS */
+    unsigned stream_below_rows; /* CLS_STREAM_BELOW_ROWS */
+} cls_generation_policy;
+
 typedef struct cls_kernel_config {
     cls_spec spec;           /* spec.coefficients points at `coefficients` below */
+    cls_generation_policy policy; /* the device's, else the defaults */
     float *coefficients;     /* owned copy */
     char *body;              /* owned copy of spec.body, or NULL */
     cls_partition partition; /* never AUTO */
@@ -142,10 +155,17 @@ void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls
  * caller lacks at cls_spec_init's defaults; "spec is NULL" for NULL. Every public entry that
  * takes a spec works on such a copy. */
 cls_status cls_spec_read(const cls_spec *spec, cls_spec *copy);
-/* Validates the spec and resolves `auto` with the given policy defaults. */
+/* Validates the spec and resolves `auto` with the given policy defaults and the default
+ * generation policy. */
 cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
                                   unsigned simd_width, unsigned default_rows, unsigned default_group_width,
                                   unsigned default_group_height);
+/* The same with a device's generation policy (NULL: the defaults). */
+cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_spec *spec, unsigned simd_width,
+                                         unsigned default_rows, unsigned default_group_width,
+                                         unsigned default_group_height, const cls_generation_policy *policy);
+/* The defaults: CLS_UNROLL_LIMIT, CLS_BLOCK_BUDGET, CLS_REGISTER_CAP and the streaming policy's. */
+cls_generation_policy cls_generation_policy_default(void);
 void cls_kernel_config_free(cls_kernel_config *config);
 
 /* The canonical key: the same for every spec that yields the same kernel (malloc'd, NULL on OOM). */

@@ -50,6 +50,13 @@ typedef struct cls_arch_record {
     int use_models;         /* 1: where no tuning result applies and the spec gives its expected
                              * size, `auto` takes the analytic models' choice (cls_model_choose)
                              * rather than the policy; key use_models, by default on for GPUs */
+    /* policy of the generated code (0: the library's defaults, measured on an H100): multiply-adds
+     * a work-item may unroll in every region, and within which it gets as many output rows as
+     * fit; the registers a compute-bound block is built to (compilers that take a cap); and
+     * the rows and columns a block policy streams instead of blocks cut to stream_below_rows
+     * rows or fewer */
+    unsigned unroll_limit, block_budget, register_cap;
+    unsigned stream_rows, stream_cols, stream_below_rows;
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -8,14 +8,27 @@ const char *cls_plan_arch(const cls_planner *planner)
     return planner->caps->arch[0] ? planner->caps->arch : planner->record->id;
 }
 
+cls_generation_policy cls_plan_generation(const cls_arch_record *record)
+{
+    cls_generation_policy policy = cls_generation_policy_default();
+    if (record->unroll_limit) policy.unroll_limit = record->unroll_limit;
+    if (record->block_budget) policy.block_budget = record->block_budget;
+    if (record->register_cap) policy.register_cap = record->register_cap;
+    if (record->stream_rows) policy.stream_rows = record->stream_rows;
+    if (record->stream_cols) policy.stream_cols = record->stream_cols;
+    if (record->stream_below_rows) policy.stream_below_rows = record->stream_below_rows;
+    return policy;
+}
+
 cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config)
 {
     const cls_device_caps *caps = planner->caps;
     const cls_arch_record *record = planner->record;
     const unsigned simd = caps->simd_width ? caps->simd_width : record->simd_width;
+    const cls_generation_policy generation = cls_plan_generation(record);
     for (unsigned rows = record->default_rows;; rows /= 2) {
-        const cls_status status =
-            cls_kernel_config_init(config, spec, simd, rows, record->default_wg_x, record->default_wg_y);
+        const cls_status status = cls_kernel_config_init_policy(config, spec, simd, rows, record->default_wg_x,
+                                                                record->default_wg_y, &generation);
         if (status != CLS_OK || spec->rows_per_item || rows <= 1 || cls_kernel_local_bytes(config) <= caps->local_mem_size)
             return status;
         cls_kernel_config_free(config);

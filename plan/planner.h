@@ -34,8 +34,11 @@ typedef struct cls_planner {
 
 /* The architecture the device's tuning results are filed under (its key, else the record's id). */
 const char *cls_plan_arch(const cls_planner *planner);
-/* spec with `auto` resolved by the record's policy: rows per work-item halved while a local tile
- * would not fit the device (the configuration is freed by the caller). */
+/* The record's policy for the generated code: its keys over the generator's defaults. */
+cls_generation_policy cls_plan_generation(const cls_arch_record *record);
+/* spec with `auto` resolved by the record's policy (work-group shape, rows, and the generated
+ * code's limits): rows per work-item halved while a local tile would not fit the device (the
+ * configuration is freed by the caller). */
 cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config);
 /* The tuned result for spec at width x height (0 x 0: the largest class tuned; else the exact
  * class, else the nearest); 0 when the operator was never tuned on this architecture. */

@@ -4,7 +4,8 @@
  * planned from its result with no build; a register-capped compute-bound weighted sum on NVIDIA
  * from the policy with no build; an operator body from three builds (the policy's, then naive and
  * isp-block at Algorithm 2's shape, at least 256 work-items a group on a GPU), its partition by
- * the ISP gain of those registers; a failing build fails the plan; the spec's own knobs stay. */
+ * the ISP gain of those registers; the record's generated-code policy (unroll budget, register
+ * cap) reaches the configuration; a failing build fails the plan; the spec's own knobs stay. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -148,6 +149,37 @@ static void capped_weighted_sum_needs_no_build(void **state)
     cls_kernel_config_free(&policy);
 }
 
+/* The record's generated-code policy reaches the configuration: sm_90 names the defaults; a
+ * record with a smaller budget and cap (and no streaming for the blocks it leaves) gives fewer
+ * rows and that cap. */
+static void record_sets_the_generated_code_policy(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(f->record.unroll_limit, CLS_UNROLL_LIMIT);
+    assert_int_equal(f->record.register_cap, CLS_REGISTER_CAP);
+    static float mask[13 * 13];
+    for (unsigned i = 0; i < 13 * 13; ++i) mask[i] = (float)((i * 37) % 19) - 9.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 13;
+    spec.coefficients = mask;
+    spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    spec.partition = CLS_PARTITION_ISP_WARP;
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    const unsigned rows = config.rows;
+    assert_int_equal(cls_kernel_register_cap(&config), CLS_REGISTER_CAP);
+    cls_kernel_config_free(&config);
+    f->record.block_budget = 700;
+    f->record.stream_below_rows = 1; /* blocks of 2 rows stay blocks */
+    f->record.register_cap = 48;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_true(config.rows < rows);
+    assert_true(169u * config.rows * config.cols <= 700u);
+    assert_int_equal(cls_kernel_register_cap(&config), 48);
+    cls_kernel_config_free(&config);
+}
+
 static void operator_body_is_planned_from_three_builds(void **state)
 {
     fixture *f = *state;
@@ -205,6 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(tuned_operator_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(capped_weighted_sum_needs_no_build, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),
