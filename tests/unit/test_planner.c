@@ -126,9 +126,9 @@ static void tuned_operator_needs_no_build(void **state)
     cls_operator_release(op);
 }
 
-static void capped_weighted_sum_needs_no_build(void **state)
+/* A 13x13 mask of mixed coefficients, baked: a compute-bound weighted sum. */
+static cls_spec baked_13x13(void)
 {
-    fixture *f = *state;
     static float mask[13 * 13];
     for (unsigned i = 0; i < 13 * 13; ++i) mask[i] = (float)((i * 37) % 19) - 9.0f;
     cls_spec spec;
@@ -136,6 +136,13 @@ static void capped_weighted_sum_needs_no_build(void **state)
     spec.mask_width = spec.mask_height = 13;
     spec.coefficients = mask;
     spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    return spec;
+}
+
+static void capped_weighted_sum_needs_no_build(void **state)
+{
+    fixture *f = *state;
+    cls_spec spec = baked_13x13();
     spec.border = CLS_BORDER_MIRROR101;
     cls_tuning choice = {CLS_TUNING_INIT};
     assert_int_equal(cls_plan_models(&f->planner, &spec, 4096, 4096, &choice), CLS_OK);
@@ -157,13 +164,7 @@ static void record_sets_the_generated_code_policy(void **state)
     fixture *f = *state;
     assert_int_equal(f->record.unroll_limit, CLS_UNROLL_LIMIT);
     assert_int_equal(f->record.register_cap, CLS_REGISTER_CAP);
-    static float mask[13 * 13];
-    for (unsigned i = 0; i < 13 * 13; ++i) mask[i] = (float)((i * 37) % 19) - 9.0f;
-    cls_spec spec;
-    cls_spec_init(&spec);
-    spec.mask_width = spec.mask_height = 13;
-    spec.coefficients = mask;
-    spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    cls_spec spec = baked_13x13();
     spec.partition = CLS_PARTITION_ISP_WARP;
     cls_kernel_config config;
     assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
