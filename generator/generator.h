@@ -119,7 +119,7 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config);
  * (81 per 8 bytes moved, about an H100's FP32 rate over its memory bandwidth), not by the latency
  * that more resident warps hide. The models keep the policy's work-group shape for them, and eq.
  * 10 weighs the naive build at the ISP build's occupancy, as for streaming (departures from
- * Hipacc and the ISP paper; host/model_choice.c). On an H100 (random 9x9, 8 x 2 outputs per
+ * Hipacc and the ISP paper; plan/models.c). On an H100 (random 9x9, 8 x 2 outputs per
  * work-item, 4096^2) Algorithm 2's 32x1 took 83 us in constant mode against 79 at 32x4, and the
  * occupancies chose naive in repeat, 120 against 78 us. */
 #define CLS_COMPUTE_BOUND_TAPS 81u
