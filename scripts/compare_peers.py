@@ -295,13 +295,21 @@ def cupy_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
 
 # ---------------------------------------------------------------- OpenCV and scipy (CPU)
 
-def opencv_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
-                args: argparse.Namespace) -> Peer:
-    peer = Peer("OpenCV")
+def import_cv2(peer: Peer):
+    """OpenCV's module, or None with a note on the peer."""
     try:
         import cv2
     except ImportError as error:
         peer.notes.append(f"OpenCV (cv2) unavailable: {error}")
+        return None
+    return cv2
+
+
+def opencv_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
+                args: argparse.Namespace) -> Peer:
+    peer = Peer("OpenCV")
+    cv2 = import_cv2(peer)
+    if cv2 is None:
         return peer
     peer.available = True
     peer.description = (f"cv2.filter2D (medianBlur, erode), OpenCV {cv2.__version__}, "
@@ -344,10 +352,8 @@ def time_opencv_case(cv2, peer: Peer, case: Case, border: str, image, small: np.
 def opencv_ocl_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
                     args: argparse.Namespace) -> Peer:
     peer = Peer("OpenCV-OCL")
-    try:
-        import cv2
-    except ImportError as error:
-        peer.notes.append(f"OpenCV (cv2) unavailable: {error}")
+    cv2 = import_cv2(peer)
+    if cv2 is None:
         return peer
     cv2.ocl.setUseOpenCL(True)
     if not cv2.ocl.haveOpenCL() or not cv2.ocl.useOpenCL():
