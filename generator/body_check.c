@@ -93,15 +93,10 @@ static int one_of(const token *t, const char *const *names)
     return 0;
 }
 
-/* The generated kernel's own variables: never named by a body. */
-static const char *const kernel_names[] = {"input", "output", "mask", "input_offset", "output_offset", "input_pitch",
-                                           "output_pitch", "roi", "border_value", "group_bounds", "body_columns",
-                                           "group_x", "group_y", "at_left", "at_right", "at_top", "at_bottom",
-                                           "border_lo", "border_hi", "border_both", "input_t", "output_t", NULL};
-/* Readable, never declared; all but sum never assigned (sum is what OUT names). */
-static const char *const readable_names[] = {"x", "y", "width", "height", "sum", NULL};
+/* The macros of the generated source: never declared, defined or undefined by a body. */
 static const char *const macro_names[] = {"IN", "OUT", "MASK", "FOR_WINDOW", "MASK_W", "MASK_H", "HALF_W", "HALF_H",
-                                          "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", NULL};
+                                          "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", "SIMD_WIDTH", "TILE_W",
+                                          "TILE_H", "SPAN_W", "REGISTER_CAP", NULL};
 /* Words that begin a declaration. */
 static const char *const type_words[] = {"const", "volatile", "private", "__private", "unsigned", "signed", "char",
                                          "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
@@ -159,9 +154,200 @@ static int assigned_at(const token *t, size_t count, size_t i)
     return i >= 2 && (pair(&t[i - 2], &t[i - 1], '+', '+') || pair(&t[i - 2], &t[i - 1], '-', '-'));
 }
 
+/* The bytes of one element of the type word T (a vector type's lanes included; 3 lanes take 4),
+ * or 0 for a qualifier or a word that is no type. */
+static unsigned element_bytes(const token *t)
+{
+    static const struct { const char *base; unsigned bytes; } bases[] = {
+        {"char", 1}, {"uchar", 1}, {"bool", 1}, {"short", 2}, {"ushort", 2}, {"half", 2}, {"int", 4}, {"uint", 4},
+        {"float", 4}, {"long", 8}, {"ulong", 8}, {"double", 8}, {"size_t", 8}, {"unsigned", 4}, {"signed", 4}};
+    for (size_t k = 0; k < sizeof bases / sizeof bases[0]; ++k) {
+        const size_t n = strlen(bases[k].base);
+        if (t->length < n || memcmp(t->text, bases[k].base, n) != 0) continue;
+        if (t->length == n) return bases[k].bytes;
+        char lanes[4] = {0};
+        if (t->length - n > 2) continue;
+        memcpy(lanes, t->text + n, t->length - n);
+        const unsigned count = (unsigned)atoi(lanes);
+        if (count == 2 || count == 4 || count == 8 || count == 16) return bases[k].bytes * count;
+        if (count == 3) return bases[k].bytes * 4;
+    }
+    return 0;
+}
+
+/* An object-like #define of the body: its name and the tokens of its value. */
+typedef struct definition {
+    const token *name;
+    size_t first, end; /* value tokens [first, end) */
+} definition;
+
+enum { DEFINITIONS_MAX = 64, EVALUATION_DEPTH = 8 };
+#define ARRAY_BYTES_CAP (1LL << 40) /* products saturate here: far above any limit */
+
+/* A constant integer expression of the tokens [i, end): literals, MASK_W, MASK_H, HALF_W, HALF_H
+ * and the body's own object-like #defines of such expressions, with + - * / % and brackets. */
+typedef struct evaluation {
+    const token *t;
+    size_t i, end;
+    const definition *definitions;
+    size_t definition_count;
+    unsigned width, height;
+    int depth, ok;
+} evaluation;
+
+static long long evaluate_sum(evaluation *v);
+
+static long long saturate(long long value)
+{
+    return value > ARRAY_BYTES_CAP ? ARRAY_BYTES_CAP : value < -ARRAY_BYTES_CAP ? -ARRAY_BYTES_CAP : value;
+}
+
+static long long evaluate_name(evaluation *v, const token *name)
+{
+    if (is(name, "MASK_W")) return v->width;
+    if (is(name, "MASK_H")) return v->height;
+    if (is(name, "HALF_W")) return v->width / 2;
+    if (is(name, "HALF_H")) return v->height / 2;
+    for (size_t k = v->definition_count; k-- > 0;) {
+        const definition *d = &v->definitions[k];
+        if (d->name->length != name->length || memcmp(d->name->text, name->text, name->length) != 0) continue;
+        if (v->depth >= EVALUATION_DEPTH) break;
+        evaluation inner = *v;
+        inner.i = d->first, inner.end = d->end, inner.depth = v->depth + 1;
+        const long long value = evaluate_sum(&inner);
+        if (!inner.ok || inner.i != inner.end) break;
+        return value;
+    }
+    v->ok = 0;
+    return 0;
+}
+
+static long long evaluate_primary(evaluation *v)
+{
+    if (!v->ok || v->i >= v->end) return v->ok = 0;
+    const token *t = &v->t[v->i++];
+    if (is(t, "-")) return -evaluate_primary(v);
+    if (is(t, "+")) return evaluate_primary(v);
+    if (is(t, "(")) {
+        const long long value = evaluate_sum(v);
+        if (v->i >= v->end || !is(&v->t[v->i], ")")) return v->ok = 0;
+        ++v->i;
+        return value;
+    }
+    if (t->kind == TOKEN_NAME) return evaluate_name(v, t);
+    if (t->kind != TOKEN_NUMBER || t->length >= 24) return v->ok = 0;
+    char digits[24];
+    memcpy(digits, t->text, t->length);
+    digits[t->length] = '\0';
+    char *end;
+    const long long value = strtoll(digits, &end, 0);
+    if (*end && strspn(end, "uUlL") != strlen(end)) return v->ok = 0;
+    return saturate(value);
+}
+
+static long long evaluate_product(evaluation *v)
+{
+    long long value = evaluate_primary(v);
+    while (v->ok && v->i < v->end && (is(&v->t[v->i], "*") || is(&v->t[v->i], "/") || is(&v->t[v->i], "%"))) {
+        const char op = v->t[v->i++].text[0];
+        const long long right = evaluate_primary(v);
+        if (op == '*') value = saturate(right && llabs(value) > ARRAY_BYTES_CAP / llabs(right) ? ARRAY_BYTES_CAP : value * right);
+        else if (right == 0) v->ok = 0;
+        else value = op == '/' ? value / right : value % right;
+    }
+    return value;
+}
+
+static long long evaluate_sum(evaluation *v)
+{
+    long long value = evaluate_product(v);
+    while (v->ok && v->i < v->end && (is(&v->t[v->i], "+") || is(&v->t[v->i], "-"))) {
+        const int minus = is(&v->t[v->i++], "-");
+        value = saturate(minus ? value - evaluate_product(v) : value + evaluate_product(v));
+    }
+    return value;
+}
+
+/* The index of the bracket closing the one at T[open], or COUNT. */
+static size_t closing(const token *t, size_t count, size_t open)
+{
+    int depth = 0;
+    for (size_t k = open; k < count; ++k) {
+        if (t[k].kind != TOKEN_PUNCT) continue;
+        if (is(&t[k], "(") || is(&t[k], "[") || is(&t[k], "{")) ++depth;
+        else if ((is(&t[k], ")") || is(&t[k], "]") || is(&t[k], "}")) && --depth == 0) return k;
+    }
+    return count;
+}
+
+/* The elements of the initializer "= { a, b, ... }" starting at T[i], or 0 when there is none. */
+static long long initializer_elements(const token *t, size_t count, size_t i)
+{
+    if (i + 1 >= count || !is(&t[i], "=") || !is(&t[i + 1], "{")) return 0;
+    const size_t end = closing(t, count, i + 1);
+    long long elements = 1;
+    for (size_t k = i + 2; k < end; ++k) {
+        if (is(&t[k], "(") || is(&t[k], "[") || is(&t[k], "{")) k = closing(t, count, k);
+        else if (is(&t[k], ",") && k + 1 < end) ++elements;
+    }
+    return end == i + 2 ? 0 : elements;
+}
+
+/* The bytes of the array whose name is T[i] and whose first bracket is T[i + 1]: each dimension
+ * evaluated (an empty one from the initializer). -1 when a size is no constant the checker can
+ * evaluate. */
+static long long array_bytes(const token *t, size_t count, size_t i, unsigned element, const definition *definitions,
+                             size_t definition_count, unsigned width, unsigned height)
+{
+    long long elements = 1;
+    size_t k = i + 1;
+    while (k < count && is(&t[k], "[")) {
+        const size_t end = closing(t, count, k);
+        long long size;
+        if (end == k + 1) {
+            size = initializer_elements(t, count, end + 1);
+        } else {
+            evaluation v = {t, k + 1, end, definitions, definition_count, width, height, 0, 1};
+            size = evaluate_sum(&v);
+            if (!v.ok || v.i != end) return -1;
+        }
+        if (size <= 0) return -1;
+        elements = size > ARRAY_BYTES_CAP / elements ? ARRAY_BYTES_CAP : elements * size;
+        k = end + 1;
+    }
+    return elements > ARRAY_BYTES_CAP / element ? ARRAY_BYTES_CAP : elements * element;
+}
+
+/* Whether T is a name with the prefix reserved for the generated code. */
+static int reserved(const token *t)
+{
+    return t->kind == TOKEN_NAME && t->length >= 4 &&
+           (memcmp(t->text, "cls_", 4) == 0 || memcmp(t->text, "CLS_", 4) == 0);
+}
+
+/* IN(dx, dy) at T[i] with literal offsets outside the window: refused. */
+static cls_status check_window_read(const token *t, size_t count, size_t i, unsigned width, unsigned height)
+{
+    size_t j = i + 2;
+    long dx, dy;
+    if (!(literal_argument(t, count, &j, &dx) && j < count && is(&t[j], ",") && (++j, 1) &&
+          literal_argument(t, count, &j, &dy) && j < count && is(&t[j], ")")))
+        return CLS_OK;
+    const long hw = (long)width / 2, hh = (long)height / 2;
+    if (dx >= -hw && dx <= hw && dy >= -hh && dy <= hh) return CLS_OK;
+    return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                    "operator body, line %u: IN(%ld, %ld) reads outside the %ux%u window (|dx| <= %ld, |dy| <= %ld): "
+                    "declare a larger window (user:FILE,WxH)",
+                    t[i].line, dx, dy, width, height, hw, hh);
+}
+
 static cls_status check_tokens(const token *t, size_t count, unsigned width, unsigned height)
 {
     int depth = 0, assigns_out = 0, in_declaration = 0, declaration_depth = 0, operators_in_row = 0;
+    unsigned element = 4;             /* the bytes of an element of the declaration's type */
+    long long private_bytes = 0;      /* of every array the body declares */
+    definition definitions[DEFINITIONS_MAX];
+    size_t definition_count = 0;
     for (size_t i = 0; i < count; ++i) {
         const token *k = &t[i];
         const token *before = i ? &t[i - 1] : NULL, *after = i + 1 < count ? &t[i + 1] : NULL;
@@ -182,43 +368,53 @@ static cls_status check_tokens(const token *t, size_t count, unsigned width, uns
         }
         operators_in_row = 0;
         if (k->kind == TOKEN_HASH) {
-            if (after && (is(after, "define") || is(after, "undef"))) {
-                const token *name = i + 2 < count ? &t[i + 2] : NULL;
-                if (name && (one_of(name, macro_names) || one_of(name, kernel_names) || one_of(name, readable_names)))
-                    return refuse(k->line, "#define or #undef of '%s', a name the generated kernel uses", name->text,
-                                  name->length);
-            }
+            const token *name = i + 2 < count ? &t[i + 2] : NULL;
+            if (after && (is(after, "define") || is(after, "undef")) && name &&
+                (one_of(name, macro_names) || reserved(name)))
+                return refuse(k->line, "#define or #undef of '%s', a name of the generated code", name->text,
+                              name->length);
             if (after && is(after, "include")) return refuse(k->line, "#include is not allowed in a body", NULL, 0);
+            if (after && is(after, "define") && name && name->kind == TOKEN_NAME &&
+                definition_count < DEFINITIONS_MAX) { /* object-like: no '(' right after the name */
+                size_t end = i + 3;
+                while (end < count && t[end].line == name->line) ++end;
+                if (!(i + 3 < end && is(&t[i + 3], "(") && t[i + 3].text == name->text + name->length))
+                    definitions[definition_count++] = (definition){name, i + 3, end};
+            }
             continue;
         }
         if (k->kind != TOKEN_NAME) continue;
-        if (one_of(k, type_words)) in_declaration = 1, declaration_depth = depth; /* or a cast: harmless */
+        if (reserved(k))
+            return refuse(k->line, "'%s': names starting with cls_ are reserved for the generated code", k->text,
+                          k->length);
+        if (one_of(k, type_words)) {
+            if (!in_declaration) element = 4;
+            if (element_bytes(k)) element = element_bytes(k);
+            in_declaration = 1, declaration_depth = depth; /* or a cast: harmless */
+        }
         if (is(k, "return") || is(k, "goto"))
             return refuse(k->line, "'%s' would skip writing the output; assign OUT instead", k->text, k->length);
-        if (one_of(k, kernel_names))
-            return refuse(k->line, "'%s' is the generated kernel's own variable: read pixels with IN(dx, dy) and the "
-                                   "mask with MASK(dx, dy)", k->text, k->length);
         const int declared = in_declaration && before && depth == declaration_depth &&
                              (one_of(before, type_words) || is(before, ",") || is(before, "*"));
-        if (declared && (one_of(k, readable_names) || one_of(k, macro_names)))
-            return refuse(k->line, "declares '%s', a name the generated kernel uses: choose another name", k->text,
+        if (declared && one_of(k, macro_names))
+            return refuse(k->line, "declares '%s', a macro of the generated code: choose another name", k->text,
                           k->length);
-        const int assigned = assigned_at(t, count, i);
-        if (assigned && one_of(k, readable_names) && !is(k, "sum"))
-            return refuse(k->line, "assigns '%s', which the generated kernel owns", k->text, k->length);
-        if ((is(k, "OUT") || is(k, "sum")) && assigned) assigns_out = 1;
+        if (declared && after && is(after, "[")) {
+            const long long bytes = array_bytes(t, count, i, element, definitions, definition_count, width, height);
+            if (bytes < 0)
+                return refuse(k->line, "the size of array '%s' is not a constant of integer literals, MASK_W, "
+                                       "MASK_H and the body's own #defines", k->text, k->length);
+            private_bytes += bytes;
+            if (private_bytes > CLS_BODY_MAX_PRIVATE_BYTES)
+                return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                                "operator body, line %u: its arrays take %lld bytes of private memory per pixel "
+                                "(this one %lld): at most %d are accepted",
+                                k->line, private_bytes, bytes, CLS_BODY_MAX_PRIVATE_BYTES);
+        }
+        if (is(k, "OUT") && assigned_at(t, count, i)) assigns_out = 1;
         if (is(k, "IN") && after && is(after, "(")) {
-            size_t j = i + 2;
-            long dx, dy;
-            if (literal_argument(t, count, &j, &dx) && j < count && is(&t[j], ",") && (++j, 1) &&
-                literal_argument(t, count, &j, &dy) && j < count && is(&t[j], ")")) {
-                const long hw = (long)width / 2, hh = (long)height / 2;
-                if (dx < -hw || dx > hw || dy < -hh || dy > hh)
-                    return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                                    "operator body, line %u: IN(%ld, %ld) reads outside the %ux%u window (|dx| <= %ld, "
-                                    "|dy| <= %ld): declare a larger window (user:FILE,WxH)",
-                                    k->line, dx, dy, width, height, hw, hh);
-            }
+            const cls_status status = check_window_read(t, count, i, width, height);
+            if (status != CLS_OK) return status;
         }
     }
     if (depth != 0) return refuse(count ? t[count - 1].line : 1, "a bracket is never closed", NULL, 0);

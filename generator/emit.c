@@ -122,29 +122,6 @@ static axis_check other_groups_check(const cls_kernel_config *c)
     return c->spec.border == CLS_BORDER_MIRROR101 ? CHECK_ANY : CHECK_BOTH;
 }
 
-/* The number of the line that text appended next starts. */
-static unsigned next_line(const strbuf *out)
-{
-    unsigned lines = 1;
-    for (const char *p = strbuf_text(out); *p; ++p) lines += *p == '\n';
-    return lines;
-}
-
-/* A user-written body, with IN(dx, dy) reading through the accessor at offsets clamped to the
- * declared window (literal offsets outside it are refused before: body_check.c; computed ones
- * cannot read past the window and its border handling); `#line` makes compiler messages point at
- * the body's own lines. */
-static void emit_window_user(emitter *e, const access *a)
-{
-    strbuf *out = e->out;
-    strbuf_append(out, "#define IN(dx, dy) ");
-    access_pixel(e, a, " + clamp((int)(dx), -HALF_W, HALF_W)", " + clamp((int)(dy), -HALF_H, HALF_H)");
-    strbuf_append(out, "\n#line 1 \"operator\"\n");
-    strbuf_append(out, e->config->spec.body);
-    strbuf_append(out, "\n");
-    strbuf_printf(out, "#line %u \"clstencil\"\n#undef IN\n", next_line(out) + 1);
-}
-
 /* Undefined border: pixels whose window leaves the image are not written (only the sides the
  * region checks can be left). */
 static void emit_undefined_skip(emitter *e, int indent, axis_check x, axis_check y)
@@ -187,7 +164,7 @@ static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check 
     const axis_check check_y = c->rows > 1 && y == CHECK_HI ? CHECK_BOTH : y;
     const axis_check check_x = c->cols > 1 && x == CHECK_HI ? CHECK_BOTH : x;
     const access a = {c->input_path == CLS_INPUT_IMAGE ? ACCESS_IMAGE : ACCESS_GLOBAL, check_x, check_y, "x", "y", x, y};
-    if (c->spec.body) emit_window_user(e, &a);
+    if (c->spec.body) emit_body_call(e, indent, &a);
     else if (cls_kernel_streams(c)) emit_stream(e, indent, &a, rolled);
     else if (rolled) emit_sums_rolled(e, indent, &a);
     else emit_sums(e, indent, &a);
@@ -206,36 +183,17 @@ static void emit_region(emitter *e, int indent, axis_check x, axis_check y, int 
     else emit_region_direct(e, indent, x, y, rolled);
 }
 
-/* The baked coefficients of every mask as a program-scope array. */
-static void emit_baked_array(emitter *e, const char *comment)
+void emit_baked_array(emitter *e, const char *name, const char *comment)
 {
     const cls_kernel_config *c = e->config;
     strbuf *out = e->out;
-    strbuf_printf(out, "/* %s */\n__constant float baked_mask[MASKS * MASK_W * MASK_H] = {", comment);
+    strbuf_printf(out, "/* %s */\n__constant float %s[MASKS * MASK_W * MASK_H] = {", comment, name);
     for (size_t k = 0; k < (size_t)c->masks * c->spec.mask_width * c->spec.mask_height; ++k) {
         strbuf_append(out, k % 8 ? " " : "\n    ");
         append_float(out, c->coefficients[k]);
         strbuf_append(out, ",");
     }
     strbuf_append(out, "\n};\n");
-}
-
-static void emit_body_helpers(emitter *e)
-{
-    const cls_spec *s = &e->config->spec;
-    strbuf *out = e->out;
-    if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
-        emit_baked_array(e, "Literals the compiler folds once FOR_WINDOW is unrolled.");
-        strbuf_append(out, "#define MASK(dx, dy) baked_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
-    } else if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) {
-        strbuf_append(out, "#define MASK(dx, dy) coef.c[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
-    } else {
-        strbuf_append(out, "#define MASK(dx, dy) mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
-    }
-    strbuf_append(out, "#define FOR_WINDOW(dx, dy) \\\n"
-                       "    for (int dy = -HALF_H; dy <= HALF_H; ++dy) \\\n"
-                       "        for (int dx = -HALF_W; dx <= HALF_W; ++dx)\n"
-                       "#define OUT sum\n\n");
 }
 
 /* The variant in words, for the header comment. */
@@ -328,7 +286,7 @@ static void emit_header(emitter *e)
     strbuf_append(out, "\n");
     if (s->body) emit_body_helpers(e);
     else if (cls_kernel_rolls_borders(c) && cls_kernel_literal_coefficients(c)) {
-        emit_baked_array(e, "The border regions loop over these; the body region has them as literals.");
+        emit_baked_array(e, "baked_mask", "The border regions loop over these; the body region has them as literals.");
         strbuf_append(out, "\n");
     }
 }
@@ -370,7 +328,7 @@ static void emit_signature(emitter *e)
     if (cls_kernel_hardware_border(c)) strbuf_line(out, 1, "(void)width; (void)height; /* the sampler handles borders */");
     strbuf_line(out, 1, "output += output_offset;");
     for (unsigned k = 1; k < cls_kernel_outputs(c); ++k) strbuf_line(out, 1, "output%u += output_offset;", k);
-    if (c->spec.body) strbuf_line(out, 1, "(void)mask; /* the operator may not use it */");
+    if (c->spec.body) strbuf_line(out, 1, "(void)mask; /* only the operator's function may read it */");
     else if (cls_kernel_literal_coefficients(c)) strbuf_line(out, 1, "(void)mask; /* coefficients are baked */");
     if (!software_constant(e)) strbuf_line(out, 1, "(void)border_value;");
     if (local_memory(c)) {
@@ -487,7 +445,7 @@ static void emit_local_sums(emitter *e)
     strbuf_line(out, 1, "/* The sums read the tile: no checks. */");
     strbuf_line(out, 1, "const int tx = get_local_id(0) * COLS + HALF_W, ty = get_local_id(1) * ROWS + HALF_H;");
     const access a = {ACCESS_TILE, CHECK_NONE, CHECK_NONE, "tx", "ty", CHECK_NONE, CHECK_NONE};
-    if (c->spec.body) emit_window_user(e, &a);
+    if (c->spec.body) emit_body_call(e, 1, &a);
     else emit_sums(e, 1, &a);
 }
 
@@ -508,7 +466,7 @@ void emit_store_outputs(emitter *e, int indent, const char *k, const char *at)
     for (unsigned m = 0; m < c->masks; ++m) {
         strbuf sum;
         strbuf_init(&sum);
-        emitter inner = {&sum, c};
+        emitter inner = {&sum, c, NULL};
         append_sum(&inner, m, k, "l");
         if (c->epilogue) strbuf_line(e->out, indent, "const float r%u = %s;", m, strbuf_text(&sum));
         else emit_store_value(e, indent, m, at, strbuf_text(&sum));
@@ -540,15 +498,19 @@ static void emit_store(emitter *e)
 
 char *cls_emit_source(const cls_kernel_config *config)
 {
-    strbuf out;
+    strbuf out, kernel;
     strbuf_init(&out);
-    emitter e = {&out, config};
-    emit_header(&e);
+    strbuf_init(&kernel);
+    emitter header = {&out, config, NULL};
+    emit_header(&header);
+    emitter e = {&kernel, config, &out}; /* an operator body's functions go before the kernel */
     emit_signature(&e);
     emit_sum_declaration(&e, 1);
     emit_regions(&e);
     if (local_memory(config)) emit_local_sums(&e);
     if (!cls_kernel_streams(config)) emit_store(&e); /* a streaming region stores as it goes */
-    strbuf_append(&out, "}\n");
+    strbuf_append(&kernel, "}\n");
+    strbuf_append(&out, strbuf_text(&kernel));
+    strbuf_free(&kernel);
     return strbuf_take(&out);
 }

@@ -18,6 +18,7 @@ typedef enum axis_check { CHECK_NONE, CHECK_LO, CHECK_HI, CHECK_BOTH, CHECK_ONCE
 typedef struct emitter {
     strbuf *out;
     const cls_kernel_config *config;
+    strbuf *program; /* program-scope code written before the kernel (an operator body's functions) */
 } emitter;
 
 /* Where a tap's pixel comes from, and which checks its indices get. */
@@ -83,6 +84,13 @@ void emit_tile_declaration(emitter *e, int indent);
 void emit_staging(emitter *e, int indent, axis_check x, axis_check y);
 void emit_row_pass(emitter *e, int indent, axis_check x, axis_check y);
 void emit_column_pass(emitter *e, int indent);
+
+/* An operator body (emit_body.c): the macros it uses, and the call of its function for a region
+ * reading through `a` (the function itself goes to e->program), which sets sum. */
+void emit_body_helpers(emitter *e);
+void emit_body_call(emitter *e, int indent, const access *a);
+/* The baked coefficients of every mask as the program-scope array `name` (emit.c). */
+void emit_baked_array(emitter *e, const char *name, const char *comment);
 
 /* Text helpers (emit.c). */
 void indent_line(strbuf *out, int indent);

@@ -333,7 +333,7 @@ static void emit_shared_sums(emitter *e, int indent, int r, char set)
         if (!for_each_use(e, (int)c->rows, r, x, NULL)) continue;
         strbuf uses; /* " sum += c * pa<x>; ..." */
         strbuf_init(&uses);
-        emitter line = {&uses, c};
+        emitter line = {&uses, c, NULL};
         for_each_use(&line, (int)c->rows, r, x, set == 'a' ? accumulate_a : accumulate_b);
         strbuf_line(e->out, indent, "%s", strbuf_text(&uses) + 1);
         strbuf_free(&uses);

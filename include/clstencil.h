@@ -301,9 +301,12 @@ typedef struct cls_spec {
      * built-in weighted sum. They read neighbours with IN(dx, dy) (a float, border handling
      * included), the mask with MASK(dx, dy), may iterate the window with FOR_WINDOW(dx, dy)
      * { ... }, and assign OUT (a float, converted to the output type). Errors in the build log
-     * carry the body's own line numbers (file name "operator"). IN's offsets are clamped to the
-     * window; cls_spec_validate refuses bodies over 64 KiB and those that break the rules of
-     * docs/reliability.md (literal offsets outside the window, the kernel's own names, ...).
+     * carry the body's own line numbers (file name "operator"). The body runs in a function of
+     * its own: it may read x, y (the output pixel), width and height, and any name it declares
+     * is its own; names starting with cls_ are reserved. IN's offsets are clamped to the window;
+     * cls_spec_validate refuses bodies over 64 KiB and those that break the rules of
+     * docs/reliability.md (literal offsets outside the window, reserved names, private arrays
+     * over 16 KiB, ...).
      * A body split by "#stage WxH" lines (and ended by "#combine input - result" or "result -
      * input") runs in stages, a kernel each, through f32 images (docs/api.md: the compositions).
      * Copied at create. */

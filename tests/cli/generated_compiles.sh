@@ -2,7 +2,7 @@
 # generated_compiles.sh — compiles the source generated for every border mode, partition, mask
 # storage and pixel type, and every kernel variant (local and image input, columns per
 # work-item, several masks with an epilogue, separable single-pass, folded taps, the rolled border
-# regions of a large baked mask, streaming rows), with clang's OpenCL front end, warnings as errors: an oracle of
+# regions of a large baked mask, streaming rows) and docs/api.md's example bodies, with clang's OpenCL front end, warnings as errors: an oracle of
 # valid, clean OpenCL C that does not depend on the device's compiler. Usage: generated_compiles.sh CLSTENCIL CLANG
 clstencil=$1 clang=$2
 work=$(mktemp -d) || exit 1
@@ -78,6 +78,26 @@ for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 ma
       if ! "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only \
              -Wall -Wextra -Werror "$work/kernel.cl"; then
           echo "generated source of variant $variant does not compile cleanly: $border $partition $bake"
+          exit 1
+      fi
+      count=$((count + 1))
+    done
+  done
+done
+# The example bodies of docs/api.md (blocks separated by blank lines), on the global, local and
+# image paths: each compiles in the function clstencil gives it.
+awk '/^One example per feature:/ { on = 1; next } on && /^```$/ { if (inside) exit; inside = 1; next }
+     inside { if ($0 == "") n++; else print > sprintf("'"$work"'/example%d.cl", n) }' \
+    "$(dirname "$0")/../../docs/api.md"
+[ -f "$work/example5.cl" ] || { echo "docs/api.md: the example bodies were not found"; exit 1; }
+for example in "$work"/example*.cl; do
+  for path in global local image; do
+    for border in clamp constant; do
+      "$clstencil" gen --mask 3x3 --border "$border" --input "$path" --body "$example" > "$work/kernel.cl" || {
+        echo "clstencil gen refused the example body $(basename "$example"): $path $border"; exit 1; }
+      if ! "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only \
+             -Wall -Wextra -Werror "$work/kernel.cl"; then
+          echo "the example body $(basename "$example") does not compile cleanly: $path $border"
           exit 1
       fi
       count=$((count + 1))

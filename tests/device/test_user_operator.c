@@ -44,6 +44,16 @@ static int teardown(void **state)
 static const char *weighted_sum = "float total = 0.0f;\n"
                                   "FOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy);\n"
                                   "OUT = total;\n";
+/* The same sum through the names the generated kernel uses for its own variables: the body runs
+ * in a function of its own, so they are the body's. */
+static const char *weighted_sum_own_names = "float sum = 0.0f, input = 0.0f, output = 1.0f;\n"
+                                            "int roi = 0;\n"
+                                            "FOR_WINDOW(dx, dy) {\n"
+                                            "    const float x = IN(dx, dy), mask = MASK(dx, dy);\n"
+                                            "    sum += mask * x;\n"
+                                            "}\n"
+                                            "float width = sum * output;\n"
+                                            "OUT = width + input + roi;\n";
 static const char *window_maximum = "float best = -INFINITY;\n"
                                     "FOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\n"
                                     "OUT = best;\n";
@@ -126,6 +136,12 @@ static void hand_written_weighted_sum(void **state)
     run_body(weighted_sum, 0);
 }
 
+static void kernel_names_are_the_bodys_own(void **state)
+{
+    (void)state;
+    run_body(weighted_sum_own_names, 0);
+}
+
 static void window_maximum_in_every_mode(void **state)
 {
     (void)state;
@@ -143,6 +159,10 @@ static void compile_error_points_at_the_body(void **state)
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_BUILD);
     assert_null(filter);
+    if (!strstr(cls_last_error(), "operator:2:")) fail_msg("the log does not point at line 2:\n%s", cls_last_error());
+    /* The kernel's own variables are out of the body's reach. */
+    spec.body = "float v = IN(0, 0);\nOUT = output[0] + v;\n";
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_BUILD);
     if (!strstr(cls_last_error(), "operator:2:")) fail_msg("the log does not point at line 2:\n%s", cls_last_error());
 }
 
@@ -163,6 +183,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_written_weighted_sum),
+        cmocka_unit_test(kernel_names_are_the_bodys_own),
         cmocka_unit_test(window_maximum_in_every_mode),
         cmocka_unit_test(compile_error_points_at_the_body),
         cmocka_unit_test(body_without_out_is_refused),

@@ -42,20 +42,41 @@ static void window_reads(void **state)
     refused("OUT = IN(0x10, 0);", 3, 3, "outside");
 }
 
-static void kernel_names(void **state)
+/* Any name a body declares is its own (it runs in a function of its own): the generated code's
+ * names carry the reserved prefix cls_, and the macros keep theirs. */
+static void names(void **state)
 {
     (void)state;
-    refused("float sum = IN(0, 0); OUT = sum;", 3, 3, "declares 'sum'");
-    refused("const int x = 3; OUT = IN(0, 0);", 3, 3, "declares 'x'");
-    refused("OUT = IN(0, 0); for (int y = 0; y < 2; ++y) {}", 3, 3, "declares 'y'");
-    refused("float a, *y; OUT = a;", 3, 3, "declares 'y'");
-    refused("OUT = IN(0, 0); x++;", 3, 3, "assigns 'x'");
-    refused("OUT = IN(0, 0); width += 2;", 3, 3, "assigns 'width'");
-    refused("OUT = input[-100000];", 3, 3, "'input' is the generated kernel's own variable");
+    accepted("float x = IN(0, 0); OUT = x;", 3, 3);
+    accepted("float sum = IN(0, 0), input = 2, width = 3; OUT = sum * input + width;", 3, 3);
+    accepted("OUT = IN(0, 0); for (int y = 0; y < 2; ++y) {}", 3, 3);
+    refused("OUT = cls_input[-100000];", 3, 3, "'cls_input': names starting with cls_ are reserved");
+    refused("float CLS_X = 1; OUT = CLS_X;", 3, 3, "'CLS_X': names starting with cls_ are reserved");
+    refused("float MASK_W = 1; OUT = 1;", 3, 3, "declares 'MASK_W', a macro of the generated code");
+    refused("int a, TILE_W; OUT = 1;", 3, 3, "declares 'TILE_W'");
     refused("#define OUT best\nfloat best = 1; OUT = best;", 3, 3, "#define or #undef of 'OUT'");
     refused("# undef IN\nOUT = 1;", 3, 3, "#define or #undef of 'IN'");
+    refused("#define cls_out 1\nOUT = 1;", 3, 3, "#define or #undef of 'cls_out'");
     refused("#include \"/etc/passwd\"\nOUT = 1;", 3, 3, "#include");
     refused("OUT = 1; return;", 3, 3, "'return' would skip writing the output");
+}
+
+/* Private arrays: sizes the checker evaluates, at most CLS_BODY_MAX_PRIVATE_BYTES together. */
+static void private_arrays(void **state)
+{
+    (void)state;
+    accepted("float v[MASK_W * MASK_H]; v[0] = IN(0, 0); OUT = v[0];", 63, 63);   /* 15,876 bytes */
+    accepted("#define N (2 * HALF_W + 1)\nfloat v[N][N]; OUT = v[0][0];", 31, 31);
+    accepted("const float w[] = {1, 2, 1}; OUT = w[1];", 3, 3);
+    accepted("int a[1024], b[2048]; OUT = a[0] + b[0];", 3, 3);                    /* 12,288 bytes */
+    accepted("double4 d[8]; OUT = d[0].x;", 3, 3);
+    refused("float a[100000]; OUT = a[7];", 3, 3, "line 1: its arrays take 400000 bytes of private memory per pixel");
+    refused("float a[1024];\nfloat4 b[1024]; OUT = 1;", 3, 3, "line 2: its arrays take 20480 bytes");
+    refused("#define N 70\n#define M (N * N)\nfloat v[M]; OUT = v[0];", 3, 3, "19600 bytes");
+    refused("float v[65536][65536][65536]; OUT = 1;", 3, 3, "at most 16384 are accepted");
+    refused("const int n = 4;\nfloat v[n]; OUT = v[0];", 3, 3, "line 2: the size of array 'v' is not a constant");
+    refused("float v[]; OUT = v[0];", 3, 3, "the size of array 'v' is not a constant");
+    refused("#define A B\n#define B A\nfloat v[A]; OUT = 1;", 3, 3, "the size of array 'v' is not a constant");
 }
 
 static void out_assignment(void **state)
@@ -132,7 +153,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ordinary_bodies_pass), cmocka_unit_test(window_reads),
-        cmocka_unit_test(kernel_names),         cmocka_unit_test(out_assignment),
+        cmocka_unit_test(names),                cmocka_unit_test(private_arrays),
+        cmocka_unit_test(out_assignment),
         cmocka_unit_test(structure_and_size),   cmocka_unit_test(user_operator_checks_its_body),
         cmocka_unit_test(operator_parameters),
     };

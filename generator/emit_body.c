@@ -1,0 +1,188 @@
+/* emit_body.c — a user-written operator body in the kernel. The body runs inside a function of
+ * its own, one per region (the region's border checks differ), defined at program scope before
+ * the kernel:
+ *
+ *     float cls_window_lo_lo(input, input_pitch, width, height, border_value, x, y, dx, dy)
+ *         reads pixel (x + dx, y + dy) with the region's checks, dx and dy clamped to the window;
+ *     float cls_operator_lo_lo(cls_input, ..., cls_x, cls_y, cls_mask)
+ *         declares x, y, width and height from its parameters, runs the body in a block of its
+ *         own and returns OUT (the local cls_out).
+ *
+ * So a body sees only those four names, the macros (IN, OUT, MASK, FOR_WINDOW, MASK_W, ...) and
+ * its own declarations: any name it declares is its own (it may shadow x or width), and the
+ * kernel's variables (input, output, pitches, ...) are out of its reach. IN and MASK expand to
+ * names with the reserved prefix cls_, which a body may not use (body_check.c). The kernel calls
+ * the region's function where a weighted sum would be: sum = cls_operator_lo_lo(...). */
+#include "emit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct parameter {
+    const char *declaration; /* printf format with one %s for the name */
+    const char *name;
+} parameter;
+
+enum { PARAMETERS_MAX = 10 };
+
+/* The parameters a window reader takes: where the pixels are, the image's size and the border
+ * value, and the coordinates the offsets are added to. */
+static size_t window_parameters(const access *a, parameter *p)
+{
+    size_t n = 0;
+    switch (a->kind) {
+    case ACCESS_GLOBAL:
+        p[n++] = (parameter){"__global const input_t *restrict %s", "input"};
+        p[n++] = (parameter){"const int %s", "input_pitch"};
+        break;
+    case ACCESS_IMAGE: p[n++] = (parameter){"__read_only image2d_t %s", "input"}; break;
+    case ACCESS_TILE: p[n++] = (parameter){"__local const float (*%s)[TILE_W + 1]", "tile"}; break;
+    }
+    p[n++] = (parameter){"const int %s", "width"};
+    p[n++] = (parameter){"const int %s", "height"};
+    p[n++] = (parameter){"const float %s", "border_value"};
+    p[n++] = (parameter){"const int %s", a->base_x};
+    p[n++] = (parameter){"const int %s", a->base_y};
+    return n;
+}
+
+/* The body function's parameters: the reader's, the output pixel (which the tile's coordinates
+ * are not) and the mask where it is not a program-scope array. */
+static size_t operator_parameters(const emitter *e, const access *a, parameter *p)
+{
+    size_t n = window_parameters(a, p);
+    if (a->kind == ACCESS_TILE) {
+        p[n++] = (parameter){"const int %s", "x"};
+        p[n++] = (parameter){"const int %s", "y"};
+    }
+    const int storage = e->config->spec.bake_coefficients;
+    if (storage == CLS_COEFFICIENTS_ARGUMENT) p[n++] = (parameter){"const coefficients_t %s", "coef"};
+    else if (storage != CLS_COEFFICIENTS_LITERALS) p[n++] = (parameter){"__constant float *restrict %s", "mask"};
+    return n;
+}
+
+/* "name1, name2, ..." with each name after PREFIX. */
+static void append_names(strbuf *out, const parameter *p, size_t n, const char *prefix)
+{
+    for (size_t k = 0; k < n; ++k) strbuf_printf(out, "%s%s%s", k ? ", " : "", prefix, p[k].name);
+}
+
+/* "float NAME(declarations)\n{\n" with every parameter marked used (some regions need none of
+ * the checks' values). */
+static void open_function(strbuf *out, const char *name, const parameter *p, size_t n, const char *prefix,
+                          const char *extra)
+{
+    strbuf_printf(out, "float %s(", name);
+    for (size_t k = 0; k < n; ++k) {
+        char full[64];
+        snprintf(full, sizeof full, "%s%s", prefix, p[k].name);
+        if (k) strbuf_append(out, ", ");
+        strbuf_printf(out, p[k].declaration, full);
+    }
+    strbuf_printf(out, "%s)\n{\n   ", extra);
+    for (size_t k = 0; k < n; ++k) strbuf_printf(out, " (void)%s%s;", prefix, p[k].name);
+    strbuf_append(out, "\n");
+}
+
+static const char *check_name(axis_check check)
+{
+    static const char *const names[] = {"none", "lo", "hi", "both", "once", "any"};
+    return names[check];
+}
+
+/* The sides a check covers, in words. */
+static const char *check_words(axis_check check, int rows)
+{
+    switch (check) {
+    case CHECK_NONE: return rows ? "no row" : "no column";
+    case CHECK_LO: return rows ? "the top" : "the left";
+    case CHECK_HI: return rows ? "the bottom" : "the right";
+    default: return rows ? "every row" : "every column";
+    }
+}
+
+/* The number of the line that text appended next starts. */
+static unsigned next_line(const strbuf *out)
+{
+    unsigned lines = 1;
+    for (const char *p = strbuf_text(out); *p; ++p) lines += *p == '\n';
+    return lines;
+}
+
+static void emit_window_function(emitter *program, const access *a, const char *suffix)
+{
+    strbuf *out = program->out;
+    parameter p[PARAMETERS_MAX];
+    const size_t n = window_parameters(a, p);
+    char name[64];
+    snprintf(name, sizeof name, "cls_window_%s", suffix);
+    if (a->kind == ACCESS_TILE) strbuf_append(out, "/* IN(dx, dy) from the tile in local memory. */\n");
+    else strbuf_printf(out, "/* IN(dx, dy) in the region that checks %s and %s. */\n", check_words(a->x, 0),
+                       check_words(a->y, 1));
+    open_function(out, name, p, n, "", ", const int dx, const int dy");
+    strbuf_append(out, "    return ");
+    access_pixel(program, a, " + clamp(dx, -HALF_W, HALF_W)", " + clamp(dy, -HALF_H, HALF_H)");
+    strbuf_append(out, ";\n}\n\n");
+}
+
+static void emit_operator_function(emitter *program, const access *a, const char *suffix)
+{
+    strbuf *out = program->out;
+    parameter p[PARAMETERS_MAX];
+    const size_t n = operator_parameters(program, a, p);
+    parameter reader[PARAMETERS_MAX];
+    const size_t readers = window_parameters(a, reader); /* the first of p */
+    char name[64];
+    snprintf(name, sizeof name, "cls_operator_%s", suffix);
+    strbuf_append(out, "/* The operator body: its names are its own; the kernel's are not in scope. */\n");
+    open_function(out, name, p, n, "cls_", "");
+    strbuf_printf(out, "#define IN(dx, dy) cls_window_%s(", suffix);
+    append_names(out, p, readers, "cls_");
+    strbuf_append(out, ", (int)(dx), (int)(dy))\n");
+    strbuf_append(out, "    const int x = cls_x, y = cls_y, width = cls_width, height = cls_height;\n"
+                       "    (void)x; (void)y; (void)width; (void)height;\n"
+                       "    float cls_out = 0.0f;\n    {\n#line 1 \"operator\"\n");
+    strbuf_append(out, program->config->spec.body);
+    strbuf_printf(out, "\n#line %u \"clstencil\"\n", next_line(out) + 1);
+    strbuf_append(out, "    }\n    return cls_out;\n#undef IN\n}\n\n");
+}
+
+void emit_body_call(emitter *e, int indent, const access *a)
+{
+    char suffix[32];
+    if (a->kind == ACCESS_TILE) snprintf(suffix, sizeof suffix, "tile");
+    else snprintf(suffix, sizeof suffix, "%s_%s", check_name(a->x), check_name(a->y));
+    char signature[64];
+    snprintf(signature, sizeof signature, "float cls_operator_%s(", suffix);
+    if (!strstr(strbuf_text(e->program), signature)) { /* regions with equal checks share one */
+        emitter program = {e->program, e->config, NULL};
+        emit_window_function(&program, a, suffix);
+        emit_operator_function(&program, a, suffix);
+    }
+
+    parameter p[PARAMETERS_MAX];
+    const size_t n = operator_parameters(e, a, p);
+    indent_line(e->out, indent);
+    strbuf_printf(e->out, "sum = cls_operator_%s(", suffix);
+    append_names(e->out, p, n, "");
+    strbuf_append(e->out, ");\n");
+}
+
+/* The coefficients' macro and the program-scope array of literals it reads. */
+void emit_body_helpers(emitter *e)
+{
+    const cls_spec *s = &e->config->spec;
+    strbuf *out = e->out;
+    if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
+        emit_baked_array(e, "cls_mask_literals", "Literals the compiler folds once FOR_WINDOW is unrolled.");
+        strbuf_append(out, "#define MASK(dx, dy) cls_mask_literals[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
+    } else if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) {
+        strbuf_append(out, "#define MASK(dx, dy) cls_coef.c[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
+    } else {
+        strbuf_append(out, "#define MASK(dx, dy) cls_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
+    }
+    strbuf_append(out, "#define FOR_WINDOW(dx, dy) \\\n"
+                       "    for (int dy = -HALF_H; dy <= HALF_H; ++dy) \\\n"
+                       "        for (int dx = -HALF_W; dx <= HALF_W; ++dx)\n"
+                       "#define OUT cls_out\n\n");
+}
