@@ -1,23 +1,15 @@
-/* pipeline.c — filters chained on the device. Stages alternate between two intermediate
- * buffers that the pipeline owns and grows with the image; each launch waits for the one
- * before it, so the host never sees the images in between. A stage with the undefined border
- * can only be the last: it leaves its border pixels unwritten, and a stage after it would read
- * them. */
-#include "host.h"
+/* pipeline.c — a pipeline's graph (pipeline_graph.h): its inputs, stencil and element-wise stages
+ * by name, the checks that keep it runnable (types that match, no stage reading an undefined
+ * border's unwritten pixels), and what it reaches. pipeline_run.c enqueues it. */
+#include "pipeline_graph.h"
 
 #include "error.h"
 #include "generator.h"
+#include "build.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct cls_pipeline {
-    cls_context *context;
-    size_t count, capacity;
-    cls_filter **stages;
-    cl_mem temporary[2];
-    size_t temporary_bytes;
-};
 
 cls_status cls_pipeline_create(cls_context *context, cls_pipeline **out)
 {
@@ -28,55 +20,200 @@ cls_status cls_pipeline_create(cls_context *context, cls_pipeline **out)
     return CLS_OK;
 }
 
+static void release_node(pipeline_node *node)
+{
+    if (node->filter) cls_filter_release(node->filter);
+    if (node->kernel) clReleaseKernel(node->kernel);
+    if (node->program) clReleaseProgram(node->program);
+    free(node->expression);
+}
+
 void cls_pipeline_release(cls_pipeline *pipeline)
 {
     if (!pipeline) return;
-    for (size_t i = 0; i < pipeline->count; ++i) cls_filter_release(pipeline->stages[i]);
-    for (int k = 0; k < 2; ++k)
-        if (pipeline->temporary[k]) clReleaseMemObject(pipeline->temporary[k]);
-    free(pipeline->stages);
+    for (size_t i = 0; i < pipeline->count; ++i) release_node(&pipeline->nodes[i]);
+    for (size_t k = 0; k < pipeline->temporary_count; ++k) clReleaseMemObject(pipeline->temporaries[k]);
+    free(pipeline->temporaries);
+    free(pipeline->nodes);
     free(pipeline);
 }
 
-cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *caller_spec)
+/* The node named NAME, or SIZE_MAX. */
+static size_t find(const cls_pipeline *pipeline, const char *name)
+{
+    for (size_t i = 0; i < pipeline->count; ++i)
+        if (strcmp(pipeline->nodes[i].name, name) == 0) return i;
+    return SIZE_MAX;
+}
+
+/* A new node at the end (zeroed), named NAME, or the status of why not. */
+static cls_status append(cls_pipeline *pipeline, const char *name, pipeline_node **out)
+{
+    cls_status status = cls_image_name_check(name);
+    if (status != CLS_OK) return status;
+    if (find(pipeline, name) != SIZE_MAX)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline already has an image named '%s'", name);
+    if (pipeline->count == pipeline->capacity) {
+        const size_t capacity = pipeline->capacity ? 2 * pipeline->capacity : 8;
+        pipeline_node *nodes = realloc(pipeline->nodes, capacity * sizeof *nodes);
+        if (!nodes) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+        pipeline->nodes = nodes;
+        pipeline->capacity = capacity;
+    }
+    *out = &pipeline->nodes[pipeline->count];
+    memset(*out, 0, sizeof **out);
+    snprintf((*out)->name, sizeof (*out)->name, "%s", name);
+    return CLS_OK;
+}
+
+cls_status cls_pipeline_add_input(cls_pipeline *pipeline, const char *name, cls_pixel_type type)
+{
+    if (!pipeline || !name) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or name is NULL");
+    if (pipeline->count > pipeline->inputs)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input '%s' comes after a stage: declare the inputs first", name);
+    if ((unsigned)type > CLS_PIXEL_F16) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input '%s' has no pixel type", name);
+    pipeline_node *node;
+    const cls_status status = append(pipeline, name, &node);
+    if (status != CLS_OK) return status;
+    node->kind = NODE_INPUT;
+    node->type = type;
+    ++pipeline->count, ++pipeline->inputs;
+    return CLS_OK;
+}
+
+/* The image a stage reads when it names none: the last stage, else the first input. */
+static const char *default_source(const cls_pipeline *pipeline)
+{
+    return pipeline->count ? pipeline->nodes[pipeline->count - 1].name : "input";
+}
+
+/* The node FROM names, which a new stage may read (it exists and has no unwritten pixels). */
+static cls_status source_node(const cls_pipeline *pipeline, const char *from, const char *stage, size_t *index)
+{
+    *index = find(pipeline, from);
+    if (*index == SIZE_MAX)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "stage '%s' reads '%s', which is no image of the pipeline before it",
+                        stage, from);
+    if (pipeline->nodes[*index].undefined_border)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "stage '%s' has the undefined border, which leaves its border pixels unwritten, and stage "
+                        "'%s' would read them: only the last stage may use the undefined border", from, stage);
+    return CLS_OK;
+}
+
+/* "stageN" for the stage about to be added, N counted from 1. */
+static void default_name(const cls_pipeline *pipeline, char *name, size_t size)
+{
+    snprintf(name, size, "stage%zu", pipeline->count - pipeline->inputs + 1);
+}
+
+cls_status cls_pipeline_add_stage(cls_pipeline *pipeline, const char *name, const cls_spec *caller_spec,
+                                  const char *from)
 {
     if (!pipeline || !caller_spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or spec is NULL");
     cls_spec copy;
     cls_status status = cls_spec_read(caller_spec, &copy);
     if (status != CLS_OK) return status;
-    const cls_spec *spec = &copy;
-    if (pipeline->count) {
-        const cls_spec *last = cls_filter_spec(pipeline->stages[pipeline->count - 1]);
-        if (last->border == CLS_BORDER_UNDEFINED)
-            return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                            "stage %zu has the undefined border, which leaves its border pixels unwritten, and "
-                            "stage %zu would read them: only the last stage may use the undefined border",
-                            pipeline->count, pipeline->count + 1);
-        if (last->output_type != spec->input_type)
-            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "stage %zu reads %s but the stage before writes %s",
-                            pipeline->count + 1, cls_pixel_type_name(spec->input_type),
-                            cls_pixel_type_name(last->output_type));
-    }
-    if (pipeline->count == pipeline->capacity) {
-        const size_t capacity = pipeline->capacity ? 2 * pipeline->capacity : 4;
-        cls_filter **stages = realloc(pipeline->stages, capacity * sizeof *stages);
-        if (!stages) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-        pipeline->stages = stages;
-        pipeline->capacity = capacity;
-    }
-    cls_filter *filter = NULL;
-    status = cls_filter_create(pipeline->context, spec, &filter);
+    if (pipeline->count == 0 && (status = cls_pipeline_add_input(pipeline, "input", copy.input_type)) != CLS_OK)
+        return status;
+    char automatic[CLS_IMAGE_NAME_MAX];
+    if (!name) default_name(pipeline, automatic, sizeof automatic), name = automatic;
+    size_t source;
+    if ((status = source_node(pipeline, from ? from : default_source(pipeline), name, &source)) != CLS_OK)
+        return status;
+    const pipeline_node *read = &pipeline->nodes[source];
+    if (read->type != copy.input_type)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "stage '%s' reads %s but '%s' holds %s", name,
+                        cls_pixel_type_name(copy.input_type), read->name, cls_pixel_type_name(read->type));
+    pipeline_node *node;
+    if ((status = append(pipeline, name, &node)) != CLS_OK) return status;
+    status = cls_filter_create(pipeline->context, &copy, &node->filter);
     if (status != CLS_OK) return status;
-    /* A stage hands one image to the next: several outputs have nowhere to go. */
-    if (cls_filter_output_count(filter) > 1) {
+    /* A stage hands one image on: several outputs have nowhere to go. */
+    if (cls_filter_output_count(node->filter) > 1) {
         status = cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                          "stage %zu writes %u outputs (one per mask, no epilogue); a pipeline stage writes "
-                          "one: add an epilogue that combines them, or run the filter alone",
-                          pipeline->count + 1, cls_filter_output_count(filter));
-        cls_filter_release(filter);
+                          "stage '%s' writes %u outputs (one per mask, no epilogue); a pipeline stage writes one: "
+                          "add an epilogue that combines them, or run the filter alone",
+                          name, cls_filter_output_count(node->filter));
+        cls_filter_release(node->filter);
         return status;
     }
-    pipeline->stages[pipeline->count++] = filter;
+    node->kind = NODE_STENCIL;
+    node->type = copy.output_type;
+    node->operands[0] = source;
+    node->operand_count = 1;
+    node->reach_x = pipeline->nodes[source].reach_x + copy.mask_width / 2;
+    node->reach_y = pipeline->nodes[source].reach_y + copy.mask_height / 2;
+    node->undefined_border = copy.border == CLS_BORDER_UNDEFINED;
+    ++pipeline->count;
+    return CLS_OK;
+}
+
+cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec)
+{
+    return cls_pipeline_add_stage(pipeline, NULL, spec, NULL);
+}
+
+/* Builds the element-wise kernel of NODE. */
+static cls_status build_elementwise(cls_pipeline *pipeline, pipeline_node *node, const char *expression)
+{
+    const char *names[CLS_ELEMENTWISE_OPERANDS_MAX];
+    cls_pixel_type types[CLS_ELEMENTWISE_OPERANDS_MAX];
+    for (size_t k = 0; k < node->operand_count; ++k) {
+        names[k] = pipeline->nodes[node->operands[k]].name;
+        types[k] = pipeline->nodes[node->operands[k]].type;
+    }
+    char *source = cls_elementwise_source(expression, names, types, node->operand_count, node->type);
+    if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    cls_build_info info;
+    const cls_kernel_source kernel = {source, CLS_ELEMENTWISE_KERNEL_NAME, 0};
+    cls_status status = cls_program_get(pipeline->context, &kernel, &node->program, &info);
+    free(source);
+    if (status != CLS_OK) return cls_fail(status, "element-wise stage '%s': %s", node->name, cls_last_error());
+    cl_int error;
+    node->kernel = clCreateKernel(node->program, CLS_ELEMENTWISE_KERNEL_NAME, &error);
+    if (error != CL_SUCCESS) return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
+    return CLS_OK;
+}
+
+cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name, const char *expression,
+                                        cls_pixel_type output_type)
+{
+    if (!pipeline || !expression) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or expression is NULL");
+    if ((unsigned)output_type > CLS_PIXEL_F16)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the element-wise stage's output type is no pixel type");
+    if (pipeline->count == 0)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an element-wise stage needs images to read: add the inputs first");
+    char automatic[CLS_IMAGE_NAME_MAX];
+    if (!name) default_name(pipeline, automatic, sizeof automatic), name = automatic;
+    const char *known[pipeline->count];
+    for (size_t i = 0; i < pipeline->count; ++i) known[i] = pipeline->nodes[i].name;
+    size_t operands[CLS_ELEMENTWISE_OPERANDS_MAX], operand_count;
+    cls_status status = cls_elementwise_check(expression, known, pipeline->count, operands, &operand_count);
+    for (size_t k = 0; status == CLS_OK && k < operand_count; ++k) {
+        size_t index;
+        status = source_node(pipeline, known[operands[k]], name, &index);
+    }
+    pipeline_node *node;
+    if (status == CLS_OK) status = append(pipeline, name, &node);
+    if (status != CLS_OK) return status;
+    node->kind = NODE_ELEMENTWISE;
+    node->type = output_type;
+    node->operand_count = operand_count;
+    for (size_t k = 0; k < operand_count; ++k) {
+        const pipeline_node *read = &pipeline->nodes[operands[k]];
+        node->operands[k] = operands[k];
+        if (read->reach_x > node->reach_x) node->reach_x = read->reach_x;
+        if (read->reach_y > node->reach_y) node->reach_y = read->reach_y;
+    }
+    node->expression = strdup(expression);
+    status = node->expression ? build_elementwise(pipeline, node, expression)
+                              : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    if (status != CLS_OK) {
+        release_node(node);
+        return status;
+    }
+    ++pipeline->count;
     return CLS_OK;
 }
 
@@ -102,119 +239,31 @@ cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls
     return status;
 }
 
-size_t cls_pipeline_stage_count(const cls_pipeline *pipeline) { return pipeline ? pipeline->count : 0; }
+size_t cls_pipeline_stage_count(const cls_pipeline *pipeline)
+{
+    return pipeline ? pipeline->count - pipeline->inputs : 0;
+}
+
+size_t cls_pipeline_input_count(const cls_pipeline *pipeline) { return pipeline ? pipeline->inputs : 0; }
 
 cls_filter *cls_pipeline_stage(const cls_pipeline *pipeline, size_t index)
 {
-    return pipeline && index < pipeline->count ? pipeline->stages[index] : NULL;
+    return index < cls_pipeline_stage_count(pipeline) ? pipeline->nodes[pipeline->inputs + index].filter : NULL;
+}
+
+const char *cls_pipeline_stage_name(const cls_pipeline *pipeline, size_t index)
+{
+    return index < cls_pipeline_stage_count(pipeline) ? pipeline->nodes[pipeline->inputs + index].name : NULL;
+}
+
+const char *cls_pipeline_stage_expression(const cls_pipeline *pipeline, size_t index)
+{
+    return index < cls_pipeline_stage_count(pipeline) ? pipeline->nodes[pipeline->inputs + index].expression : NULL;
 }
 
 void cls_pipeline_reach(const cls_pipeline *pipeline, unsigned *x, unsigned *y)
 {
-    unsigned reach_x = 0, reach_y = 0;
-    for (size_t i = 0; pipeline && i < pipeline->count; ++i) {
-        const cls_spec *spec = cls_filter_spec(pipeline->stages[i]);
-        reach_x += spec->mask_width / 2;
-        reach_y += spec->mask_height / 2;
-    }
-    if (x) *x = reach_x;
-    if (y) *y = reach_y;
-}
-
-/* Grows the two intermediate buffers to hold a whole f32 (or narrower) image. */
-static cls_status reserve_temporaries(cls_pipeline *pipeline, size_t bytes)
-{
-    if (bytes <= pipeline->temporary_bytes) return CLS_OK;
-    for (int k = 0; k < 2; ++k) {
-        if (pipeline->temporary[k]) clReleaseMemObject(pipeline->temporary[k]);
-        cl_int error;
-        pipeline->temporary[k] = clCreateBuffer(pipeline->context->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
-        if (error != CL_SUCCESS) {
-            pipeline->temporary[k] = NULL;
-            pipeline->temporary_bytes = 0;
-            return cls_fail(CLS_ERR_OPENCL, "cannot allocate %zu bytes for a pipeline's intermediate image: %s",
-                            bytes, cls_cl_error_name(error));
-        }
-    }
-    pipeline->temporary_bytes = bytes;
-    return CLS_OK;
-}
-
-cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem output, const cls_image_desc *described,
-                                cl_uint wait_count, const cl_event *wait_list, cl_event *event,
-                                cl_event *stage_events)
-{
-    if (!pipeline || !described) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or image description is NULL");
-    if (pipeline->count == 0) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline has no stage");
-    cls_image_desc copy;
-    cls_status status = cls_image_desc_read(described, &copy);
-    if (status != CLS_OK) return status;
-    const cls_image_desc *image = &copy;
-    if (pipeline->count > 1) status = reserve_temporaries(pipeline, image->width * image->height * 4);
-    cl_event previous = NULL;
-    for (size_t i = 0; status == CLS_OK && i < pipeline->count; ++i) {
-        const int first = i == 0, last = i + 1 == pipeline->count;
-        /* Stages in between read and write whole, packed images. */
-        cls_image_desc stage = {CLS_IMAGE_DESC_INIT, .width = image->width, .height = image->height};
-        if (first) stage.input_row_pitch = image->input_row_pitch, stage.input_offset = image->input_offset;
-        if (last) {
-            stage.output_row_pitch = image->output_row_pitch;
-            stage.output_offset = image->output_offset;
-            stage.roi_x = image->roi_x, stage.roi_y = image->roi_y;
-            stage.roi_width = image->roi_width, stage.roi_height = image->roi_height;
-        }
-        cl_mem from = first ? input : pipeline->temporary[(i - 1) % 2];
-        cl_mem to = last ? output : pipeline->temporary[i % 2];
-        cl_event done = NULL;
-        status = cls_filter_enqueue(pipeline->stages[i], from, to, &stage, first ? wait_count : 1,
-                                    first ? wait_list : &previous, &done);
-        if (previous) clReleaseEvent(previous);
-        previous = done;
-        if (status == CLS_OK && stage_events) {
-            clRetainEvent(done);
-            stage_events[i] = done;
-        }
-    }
-    if (status == CLS_OK && event) *event = previous;
-    else if (previous) clReleaseEvent(previous);
-    return status;
-}
-
-cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output,
-                                 const cls_image_desc *described)
-{
-    if (!pipeline || !input || !output || !described || pipeline->count == 0)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline, images or description missing, or no stage");
-    cls_image_desc copy;
-    cls_status status = cls_image_desc_read(described, &copy);
-    if (status != CLS_OK) return status;
-    const cls_image_desc *image = &copy;
-    const cls_spec *first = cls_filter_spec(pipeline->stages[0]);
-    const cls_spec *last = cls_filter_spec(pipeline->stages[pipeline->count - 1]);
-    const size_t in_pixel = cls_pixel_size(first->input_type), out_pixel = cls_pixel_size(last->output_type);
-    if (image->width == 0 || image->height == 0)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", image->width, image->height);
-    const size_t in_bytes = image->input_offset + (image->input_row_pitch ? image->input_row_pitch : image->width * in_pixel) *
-                                                      (image->height - 1) + image->width * in_pixel;
-    const size_t out_bytes = image->output_offset + (image->output_row_pitch ? image->output_row_pitch : image->width * out_pixel) *
-                                                        (image->height - 1) + image->width * out_pixel;
-    cl_mem in = NULL, out = NULL;
-    status = cls_host_run_begin(pipeline->context, in_bytes, 1, out_bytes, &in, &out);
-    if (status != CLS_OK) return status;
-    cl_command_queue queue = pipeline->context->queue;
-    /* the output too: pixels and padding the last stage does not write keep the caller's values */
-    cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, in_bytes, input, 0, NULL, NULL);
-    if (error == CL_SUCCESS) error = clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, out_bytes, output, 0, NULL, NULL);
-    if (error != CL_SUCCESS)
-        status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(error));
-    cl_event done = NULL;
-    if (status == CLS_OK) status = cls_pipeline_enqueue(pipeline, in, out, image, 0, NULL, &done, NULL);
-    if (status == CLS_OK) {
-        error = clEnqueueReadBuffer(queue, out, CL_TRUE, 0, out_bytes, output, 1, &done, NULL);
-        if (error != CL_SUCCESS) status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
-    }
-    if (done) clReleaseEvent(done);
-    if (status != CLS_OK) clFinish(queue); /* nothing may still use the buffers */
-    cls_host_run_end(pipeline->context);
-    return status;
+    const pipeline_node *last = pipeline && pipeline->count ? &pipeline->nodes[pipeline->count - 1] : NULL;
+    if (x) *x = last ? last->reach_x : 0;
+    if (y) *y = last ? last->reach_y : 0;
 }

@@ -534,14 +534,36 @@ void cls_operator_release(cls_operator *op);
 
 /* ---------------------------------------------------------------- pipelines */
 
-/* Filters chained on the device: each stage reads the previous stage's output from a buffer the
- * pipeline owns (f32 unless the specs say otherwise); no host round trip in between. */
+/* Stages on the device, one after another, reading images by name: the pipeline's inputs and the
+ * results of earlier stages. A stencil stage (a spec) reads one image; an element-wise stage
+ * computes an OpenCL C expression of up to four images pixel by pixel ("input - blur",
+ * "input + 1.5f * (input - blur)", "max(a, b)", "hypot(gx, gy)"). The last stage added writes the
+ * output; every other image must be read by a later stage. Intermediate images stay on the
+ * device in buffers the pipeline owns (a whole image each, reused once their last reader ran);
+ * no host round trip in between. A plain chain (cls_pipeline_add) names nothing: each stage
+ * reads the one before, the first the input. */
 typedef struct cls_pipeline cls_pipeline;
 
 cls_status cls_pipeline_create(cls_context *context, cls_pipeline **out);
 void cls_pipeline_release(cls_pipeline *pipeline);
-/* Appends a stage, built now. A stage's input type must be the previous stage's output type. */
+/* Declares an input image NAME of TYPE, before any stage. Every input has the launch's size,
+ * input row pitch and offset. A pipeline that declares none gets one named "input", of the first
+ * stage's input type, when its first stage is added. Names are C identifiers of at most 31
+ * characters, not OpenCL C words, not starting with cls_; each names one image. */
+cls_status cls_pipeline_add_input(cls_pipeline *pipeline, const char *name, cls_pixel_type type);
+/* Appends a stencil stage NAME (NULL: "stageN", N its number from 1) applying SPEC to the image
+ * FROM (NULL: the last image added), built now. Its input type must be FROM's type; FROM may not
+ * be a stage with the undefined border (its border pixels are unwritten). */
+cls_status cls_pipeline_add_stage(cls_pipeline *pipeline, const char *name, const cls_spec *spec, const char *from);
+/* cls_pipeline_add_stage(pipeline, NULL, spec, NULL): the next stage of a chain. */
 cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec);
+/* Appends an element-wise stage NAME (NULL: "stageN") computing EXPRESSION, one OpenCL C
+ * expression (at most 1 KiB, no ; { } [ ] # quotes or comments) of the images it names, read as
+ * float, with the functions and constants of OpenCL C; the result is stored as OUTPUT_TYPE
+ * (rounded and saturated for integer types). An unknown name, more than four images or a
+ * malformed expression is CLS_ERR_INVALID_ARGUMENT naming it; the kernel is built now. */
+cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name, const char *expression,
+                                        cls_pixel_type output_type);
 /* Appends the Night filter of the ISP paper: a-trous smoothing at 3x3, 5x5, 9x9 and 17x17
  * (dilations 1, 2, 4, 8), then the tone-mapping point operator; five stages. The first reads
  * input_type, the last writes output_type, the ones between use f32. With the same integer type
@@ -549,23 +571,38 @@ cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec);
  * 0..max is 0..1); otherwise on the values as they come. */
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
                                   cls_pixel_type output_type);
+size_t cls_pipeline_input_count(const cls_pipeline *pipeline);
 size_t cls_pipeline_stage_count(const cls_pipeline *pipeline);
+/* Stage INDEX's filter (NULL for an element-wise stage), name, and expression (NULL for a
+ * stencil stage). */
 cls_filter *cls_pipeline_stage(const cls_pipeline *pipeline, size_t index);
-/* How far the pipeline's outputs reach into its input: the sum of its stages' half windows, in
- * columns (*x) and rows (*y). A piece of an image filtered with that many of the image's columns
- * and rows around it (the image's own border handling where the piece meets the image's edge;
- * in repeat mode the rows or columns of the opposite edge) gives the whole image's outputs, bit
- * for bit. Either pointer may be NULL. */
+const char *cls_pipeline_stage_name(const cls_pipeline *pipeline, size_t index);
+const char *cls_pipeline_stage_expression(const cls_pipeline *pipeline, size_t index);
+/* The intermediate images a launch holds at once (each a whole image of up to 4-byte pixels),
+ * for memory planning; 0 when a launch would be refused (an image nobody reads). */
+size_t cls_pipeline_intermediate_count(const cls_pipeline *pipeline);
+/* How far the output reaches into the inputs: the largest sum of half windows along any path of
+ * stages, in columns (*x) and rows (*y). A piece of an image filtered with that many of the
+ * image's columns and rows around it (the image's own border handling where the piece meets the
+ * image's edge; in repeat mode the rows or columns of the opposite edge) gives the whole image's
+ * outputs, bit for bit. Either pointer may be NULL. */
 void cls_pipeline_reach(const cls_pipeline *pipeline, unsigned *x, unsigned *y);
-/* Enqueues every stage, each after the previous one; the first reads `input` (its pitch and
- * offset), the last writes `output` (its pitch, offset and region of interest); stages in
- * between compute the whole image. *event is the last stage's. stage_events, when not NULL,
- * receives one event per stage (the caller releases them), for timing. */
+/* Enqueues every stage in order, each after the one before; inputs are read with the
+ * description's input pitch and offset, the last stage writes `output` (its pitch, offset and
+ * region of interest); the others compute whole images. *event is the last stage's.
+ * stage_events, when not NULL, receives one event per stage (the caller releases them), for
+ * timing. INPUT_COUNT must be the pipeline's input count (inputs in the order declared). */
+cls_status cls_pipeline_enqueue_inputs(cls_pipeline *pipeline, size_t input_count, const cl_mem *inputs,
+                                       cl_mem output, const cls_image_desc *image, cl_uint wait_count,
+                                       const cl_event *wait_list, cl_event *event, cl_event *stage_events);
+/* cls_pipeline_enqueue_inputs with one input. */
 cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem output,
                                 const cls_image_desc *image, cl_uint wait_count,
                                 const cl_event *wait_list, cl_event *event, cl_event *stage_events);
 /* Convenience: host images in and out, waits; through the context's buffers, as
- * cls_filter_run_host. */
+ * cls_filter_run_host (inputs after the first through buffers of the call). */
+cls_status cls_pipeline_run_host_inputs(cls_pipeline *pipeline, size_t input_count, const void *const *inputs,
+                                        void *output, const cls_image_desc *image);
 cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output,
                                  const cls_image_desc *image);
 
