@@ -52,6 +52,17 @@ static cls_status plan_temporaries(const cls_pipeline *pipeline, size_t *slots, 
     return status;
 }
 
+cls_status cls_pipeline_check(const cls_pipeline *pipeline)
+{
+    if (!pipeline) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline is NULL");
+    if (pipeline->count == 0) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline has no stage");
+    size_t *slots = malloc(pipeline->count * sizeof *slots), count;
+    if (!slots) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    const cls_status status = plan_temporaries(pipeline, slots, &count);
+    free(slots);
+    return status;
+}
+
 size_t cls_pipeline_intermediate_count(const cls_pipeline *pipeline)
 {
     if (!pipeline || pipeline->count == 0) return 0;

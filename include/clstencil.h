@@ -578,6 +578,9 @@ size_t cls_pipeline_stage_count(const cls_pipeline *pipeline);
 cls_filter *cls_pipeline_stage(const cls_pipeline *pipeline, size_t index);
 const char *cls_pipeline_stage_name(const cls_pipeline *pipeline, size_t index);
 const char *cls_pipeline_stage_expression(const cls_pipeline *pipeline, size_t index);
+/* CLS_OK when a launch would be accepted: the pipeline has a stage, and every input and every
+ * stage but the last is read by a later stage (else the message names the image nobody reads). */
+cls_status cls_pipeline_check(const cls_pipeline *pipeline);
 /* The intermediate images a launch holds at once (each a whole image of up to 4-byte pixels),
  * for memory planning; 0 when a launch would be refused (an image nobody reads). */
 size_t cls_pipeline_intermediate_count(const cls_pipeline *pipeline);

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "filter_batch.h"
+#include "filter_steps.h"
 #include "filter_run.h"
 #include "filter_stream.h"
 #include "image_io.h"
@@ -31,7 +32,8 @@ static void filter_usage(FILE *out)
             "                        [--compression none|lzw|deflate|zstd] [--max-device-memory SIZE] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
-            "Filters every channel of IN through the operators, in order, in one pipeline on an\n"
+            "Filters every channel of IN through the operators, in order (or as their names say),\n"
+            "in one pipeline on an\n"
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit unsigned, 16-bit signed or\n"
             "32-bit float, gray to RGBA; 64-bit float read as f32 with a note), .pgm, .ppm, .pnm\n"
             "(binary), .pfm. OUT is replaced only when all went well.\n"
@@ -74,6 +76,14 @@ static void filter_usage(FILE *out)
             "                                           along x and OY along y, 0 to 2 each\n"
             "                  user:FILE[,WxH]          an operator body (IN, MASK, FOR_WINDOW, OUT)\n"
             "                                           over a WxH window (default 3x3)\n"
+            "  --op NAME=OPERATOR[@FROM]  a named step reading the image FROM: \"input\" (IN) or an\n"
+            "                  earlier step's NAME (default: the step before); steps without a name\n"
+            "                  are stage1, stage2, ...\n"
+            "  --combine NAME=EXPRESSION  an element-wise step: an OpenCL C expression of up to four\n"
+            "                  images by name, pixel by pixel, e.g.\n"
+            "                    --op blur=gaussian:5@input --combine 'sharp=input + 1.5 * (input - blur)'\n"
+            "                    --op gx=sobel:x@input --op gy=sobel:y@input --combine 'm=hypot(gx, gy)'\n"
+            "                  the last step writes OUT; every other step must be read by a later one\n"
             "  -b, --border MODE  undefined, clamp, mirror, mirror101, repeat, constant (default clamp)\n"
             "  --value V       the constant border's value (default 0)\n"
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
@@ -126,6 +136,7 @@ static int bad_usage(const char *format, ...)
 /* filter's options; the flags (no value) come last. */
 static const cli_option FILTER_OPTIONS[] = {
     {"--op", 0, "an operator such as gaussian:5 or sobel:mag (clstencil filter --help lists them)"},
+    {"--combine", 0, "NAME=EXPRESSION, e.g. 'sharp=input + 1.5 * (input - blur)'"},
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
@@ -137,7 +148,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--max-device-memory", 0, "a size: bytes, or a number with K, M or G"},
     {"--verbose", 'v', NULL},
 };
-enum { OPT_OP, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
+enum { OPT_OP, OPT_COMBINE, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
        OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
@@ -146,6 +157,10 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
     cls_status status = CLS_OK;
     switch (option) {
     case OPT_OP: args->op_texts[args->op_count++] = v; break; /* room for argc entries */
+    case OPT_COMBINE:
+        args->op_combines[args->op_count] = 1;
+        args->op_texts[args->op_count++] = v;
+        break;
     case OPT_BORDER: status = cls_border_parse(v, &args->plan.border); break;
     case OPT_VALUE: {
         char *end;
@@ -273,7 +288,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
     return check_streams(args);
 }
 
-/* Parses every --op; fills OPS (op NULL for night). */
+/* Parses every --op and --combine; fills OPS (op NULL for night, expression set for --combine). */
 static int parse_ops(const filter_args *args, filter_op *ops)
 {
     int stages = (int)args->op_count;
@@ -283,11 +298,32 @@ static int parse_ops(const filter_args *args, filter_op *ops)
                          "would read them: use it with a single one-stage --op, or choose another border");
     for (size_t i = 0; i < args->op_count; ++i) {
         const char *text = args->op_texts[i];
+        filter_step_text step;
+        char error[512];
         ops[i].text = text;
-        if (strcasecmp(text, "night") == 0) continue;
+        if (args->op_combines[i] && !filter_step_split_combine(text, &step, error, sizeof error))
+            return bad_usage("%s", error);
+        if (!args->op_combines[i]) filter_step_split_op(text, &step);
+        snprintf(ops[i].name, sizeof ops[i].name, "%s", step.name);
+        snprintf(ops[i].from, sizeof ops[i].from, "%s", step.from);
+        char *body = strndup(step.body, step.body_length);
+        if (!body) {
+            fprintf(stderr, "clstencil filter: out of memory\n");
+            return EXIT_FAILURE_;
+        }
+        if (args->op_combines[i]) {
+            ops[i].expression = body;
+            continue;
+        }
+        if (strcasecmp(body, "night") == 0) {
+            free(body);
+            if (step.name[0] || step.from[0]) return bad_usage("--op %s: night takes no NAME= or @FROM", text);
+            continue;
+        }
         int read_failed = 0;
-        cls_status status = strncasecmp(text, "user:", 5) == 0 ? user_operator_parse(text + 5, &ops[i].op, &read_failed)
-                                                               : cls_operator_parse(text, &ops[i].op);
+        cls_status status = strncasecmp(body, "user:", 5) == 0 ? user_operator_parse(body + 5, &ops[i].op, &read_failed)
+                                                               : cls_operator_parse(body, &ops[i].op);
+        free(body);
         if (read_failed) return EXIT_USAGE;
         if (status != CLS_OK) {
             fprintf(stderr, "clstencil filter: --op %s: %s\n", text, cls_last_error());
@@ -466,6 +502,7 @@ int cmd_filter(int argc, char **argv)
     char *spooled_input = NULL, *spooled_output = NULL; /* IN -, OUT -: temporary files */
     int code;
     if (!(args.op_texts = calloc((size_t)argc, sizeof *args.op_texts)) ||
+        !(args.op_combines = calloc((size_t)argc, sizeof *args.op_combines)) ||
         !(args.inputs = calloc((size_t)argc, sizeof *args.inputs)) || !(ops = calloc((size_t)argc, sizeof *ops))) {
         fprintf(stderr, "clstencil filter: out of memory\n");
         code = EXIT_FAILURE_;
@@ -516,10 +553,13 @@ done:
     if (spooled_output) unlink(spooled_output);
     free(spooled_input);
     free(spooled_output);
-    for (size_t i = 0; ops && i < args.op_count; ++i)
+    for (size_t i = 0; ops && i < args.op_count; ++i) {
         if (ops[i].op) cls_operator_release(ops[i].op);
+        free(ops[i].expression);
+    }
     free(ops);
     free(args.op_texts);
+    free(args.op_combines);
     free(args.inputs);
     return code;
 }

@@ -15,7 +15,8 @@ typedef struct filter_args {
     size_t input_count;
     int batch, has_build;
     const char *format; /* --format: a batch's output extension, or NULL */
-    const char **op_texts;
+    const char **op_texts; /* --op and --combine in order */
+    char *op_combines;     /* per text: 1 for a --combine */
     size_t op_count;
     int has_type;
     image_compression compression; /* --compression, or DEFAULT: the input's */

@@ -40,9 +40,9 @@ static int label_new_stages(stages *s, const char *const *labels, size_t label_c
 }
 
 /* Appends one stage of SPEC, retyped from IN to OUT, with the plan's border, `auto` choosing
- * for the image's size. */
+ * for the image's size; named and reading what STEP says (NULL: the next stage of the chain). */
 static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cls_host_image *image,
-                     cls_pixel_type in, cls_pixel_type out, const char *label)
+                     cls_pixel_type in, cls_pixel_type out, const char *label, const filter_op *step)
 {
     spec.expected_width = (unsigned)image->width;
     spec.expected_height = (unsigned)image->height;
@@ -51,7 +51,8 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
     spec.input_type = in;
     spec.output_type = out;
     spec.build_goal = plan->build_goal;
-    cls_status status = cls_pipeline_add(s->pipeline, &spec);
+    cls_status status = cls_pipeline_add_stage(s->pipeline, step && step->name[0] ? step->name : NULL, &spec,
+                                               step && step->from[0] ? step->from : NULL);
     if (status != CLS_OK) return report_failure("filter", status);
     return label_new_stages(s, &label, 1);
 }
@@ -67,14 +68,14 @@ static const char *tonemap_for(cls_pixel_type type)
                                    : "tonemap";
 }
 
-/* Appends the operator of TEXT (a literal: it is the stage's label too). */
+/* Appends the operator of TEXT (a literal: it is the stage's label too), named as STEP says. */
 static int add_parsed_stage(stages *s, const filter_plan *plan, const char *text, const cls_host_image *image,
-                            cls_pixel_type in, cls_pixel_type out)
+                            cls_pixel_type in, cls_pixel_type out, const filter_op *step)
 {
     cls_operator *op = NULL;
     cls_status status = cls_operator_parse(text, &op);
     if (status != CLS_OK) return report_failure("filter", status);
-    const int code = add_stage(s, plan, *cls_operator_spec(op), image, in, out, text);
+    const int code = add_stage(s, plan, *cls_operator_spec(op), image, in, out, text, step);
     cls_operator_release(op);
     return code;
 }
@@ -86,50 +87,57 @@ static int add_integer_night(stages *s, const filter_plan *plan, const cls_host_
     static const char *const smoothing[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8"};
     int code = EXIT_OK_;
     for (size_t k = 0; code == EXIT_OK_ && k < 4; ++k)
-        code = add_parsed_stage(s, plan, smoothing[k], image, k == 0 ? in : CLS_PIXEL_F32, CLS_PIXEL_F32);
-    return code == EXIT_OK_ ? add_parsed_stage(s, plan, tonemap_for(image->type), image, CLS_PIXEL_F32, out) : code;
+        code = add_parsed_stage(s, plan, smoothing[k], image, k == 0 ? in : CLS_PIXEL_F32, CLS_PIXEL_F32, NULL);
+    return code == EXIT_OK_ ? add_parsed_stage(s, plan, tonemap_for(image->type), image, CLS_PIXEL_F32, out, NULL)
+                            : code;
 }
 
-/* Every --op in order: the first stage reads the image's type, the last writes the plan's
- * output type, everything in between is f32. */
+/* An element-wise step: its expression of the named images, stored as OUT. */
+static int add_combination(stages *s, const filter_op *step, cls_pixel_type out)
+{
+    cls_status status = cls_pipeline_add_elementwise(s->pipeline, step->name, step->expression, out);
+    if (status != CLS_OK) {
+        fprintf(stderr, "clstencil filter: --combine %s: %s\n", step->text, cls_last_error());
+        return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
+    }
+    return label_new_stages(s, &step->text, 1);
+}
+
+/* Every step in order, reading the input (named "input", of the image's type) or f32 images: the
+ * last step writes the plan's output type, every other one f32. */
 static int build_stages(stages *s, const filter_plan *plan, const cls_host_image *image)
 {
-    cls_pixel_type current = image->type;
+    cls_status status = cls_pipeline_add_input(s->pipeline, "input", image->type);
+    if (status != CLS_OK) return report_failure("filter", status);
     /* u8, u16 or i16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
      * output, the values are taken as they come: scaled by an earlier --op, as the usage says) */
     const int integer_image = image_type_is_integer(image->type) && image_type_is_integer(plan->output_type);
     for (size_t i = 0; i < plan->op_count; ++i) {
         const int last = i + 1 == plan->op_count;
         const filter_op *op = &plan->ops[i];
+        const cls_pixel_type out = last ? plan->output_type : CLS_PIXEL_F32;
+        const int reads_input = op->from[0] ? strcmp(op->from, "input") == 0 : i == 0;
+        const cls_pixel_type in = reads_input ? image->type : CLS_PIXEL_F32;
         int code;
-        if (op->op && integer_image && strcmp(cls_operator_name(op->op), "tonemap") == 0) {
-            code = add_parsed_stage(s, plan, tonemap_for(image->type), image, current,
-                                    last ? plan->output_type : CLS_PIXEL_F32);
-            current = CLS_PIXEL_F32;
-            if (code != EXIT_OK_) return code;
-            continue;
+        if (op->expression) code = add_combination(s, op, out);
+        else if (op->op && integer_image && strcmp(cls_operator_name(op->op), "tonemap") == 0)
+            code = add_parsed_stage(s, plan, tonemap_for(image->type), image, in, out, op);
+        else if (op->op)
+            code = add_stage(s, plan, *cls_operator_spec(op->op), image, in, out,
+                             op->name[0] || op->from[0] ? op->text : cls_operator_name(op->op), op);
+        else if (integer_image) code = add_integer_night(s, plan, image, in, out);
+        else { /* The Night filter: its stages, typed the same way. */
+            status = cls_pipeline_add_night(s->pipeline, plan->border, in, out);
+            if (status != CLS_OK) return report_failure("filter", status);
+            static const char *const night[] = {"night 1/5 (atrous:1)", "night 2/5 (atrous:2)", "night 3/5 (atrous:4)",
+                                                "night 4/5 (atrous:8)", "night 5/5 (tonemap)"};
+            code = label_new_stages(s, night, sizeof night / sizeof night[0]);
         }
-        if (op->op) {
-            code = add_stage(s, plan, *cls_operator_spec(op->op), image, current,
-                             last ? plan->output_type : CLS_PIXEL_F32, cls_operator_name(op->op));
-            current = CLS_PIXEL_F32;
-            if (code != EXIT_OK_) return code;
-            continue;
-        }
-        if (integer_image) {
-            code = add_integer_night(s, plan, image, current, last ? plan->output_type : CLS_PIXEL_F32);
-            current = CLS_PIXEL_F32;
-            if (code != EXIT_OK_) return code;
-            continue;
-        }
-        /* The Night filter: its stages, typed the same way. */
-        cls_status status = cls_pipeline_add_night(s->pipeline, plan->border, current,
-                                                   last ? plan->output_type : CLS_PIXEL_F32);
-        if (status != CLS_OK) return report_failure("filter", status);
-        static const char *const night[] = {"night 1/5 (atrous:1)", "night 2/5 (atrous:2)", "night 3/5 (atrous:4)",
-                                            "night 4/5 (atrous:8)", "night 5/5 (tonemap)"};
-        if ((code = label_new_stages(s, night, sizeof night / sizeof night[0])) != EXIT_OK_) return code;
-        current = CLS_PIXEL_F32;
+        if (code != EXIT_OK_) return code;
+    }
+    if ((status = cls_pipeline_check(s->pipeline)) != CLS_OK) { /* an image nobody reads */
+        fprintf(stderr, "clstencil filter: %s\n", cls_last_error());
+        return EXIT_USAGE;
     }
     return EXIT_OK_;
 }
@@ -154,8 +162,8 @@ static int device_limits(cls_context *context, const filter_plan *plan, uint64_t
     return 1;
 }
 
-/* How the run fits the device: the input and output planes and, with more than one stage, two
- * f32 intermediates of one plane, against the device's memory (or --max-device-memory) and its
+/* How the run fits the device: the input and output planes and the intermediates of one plane
+ * the pipeline holds at once (two for a chain), against the device's memory (or --max-device-memory) and its
  * largest buffer; on a device that shares host memory (a CPU device) against the host's budget
  * too. Sets *strip_rows to 0 when the whole image fits, else to the output rows of the strips
  * that do (filter_strips.c); exit 7 with a message when not even one row does. */
@@ -163,11 +171,11 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
                              const cls_host_image *out, size_t *strip_rows)
 {
     *strip_rows = 0;
-    const size_t stage_count = s->count;
+    const size_t intermediates = cls_pipeline_intermediate_count(s->pipeline);
     const uint64_t input = (uint64_t)image_plane_bytes(in) * image_plane_count(in);
     const uint64_t output = (uint64_t)image_plane_bytes(out) * image_plane_count(out);
-    const uint64_t temporary = stage_count > 1 ? (uint64_t)in->width * in->height * 4 : 0;
-    const uint64_t need = input + output + 2 * temporary;
+    const uint64_t temporary = intermediates ? (uint64_t)in->width * in->height * 4 : 0;
+    const uint64_t need = input + output + intermediates * temporary;
     uint64_t largest = input > output ? input : output;
     if (temporary > largest) largest = temporary;
     uint64_t global = 0, max_alloc = 0;
@@ -181,7 +189,7 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     if (need <= budget && largest <= max_alloc) return EXIT_OK_;
     unsigned reach = 0;
     cls_pipeline_reach(s->pipeline, NULL, &reach);
-    *strip_rows = filter_strip_rows(in, out, stage_count, reach, budget, max_alloc);
+    *strip_rows = filter_strip_rows(in, out, intermediates, reach, budget, max_alloc);
     if (*strip_rows) return EXIT_OK_;
     char a[32];
     fprintf(stderr, "clstencil filter: even a strip of one row of the image, with the %u rows above and below it "
@@ -221,6 +229,10 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
                         "time: one is read or written while the other is filtered)\n", t->bands, t->band_rows);
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
+        if (!stage) { /* an element-wise stage: a small kernel of its own */
+            fprintf(stderr, "stage %zu:   %-22s element-wise, kernel %.3f ms\n", i + 1, s->labels[i], t->stage_ms[i]);
+            continue;
+        }
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
         unsigned rows = 0, cols = 0;
@@ -353,6 +365,10 @@ static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_t
             s->count == 1 ? "" : "s", image_type_name(in->type), image_type_name(out_type), wall);
     for (size_t i = 0; i < s->count; ++i) {
         const cls_filter *stage = cls_pipeline_stage(s->pipeline, i);
+        if (!stage) {
+            fprintf(stderr, "stage %zu:   %-22s element-wise\n", i + 1, s->labels[i]);
+            continue;
+        }
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
         unsigned rows = 0, cols = 0;
@@ -459,14 +475,14 @@ struct filter_bands {
 
 /* The output rows of a band: two sets of its input and output planes (every channel of one page)
  * with REACH rows above and below fit HOST_BUDGET on the host (and, on a device that shares the host's
- * memory, its device copies and two f32 intermediates there too) and the device's memory and
+ * memory, its device copies and the pipeline's intermediates there too) and the device's memory and
  * largest buffer; 0 when not even one row does. */
 static size_t band_rows(cls_context *context, const filter_plan *plan, const filter_bands *b, uint64_t host_budget)
 {
     const uint64_t width = b->shape_in.width, planes = b->shape_in.channels;
     const uint64_t in_row = width * planes * image_sample_bytes(b->shape_in.type);
     const uint64_t out_row = width * planes * image_sample_bytes(b->shape_out.type);
-    const uint64_t temporary_row = b->s->count > 1 ? 2 * width * 4 : 0;
+    const uint64_t temporary_row = cls_pipeline_intermediate_count(b->s->pipeline) * width * 4;
     const uint64_t device_row = in_row + out_row + temporary_row;
     uint64_t global = UINT64_MAX, max_alloc = UINT64_MAX;
     int shares_host = 0;

@@ -8,10 +8,14 @@
 #include <clstencil.h>
 #include <stdint.h>
 
-/* One --op: a parsed operator, or the Night filter (op == NULL). */
+/* One step: an --op (a parsed operator, or the Night filter: op == NULL) or a --combine (an
+ * element-wise expression), with the names of filter_steps.h. */
 typedef struct filter_op {
     const char *text; /* as given on the command line */
     cls_operator *op;
+    char *expression; /* --combine's (owned), else NULL */
+    char name[32];    /* "" when unnamed */
+    char from[32];    /* "" when it reads the step before */
 } filter_op;
 
 typedef struct filter_plan {

@@ -14,14 +14,14 @@
 
 enum { MAX_STRIP_STAGES = 64, MAX_UPLOADS = 3 /* a strip wrapped around the image: 3 runs of rows */ };
 
-size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, size_t stage_count, unsigned reach,
+size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, size_t intermediates, unsigned reach,
                          uint64_t budget, uint64_t max_alloc)
 {
     const uint64_t in_row = image_plane_bytes(in) / in->height, out_row = image_plane_bytes(out) / out->height;
-    const uint64_t temporary_row = stage_count > 1 ? 2 * (uint64_t)in->width * 4 : 0;
+    const uint64_t temporary_row = intermediates * (uint64_t)in->width * 4;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
     uint64_t rows = budget / (2 * (in_row + out_row) + temporary_row);
-    if (temporary_row && max_alloc / (temporary_row / 2) < rows) rows = max_alloc / (temporary_row / 2);
+    if (temporary_row && max_alloc / (in->width * 4) < rows) rows = max_alloc / (in->width * 4);
     if (max_alloc / widest < rows) rows = max_alloc / widest;
     return rows > 2 * (uint64_t)reach ? (size_t)(rows - 2 * (uint64_t)reach) : 0;
 }
