@@ -1,8 +1,10 @@
-"""clstencil.Pipeline: operators chained on the device (cls_pipeline), no host round trip
-between stages; the stages in between keep float32 images."""
+"""clstencil.Pipeline: operators on the device (cls_pipeline), no host round trip between
+stages; the stages in between keep float32 images. A plain chain names nothing; named stages,
+element-wise stages and several inputs make a graph."""
 from __future__ import annotations
 
 import ctypes
+import re
 import threading
 import weakref
 from dataclasses import dataclass
@@ -25,21 +27,41 @@ NIGHT_RADIUS = 1 + 2 + 4 + 8  # a-trous dilations 1, 2, 4 and 8, then a point op
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage: an operator (None for the Night filter's five stages), its border and value."""
+    """One stage: an operator (None for the Night filter's five stages), its border and value;
+    or an element-wise expression. name and source are None in a plain chain."""
 
     operator: Operator | None
     border: int
     value: float
+    name: str | None = None
+    source: str | None = None
+    expression: str | None = None
 
     @property
     def radius(self) -> tuple[int, int]:
         """(rows, columns) the stage's windows reach from their centre."""
+        if self.expression is not None:
+            return (0, 0)
         return (NIGHT_RADIUS, NIGHT_RADIUS) if self.operator is None else self.operator.radius
 
     @property
     def description(self) -> str:
+        prefix = f"{self.name} = " if self.name else ""
+        if self.expression is not None:
+            return f"{prefix}{self.expression}"
         name = "night" if self.operator is None else self.operator.name
-        return f"{name} ({library_border_name(self.border)})"
+        source = f" of {self.source}" if self.source else ""
+        return f"{prefix}{name}{source} ({library_border_name(self.border)})"
+
+
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b(?!\s*\()")
+
+
+def _names_read(expression: str, known: Iterable[str]) -> list[str]:
+    """The images an element-wise expression reads: identifiers that are no function call and
+    name an image (the library refuses any other name)."""
+    known = set(known)
+    return [word for word in dict.fromkeys(_IDENTIFIER.findall(expression)) if word in known]
 
 
 _live_pipelines: "weakref.WeakSet[Pipeline]" = weakref.WeakSet()
@@ -54,11 +76,23 @@ class Pipeline:
     The first stage reads the input's dtype, the last writes the output's, the stages between
     use float32. The device programs are built on the first run for each pair of dtypes and kept.
     A Pipeline may be shared by threads (runs of one pipeline take turns).
+
+    Stages may be named and read any earlier image by name; element-wise stages combine up to
+    four images with an OpenCL C expression; `inputs` names several input images:
+
+        sharpen = clstencil.Pipeline(border="mirror")
+        sharpen.add("gaussian:5", name="blur", source="input")
+        sharpen.add_elementwise("sharp", "input + 1.5f * (input - blur)")
+        both = clstencil.Pipeline(inputs=("a", "b")).add_elementwise("m", "max(a, b)")
+        brightest = both(first, second)
     """
 
     def __init__(self, stages: Iterable[OperatorLike] = (), border: str = "clamp",
                  value: float = 0.0, *, device: str | None = None,
-                 build: str | None = None) -> None:
+                 build: str | None = None, inputs: Iterable[str] = ("input",)) -> None:
+        self._inputs = tuple(inputs)
+        if not self._inputs:
+            raise ValueError("a pipeline reads at least one input image")
         self._device = normalize_selector(device)
         self._border = border_mode(border)
         self._value = float(value)
@@ -71,10 +105,21 @@ class Pipeline:
         for op in stages:
             self.add(op)
 
-    def add(self, op: OperatorLike, border: str | None = None, value: float | None = None) -> "Pipeline":
-        """Appends a stage (border and value default to the pipeline's); returns the pipeline."""
+    def add(self, op: OperatorLike, border: str | None = None, value: float | None = None, *,
+            name: str | None = None, source: str | None = None) -> "Pipeline":
+        """Appends a stage (border and value default to the pipeline's), named `name` and
+        reading the image `source` (an input or an earlier stage; default the last image);
+        returns the pipeline."""
         mode = self._border if border is None else border_mode(border)
-        self._append(Stage(as_operator(op), mode, self._value if value is None else float(value)))
+        self._append(Stage(as_operator(op), mode, self._value if value is None else float(value),
+                           name, source))
+        return self
+
+    def add_elementwise(self, name: str | None, expression: str) -> "Pipeline":
+        """Appends an element-wise stage: an OpenCL C expression of up to four earlier images
+        by name, such as "input - blur" or "hypot(gx, gy)", computed pixel by pixel in float;
+        returns the pipeline."""
+        self._append(Stage(None, self._border, 0.0, name, None, str(expression)))
         return self
 
     def add_night(self, border: str | None = None) -> "Pipeline":
@@ -99,10 +144,26 @@ class Pipeline:
         return tuple(stage.description for stage in self._stages)
 
     @property
+    def inputs(self) -> tuple[str, ...]:
+        """The input images' names, in the order run takes them."""
+        return self._inputs
+
+    @property
     def radius(self) -> tuple[int, int]:
-        """(rows, columns) that an output pixel depends on around it: the stages' sum."""
-        return (sum(stage.radius[0] for stage in self._stages),
-                sum(stage.radius[1] for stage in self._stages))
+        """(rows, columns) that an output pixel depends on around it: the largest sum of the
+        stages' reaches along any path from an input."""
+        reach = {name: (0, 0) for name in self._inputs}
+        last = self._inputs[0]
+        for number, stage in enumerate(self._stages, 1):
+            if stage.expression is not None:
+                read = [reach[name] for name in _names_read(stage.expression, reach)] or [(0, 0)]
+                here = (max(r[0] for r in read), max(r[1] for r in read))
+            else:
+                base = reach.get(stage.source or last, (0, 0))
+                here = (base[0] + stage.radius[0], base[1] + stage.radius[1])
+            last = stage.name or f"stage{number}"
+            reach[last] = here
+        return reach[last]
 
     def _build(self, input_type: int, output_type: int) -> Any:
         lib = library()
@@ -111,29 +172,52 @@ class Pipeline:
               "creating a pipeline")
         handle = created.value
         try:
+            for name in self._inputs:
+                check(lib.cls_pipeline_add_input(handle, name.encode(), input_type),
+                      f"pipeline input {name!r}")
+            previous = self._inputs[0]
             for index, stage in enumerate(self._stages):
-                first, last = index == 0, index == len(self._stages) - 1
-                reads = input_type if first else F32
+                last = index == len(self._stages) - 1
+                reads = input_type if (stage.source or previous) in self._inputs else F32
                 writes = output_type if last else F32
-                if stage.operator is None:
+                previous = stage.name or f"stage{index + 1}"
+                encoded = None if stage.name is None else stage.name.encode()
+                if stage.expression is not None:
+                    check(lib.cls_pipeline_add_elementwise(handle, encoded, stage.expression.encode(),
+                                                           writes),
+                          f"pipeline stage {index + 1}, {stage.description}")
+                elif stage.operator is None:
                     check(lib.cls_pipeline_add_night(handle, stage.border, reads, writes),
                           f"pipeline stage {index + 1}, night")
                 else:
                     spec = stage_spec(stage.operator, stage.border, stage.value, reads, writes,
                                       self._goal)
-                    check(lib.cls_pipeline_add(handle, spec),
+                    source = None if stage.source is None else stage.source.encode()
+                    check(lib.cls_pipeline_add_stage(handle, encoded, spec, source),
                           f"pipeline stage {index + 1}, {stage.operator.name}")
         except BaseException:
             lib.cls_pipeline_release(handle)
             raise
         return handle
 
-    def run(self, array: np.ndarray, *, out: np.ndarray | None = None, dtype=None) -> np.ndarray:
-        """Runs every stage on a 2-D float32, uint8, uint16, int16 or float16 array; returns the
-        last stage's image (in `out` when given, else a new array of `dtype`, default the
-        input's)."""
+    def run(self, array: np.ndarray, *more: np.ndarray, out: np.ndarray | None = None,
+            dtype=None) -> np.ndarray:
+        """Runs every stage on a 2-D float32, uint8, uint16, int16 or float16 array (one per
+        input, of one shape and dtype); returns the last stage's image (in `out` when given,
+        else a new array of `dtype`, default the input's)."""
         array = check_image(array, "array")
         input_type = pixel_type(array.dtype, "array")
+        if len(more) + 1 != len(self._inputs):
+            raise ValueError(f"the pipeline reads {len(self._inputs)} image(s) "
+                             f"({', '.join(self._inputs)}), {len(more) + 1} given")
+        others = [np.ascontiguousarray(check_image(extra, f"input {name!r}"))
+                  for extra, name in zip(more, self._inputs[1:])]
+        for extra, name in zip(others, self._inputs[1:]):
+            if extra.shape != array.shape or extra.dtype != array.dtype:
+                raise ValueError(f"input {name!r} is {extra.dtype} {extra.shape}; the pipeline's "
+                                 f"inputs share one shape and dtype: {array.dtype} {array.shape}")
+        if others:
+            array = np.ascontiguousarray(array)
         result = prepare_output(array.shape, out, dtype, array.dtype, zeroed=False)
         output_type = pixel_type(result.dtype, "out")
         if not self._stages:
@@ -147,9 +231,11 @@ class Pipeline:
             if handle is None:
                 handle = self._build(input_type, output_type)
                 self._built[(input_type, output_type)] = handle
-            check(library().cls_pipeline_run_host(handle, pointer(source),
-                                                  pointer(target, const=False),
-                                                  describe(source, target)),
+            sources = (ctypes.c_void_p * (1 + len(others)))(
+                pointer(source), *(pointer(extra) for extra in others))
+            check(library().cls_pipeline_run_host_inputs(handle, len(sources), sources,
+                                                         pointer(target, const=False),
+                                                         describe(source, target)),
                   "running the pipeline")
         if target is not result:
             result[...] = target
@@ -162,7 +248,8 @@ class Pipeline:
         """What the pipeline computes: stages, device and build goal (equal keys, equal
         pipelines)."""
         return (tuple((None if stage.operator is None else stage.operator.key, stage.border,
-                       stage.value) for stage in self._stages), self._device, self._goal)
+                       stage.value, stage.name, stage.source, stage.expression)
+                      for stage in self._stages), self._inputs, self._device, self._goal)
 
     @property
     def borders(self) -> tuple[int, ...]:
@@ -171,14 +258,15 @@ class Pipeline:
 
     def __reduce__(self):
         # Pickled as its stages (dask sends pipelines to worker processes); built again there.
-        return _rebuild, (tuple(self._stages), self._device, self._goal)
+        return _rebuild, (tuple(self._stages), self._device, self._goal, self._inputs)
 
     def __repr__(self) -> str:
         return f"Pipeline({list(self.stages)!r})"
 
 
-def _rebuild(stages: tuple[Stage, ...], device: str | None, goal: int) -> Pipeline:
-    pipeline = Pipeline(device=device)
+def _rebuild(stages: tuple[Stage, ...], device: str | None, goal: int,
+             inputs: tuple[str, ...] = ("input",)) -> Pipeline:
+    pipeline = Pipeline(device=device, inputs=inputs)
     pipeline._goal = goal
     for stage in stages:
         pipeline._append(stage)

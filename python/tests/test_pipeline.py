@@ -53,3 +53,45 @@ def test_pipelines_and_operators_pickle(rng: np.random.Generator) -> None:
     copy = pickle.loads(pickle.dumps(pipeline))
     assert copy.key == pipeline.key
     np.testing.assert_array_equal(copy(image), pipeline(image))
+
+
+def test_graph_unsharp_and_branches_equal_scipy(rng: np.random.Generator) -> None:
+    ndimage = pytest.importorskip("scipy.ndimage")
+    image = rng.random((33, 47), dtype=np.float32)
+    sharpen = clstencil.Pipeline(border="mirror")
+    sharpen.add("gaussian:5,1.0", name="blur", source="input")
+    sharpen.add_elementwise("sharp", "input + 1.5f * (input - blur)")
+    assert sharpen.stages == ("blur = gaussian:5,1 of input (mirror)", "sharp = input + 1.5f * (input - blur)")
+    assert sharpen.radius == (2, 2)
+    blur = ndimage.gaussian_filter(image.astype(np.float64), 1.0, mode="reflect", truncate=2.0)
+    np.testing.assert_allclose(sharpen(image), image + 1.5 * (image - blur), atol=2e-6)
+    # Two branches of a blur joined: the gradient magnitude; its reach is the longest path.
+    gradient = clstencil.Pipeline(border="clamp")
+    gradient.add("box:5", name="smooth")
+    gradient.add("correlate:3x1,-1,0,1", name="gx", source="smooth")
+    gradient.add("correlate:1x3,-1,0,1", name="gy", source="smooth")
+    gradient.add_elementwise(None, "hypot(gx, gy)")
+    assert gradient.radius == (3, 3)
+    smooth = ndimage.uniform_filter(image.astype(np.float64), 5, mode="nearest")
+    gx = ndimage.correlate1d(smooth, [-1, 0, 1], axis=1, mode="nearest")
+    gy = ndimage.correlate1d(smooth, [-1, 0, 1], axis=0, mode="nearest")
+    np.testing.assert_allclose(gradient(image), np.hypot(gx, gy), atol=2e-6)
+
+
+def test_graph_of_two_inputs(rng: np.random.Generator) -> None:
+    a = rng.random((20, 31), dtype=np.float32)
+    b = rng.random((20, 31), dtype=np.float32)
+    brightest = clstencil.Pipeline(inputs=("a", "b")).add_elementwise("m", "max(a, b)").add("box:3")
+    expected = clstencil.filter(np.maximum(a, b), "box:3")
+    np.testing.assert_allclose(brightest(a, b), expected, atol=1e-6)
+    with pytest.raises(ValueError, match="reads 2 image"):
+        brightest(a)
+    with pytest.raises(ValueError, match="share one shape and dtype"):
+        brightest(a, b[:10])
+    unused = clstencil.Pipeline(inputs=("a", "b")).add("box:3", source="a")
+    with pytest.raises(clstencil.ClstencilError, match="input 'b' is read by no stage"):
+        unused(a, b)
+    with pytest.raises(clstencil.ClstencilError, match="reads 'c', which is no image"):
+        clstencil.Pipeline().add_elementwise("d", "input - c")(a)
+    again = pickle.loads(pickle.dumps(brightest))
+    np.testing.assert_array_equal(again(a, b), brightest(a, b))
