@@ -190,7 +190,7 @@ static void pipeline_refuses_a_stage_with_several_outputs(void **state)
     cls_pipeline *pipeline = NULL;
     assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
     assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_ERR_INVALID_ARGUMENT);
-    expect_message("stage 1 writes 2 outputs");
+    expect_message("stage 'stage1' writes 2 outputs");
     assert_int_equal(cls_pipeline_stage_count(pipeline), 0);
     spec.epilogue = "hypot(r0, r1)"; /* one output: a stage like any other */
     assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_OK);

@@ -326,8 +326,10 @@ static void bodies_and_epilogues_follow_the_rules(void **state)
 {
     (void)state;
     cls_spec spec = valid_spec();
-    spec.body = "float x = IN(0, 0); OUT = x;";
-    expect_invalid(&spec, "x");
+    spec.body = "float cls_x = IN(0, 0); OUT = cls_x;";
+    expect_invalid(&spec, "reserved");
+    spec.body = "float x = IN(0, 0); OUT = x;"; /* the body's own x */
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
     spec.body = "OUT = IN(5, 0);";
     expect_invalid(&spec, "window");
     spec.body = "OUT = IN(1, -1);";
