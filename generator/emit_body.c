@@ -162,9 +162,21 @@ void emit_body_call(emitter *e, int indent, const access *a)
 
     parameter p[PARAMETERS_MAX];
     const size_t n = operator_parameters(e, a, p);
+    const int block = e->config->rows * e->config->cols > 1;
+    if (block) { /* one call per output of the block: the compiler shares the loads they have in common */
+        strbuf_line(e->out, indent, "#pragma unroll");
+        strbuf_line(e->out, indent, "for (int k = 0; k < ROWS; ++k)");
+        strbuf_line(e->out, indent + 1, "#pragma unroll");
+        strbuf_line(e->out, indent + 1, "for (int l = 0; l < COLS; ++l)");
+        indent += 2;
+    }
     indent_line(e->out, indent);
-    strbuf_printf(e->out, "sum = cls_operator_%s(", suffix);
-    append_names(e->out, p, n, "");
+    strbuf_printf(e->out, "%s = cls_operator_%s(", block ? "sum[0][k][l]" : "sum", suffix);
+    for (size_t k = 0; k < n; ++k) {
+        const int column = !strcmp(p[k].name, a->base_x) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "x"));
+        const int row = !strcmp(p[k].name, a->base_y) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "y"));
+        strbuf_printf(e->out, "%s%s%s", k ? ", " : "", p[k].name, !block ? "" : column ? " + l" : row ? " + k" : "");
+    }
     strbuf_append(e->out, ");\n");
 }
 

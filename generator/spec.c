@@ -309,10 +309,12 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
                         spec->rows_per_item);
     if (spec->cols_per_item && !cls_cols_per_item_valid(spec->cols_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);
-    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && (spec->body || spec->border == CLS_BORDER_UNDEFINED))
+    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && spec->border == CLS_BORDER_UNDEFINED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "several rows or columns per work-item need the built-in weighted sum and a border mode "
-                        "other than undefined");
+                        "several rows or columns per work-item need a border mode other than undefined");
+    if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && spec->body)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%u rows per work-item stream a weighted sum: an operator body "
+                                                  "takes 1 to 8", spec->rows_per_item);
     if (spec->body && (status = cls_body_is_staged(spec->body) ? cls_staged_body_check(spec)
                                                                 : cls_body_check(spec->body, spec->mask_width,
                                                                                  spec->mask_height)) != CLS_OK)

@@ -106,6 +106,12 @@ static void run_body(const char *body, int maximum)
                     spec.partition = partitions[p];
                     spec.group_width = 16;
                     spec.group_height = 4;
+                    /* blocks of outputs per work-item: a call of the body per output */
+                    if (border != CLS_BORDER_UNDEFINED) {
+                        static const unsigned rows[] = {1, 4, 2}, cols[] = {1, 2, 1};
+                        spec.rows_per_item = rows[p];
+                        spec.cols_per_item = cols[p];
+                    }
                     spec.body = body;
                     cls_filter *filter = NULL;
                     if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
