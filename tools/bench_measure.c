@@ -103,8 +103,8 @@ static void fail_opencl(bench_result *result, const char *what, cl_int error)
 }
 
 /* The spec of an operator under the configuration's knobs, `auto` choosing for the case's size.
- * Separation and outputs per work-item apply to built-in weighted sums only: an operator body
- * computes one pixel from the window. */
+ * Separation applies to built-in weighted sums only; outputs per work-item to operator bodies too
+ * (one call of the body per output). */
 void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
 {
     const bench_knobs *k = &c->knobs;
@@ -119,11 +119,9 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
     if (k->bake >= 0) spec->bake_coefficients = k->bake;
     spec->fold_equal_taps = k->fold && spec->bake_coefficients;
     if (k->region_code) spec->region_code = k->region_code;
-    if (!spec->body) {
-        spec->separable = k->separable;
-        spec->rows_per_item = k->rows;
-        spec->cols_per_item = k->cols;
-    }
+    spec->rows_per_item = k->rows;
+    spec->cols_per_item = k->cols;
+    if (!spec->body) spec->separable = k->separable;
 }
 
 /* The masks of `count` operators one after another, for one multi-mask kernel; NULL (with the

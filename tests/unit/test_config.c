@@ -55,8 +55,22 @@ static void default_rows_apply_where_coarsening_can(void **state)
     spec.border = CLS_BORDER_UNDEFINED; /* cannot coarsen */
     assert_int_equal(resolved_rows(&spec), 1);
     spec = valid_spec();
-    spec.body = "OUT = IN(0, 0);";
+    spec.body = "OUT = IN(0, 0);"; /* a body over at most 25 pixels takes the rows too */
+    assert_int_equal(resolved_rows(&spec), 8);
+    spec.border = CLS_BORDER_UNDEFINED;
     assert_int_equal(resolved_rows(&spec), 1);
+    static const float ones[49] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                   1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    spec = valid_spec();
+    spec.body = "OUT = IN(0, 0);";
+    spec.coefficients = ones;
+    spec.mask_width = spec.mask_height = 7; /* more: one row (the 13x13 bilateral filter gained nothing) */
+    assert_int_equal(resolved_rows(&spec), 1);
+    cls_kernel_config config; /* a streaming policy (PoCL's) leaves bodies at one row */
+    spec.mask_width = spec.mask_height = 3;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
+    assert_int_equal(config.rows, 1);
+    cls_kernel_config_free(&config);
     spec = valid_spec();
     static const float row[3] = {1, 2, 1};
     spec.coefficients = NULL;

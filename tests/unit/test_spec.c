@@ -216,7 +216,7 @@ static void block_counts_are_one_rule(void **state)
     expect_invalid(&spec, "rows per work-item 12 is not 1 to 8, 16, 32, 64 or 128");
 }
 
-static void cols_need_weighted_sum_and_border(void **state)
+static void blocks_need_a_border_and_bodies_no_streaming(void **state)
 {
     (void)state;
     cls_spec spec = valid_spec();
@@ -224,8 +224,11 @@ static void cols_need_weighted_sum_and_border(void **state)
     spec.border = CLS_BORDER_UNDEFINED;
     expect_invalid(&spec, "border mode other than undefined");
     spec.border = CLS_BORDER_CLAMP;
-    spec.body = "OUT = IN(0, 0);";
-    expect_invalid(&spec, "built-in weighted sum");
+    spec.body = "OUT = IN(0, 0);"; /* a body per output of the block */
+    spec.rows_per_item = 8;
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.rows_per_item = 16;
+    expect_invalid(&spec, "an operator body takes 1 to 8");
 }
 
 static void half_given_vectors_rejected(void **state)
@@ -449,7 +452,7 @@ int main(void)
         cmocka_unit_test(bad_variant_enum_values_rejected),
         cmocka_unit_test(bad_cols_rejected),
         cmocka_unit_test(block_counts_are_one_rule),
-        cmocka_unit_test(cols_need_weighted_sum_and_border),
+        cmocka_unit_test(blocks_need_a_border_and_bodies_no_streaming),
         cmocka_unit_test(half_given_vectors_rejected),
         cmocka_unit_test(vectors_replace_coefficients),
         cmocka_unit_test(non_finite_vector_rejected),
