@@ -204,11 +204,15 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     const int can_coarsen = !spec->body && spec->border != CLS_BORDER_UNDEFINED && config->separable != CLS_SEPARABLE_TWO_PASS;
     config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
     /* An operator body over at most 25 pixels takes the device's rows too, where it coarsens
-     * without streaming (NVIDIA): one call of the body per output, the calls sharing their loads.
-     * H200, f32 4096x4096: median 3x3 129 -> 65 µs at 8 rows, 5x5 276 -> 243, minimum 3x3
-     * 81 -> 45, 5x5 110 -> 61; the 13x13 bilateral filter gained nothing, and PoCL lost 9%. */
+     * without streaming (NVIDIA): one call of the body per output, the calls sharing their loads;
+     * as long as the unrolled calls stay within CLS_BODY_BLOCK_BYTES of body text. H200, f32
+     * 4096x4096: median 3x3 129 -> 65 µs at 8 rows (its fastest kernel built in 2.2 s, not
+     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61; the 5x5 median, 5.4 KiB of network, 276 -> 243
+     * µs for an 11.5 s build instead of about 1.5: left at one row, as the 13x13 bilateral filter
+     * (no gain) and PoCL (9% slower). */
     if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
-        default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25)
+        default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
+        default_rows * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
         config->rows = default_rows;
     /* A streaming policy (default_rows of 16 or more) streams where streaming applies, else keeps
      * one row. */

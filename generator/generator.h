@@ -86,6 +86,8 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_BLOCK_BUDGET
 #define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
 #endif
+/* The body text (bytes) a block of rows of an operator body may unroll: rows x body length. */
+#define CLS_BODY_BLOCK_BYTES 16384
 /* A generated kernel as the host builds it: its OpenCL C text (not owned), entry point, and the
  * registers per work-item its build is capped at (cls_kernel_register_cap; 0: none). */
 typedef struct cls_kernel_source {
