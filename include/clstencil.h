@@ -275,12 +275,13 @@ typedef struct cls_spec {
     float border_value;               /* for CLS_BORDER_CONSTANT */
     cls_partition partition;
     unsigned group_width, group_height; /* 0 x 0 = auto */
-    unsigned rows_per_item;           /* coarsening: output rows per work-item, 1 to 8 (0 = 1),
-                                       * or 16, 32, 64 or 128 to stream: the work-item walks down
-                                       * its strip with a window of mask-height partial sums in
-                                       * registers (global input, unseparated, no tap folding);
-                                       * more than 1 needs the built-in weighted sum and a border
-                                       * mode other than undefined */
+    unsigned rows_per_item;           /* coarsening: output rows per work-item, 1 to 8 (0 = 1;
+                                       * an operator body runs once per output), or 16, 32, 64
+                                       * or 128 to stream a built-in weighted sum: the work-item
+                                       * walks down its strip with a window of mask-height
+                                       * partial sums in registers (global input, unseparated,
+                                       * no tap folding); more than 1 needs a border mode other
+                                       * than undefined */
     unsigned cols_per_item;           /* coarsening along x: output columns per work-item, 1, 2,
                                        * 4 or 8 (0 = 1), with the same needs as several rows */
     int fold_equal_taps;              /* baked masks: taps with equal coefficients share one
