@@ -54,9 +54,11 @@ typedef struct cls_arch_record {
      * a work-item may unroll in every region, and within which it gets as many output rows as
      * fit; the registers a compute-bound block is built to (compilers that take a cap); and
      * the rows and columns a block policy streams instead of blocks cut to stream_below_rows
-     * rows or fewer */
+     * rows or fewer; the computed taps below which a streaming policy (default_rows 16 or more)
+     * gives one output per work-item instead (0: it streams every mask it can) */
     unsigned unroll_limit, block_budget, register_cap;
     unsigned stream_rows, stream_cols, stream_below_rows;
+    unsigned stream_min_taps;
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -17,6 +17,7 @@ cls_generation_policy cls_plan_generation(const cls_arch_record *record)
     if (record->stream_rows) policy.stream_rows = record->stream_rows;
     if (record->stream_cols) policy.stream_cols = record->stream_cols;
     if (record->stream_below_rows) policy.stream_below_rows = record->stream_below_rows;
+    policy.stream_min_taps = record->stream_min_taps;
     return policy;
 }
 

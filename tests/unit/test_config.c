@@ -215,6 +215,22 @@ static void a_streaming_policy_streams_where_it_applies(void **state)
     assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
     assert_int_equal(config.rows, 1);
     cls_kernel_config_free(&config);
+    /* stream_min_taps (PoCL's record: 26): smaller masks get one output per work-item. */
+    cls_generation_policy policy = cls_generation_policy_default();
+    policy.stream_min_taps = 26;
+    static float ones[49];
+    for (unsigned k = 0; k < 49; ++k) ones[k] = 1.0f;
+    const unsigned sides[] = {3, 5, 7}, expected_rows[] = {1, 1, 64}, expected_cols[] = {1, 1, CLS_STREAM_POLICY_COLS};
+    for (unsigned k = 0; k < 3; ++k) {
+        spec = valid_spec();
+        spec.coefficients = ones;
+        spec.mask_width = spec.mask_height = sides[k];
+        spec.bake_coefficients = 1;
+        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 0, 0, &policy), CLS_OK);
+        assert_int_equal(config.rows, expected_rows[k]);
+        assert_int_equal(config.cols, expected_cols[k]);
+        cls_kernel_config_free(&config);
+    }
 }
 
 static void key_ignores_what_does_not_change_the_kernel(void **state)
