@@ -87,6 +87,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(max_registers_per_thread), NUMBER(local_mem_per_cu), NUMBER(local_mem_alloc_unit),
         NUMBER(default_rows), NUMBER(unroll_limit), NUMBER(block_budget), NUMBER(register_cap),
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
+        NUMBER(border_groups_fold_fully),
 #undef NUMBER
     };
     char shown[256];

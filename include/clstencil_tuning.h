@@ -55,10 +55,13 @@ typedef struct cls_arch_record {
      * fit; the registers a compute-bound block is built to (compilers that take a cap); and
      * the rows and columns a block policy streams instead of blocks cut to stream_below_rows
      * rows or fewer; the computed taps below which a streaming policy (default_rows 16 or more)
-     * gives one output per work-item instead (0: it streams every mask it can) */
+     * gives one output per work-item instead (0: it streams every mask it can); 1 where the
+     * border groups of a mirror101 kernel fold every index fully (a CPU runtime's vectorizer
+     * gives up on the once-folding branch), 0 to fold once where that suffices (GPUs) */
     unsigned unroll_limit, block_budget, register_cap;
     unsigned stream_rows, stream_cols, stream_below_rows;
     unsigned stream_min_taps;
+    unsigned border_groups_fold_fully;
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

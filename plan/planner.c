@@ -18,6 +18,7 @@ cls_generation_policy cls_plan_generation(const cls_arch_record *record)
     if (record->stream_cols) policy.stream_cols = record->stream_cols;
     if (record->stream_below_rows) policy.stream_below_rows = record->stream_below_rows;
     policy.stream_min_taps = record->stream_min_taps;
+    policy.border_groups_fold_fully = record->border_groups_fold_fully;
     return policy;
 }
 

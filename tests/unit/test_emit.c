@@ -327,6 +327,23 @@ static void body_apart_has_four_regions(void **state)
         assert_int_equal(count_in(source, end, "sum[0]"), 4 * 200 + 1);
         free(source);
     }
+    /* A record that asks for the full fold (PoCL's: its vectorizer gives up on border_any's branch). */
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 5;
+    spec.coefficients = mask;
+    spec.bake_coefficients = 1;
+    spec.border = CLS_BORDER_MIRROR101;
+    cls_generation_policy policy = cls_generation_policy_default();
+    policy.border_groups_fold_fully = 1;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 1, 0, 0, &policy), CLS_OK);
+    char *source = cls_emit_source(&config);
+    assert_non_null(source);
+    assert_null(strstr(source, "border_any"));
+    assert_non_null(strstr(strstr(source, "/* Regions T, B, the corners and the fallback"), "border_both(x"));
+    free(source);
+    cls_kernel_config_free(&config);
 }
 
 int main(void)
