@@ -226,9 +226,12 @@ static void a_streaming_policy_streams_where_it_applies(void **state)
         spec.coefficients = ones;
         spec.mask_width = spec.mask_height = sides[k];
         spec.bake_coefficients = 1;
-        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 0, 0, &policy), CLS_OK);
+        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 64, 2, &policy), CLS_OK);
         assert_int_equal(config.rows, expected_rows[k]);
         assert_int_equal(config.cols, expected_cols[k]);
+        /* one output per work-item: a one-row group of the default's size; streaming: the default */
+        assert_int_equal(config.group_width, expected_rows[k] == 1 ? 128 : 64);
+        assert_int_equal(config.group_height, expected_rows[k] == 1 ? 1 : 2);
         cls_kernel_config_free(&config);
     }
 }

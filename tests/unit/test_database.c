@@ -106,7 +106,7 @@ static void matching_falls_back_level_by_level(void **state)
     const cls_arch_record *pocl_record = cls_device_db_match(db, &pocl, NULL);
     assert_int_equal(pocl_record->default_rows, 64); /* streams masks of 26 computed taps and more */
     assert_int_equal(pocl_record->stream_min_taps, 26);
-    assert_int_equal(pocl_record->default_wg_x, 128);
+    assert_int_equal(pocl_record->border_groups_fold_fully, 1);
     cls_device_caps odd = device(CLS_VENDOR_UNKNOWN, CLS_DEVICE_ACCELERATOR, "", "Odd Thing");
     assert_string_equal(matched(db, &odd, CLS_MATCH_GENERIC), "generic");
     /* an architecture key of another vendor does not match */
