@@ -94,14 +94,17 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; ++i)
         if (strcmp(name, numbers[i].name) == 0) {
             unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
-            /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto" */
-            const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0;
-            if (parse_unsigned(value, &number) && (number > 0 || may_be_zero) && number <= (1u << 30)) {
+            /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
+             * stream_min_taps 0 streams every mask; border_groups_fold_fully is 0 or 1 */
+            const int flag = strcmp(name, "border_groups_fold_fully") == 0;
+            const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
+                                    strcmp(name, "stream_min_taps") == 0 || flag;
+            if (parse_unsigned(value, &number) && (number > 0 || may_be_zero) && number <= (flag ? 1u : 1u << 30)) {
                 *field = number;
                 return 1;
             }
-            strbuf_printf(&state->error, "'%s' must be a decimal integer from %d to 2^30, not '%s'", name,
-                          may_be_zero ? 0 : 1, cls_printable(value, shown, sizeof shown));
+            strbuf_printf(&state->error, "'%s' must be a decimal integer from %d to %s, not '%s'", name,
+                          may_be_zero ? 0 : 1, flag ? "1" : "2^30", cls_printable(value, shown, sizeof shown));
             return 0;
         }
     int ok = 1;
