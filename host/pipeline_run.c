@@ -175,21 +175,30 @@ static cls_status enqueue_stage(cls_pipeline *pipeline, size_t i, const size_t *
     return enqueue_elementwise(pipeline, node, from, to, image, roi, wait_count, wait_list, event);
 }
 
+/* The launch's description into *copy, checked: the pipeline's number of inputs, an image. */
+static cls_status read_launch(const cls_pipeline *pipeline, size_t input_count, const cls_image_desc *described,
+                              cls_image_desc *copy)
+{
+    if (input_count != pipeline->inputs)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline reads %zu input image%s, %zu given", pipeline->inputs,
+                        pipeline->inputs == 1 ? "" : "s", input_count);
+    const cls_status status = cls_image_desc_read(described, copy);
+    if (status != CLS_OK) return status;
+    if (copy->width == 0 || copy->height == 0)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", copy->width, copy->height);
+    return CLS_OK;
+}
+
 cls_status cls_pipeline_enqueue_inputs(cls_pipeline *pipeline, size_t input_count, const cl_mem *inputs,
                                        cl_mem output, const cls_image_desc *described, cl_uint wait_count,
                                        const cl_event *wait_list, cl_event *event, cl_event *stage_events)
 {
     if (!pipeline || !described || (input_count && !inputs))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline, inputs or image description is NULL");
-    if (input_count != pipeline->inputs)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline reads %zu input image%s, %zu given", pipeline->inputs,
-                        pipeline->inputs == 1 ? "" : "s", input_count);
     cls_image_desc copy;
-    cls_status status = cls_image_desc_read(described, &copy);
+    cls_status status = read_launch(pipeline, input_count, described, &copy);
     if (status != CLS_OK) return status;
     const cls_image_desc *image = &copy;
-    if (image->width == 0 || image->height == 0)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", image->width, image->height);
     size_t *slots = malloc(pipeline->count * sizeof *slots), count = 0;
     if (!slots) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     status = plan_temporaries(pipeline, slots, &count);
@@ -234,25 +243,21 @@ cls_status cls_pipeline_run_host_inputs(cls_pipeline *pipeline, size_t input_cou
 {
     if (!pipeline || !inputs || !output || !described || cls_pipeline_stage_count(pipeline) == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline, images or description missing, or no stage");
-    if (input_count != pipeline->inputs)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline reads %zu input image%s, %zu given", pipeline->inputs,
-                        pipeline->inputs == 1 ? "" : "s", input_count);
     cls_image_desc copy;
-    cls_status status = cls_image_desc_read(described, &copy);
+    cls_status status = read_launch(pipeline, input_count, described, &copy);
     if (status != CLS_OK) return status;
     const cls_image_desc *image = &copy;
-    if (image->width == 0 || image->height == 0)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", image->width, image->height);
     for (size_t k = 0; k < input_count; ++k)
         if (!inputs[k]) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input image %zu is NULL", k);
     const size_t in_bytes = span(image, pipeline->nodes[0].type, 1);
     const size_t out_bytes = span(image, pipeline->nodes[pipeline->count - 1].type, 0);
-    cl_mem buffers[CLS_ELEMENTWISE_OPERANDS_MAX * 4] = {NULL}, out = NULL;
-    if (input_count > sizeof buffers / sizeof buffers[0])
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a host run takes at most %zu inputs",
-                        sizeof buffers / sizeof buffers[0]);
+    cl_mem *buffers = calloc(input_count, sizeof *buffers), out = NULL;
+    if (!buffers) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     status = cls_host_run_begin(pipeline->context, in_bytes, 1, out_bytes, &buffers[0], &out);
-    if (status != CLS_OK) return status;
+    if (status != CLS_OK) {
+        free(buffers);
+        return status;
+    }
     cl_command_queue queue = pipeline->context->queue;
     /* the output too: pixels and padding the last stage does not write keep the caller's values */
     cl_int error = clEnqueueWriteBuffer(queue, buffers[0], CL_TRUE, 0, in_bytes, inputs[0], 0, NULL, NULL);
@@ -274,6 +279,7 @@ cls_status cls_pipeline_run_host_inputs(cls_pipeline *pipeline, size_t input_cou
     if (status != CLS_OK) clFinish(queue); /* nothing may still use the buffers */
     for (size_t k = 1; k < input_count; ++k)
         if (buffers[k]) clReleaseMemObject(buffers[k]);
+    free(buffers);
     cls_host_run_end(pipeline->context);
     return status;
 }
