@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "filter_batch.h"
+#include "filter_inputs.h"
 #include "filter_steps.h"
 #include "filter_run.h"
 #include "filter_stream.h"
@@ -79,6 +80,8 @@ static void filter_usage(FILE *out)
             "  --op NAME=OPERATOR[@FROM]  a named step reading the image FROM: \"input\" (IN) or an\n"
             "                  earlier step's NAME (default: the step before); steps without a name\n"
             "                  are stage1, stage2, ...\n"
+            "  --input NAME=FILE  another input image, of IN's size, channels, pages and type, which\n"
+            "                  steps read by NAME (not with a batch, strips or bands)\n"
             "  --combine NAME=EXPRESSION  an element-wise step: an OpenCL C expression of up to four\n"
             "                  images by name, pixel by pixel, e.g.\n"
             "                    --op blur=gaussian:5@input --combine 'sharp=input + 1.5 * (input - blur)'\n"
@@ -137,6 +140,7 @@ static int bad_usage(const char *format, ...)
 static const cli_option FILTER_OPTIONS[] = {
     {"--op", 0, "an operator such as gaussian:5 or sobel:mag (clstencil filter --help lists them)"},
     {"--combine", 0, "NAME=EXPRESSION, e.g. 'sharp=input + 1.5 * (input - blur)'"},
+    {"--input", 0, "NAME=FILE: another input image, of IN's size and type"},
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
@@ -148,7 +152,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--max-device-memory", 0, "a size: bytes, or a number with K, M or G"},
     {"--verbose", 'v', NULL},
 };
-enum { OPT_OP, OPT_COMBINE, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
+enum { OPT_OP, OPT_COMBINE, OPT_INPUT, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
        OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
@@ -161,6 +165,14 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
         args->op_combines[args->op_count] = 1;
         args->op_texts[args->op_count++] = v;
         break;
+    case OPT_INPUT: {
+        filter_step_text step;
+        char error[512];
+        if (!filter_step_split_combine(v, &step, error, sizeof error) || !step.body_length)
+            return bad_usage("--input wants NAME=FILE, not '%s'", v);
+        args->input_texts[args->input_text_count++] = v;
+        break;
+    }
     case OPT_BORDER: status = cls_border_parse(v, &args->plan.border); break;
     case OPT_VALUE: {
         char *end;
@@ -270,6 +282,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
             if (strcmp(positional[i], "-") == 0)
                 return bad_usage("standard input (-) holds one image: not part of a batch");
         if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
+        if (args->input_text_count) return bad_usage("--input goes with one image IN, not with a batch");
         if (!args->has_build) args->plan.build_goal = CLS_BUILD_TIERED;
         args->plan.batch = 1;
         return -1;
@@ -423,6 +436,8 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
                            const char *output, cls_host_image *out, image_times *times)
 {
     cls_host_image in = {0}, shape;
+    filter_input *inputs = NULL;
+    size_t input_count = 0;
     char error[1024];
     int code = EXIT_OK_, status;
     filter_plan plan = args->plan;
@@ -432,7 +447,7 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
     budget.refused = 0;
     if ((status = image_read(input, &in, error, sizeof error)) != IMAGE_OK) {
         /* Too large for the memory: a TIFF into a TIFF goes a band of rows at a time instead. */
-        if (budget.refused && !args->batch && image_format_of(input) == IMAGE_FORMAT_TIFF &&
+        if (budget.refused && !args->batch && !args->input_text_count && image_format_of(input) == IMAGE_FORMAT_TIFF &&
             image_format_of(output) == IMAGE_FORMAT_TIFF) {
             code = FILTER_IN_BANDS;
             goto done;
@@ -441,6 +456,9 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
         code = filter_input_exit_code(status);
         goto done;
     }
+    if ((code = filter_inputs_read(args, &in, &inputs, &input_count)) != EXIT_OK_) goto done;
+    plan.inputs = inputs;
+    plan.input_count = input_count;
     times->read_ms = wall_ms() - start;
     if (in.meta && in.meta->narrowed_f64)
         fprintf(stderr, "clstencil filter: note: %s holds 64-bit floats, read as f32 (24-bit precision; values "
@@ -475,6 +493,7 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
 done:
     image_set_alloc_check(NULL);
     image_free(&in);
+    filter_inputs_free(inputs, input_count);
     if (code != EXIT_OK_) image_free(out);
     return code;
 }
@@ -503,6 +522,7 @@ int cmd_filter(int argc, char **argv)
     int code;
     if (!(args.op_texts = calloc((size_t)argc, sizeof *args.op_texts)) ||
         !(args.op_combines = calloc((size_t)argc, sizeof *args.op_combines)) ||
+        !(args.input_texts = calloc((size_t)argc, sizeof *args.input_texts)) ||
         !(args.inputs = calloc((size_t)argc, sizeof *args.inputs)) || !(ops = calloc((size_t)argc, sizeof *ops))) {
         fprintf(stderr, "clstencil filter: out of memory\n");
         code = EXIT_FAILURE_;
@@ -560,6 +580,7 @@ done:
     free(ops);
     free(args.op_texts);
     free(args.op_combines);
+    free(args.input_texts);
     free(args.inputs);
     return code;
 }

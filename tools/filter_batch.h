@@ -15,6 +15,8 @@ typedef struct filter_args {
     size_t input_count;
     int batch, has_build;
     const char *format; /* --format: a batch's output extension, or NULL */
+    const char **input_texts; /* --input NAME=FILE, as given */
+    size_t input_text_count;
     const char **op_texts; /* --op and --combine in order */
     char *op_combines;     /* per text: 1 for a --combine */
     size_t op_count;

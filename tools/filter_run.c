@@ -108,7 +108,12 @@ static int add_combination(stages *s, const filter_op *step, cls_pixel_type out)
 static int build_stages(stages *s, const filter_plan *plan, const cls_host_image *image)
 {
     cls_status status = cls_pipeline_add_input(s->pipeline, "input", image->type);
-    if (status != CLS_OK) return report_failure("filter", status);
+    for (size_t k = 0; status == CLS_OK && k < plan->input_count; ++k) /* --input: IN's type */
+        status = cls_pipeline_add_input(s->pipeline, plan->inputs[k].name, image->type);
+    if (status != CLS_OK) {
+        fprintf(stderr, "clstencil filter: --input: %s\n", cls_last_error());
+        return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
+    }
     /* u8, u16 or i16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
      * output, the values are taken as they come: scaled by an earlier --op, as the usage says) */
     const int integer_image = image_type_is_integer(image->type) && image_type_is_integer(plan->output_type);
@@ -116,7 +121,8 @@ static int build_stages(stages *s, const filter_plan *plan, const cls_host_image
         const int last = i + 1 == plan->op_count;
         const filter_op *op = &plan->ops[i];
         const cls_pixel_type out = last ? plan->output_type : CLS_PIXEL_F32;
-        const int reads_input = op->from[0] ? strcmp(op->from, "input") == 0 : i == 0;
+        int reads_input = op->from[0] ? strcmp(op->from, "input") == 0 : i == 0;
+        for (size_t k = 0; op->from[0] && k < plan->input_count; ++k) reads_input |= !strcmp(op->from, plan->inputs[k].name);
         const cls_pixel_type in = reads_input ? image->type : CLS_PIXEL_F32;
         int code;
         if (op->expression) code = add_combination(s, op, out);
@@ -172,11 +178,12 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
 {
     *strip_rows = 0;
     const size_t intermediates = cls_pipeline_intermediate_count(s->pipeline);
-    const uint64_t input = (uint64_t)image_plane_bytes(in) * image_plane_count(in);
+    const uint64_t one_input = (uint64_t)image_plane_bytes(in) * image_plane_count(in);
+    const uint64_t input = one_input * (1 + plan->input_count); /* IN and the --input images */
     const uint64_t output = (uint64_t)image_plane_bytes(out) * image_plane_count(out);
     const uint64_t temporary = intermediates ? (uint64_t)in->width * in->height * 4 : 0;
     const uint64_t need = input + output + intermediates * temporary;
-    uint64_t largest = input > output ? input : output;
+    uint64_t largest = one_input > output ? one_input : output;
     if (temporary > largest) largest = temporary;
     uint64_t global = 0, max_alloc = 0;
     int shares_host = 0;
@@ -187,11 +194,17 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     if (shares_host) budget = plan->memory_available > images ? plan->memory_available - images : 0;
     if (shares_host && global < budget) budget = global;
     if (need <= budget && largest <= max_alloc) return EXIT_OK_;
+    char a[32];
+    if (plan->input_count) {
+        fprintf(stderr, "clstencil filter: the images do not fit the %s of device memory the run may use "
+                        "(--max-device-memory, else the device's memory and its largest buffer); strips take one "
+                        "input image, not --input ones too\n", memory_format(budget < max_alloc ? budget : max_alloc, a, sizeof a));
+        return EXIT_OUTPUT;
+    }
     unsigned reach = 0;
     cls_pipeline_reach(s->pipeline, NULL, &reach);
     *strip_rows = filter_strip_rows(in, out, intermediates, reach, budget, max_alloc);
     if (*strip_rows) return EXIT_OK_;
-    char a[32];
     fprintf(stderr, "clstencil filter: even a strip of one row of the image, with the %u rows above and below it "
                     "that the operators reach, does not fit the %s of device memory it may use "
                     "(--max-device-memory, else the device's memory and its largest buffer%s)\n",
@@ -269,10 +282,17 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
     cl_mem output = error == CL_SUCCESS ? clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE,
                                                          out_plane * planes, NULL, &error) : NULL;
     cl_event *events = calloc(planes * count, sizeof *events);
+    cl_mem *inputs = calloc(1 + plan->input_count, sizeof *inputs); /* IN, then the --input images */
     cl_event write_done = NULL, read_done = NULL;
     int code = EXIT_OK_;
     if (error != CL_SUCCESS) code = cl_failed("clCreateBuffer", error);
-    else if (!events) code = cl_failed("allocating events", CL_OUT_OF_HOST_MEMORY);
+    else if (!events || !inputs) code = cl_failed("allocating events", CL_OUT_OF_HOST_MEMORY);
+    for (size_t k = 0; code == EXIT_OK_ && k < plan->input_count; ++k) {
+        inputs[1 + k] = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                       in_plane * planes, plan->inputs[k].image.pixels, &error);
+        if (error != CL_SUCCESS) code = cl_failed("clCreateBuffer", error);
+    }
+    if (inputs) inputs[0] = input;
     /* Pixels the undefined border leaves alone read back as 0, not as stale device memory. */
     static const cl_uchar zero = 0;
     if (code == EXIT_OK_ && plan->border == CLS_BORDER_UNDEFINED &&
@@ -288,8 +308,9 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
                                .roi_y = roi_y, .roi_width = roi_rows ? in->width : 0, .roi_height = roi_rows};
         /* The queue is in order; the wait list only makes the dependency explicit. OpenCL wants
          * a NULL list with a count of 0 (NVIDIA refuses anything else). */
-        cls_status status = cls_pipeline_enqueue(s->pipeline, input, output, &desc, c == 0 ? 1 : 0,
-                                                 c == 0 ? &write_done : NULL, NULL, events + c * count);
+        cls_status status = cls_pipeline_enqueue_inputs(s->pipeline, 1 + plan->input_count, inputs, output, &desc,
+                                                        c == 0 ? 1 : 0, c == 0 ? &write_done : NULL, NULL,
+                                                        events + c * count);
         if (status != CLS_OK) code = report_failure("filter", status);
     }
     if (code == EXIT_OK_ &&
@@ -309,6 +330,9 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
     if (write_done) clReleaseEvent(write_done);
     if (read_done) clReleaseEvent(read_done);
     free(events);
+    for (size_t k = 0; inputs && k < plan->input_count; ++k)
+        if (inputs[1 + k]) clReleaseMemObject(inputs[1 + k]);
+    free(inputs);
     if (output) clReleaseMemObject(output);
     if (input) clReleaseMemObject(input);
     return code;

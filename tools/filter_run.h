@@ -18,9 +18,17 @@ typedef struct filter_op {
     char from[32];    /* "" when it reads the step before */
 } filter_op;
 
+/* An input image besides IN (--input NAME=FILE): IN's size, channels, pages and pixel type. */
+typedef struct filter_input {
+    const char *name;
+    cls_host_image image;
+} filter_input;
+
 typedef struct filter_plan {
     const filter_op *ops;
     size_t op_count;
+    const filter_input *inputs; /* --input images, read beside IN; NULL when none */
+    size_t input_count;
     cls_border border;
     float border_value;
     cls_pixel_type output_type; /* the input's type is the image's */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # filter_graph.sh — named steps through `clstencil filter` on the default OpenCL device: an unsharp
-# mask from a blur and an element-wise step, and two derivative branches of the input joined,
-# each checked pixel by pixel against awk's answer for the image (borders included); the refusals
-# (an image nobody reads, an unknown name, a --combine without NAME=, a named night) exit 1 and
-# write nothing.
+# mask from a blur and an element-wise step, two derivative branches of the input joined and a
+# second input image (--input), each checked pixel by pixel against awk's answer for the image
+# (borders included); the refusals (an image nobody reads, an unknown name, a --combine without
+# NAME=, a named night, a second input that is missing or of another size) write nothing.
 # Usage: filter_graph.sh CLSTENCIL
 clstencil=$1 case=graph
 work=$(mktemp -d) || exit 1
@@ -48,6 +48,24 @@ check "$work/gradient.pgm" "the gradient of two branches" \
 # Unnamed steps are stage1, stage2, ...: a chain's names.
 run 0 "$work/in.pgm" "$work/chain.pgm" --op box:3 --combine 'd=input - stage1 + 100'
 check "$work/chain.pgm" "input - stage1 + 100" "sat(c(x,y) - $box + 100)"
+
+# A second input image (--input): the brighter of IN and a shifted copy; a missing one is exit 4,
+# one of another size 6, and neither goes with a batch.
+awk -v w=$W -v h=$H 'BEGIN { printf "P5\n%d %d\n255\n", w, h
+    for (y = 0; y < h; ++y) for (x = 0; x < w; ++x) printf "%c", ((x + 3) * 37 + y * 11) % 97 + 60 }' > "$work/other.pgm"
+run 4 "$work/in.pgm" "$work/no.pgm" --input "other=$work/missing.pgm" --combine 'm=max(input, other)'
+logged "--input other: .*missing.pgm"
+run 0 "$work/in.pgm" "$work/brightest.pgm" --input "other=$work/other.pgm" --combine 'm=max(input, other)'
+other='((x + 3) * 37 + y * 11) % 97 + 60'
+check "$work/brightest.pgm" "max(input, other)" "c(x,y) > $other ? c(x,y) : $other"
+awk 'BEGIN { printf "P5\n3 3\n255\n"; for (i = 0; i < 9; ++i) printf "%c", 7 }' > "$work/small.pgm"
+run 6 "$work/in.pgm" "$work/no.pgm" --input "other=$work/small.pgm" --combine 'm=max(input, other)'
+logged "--input other: .*small.pgm is 3x3.*the inputs of one run share IN's 11x7"
+run 1 "$work/in.pgm" "$work/no.pgm" --input "$work/other.pgm" --combine 'm=max(input, other)'
+logged "--input wants NAME=FILE"
+mkdir "$work/batch"
+run 1 "$work/in.pgm" "$work/other.pgm" -o "$work/batch" --input "other=$work/other.pgm" --combine 'm=max(input, other)'
+logged "--input goes with one image IN, not with a batch"
 
 # Refusals: exit 1, nothing written.
 run 1 "$work/in.pgm" "$work/no.pgm" --op a=box:3 --op b=box:5@input
