@@ -40,6 +40,10 @@ void cls_host_memory_release(cls_context *context);
 /* A run on host images (host_run.c): locks the context's host-run buffers and gives an input of
  * INPUT_BYTES and OUTPUT_COUNT outputs of OUTPUT_BYTES, grown where they are smaller (unlocked
  * again on failure); cls_host_run_end unlocks them. */
+/* The same for COUNT buffers of BYTES[k] each (at most CLS_HOST_RUN_BUFFERS; a pipeline's
+ * inputs and its output), into BUFFERS. */
+#define CLS_HOST_RUN_BUFFERS (1 + CLS_MAX_MASKS)
+cls_status cls_host_run_reserve(cls_context *context, unsigned count, const size_t *bytes, cl_mem *buffers);
 cls_status cls_host_run_begin(cls_context *context, size_t input_bytes, unsigned output_count, size_t output_bytes,
                               cl_mem *input, cl_mem *outputs);
 void cls_host_run_end(cls_context *context);

@@ -26,23 +26,36 @@ static cls_status reserve(cls_context *context, unsigned k, size_t bytes, cl_mem
     return CLS_OK;
 }
 
+cls_status cls_host_run_reserve(cls_context *context, unsigned count, const size_t *bytes, cl_mem *buffers)
+{
+    if (count > CLS_HOST_RUN_BUFFERS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%u images in one run: at most %d", count, CLS_HOST_RUN_BUFFERS);
+    pthread_mutex_lock(&context->host_run_lock);
+    cls_status status = CLS_OK;
+    for (unsigned k = 0; status == CLS_OK && k < count; ++k) status = reserve(context, k, bytes[k], &buffers[k]);
+    if (status != CLS_OK) pthread_mutex_unlock(&context->host_run_lock);
+    return status;
+}
+
 cls_status cls_host_run_begin(cls_context *context, size_t input_bytes, unsigned output_count, size_t output_bytes,
                               cl_mem *input, cl_mem *outputs)
 {
     if (output_count > CLS_MAX_MASKS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%u outputs: at most %d", output_count, CLS_MAX_MASKS);
-    pthread_mutex_lock(&context->host_run_lock);
-    cls_status status = reserve(context, 0, input_bytes, input);
-    for (unsigned k = 0; status == CLS_OK && k < output_count; ++k)
-        status = reserve(context, 1 + k, output_bytes, &outputs[k]);
-    if (status != CLS_OK) pthread_mutex_unlock(&context->host_run_lock);
-    return status;
+    size_t bytes[CLS_HOST_RUN_BUFFERS] = {input_bytes};
+    for (unsigned k = 0; k < output_count; ++k) bytes[1 + k] = output_bytes;
+    cl_mem buffers[CLS_HOST_RUN_BUFFERS];
+    const cls_status status = cls_host_run_reserve(context, 1 + output_count, bytes, buffers);
+    if (status != CLS_OK) return status;
+    *input = buffers[0];
+    for (unsigned k = 0; k < output_count; ++k) outputs[k] = buffers[1 + k];
+    return CLS_OK;
 }
 
 void cls_host_run_end(cls_context *context) { pthread_mutex_unlock(&context->host_run_lock); }
 
 void cls_host_run_release(cls_context *context)
 {
-    for (unsigned k = 0; k < 1 + CLS_MAX_MASKS; ++k)
+    for (unsigned k = 0; k < CLS_HOST_RUN_BUFFERS; ++k)
         if (context->host_run_buffers[k]) clReleaseMemObject(context->host_run_buffers[k]);
 }

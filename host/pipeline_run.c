@@ -249,36 +249,47 @@ cls_status cls_pipeline_run_host_inputs(cls_pipeline *pipeline, size_t input_cou
     const cls_image_desc *image = &copy;
     for (size_t k = 0; k < input_count; ++k)
         if (!inputs[k]) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input image %zu is NULL", k);
-    const size_t in_bytes = span(image, pipeline->nodes[0].type, 1);
-    const size_t out_bytes = span(image, pipeline->nodes[pipeline->count - 1].type, 0);
-    cl_mem *buffers = calloc(input_count, sizeof *buffers), out = NULL;
-    if (!buffers) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    status = cls_host_run_begin(pipeline->context, in_bytes, 1, out_bytes, &buffers[0], &out);
+    /* The context's buffers: the output, then the inputs as far as they go; the rest of the
+     * inputs through buffers of this call. */
+    const size_t kept = input_count + 1 < CLS_HOST_RUN_BUFFERS ? input_count + 1 : CLS_HOST_RUN_BUFFERS;
+    size_t *bytes = malloc((input_count + 1) * sizeof *bytes);
+    cl_mem *buffers = calloc(input_count + 1, sizeof *buffers); /* output, inputs */
+    if (!bytes || !buffers) {
+        free(bytes);
+        free(buffers);
+        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    bytes[0] = span(image, pipeline->nodes[pipeline->count - 1].type, 0);
+    for (size_t k = 0; k < input_count; ++k) bytes[1 + k] = span(image, pipeline->nodes[k].type, 1);
+    status = cls_host_run_reserve(pipeline->context, (unsigned)kept, bytes, buffers);
     if (status != CLS_OK) {
+        free(bytes);
         free(buffers);
         return status;
     }
     cl_command_queue queue = pipeline->context->queue;
+    cl_int error = CL_SUCCESS;
+    for (size_t k = kept; error == CL_SUCCESS && k <= input_count; ++k)
+        buffers[k] = clCreateBuffer(pipeline->context->context, CL_MEM_READ_ONLY, bytes[k], NULL, &error);
     /* the output too: pixels and padding the last stage does not write keep the caller's values */
-    cl_int error = clEnqueueWriteBuffer(queue, buffers[0], CL_TRUE, 0, in_bytes, inputs[0], 0, NULL, NULL);
-    if (error == CL_SUCCESS) error = clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, out_bytes, output, 0, NULL, NULL);
-    /* Inputs after the first: buffers of this call only. */
-    for (size_t k = 1; error == CL_SUCCESS && k < input_count; ++k)
-        buffers[k] = clCreateBuffer(pipeline->context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                    span(image, pipeline->nodes[k].type, 1), (void *)inputs[k], &error);
+    for (size_t k = 0; error == CL_SUCCESS && k <= input_count; ++k)
+        error = clEnqueueWriteBuffer(queue, buffers[k], CL_TRUE, 0, bytes[k], k ? inputs[k - 1] : output, 0, NULL,
+                                     NULL);
     if (error != CL_SUCCESS)
         status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(error));
     cl_event done = NULL;
     if (status == CLS_OK)
-        status = cls_pipeline_enqueue_inputs(pipeline, input_count, buffers, out, image, 0, NULL, &done, NULL);
+        status = cls_pipeline_enqueue_inputs(pipeline, input_count, buffers + 1, buffers[0], image, 0, NULL, &done,
+                                             NULL);
     if (status == CLS_OK) {
-        error = clEnqueueReadBuffer(queue, out, CL_TRUE, 0, out_bytes, output, 1, &done, NULL);
+        error = clEnqueueReadBuffer(queue, buffers[0], CL_TRUE, 0, bytes[0], output, 1, &done, NULL);
         if (error != CL_SUCCESS) status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
     }
     if (done) clReleaseEvent(done);
     if (status != CLS_OK) clFinish(queue); /* nothing may still use the buffers */
-    for (size_t k = 1; k < input_count; ++k)
+    for (size_t k = kept; k <= input_count; ++k)
         if (buffers[k]) clReleaseMemObject(buffers[k]);
+    free(bytes);
     free(buffers);
     cls_host_run_end(pipeline->context);
     return status;

@@ -604,7 +604,8 @@ cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem out
                                 const cls_image_desc *image, cl_uint wait_count,
                                 const cl_event *wait_list, cl_event *event, cl_event *stage_events);
 /* Convenience: host images in and out, waits; through the context's buffers, as
- * cls_filter_run_host (inputs after the first through buffers of the call). */
+ * cls_filter_run_host (the output and up to four inputs; more inputs through buffers of the
+ * call). */
 cls_status cls_pipeline_run_host_inputs(cls_pipeline *pipeline, size_t input_count, const void *const *inputs,
                                         void *output, const cls_image_desc *image);
 cls_status cls_pipeline_run_host(cls_pipeline *pipeline, const void *input, void *output,

@@ -1,6 +1,6 @@
 /* test_pipeline_graph.c — pipelines as graphs on the default device: named stages reading earlier
  * images, element-wise stages of several images (unsharp masking, a difference of Gaussians,
- * max and hypot of two branches), two input images, a region of interest on the output, the
+ * max and hypot of two branches), two and five input images, a region of interest on the output, the
  * buffers an intermediate image needs, and every refusal (unknown or reserved names, an image
  * nobody reads, a stage reading an undefined border's unwritten pixels, a bad expression). The
  * oracle is the CPU reference's weighted sums combined in double here, every pixel checked,
@@ -197,6 +197,33 @@ static void two_inputs(void **state)
     cls_pipeline_release(p);
 }
 
+/* Five inputs: more than the context keeps buffers for (the output and four inputs), so the
+ * last goes through a buffer of the call. */
+static void five_inputs(void **state)
+{
+    (void)state;
+    cls_pipeline *p;
+    assert_int_equal(cls_pipeline_create(context, &p), CLS_OK);
+    static const char *const names[] = {"p", "q", "r", "s", "t"};
+    for (int k = 0; k < 5; ++k) assert_int_equal(cls_pipeline_add_input(p, names[k], CLS_PIXEL_F32), CLS_OK);
+    assert_int_equal(cls_pipeline_add_elementwise(p, "four", "p + 2 * q + 4 * r + 8 * s", CLS_PIXEL_F32), CLS_OK);
+    assert_int_equal(cls_pipeline_add_elementwise(p, "all", "four - 16 * t", CLS_PIXEL_F32), CLS_OK);
+    static float images[5][W * H];
+    const void *inputs[5];
+    for (int k = 0; k < 5; ++k) {
+        for (int i = 0; i < W * H; ++i) images[k][i] = (float)((i * (k + 3)) % 17);
+        inputs[k] = images[k];
+    }
+    float out[W * H];
+    for (int round = 0; round < 2; ++round) { /* the second run reuses the context's buffers */
+        assert_int_equal(cls_pipeline_run_host_inputs(p, 5, inputs, out, &whole), CLS_OK);
+        for (int i = 0; i < W * H; ++i)
+            assert_true(out[i] == images[0][i] + 2 * images[1][i] + 4 * images[2][i] + 8 * images[3][i] -
+                                       16 * images[4][i]);
+    }
+    cls_pipeline_release(p);
+}
+
 static void refused(cls_status status, const char *message)
 {
     assert_int_equal(status, CLS_ERR_INVALID_ARGUMENT);
@@ -249,6 +276,7 @@ int main(void)
         cmocka_unit_test(unsharp_masking),
         cmocka_unit_test(branches_join),
         cmocka_unit_test(two_inputs),
+        cmocka_unit_test(five_inputs),
         cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
