@@ -98,7 +98,7 @@ static int status_exit_code(cls_status status)
     }
 }
 
-/* One --op configuration: the two lines bench has always printed. */
+/* One --op configuration: the two lines bench has always printed, and what `auto` chose. */
 static int print_single(const bench_report *report, const bench_options *o)
 {
     const bench_row *row = &report->rows[0];
@@ -111,6 +111,8 @@ static int print_single(const bench_report *report, const bench_options *o)
            cls_border_name(row->c->border), row->c->op_count, o->label);
     printf("kernel %.1f us (median of %d), copy %.1f us, ratio %.2f, effective %.0f GB/s\n", r->kernel_us, report->runs,
            r->copy_us, r->kernel_us / r->copy_us, bench_row_gbps(row));
+    printf("chosen %s %ux%u, %ux%u outputs per work-item, separable %s\n", cls_partition_name(r->partition),
+           r->group_width, r->group_height, r->cols, r->rows, cls_separable_name(r->separable));
     const double speedup = bench_row_speedup(row);
     if (report->compare && speedup > 0)
         printf("naive %.1f us (median of %d), speedup %.2f\n", row->naive->kernel_us, report->runs, speedup);
