@@ -15,7 +15,7 @@
 /* A spec with every `auto` resolved: exactly what the emitted source depends on. */
 /* What a device's record may set about the code its kernels get (device-db: the keys
  * unroll_limit, block_budget, register_cap, stream_rows, stream_cols, stream_below_rows,
- * stream_min_taps, border_groups_fold_fully); where a
+ * stream_min_taps, border_groups_fold_fully, separate_min_taps); where a
  * record says nothing, the CLS_* defaults below, measured on an H100. */
 typedef struct cls_generation_policy {
     unsigned unroll_limit;      /* CLS_UNROLL_LIMIT */
@@ -28,6 +28,8 @@ typedef struct cls_generation_policy {
                                  * taps, smaller ones get one output per work-item (0: every mask) */
     unsigned border_groups_fold_fully; /* 1: mirror101's border groups fold fully (border_both),
                                         * not once where that suffices (border_any) */
+    unsigned separate_min_taps; /* `separable` auto: a rank-1 mask of at least this many taps runs
+                                 * as two passes (0: never) */
 } cls_generation_policy;
 
 typedef struct cls_kernel_config {

@@ -62,6 +62,8 @@ typedef struct cls_arch_record {
     unsigned stream_rows, stream_cols, stream_below_rows;
     unsigned stream_min_taps;
     unsigned border_groups_fold_fully;
+    unsigned separate_min_taps; /* a rank-1 mask of at least this many taps whose spec leaves
+                                 * `separable` to auto runs as two passes (0: never) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -236,6 +236,44 @@ static void a_streaming_policy_streams_where_it_applies(void **state)
     }
 }
 
+/* separate_min_taps (PoCL's record: 26): a rank-1 mask left to auto runs as two passes. */
+static void a_policy_separates_large_rank1_masks(void **state)
+{
+    (void)state;
+    cls_generation_policy policy = cls_generation_policy_default();
+    policy.separate_min_taps = 26;
+    static float rank1[49], random7[49], rank1_5[25];
+    const float row[7] = {1, 3, 6, 8, 6, 3, 1};
+    for (unsigned k = 0; k < 49; ++k) {
+        rank1[k] = row[k % 7] * row[k / 7];
+        random7[k] = (float)((k * 37) % 11) - 5.0f;
+    }
+    for (unsigned k = 0; k < 25; ++k) rank1_5[k] = row[1 + k % 5] * row[1 + k / 5];
+    const struct { const float *mask; unsigned side; cls_separable asked, expected; } cases[] = {
+        {rank1, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_TWO_PASS},
+        {random7, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE},  /* not rank 1 */
+        {rank1_5, 5, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE},  /* 25 taps: below the policy's 26 */
+        {rank1, 7, CLS_SEPARABLE_NONE, CLS_SEPARABLE_NONE},    /* the spec's own choice wins */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = cases[c].mask;
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.separable = cases[c].asked;
+        cls_kernel_config config;
+        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 64, 2, &policy), CLS_OK);
+        assert_int_equal(config.separable, cases[c].expected);
+        cls_kernel_config_free(&config);
+    }
+    cls_spec spec = valid_spec(); /* the default policy never separates */
+    spec.coefficients = rank1;
+    spec.mask_width = spec.mask_height = 7;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 8, 0, 0), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_NONE);
+    cls_kernel_config_free(&config);
+}
+
 static void key_ignores_what_does_not_change_the_kernel(void **state)
 {
     (void)state;
@@ -388,6 +426,7 @@ int main(void)
         cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
+        cmocka_unit_test(a_policy_separates_large_rank1_masks),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
