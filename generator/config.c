@@ -16,10 +16,12 @@ static cls_status copy_text(char **copy, const char *text)
     return text && !*copy ? CLS_ERR_OUT_OF_MEMORY : CLS_OK;
 }
 
-/* The row and column vectors of a separated mask (validation has proven it separable). */
+/* The row and column vectors of a separated mask (validation, or the policy's check, has proven
+ * it separable; the policy's check leaves them computed). */
 static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
 {
     if (config->separable != CLS_SEPARABLE_SINGLE_PASS && config->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
+    if (config->row) return CLS_OK;
     config->row = malloc(sizeof(float) * spec->mask_width);
     config->column = malloc(sizeof(float) * spec->mask_height);
     if (!config->row || !config->column) return CLS_ERR_OUT_OF_MEMORY;
@@ -35,8 +37,9 @@ static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
  * at least separate_min_taps taps, in a border mode the passes take, reading global memory. On
  * PoCL (2 cores, 2048x2048): Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25
  * 379 -> 67; 3x3 and 5x5 masks no faster. The quick kernel of the first-result goal separates as
- * well, so its sums stay those of the specialized kernel. */
-static int separates_by_policy(const cls_kernel_config *config, const cls_spec *spec)
+ * well, so its sums stay those of the specialized kernel. Where it does, the row and column are
+ * left in the config. */
+static int separates_by_policy(cls_kernel_config *config, const cls_spec *spec)
 {
     const unsigned taps = spec->mask_width * spec->mask_height;
     if (!config->policy.separate_min_taps || taps < config->policy.separate_min_taps || spec->body ||
@@ -44,13 +47,17 @@ static int separates_by_policy(const cls_kernel_config *config, const cls_spec *
         spec->rows_per_item > 1 || spec->cols_per_item > 1 ||
         (spec->input_path != CLS_INPUT_AUTO && spec->input_path != CLS_INPUT_GLOBAL))
         return 0;
-    float *row = malloc(sizeof(float) * spec->mask_width), *column = malloc(sizeof(float) * spec->mask_height);
+    config->row = malloc(sizeof(float) * spec->mask_width);
+    config->column = malloc(sizeof(float) * spec->mask_height);
     /* a mask that does not separate is no error here (the message it leaves is never read) */
-    const int separable = row && column &&
-                          cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, row, column) == CLS_OK;
-    free(row);
-    free(column);
-    return separable;
+    if (config->row && config->column &&
+        cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, config->row, config->column) ==
+            CLS_OK)
+        return 1;
+    free(config->row);
+    free(config->column);
+    config->row = config->column = NULL;
+    return 0;
 }
 
 unsigned cls_kernel_outputs(const cls_kernel_config *config)
