@@ -87,7 +87,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(max_registers_per_thread), NUMBER(local_mem_per_cu), NUMBER(local_mem_alloc_unit),
         NUMBER(default_rows), NUMBER(unroll_limit), NUMBER(block_budget), NUMBER(register_cap),
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
-        NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps),
+        NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps),
 #undef NUMBER
     };
     char shown[256];
@@ -99,6 +99,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             const int flag = strcmp(name, "border_groups_fold_fully") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
+                                    strcmp(name, "fft_min_taps") == 0 ||
                                     flag;
             if (parse_unsigned(value, &number) && (number > 0 || may_be_zero) && number <= (flag ? 1u : 1u << 30)) {
                 *field = number;

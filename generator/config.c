@@ -33,6 +33,16 @@ static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
     return cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, config->row, config->column);
 }
 
+/* Whether the policy runs SPEC's weighted sum, its method left to auto, by FFT: one mask of at
+ * least fft_min_taps taps that does not run as separable passes (those cost W + H a pixel, less
+ * than the FFT's few transforms for the sizes CLS_MAX_MASK allows). */
+static int runs_by_fft_by_policy(const cls_kernel_config *config, const cls_spec *spec)
+{
+    const unsigned taps = spec->mask_width * spec->mask_height;
+    return config->policy.fft_min_taps && taps >= config->policy.fft_min_taps && !spec->body &&
+           config->masks == 1 && !spec->epilogue && config->separable == CLS_SEPARABLE_NONE;
+}
+
 /* Whether the policy runs SPEC's mask, left to auto, as two passes: one rank-1 weighted sum of
  * at least separate_min_taps taps, in a border mode the passes take, reading global memory. On
  * PoCL (2 cores, 2048x2048): Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25
@@ -212,6 +222,9 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     config->separable = spec->separable == CLS_SEPARABLE_AUTO
                             ? (separates_by_policy(config, spec) ? CLS_SEPARABLE_TWO_PASS : CLS_SEPARABLE_NONE)
                             : spec->separable;
+    config->method = spec->method != CLS_METHOD_AUTO ? spec->method
+                     : runs_by_fft_by_policy(config, spec) ? CLS_METHOD_FFT
+                                                           : CLS_METHOD_DIRECT;
     if (copy_text(&config->body, spec->body) != CLS_OK || copy_text(&config->epilogue, spec->epilogue) != CLS_OK ||
         separate(config, spec) != CLS_OK) {
         cls_kernel_config_free(config);
@@ -223,6 +236,7 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     config->input_path = spec->input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL : spec->input_path;
     config->spec.input_path = config->input_path;
     config->spec.separable = config->separable;
+    config->spec.method = config->method;
     if (spec->border != CLS_BORDER_CONSTANT) config->spec.border_value = 0.0f;
     config->partition =
         spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;

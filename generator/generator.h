@@ -30,6 +30,8 @@ typedef struct cls_generation_policy {
                                         * not once where that suffices (border_any) */
     unsigned separate_min_taps; /* `separable` auto: a rank-1 mask of at least this many taps runs
                                  * as two passes (0: never) */
+    unsigned fft_min_taps;      /* `method` auto: a weighted sum of at least this many taps that
+                                 * does not run separably runs by FFT (0: never) */
 } cls_generation_policy;
 
 typedef struct cls_kernel_config {
@@ -46,6 +48,7 @@ typedef struct cls_kernel_config {
     char *epilogue;          /* owned copy of spec.epilogue, or NULL */
     cls_input_path input_path; /* never AUTO */
     cls_separable separable;   /* never AUTO */
+    cls_method method;         /* never AUTO */
     float *row, *column;     /* owned: the separated mask when separable is not NONE */
     int unaligned_input;     /* the launch's rows may start anywhere: no aligned vector loads */
 } cls_kernel_config;

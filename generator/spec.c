@@ -62,6 +62,8 @@ static const name_entry input_path_names[] = {
 static const name_entry separable_names[] = {
     {"auto", CLS_SEPARABLE_AUTO}, {"none", CLS_SEPARABLE_NONE}, {"single-pass", CLS_SEPARABLE_SINGLE_PASS},
     {"two-pass", CLS_SEPARABLE_TWO_PASS}};
+static const name_entry method_names[] = {
+    {"auto", CLS_METHOD_AUTO}, {"direct", CLS_METHOD_DIRECT}, {"fft", CLS_METHOD_FFT}};
 static const name_entry pixel_names[] = {
     {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}, {"i16", CLS_PIXEL_I16}, {"f16", CLS_PIXEL_F16}};
 
@@ -144,6 +146,16 @@ const char *cls_separable_name(cls_separable separable)
     return name_of(separable_names, COUNT(separable_names), separable);
 }
 
+cls_status cls_method_parse(const char *name, cls_method *out)
+{
+    int value = 0;
+    cls_status status = parse_name(method_names, COUNT(method_names), "method", name, &value);
+    if (status == CLS_OK) *out = (cls_method)value;
+    return status;
+}
+
+const char *cls_method_name(cls_method method) { return name_of(method_names, COUNT(method_names), method); }
+
 cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out)
 {
     int value = 0;
@@ -222,6 +234,22 @@ static cls_status check_epilogue(const char *epilogue)
 }
 
 /* What the separated variants cannot combine with. */
+/* The FFT method computes one built-in weighted sum, and separable passes are the other way of
+ * making a large mask cheap. */
+static cls_status check_method(const cls_spec *spec, unsigned masks)
+{
+    if ((unsigned)spec->method > CLS_METHOD_FFT)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "method %d is not a cls_method value", (int)spec->method);
+    if (spec->method != CLS_METHOD_FFT) return CLS_OK;
+    if (spec->body || masks > 1 || spec->epilogue)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the fft method needs the built-in weighted sum of one mask (no body, mask count or epilogue)");
+    if (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the fft method and separable %s exclude each other: choose one",
+                        cls_separable_name(spec->separable));
+    return CLS_OK;
+}
+
 static cls_status check_separable(const cls_spec *spec, unsigned masks)
 {
     if (spec->separable != CLS_SEPARABLE_SINGLE_PASS && spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
@@ -343,5 +371,6 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "region code %d is not a cls_region_code value", (int)spec->region_code);
     if ((unsigned)spec->build_goal > CLS_BUILD_TIERED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "build goal %d is not a cls_build_goal value", (int)spec->build_goal);
+    if ((status = check_method(spec, masks)) != CLS_OK) return status;
     return check_separable(spec, masks);
 }

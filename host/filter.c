@@ -5,6 +5,7 @@
  * answers for the work; build_goals.c chooses between this specialized creation and a quick
  * kernel, tiered.c swaps one for the other. */
 #include "build.h"
+#include "fft_kernels.h"
 #include "staged_filter.h"
 
 #include "error.h"
@@ -104,6 +105,18 @@ static cls_status create_two_pass(cls_filter *filter)
     return CLS_OK;
 }
 
+/* A weighted sum by FFT: its gather, multiply and scatter kernels; the transforms come with the
+ * first launch. */
+static cls_status create_fft(cls_filter *filter)
+{
+    filter->source = cls_fft_kernels_source(&filter->config.spec);
+    if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    cls_fft_work *work = NULL;
+    const cls_status status = cls_fft_work_create(filter->context, &filter->config, &work, &filter->build_info);
+    if (status == CLS_OK) filter->work_ops = &cls_fft_work_ops, filter->work = work;
+    return status;
+}
+
 /* Every other variant: one generated kernel. */
 static cls_status create_one_kernel(cls_filter *filter)
 {
@@ -128,7 +141,9 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
     if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
     if (status == CLS_OK) status = check_parameter_size(&context->caps, &filter->config);
-    if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
+    if (status == CLS_OK && filter->config.method == CLS_METHOD_FFT)
+        status = create_fft(filter);
+    else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
     else if (status == CLS_OK)
         status = create_one_kernel(filter);
@@ -255,6 +270,11 @@ unsigned cls_filter_kernel_count(const cls_filter *filter)
     filter = serving(filter);
     if (!filter) return 0;
     return filter->work_ops->kernel_count(filter->work);
+}
+
+cls_method cls_filter_method(const cls_filter *filter)
+{
+    return filter ? filter->config.method : CLS_METHOD_AUTO;
 }
 
 /* A separable pair's configuration says CLS_SEPARABLE_TWO_PASS: it was made for that. */

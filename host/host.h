@@ -179,8 +179,8 @@ typedef struct cls_work_ops {
 } cls_work_ops;
 
 /* A filter's own generated kernel (kernel_work.c), a separable pair (two_pass.c), an operator in
- * stages (staged_filter.c). */
-extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops;
+ * stages (staged_filter.c), a weighted sum by FFT (fft_work.c). */
+extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops, cls_fft_work_ops;
 
 /* The kernel of a resolved configuration (which must outlive the work) and its source: built
  * (or found in the caches), with its mask buffer; *info receives what the build reported. */
@@ -189,6 +189,15 @@ cls_status cls_kernel_work_create(cls_context *context, const struct cls_kernel_
                                   cls_kernel_work **out, cls_build_info *info);
 /* The bytes of a configuration's coefficients as a kernel argument: every mask. */
 size_t cls_kernel_coefficient_bytes(const struct cls_kernel_config *config);
+
+/* ---- weighted sums by FFT (fft_work.c) */
+
+/* The FFT method's kernels for a resolved configuration (which must outlive the work), built now;
+ * the transforms are planned on the first launch of each region size. *info receives what the
+ * kernels' build reported. CLS_ERR_UNSUPPORTED on an out-of-order queue. */
+typedef struct cls_fft_work cls_fft_work;
+cls_status cls_fft_work_create(cls_context *context, const struct cls_kernel_config *config, cls_fft_work **out,
+                               cls_build_info *info);
 
 /* ---- separable two-pass filters (two_pass.c) */
 

@@ -210,6 +210,23 @@ typedef enum cls_separable {
     CLS_SEPARABLE_TWO_PASS     /* two kernels: a row pass into a temporary f32 image, a column pass */
 } cls_separable;
 
+/* How a weighted sum is computed. DIRECT: the window's multiply-adds per output (one kernel, or two
+ * passes where `separable` says so). FFT: the image in tiles padded by the border mode's rule,
+ * a real 2-D FFT of each (VkFFT), multiplied by the mask's spectrum, an inverse FFT, the valid
+ * part written out: the same border semantics as DIRECT, the cost of a few FFTs of the image
+ * whatever the mask's size, f32 results within CLS_FFT_TOLERANCE of DIRECT's. AUTO: FFT for
+ * masks of at least the device record's fft_min_taps taps that do not run separably, else
+ * DIRECT. FFT needs the built-in weighted sum of one mask (no body, mask count or epilogue). */
+typedef enum cls_method {
+    CLS_METHOD_AUTO = 0,
+    CLS_METHOD_DIRECT,
+    CLS_METHOD_FFT,
+} cls_method;
+
+/* FFT results differ from the direct sum by at most CLS_FFT_TOLERANCE * sum |m| * max |input|
+ * (f32 outputs; integer outputs, rounded from them, by at most one more unit). */
+#define CLS_FFT_TOLERANCE 1e-5f
+
 #define CLS_MAX_MASK 63
 #define CLS_MAX_MASKS 4 /* masks (outputs) of one multi-output kernel */
 /* A mask is separable when |m(i,j) - column(j)*row(i)| <= CLS_SEPARABLE_TOLERANCE * max |m| for
@@ -319,6 +336,7 @@ typedef struct cls_spec {
     unsigned expected_width, expected_height;
     cls_build_goal build_goal;
     cls_region_code region_code;
+    cls_method method; /* DIRECT or FFT; AUTO: the device record's choice (cls_method above) */
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
@@ -337,6 +355,9 @@ cls_status cls_input_path_parse(const char *name, cls_input_path *out);
 const char *cls_input_path_name(cls_input_path path);
 cls_status cls_separable_parse(const char *name, cls_separable *out);
 const char *cls_separable_name(cls_separable separable);
+/* "auto", "direct", "fft"; and back. */
+cls_status cls_method_parse(const char *name, cls_method *out);
+const char *cls_method_name(cls_method method);
 /* Splits a rank-1 mask into row (width values) and column (height values) so that
  * mask(i, j) = column[j] * row[i] within CLS_SEPARABLE_TOLERANCE; CLS_ERR_INVALID_ARGUMENT
  * (with the largest residual in the message) when it is not separable. */
@@ -430,6 +451,8 @@ void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned 
 /* How the filter applies its mask: CLS_SEPARABLE_NONE (every tap of the window), SINGLE_PASS or
  * TWO_PASS (a rank-1 mask as a row and a column pass; cls_spec.separable). */
 cls_separable cls_filter_separable(const cls_filter *filter);
+/* How the filter computes its weighted sum: CLS_METHOD_DIRECT or CLS_METHOD_FFT (cls_spec.method). */
+cls_method cls_filter_method(const cls_filter *filter);
 /* The kernels one launch runs, one after another: 1; 2 for a two-pass filter; an operator in
  * stages (the compositions, a rectangle's min and max) its stages and, for the top-hats, the
  * subtraction. A launch's event is the last kernel's: its profiling times cover that one only. */

@@ -64,6 +64,9 @@ typedef struct cls_arch_record {
     unsigned border_groups_fold_fully;
     unsigned separate_min_taps; /* a rank-1 mask of at least this many taps whose spec leaves
                                  * `separable` to auto runs as two passes (0: never) */
+    unsigned fft_min_taps;      /* a weighted sum of at least this many taps whose spec leaves
+                                 * `method` to auto, and that does not run separably, runs by FFT
+                                 * (0: never) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -35,6 +35,7 @@ typedef struct bench_knobs {
     cls_partition partition;
     cls_input_path input_path;
     cls_separable separable;       /* built-in weighted sums only (not operator bodies) */
+    cls_method method;             /* the same */
     unsigned rows, cols;           /* outputs per work-item; 0 or 1: one; weighted sums only */
     unsigned group_width, group_height; /* 0 x 0: auto */
     int bake;                      /* -1: the operator's own choice; else a CLS_COEFFICIENTS_ value */
@@ -125,6 +126,7 @@ typedef struct bench_grid {
     const cls_partition *partitions; size_t partition_count;
     const cls_input_path *inputs; size_t input_count;
     const cls_separable *separables; size_t separable_count;
+    const cls_method *methods; size_t method_count;
     const unsigned *rows; size_t rows_count;
     const unsigned *cols; size_t cols_count;
     const bench_size *groups; size_t group_count; /* {0, 0}: auto */
@@ -156,6 +158,7 @@ typedef struct bench_result {
     unsigned group_width, group_height;
     unsigned rows, cols;        /* outputs per work-item the first filter resolved to */
     cls_separable separable;    /* how the first filter applies its mask */
+    cls_method method;          /* and computes its sum */
     unsigned registers;         /* per work-item of the first filter's build; 0 if unknown */
     size_t filter_count;        /* the filters built, and the shape each resolved to */
     unsigned groups[BENCH_MAX_STAGES][2];

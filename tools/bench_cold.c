@@ -79,7 +79,9 @@ static cls_status measure_goal(cls_context *context, const cls_spec *op_spec, cl
     if (status == CLS_OK)
         status = kernel_median(context, filter, o, spec.expected_width, spec.expected_height, &row->first_ms[g],
                                &row->kernel_us[g]);
-    if (status == CLS_OK) {
+    if (status == CLS_OK && cls_filter_method(filter) == CLS_METHOD_FFT) {
+        snprintf(row->kernel[g], sizeof row->kernel[g], "fft");
+    } else if (status == CLS_OK) {
         unsigned rows = 0, cols = 0;
         cls_filter_outputs_per_item(filter, &rows, &cols);
         snprintf(row->kernel[g], sizeof row->kernel[g], "%s %ux%u", cls_partition_name(cls_filter_partition(filter)),
@@ -102,6 +104,7 @@ static cls_status measure(const bench_options *o, const char *text, cls_border b
     spec.border_value = o->border_value;
     spec.expected_width = o->sizes[0].width;
     spec.expected_height = o->sizes[0].height;
+    if (o->method_count) spec.method = o->methods[0];
     cls_context *context = NULL;
     status = cls_context_create(o->device, &context);
     if (status == CLS_OK) status = measure_goal(context, &spec, CLS_BUILD_FIRST_RESULT, o, row);

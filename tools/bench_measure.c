@@ -122,6 +122,7 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
     spec->rows_per_item = k->rows;
     spec->cols_per_item = k->cols;
     if (!spec->body) spec->separable = k->separable;
+    if (!spec->body && spec->mask_count <= 1 && !spec->epilogue) spec->method = k->method;
 }
 
 /* The masks of `count` operators one after another, for one multi-mask kernel; NULL (with the
@@ -396,6 +397,7 @@ void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
     if (create_filters(&run, result) == CLS_OK) {
         result->partition = cls_filter_partition(run.filters[0]);
         result->separable = cls_filter_separable(run.filters[0]);
+        result->method = cls_filter_method(run.filters[0]);
         cls_filter_outputs_per_item(run.filters[0], &result->rows, &result->cols);
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(run.filters[0], &info);

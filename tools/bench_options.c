@@ -62,6 +62,11 @@ static int parse_input_item(const char *item, void *array, size_t index)
     return cls_input_path_parse(item, &((cls_input_path *)array)[index]) == CLS_OK;
 }
 
+static int parse_method_item(const char *item, void *array, size_t index)
+{
+    return cls_method_parse(item, &((cls_method *)array)[index]) == CLS_OK;
+}
+
 static int parse_separable_item(const char *item, void *array, size_t index)
 {
     return cls_separable_parse(item, &((cls_separable *)array)[index]) == CLS_OK;
@@ -150,6 +155,8 @@ static int parse_valued(bench_options *o, const cli_parser *parser, const char *
     else if (strcmp(name, "--partition") == 0) ok = parse_list(value, parse_partition_item, o->partitions, &o->partition_count);
     else if (strcmp(name, "--input") == 0) ok = parse_list(value, parse_input_item, o->inputs, &o->input_count);
     else if (strcmp(name, "--separable") == 0) ok = parse_list(value, parse_separable_item, o->separables, &o->separable_count);
+    else if (strcmp(name, "--method") == 0) /* a grid's list, or --cold's one method */
+        ok = parse_list(value, parse_method_item, o->methods, &o->method_count), grid = 0;
     else if (strcmp(name, "--rows") == 0) ok = parse_list(value, parse_rows_item, o->rows, &o->rows_count);
     else if (strcmp(name, "--cols") == 0) ok = parse_list(value, parse_cols_item, o->cols, &o->cols_count);
     else if (strcmp(name, "--wg") == 0) ok = parse_list(value, parse_group_item, o->groups, &o->group_count);
@@ -180,6 +187,7 @@ static const cli_option OPTIONS[] = {
     {"--partition", 0, "a comma-separated list of naive, isp-block, isp-warp, auto"},
     {"--input", 0, "a comma-separated list of auto, global, local, image"},
     {"--separable", 0, "a comma-separated list of auto, none, single-pass, two-pass"},
+    {"--method", 0, "a comma-separated list of auto, direct, fft"},
     {"--rows", 0, "a comma-separated list of auto, 1 to 8, 16, 32, 64, 128"},
     {"--cols", 0, "a comma-separated list of auto, 1, 2, 4, 8"},
     {"--wg", 0, "a comma-separated list of WxH or auto"}, {"--runs", 'r', "a whole number, at least 1"},
@@ -259,7 +267,7 @@ static int finish_options(bench_options *o)
     }
     if (o->model_check || o->calibrate_isp) {
         if (o->suite || o->check || o->compare || o->partition_count || o->input_count || o->separable_count ||
-            o->rows_count || o->cols_count || o->bake >= 0 || o->fold || o->region_code || lists_name_auto(o)) {
+            o->method_count || o->rows_count || o->cols_count || o->bake >= 0 || o->fold || o->region_code || lists_name_auto(o)) {
             fprintf(stderr, "clstencil bench: --model-check and --calibrate-isp take --op, --sizes, --borders, "
                             "--value, --wg (explicit shapes, --model-check only) and the run options\n");
             return 0;
@@ -272,7 +280,8 @@ static int finish_options(bench_options *o)
     }
     if (o->transfers) {
         if (o->tune || o->suite || o->check || o->compare || o->op_count || o->size_count > 1 || o->border_count ||
-            o->grid_options || o->model_check || o->calibrate_isp || o->cold || o->csv || o->json || o->svg) {
+            o->grid_options || o->method_count || o->model_check || o->calibrate_isp || o->cold || o->csv || o->json ||
+            o->svg) {
             fprintf(stderr, "clstencil bench: --transfers takes one --size, --runs, --warmup and --device\n");
             return 0;
         }
@@ -284,9 +293,13 @@ static int finish_options(bench_options *o)
         return o->runs >= BENCH_MIN_RUNS;
     }
     if (o->cold && (o->tune || o->suite || o->check || o->compare || o->size_count > 1 || o->grid_options ||
-                    o->model_check || o->calibrate_isp || o->csv || o->json || o->svg)) {
+                    o->model_check || o->calibrate_isp || o->csv || o->json || o->svg || o->method_count > 1)) {
         fprintf(stderr, "clstencil bench: --cold takes --op (each measured on its own), one --size, --borders, "
-                        "--runs, --warmup and --device\n");
+                        "one --method, --runs, --warmup and --device\n");
+        return 0;
+    }
+    if (o->suite && o->method_count) {
+        fprintf(stderr, "clstencil %s: --method applies to --op grids and --cold, not to suites\n", COMMAND(o));
         return 0;
     }
     if (!o->tune && o->quiet) {
@@ -306,7 +319,7 @@ static int finish_options(bench_options *o)
         return 0;
     }
     if (o->suite && o->grid_options) {
-        fprintf(stderr, "clstencil %s: --partition, --input, --separable, --rows, --cols, --wg, --bake, "
+        fprintf(stderr, "clstencil %s: --partition, --input, --separable, --method, --rows, --cols, --wg, --bake, "
                         "--runtime-mask, --argument-mask, --fold, --shared-regions, --separate-regions, --body-apart-regions and --value apply to --op grids, not to suites\n", COMMAND(o));
         return 0;
     }
@@ -323,6 +336,7 @@ static int finish_options(bench_options *o)
         if (!o->partition_count) o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
         if (!o->input_count) o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
         if (!o->separable_count) o->separables[0] = CLS_SEPARABLE_AUTO, o->separable_count = 1;
+        if (!o->method_count) o->methods[0] = CLS_METHOD_AUTO, o->method_count = 1;
         if (!o->rows_count) o->rows[0] = 0, o->rows_count = 1; /* auto: the device's policy */
         if (!o->cols_count) o->cols[0] = 0, o->cols_count = 1; /* auto */
         if (!o->group_count && !o->tune) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
@@ -363,6 +377,7 @@ int bench_build_plan(const bench_options *o, bench_plan *plan)
                        .partitions = o->partitions, .partition_count = o->partition_count,
                        .inputs = o->inputs, .input_count = o->input_count,
                        .separables = o->separables, .separable_count = o->separable_count,
+                       .methods = o->methods, .method_count = o->method_count,
                        .rows = o->rows, .rows_count = o->rows_count, .cols = o->cols, .cols_count = o->cols_count,
                        .groups = o->groups, .group_count = o->group_count, .bake = o->bake, .fold = o->fold,
                        .region_code = o->region_code};

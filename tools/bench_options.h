@@ -25,6 +25,8 @@ typedef struct bench_options {
     size_t input_count;
     cls_separable separables[BENCH_MAX_LIST];
     size_t separable_count;
+    cls_method methods[BENCH_MAX_LIST];
+    size_t method_count;
     unsigned rows[BENCH_MAX_LIST], cols[BENCH_MAX_LIST];
     size_t rows_count, cols_count;
     bench_size groups[BENCH_MAX_LIST];

@@ -127,6 +127,7 @@ void bench_table_row(FILE *out, const bench_report *report, const bench_row *row
         if (r->cols > 1) fprintf(out, " cols %u", r->cols);
         if (r->separable == CLS_SEPARABLE_SINGLE_PASS || r->separable == CLS_SEPARABLE_TWO_PASS)
             fprintf(out, " separable %s", cls_separable_name(r->separable));
+        if (r->method == CLS_METHOD_FFT) fprintf(out, " fft");
         if (r->registers) fprintf(out, " (%u registers)", r->registers);
         fputc('\n', out);
     }
@@ -274,6 +275,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
     json_object_object_add(o, "partition", json_object_new_string(cls_partition_name(k->partition)));
     json_object_object_add(o, "input", json_object_new_string(cls_input_path_name(k->input_path)));
     json_object_object_add(o, "separable", json_object_new_string(cls_separable_name(k->separable)));
+    json_object_object_add(o, "method", json_object_new_string(cls_method_name(k->method)));
     json_object_object_add(o, "rows", k->rows ? json_object_new_int((int)k->rows) : json_object_new_string("auto"));
     json_object_object_add(o, "cols", k->cols ? json_object_new_int((int)k->cols) : json_object_new_string("auto"));
     group_text(k->group_width, k->group_height, group, sizeof group);
@@ -300,6 +302,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
         json_object_object_add(o, "chosen_rows", json_object_new_int((int)r->rows));
         json_object_object_add(o, "chosen_cols", json_object_new_int((int)r->cols));
         json_object_object_add(o, "chosen_separable", json_object_new_string(cls_separable_name(r->separable)));
+        json_object_object_add(o, "chosen_method", json_object_new_string(cls_method_name(r->method)));
         if (r->registers) json_object_object_add(o, "registers", json_object_new_int((int)r->registers));
     }
     return o;

@@ -60,6 +60,7 @@ void bench_knobs_init(bench_knobs *knobs)
     knobs->partition = CLS_PARTITION_AUTO;
     knobs->input_path = CLS_INPUT_AUTO;
     knobs->separable = CLS_SEPARABLE_AUTO;
+    knobs->method = CLS_METHOD_AUTO;
     knobs->bake = -1;
 }
 
@@ -69,6 +70,7 @@ void bench_knobs_plain(bench_knobs *knobs)
     knobs->partition = CLS_PARTITION_NAIVE;
     knobs->input_path = CLS_INPUT_GLOBAL;
     knobs->separable = CLS_SEPARABLE_NONE;
+    knobs->method = CLS_METHOD_DIRECT;
 }
 
 
@@ -84,11 +86,11 @@ const char *bench_case_key(bench_plan *plan, const bench_case *c)
     for (size_t f = 0; k->groups_pinned && f < BENCH_MAX_STAGES; ++f)
         snprintf(groups + strlen(groups), sizeof groups - strlen(groups), ",%ux%u", k->pinned_groups[f][0],
                  k->pinned_groups[f][1]);
-    return bench_plan_string(plan, "%s;%s%s;%s=%.9g;%ux%u;%s;%s;%s;r%u;c%u;g%ux%u%s;b%d;f%d;s%d", ops,
+    return bench_plan_string(plan, "%s;%s%s;%s=%.9g;%ux%u;%s;%s;%s;%s;r%u;c%u;g%ux%u%s;b%d;f%d;s%d", ops,
                              c->layout == BENCH_CHAIN ? "chain" : "parallel", k->merge ? "+merge" : "",
                              cls_border_name(c->border), c->border == CLS_BORDER_CONSTANT ? (double)c->border_value : 0.0,
                              c->width, c->height, cls_partition_name(k->partition), cls_input_path_name(k->input_path),
-                             cls_separable_name(k->separable), k->rows, k->cols,
+                             cls_separable_name(k->separable), cls_method_name(k->method), k->rows, k->cols,
                              k->groups_pinned ? 0 : k->group_width, k->groups_pinned ? 0 : k->group_height, groups,
                              k->bake, k->fold, (int)k->region_code);
 }
@@ -268,6 +270,8 @@ static const char *grid_variant(bench_plan *plan, const bench_knobs *k)
         snprintf(text + strlen(text), sizeof text - strlen(text), " %s", cls_input_path_name(k->input_path));
     if (k->separable != CLS_SEPARABLE_AUTO)
         snprintf(text + strlen(text), sizeof text - strlen(text), " %s", cls_separable_name(k->separable));
+    if (k->method != CLS_METHOD_AUTO)
+        snprintf(text + strlen(text), sizeof text - strlen(text), " %s", cls_method_name(k->method));
     if (k->rows) snprintf(text + strlen(text), sizeof text - strlen(text), " rows %u", k->rows);
     if (k->cols) snprintf(text + strlen(text), sizeof text - strlen(text), " cols %u", k->cols);
     if (k->group_width) snprintf(text + strlen(text), sizeof text - strlen(text), " %ux%u", k->group_width, k->group_height);
@@ -302,10 +306,10 @@ int bench_grid_cases(const bench_grid *grid, bench_plan *plan)
     memcpy(base.ops, grid->ops, sizeof base.ops);
     if (!base.application) return 0;
     /* The knobs' combinations, counted in mixed radix: the last list varies fastest. */
-    const size_t counts[6] = {grid->partition_count, grid->input_count, grid->separable_count,
-                              grid->rows_count, grid->cols_count, grid->group_count};
+    const size_t counts[7] = {grid->partition_count, grid->input_count, grid->separable_count,
+                              grid->rows_count, grid->cols_count, grid->group_count, grid->method_count};
     size_t combinations = 1;
-    for (int d = 0; d < 6; ++d) combinations *= counts[d];
+    for (int d = 0; d < 7; ++d) combinations *= counts[d];
     bench_knobs k;
     bench_knobs_init(&k);
     k.bake = grid->fold ? 1 : grid->bake;
@@ -317,8 +321,8 @@ int bench_grid_cases(const bench_grid *grid, bench_plan *plan)
             base.height = grid->axes.sizes[s].height;
             base.border = grid->axes.borders[b];
             for (size_t n = 0; n < combinations; ++n) {
-                size_t index[6], rest = n;
-                for (int d = 5; d >= 0; --d) index[d] = rest % counts[d], rest /= counts[d];
+                size_t index[7], rest = n;
+                for (int d = 6; d >= 0; --d) index[d] = rest % counts[d], rest /= counts[d];
                 k.partition = grid->partitions[index[0]];
                 k.input_path = grid->inputs[index[1]];
                 k.separable = grid->separables[index[2]];
@@ -326,6 +330,7 @@ int bench_grid_cases(const bench_grid *grid, bench_plan *plan)
                 k.cols = grid->cols[index[4]];
                 k.group_width = grid->groups[index[5]].width;
                 k.group_height = grid->groups[index[5]].height;
+                k.method = grid->methods[index[6]];
                 if (!add_grid_case(plan, &base, &k)) return 0;
             }
         }

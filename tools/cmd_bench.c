@@ -30,7 +30,7 @@ static int usage(FILE *out, int code)
             "  -s, --size WxH | --sizes N|WxH,...   image sizes (default 4096x4096)\n"
             "  -b, --border M | --borders M,...     border modes (default clamp); --value V for constant\n"
             "  --partition naive|isp-block|isp-warp|auto,...   --input auto|global|local|image,...\n"
-            "  --separable auto|none|single-pass|two-pass,...  --rows auto|N,...  --cols auto|N,...  --wg WxH|auto,...\n"
+            "  --separable auto|none|single-pass|two-pass,...  --method auto|direct|fft,...  --rows auto|N,...  --cols auto|N,...  --wg WxH|auto,...\n"
             "  --bake | --runtime-mask | --argument-mask   mask as literals, a __constant buffer or a\n"
             "                         by-value kernel argument (default: the operator's)\n"
             "  --shared-regions | --separate-regions | --body-apart-regions   ISP regions share one copy of\n"
@@ -111,8 +111,11 @@ static int print_single(const bench_report *report, const bench_options *o)
            cls_border_name(row->c->border), row->c->op_count, o->label);
     printf("kernel %.1f us (median of %d), copy %.1f us, ratio %.2f, effective %.0f GB/s\n", r->kernel_us, report->runs,
            r->copy_us, r->kernel_us / r->copy_us, bench_row_gbps(row));
-    printf("chosen %s %ux%u, %ux%u outputs per work-item, separable %s\n", cls_partition_name(r->partition),
-           r->group_width, r->group_height, r->cols, r->rows, cls_separable_name(r->separable));
+    if (r->method == CLS_METHOD_FFT)
+        printf("chosen fft\n");
+    else
+        printf("chosen %s %ux%u, %ux%u outputs per work-item, separable %s\n", cls_partition_name(r->partition),
+               r->group_width, r->group_height, r->cols, r->rows, cls_separable_name(r->separable));
     const double speedup = bench_row_speedup(row);
     if (report->compare && speedup > 0)
         printf("naive %.1f us (median of %d), speedup %.2f\n", row->naive->kernel_us, report->runs, speedup);

@@ -30,6 +30,7 @@ static void filter_usage(FILE *out)
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
             "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f16|f32] [--build GOAL]\n"
+            "                        [--method auto|direct|fft]\n"
             "                        [--compression none|lzw|deflate|zstd] [--max-device-memory SIZE] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
@@ -98,6 +99,10 @@ static void filter_usage(FILE *out)
             "                  kernels, which can take a minute for large masks on a GPU;\n"
             "                  tiered (a batch's default): the quick kernels first, the specialized\n"
             "                  ones built in the background and swapped in between images\n"
+            "  --method M      how weighted sums are computed: direct (the window's multiply-adds),\n"
+            "                  fft (tiles transformed with VkFFT: the cost no longer grows with the\n"
+            "                  mask; f32 within 1e-5 x sum|mask| x max|input| of direct) or auto\n"
+            "                  (default: fft for large masks where the device's record says so)\n"
             "  -o, --output OUT  the output (instead of the second argument), or a batch's folder\n"
             "  --format EXT    a batch's output format: tif, tiff, pgm, ppm, pnm or pfm (default:\n"
             "                  each input's own)\n"
@@ -146,13 +151,14 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
     {"--type", 't', "u8, u16, i16, f16 or f32"},
     {"--build", 0, "first-result, fastest-kernel or tiered"},
+    {"--method", 0, "auto, direct or fft"},
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},
     {"--format", 0, "tif, tiff, pgm, ppm, pnm or pfm"},
     {"--max-device-memory", 0, "a size: bytes, or a number with K, M or G"},
     {"--verbose", 'v', NULL},
 };
-enum { OPT_OP, OPT_COMBINE, OPT_INPUT, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
+enum { OPT_OP, OPT_COMBINE, OPT_INPUT, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_METHOD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
        OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
@@ -191,6 +197,7 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
                                                                    : CLS_BUILD_TIERED;
         args->has_build = 1;
         break;
+    case OPT_METHOD: status = cls_method_parse(v, &args->plan.method); break;
     case OPT_FORMAT: {
         char name[16];
         if (strlen(v) > 8 || strchr(v, '/') || (snprintf(name, sizeof name, "x.%s", v), image_format_of(name)) ==

@@ -51,6 +51,14 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
     spec.input_type = in;
     spec.output_type = out;
     spec.build_goal = plan->build_goal;
+    if (plan->method != CLS_METHOD_AUTO) {
+        const int weighted_sum = !spec.body && spec.mask_count <= 1 && !spec.epilogue;
+        if (plan->method == CLS_METHOD_FFT && !weighted_sum) {
+            fprintf(stderr, "clstencil filter: --method fft: %s is not a weighted sum of one mask\n", label);
+            return EXIT_USAGE;
+        }
+        spec.method = plan->method;
+    }
     cls_status status = cls_pipeline_add_stage(s->pipeline, step && step->name[0] ? step->name : NULL, &spec,
                                                step && step->from[0] ? step->from : NULL);
     if (status != CLS_OK) return report_failure("filter", status);
@@ -214,6 +222,18 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
 }
 
 /* The timings of one run, for -v. */
+/* How a stencil stage computes: "fft", or its partition and outputs per work-item. */
+static void describe_variant(const cls_filter *stage, char *text, size_t size)
+{
+    if (cls_filter_method(stage) == CLS_METHOD_FFT) {
+        snprintf(text, size, "fft");
+        return;
+    }
+    unsigned rows = 0, cols = 0;
+    cls_filter_outputs_per_item(stage, &rows, &cols);
+    snprintf(text, size, "%s, %ux%u per work-item", cls_partition_name(cls_filter_partition(stage)), cols, rows);
+}
+
 typedef struct timings {
     double context_wall_ms, build_wall_ms, run_wall_ms; /* host clock: what a user waits for */
     double transfer_ms, kernel_ms;
@@ -248,15 +268,14 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         }
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
-        unsigned rows = 0, cols = 0;
-        cls_filter_outputs_per_item(stage, &rows, &cols);
+        char variant[64];
+        describe_variant(stage, variant, sizeof variant);
         const unsigned kernels = cls_filter_kernel_count(stage);
         char last[48] = ""; /* a launch's event is its last kernel's */
         if (kernels > 1) snprintf(last, sizeof last, " (the last of %u kernels)", kernels);
-        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms%s (%s, %ux%u per work-item)", i + 1,
-                s->labels[i], info.from_disk_cache ? "loaded from the disk cache" : "built from source",
-                info.build_milliseconds, t->stage_ms[i], last, cls_partition_name(cls_filter_partition(stage)), cols,
-                rows);
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms%s (%s)", i + 1, s->labels[i],
+                info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
+                t->stage_ms[i], last, variant);
         if (info.registers) /* from ptxas (NVIDIA), kept in the binary cache */
             fprintf(stderr, ", %u registers, %u B spilled", info.registers, info.spill_store_bytes);
         fprintf(stderr, "\n");
@@ -395,11 +414,11 @@ static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_t
         }
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
-        unsigned rows = 0, cols = 0;
-        cls_filter_outputs_per_item(stage, &rows, &cols);
-        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms (%s, %ux%u per work-item)\n", i + 1, s->labels[i],
+        char variant[64];
+        describe_variant(stage, variant, sizeof variant);
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms (%s)\n", i + 1, s->labels[i],
                 info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
-                cls_partition_name(cls_filter_partition(stage)), cols, rows);
+                variant);
     }
 }
 

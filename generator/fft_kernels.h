@@ -1,0 +1,62 @@
+/* fft_kernels.h — the OpenCL C kernels around the FFTs of the FFT method (internal): tiles of
+ * the input gathered with the border mode's rule into the transform's padded real layout, their
+ * spectra multiplied by the mask's, and the valid part of each tile written to the output in its
+ * type. The transforms themselves are VkFFT's (host/fft_transform.c). */
+#ifndef CLS_FFT_KERNELS_H
+#define CLS_FFT_KERNELS_H
+
+#include "clstencil.h"
+
+#define CLS_FFT_GATHER_KERNEL "cls_fft_gather"
+#define CLS_FFT_MULTIPLY_KERNEL "cls_fft_multiply"
+#define CLS_FFT_SCATTER_KERNEL "cls_fft_scatter"
+
+/* The argument order of the three kernels (host/fft_work.c sets them by these indices).
+ *
+ * Global sizes may be rounded up: work-items past the sizes below return at once.
+ *
+ * gather, one work-item per real value of a tile: global size (transform width, transform
+ * height, tiles). Work-item (u, v, t) reads the input at (origin_x + tx * step_x + u - half_w,
+ * origin_y + ty * step_y + v - half_h), tile first_tile + t = ty * tiles_x + tx, through the
+ * border mode, into tiles[(t * transform_height + v) * row_floats + u].
+ *
+ * multiply, one work-item per complex value: global size (spectrum values of a tile, tiles);
+ * spectra[t][i] *= conj(mask[i]) (a correlation, as the direct kernels compute).
+ *
+ * scatter, one work-item per output of a tile: global size (step_x, step_y, tiles); writes
+ * output (origin_x + tx * step_x + u, origin_y + ty * step_y + v) when it lies in the region
+ * (and, under the undefined border, when its window stays inside the image). */
+enum {
+    CLS_FFT_GATHER_INPUT, /* __global const T *, offset and pitch in pixels */
+    CLS_FFT_GATHER_INPUT_OFFSET,
+    CLS_FFT_GATHER_INPUT_PITCH,
+    CLS_FFT_GATHER_SIZE,      /* int2: the image's width and height */
+    CLS_FFT_GATHER_ORIGIN,    /* int2: the region's first output */
+    CLS_FFT_GATHER_STEP,      /* int2: outputs per tile along x and y */
+    CLS_FFT_GATHER_TILES_X,   /* int: tiles per row of tiles */
+    CLS_FFT_GATHER_FIRST,     /* int: the first tile of this chunk */
+    CLS_FFT_GATHER_TILES,     /* __global float *: the transform's buffer */
+    CLS_FFT_GATHER_ROW_FLOATS,
+    CLS_FFT_GATHER_TILE_SIZE,    /* int2: the transform's width and height */
+    CLS_FFT_GATHER_BORDER_VALUE, /* float */
+};
+enum { CLS_FFT_MULTIPLY_SPECTRA, CLS_FFT_MULTIPLY_MASK, CLS_FFT_MULTIPLY_VALUES };
+enum {
+    CLS_FFT_SCATTER_TILES, /* __global const float * */
+    CLS_FFT_SCATTER_ROW_FLOATS,
+    CLS_FFT_SCATTER_TILE_HEIGHT, /* int: the transform's height */
+    CLS_FFT_SCATTER_OUTPUT,      /* __global T *, offset and pitch in pixels */
+    CLS_FFT_SCATTER_OUTPUT_OFFSET,
+    CLS_FFT_SCATTER_OUTPUT_PITCH,
+    CLS_FFT_SCATTER_SIZE,   /* int2: the image's width and height */
+    CLS_FFT_SCATTER_REGION, /* int4: x0, y0, x1, y1 of the outputs computed */
+    CLS_FFT_SCATTER_STEP,   /* int2 */
+    CLS_FFT_SCATTER_TILES_X,
+    CLS_FFT_SCATTER_FIRST,
+};
+
+/* The three kernels for SPEC's border mode, input and output types and mask size (malloc'd;
+ * NULL on OOM). */
+char *cls_fft_kernels_source(const cls_spec *spec);
+
+#endif

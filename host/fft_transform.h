@@ -1,0 +1,29 @@
+/* fft_transform.h — batched real 2-D FFTs in place on an OpenCL buffer, through VkFFT's OpenCL
+ * backend (internal; the only file that includes VkFFT is fft_transform.c). */
+#ifndef CLS_FFT_TRANSFORM_H
+#define CLS_FFT_TRANSFORM_H
+
+#include "clstencil.h"
+
+typedef struct cls_fft_transform cls_fft_transform;
+
+/* The floats a row of a real WIDTH-wide transform takes in place: its spectrum's WIDTH / 2 + 1
+ * complex values. */
+size_t cls_fft_row_floats(unsigned width);
+/* Whether N's prime factors are all 2, 3, 5 or 7 (sizes VkFFT transforms without Bluestein's
+ * algorithm); and the least such size at least N. */
+int cls_fft_size_smooth(unsigned n);
+unsigned cls_fft_size_at_least(unsigned n);
+
+/* A plan for BATCHES real WIDTH x HEIGHT transforms in place in BUFFER: transform t's row v
+ * starts at float (t * HEIGHT + v) * cls_fft_row_floats(WIDTH); the forward transform leaves the
+ * spectrum there (WIDTH / 2 + 1 complex values a row), the inverse the real values divided by
+ * WIDTH * HEIGHT. Builds VkFFT's kernels (CLS_ERR_BUILD naming VkFFT's error). */
+cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
+                                    unsigned height, unsigned batches, cls_fft_transform **out);
+/* Enqueues the forward (inverse 0) or inverse transform on QUEUE, in order after what the queue
+ * ran before (an in-order queue). */
+cls_status cls_fft_transform_enqueue(cls_fft_transform *transform, cl_command_queue queue, int inverse);
+void cls_fft_transform_release(cls_fft_transform *transform);
+
+#endif

@@ -1,0 +1,330 @@
+/* fft_work.c — the work of a filter that computes its weighted sum by FFT (cls_work_ops, host.h):
+ * the region's outputs in tiles (one tile where the region and the mask's reach fit the largest
+ * transform side; overlap-save tiles otherwise), each tile's input gathered through the border
+ * mode, transformed, multiplied by the mask's spectrum, transformed back and its valid part
+ * written out. Tiles run in chunks that fit the memory budget; the transform plan and the mask's
+ * spectrum are made on the first launch of each layout and kept for the next launches. */
+#include "host.h"
+
+#include "error.h"
+#include "fft_kernels.h"
+#include "fft_transform.h"
+#include "generator.h"
+#include "build.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest transform side by default, and the bytes of tiles one chunk may take. */
+#define FFT_MAX_TILE 4096u
+#define FFT_CHUNK_BYTES ((cl_ulong)512 << 20)
+/* The work-items of a group along x in the three kernels (global sizes are rounded up to it). */
+#define FFT_GROUP 64u
+
+/* How the region is cut: tiles of step outputs, transforms of width x height, in chunks of
+ * `batches` tiles. */
+typedef struct fft_layout {
+    unsigned step_x, step_y, tiles_x, tiles_y;
+    unsigned width, height; /* the transform's */
+    unsigned batches;       /* tiles a chunk transforms */
+} fft_layout;
+
+typedef struct cls_fft_work {
+    cls_context *context;
+    const cls_kernel_config *config; /* the filter's, which outlives the work */
+    unsigned max_tile;
+    cl_program program;
+    cl_kernel gather, multiply, scatter;
+    fft_layout layout; /* of the transform below; zero before the first launch */
+    cls_fft_transform *transform;
+    cl_mem tiles, mask_spectrum;
+} cls_fft_work;
+
+static void release_plan(cls_fft_work *work)
+{
+    cls_fft_transform_release(work->transform);
+    if (work->tiles) clReleaseMemObject(work->tiles);
+    if (work->mask_spectrum) clReleaseMemObject(work->mask_spectrum);
+    work->transform = NULL;
+    work->tiles = work->mask_spectrum = NULL;
+    memset(&work->layout, 0, sizeof work->layout);
+}
+
+static void release_work(void *opaque)
+{
+    cls_fft_work *work = opaque;
+    if (!work) return;
+    release_plan(work);
+    if (work->gather) clReleaseKernel(work->gather);
+    if (work->multiply) clReleaseKernel(work->multiply);
+    if (work->scatter) clReleaseKernel(work->scatter);
+    if (work->program) clReleaseProgram(work->program);
+    free(work);
+}
+
+/* CLSTENCIL_FFT_MAX_TILE: the largest transform side (64 to 65536), FFT_MAX_TILE when unset. */
+static cls_status max_tile_from_environment(unsigned *max_tile)
+{
+    *max_tile = FFT_MAX_TILE;
+    const char *text = getenv("CLSTENCIL_FFT_MAX_TILE");
+    if (!text || !*text) return CLS_OK;
+    char *end = NULL;
+    errno = 0;
+    const unsigned long value = strtoul(text, &end, 10);
+    if (errno || *end || value < 64 || value > 65536)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "CLSTENCIL_FFT_MAX_TILE must be a whole number from 64 to 65536, not '%.40s'",
+                        text);
+    *max_tile = (unsigned)value;
+    return CLS_OK;
+}
+
+/* The FFT's launches enqueue VkFFT's kernels with no events between them: they need a queue that
+ * runs commands in order. */
+static cls_status check_in_order(cl_command_queue queue)
+{
+    cl_command_queue_properties properties = 0;
+    const cl_int error = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL);
+    if (error != CL_SUCCESS)
+        return cls_fail(CLS_ERR_OPENCL, "cannot query the queue's properties: %s", cls_cl_error_name(error));
+    if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return cls_fail(CLS_ERR_UNSUPPORTED, "the fft method needs an in-order queue; the context's runs out of order");
+    return CLS_OK;
+}
+
+static cls_status create_kernel(cl_program program, const char *name, cl_kernel *kernel)
+{
+    cl_int error;
+    *kernel = clCreateKernel(program, name, &error);
+    return error == CL_SUCCESS ? CLS_OK
+                               : cls_fail(CLS_ERR_OPENCL, "clCreateKernel(%s) failed: %s", name, cls_cl_error_name(error));
+}
+
+cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *config, cls_fft_work **out,
+                               cls_build_info *info)
+{
+    *out = NULL;
+    cls_fft_work *work = calloc(1, sizeof *work);
+    if (!work) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    work->context = context;
+    work->config = config;
+    cls_status status = max_tile_from_environment(&work->max_tile);
+    if (status == CLS_OK) status = check_in_order(context->queue);
+    char *source = status == CLS_OK ? cls_fft_kernels_source(&config->spec) : NULL;
+    if (status == CLS_OK && !source) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    const cls_kernel_source kernels = {source, CLS_FFT_GATHER_KERNEL, 0};
+    if (status == CLS_OK) status = cls_program_get(context, &kernels, &work->program, info);
+    free(source);
+    if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_GATHER_KERNEL, &work->gather);
+    if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_MULTIPLY_KERNEL, &work->multiply);
+    if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_SCATTER_KERNEL, &work->scatter);
+    if (status != CLS_OK) {
+        release_work(work);
+        return status;
+    }
+    *out = work;
+    return CLS_OK;
+}
+
+/* One axis: outputs of the region, the mask's side, the largest transform: tiles, their step and
+ * the transform's side (at least step + side - 1, with prime factors 2, 3, 5 and 7 only). */
+static void cut_axis(unsigned outputs, unsigned side, unsigned max_tile, unsigned *tiles, unsigned *step,
+                     unsigned *transform)
+{
+    const unsigned reach = side - 1, most = max_tile > reach ? max_tile - reach : 1;
+    *tiles = (outputs + most - 1) / most;
+    *step = (outputs + *tiles - 1) / *tiles;
+    *transform = cls_fft_size_at_least(*step + reach);
+}
+
+static fft_layout layout_for(const cls_fft_work *work, unsigned roi_width, unsigned roi_height, cl_ulong budget)
+{
+    const cls_spec *spec = &work->config->spec;
+    fft_layout l;
+    cut_axis(roi_width, spec->mask_width, work->max_tile, &l.tiles_x, &l.step_x, &l.width);
+    cut_axis(roi_height, spec->mask_height, work->max_tile, &l.tiles_y, &l.step_y, &l.height);
+    const cl_ulong tile_bytes = (cl_ulong)l.height * cls_fft_row_floats(l.width) * sizeof(float);
+    const cl_ulong fit = budget / tile_bytes;
+    const unsigned tiles = l.tiles_x * l.tiles_y;
+    l.batches = fit < 1 ? 1 : fit < tiles ? (unsigned)fit : tiles;
+    return l;
+}
+
+/* The bytes of tiles a chunk may take: FFT_CHUNK_BYTES, or less where the device allocates less. */
+static cl_ulong chunk_budget(const cls_context *context)
+{
+    cl_ulong max_alloc = 0;
+    if (clGetDeviceInfo(context->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL) !=
+            CL_SUCCESS ||
+        max_alloc == 0)
+        return FFT_CHUNK_BYTES;
+    return max_alloc < FFT_CHUNK_BYTES ? max_alloc : FFT_CHUNK_BYTES;
+}
+
+static cls_status create_buffer(cls_context *context, size_t bytes, const char *what, cl_mem *buffer)
+{
+    cl_int error;
+    *buffer = clCreateBuffer(context->context, CL_MEM_READ_WRITE, bytes, NULL, &error);
+    return error == CL_SUCCESS ? CLS_OK
+                               : cls_fail(CLS_ERR_OPENCL, "cannot allocate %zu bytes for the FFT's %s: %s", bytes, what,
+                                          cls_cl_error_name(error));
+}
+
+/* The mask's spectrum for the layout: the mask at the origin of tile 0 (zeros elsewhere),
+ * transformed with the others, tile 0's spectrum copied aside. */
+static cls_status make_mask_spectrum(cls_fft_work *work, size_t tile_bytes)
+{
+    const cls_spec *spec = &work->config->spec;
+    const size_t row_floats = cls_fft_row_floats(work->layout.width);
+    float *tile = calloc(tile_bytes, 1);
+    if (!tile) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    for (unsigned j = 0; j < spec->mask_height; ++j)
+        for (unsigned i = 0; i < spec->mask_width; ++i)
+            tile[j * row_floats + i] = work->config->coefficients[j * spec->mask_width + i];
+    cl_command_queue queue = work->context->queue;
+    const float zero = 0.0f;
+    const size_t all_bytes = tile_bytes * work->layout.batches;
+    cl_int error = clEnqueueFillBuffer(queue, work->tiles, &zero, sizeof zero, 0, all_bytes, 0, NULL, NULL);
+    if (error == CL_SUCCESS) error = clEnqueueWriteBuffer(queue, work->tiles, CL_TRUE, 0, tile_bytes, tile, 0, NULL, NULL);
+    free(tile);
+    if (error != CL_SUCCESS)
+        return cls_fail(CLS_ERR_OPENCL, "cannot write the mask for its FFT: %s", cls_cl_error_name(error));
+    cls_status status = cls_fft_transform_enqueue(work->transform, queue, 0);
+    if (status != CLS_OK) return status;
+    error = clEnqueueCopyBuffer(queue, work->tiles, work->mask_spectrum, 0, 0, tile_bytes, 0, NULL, NULL);
+    return error == CL_SUCCESS ? CLS_OK
+                               : cls_fail(CLS_ERR_OPENCL, "cannot keep the mask's spectrum: %s", cls_cl_error_name(error));
+}
+
+/* The plan of a region's layout: kept from the last launch when it is the same, else made. */
+static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_height)
+{
+    const fft_layout layout = layout_for(work, roi_width, roi_height, chunk_budget(work->context));
+    if (work->transform && memcmp(&layout, &work->layout, sizeof layout) == 0) return CLS_OK;
+    release_plan(work);
+    work->layout = layout;
+    const size_t tile_bytes = (size_t)layout.height * cls_fft_row_floats(layout.width) * sizeof(float);
+    cls_status status = create_buffer(work->context, tile_bytes * layout.batches, "tiles", &work->tiles);
+    if (status == CLS_OK) status = create_buffer(work->context, tile_bytes, "mask spectrum", &work->mask_spectrum);
+    if (status == CLS_OK)
+        status = cls_fft_transform_create(work->context->context, work->context->device, work->tiles, layout.width,
+                                          layout.height, layout.batches, &work->transform);
+    if (status == CLS_OK) status = make_mask_spectrum(work, tile_bytes);
+    if (status != CLS_OK) release_plan(work);
+    return status;
+}
+
+static size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+/* The gather of chunk FIRST (COUNT tiles) after wait_list. */
+static cl_int enqueue_gather(cls_fft_work *work, cl_mem input, const cls_resolved_image *r, cl_int first,
+                             unsigned count, cl_uint wait_count, const cl_event *wait_list)
+{
+    const cls_spec *spec = &work->config->spec;
+    const fft_layout *l = &work->layout;
+    const cls_launch_geometry *g = &r->geometry;
+    const size_t pixel = cls_pixel_size(spec->input_type);
+    const cl_int offset = (cl_int)(r->offset[0] / pixel), pitch = (cl_int)(r->pitch[0] / pixel);
+    const cl_int2 size = {{(cl_int)g->width, (cl_int)g->height}}, origin = {{(cl_int)g->roi_x, (cl_int)g->roi_y}};
+    const cl_int2 step = {{(cl_int)l->step_x, (cl_int)l->step_y}}, tile_size = {{(cl_int)l->width, (cl_int)l->height}};
+    const cl_int tiles_x = (cl_int)l->tiles_x, row_floats = (cl_int)cls_fft_row_floats(l->width);
+    cl_kernel k = work->gather;
+    cl_int error = clSetKernelArg(k, CLS_FFT_GATHER_INPUT, sizeof input, &input);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_INPUT_OFFSET, sizeof offset, &offset);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_INPUT_PITCH, sizeof pitch, &pitch);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_SIZE, sizeof size, &size);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_ORIGIN, sizeof origin, &origin);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_STEP, sizeof step, &step);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_TILES_X, sizeof tiles_x, &tiles_x);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_FIRST, sizeof first, &first);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_TILES, sizeof work->tiles, &work->tiles);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_ROW_FLOATS, sizeof row_floats, &row_floats);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_TILE_SIZE, sizeof tile_size, &tile_size);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
+    if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
+    const size_t global[3] = {round_up(l->width, FFT_GROUP), l->height, count}, local[3] = {FFT_GROUP, 1, 1};
+    return clEnqueueNDRangeKernel(work->context->queue, k, 3, NULL, global, local, wait_count, wait_list, NULL);
+}
+
+/* The chunk's spectra times the mask's. */
+static cl_int enqueue_multiply(cls_fft_work *work, unsigned count)
+{
+    const fft_layout *l = &work->layout;
+    const cl_int values = (cl_int)(cls_fft_row_floats(l->width) / 2 * l->height);
+    cl_kernel k = work->multiply;
+    cl_int error = clSetKernelArg(k, CLS_FFT_MULTIPLY_SPECTRA, sizeof work->tiles, &work->tiles);
+    error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_MASK, sizeof work->mask_spectrum, &work->mask_spectrum);
+    error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_VALUES, sizeof values, &values);
+    if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
+    const size_t global[2] = {round_up((size_t)values, FFT_GROUP), count}, local[2] = {FFT_GROUP, 1};
+    return clEnqueueNDRangeKernel(work->context->queue, k, 2, NULL, global, local, 0, NULL, NULL);
+}
+
+/* The chunk's valid outputs into the output; *event (may be NULL) is the scatter's. */
+static cl_int enqueue_scatter(cls_fft_work *work, cl_mem output, const cls_resolved_image *r, cl_int first,
+                              unsigned count, cl_event *event)
+{
+    const cls_spec *spec = &work->config->spec;
+    const fft_layout *l = &work->layout;
+    const cls_launch_geometry *g = &r->geometry;
+    const size_t pixel = cls_pixel_size(spec->output_type);
+    const cl_int offset = (cl_int)(r->offset[1] / pixel), pitch = (cl_int)(r->pitch[1] / pixel);
+    const cl_int row_floats = (cl_int)cls_fft_row_floats(l->width), tile_height = (cl_int)l->height;
+    const cl_int2 size = {{(cl_int)g->width, (cl_int)g->height}}, step = {{(cl_int)l->step_x, (cl_int)l->step_y}};
+    const cl_int4 region = {{(cl_int)g->roi_x, (cl_int)g->roi_y, (cl_int)(g->roi_x + g->roi_width),
+                             (cl_int)(g->roi_y + g->roi_height)}};
+    const cl_int tiles_x = (cl_int)l->tiles_x;
+    cl_kernel k = work->scatter;
+    cl_int error = clSetKernelArg(k, CLS_FFT_SCATTER_TILES, sizeof work->tiles, &work->tiles);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_ROW_FLOATS, sizeof row_floats, &row_floats);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_TILE_HEIGHT, sizeof tile_height, &tile_height);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_OUTPUT, sizeof output, &output);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_OUTPUT_OFFSET, sizeof offset, &offset);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_OUTPUT_PITCH, sizeof pitch, &pitch);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_SIZE, sizeof size, &size);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_REGION, sizeof region, &region);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_STEP, sizeof step, &step);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_TILES_X, sizeof tiles_x, &tiles_x);
+    error |= clSetKernelArg(k, CLS_FFT_SCATTER_FIRST, sizeof first, &first);
+    if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
+    const size_t global[3] = {round_up(l->step_x, FFT_GROUP), l->step_y, count}, local[3] = {FFT_GROUP, 1, 1};
+    return clEnqueueNDRangeKernel(work->context->queue, k, 3, NULL, global, local, 0, NULL, event);
+}
+
+/* One launch (cls_work_ops): every chunk of tiles, the first gather after wait_list, *event (may
+ * be NULL) the last scatter's. The filter serializes launches (the tiles are shared). */
+static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count, const cl_mem *outputs,
+                               const cls_image_desc *image, const cls_resolved_image *r, cl_uint wait_count,
+                               const cl_event *wait_list, cl_event *event)
+{
+    (void)output_count; /* one */
+    (void)image;
+    cls_fft_work *work = opaque;
+    cls_status status = plan_for(work, r->geometry.roi_width, r->geometry.roi_height);
+    if (status != CLS_OK) return status;
+    const fft_layout *l = &work->layout;
+    const unsigned tiles = l->tiles_x * l->tiles_y;
+    cl_int error = CL_SUCCESS;
+    for (unsigned first = 0; first < tiles && status == CLS_OK && error == CL_SUCCESS; first += l->batches) {
+        const unsigned count = tiles - first < l->batches ? tiles - first : l->batches;
+        const int last = first + count == tiles;
+        error = enqueue_gather(work, input, r, (cl_int)first, count, first ? 0 : wait_count, first ? NULL : wait_list);
+        if (error == CL_SUCCESS) status = cls_fft_transform_enqueue(work->transform, work->context->queue, 0);
+        if (error == CL_SUCCESS && status == CLS_OK) error = enqueue_multiply(work, count);
+        if (error == CL_SUCCESS && status == CLS_OK) status = cls_fft_transform_enqueue(work->transform, work->context->queue, 1);
+        if (error == CL_SUCCESS && status == CLS_OK)
+            error = enqueue_scatter(work, outputs[0], r, (cl_int)first, count, last ? event : NULL);
+    }
+    if (status == CLS_OK && error != CL_SUCCESS)
+        status = cls_fail(CLS_ERR_OPENCL, "launching the FFT's kernels failed: %s", cls_cl_error_name(error));
+    return status;
+}
+
+/* gather, the two transforms, multiply and scatter (a transform counted as one kernel). */
+static unsigned fft_kernels(const void *work)
+{
+    (void)work;
+    return 5;
+}
+
+const cls_work_ops cls_fft_work_ops = {enqueue_work, fft_kernels, NULL, NULL, release_work, 1};
