@@ -1,7 +1,8 @@
 /* morphology_operators.c — the rank and morphology operators of the operator library: median,
  * percentile, min/erode, max/dilate and morphgradient over a footprint given as a window and a
  * shape (WIN[,SHAPE]) or drawn in a mask file (mask:FILE), as operator bodies (rank_bodies.c),
- * a rectangle's minimum and maximum as a row and a column pass in stages (staged_body.h); and the
+ * a rectangle's minimum and maximum as a row and a column pass in stages (staged_body.h), by van
+ * Herk/Gil-Werman from a window side on (van_herk.h); and the
  * compositions opening, closing, tophat and blackhat as staged bodies: an erosion and a dilation,
  * then for the top-hats the difference with the input. */
 #include "generator.h"
@@ -12,6 +13,7 @@
 #include "rank_bodies.h"
 #include "staged_body.h"
 #include "strbuf.h"
+#include "van_herk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,16 +165,61 @@ static cls_status rank_filter_body(const char *text, const char *name, double pe
  * 163, 197 and 284 us; on PoCL (512^2) 3x3 ran as fast either way, 9x9 ten times faster in passes. */
 #define EXTREMUM_ONE_KERNEL_MAX 25
 
-static int extremum_separates(const cls_footprint *f)
+/* From this window side on (the rectangle's longer side) its minimum and maximum run as van
+ * Herk/Gil-Werman passes, extremum stages (staged_body.h): about three comparisons a pixel and
+ * pass whatever the side, against one a tap for the direct loops. Below it the direct loops are
+ * as fast or faster: on an H200 (f32 4096^2) one direct kernel took 45 and 61 us at 3x3 and 5x5,
+ * van Herk 92 and 80; at 7x7 the direct passes took 102 us, van Herk 79 (PoCL, 2048^2: 23 and
+ * 18 ms). */
+#define CLS_VAN_HERK_MIN_SIDE 7
+
+static int extremum_by_van_herk(const cls_footprint *f)
 {
-    return f->shape == CLS_FOOTPRINT_RECT && f->width > 1 && f->height > 1 &&
-           f->width * f->height > EXTREMUM_ONE_KERNEL_MAX;
+    return f->shape == CLS_FOOTPRINT_RECT && (f->width >= CLS_VAN_HERK_MIN_SIDE || f->height >= CLS_VAN_HERK_MIN_SIDE);
 }
 
-/* Appends the stages of the extremum (maximum or minimum) over F to OUT: the row and column
- * passes of a rectangle, or one stage. */
+static int extremum_separates(const cls_footprint *f)
+{
+    return extremum_by_van_herk(f) || (f->shape == CLS_FOOTPRINT_RECT && f->width > 1 && f->height > 1 &&
+                                       f->width * f->height > EXTREMUM_ONE_KERNEL_MAX);
+}
+
+/* Up to this side (both sides) a rectangle's van Herk stage is one kernel, its rows and then its
+ * columns in local memory; above it a row pass and a column pass. The one kernel's work-items walk
+ * their segments one after the other, so its time grows with the side where the passes' does
+ * not: on an H200 (f32 4096^2, copy 33 us) one kernel took 79, 68, 94 and 118 us at 7x7, 9x9,
+ * 15x15 and 31x31, the two passes about 100-106 us at every side (31x31: 106; 63x63: 125); on
+ * PoCL (2048^2) one kernel took 18-22 ms from 7x7 to 31x31, the two passes 36. */
+#define VAN_HERK_ONE_KERNEL_MAX_SIDE 15
+
+/* The van Herk stages of the rectangle F: one stage, rows and then columns in one kernel, up to
+ * VAN_HERK_ONE_KERNEL_MAX_SIDE, else a row pass where it is wider than one pixel and a column pass
+ * where it is taller; each stage's body a comment. */
+static void append_van_herk_stages(strbuf *out, const cls_footprint *f, int maximum)
+{
+    const char *word = maximum ? "max" : "min";
+    if (f->width > 1 && f->height > 1 && f->width <= VAN_HERK_ONE_KERNEL_MAX_SIDE &&
+        f->height <= VAN_HERK_ONE_KERNEL_MAX_SIDE && cls_van_herk_fits(f->width, f->height)) {
+        strbuf_printf(out, "#stage %ux%u %s\n/* the %s over the rectangle: its rows, then its columns, van Herk/Gil-Werman */\n",
+                      f->width, f->height, word, maximum ? "maximum" : "minimum");
+        return;
+    }
+    if (f->width > 1)
+        strbuf_printf(out, "#stage %ux1 %s\n/* the %s of each row's %u pixels, van Herk/Gil-Werman */\n", f->width, word,
+                      maximum ? "maximum" : "minimum", f->width);
+    if (f->height > 1 || f->width == 1)
+        strbuf_printf(out, "#stage 1x%u %s\n/* the %s of each column's %u pixels, van Herk/Gil-Werman */\n", f->height,
+                      word, maximum ? "maximum" : "minimum", f->height);
+}
+
+/* Appends the stages of the extremum (maximum or minimum) over F to OUT: the van Herk passes or
+ * the row and column passes of a rectangle, or one stage. */
 static cls_status append_extremum_stages(strbuf *out, const cls_footprint *f, int maximum)
 {
+    if (extremum_by_van_herk(f)) {
+        append_van_herk_stages(out, f, maximum);
+        return CLS_OK;
+    }
     cls_footprint passes[2] = {*f, *f};
     unsigned count = 1;
     if (extremum_separates(f)) {
@@ -206,8 +253,10 @@ static cls_status extremum_body(const char *name, footprint_argument *f, char **
     strbuf out;
     strbuf_init(&out);
     strbuf_printf(&out, "/* grey %s over the %ux%u rectangle: the %s of each row's %s, a row pass and then a\n"
-                        " * column pass, each stage a kernel */\n", maximum ? "dilation" : "erosion",
-                  f->footprint.width, f->footprint.height, maximum ? "maximum" : "minimum", maximum ? "maxima" : "minima");
+                        " * column pass, each stage a kernel%s */\n", maximum ? "dilation" : "erosion",
+                  f->footprint.width, f->footprint.height, maximum ? "maximum" : "minimum", maximum ? "maxima" : "minima",
+                  extremum_by_van_herk(&f->footprint) ? " (van Herk/Gil-Werman: segments of the window's side, their\n"
+                                                        " * prefix and suffix extremes)" : "");
     const cls_status status = append_extremum_stages(&out, &f->footprint, maximum);
     if (status != CLS_OK) {
         strbuf_free(&out);

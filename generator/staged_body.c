@@ -6,6 +6,7 @@
 #include "emit.h"
 #include "error.h"
 #include "strbuf.h"
+#include "van_herk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,8 +112,9 @@ static cls_status bad_line(unsigned line, const char *why)
     return cls_fail(CLS_ERR_INVALID_ARGUMENT, "staged operator body, line %u: %s", line, why);
 }
 
-/* The window of a #stage line's arguments: "WxH" or "S", odd sides up to CLS_MAX_MASK. */
-static int stage_window(const directive *d, unsigned *width, unsigned *height)
+/* The window of a #stage line's arguments: "WxH" or "S", odd sides up to CLS_MAX_MASK, then
+ * "min" or "max" for an extremum stage. */
+static int stage_window(const directive *d, unsigned *width, unsigned *height, cls_stage_kind *kind)
 {
     char text[64];
     const size_t length = (size_t)(d->end - d->arguments);
@@ -121,11 +123,18 @@ static int stage_window(const directive *d, unsigned *width, unsigned *height)
     text[length] = '\0';
     int used = 0;
     unsigned w, h;
-    if (sscanf(text, " %ux%u %n", &w, &h, &used) != 2 || text[used]) { /* not WxH: a SIZE */
+    if (sscanf(text, " %ux%u %n", &w, &h, &used) != 2) { /* not WxH: a SIZE */
         used = 0;
-        if (sscanf(text, " %u %n", &w, &used) != 1 || text[used]) return 0;
+        if (sscanf(text, " %u %n", &w, &used) != 1) return 0;
         h = w;
     }
+    const char *rest = text + used;
+    *kind = CLS_STAGE_BODY;
+    if (strncmp(rest, "min", 3) == 0 || strncmp(rest, "max", 3) == 0) {
+        *kind = rest[1] == 'i' ? CLS_STAGE_MINIMUM : CLS_STAGE_MAXIMUM;
+        rest += 3 + strspn(rest + 3, " \t\r");
+    }
+    if (*rest) return 0;
     *width = w;
     *height = h;
     return w % 2 && h % 2 && w <= CLS_MAX_MASK && h <= CLS_MAX_MASK;
@@ -163,10 +172,16 @@ static float *centre_of_mask(const cls_spec *spec, unsigned width, unsigned heig
 static cls_status add_stage(const cls_spec *spec, const directive *d, const char *end, cls_staged_body *staged)
 {
     cls_body_stage *stage = &staged->stages[staged->count];
-    if (!stage_window(d, &stage->width, &stage->height))
-        return bad_line(d->line, "#stage takes the stage's window, WxH or SIZE, with odd sides up to 63");
+    if (!stage_window(d, &stage->width, &stage->height, &stage->kind))
+        return bad_line(d->line, "#stage takes the stage's window, WxH or SIZE, with odd sides up to 63, then "
+                                 "min or max for an extremum stage");
     const char *start = *d->end ? d->end + 1 : d->end;
     const size_t length = (size_t)(end - start);
+    if (stage->kind != CLS_STAGE_BODY && !cls_van_herk_fits(stage->width, stage->height))
+        return bad_line(d->line, "an extremum stage (min or max) runs over one row, one column or a window at most "
+                                 "31 wide: Wx1, 1xH or WxH");
+    if (stage->kind != CLS_STAGE_BODY && !only_comments(start, end))
+        return bad_line(d->line, "only comments may follow an extremum stage's line (min or max): it has no statements");
     stage->body = malloc(length + 1);
     stage->mask = stage->body ? centre_of_mask(spec, stage->width, stage->height) : NULL;
     ++staged->count;
@@ -246,7 +261,7 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
     s.mask_height = stage->height;
     s.coefficients = stage->mask;
     s.row_coefficients = s.column_coefficients = NULL;
-    s.body = stage->body;
+    s.body = stage->kind == CLS_STAGE_BODY ? stage->body : NULL;
     if (s.border == CLS_BORDER_UNDEFINED) s.border = CLS_BORDER_CLAMP; /* the run writes the interior only */
     s.input_type = k == 0 ? spec->input_type : CLS_PIXEL_F32;
     s.output_type = k + 1 == staged->count && staged->combine == CLS_COMBINE_NONE ? spec->output_type : CLS_PIXEL_F32;
@@ -314,17 +329,23 @@ cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **s
                             " * %ux%u window lies inside the image are written. */\n", spec->mask_width, spec->mask_height);
     for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
         const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
+        const cls_stage_kind kind = staged.stages[k].kind;
         char *text = NULL;
-        if ((status = cls_generate_source(&stage, simd_width, &text)) != CLS_OK) break;
+        if (kind == CLS_STAGE_BODY) status = cls_generate_source(&stage, simd_width, &text);
+        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM)))
+            status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+        if (status != CLS_OK) break;
         const int last = k + 1 == staged.count;
         char over[48];
         if (k) snprintf(over, sizeof over, "stage %u's f32 image", k);
         else snprintf(over, sizeof over, "the input");
-        strbuf_printf(&out, "%s/* ---- Stage %u of %u: a %ux%u window over %s, into %s. */\n", k ? "\n" : "", k + 1,
+        strbuf_printf(&out, "%s/* ---- Stage %u of %u: a %ux%u window over %s, into %s%s. */\n", k ? "\n" : "", k + 1,
                       staged.count, stage.mask_width, stage.mask_height, over,
-                      last && !staged.combine ? "the output" : "an f32 image");
+                      last && !staged.combine ? "the output" : "an f32 image",
+                      kind == CLS_STAGE_BODY ? "" : kind == CLS_STAGE_MINIMUM ? ": its minimum" : ": its maximum");
         strbuf_append(&out, text);
-        cls_free(text);
+        if (kind == CLS_STAGE_BODY) cls_free(text);
+        else free(text);
     }
     if (status == CLS_OK && staged.combine) {
         char *text = cls_combine_source(staged.combine, spec->input_type, spec->output_type);

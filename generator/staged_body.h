@@ -3,6 +3,9 @@
  *     #stage WxH                 the statements up to the next directive are a stage's body, a
  *                                kernel of its own over a WxH window of the previous stage's output
  *                                (the first stage reads the filter's input)
+ *     #stage Wx1 min             an extremum stage: the minimum (or max, the maximum) over a window
+ *     #stage 1xH max             of one row, one column or at most 31 columns (cls_van_herk_fits)
+ *     #stage WxH min             by van Herk/Gil-Werman (van_herk.h); only comments may follow it
  *     #combine input - result    optional, last: the output is the filter's input minus the last
  *     #combine result - input    stage's result (or the result minus the input), pixel by pixel
  *
@@ -28,9 +31,16 @@ typedef enum cls_stage_combine {
     CLS_COMBINE_RESULT_MINUS_INPUT, /* output = result - input (a black top-hat) */
 } cls_stage_combine;
 
+typedef enum cls_stage_kind {
+    CLS_STAGE_BODY = 0, /* the statements after the #stage line */
+    CLS_STAGE_MINIMUM,  /* "#stage Wx1 min": the minimum over the window (van_herk.h) */
+    CLS_STAGE_MAXIMUM,  /* "#stage Wx1 max" */
+} cls_stage_kind;
+
 typedef struct cls_body_stage {
     unsigned width, height; /* the stage's window */
-    char *body;             /* its statements (owned) */
+    cls_stage_kind kind;
+    char *body;             /* its statements (owned; comments alone for an extremum stage) */
     float *mask;            /* width x height: the centre of the spec's mask (owned) */
 } cls_body_stage;
 
@@ -50,7 +60,8 @@ void cls_staged_body_free(cls_staged_body *staged);
 /* Stage K's spec: SPEC's settings with the stage's window, mask and body, reading SPEC's input
  * type (the first stage) or f32 and writing SPEC's output type (the last stage, when nothing is
  * combined) or f32; the undefined border becomes clamp (the run writes only the pixels whose
- * whole window lies inside the image, which no clamped value reaches). It points into STAGED. */
+ * whole window lies inside the image, which no clamped value reaches). It points into STAGED. An
+ * extremum stage's spec has no body (its kernel is cls_van_herk_source's, not a filter's). */
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k);
 /* The rules of a staged spec (cls_spec_validate's, for a staged body): the split succeeds and
  * every stage's spec is valid (its body by the body rules over its window). */

@@ -1,5 +1,6 @@
-/* staged_filter.c — a staged run (see staged_filter.h): the stages' filters, the f32 images
- * between them, grown with the image, and the combination kernel of the top-hats. With the
+/* staged_filter.c — a staged run (see staged_filter.h): the stages' filters, or the van Herk
+ * kernels of the extremum stages (generator/van_herk.h), the f32 images between them, grown with
+ * the image, and the combination kernel of the top-hats. With the
  * undefined border the stages run with clamp (cls_staged_stage_spec) and the last step writes only
  * the pixels whose whole window lies inside the image, the ones a single kernel would write: no
  * clamped value reaches them. */
@@ -9,14 +10,25 @@
 #include "error.h"
 #include "generator.h"
 #include "staged_body.h"
+#include "van_herk.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* An extremum stage's kernel, which the run launches itself. */
+typedef struct extremum_pass {
+    cl_program program;
+    cl_kernel kernel;
+    cls_van_herk_launch launch;
+    size_t input_size, output_size; /* bytes of a pixel */
+    float border_value;
+} extremum_pass;
+
 struct cls_staged_run {
     cls_context *context;
     unsigned count;
-    cls_filter *stages[CLS_STAGES_MAX];
+    cls_filter *stages[CLS_STAGES_MAX]; /* a body stage's filter; NULL for an extremum stage */
+    extremum_pass passes[CLS_STAGES_MAX]; /* an extremum stage's kernel */
     cls_stage_combine combine;
     cls_pixel_type input_type, output_type;
     cl_program combine_program; /* the combination kernel, when the body combines */
@@ -44,12 +56,35 @@ static cls_status create_combination(cls_staged_run *run)
     return CLS_OK;
 }
 
-/* The filters of every stage of the split body. */
+/* The van Herk kernel of extremum stage STAGE (MAXIMUM or not) into *pass. */
+static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, int maximum, extremum_pass *pass)
+{
+    pass->launch = cls_van_herk_plan(stage);
+    pass->input_size = cls_pixel_size(stage->input_type);
+    pass->output_size = cls_pixel_size(stage->output_type);
+    pass->border_value = stage->border_value;
+    char *source = cls_van_herk_source(stage, maximum);
+    if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    cls_build_info info;
+    const cls_kernel_source kernel = {source, CLS_VAN_HERK_KERNEL_NAME, 0};
+    cls_status status = cls_program_get(run->context, &kernel, &pass->program, &info);
+    free(source);
+    if (status != CLS_OK) return status;
+    cl_int error;
+    pass->kernel = clCreateKernel(pass->program, CLS_VAN_HERK_KERNEL_NAME, &error);
+    if (error != CL_SUCCESS) return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
+    return CLS_OK;
+}
+
+/* The filters (or extremum kernels) of every stage of the split body. */
 static cls_status create_stages(cls_staged_run *run, const cls_spec *spec, const cls_staged_body *staged)
 {
     for (unsigned k = 0; k < staged->count; ++k) {
         const cls_spec stage = cls_staged_stage_spec(spec, staged, k);
-        const cls_status status = cls_filter_create(run->context, &stage, &run->stages[k]);
+        const cls_stage_kind kind = staged->stages[k].kind;
+        const cls_status status = kind == CLS_STAGE_BODY
+                                      ? cls_filter_create(run->context, &stage, &run->stages[k])
+                                      : create_extremum(run, &stage, kind == CLS_STAGE_MAXIMUM, &run->passes[k]);
         if (status != CLS_OK)
             return cls_fail(status, "stage %u of %u of the operator: %s", k + 1, staged->count, cls_last_error());
         ++run->count;
@@ -88,7 +123,11 @@ cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls
 void cls_staged_run_release(cls_staged_run *run)
 {
     if (!run) return;
-    for (unsigned k = 0; k < run->count; ++k) cls_filter_release(run->stages[k]);
+    for (unsigned k = 0; k < run->count; ++k) {
+        cls_filter_release(run->stages[k]);
+        if (run->passes[k].kernel) clReleaseKernel(run->passes[k].kernel);
+        if (run->passes[k].program) clReleaseProgram(run->passes[k].program);
+    }
     if (run->combine_kernel) clReleaseKernel(run->combine_kernel);
     if (run->combine_program) clReleaseProgram(run->combine_program);
     for (int k = 0; k < 2; ++k)
@@ -109,6 +148,7 @@ cls_status cls_staged_run_wait(cls_staged_run *run)
 {
     cls_status first = CLS_OK;
     for (unsigned k = 0; k < run->count; ++k) {
+        if (!run->stages[k]) continue; /* an extremum stage: built already */
         const cls_status status = cls_filter_wait(run->stages[k]);
         if (first == CLS_OK) first = status;
     }
@@ -174,6 +214,46 @@ static cls_status enqueue_combination(cls_staged_run *run, cl_mem input, cl_mem 
     return CLS_OK;
 }
 
+/* Extremum stage K from `from` into `to` over IMAGE (a stage's description, as a stage filter
+ * gets it: the input's pitch and offset, the output's, the region of interest). */
+static cls_status enqueue_extremum(cls_staged_run *run, unsigned k, cl_mem from, cl_mem to, const cls_image_desc *image,
+                                   cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+{
+    const extremum_pass *pass = &run->passes[k];
+    const cls_van_herk_launch *l = &pass->launch;
+    const size_t in_pitch = image->input_row_pitch ? image->input_row_pitch : image->width * pass->input_size;
+    const size_t out_pitch = image->output_row_pitch ? image->output_row_pitch : image->width * pass->output_size;
+    const int whole = image->roi_width == 0 && image->roi_height == 0;
+    const size_t x0 = whole ? 0 : image->roi_x, y0 = whole ? 0 : image->roi_y;
+    const size_t columns = whole ? image->width : image->roi_width, rows = whole ? image->height : image->roi_height;
+    const cl_int arguments[6] = {(cl_int)(image->input_offset / pass->input_size), (cl_int)(in_pitch / pass->input_size),
+                                 (cl_int)(image->output_offset / pass->output_size), (cl_int)(out_pitch / pass->output_size),
+                                 (cl_int)image->width, (cl_int)image->height};
+    const cl_int4 roi = {{(cl_int)x0, (cl_int)y0, (cl_int)(x0 + columns), (cl_int)(y0 + rows)}};
+    cl_kernel kernel = pass->kernel;
+    cl_int error = clSetKernelArg(kernel, 0, sizeof from, &from);
+    error |= clSetKernelArg(kernel, 1, sizeof(cl_int), &arguments[0]);
+    error |= clSetKernelArg(kernel, 2, sizeof(cl_int), &arguments[1]);
+    error |= clSetKernelArg(kernel, 3, sizeof to, &to);
+    error |= clSetKernelArg(kernel, 4, sizeof(cl_int), &arguments[2]);
+    error |= clSetKernelArg(kernel, 5, sizeof(cl_int), &arguments[3]);
+    error |= clSetKernelArg(kernel, 6, sizeof(cl_int), &arguments[4]);
+    error |= clSetKernelArg(kernel, 7, sizeof(cl_int), &arguments[5]);
+    error |= clSetKernelArg(kernel, 8, sizeof roi, &roi);
+    error |= clSetKernelArg(kernel, 9, sizeof(float), &pass->border_value);
+    /* the row pass: a group per tile; the column pass: a work-item per column and tile_height rows */
+    const size_t across = l->vertical ? columns : (columns + l->tile_width - 1) / l->tile_width * l->group_width;
+    const size_t down = (rows + l->tile_height - 1) / l->tile_height * (l->vertical ? 1 : l->group_height);
+    const size_t local[2] = {l->group_width, l->group_height};
+    const size_t global[2] = {(across + local[0] - 1) / local[0] * local[0], (down + local[1] - 1) / local[1] * local[1]};
+    if (error == CL_SUCCESS)
+        error = clEnqueueNDRangeKernel(run->context->queue, kernel, 2, NULL, global, local, wait_count, wait_list, event);
+    if (error != CL_SUCCESS)
+        return cls_fail(CLS_ERR_OPENCL, "launching the operator's extremum stage %u failed: %s", k + 1,
+                        cls_cl_error_name(error));
+    return CLS_OK;
+}
+
 /* The undefined border: *image's region of interest (the whole image when it has none) cut to the
  * pixels whose window lies inside the image. 0 when no such pixel is left. A region that does not
  * fit the image stays as it is, for the stage's own check to refuse. */
@@ -232,8 +312,10 @@ static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, c
         if (to_output) stage.output_row_pitch = image->output_row_pitch, stage.output_offset = image->output_offset;
         cl_mem from = first ? input : run->images[(k - 1) % 2], to = to_output ? output : run->images[k % 2];
         cl_event done = NULL;
-        status = cls_filter_enqueue(run->stages[k], from, to, &stage, first ? wait_count : 1,
-                                    first ? wait_list : &previous, to_output ? event : &done);
+        const cl_uint waits = first ? wait_count : 1;
+        const cl_event *after = first ? wait_list : &previous;
+        status = run->stages[k] ? cls_filter_enqueue(run->stages[k], from, to, &stage, waits, after, to_output ? event : &done)
+                                : enqueue_extremum(run, k, from, to, &stage, waits, after, to_output ? event : &done);
         if (previous) clReleaseEvent(previous);
         previous = done;
     }

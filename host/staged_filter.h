@@ -20,7 +20,8 @@ cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls
 void cls_staged_run_release(cls_staged_run *run);
 /* Every stage's source, then the combination's, with comment lines between (owned). */
 const char *cls_staged_run_source(const cls_staged_run *run);
-/* The number of stages and stage K's filter. */
+/* The number of stages and stage K's filter (NULL for an extremum stage: a van Herk kernel the
+ * run launches itself). */
 unsigned cls_staged_run_count(const cls_staged_run *run);
 /* The kernels a launch runs: the stages and the combination. */
 unsigned cls_staged_run_kernel_count(const cls_staged_run *run);

@@ -43,10 +43,13 @@ printf '# a horizontal line, 3 pixels\n1 1 1\n' > "$work/line.txt"
 make_pgm "$work/stripes.pgm" 40 5 "x % 10 == 2 || x % 10 == 3 || x % 10 >= 6 && x % 10 <= 8 ? 200 : 50"
 run 0 "$work/stripes.pgm" "$work/opened.pgm" --op "opening:mask:$work/line.txt"
 check "$work/opened.pgm" 40 "x % 10 >= 6 && x % 10 <= 8 ? 200 : 50" "opening by a 3-pixel line kept a 2-pixel stripe"
-# A 7x5 rectangle's minimum, a row and a column pass: the spots vanish; -v says whose time it shows.
+# A 7x5 rectangle's minimum, one van Herk kernel: the spots vanish; a 35x3 one's, a row and a
+# column pass: -v says whose time it shows.
 run 0 "$work/spots.pgm" "$work/eroded.pgm" --op min:7x5 -v
 check "$work/eroded.pgm" 21 "50" "min:7x5 left a spot"
-logged "^stage 1: +min:7x5,rect .* kernel [0-9.]+ ms \\(the last of 2 kernels\\)"
+run 0 "$work/spots.pgm" "$work/eroded.pgm" --op min:35x3 -v
+check "$work/eroded.pgm" 21 "50" "min:35x3 left a spot"
+logged "^stage 1: +min:35x3,rect .* kernel [0-9.]+ ms \\(the last of 2 kernels\\)"
 printf '010\n1x1\n010\n' > "$work/bad.txt"
 run 1 "$work/stripes.pgm" "$work/bad.pgm" --op "median:mask:$work/bad.txt"
 logged "footprint file $work/bad.txt, line 2: 'x' is not a cell \(0 or 1\)"

@@ -1,5 +1,6 @@
 /* test_compositions.c — the morphological compositions (opening, closing and the top-hats) and a
- * rectangle's minimum and maximum, which run in stages, on the default device through the C API:
+ * rectangle's minimum and maximum, which run in stages (van Herk kernels from a side of 7 on), on the
+ * default device through the C API:
  * a filter with a region of interest, row pitches and offsets on u8 images; the undefined border,
  * which writes only the pixels whose window fits; a pipeline stage after another; the
  * first-result, fastest and tiered builds giving the same bits. The oracle is grey erosion and dilation written here
@@ -200,8 +201,9 @@ static void pipeline_stage(void **state)
     cls_pipeline_release(pipeline);
 }
 
-/* Every build goal runs the same stages: the same bits; the source shows the four stages, a
- * rectangle's erosion and dilation each a row pass and a column pass. */
+/* Every build goal runs the same stages: the same bits; the source shows the stages, a 7x5
+ * rectangle's erosion and dilation each one van Herk kernel, a 33x3 one's a row pass and a
+ * column pass. */
 static void build_goals_agree(void **state)
 {
     (void)state;
@@ -211,9 +213,13 @@ static void build_goals_agree(void **state)
     cls_filter *quick = create("opening:7x5", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_BUILD_FIRST_RESULT);
     assert_int_equal(cls_filter_run_host(quick, input, first, &desc), CLS_OK);
     const char *source = cls_filter_source(quick);
-    assert_non_null(strstr(source, "Stage 1 of 4: a 7x1 window over the input"));
-    assert_non_null(strstr(source, "Stage 4 of 4: a 1x5 window over stage 3's f32 image"));
+    assert_non_null(strstr(source, "Stage 1 of 2: a 7x5 window over the input, into an f32 image: its minimum"));
+    assert_non_null(strstr(source, "Stage 2 of 2: a 7x5 window over stage 1's f32 image, into the output: its maximum"));
     cls_filter_release(quick);
+    cls_filter *wide = create("min:33x3", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_BUILD_FIRST_RESULT);
+    assert_non_null(strstr(cls_filter_source(wide), "Stage 1 of 2: a 33x1 window over the input"));
+    assert_non_null(strstr(cls_filter_source(wide), "Stage 2 of 2: a 1x3 window over stage 1's f32 image"));
+    cls_filter_release(wide);
     static const cls_build_goal goals[] = {CLS_BUILD_FASTEST_KERNEL, CLS_BUILD_TIERED};
     for (int g = 0; g < 2; ++g) {
         cls_filter *filter = create("opening:7x5", CLS_BORDER_REPEAT, CLS_PIXEL_F32, CLS_PIXEL_F32, goals[g]);

@@ -172,29 +172,122 @@ static unsigned stages_of(const char *text)
     return count;
 }
 
-/* A rectangle's minimum and maximum of more than 25 pixels run as a row pass and a column pass
- * (two stages, four in a composition); smaller rectangles, lines and other shapes as one kernel. */
+/* The body of the operator TEXT (freed by the caller with cls_operator_release of *op). */
+static const char *body_of(const char *text, cls_operator **op)
+{
+    if (cls_operator_parse(text, op) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    return cls_operator_spec(*op)->body;
+}
+
+/* A rectangle's minimum and maximum: from a side of 7 on by van Herk/Gil-Werman, one extremum
+ * stage (rows, then columns) up to 15x15, a row and a column stage beyond; below 7, more than 25
+ * pixels as a row pass and a column pass of direct loops; smaller rectangles and other shapes as
+ * one kernel. */
 static void rectangles_separate(void **state)
 {
     (void)state;
     assert_int_equal(stages_of("min:5x5"), 0);
-    assert_int_equal(stages_of("max:31x1"), 0);
+    assert_int_equal(stages_of("max:5x1"), 0);
     assert_int_equal(stages_of("min:7x7,disk"), 0);
     assert_int_equal(stages_of("morphgradient:9"), 0);
-    assert_int_equal(stages_of("min:7x5"), 2);
-    assert_int_equal(stages_of("dilate:31"), 2);
+    assert_int_equal(stages_of("min:5x3"), 0);
     assert_int_equal(stages_of("opening:5"), 2);
-    assert_int_equal(stages_of("tophat:7x5"), 4);
+    assert_int_equal(stages_of("max:31x1"), 1);
+    assert_int_equal(stages_of("min:7x5"), 1);
+    assert_int_equal(stages_of("dilate:15"), 1);
+    assert_int_equal(stages_of("dilate:31"), 2);
+    assert_int_equal(stages_of("min:17x3"), 2);
+    assert_int_equal(stages_of("tophat:7x5"), 2);
+    assert_int_equal(stages_of("blackhat:31x9"), 4);
+    assert_int_equal(stages_of("min:63"), 2);
+    assert_int_equal(stages_of("max:33x3"), 2);
     cls_operator *op = NULL;
-    assert_int_equal(cls_operator_parse("max:9x7", &op), CLS_OK);
-    const char *body = cls_operator_spec(op)->body;
-    assert_non_null(strstr(body, "#stage 9x1\n"));
-    assert_non_null(strstr(body, "#stage 1x7\n"));
-    assert_true(strstr(body, "#stage 9x1") < strstr(body, "#stage 1x7"));
+    const char *body = body_of("max:9x7", &op);
+    assert_non_null(strstr(body, "#stage 9x7 max\n"));
     assert_int_equal(cls_operator_spec(op)->mask_width, 9);
     assert_int_equal(cls_operator_spec(op)->mask_height, 7);
     assert_string_equal(cls_operator_name(op), "max:9x7,rect");
     cls_operator_release(op);
+    body = body_of("erode:1x9", &op);
+    assert_non_null(strstr(body, "#stage 1x9 min\n"));
+    cls_operator_release(op);
+    body = body_of("min:33x5", &op);
+    assert_non_null(strstr(body, "#stage 33x1 min\n"));
+    assert_true(strstr(body, "#stage 33x1 min") < strstr(body, "#stage 1x5 min"));
+    cls_operator_release(op);
+    body = body_of("min:5x3", &op); /* one kernel of direct loops */
+    assert_non_null(strstr(body, "fmin"));
+    cls_operator_release(op);
+    body = body_of("opening:5x5", &op); /* 25 pixels: a direct stage each */
+    assert_non_null(strstr(body, "#stage 5x5\n"));
+    cls_operator_release(op);
+}
+
+/* The source of the operator TEXT's spec in BORDER and TYPE (freed by the caller). */
+static char *source_of(const char *text, cls_border border, cls_pixel_type type)
+{
+    cls_operator *op = NULL;
+    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    cls_spec spec = *cls_operator_spec(op);
+    spec.border = border;
+    spec.input_type = spec.output_type = type;
+    char *source = NULL;
+    if (cls_generate_source(&spec, 32, &source) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    cls_operator_release(op);
+    return source;
+}
+
+/* The extremum stages' sources: a van Herk kernel each, in the stage's border mode and types. */
+static void van_herk_sources(void **state)
+{
+    (void)state;
+    char *source = source_of("min:15x15", CLS_BORDER_MIRROR101, CLS_PIXEL_U8);
+    assert_non_null(strstr(source, "Stage 1 of 1: a 15x15 window over the input, into the output: its minimum"));
+    assert_non_null(strstr(source, "the rows and then the columns of a tile in local memory, border mirror101"));
+    assert_non_null(strstr(source, "#define EXTREME(a, b) fmin(a, b)"));
+    assert_non_null(strstr(source, "__global const uchar *restrict input"));
+    assert_non_null(strstr(source, "convert_uchar_sat_rte"));
+    cls_free(source);
+    source = source_of("max:63x63", CLS_BORDER_UNDEFINED, CLS_PIXEL_F32);
+    assert_non_null(strstr(source, "Stage 1 of 2: a 63x1 window over the input, into an f32 image: its maximum"));
+    assert_non_null(strstr(source, "Stage 2 of 2: a 1x63 window over stage 1's f32 image, into the output: its maximum"));
+    assert_non_null(strstr(source, "the row pass, border clamp")); /* the undefined border runs as clamp */
+    assert_non_null(strstr(source, "the column pass, border clamp"));
+    assert_non_null(strstr(source, "#define NEUTRAL -INFINITY"));
+    cls_free(source);
+    source = source_of("opening:9x3", CLS_BORDER_CONSTANT, CLS_PIXEL_F32);
+    assert_non_null(strstr(source, "inside_both(x, width) && inside_both(y, height) ? value : border_value"));
+    cls_free(source);
+}
+
+/* A spec of a W x H window of ones running BODY. */
+static cls_status check_body(const char *body, unsigned width, unsigned height)
+{
+    static float ones[63 * 63];
+    for (size_t k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = width;
+    spec.mask_height = height;
+    spec.coefficients = ones;
+    spec.body = body;
+    return cls_spec_validate(&spec);
+}
+
+/* An extremum stage's line: a window of a row, a column or at most 31 columns, min or max, and
+ * comments alone after it. */
+static void extremum_stage_rules(void **state)
+{
+    (void)state;
+    assert_int_equal(check_body("#stage 63x1 min\n/* rows */\n#stage 1x63 max\n", 63, 63), CLS_OK);
+    assert_int_equal(check_body("#stage 31x63 max\n#combine input - result\n", 63, 63), CLS_OK);
+    assert_int_equal(check_body("#stage 33x3 min\n", 33, 3), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "line 1: an extremum stage (min or max) runs over one row, one column or a "
+                                             "window at most 31 wide"));
+    assert_int_equal(check_body("#stage 3x3 min\nOUT = IN(0, 0);\n", 3, 3), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "only comments may follow an extremum stage's line"));
+    assert_int_equal(check_body("#stage 3x3 median\n", 3, 3), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "then min or max for an extremum stage"));
 }
 
 static void refused(const char *text, const char *message)
@@ -230,6 +323,7 @@ int main(void)
         cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
         cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
         cmocka_unit_test(refusals_name_the_rule), cmocka_unit_test(rectangles_separate),
+        cmocka_unit_test(van_herk_sources),    cmocka_unit_test(extremum_stage_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

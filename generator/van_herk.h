@@ -1,0 +1,41 @@
+/* van_herk.h — a running minimum or maximum along one axis by van Herk/Gil-Werman (internal): the
+ * kernel of a staged body's extremum stage ("#stage 31x1 min", "#stage 1x31 max"; staged_body.h).
+ * The axis is cut into segments of the window's side K; each segment's prefix extremes g and
+ * suffix extremes h give every output as one comparison, out[x] = ext(h[x - K/2], g[x + K/2]):
+ * about three comparisons a pixel whatever K is. The results are those of the direct loop over
+ * the window's taps bit for bit (fmin and fmax are exact and skip NaN; a window of NaN alone gives
+ * +INFINITY for the minimum, -INFINITY for the maximum, as the loop started from them does). */
+#ifndef CLS_VAN_HERK_H
+#define CLS_VAN_HERK_H
+
+#include "clstencil.h"
+
+#define CLS_VAN_HERK_KERNEL_NAME "clstencil_van_herk"
+
+/* How a van Herk kernel is launched over a region of interest of roi_w x roi_h outputs: work-groups
+ * of group_width x group_height work-items, each group covering tile_width x tile_height outputs
+ * (the row pass), or each work-item 1 x tile_height outputs (the column pass: tile_width 1). */
+typedef struct cls_van_herk_launch {
+    int fused;                          /* a WxH window: rows, then columns, of a tile in local memory */
+    int vertical;                       /* the column pass (a 1xK window), else the row pass (Kx1) */
+    unsigned side;                      /* K */
+    unsigned group_width, group_height; /* the work-group (required by the row pass's kernel) */
+    unsigned tile_width, tile_height;
+} cls_van_herk_launch;
+
+/* The widest window of more than one row and column that one kernel takes (rows, then columns, of
+ * a tile in local memory of 2H - 1 rows of 256 / (2H - 1) segments of W floats: 32 KiB at most);
+ * a wider one runs as a row pass and a column pass. */
+#define CLS_VAN_HERK_FUSED_MAX_WIDTH 31
+/* Whether one extremum stage takes a WIDTH x HEIGHT window: a row, a column or a fused window. */
+int cls_van_herk_fits(unsigned width, unsigned height);
+/* The launch shape of the extremum pass over STAGE's window (Kx1, 1xK, or fused WxH). */
+cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage);
+/* The kernel CLS_VAN_HERK_KERNEL_NAME (malloc'd, NULL on OOM) of the minimum (or, MAXIMUM set, the
+ * maximum) over STAGE's window (cls_van_herk_fits), in STAGE's border mode (not undefined) and pixel types. Its
+ * arguments: input, input_offset, input_pitch, output, output_offset, output_pitch (elements),
+ * width, height (the image's), roi (int4: x0, y0, x1, y1, the outputs it computes) and
+ * border_value (the constant mode's pixel outside). */
+char *cls_van_herk_source(const cls_spec *stage, int maximum);
+
+#endif

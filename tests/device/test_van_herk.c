@@ -1,0 +1,244 @@
+/* test_van_herk.c — a rectangle's minimum and maximum by van Herk/Gil-Werman passes (the extremum
+ * stages) on the default device, against the definition written here with the CPU reference's
+ * border indexing: every border mode, windows of sides 1 to 63 in both directions, images from
+ * 1x1 to 97x64 (smaller than the window too, odd sizes), u8, u16, f16 and f32 pixels, NaN pixels
+ * (skipped; a window of NaN alone gives the loop's start, +-INFINITY), a region of interest with
+ * pitches and offsets, the undefined border's interior, and a composition. Every output pixel,
+ * the border ones included, must be the definition's bit for bit. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+static cls_context *context;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+/* The sizes every filter runs on: 1x1 up to 97x64, odd, narrower and shorter than the windows. */
+static const unsigned sizes[][2] = {{1, 1}, {2, 3}, {5, 1}, {1, 6}, {7, 5}, {16, 15}, {31, 31}, {33, 30}, {97, 64}};
+enum { MAX_PIXELS = 97 * 64 };
+
+static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101,
+                                     CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT, CLS_BORDER_UNDEFINED};
+
+/* The minimum (maximum) over the fw x fh rectangle around (x, y) of IN (w x h), started from
+ * +INFINITY (-INFINITY), NaN skipped; outside the image the border mode's pixel or VALUE. */
+static double extremum_at(const double *in, int w, int h, int x, int y, int fw, int fh, int maximum, cls_border border,
+                          double value)
+{
+    double best = maximum ? -INFINITY : INFINITY;
+    for (int dy = -fh / 2; dy <= fh / 2; ++dy)
+        for (int dx = -fw / 2; dx <= fw / 2; ++dx) {
+            const long px = ref_border_index(border, x + dx, w), py = ref_border_index(border, y + dy, h);
+            const double v = px < 0 || py < 0 ? value : in[py * w + px];
+            best = maximum ? fmax(best, v) : fmin(best, v);
+        }
+    return best;
+}
+
+/* A filter for TEXT in BORDER (constant: VALUE) from IN to OUT pixels, or NULL after a failure. */
+static cls_filter *create(const char *text, cls_border border, float value, cls_pixel_type in, cls_pixel_type out)
+{
+    cls_operator *op = NULL;
+    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    cls_spec spec = *cls_operator_spec(op);
+    spec.border = border;
+    spec.border_value = value;
+    spec.input_type = in;
+    spec.output_type = out;
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+    cls_operator_release(op);
+    return filter;
+}
+
+/* A deterministic image of w x h pixels of TYPE into `pixels` and as doubles into `values`: a
+ * spread of values with repeats and, in floats, a NaN in about one pixel of 13. */
+static void make_image(cls_pixel_type type, unsigned w, unsigned h, unsigned seed, void *pixels, double *values)
+{
+    for (unsigned k = 0; k < w * h; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        double v = (double)((seed >> 16) % 1000) - 300.0;
+        if (type == CLS_PIXEL_U8) v = (seed >> 16) % 256;
+        if (type == CLS_PIXEL_U16) v = (seed >> 12) % 65536;
+        if ((type == CLS_PIXEL_F32 || type == CLS_PIXEL_F16) && (seed >> 8) % 13 == 0) v = NAN;
+        ref_store(type, v, (unsigned char *)pixels + k * ref_pixel_size(type));
+        values[k] = ref_to_output(type, v); /* what the pixel holds */
+    }
+}
+
+/* The output pixel at k of TYPE, as a double. */
+static double pixel_of(cls_pixel_type type, const void *pixels, size_t k)
+{
+    const ref_image image = {(const unsigned char *)pixels + k * ref_pixel_size(type), 1, 1, 0, type};
+    return ref_read(&image, 0, 0);
+}
+
+/* Runs FILTER (the extremum over fw x fh) on every size and checks every pixel: the definition's,
+ * converted to the output type, or with the undefined border untouched where the window leaves
+ * the image. */
+static void check_sizes(cls_filter *filter, const char *text, int fw, int fh, int maximum, cls_border border, float value,
+                        cls_pixel_type in, cls_pixel_type out)
+{
+    static unsigned char input[MAX_PIXELS * 4], output[MAX_PIXELS * 4];
+    static double values[MAX_PIXELS];
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        const int w = (int)sizes[s][0], h = (int)sizes[s][1];
+        make_image(in, (unsigned)w, (unsigned)h, (unsigned)(s * 31 + (unsigned)fw * 7 + (unsigned)fh), input, values);
+        memset(output, 0xAB, sizeof output);
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = (size_t)w, .height = (size_t)h};
+        if (cls_filter_run_host(filter, input, output, &desc) != CLS_OK)
+            fail_msg("%s at %dx%d: %s", text, w, h, cls_last_error());
+        const cls_border defining = border == CLS_BORDER_UNDEFINED ? CLS_BORDER_CLAMP : border;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const size_t k = (size_t)y * (size_t)w + (size_t)x;
+                const int written = border != CLS_BORDER_UNDEFINED || ref_window_inside((size_t)x, (size_t)y, (size_t)w,
+                                                                                         (size_t)h, fw, fh);
+                if (!written) {
+                    for (size_t b = 0; b < ref_pixel_size(out); ++b)
+                        if (output[k * ref_pixel_size(out) + b] != 0xAB)
+                            fail_msg("%s, border %s, %dx%d: (%d, %d) written", text, cls_border_name(border), w, h, x, y);
+                    continue;
+                }
+                const double want = ref_to_output(out, extremum_at(values, w, h, x, y, fw, fh, maximum, defining, value));
+                const double got = pixel_of(out, output, k);
+                if (!(got == want || (isnan(got) && isnan(want))) || signbit(got) != signbit(want))
+                    fail_msg("%s, border %s, %s -> %s, %dx%d: (%d, %d) is %.9g, expected %.9g", text,
+                             cls_border_name(border), cls_pixel_type_name(in), cls_pixel_type_name(out), w, h, x, y,
+                             got, want);
+            }
+    }
+}
+
+/* Every border mode, windows from a line to 63x63, both directions, min and max, f32. */
+static void every_border_and_window(void **state)
+{
+    (void)state;
+    static const int windows[][3] = {{7, 7, 0},  {31, 31, 1}, {31, 1, 0}, {1, 9, 1},
+                                     {15, 3, 0}, {3, 21, 1},  {15, 15, 1}, {63, 63, 0}};
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+        for (size_t n = 0; n < sizeof windows / sizeof windows[0]; ++n) {
+            const int fw = windows[n][0], fh = windows[n][1], maximum = windows[n][2] ^ (int)(b % 2);
+            char text[48];
+            snprintf(text, sizeof text, "%s:%dx%d", maximum ? "max" : "min", fw, fh);
+            cls_filter *filter = create(text, borders[b], -2.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+            check_sizes(filter, text, fw, fh, maximum, borders[b], -2.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+            cls_filter_release(filter);
+        }
+}
+
+/* The integer and half types, in and out, a few borders. */
+static void pixel_types(void **state)
+{
+    (void)state;
+    static const struct { cls_pixel_type in, out; } types[] = {{CLS_PIXEL_U8, CLS_PIXEL_U8},   {CLS_PIXEL_U16, CLS_PIXEL_U16},
+                                                              {CLS_PIXEL_U8, CLS_PIXEL_F32},  {CLS_PIXEL_F32, CLS_PIXEL_U8},
+                                                              {CLS_PIXEL_F16, CLS_PIXEL_F16}, {CLS_PIXEL_I16, CLS_PIXEL_I16}};
+    static const cls_border some[] = {CLS_BORDER_MIRROR101, CLS_BORDER_CONSTANT, CLS_BORDER_REPEAT};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
+        for (size_t b = 0; b < sizeof some / sizeof some[0]; ++b) {
+            const int maximum = (int)(t + b) % 2;
+            const char *text = maximum ? "dilate:31x11" : "erode:11x15";
+            cls_filter *filter = create(text, some[b], 7.0f, types[t].in, types[t].out);
+            check_sizes(filter, text, maximum ? 31 : 11, maximum ? 11 : 15, maximum, some[b], 7.0f, types[t].in, types[t].out);
+            cls_filter_release(filter);
+        }
+}
+
+/* A u8 minimum inside larger rows (pitch, offset) into a region of interest of an output with its
+ * own pitch and offset: the region is the definition's, every other byte untouched. */
+static void region_pitch_and_offset(void **state)
+{
+    (void)state;
+    enum { W = 45, H = 38, IN_PITCH = W + 7, IN_OFFSET = 5, OUT_PITCH = W + 3, OUT_OFFSET = 2 };
+    static uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
+    static double image[W * H];
+    unsigned seed = 11;
+    for (size_t k = 0; k < sizeof input; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        input[k] = (uint8_t)(seed >> 16);
+    }
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) image[y * W + x] = input[IN_OFFSET + y * IN_PITCH + x];
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
+                                 .output_row_pitch = OUT_PITCH, .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
+                                 .roi_x = 3, .roi_y = 4, .roi_width = 37, .roi_height = 29};
+    static const char *const texts[] = {"min:31x9", "max:7x13"}; /* two passes; one kernel */
+    for (int maximum = 0; maximum <= 1; ++maximum) {
+        const int fw = maximum ? 7 : 31, fh = maximum ? 13 : 9;
+        cls_filter *filter = create(texts[maximum], CLS_BORDER_MIRROR, 0, CLS_PIXEL_U8, CLS_PIXEL_U8);
+        memset(output, 0xAB, sizeof output);
+        assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const int inside = x >= 3 && x < 40 && y >= 4 && y < 33;
+                const int got = output[OUT_OFFSET + y * OUT_PITCH + x];
+                const int want = inside ? (int)extremum_at(image, W, H, x, y, fw, fh, maximum, CLS_BORDER_MIRROR, 0) : 0xAB;
+                if (got != want) fail_msg("%s at (%d, %d): %d, expected %d", texts[maximum], x, y, got, want);
+            }
+        assert_int_equal(output[0], 0xAB);
+        assert_int_equal(output[1], 0xAB);
+        cls_filter_release(filter);
+    }
+}
+
+/* A white top-hat over a 15x9 rectangle: two extremum stages and the combination, f32, every
+ * border mode but undefined, against the input minus the dilation of the erosion. */
+static void composition(void **state)
+{
+    (void)state;
+    enum { W = 40, H = 27 };
+    static float input[W * H], output[W * H];
+    static double image[W * H], eroded[W * H];
+    for (int k = 0; k < W * H; ++k) image[k] = input[k] = (float)((k * 37) % 101) / 4.0f;
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
+    for (size_t b = 0; b + 1 < sizeof borders / sizeof borders[0]; ++b) {
+        cls_filter *filter = create("tophat:15x9", borders[b], 3.0f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+        assert_non_null(strstr(cls_filter_source(filter), "van Herk"));
+        assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) eroded[y * W + x] = extremum_at(image, W, H, x, y, 15, 9, 0, borders[b], 3.0);
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const float opened = (float)extremum_at(eroded, W, H, x, y, 15, 9, 1, borders[b], 3.0);
+                const float want = input[y * W + x] - opened;
+                if (output[y * W + x] != want)
+                    fail_msg("tophat:15x9, border %s, at (%d, %d): %.9g, expected %.9g", cls_border_name(borders[b]), x, y,
+                             (double)output[y * W + x], (double)want);
+            }
+        cls_filter_release(filter);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_border_and_window),
+        cmocka_unit_test(pixel_types),
+        cmocka_unit_test(region_pitch_and_offset),
+        cmocka_unit_test(composition),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
