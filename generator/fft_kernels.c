@@ -9,50 +9,64 @@
 
 #include <stdio.h>
 
-/* Gather: the pixel a tile's value stands for, read through the border mode. The undefined mode
- * clamps (the outputs whose window leaves the image are never written, so any value serves). */
+/* Gather: the pixels a tile's values stand for, read through the border mode, CLS_FFT_ROWS rows
+ * a work-item (one column of them). The undefined mode clamps (the outputs whose window leaves
+ * the image are never written, so any value serves). */
 static void append_gather(strbuf *out, const cls_spec *spec)
 {
     char load[160];
     emit_format_load(load, sizeof load, spec->input_type, "input", "input_offset + (size_t)row * input_pitch + column");
     strbuf_printf(out,
-                  "/* One real value of a tile: the input pixel it stands for, through the border mode.\n"
-                  " * Tile first_tile + t covers the outputs from origin + (tile %% tiles_x, tile / tiles_x) * step;\n"
-                  " * its values start HALF_W, HALF_H before them. */\n"
+                  "/* Real values of a tile, a column of CLS_FFT_ROWS rows: the input pixels they stand for,\n"
+                  " * through the border mode. Tile first_tile + t covers the outputs from\n"
+                  " * origin + (tile %% tiles_x, tile / tiles_x) * step; its values start HALF_W, HALF_H before. */\n"
                   "__kernel void " CLS_FFT_GATHER_KERNEL "(__global const %s *input, int input_offset, int input_pitch,\n"
                   "                             int2 size, int2 origin, int2 step, int tiles_x, int first_tile,\n"
                   "                             __global float *tiles, int row_floats, int2 tile_size, float border_value)\n"
                   "{\n"
-                  "    const int u = get_global_id(0), v = get_global_id(1), t = get_global_id(2);\n"
-                  "    if (u >= tile_size.x || v >= tile_size.y) return;\n"
+                  "    const int u = get_global_id(0), t = get_global_id(2);\n"
+                  "    if (u >= tile_size.x) return;\n"
                   "    const int tile = first_tile + t;\n"
                   "    const int x = origin.x + (tile %% tiles_x) * step.x + u - HALF_W;\n"
-                  "    const int y = origin.y + (tile / tiles_x) * step.y + v - HALF_H;\n",
+                  "    const int top = origin.y + (tile / tiles_x) * step.y - HALF_H;\n"
+                  "    const int first = (int)get_global_id(1) * CLS_FFT_ROWS, last = min(first + CLS_FFT_ROWS, tile_size.y);\n"
+                  "    __global float *values = tiles + (size_t)t * tile_size.y * row_floats + u;\n",
                   emit_cl_type(spec->input_type));
     if (spec->border == CLS_BORDER_UNDEFINED)
-        strbuf_append(out, "    const int column = clamp(x, 0, size.x - 1), row = clamp(y, 0, size.y - 1);\n");
+        strbuf_append(out, "    const int column = clamp(x, 0, size.x - 1);\n");
     else
-        strbuf_append(out, "    const int column = border_both(x, size.x), row = border_both(y, size.y);\n");
+        strbuf_append(out, "    const int column = border_both(x, size.x);\n");
+    strbuf_append(out, "    for (int v = first; v < last; ++v) {\n        const int y = top + v;\n");
+    if (spec->border == CLS_BORDER_UNDEFINED)
+        strbuf_append(out, "        const int row = clamp(y, 0, size.y - 1);\n");
+    else
+        strbuf_append(out, "        const int row = border_both(y, size.y);\n");
     if (spec->border == CLS_BORDER_CONSTANT)
-        strbuf_printf(out, "    const float value = inside_both(x, size.x) && inside_both(y, size.y) ? %s : border_value;\n",
+        strbuf_printf(out, "        values[(size_t)v * row_floats] = inside_both(x, size.x) && inside_both(y, size.y) ? %s : border_value;\n",
                       load);
     else
-        strbuf_printf(out, "    const float value = %s;\n    (void)border_value;\n", load);
-    strbuf_append(out, "    tiles[((size_t)t * tile_size.y + v) * row_floats + u] = value;\n}\n\n");
+        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s;\n", load);
+    strbuf_append(out, "    }\n");
+    if (spec->border != CLS_BORDER_CONSTANT) strbuf_append(out, "    (void)border_value;\n");
+    strbuf_append(out, "}\n\n");
 }
 
 static void append_multiply(strbuf *out)
 {
     strbuf_append(out,
-                  "/* One complex value of a tile's spectrum times the conjugate of the mask's: the transform of the\n"
-                  " * correlation sum(m(i, j) * in(x + i - HALF_W, y + j - HALF_H)) the direct kernels compute. */\n"
-                  "__kernel void " CLS_FFT_MULTIPLY_KERNEL "(__global float2 *spectra, __global const float2 *mask, int values)\n"
+                  "/* One complex value of every tile's spectrum times the conjugate of the mask's: the transform\n"
+                  " * of the correlation sum(m(i, j) * in(x + i - HALF_W, y + j - HALF_H)) the direct kernels compute. */\n"
+                  "__kernel void " CLS_FFT_MULTIPLY_KERNEL "(__global float2 *spectra, __global const float2 *mask, int values,\n"
+                  "                               int tiles)\n"
                   "{\n"
                   "    const int i = get_global_id(0);\n"
                   "    if (i >= values) return;\n"
-                  "    const size_t at = (size_t)get_global_id(1) * values + i;\n"
-                  "    const float2 a = spectra[at], m = mask[i];\n"
-                  "    spectra[at] = (float2)(a.x * m.x + a.y * m.y, a.y * m.x - a.x * m.y);\n"
+                  "    const float2 m = mask[i];\n"
+                  "    for (int t = 0; t < tiles; ++t) {\n"
+                  "        const size_t at = (size_t)t * values + i;\n"
+                  "        const float2 a = spectra[at];\n"
+                  "        spectra[at] = (float2)(a.x * m.x + a.y * m.y, a.y * m.x - a.x * m.y);\n"
+                  "    }\n"
                   "}\n\n");
 }
 
@@ -60,30 +74,33 @@ static void append_scatter(strbuf *out, const cls_spec *spec)
 {
     char store[200];
     emit_format_store(store, sizeof store, spec->output_type, "output", "output_offset + (size_t)y * output_pitch + x",
-                      "value");
+                      "values[(size_t)v * row_floats]");
     strbuf_printf(out,
-                  "/* One output of a tile: its valid values are its first step.x x step.y. */\n"
+                  "/* Outputs of a tile, a column of CLS_FFT_ROWS rows: its valid values are its first step.x x step.y. */\n"
                   "__kernel void " CLS_FFT_SCATTER_KERNEL "(__global const float *tiles, int row_floats, int tile_height,\n"
                   "                              __global %s *output, int output_offset, int output_pitch,\n"
                   "                              int2 size, int4 region, int2 step, int tiles_x, int first_tile)\n"
                   "{\n"
-                  "    const int u = get_global_id(0), v = get_global_id(1), t = get_global_id(2);\n"
-                  "    if (u >= step.x || v >= step.y) return;\n"
+                  "    const int u = get_global_id(0), t = get_global_id(2);\n"
                   "    const int tile = first_tile + t;\n"
                   "    const int x = region.x + (tile %% tiles_x) * step.x + u;\n"
-                  "    const int y = region.y + (tile / tiles_x) * step.y + v;\n"
-                  "    if (x >= region.z || y >= region.w) return;\n",
+                  "    if (u >= step.x || x >= region.z) return;\n"
+                  "    const int top = region.y + (tile / tiles_x) * step.y;\n"
+                  "    const int first = (int)get_global_id(1) * CLS_FFT_ROWS;\n"
+                  "    const int last = min(min(first + CLS_FFT_ROWS, step.y), region.w - top);\n"
+                  "    __global const float *values = tiles + (size_t)t * tile_height * row_floats + u;\n",
                   emit_cl_type(spec->output_type));
     if (spec->border == CLS_BORDER_UNDEFINED)
         strbuf_append(out, "    /* undefined border: outputs whose window leaves the image stay unwritten */\n"
-                           "    if (x < HALF_W || x >= size.x - HALF_W || y < HALF_H || y >= size.y - HALF_H) return;\n");
+                           "    if (x < HALF_W || x >= size.x - HALF_W) return;\n"
+                           "    for (int v = first; v < last; ++v) {\n"
+                           "        const int y = top + v;\n"
+                           "        if (y < HALF_H || y >= size.y - HALF_H) continue;\n");
     else
-        strbuf_append(out, "    (void)size;\n");
-    strbuf_printf(out,
-                  "    const float value = tiles[((size_t)t * tile_height + v) * row_floats + u];\n"
-                  "    %s\n"
-                  "}\n",
-                  store);
+        strbuf_append(out, "    (void)size;\n"
+                           "    for (int v = first; v < last; ++v) {\n"
+                           "        const int y = top + v;\n");
+    strbuf_printf(out, "        %s\n    }\n}\n", store);
 }
 
 char *cls_fft_kernels_source(const cls_spec *spec)
@@ -101,7 +118,8 @@ char *cls_fft_kernels_source(const cls_spec *spec)
         strbuf_append(&out, cls_template(template_name));
         strbuf_append(&out, "\n");
     }
-    strbuf_printf(&out, "#define HALF_W %u\n#define HALF_H %u\n\n", spec->mask_width / 2, spec->mask_height / 2);
+    strbuf_printf(&out, "#define HALF_W %u\n#define HALF_H %u\n#define CLS_FFT_ROWS %u\n\n", spec->mask_width / 2,
+                  spec->mask_height / 2, CLS_FFT_ROWS);
     append_gather(&out, spec);
     append_multiply(&out);
     append_scatter(&out, spec);

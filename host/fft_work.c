@@ -20,7 +20,7 @@
 #define FFT_MAX_TILE 4096u
 #define FFT_CHUNK_BYTES ((cl_ulong)512 << 20)
 /* The work-items of a group along x in the three kernels (global sizes are rounded up to it). */
-#define FFT_GROUP 64u
+#define FFT_GROUP 128u
 
 /* How the region is cut: tiles of step outputs, transforms of width x height, in chunks of
  * `batches` tiles. */
@@ -242,22 +242,25 @@ static cl_int enqueue_gather(cls_fft_work *work, cl_mem input, const cls_resolve
     error |= clSetKernelArg(k, CLS_FFT_GATHER_TILE_SIZE, sizeof tile_size, &tile_size);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
     if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
-    const size_t global[3] = {round_up(l->width, FFT_GROUP), l->height, count}, local[3] = {FFT_GROUP, 1, 1};
+    const size_t global[3] = {round_up(l->width, FFT_GROUP), (l->height + CLS_FFT_ROWS - 1) / CLS_FFT_ROWS, count};
+    const size_t local[3] = {FFT_GROUP, 1, 1};
     return clEnqueueNDRangeKernel(work->context->queue, k, 3, NULL, global, local, wait_count, wait_list, NULL);
 }
 
 /* The chunk's spectra times the mask's. */
 static cl_int enqueue_multiply(cls_fft_work *work, unsigned count)
 {
+    const cl_int tiles = (cl_int)count;
     const fft_layout *l = &work->layout;
     const cl_int values = (cl_int)(cls_fft_row_floats(l->width) / 2 * l->height);
     cl_kernel k = work->multiply;
     cl_int error = clSetKernelArg(k, CLS_FFT_MULTIPLY_SPECTRA, sizeof work->tiles, &work->tiles);
     error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_MASK, sizeof work->mask_spectrum, &work->mask_spectrum);
     error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_VALUES, sizeof values, &values);
+    error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_TILES, sizeof tiles, &tiles);
     if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
-    const size_t global[2] = {round_up((size_t)values, FFT_GROUP), count}, local[2] = {FFT_GROUP, 1};
-    return clEnqueueNDRangeKernel(work->context->queue, k, 2, NULL, global, local, 0, NULL, NULL);
+    const size_t global = round_up((size_t)values, FFT_GROUP), local = FFT_GROUP;
+    return clEnqueueNDRangeKernel(work->context->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
 }
 
 /* The chunk's valid outputs into the output; *event (may be NULL) is the scatter's. */
@@ -287,7 +290,8 @@ static cl_int enqueue_scatter(cls_fft_work *work, cl_mem output, const cls_resol
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_TILES_X, sizeof tiles_x, &tiles_x);
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_FIRST, sizeof first, &first);
     if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
-    const size_t global[3] = {round_up(l->step_x, FFT_GROUP), l->step_y, count}, local[3] = {FFT_GROUP, 1, 1};
+    const size_t global[3] = {round_up(l->step_x, FFT_GROUP), (l->step_y + CLS_FFT_ROWS - 1) / CLS_FFT_ROWS, count};
+    const size_t local[3] = {FFT_GROUP, 1, 1};
     return clEnqueueNDRangeKernel(work->context->queue, k, 3, NULL, global, local, 0, NULL, event);
 }
 

@@ -101,6 +101,7 @@ class Spec(SizedStructure):
         ("expected_width", c_uint), ("expected_height", c_uint),
         ("build_goal", c_int),  # cls_build_goal
         ("region_code", c_int),  # cls_region_code
+        ("method", c_int),  # cls_method
     ]
 
 

@@ -19,7 +19,7 @@ import dask.array as da
 import numpy as np
 
 from .filtering import filter as filter_numpy
-from .filters import border_mode, build_goal
+from .filters import border_mode, build_goal, compute_method
 from .operators import Operator, OperatorLike, as_operator
 from .pipeline import Pipeline
 from .pixel_types import pixel_type
@@ -53,8 +53,10 @@ def _output_dtype(x: da.Array, dtype) -> np.dtype:
 
 
 def _filter_block(block: np.ndarray, op: Operator, border: str, value: float,
-                  device: str | None, out_dtype: np.dtype, build: str | None) -> np.ndarray:
-    return filter_numpy(block, op, border, value, device=device, dtype=out_dtype, build=build)
+                  device: str | None, out_dtype: np.dtype, build: str | None,
+                  method: str | None) -> np.ndarray:
+    return filter_numpy(block, op, border, value, device=device, dtype=out_dtype, build=build,
+                        method=method)
 
 
 def _pipeline_block(block: np.ndarray, pipeline: Pipeline, out_dtype: np.dtype) -> np.ndarray:
@@ -72,9 +74,12 @@ def _process_pipeline(pipeline: Pipeline) -> Pipeline:
 
 
 def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
-           device: str | None = None, dtype=None, build: str | None = None) -> da.Array:
+           device: str | None = None, dtype=None, build: str | None = None,
+           method: str | None = None) -> da.Array:
     """clstencil.filter over a 2-D dask array, lazily: the result equals
-    clstencil.filter(x.compute(), op, border, value, ...) bit for bit, chunk edges included.
+    clstencil.filter(x.compute(), op, border, value, ...) bit for bit, chunk edges included
+    (a weighted sum by FFT, method="fft" or auto's choice for a large mask, within the FFT's
+    tolerance: its rounding depends on the chunk's size).
 
     Arguments as for clstencil.filter; device=None lets every worker take CLSTENCIL_DEVICE.
     Chunks smaller than the operator's radius are merged by dask first.
@@ -83,10 +88,11 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
     operator = as_operator(op)
     mode = border_mode(border)
     build_goal(build)
+    compute_method(method)
     out_dtype = _output_dtype(x, dtype)
     block_function = functools.partial(_filter_block, op=operator, border=border,
                                        value=float(value), device=device,
-                                       out_dtype=out_dtype, build=build)
+                                       out_dtype=out_dtype, build=build, method=method)
     return da.map_overlap(block_function, x, depth=dict(enumerate(operator.radius)),
                           boundary=overlap_boundary(x, mode == REPEAT_BORDER), trim=True,
                           dtype=out_dtype, meta=np.empty((0, 0), dtype=out_dtype))

@@ -52,10 +52,22 @@ def build_goal(build: str | None) -> int:
     return BUILD_GOALS[build]
 
 
+def compute_method(method: str | None) -> int:
+    """The cls_method of a name: "direct", "fft" or "auto" (None: auto, the device's choice)."""
+    if method is None:
+        return 0
+    if not isinstance(method, str):
+        raise TypeError(f"method must be 'auto', 'direct' or 'fft', not {type(method).__name__}")
+    value = ctypes.c_int()
+    check(library().cls_method_parse(method.encode(), ctypes.byref(value)), "method")
+    return value.value
+
+
 def stage_spec(operator: Operator, border: int, value: float, input_type: int, output_type: int,
-               goal: int) -> Spec:
-    """The operator's spec with a border, its value, pixel types and a build goal set."""
+               goal: int, method: int = 0) -> Spec:
+    """The operator's spec with a border, its value, pixel types, a build goal and a method set."""
     spec = operator.spec_copy()
+    spec.method = method
     spec.border = border
     spec.border_value = value
     spec.input_type = input_type
@@ -65,14 +77,14 @@ def stage_spec(operator: Operator, border: int, value: float, input_type: int, o
 
 
 def cached_filter(device: str | None, operator: Operator, border: int, value: float,
-                  input_type: int, output_type: int, goal: int) -> Any:
+                  input_type: int, output_type: int, goal: int, method: int = 0) -> Any:
     """The process's cls_filter for these parameters, built on first use (thread-safe: a second
     thread asking for the same filter waits for the first one's build)."""
     selector = normalize_selector(device)
     if border != CONSTANT_BORDER:
         value = 0.0  # read by the constant border only: one filter serves every value
     value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
-    key = (selector, operator.key, border, value_bits, input_type, output_type, goal)
+    key = (selector, operator.key, border, value_bits, input_type, output_type, goal, method)
     found = _filters.get(key)
     if found is not None:
         return found
@@ -81,7 +93,7 @@ def cached_filter(device: str | None, operator: Operator, border: int, value: fl
     with creation_lock:
         found = _filters.get(key)
         if found is None:
-            spec = stage_spec(operator, border, value, input_type, output_type, goal)
+            spec = stage_spec(operator, border, value, input_type, output_type, goal, method)
             created = ctypes.c_void_p()
             check(library().cls_filter_create(context(selector), spec, ctypes.byref(created)),
                   f"building {operator.name} ({library_border_name(border)} border)")

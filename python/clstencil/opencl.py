@@ -15,7 +15,7 @@ from ._structs import ImageDesc
 from .contexts import wrapped_context
 from .errors import check
 from .filtering import UNDEFINED_BORDER, interior
-from .filters import border_mode, build_goal, cached_filter
+from .filters import border_mode, build_goal, cached_filter, compute_method
 from .operators import OperatorLike, as_operator
 from .pixel_types import pixel_type
 
@@ -51,7 +51,7 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
            value: float = 0.0, *, out: pyopencl.array.Array | None = None, dtype=None,
            queue: pyopencl.CommandQueue | None = None,
            wait_for: list[pyopencl.Event] | None = None,
-           build: str | None = None) -> pyopencl.array.Array:
+           build: str | None = None, method: str | None = None) -> pyopencl.array.Array:
     """clstencil.filter for a pyopencl array: enqueues the filter on `queue` (default: the
     array's) in that queue's context and returns the result array without waiting; its
     `events[-1]` is the launch. The launch waits for `array.events`, `out.events` and
@@ -63,6 +63,7 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
     operator = as_operator(op)
     mode = border_mode(border)
     goal = build_goal(build)
+    chosen_method = compute_method(method)
     if out is None:
         chosen = array.dtype if dtype is None else np.dtype(dtype)
         pixel_type(chosen, "dtype")
@@ -78,7 +79,7 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
         return out
     key = wrapped_context(queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr)
     handle = cached_filter(key, operator, mode, float(value), pixel_type(array.dtype),
-                           pixel_type(out.dtype), goal)
+                           pixel_type(out.dtype), goal, chosen_method)
     image = ImageDesc()
     image.height, image.width = array.shape
     image.input_row_pitch = array.strides[0] if array.shape[0] > 1 else 0

@@ -109,7 +109,9 @@ class Operator:
     def spec_copy(self) -> Spec:
         """A new cls_spec holding the operator's; its pointers point into this operator, which
         must stay alive until the spec has been used (filters copy what they need)."""
-        return Spec.from_buffer_copy(self._spec())
+        spec = Spec.from_buffer_copy(self._spec())
+        spec.struct_size = ctypes.sizeof(Spec)  # this copy's size, whatever the library's
+        return spec
 
     def __reduce__(self):
         # Pickled as what rebuilds it (dask sends operators to worker processes).

@@ -21,7 +21,7 @@ HEADER = REPOSITORY_ROOT / "include" / "clstencil.h"
 
 def header_fields(struct_name: str) -> list[str]:
     """The field names of `typedef struct NAME { ... } NAME;` in the header, in order."""
-    source = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.DOTALL)
+    source = re.sub(r"/\*.*?\*/", "", HEADER.read_text(encoding="utf-8"), flags=re.DOTALL)
     body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (struct_name, struct_name), source,
                      flags=re.DOTALL)
     assert body, f"{struct_name} is not in {HEADER}"

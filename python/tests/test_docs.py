@@ -14,7 +14,7 @@ README = REPOSITORY_ROOT / "README.md"
 
 def python_blocks(page=PAGE) -> list[tuple[int, str]]:
     """(line number, code) of each ```python block of a page."""
-    text = page.read_text()
+    text = page.read_text(encoding="utf-8")
     return [(text[:match.start()].count("\n") + 2, match.group(1))
             for match in re.finditer(r"^```python\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)]
 
@@ -33,5 +33,5 @@ def test_examples_run(page) -> None:
 
 def test_the_readme_example_is_the_quick_start_script() -> None:
     (_, readme_example), = python_blocks(README)
-    script = (REPOSITORY_ROOT / "python" / "examples" / "quickstart.py").read_text()
+    script = (REPOSITORY_ROOT / "python" / "examples" / "quickstart.py").read_text(encoding="utf-8")
     assert readme_example in script

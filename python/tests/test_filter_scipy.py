@@ -60,3 +60,29 @@ def test_undefined_border_computes_the_interior_only() -> None:
     assert not result[untouched].any()
     small = clstencil.filter(image[:2, :], operator, "undefined")  # no whole window fits
     assert not small.any()
+
+
+# A random 25x25 mask by FFT: within the FFT's tolerance (1e-5 x sum |mask| x max |input|) of
+# scipy in every shared border mode, on images smaller and larger than the mask.
+LARGE_MASK = np.random.default_rng(25).uniform(-1, 1, (25, 25)).astype(np.float32)
+
+
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_fft_equals_scipy_correlate(border: str) -> None:
+    operator = clstencil.Operator("correlate:25x25," + ",".join(f"{c:.9g}" for c in LARGE_MASK.ravel()))
+    rng = np.random.default_rng(3)
+    bound = 1e-5 * float(np.abs(LARGE_MASK).sum())
+    for shape in [(7, 5), (40, 33), (64, 97)]:
+        image = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(image, operator, border, BORDER_VALUE, method="fft")
+        np.testing.assert_allclose(result, reference(image, operator, border), rtol=0, atol=bound,
+                                   err_msg=f"fft, {border}, shape {shape}")
+
+
+def test_method_names() -> None:
+    image = np.ones((8, 8), np.float32)
+    np.testing.assert_allclose(clstencil.filter(image, "box:3", method="direct"), image, rtol=1e-6)
+    with pytest.raises(clstencil.InvalidArgumentError, match="method"):
+        clstencil.filter(image, "box:3", method="fourier")
+    with pytest.raises(clstencil.InvalidArgumentError, match="fft"):
+        clstencil.filter(image, "median:3", method="fft")

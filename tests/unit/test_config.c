@@ -274,6 +274,47 @@ static void a_policy_separates_large_rank1_masks(void **state)
     cls_kernel_config_free(&config);
 }
 
+/* fft_min_taps: a weighted sum of that many taps or more, its method left to auto, runs by FFT
+ * unless it runs as separable passes; the spec's own method wins; the default policy never. */
+static void a_policy_runs_large_masks_by_fft(void **state)
+{
+    (void)state;
+    cls_generation_policy policy = cls_generation_policy_default();
+    policy.fft_min_taps = 400;
+    policy.separate_min_taps = 26;
+    static float random21[441], random19[361], gaussian21[441];
+    for (unsigned k = 0; k < 441; ++k) {
+        random21[k] = (float)((k * 37) % 11) - 5.0f;
+        gaussian21[k] = expf(-(float)((k % 21 - 10) * (k % 21 - 10) + (k / 21 - 10) * (k / 21 - 10)) / 50.0f);
+    }
+    for (unsigned k = 0; k < 361; ++k) random19[k] = (float)((k * 37) % 11) - 5.0f;
+    const struct { const float *mask; unsigned side; cls_method asked, expected; } cases[] = {
+        {random21, 21, CLS_METHOD_AUTO, CLS_METHOD_FFT},
+        {random19, 19, CLS_METHOD_AUTO, CLS_METHOD_DIRECT},   /* 361 taps: below 400 */
+        {gaussian21, 21, CLS_METHOD_AUTO, CLS_METHOD_DIRECT}, /* rank 1: separable passes instead */
+        {random21, 21, CLS_METHOD_DIRECT, CLS_METHOD_DIRECT}, /* the spec's own choice wins */
+        {random19, 19, CLS_METHOD_FFT, CLS_METHOD_FFT},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = cases[c].mask;
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.method = cases[c].asked;
+        cls_kernel_config config;
+        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 64, 2, &policy), CLS_OK);
+        assert_int_equal(config.method, cases[c].expected);
+        assert_int_equal(config.spec.method, cases[c].expected);
+        cls_kernel_config_free(&config);
+    }
+    cls_spec spec = valid_spec(); /* the default policy never runs by FFT */
+    spec.coefficients = random21;
+    spec.mask_width = spec.mask_height = 21;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 8, 0, 0), CLS_OK);
+    assert_int_equal(config.method, CLS_METHOD_DIRECT);
+    cls_kernel_config_free(&config);
+}
+
 static void key_ignores_what_does_not_change_the_kernel(void **state)
 {
     (void)state;
@@ -304,6 +345,7 @@ static void key_ignores_what_does_not_change_the_kernel(void **state)
     second.epilogue = NULL;
     second.build_goal = CLS_BUILD_TIERED;  /* how to build, not what */
     second.region_code = CLS_REGION_CODE_BODY_APART; /* what auto resolves to */
+    second.method = CLS_METHOD_DIRECT;     /* what auto resolves to without fft_min_taps */
     char *k1 = key_of(&first), *k2 = key_of(&second);
     assert_string_equal(k1, k2);
     first.bake_coefficients = second.bake_coefficients = 1; /* -0 and +0 bake alike */
@@ -427,6 +469,7 @@ int main(void)
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
         cmocka_unit_test(a_policy_separates_large_rank1_masks),
+        cmocka_unit_test(a_policy_runs_large_masks_by_fft),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
