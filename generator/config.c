@@ -35,12 +35,17 @@ static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
 
 /* Whether the policy runs SPEC's weighted sum, its method left to auto, by FFT: one mask of at
  * least fft_min_taps taps that does not run as separable passes (those cost W + H a pixel, less
- * than the FFT's few transforms for the sizes CLS_MAX_MASK allows). */
+ * than the FFT's few transforms for the sizes CLS_MAX_MASK allows), and whose spec asks nothing
+ * of a direct kernel (a partition, work-group shape, outputs per work-item, input path or folded
+ * taps: the spec's own choices win). */
 static int runs_by_fft_by_policy(const cls_kernel_config *config, const cls_spec *spec)
 {
     const unsigned taps = spec->mask_width * spec->mask_height;
+    const int direct_asked = spec->partition != CLS_PARTITION_AUTO || spec->group_width || spec->group_height ||
+                             spec->rows_per_item || spec->cols_per_item || spec->input_path != CLS_INPUT_AUTO ||
+                             spec->fold_equal_taps;
     return config->policy.fft_min_taps && taps >= config->policy.fft_min_taps && !spec->body &&
-           config->masks == 1 && !spec->epilogue && config->separable == CLS_SEPARABLE_NONE;
+           config->masks == 1 && !spec->epilogue && config->separable == CLS_SEPARABLE_NONE && !direct_asked;
 }
 
 /* Whether the policy runs SPEC's mask, left to auto, as two passes: one rank-1 weighted sum of

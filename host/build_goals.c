@@ -2,7 +2,8 @@
  * fastest kernel is filter.c's specialized creation; the first result tries the specialized
  * kernels already built (on GPUs also with the coefficients as a kernel argument) in a
  * cached-only scope and falls back to a quick kernel with the same arithmetic; tiered adds the
- * background build of tiered.c, of the argument form on GPUs. */
+ * background build of tiered.c, of the argument form on GPUs. A weighted sum by FFT is built
+ * the same way for every goal. */
 #include "build.h"
 #include "staged_body.h"
 #include "staged_filter.h"
@@ -62,6 +63,21 @@ static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_fil
     return status;
 }
 
+/* Whether spec runs by FFT on the context's device (its own method, else the record's policy):
+ * such a filter builds only its small gather, multiply and scatter kernels (the transforms are
+ * planned on the first launch), so every goal takes it at once, and a quick direct kernel would
+ * not compute the same sums. */
+static int runs_by_fft(cls_context *context, const cls_spec *spec)
+{
+    if (spec->method != CLS_METHOD_AUTO) return spec->method == CLS_METHOD_FFT;
+    const cls_planner planner = cls_context_planner(context);
+    cls_kernel_config config;
+    if (cls_plan_policy(&planner, spec, &config) != CLS_OK) return 0;
+    const int fft = config.method == CLS_METHOD_FFT;
+    cls_kernel_config_free(&config);
+    return fft;
+}
+
 cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, cls_filter **out)
 {
     if (!context || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "context or output pointer is NULL");
@@ -72,7 +88,8 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     const cls_spec *spec = &copy;
     /* A body in stages is a filter per stage, each created here with the spec's goal. */
     if (spec->body && cls_body_is_staged(spec->body)) return cls_filter_create_staged(context, spec, out);
-    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
+    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps) ||
+        runs_by_fft(context, spec))
         return cls_filter_create_fastest(context, spec, out);
     /* A specialized kernel whose programs are all built already: the spec's own, then on GPUs
      * with the coefficients as an argument (built for another mask of the size). Else the quick

@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* The largest transform side by default, and the bytes of tiles one chunk may take. */
-#define FFT_MAX_TILE 4096u
+#define FFT_MAX_TILE 1024u
 #define FFT_CHUNK_BYTES ((cl_ulong)512 << 20)
 /* The work-items of a group along x in the three kernels (global sizes are rounded up to it). */
 #define FFT_GROUP 128u

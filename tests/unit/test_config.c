@@ -306,6 +306,14 @@ static void a_policy_runs_large_masks_by_fft(void **state)
         assert_int_equal(config.spec.method, cases[c].expected);
         cls_kernel_config_free(&config);
     }
+    cls_spec asked = valid_spec(); /* a spec that asks something of a direct kernel keeps it */
+    asked.coefficients = random21;
+    asked.mask_width = asked.mask_height = 21;
+    asked.rows_per_item = 16;
+    cls_kernel_config direct;
+    assert_int_equal(cls_kernel_config_init_policy(&direct, &asked, 32, 64, 64, 2, &policy), CLS_OK);
+    assert_int_equal(direct.method, CLS_METHOD_DIRECT);
+    cls_kernel_config_free(&direct);
     cls_spec spec = valid_spec(); /* the default policy never runs by FFT */
     spec.coefficients = random21;
     spec.mask_width = spec.mask_height = 21;

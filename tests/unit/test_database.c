@@ -97,6 +97,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->simd_width, 32);
     assert_int_equal(r->max_threads_per_cu, 2048);
     assert_int_equal(r->registers_per_cu, 65536);
+    assert_int_equal(r->fft_min_taps, 400); /* 21x21 and up by FFT when the method is auto */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
     cls_device_caps mi = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "gfx90a", "gfx90a:sramecc+:xnack-");
@@ -107,6 +108,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->default_rows, 64); /* streams masks of 26 computed taps and more */
     assert_int_equal(pocl_record->stream_min_taps, 26);
     assert_int_equal(pocl_record->border_groups_fold_fully, 1);
+    assert_int_equal(pocl_record->fft_min_taps, 300);
     cls_device_caps odd = device(CLS_VENDOR_UNKNOWN, CLS_DEVICE_ACCELERATOR, "", "Odd Thing");
     assert_string_equal(matched(db, &odd, CLS_MATCH_GENERIC), "generic");
     /* an architecture key of another vendor does not match */
