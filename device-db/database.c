@@ -87,7 +87,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(max_registers_per_thread), NUMBER(local_mem_per_cu), NUMBER(local_mem_alloc_unit),
         NUMBER(default_rows), NUMBER(unroll_limit), NUMBER(block_budget), NUMBER(register_cap),
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
-        NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps),
+        NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps), NUMBER(fft_max_tile),
 #undef NUMBER
     };
     char shown[256];
@@ -95,18 +95,20 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         if (strcmp(name, numbers[i].name) == 0) {
             unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
             /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
-             * stream_min_taps 0 streams every mask; border_groups_fold_fully is 0 or 1 */
+             * stream_min_taps 0 streams every mask; border_groups_fold_fully is 0 or 1; an FFT
+             * tile's side 64 to 65536 */
             const int flag = strcmp(name, "border_groups_fold_fully") == 0;
+            const int tile = strcmp(name, "fft_max_tile") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
-                                    strcmp(name, "fft_min_taps") == 0 ||
-                                    flag;
-            if (parse_unsigned(value, &number) && (number > 0 || may_be_zero) && number <= (flag ? 1u : 1u << 30)) {
+                                    strcmp(name, "fft_min_taps") == 0 || flag;
+            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 65536u : 1u << 30;
+            if (parse_unsigned(value, &number) && number >= least && number <= most) {
                 *field = number;
                 return 1;
             }
-            strbuf_printf(&state->error, "'%s' must be a decimal integer from %d to %s, not '%s'", name,
-                          may_be_zero ? 0 : 1, flag ? "1" : "2^30", cls_printable(value, shown, sizeof shown));
+            strbuf_printf(&state->error, "'%s' must be a decimal integer from %u to %s, not '%s'", name, least,
+                          flag ? "1" : tile ? "65536" : "2^30", cls_printable(value, shown, sizeof shown));
             return 0;
         }
     int ok = 1;

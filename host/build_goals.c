@@ -88,8 +88,9 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     const cls_spec *spec = &copy;
     /* A body in stages is a filter per stage, each created here with the spec's goal. */
     if (spec->body && cls_body_is_staged(spec->body)) return cls_filter_create_staged(context, spec, out);
-    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps) ||
-        runs_by_fft(context, spec))
+    /* By FFT: the policy's configuration, not a tuned or modelled direct kernel's. */
+    if (runs_by_fft(context, spec)) return cls_filter_create_by_policy(context, spec, out);
+    if (spec->build_goal == CLS_BUILD_FASTEST_KERNEL || (spec->bake_coefficients && spec->fold_equal_taps))
         return cls_filter_create_fastest(context, spec, out);
     /* A specialized kernel whose programs are all built already: the spec's own, then on GPUs
      * with the coefficients as an argument (built for another mask of the size). Else the quick

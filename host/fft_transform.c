@@ -31,10 +31,10 @@ struct cls_fft_transform {
 
 size_t cls_fft_row_floats(unsigned width) { return 2 * ((size_t)width / 2 + 1); }
 
-int cls_fft_size_smooth(unsigned n)
+int cls_fft_size_fast(unsigned n)
 {
-    if (n == 0) return 0;
-    static const unsigned primes[] = {2, 3, 5, 7};
+    if (n == 0 || n % 16) return 0;
+    static const unsigned primes[] = {2, 3, 5};
     for (size_t k = 0; k < sizeof primes / sizeof primes[0]; ++k)
         while (n % primes[k] == 0) n /= primes[k];
     return n == 1;
@@ -42,7 +42,7 @@ int cls_fft_size_smooth(unsigned n)
 
 unsigned cls_fft_size_at_least(unsigned n)
 {
-    while (!cls_fft_size_smooth(n)) ++n;
+    while (!cls_fft_size_fast(n)) ++n;
     return n;
 }
 

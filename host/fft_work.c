@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest transform side by default, and the bytes of tiles one chunk may take. */
+/* The largest transform side where the device's record names none, and the bytes of tiles one
+ * chunk may take. */
 #define FFT_MAX_TILE 1024u
 #define FFT_CHUNK_BYTES ((cl_ulong)512 << 20)
 /* The work-items of a group along x in the three kernels (global sizes are rounded up to it). */
@@ -63,10 +64,11 @@ static void release_work(void *opaque)
     free(work);
 }
 
-/* CLSTENCIL_FFT_MAX_TILE: the largest transform side (64 to 65536), FFT_MAX_TILE when unset. */
-static cls_status max_tile_from_environment(unsigned *max_tile)
+/* The largest transform side: CLSTENCIL_FFT_MAX_TILE (64 to 65536), else the record's
+ * fft_max_tile, else FFT_MAX_TILE. */
+static cls_status max_tile_for(const cls_context *context, unsigned *max_tile)
 {
-    *max_tile = FFT_MAX_TILE;
+    *max_tile = context->record.fft_max_tile ? context->record.fft_max_tile : FFT_MAX_TILE;
     const char *text = getenv("CLSTENCIL_FFT_MAX_TILE");
     if (!text || !*text) return CLS_OK;
     char *end = NULL;
@@ -108,7 +110,7 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
     if (!work) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     work->context = context;
     work->config = config;
-    cls_status status = max_tile_from_environment(&work->max_tile);
+    cls_status status = max_tile_for(context, &work->max_tile);
     if (status == CLS_OK) status = check_in_order(context->queue);
     char *source = status == CLS_OK ? cls_fft_kernels_source(&config->spec) : NULL;
     if (status == CLS_OK && !source) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
@@ -127,7 +129,7 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
 }
 
 /* One axis: outputs of the region, the mask's side, the largest transform: tiles, their step and
- * the transform's side (at least step + side - 1, with prime factors 2, 3, 5 and 7 only). */
+ * the transform's side (at least step + side - 1, a fast one: cls_fft_size_fast). */
 static void cut_axis(unsigned outputs, unsigned side, unsigned max_tile, unsigned *tiles, unsigned *step,
                      unsigned *transform)
 {

@@ -67,6 +67,7 @@ typedef struct cls_arch_record {
     unsigned fft_min_taps;      /* a weighted sum of at least this many taps whose spec leaves
                                  * `method` to auto, and that does not run separably, runs by FFT
                                  * (0: never) */
+    unsigned fft_max_tile;      /* the largest side of the FFT's tiles (0: 1024) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;
