@@ -97,7 +97,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->simd_width, 32);
     assert_int_equal(r->max_threads_per_cu, 2048);
     assert_int_equal(r->registers_per_cu, 65536);
-    assert_int_equal(r->fft_min_taps, 400); /* 21x21 and up by FFT when the method is auto */
+    assert_int_equal(r->fft_min_taps, 300); /* 19x19 and up by FFT when the method is auto */
     assert_int_equal(r->fft_max_tile, 512);
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
