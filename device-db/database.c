@@ -88,6 +88,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(default_rows), NUMBER(unroll_limit), NUMBER(block_budget), NUMBER(register_cap),
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
         NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps), NUMBER(fft_max_tile),
+        NUMBER(low_rank_min_taps),
 #undef NUMBER
     };
     char shown[256];
@@ -101,7 +102,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             const int tile = strcmp(name, "fft_max_tile") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
-                                    strcmp(name, "fft_min_taps") == 0 || flag;
+                                    strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 || flag;
             const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 65536u : 1u << 30;
             if (parse_unsigned(value, &number) && number >= least && number <= most) {
                 *field = number;

@@ -16,11 +16,34 @@ static cls_status copy_text(char **copy, const char *text)
     return text && !*copy ? CLS_ERR_OUT_OF_MEMORY : CLS_OK;
 }
 
+/* The low-rank terms of the mask into config->row and config->column (CLS_LOW_RANK_MAX vectors
+ * each) and their number into config->rank; 0 when the mask is not of rank CLS_LOW_RANK_MAX or
+ * less (nothing left allocated then). */
+static unsigned low_rank_terms(cls_kernel_config *config, const cls_spec *spec)
+{
+    config->row = malloc(sizeof(float) * spec->mask_width * CLS_LOW_RANK_MAX);
+    config->column = malloc(sizeof(float) * spec->mask_height * CLS_LOW_RANK_MAX);
+    double residual;
+    config->rank = config->row && config->column ? cls_mask_low_rank(config->coefficients, spec->mask_width,
+                                                                      spec->mask_height, config->row, config->column,
+                                                                      &residual)
+                                                 : 0;
+    if (!config->rank) {
+        free(config->row);
+        free(config->column);
+        config->row = config->column = NULL;
+    }
+    return config->rank;
+}
+
 /* The row and column vectors of a separated mask (validation, or the policy's check, has proven
- * it separable; the policy's check leaves them computed). */
+ * it separable; the policy's check leaves them computed), or a low-rank mask's terms. */
 static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
 {
+    if (config->separable == CLS_SEPARABLE_LOW_RANK)
+        return config->row || low_rank_terms(config, spec) >= 2 ? CLS_OK : CLS_ERR_INVALID_ARGUMENT;
     if (config->separable != CLS_SEPARABLE_SINGLE_PASS && config->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
+    config->rank = 1;
     if (config->row) return CLS_OK;
     config->row = malloc(sizeof(float) * spec->mask_width);
     config->column = malloc(sizeof(float) * spec->mask_height);
@@ -48,31 +71,44 @@ static int runs_by_fft_by_policy(const cls_kernel_config *config, const cls_spec
            config->masks == 1 && !spec->epilogue && config->separable == CLS_SEPARABLE_NONE && !direct_asked;
 }
 
-/* Whether the policy runs SPEC's mask, left to auto, as two passes: one rank-1 weighted sum of
- * at least separate_min_taps taps, in a border mode the passes take, reading global memory. On
- * PoCL (2 cores, 2048x2048): Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25
- * 379 -> 67; 3x3 and 5x5 masks no faster. The quick kernel of the first-result goal separates as
- * well, so its sums stay those of the specialized kernel. Where it does, the row and column are
- * left in the config. */
-static int separates_by_policy(cls_kernel_config *config, const cls_spec *spec)
+/* How the policy separates SPEC's mask, left to auto: as two passes, one rank-1 weighted sum of
+ * at least separate_min_taps taps, in a border mode the passes take, reading global memory (on
+ * PoCL, 2 cores, 2048x2048: Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25
+ * 379 -> 67; 3x3 and 5x5 masks no faster); as low-rank pairs under the same conditions where the
+ * mask, of at least low_rank_min_taps taps, has a rank r (2 to CLS_LOW_RANK_MAX) that makes
+ * r (W + H) taps less than W H (on PoCL a 17x17 difference of Gaussians ran slower so: 118 ms
+ * against 97 direct at 2048x2048, so no record sets it yet); else not. The quick
+ * kernel of the first-result goal separates as well, so its sums stay those of the specialized
+ * kernel. Where it separates, the rows and columns are left in the config. */
+static cls_separable separates_by_policy(cls_kernel_config *config, const cls_spec *spec)
 {
     const unsigned taps = spec->mask_width * spec->mask_height;
     if (!config->policy.separate_min_taps || taps < config->policy.separate_min_taps || spec->body ||
         config->masks > 1 || spec->epilogue || spec->border == CLS_BORDER_UNDEFINED || spec->fold_equal_taps ||
         spec->rows_per_item > 1 || spec->cols_per_item > 1 ||
         (spec->input_path != CLS_INPUT_AUTO && spec->input_path != CLS_INPUT_GLOBAL))
-        return 0;
+        return CLS_SEPARABLE_NONE;
     config->row = malloc(sizeof(float) * spec->mask_width);
     config->column = malloc(sizeof(float) * spec->mask_height);
     /* a mask that does not separate is no error here (the message it leaves is never read) */
     if (config->row && config->column &&
         cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, config->row, config->column) ==
-            CLS_OK)
-        return 1;
+            CLS_OK) {
+        config->rank = 1;
+        return CLS_SEPARABLE_TWO_PASS;
+    }
     free(config->row);
     free(config->column);
     config->row = config->column = NULL;
-    return 0;
+    const unsigned rank = config->policy.low_rank_min_taps && taps >= config->policy.low_rank_min_taps
+                              ? low_rank_terms(config, spec)
+                              : 0;
+    if (rank >= 2 && rank * (spec->mask_width + spec->mask_height) < taps) return CLS_SEPARABLE_LOW_RANK;
+    free(config->row);
+    free(config->column);
+    config->row = config->column = NULL;
+    config->rank = 0;
+    return CLS_SEPARABLE_NONE;
 }
 
 unsigned cls_kernel_outputs(const cls_kernel_config *config)
@@ -225,7 +261,7 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     config->spec.coefficients = config->coefficients;
     config->spec.row_coefficients = config->spec.column_coefficients = NULL;
     config->separable = spec->separable == CLS_SEPARABLE_AUTO
-                            ? (separates_by_policy(config, spec) ? CLS_SEPARABLE_TWO_PASS : CLS_SEPARABLE_NONE)
+                            ? separates_by_policy(config, spec)
                             : spec->separable;
     config->method = spec->method != CLS_METHOD_AUTO ? spec->method
                      : runs_by_fft_by_policy(config, spec) ? CLS_METHOD_FFT

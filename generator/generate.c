@@ -2,6 +2,7 @@
 #include "generator.h"
 
 #include "error.h"
+#include "fft_kernels.h"
 #include "staged_body.h"
 #include "strbuf.h"
 
@@ -47,7 +48,14 @@ cls_status cls_generate_source(const cls_spec *caller_spec, unsigned simd_width,
     cls_kernel_config config;
     status = cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0);
     if (status != CLS_OK) return status;
-    *source = config.separable == CLS_SEPARABLE_TWO_PASS ? emit_two_pass(&config, simd_width) : cls_emit_source(&config);
+    if (config.separable == CLS_SEPARABLE_LOW_RANK) {
+        cls_kernel_config_free(&config);
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable low-rank runs as several two-pass filters and their sum: "
+                                                  "create it as a filter (cls_filter_source gives every kernel)");
+    }
+    *source = config.method == CLS_METHOD_FFT            ? cls_fft_kernels_source(&config.spec)
+              : config.separable == CLS_SEPARABLE_TWO_PASS ? emit_two_pass(&config, simd_width)
+                                                           : cls_emit_source(&config);
     cls_kernel_config_free(&config);
     return *source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
 }

@@ -32,6 +32,9 @@ typedef struct cls_generation_policy {
                                  * as two passes (0: never) */
     unsigned fft_min_taps;      /* `method` auto: a weighted sum of at least this many taps that
                                  * does not run separably runs by FFT (0: never) */
+    unsigned low_rank_min_taps; /* `separable` auto: a mask of rank 2 to CLS_LOW_RANK_MAX and at
+                                 * least this many taps runs as low-rank pairs where they save taps
+                                 * (0: never) */
 } cls_generation_policy;
 
 typedef struct cls_kernel_config {
@@ -49,7 +52,9 @@ typedef struct cls_kernel_config {
     cls_input_path input_path; /* never AUTO */
     cls_separable separable;   /* never AUTO */
     cls_method method;         /* never AUTO */
-    float *row, *column;     /* owned: the separated mask when separable is not NONE */
+    float *row, *column;     /* owned: the separated mask when separable is not NONE (LOW_RANK:
+                              * `rank` rows of mask_width values, `rank` columns of mask_height) */
+    unsigned rank;           /* the terms in row and column: 1, or 2 to CLS_LOW_RANK_MAX */
     int unaligned_input;     /* the launch's rows may start anywhere: no aligned vector loads */
 } cls_kernel_config;
 
@@ -162,6 +167,13 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input
  * to f32, then a 1 x MASK_H column pass to the output (pointing into config's row and column). */
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass);
+/* A mask as a sum of rank-1 terms, mask(i, j) = sum over k of columns[k * height + j] *
+ * rows[k * width + i], from its singular value decomposition (low_rank.c): the least rank, up
+ * to CLS_LOW_RANK_MAX, whose terms stay within CLS_SEPARABLE_TOLERANCE of the largest
+ * coefficient at every tap; 0 when none does (*residual: the largest difference at rank
+ * CLS_LOW_RANK_MAX). rows and columns hold CLS_LOW_RANK_MAX vectors each. */
+unsigned cls_mask_low_rank(const float *mask, unsigned width, unsigned height, float *rows, float *columns,
+                           double *residual);
 
 /* Reads a caller's spec into *copy by its struct_size (cls_struct_read), the fields an older
  * caller lacks at cls_spec_init's defaults; "spec is NULL" for NULL. Every public entry that

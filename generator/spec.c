@@ -61,7 +61,7 @@ static const name_entry input_path_names[] = {
     {"auto", CLS_INPUT_AUTO}, {"global", CLS_INPUT_GLOBAL}, {"local", CLS_INPUT_LOCAL}, {"image", CLS_INPUT_IMAGE}};
 static const name_entry separable_names[] = {
     {"auto", CLS_SEPARABLE_AUTO}, {"none", CLS_SEPARABLE_NONE}, {"single-pass", CLS_SEPARABLE_SINGLE_PASS},
-    {"two-pass", CLS_SEPARABLE_TWO_PASS}};
+    {"two-pass", CLS_SEPARABLE_TWO_PASS}, {"low-rank", CLS_SEPARABLE_LOW_RANK}};
 static const name_entry method_names[] = {
     {"auto", CLS_METHOD_AUTO}, {"direct", CLS_METHOD_DIRECT}, {"fft", CLS_METHOD_FFT}};
 static const name_entry pixel_names[] = {
@@ -244,14 +244,44 @@ static cls_status check_method(const cls_spec *spec, unsigned masks)
     if (spec->body || masks > 1 || spec->epilogue)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "the fft method needs the built-in weighted sum of one mask (no body, mask count or epilogue)");
-    if (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS)
+    if (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS ||
+        spec->separable == CLS_SEPARABLE_LOW_RANK)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the fft method and separable %s exclude each other: choose one",
                         cls_separable_name(spec->separable));
     return CLS_OK;
 }
 
+/* A low-rank mask: of rank 2 to CLS_LOW_RANK_MAX, given as coefficients. */
+static cls_status check_low_rank(const cls_spec *spec)
+{
+    if (spec->border == CLS_BORDER_UNDEFINED)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable low-rank cannot leave border pixels unwritten: use a "
+                                                  "border mode other than undefined");
+    if (!spec->coefficients)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable low-rank needs the mask's coefficients");
+    const unsigned w = spec->mask_width, h = spec->mask_height;
+    float *rows = malloc(sizeof(float) * w * CLS_LOW_RANK_MAX), *columns = malloc(sizeof(float) * h * CLS_LOW_RANK_MAX);
+    double residual = 0;
+    const unsigned rank = rows && columns ? cls_mask_low_rank(spec->coefficients, w, h, rows, columns, &residual) : 0;
+    free(rows);
+    free(columns);
+    if (!rows || !columns) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    if (rank == 1)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the %ux%u mask is of rank 1: use separable two-pass", w, h);
+    if (rank == 0)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the %ux%u mask is not of rank %d or less (largest residual %g, tolerance %g of the largest "
+                        "coefficient)",
+                        w, h, CLS_LOW_RANK_MAX, residual, (double)CLS_SEPARABLE_TOLERANCE);
+    return CLS_OK;
+}
+
 static cls_status check_separable(const cls_spec *spec, unsigned masks)
 {
+    if (spec->separable == CLS_SEPARABLE_LOW_RANK && (spec->body || masks > 1 || spec->epilogue))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "separable low-rank needs the built-in weighted sum of one mask (no body, mask count or epilogue)");
+    if (spec->separable == CLS_SEPARABLE_LOW_RANK) return check_low_rank(spec);
     if (spec->separable != CLS_SEPARABLE_SINGLE_PASS && spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
     const char *name = cls_separable_name(spec->separable);
     if (spec->body || masks > 1 || spec->epilogue)
@@ -330,7 +360,8 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
                         spec->rows_per_item);
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS &&
         (spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
-         spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS))
+         spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS ||
+         spec->separable == CLS_SEPARABLE_LOW_RANK))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "%u rows per work-item stream the window through registers: they read the global "
                         "input, unseparated and without tap folding",
@@ -359,12 +390,13 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if (spec->fold_equal_taps && spec->bake_coefficients != CLS_COEFFICIENTS_LITERALS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "folding equal taps needs the coefficients baked as literals");
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT &&
-        (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS))
+        (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS ||
+         spec->separable == CLS_SEPARABLE_LOW_RANK))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable passes take their vectors as literals or from the buffer, not as a kernel argument");
     if ((unsigned)spec->input_path > CLS_INPUT_IMAGE)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input path %d is not a cls_input_path value", (int)spec->input_path);
-    if ((unsigned)spec->separable > CLS_SEPARABLE_TWO_PASS)
+    if ((unsigned)spec->separable > CLS_SEPARABLE_LOW_RANK)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable variant %d is not a cls_separable value",
                         (int)spec->separable);
     if ((unsigned)spec->region_code > CLS_REGION_CODE_BODY_APART)

@@ -117,6 +117,20 @@ static cls_status create_fft(cls_filter *filter)
     return status;
 }
 
+/* A low-rank mask: its separable pairs and their sum. */
+static cls_status create_low_rank(cls_filter *filter)
+{
+    const cls_kernel_config *config = &filter->config;
+    cls_low_rank *work = NULL;
+    const cls_status status = cls_low_rank_create(filter->context, &config->spec, config->row, config->column,
+                                                  config->rank, &work, &filter->build_info);
+    if (status != CLS_OK) return status;
+    filter->work_ops = &cls_low_rank_ops;
+    filter->work = work;
+    filter->source = strdup(cls_low_rank_source(work));
+    return filter->source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
 /* Every other variant: one generated kernel. */
 static cls_status create_one_kernel(cls_filter *filter)
 {
@@ -145,6 +159,8 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
         status = create_fft(filter);
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
+    else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_LOW_RANK)
+        status = create_low_rank(filter);
     else if (status == CLS_OK)
         status = create_one_kernel(filter);
     if (status != CLS_OK) {

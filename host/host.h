@@ -179,8 +179,10 @@ typedef struct cls_work_ops {
 } cls_work_ops;
 
 /* A filter's own generated kernel (kernel_work.c), a separable pair (two_pass.c), an operator in
- * stages (staged_filter.c), a weighted sum by FFT (fft_work.c). */
-extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops, cls_fft_work_ops;
+ * stages (staged_filter.c), a weighted sum by FFT (fft_work.c), a low-rank mask's pairs
+ * (low_rank.c). */
+extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops, cls_fft_work_ops,
+    cls_low_rank_ops;
 
 /* The kernel of a resolved configuration (which must outlive the work) and its source: built
  * (or found in the caches), with its mask buffer; *info receives what the build reported. */
@@ -198,6 +200,17 @@ size_t cls_kernel_coefficient_bytes(const struct cls_kernel_config *config);
 typedef struct cls_fft_work cls_fft_work;
 cls_status cls_fft_work_create(cls_context *context, const struct cls_kernel_config *config, cls_fft_work **out,
                                cls_build_info *info);
+
+/* ---- low-rank masks (low_rank.c) */
+
+/* A spec's mask of rank 2 to CLS_LOW_RANK_MAX as RANK separable pairs: term k's row is
+ * rows[k * mask_width ...], its column columns[k * mask_height ...]; *info receives what the
+ * sum's build reported. */
+typedef struct cls_low_rank cls_low_rank;
+cls_status cls_low_rank_create(cls_context *context, const cls_spec *spec, const float *rows, const float *columns,
+                               unsigned rank, cls_low_rank **out, cls_build_info *info);
+/* Every pair's sources, then the sum's (owned). */
+const char *cls_low_rank_source(const cls_low_rank *low_rank);
 
 /* ---- separable two-pass filters (two_pass.c) */
 

@@ -207,8 +207,12 @@ typedef enum cls_separable {
     CLS_SEPARABLE_AUTO = 0,    /* not separated until a model or tuning record says otherwise */
     CLS_SEPARABLE_NONE,        /* the full window */
     CLS_SEPARABLE_SINGLE_PASS, /* one kernel: row sums of the tile into local memory, then columns */
-    CLS_SEPARABLE_TWO_PASS     /* two kernels: a row pass into a temporary f32 image, a column pass */
+    CLS_SEPARABLE_TWO_PASS,    /* two kernels: a row pass into a temporary f32 image, a column pass */
+    CLS_SEPARABLE_LOW_RANK     /* a mask of rank 2 to CLS_LOW_RANK_MAX (by its singular value
+                                * decomposition, within CLS_SEPARABLE_TOLERANCE) as that many
+                                * two-pass pairs into f32 images, then their sum */
 } cls_separable;
+#define CLS_LOW_RANK_MAX 4
 
 /* How a weighted sum is computed. DIRECT: the window's multiply-adds per output (one kernel, or two
  * passes where `separable` says so). FFT: the image in tiles padded by the border mode's rule,

@@ -68,6 +68,9 @@ typedef struct cls_arch_record {
                                  * `method` to auto, and that does not run separably, runs by FFT
                                  * (0: never) */
     unsigned fft_max_tile;      /* the largest side of the FFT's tiles (0: 1024) */
+    unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps
+                                 * whose spec leaves `separable` to auto runs as low-rank pairs
+                                 * where that saves taps (0: never) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

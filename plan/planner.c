@@ -21,6 +21,7 @@ cls_generation_policy cls_plan_generation(const cls_arch_record *record)
     policy.border_groups_fold_fully = record->border_groups_fold_fully;
     policy.separate_min_taps = record->separate_min_taps;
     policy.fft_min_taps = record->fft_min_taps;
+    policy.low_rank_min_taps = record->low_rank_min_taps;
     return policy;
 }
 

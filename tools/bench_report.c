@@ -125,7 +125,8 @@ void bench_table_row(FILE *out, const bench_report *report, const bench_row *row
         fprintf(out, "  %s %s", cls_partition_name(r->partition), group);
         if (r->rows > 1) fprintf(out, " rows %u", r->rows);
         if (r->cols > 1) fprintf(out, " cols %u", r->cols);
-        if (r->separable == CLS_SEPARABLE_SINGLE_PASS || r->separable == CLS_SEPARABLE_TWO_PASS)
+        if (r->separable == CLS_SEPARABLE_SINGLE_PASS || r->separable == CLS_SEPARABLE_TWO_PASS ||
+            r->separable == CLS_SEPARABLE_LOW_RANK)
             fprintf(out, " separable %s", cls_separable_name(r->separable));
         if (r->method == CLS_METHOD_FFT) fprintf(out, " fft");
         if (r->registers) fprintf(out, " (%u registers)", r->registers);

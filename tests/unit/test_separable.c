@@ -1,5 +1,6 @@
 /* test_separable.c — splitting rank-1 masks into a row and a column within the documented
- * tolerance, and refusing masks of higher rank (generator/separable.c). */
+ * tolerance, and refusing masks of higher rank (generator/separable.c); masks of rank 2 to
+ * CLS_LOW_RANK_MAX as sums of such terms by their singular value decomposition (low_rank.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -65,12 +66,42 @@ static void separate_rank_two_fails(void **state)
     assert_int_equal(cls_mask_separate(NULL, 3, 3, row, column), CLS_ERR_INVALID_ARGUMENT);
 }
 
+/* A difference of Gaussians is of rank 2, a sum of three outer products of rank 3, a random
+ * mask of full rank; each term set reproduces its mask within the tolerance. */
+static void low_rank_terms(void **state)
+{
+    (void)state;
+    enum { W = 17, H = 13 };
+    float dog[W * H], three[W * H], random[W * H], rows[CLS_LOW_RANK_MAX * W], columns[CLS_LOW_RANK_MAX * H];
+    for (unsigned j = 0; j < H; ++j)
+        for (unsigned i = 0; i < W; ++i) {
+            const float x = (float)i - 8, y = (float)j - 6;
+            dog[j * W + i] = expf(-(x * x + y * y) / 4.5f) / 14.1f - expf(-(x * x + y * y) / 18.0f) / 56.5f;
+            three[j * W + i] = (float)(i + 1) * (float)(j % 3) - (float)(i % 4) * (float)j + (float)(i * i % 5) * 0.5f;
+            random[j * W + i] = (float)((i * 37 + j * 101) % 23) - 11.0f;
+        }
+    const struct { const float *mask; unsigned rank; } cases[] = {{dog, 2}, {three, 3}, {random, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        double residual = -1;
+        assert_int_equal(cls_mask_low_rank(cases[c].mask, W, H, rows, columns, &residual), cases[c].rank);
+        float largest = 0.0f;
+        for (unsigned k = 0; k < W * H; ++k) largest = fmaxf(largest, fabsf(cases[c].mask[k]));
+        if (cases[c].rank) assert_true(residual <= CLS_SEPARABLE_TOLERANCE * largest);
+        else assert_true(residual > CLS_SEPARABLE_TOLERANCE * largest);
+    }
+    float gaussian[W * H]; /* rank 1 is found as well */
+    for (unsigned k = 0; k < W * H; ++k) gaussian[k] = expf(-(float)((k % W - 8) * (k % W - 8)) / 9.0f) * (float)(1 + k / W);
+    double residual;
+    assert_int_equal(cls_mask_low_rank(gaussian, W, H, rows, columns, &residual), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(separate_gaussian),
         cmocka_unit_test(separate_sobel),
         cmocka_unit_test(separate_rank_two_fails),
+        cmocka_unit_test(low_rank_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
