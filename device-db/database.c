@@ -97,19 +97,19 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
             /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
              * stream_min_taps 0 streams every mask; border_groups_fold_fully is 0 or 1; an FFT
-             * tile's side 64 to 65536 */
+             * tile's side 64 to 16384 */
             const int flag = strcmp(name, "border_groups_fold_fully") == 0;
             const int tile = strcmp(name, "fft_max_tile") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
                                     strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 || flag;
-            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 65536u : 1u << 30;
+            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 16384u : 1u << 30;
             if (parse_unsigned(value, &number) && number >= least && number <= most) {
                 *field = number;
                 return 1;
             }
             strbuf_printf(&state->error, "'%s' must be a decimal integer from %u to %s, not '%s'", name, least,
-                          flag ? "1" : tile ? "65536" : "2^30", cls_printable(value, shown, sizeof shown));
+                          flag ? "1" : tile ? "16384" : "2^30", cls_printable(value, shown, sizeof shown));
             return 0;
         }
     int ok = 1;

@@ -260,9 +260,9 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     config->spec = *spec;
     config->spec.coefficients = config->coefficients;
     config->spec.row_coefficients = config->spec.column_coefficients = NULL;
-    config->separable = spec->separable == CLS_SEPARABLE_AUTO
-                            ? separates_by_policy(config, spec)
-                            : spec->separable;
+    config->separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
+                        : spec->method == CLS_METHOD_FFT     ? CLS_SEPARABLE_NONE
+                                                             : separates_by_policy(config, spec);
     config->method = spec->method != CLS_METHOD_AUTO ? spec->method
                      : runs_by_fft_by_policy(config, spec) ? CLS_METHOD_FFT
                                                            : CLS_METHOD_DIRECT;

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-void cls_spec_init(cls_spec *spec)
+/* The defaults of every field, in the library's layout. */
+static void fill_defaults(cls_spec *spec)
 {
     memset(spec, 0, sizeof *spec);
     spec->struct_size = sizeof *spec;
@@ -24,6 +25,20 @@ void cls_spec_init(cls_spec *spec)
     spec->input_type = CLS_PIXEL_F32;
     spec->output_type = CLS_PIXEL_F32;
 }
+
+void cls_spec_init_sized(cls_spec *spec, size_t size)
+{
+    if (!spec || size < sizeof spec->struct_size) return;
+    cls_spec defaults;
+    fill_defaults(&defaults);
+    const size_t known = size < sizeof defaults ? size : sizeof defaults;
+    memcpy(spec, &defaults, known);
+    if (size > known) memset((char *)spec + known, 0, size - known); /* fields of a newer header */
+    spec->struct_size = size;
+}
+
+/* The function behind the macro of the same name: callers of the first header's ABI. */
+void(cls_spec_init)(cls_spec *spec) { cls_spec_init_sized(spec, CLS_SPEC_FIRST_SIZE); }
 
 cls_status cls_spec_read(const cls_spec *spec, cls_spec *copy)
 {

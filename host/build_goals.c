@@ -70,6 +70,7 @@ static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_fil
 static int runs_by_fft(cls_context *context, const cls_spec *spec)
 {
     if (spec->method != CLS_METHOD_AUTO) return spec->method == CLS_METHOD_FFT;
+    if (!cls_queue_in_order(context)) return 0; /* auto stays direct there (filter.c) */
     const cls_planner planner = cls_context_planner(context);
     cls_kernel_config config;
     if (cls_plan_policy(&planner, spec, &config) != CLS_OK) return 0;

@@ -46,6 +46,12 @@ unsigned cls_fft_size_at_least(unsigned n)
     return n;
 }
 
+unsigned cls_fft_size_at_most(unsigned n)
+{
+    while (n > 16 && !cls_fft_size_fast(n)) --n;
+    return n;
+}
+
 cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
                                     unsigned height, unsigned batches, const void *binaries, size_t size, int keep,
                                     cls_fft_transform **out)

@@ -15,6 +15,8 @@ size_t cls_fft_row_floats(unsigned width);
  * 468 for 144 of 375^2 and 484 for 4 of 2100^2); and the least such side at least N. */
 int cls_fft_size_fast(unsigned n);
 unsigned cls_fft_size_at_least(unsigned n);
+/* The largest fast side at most N (N at least 16). */
+unsigned cls_fft_size_at_most(unsigned n);
 
 /* A plan for BATCHES real WIDTH x HEIGHT transforms in place in BUFFER: transform t's row v
  * starts at float (t * HEIGHT + v) * cls_fft_row_floats(WIDTH); the forward transform leaves the

@@ -21,7 +21,9 @@
 /* The largest transform side where the device's record names none, and the bytes of tiles one
  * chunk may take. */
 #define FFT_MAX_TILE 1024u
-#define FFT_CHUNK_BYTES ((cl_ulong)512 << 20)
+#define FFT_CHUNK_BYTES ((cl_ulong)256 << 20)
+/* The plans a filter keeps: a region's layout and the last strip's, say, without planning again. */
+#define FFT_PLANS 2
 /* The work-items of a group along x in the three kernels (global sizes are rounded up to it). */
 #define FFT_GROUP 128u
 
@@ -33,32 +35,38 @@ typedef struct fft_layout {
     unsigned batches;       /* tiles a chunk transforms */
 } fft_layout;
 
+/* One layout's plan: its transforms, the tiles they work in and the mask's spectrum. */
+typedef struct fft_plan {
+    fft_layout layout;
+    cls_fft_transform *transform; /* NULL: an empty slot */
+    cl_mem tiles, mask_spectrum;
+    unsigned long last_use;
+} fft_plan;
+
 typedef struct cls_fft_work {
     cls_context *context;
     const cls_kernel_config *config; /* the filter's, which outlives the work */
     unsigned max_tile;
     cl_program program;
     cl_kernel gather, multiply, scatter;
-    fft_layout layout; /* of the transform below; zero before the first launch */
-    cls_fft_transform *transform;
-    cl_mem tiles, mask_spectrum;
+    fft_plan plans[FFT_PLANS];
+    fft_plan *plan; /* the launch's */
+    unsigned long launches;
 } cls_fft_work;
 
-static void release_plan(cls_fft_work *work)
+static void release_plan(fft_plan *plan)
 {
-    cls_fft_transform_release(work->transform);
-    if (work->tiles) clReleaseMemObject(work->tiles);
-    if (work->mask_spectrum) clReleaseMemObject(work->mask_spectrum);
-    work->transform = NULL;
-    work->tiles = work->mask_spectrum = NULL;
-    memset(&work->layout, 0, sizeof work->layout);
+    cls_fft_transform_release(plan->transform);
+    if (plan->tiles) clReleaseMemObject(plan->tiles);
+    if (plan->mask_spectrum) clReleaseMemObject(plan->mask_spectrum);
+    memset(plan, 0, sizeof *plan);
 }
 
 static void release_work(void *opaque)
 {
     cls_fft_work *work = opaque;
     if (!work) return;
-    release_plan(work);
+    for (unsigned k = 0; k < FFT_PLANS; ++k) release_plan(&work->plans[k]);
     if (work->gather) clReleaseKernel(work->gather);
     if (work->multiply) clReleaseKernel(work->multiply);
     if (work->scatter) clReleaseKernel(work->scatter);
@@ -66,7 +74,7 @@ static void release_work(void *opaque)
     free(work);
 }
 
-/* The largest transform side: CLSTENCIL_FFT_MAX_TILE (64 to 65536), else the record's
+/* The largest transform side: CLSTENCIL_FFT_MAX_TILE (64 to 16384), else the record's
  * fft_max_tile, else FFT_MAX_TILE. */
 static cls_status max_tile_for(const cls_context *context, unsigned *max_tile)
 {
@@ -76,25 +84,13 @@ static cls_status max_tile_for(const cls_context *context, unsigned *max_tile)
     char *end = NULL;
     errno = 0;
     const unsigned long value = strtoul(text, &end, 10);
-    if (errno || *end || value < 64 || value > 65536)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "CLSTENCIL_FFT_MAX_TILE must be a whole number from 64 to 65536, not '%.40s'",
+    if (errno || *end || value < 64 || value > 16384)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "CLSTENCIL_FFT_MAX_TILE must be a whole number from 64 to 16384, not '%.40s'",
                         text);
     *max_tile = (unsigned)value;
     return CLS_OK;
 }
 
-/* The FFT's launches enqueue VkFFT's kernels with no events between them: they need a queue that
- * runs commands in order. */
-static cls_status check_in_order(cl_command_queue queue)
-{
-    cl_command_queue_properties properties = 0;
-    const cl_int error = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL);
-    if (error != CL_SUCCESS)
-        return cls_fail(CLS_ERR_OPENCL, "cannot query the queue's properties: %s", cls_cl_error_name(error));
-    if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        return cls_fail(CLS_ERR_UNSUPPORTED, "the fft method needs an in-order queue; the context's runs out of order");
-    return CLS_OK;
-}
 
 static cls_status create_kernel(cl_program program, const char *name, cl_kernel *kernel)
 {
@@ -104,8 +100,8 @@ static cls_status create_kernel(cl_program program, const char *name, cl_kernel 
                                : cls_fail(CLS_ERR_OPENCL, "clCreateKernel(%s) failed: %s", name, cls_cl_error_name(error));
 }
 
-cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *config, cls_fft_work **out,
-                               cls_build_info *info)
+cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *config, const char *source,
+                               cls_fft_work **out, cls_build_info *info)
 {
     *out = NULL;
     cls_fft_work *work = calloc(1, sizeof *work);
@@ -113,12 +109,11 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
     work->context = context;
     work->config = config;
     cls_status status = max_tile_for(context, &work->max_tile);
-    if (status == CLS_OK) status = check_in_order(context->queue);
-    char *source = status == CLS_OK ? cls_fft_kernels_source(&config->spec) : NULL;
-    if (status == CLS_OK && !source) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    /* VkFFT's kernels follow each other on the queue with no events between them */
+    if (status == CLS_OK && !cls_queue_in_order(context))
+        status = cls_fail(CLS_ERR_UNSUPPORTED, "the fft method needs an in-order queue; the context's runs out of order");
     const cls_kernel_source kernels = {source, CLS_FFT_GATHER_KERNEL, 0};
     if (status == CLS_OK) status = cls_program_get(context, &kernels, &work->program, info);
-    free(source);
     if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_GATHER_KERNEL, &work->gather);
     if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_MULTIPLY_KERNEL, &work->multiply);
     if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_SCATTER_KERNEL, &work->scatter);
@@ -135,7 +130,8 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
 static void cut_axis(unsigned outputs, unsigned side, unsigned max_tile, unsigned *tiles, unsigned *step,
                      unsigned *transform)
 {
-    const unsigned reach = side - 1, most = max_tile > reach ? max_tile - reach : 1;
+    const unsigned limit = cls_fft_size_at_most(max_tile), reach = side - 1;
+    const unsigned most = limit > reach ? limit - reach : 1;
     *tiles = (outputs + most - 1) / most;
     *step = (outputs + *tiles - 1) / *tiles;
     *transform = cls_fft_size_at_least(*step + reach);
@@ -174,28 +170,33 @@ static cls_status create_buffer(cls_context *context, size_t bytes, const char *
                                           cls_cl_error_name(error));
 }
 
-/* The mask's spectrum for the layout: the mask at the origin of tile 0 (zeros elsewhere),
- * transformed with the others, tile 0's spectrum copied aside. */
-static cls_status make_mask_spectrum(cls_fft_work *work, size_t tile_bytes)
+/* The mask's spectrum for the plan: the mask at the origin of tile 0 (zeros elsewhere),
+ * transformed with the others, tile 0's spectrum copied aside. The mask reaches the device in a
+ * buffer made from it (no blocking write on the queue). */
+static cls_status make_mask_spectrum(cls_fft_work *work, fft_plan *plan, size_t tile_bytes)
 {
     const cls_spec *spec = &work->config->spec;
-    const size_t row_floats = cls_fft_row_floats(work->layout.width);
+    const size_t row_floats = cls_fft_row_floats(plan->layout.width);
     float *tile = calloc(tile_bytes, 1);
     if (!tile) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     for (unsigned j = 0; j < spec->mask_height; ++j)
         for (unsigned i = 0; i < spec->mask_width; ++i)
             tile[j * row_floats + i] = work->config->coefficients[j * spec->mask_width + i];
+    cl_int error;
+    cl_mem mask = clCreateBuffer(work->context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, tile_bytes, tile, &error);
+    free(tile);
     cl_command_queue queue = work->context->queue;
     const float zero = 0.0f;
-    const size_t all_bytes = tile_bytes * work->layout.batches;
-    cl_int error = clEnqueueFillBuffer(queue, work->tiles, &zero, sizeof zero, 0, all_bytes, 0, NULL, NULL);
-    if (error == CL_SUCCESS) error = clEnqueueWriteBuffer(queue, work->tiles, CL_TRUE, 0, tile_bytes, tile, 0, NULL, NULL);
-    free(tile);
+    if (error == CL_SUCCESS)
+        error = clEnqueueFillBuffer(queue, plan->tiles, &zero, sizeof zero, 0, tile_bytes * plan->layout.batches, 0,
+                                    NULL, NULL);
+    if (error == CL_SUCCESS) error = clEnqueueCopyBuffer(queue, mask, plan->tiles, 0, 0, tile_bytes, 0, NULL, NULL);
+    if (mask) clReleaseMemObject(mask); /* freed once the copy is done */
     if (error != CL_SUCCESS)
         return cls_fail(CLS_ERR_OPENCL, "cannot write the mask for its FFT: %s", cls_cl_error_name(error));
-    cls_status status = cls_fft_transform_enqueue(work->transform, queue, 0);
+    cls_status status = cls_fft_transform_enqueue(plan->transform, queue, 0);
     if (status != CLS_OK) return status;
-    error = clEnqueueCopyBuffer(queue, work->tiles, work->mask_spectrum, 0, 0, tile_bytes, 0, NULL, NULL);
+    error = clEnqueueCopyBuffer(queue, plan->tiles, plan->mask_spectrum, 0, 0, tile_bytes, 0, NULL, NULL);
     return error == CL_SUCCESS ? CLS_OK
                                : cls_fail(CLS_ERR_OPENCL, "cannot keep the mask's spectrum: %s", cls_cl_error_name(error));
 }
@@ -204,35 +205,35 @@ static cls_status make_mask_spectrum(cls_fft_work *work, size_t tile_bytes)
  * the device's fingerprint, VkFFT's version and the plan), else built and stored there: a warm
  * start builds nothing, whatever the driver's own cache does. A cached entry the device or VkFFT
  * refuses is removed and the kernels built. */
-static cls_status create_transform(cls_fft_work *work)
+static cls_status create_transform(cls_fft_work *work, fft_plan *plan)
 {
-    const fft_layout *l = &work->layout;
+    const fft_layout *l = &plan->layout;
     cls_disk_cache cache;
     const int opened = cls_disk_cache_open(&cache) == CLS_OK; /* a bad CLSTENCIL_CACHE_MAX: uncached */
     if (!opened) cache.enabled = 0;
-    char fingerprint[17], plan[96];
+    char fingerprint[17], what[96];
     cls_device_fingerprint(&work->context->caps, fingerprint);
-    snprintf(plan, sizeof plan, "VkFFT %d: %u real %ux%u transforms in place", cls_fft_version(), l->batches,
+    snprintf(what, sizeof what, "VkFFT %d: %u real %ux%u transforms in place", cls_fft_version(), l->batches,
              l->width, l->height);
     strbuf key;
     strbuf_init(&key);
-    cls_disk_cache_key(fingerprint, plan, "", &key);
+    cls_disk_cache_key(fingerprint, what, "", &key);
     unsigned char *binaries = NULL;
     size_t size = 0;
     cls_build_info info = {CLS_BUILD_INFO_INIT};
     cls_status status = CLS_ERR_BUILD;
     if (cache.enabled && !strbuf_failed(&key) && cls_disk_cache_load(&cache, strbuf_text(&key), &binaries, &size, &info)) {
-        status = cls_fft_transform_create(work->context->context, work->context->device, work->tiles, l->width,
-                                          l->height, l->batches, binaries, size, 0, &work->transform);
+        status = cls_fft_transform_create(work->context->context, work->context->device, plan->tiles, l->width,
+                                          l->height, l->batches, binaries, size, 0, &plan->transform);
         free(binaries);
         if (status != CLS_OK) cls_disk_cache_remove(&cache, strbuf_text(&key));
     }
     if (status != CLS_OK) {
-        status = cls_fft_transform_create(work->context->context, work->context->device, work->tiles, l->width,
-                                          l->height, l->batches, NULL, 0, cache.enabled, &work->transform);
+        status = cls_fft_transform_create(work->context->context, work->context->device, plan->tiles, l->width,
+                                          l->height, l->batches, NULL, 0, cache.enabled, &plan->transform);
         const void *built = NULL;
         if (status == CLS_OK && cache.enabled && !strbuf_failed(&key) &&
-            cls_fft_transform_binaries(work->transform, &built, &size))
+            cls_fft_transform_binaries(plan->transform, &built, &size))
             cls_disk_cache_store(&cache, strbuf_text(&key), built, size, &info);
     }
     strbuf_free(&key);
@@ -240,19 +241,31 @@ static cls_status create_transform(cls_fft_work *work)
     return status;
 }
 
-/* The plan of a region's layout: kept from the last launch when it is the same, else made. */
+/* The plan of a region's layout into work->plan: one kept from earlier launches, else made in
+ * the slot used least recently. */
 static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_height)
 {
     const fft_layout layout = layout_for(work, roi_width, roi_height, chunk_budget(work->context));
-    if (work->transform && memcmp(&layout, &work->layout, sizeof layout) == 0) return CLS_OK;
-    release_plan(work);
-    work->layout = layout;
+    fft_plan *plan = &work->plans[0];
+    for (unsigned k = 0; k < FFT_PLANS; ++k) {
+        fft_plan *slot = &work->plans[k];
+        if (slot->transform && memcmp(&layout, &slot->layout, sizeof layout) == 0) {
+            slot->last_use = ++work->launches;
+            work->plan = slot;
+            return CLS_OK;
+        }
+        if (!slot->transform || slot->last_use < plan->last_use) plan = slot;
+    }
+    release_plan(plan);
+    plan->layout = layout;
+    plan->last_use = ++work->launches;
     const size_t tile_bytes = (size_t)layout.height * cls_fft_row_floats(layout.width) * sizeof(float);
-    cls_status status = create_buffer(work->context, tile_bytes * layout.batches, "tiles", &work->tiles);
-    if (status == CLS_OK) status = create_buffer(work->context, tile_bytes, "mask spectrum", &work->mask_spectrum);
-    if (status == CLS_OK) status = create_transform(work);
-    if (status == CLS_OK) status = make_mask_spectrum(work, tile_bytes);
-    if (status != CLS_OK) release_plan(work);
+    cls_status status = create_buffer(work->context, tile_bytes * layout.batches, "tiles", &plan->tiles);
+    if (status == CLS_OK) status = create_buffer(work->context, tile_bytes, "mask spectrum", &plan->mask_spectrum);
+    if (status == CLS_OK) status = create_transform(work, plan);
+    if (status == CLS_OK) status = make_mask_spectrum(work, plan, tile_bytes);
+    if (status != CLS_OK) release_plan(plan);
+    work->plan = status == CLS_OK ? plan : NULL;
     return status;
 }
 
@@ -263,7 +276,7 @@ static cl_int enqueue_gather(cls_fft_work *work, cl_mem input, const cls_resolve
                              unsigned count, cl_uint wait_count, const cl_event *wait_list)
 {
     const cls_spec *spec = &work->config->spec;
-    const fft_layout *l = &work->layout;
+    const fft_layout *l = &work->plan->layout;
     const cls_launch_geometry *g = &r->geometry;
     const size_t pixel = cls_pixel_size(spec->input_type);
     const cl_int offset = (cl_int)(r->offset[0] / pixel), pitch = (cl_int)(r->pitch[0] / pixel);
@@ -279,7 +292,7 @@ static cl_int enqueue_gather(cls_fft_work *work, cl_mem input, const cls_resolve
     error |= clSetKernelArg(k, CLS_FFT_GATHER_STEP, sizeof step, &step);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_TILES_X, sizeof tiles_x, &tiles_x);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_FIRST, sizeof first, &first);
-    error |= clSetKernelArg(k, CLS_FFT_GATHER_TILES, sizeof work->tiles, &work->tiles);
+    error |= clSetKernelArg(k, CLS_FFT_GATHER_TILES, sizeof work->plan->tiles, &work->plan->tiles);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_ROW_FLOATS, sizeof row_floats, &row_floats);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_TILE_SIZE, sizeof tile_size, &tile_size);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
@@ -293,11 +306,11 @@ static cl_int enqueue_gather(cls_fft_work *work, cl_mem input, const cls_resolve
 static cl_int enqueue_multiply(cls_fft_work *work, unsigned count)
 {
     const cl_int tiles = (cl_int)count;
-    const fft_layout *l = &work->layout;
+    const fft_layout *l = &work->plan->layout;
     const cl_int values = (cl_int)(cls_fft_row_floats(l->width) / 2 * l->height);
     cl_kernel k = work->multiply;
-    cl_int error = clSetKernelArg(k, CLS_FFT_MULTIPLY_SPECTRA, sizeof work->tiles, &work->tiles);
-    error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_MASK, sizeof work->mask_spectrum, &work->mask_spectrum);
+    cl_int error = clSetKernelArg(k, CLS_FFT_MULTIPLY_SPECTRA, sizeof work->plan->tiles, &work->plan->tiles);
+    error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_MASK, sizeof work->plan->mask_spectrum, &work->plan->mask_spectrum);
     error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_VALUES, sizeof values, &values);
     error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_TILES, sizeof tiles, &tiles);
     if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
@@ -310,7 +323,7 @@ static cl_int enqueue_scatter(cls_fft_work *work, cl_mem output, const cls_resol
                               unsigned count, cl_event *event)
 {
     const cls_spec *spec = &work->config->spec;
-    const fft_layout *l = &work->layout;
+    const fft_layout *l = &work->plan->layout;
     const cls_launch_geometry *g = &r->geometry;
     const size_t pixel = cls_pixel_size(spec->output_type);
     const cl_int offset = (cl_int)(r->offset[1] / pixel), pitch = (cl_int)(r->pitch[1] / pixel);
@@ -320,7 +333,7 @@ static cl_int enqueue_scatter(cls_fft_work *work, cl_mem output, const cls_resol
                              (cl_int)(g->roi_y + g->roi_height)}};
     const cl_int tiles_x = (cl_int)l->tiles_x;
     cl_kernel k = work->scatter;
-    cl_int error = clSetKernelArg(k, CLS_FFT_SCATTER_TILES, sizeof work->tiles, &work->tiles);
+    cl_int error = clSetKernelArg(k, CLS_FFT_SCATTER_TILES, sizeof work->plan->tiles, &work->plan->tiles);
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_ROW_FLOATS, sizeof row_floats, &row_floats);
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_TILE_HEIGHT, sizeof tile_height, &tile_height);
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_OUTPUT, sizeof output, &output);
@@ -348,16 +361,16 @@ static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count,
     cls_fft_work *work = opaque;
     cls_status status = plan_for(work, r->geometry.roi_width, r->geometry.roi_height);
     if (status != CLS_OK) return status;
-    const fft_layout *l = &work->layout;
+    const fft_layout *l = &work->plan->layout;
     const unsigned tiles = l->tiles_x * l->tiles_y;
     cl_int error = CL_SUCCESS;
     for (unsigned first = 0; first < tiles && status == CLS_OK && error == CL_SUCCESS; first += l->batches) {
         const unsigned count = tiles - first < l->batches ? tiles - first : l->batches;
         const int last = first + count == tiles;
         error = enqueue_gather(work, input, r, (cl_int)first, count, first ? 0 : wait_count, first ? NULL : wait_list);
-        if (error == CL_SUCCESS) status = cls_fft_transform_enqueue(work->transform, work->context->queue, 0);
+        if (error == CL_SUCCESS) status = cls_fft_transform_enqueue(work->plan->transform, work->context->queue, 0);
         if (error == CL_SUCCESS && status == CLS_OK) error = enqueue_multiply(work, count);
-        if (error == CL_SUCCESS && status == CLS_OK) status = cls_fft_transform_enqueue(work->transform, work->context->queue, 1);
+        if (error == CL_SUCCESS && status == CLS_OK) status = cls_fft_transform_enqueue(work->plan->transform, work->context->queue, 1);
         if (error == CL_SUCCESS && status == CLS_OK)
             error = enqueue_scatter(work, outputs[0], r, (cl_int)first, count, last ? event : NULL);
     }

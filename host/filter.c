@@ -112,7 +112,8 @@ static cls_status create_fft(cls_filter *filter)
     filter->source = cls_fft_kernels_source(&filter->config.spec);
     if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_fft_work *work = NULL;
-    const cls_status status = cls_fft_work_create(filter->context, &filter->config, &work, &filter->build_info);
+    const cls_status status =
+        cls_fft_work_create(filter->context, &filter->config, filter->source, &work, &filter->build_info);
     if (status == CLS_OK) filter->work_ops = &cls_fft_work_ops, filter->work = work;
     return status;
 }
@@ -143,6 +144,14 @@ static cls_status create_one_kernel(cls_filter *filter)
     return status;
 }
 
+int cls_queue_in_order(const cls_context *context)
+{
+    cl_command_queue_properties properties = 0;
+    return clGetCommandQueueInfo(context->queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL) ==
+               CL_SUCCESS &&
+           !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_filter *filter = calloc(1, sizeof *filter);
@@ -151,10 +160,15 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     pthread_mutex_init(&filter->launch_lock, NULL);
     const cls_planner planner = cls_context_planner(context);
     cls_status status = cls_plan_policy(&planner, spec, &filter->config);
-    if (status == CLS_OK)
+    /* auto's FFT needs an in-order queue (VkFFT's kernels follow each other); else direct */
+    if (status == CLS_OK && filter->config.method == CLS_METHOD_FFT && spec->method == CLS_METHOD_AUTO &&
+        !cls_queue_in_order(context))
+        filter->config.method = filter->config.spec.method = CLS_METHOD_DIRECT;
+    const int direct = filter->config.method != CLS_METHOD_FFT; /* an FFT has no direct kernel to check */
+    if (status == CLS_OK && direct)
         status = check_group_shape(&context->caps, filter->config.group_width, filter->config.group_height);
-    if (status == CLS_OK) status = check_local_memory(&context->caps, &filter->config);
-    if (status == CLS_OK) status = check_parameter_size(&context->caps, &filter->config);
+    if (status == CLS_OK && direct) status = check_local_memory(&context->caps, &filter->config);
+    if (status == CLS_OK && direct) status = check_parameter_size(&context->caps, &filter->config);
     if (status == CLS_OK && filter->config.method == CLS_METHOD_FFT)
         status = create_fft(filter);
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)

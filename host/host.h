@@ -194,12 +194,16 @@ size_t cls_kernel_coefficient_bytes(const struct cls_kernel_config *config);
 
 /* ---- weighted sums by FFT (fft_work.c) */
 
-/* The FFT method's kernels for a resolved configuration (which must outlive the work), built now;
+/* Whether the context's queue runs commands in order (filter.c). */
+int cls_queue_in_order(const cls_context *context);
+
+/* The FFT method's kernels (SOURCE, cls_fft_kernels_source's) for a resolved configuration (which
+ * must outlive the work), built now;
  * the transforms are planned on the first launch of each region size. *info receives what the
  * kernels' build reported. CLS_ERR_UNSUPPORTED on an out-of-order queue. */
 typedef struct cls_fft_work cls_fft_work;
-cls_status cls_fft_work_create(cls_context *context, const struct cls_kernel_config *config, cls_fft_work **out,
-                               cls_build_info *info);
+cls_status cls_fft_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
+                               cls_fft_work **out, cls_build_info *info);
 
 /* ---- low-rank masks (low_rank.c) */
 

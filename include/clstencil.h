@@ -344,9 +344,15 @@ typedef struct cls_spec {
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
- * one mask, global input, not separated; struct_size = sizeof(cls_spec). Every spec starts here
- * (a copy of one so filled, or of cls_operator_spec's, is fine). */
+ * one mask, global input, not separated, method auto; struct_size = sizeof(cls_spec) where the
+ * caller was compiled. Every spec starts here (a copy of one so filled, or of
+ * cls_operator_spec's, is fine). cls_spec_init is a macro over cls_spec_init_sized, which fills
+ * SIZE bytes (the caller's sizeof): the library's struct may be larger than the caller's. The
+ * function cls_spec_init, which programs built against ABI 1's first header call, fills the
+ * first layout's bytes only. */
+void cls_spec_init_sized(cls_spec *spec, size_t size);
 void cls_spec_init(cls_spec *spec);
+#define cls_spec_init(spec) cls_spec_init_sized((spec), sizeof *(spec))
 /* Parses a border name or alias, case-insensitively ("replicate" -> CLS_BORDER_CLAMP). */
 cls_status cls_border_parse(const char *name, cls_border *out);
 /* The canonical name of a border mode ("mirror101"). */

@@ -163,7 +163,7 @@ static cls_status create_filter(bench_run *run, size_t first, size_t count, benc
     if (status == CLS_OK) {
         cls_spec spec = *cls_operator_spec(ops[0]);
         bench_apply_knobs(run->c, f, &spec);
-        if (masks) spec.coefficients = masks, spec.mask_count = (unsigned)count;
+        if (masks) spec.coefficients = masks, spec.mask_count = (unsigned)count, spec.method = CLS_METHOD_AUTO;
         status = cls_filter_create(run->env->context, &spec, &run->filters[f]);
     }
     if (status == CLS_OK) {

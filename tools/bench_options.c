@@ -302,6 +302,10 @@ static int finish_options(bench_options *o)
         fprintf(stderr, "clstencil %s: --method applies to --op grids and --cold, not to suites\n", COMMAND(o));
         return 0;
     }
+    if (o->tune && o->method_count) {
+        fprintf(stderr, "clstencil tune: --method is an option of clstencil bench (tune searches direct kernels)\n");
+        return 0;
+    }
     if (!o->tune && o->quiet) {
         fprintf(stderr, "clstencil bench: --quiet is an option of clstencil tune\n");
         return 0;

@@ -1,7 +1,7 @@
 /* filter_strips.c — `clstencil filter` in horizontal strips (see filter_strips.h). A strip's
  * outputs depend only on input rows within the pipeline's reach, and the kernels compute the same
  * sums in the same order whatever the image's height, so the rows kept from each strip are the
- * whole image's; the rows around a strip, whose outputs are discarded, are the only ones that see
+ * whole image's (weighted sums by FFT: within their tolerance, their tiles depend on the size); the rows around a strip, whose outputs are discarded, are the only ones that see
  * the strip's edges. Strips alternate between two sets of device buffers: a strip's copies run on
  * a queue of their own while the kernels of the one before run on the context's queue. */
 #include "filter_strips.h"

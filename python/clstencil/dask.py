@@ -99,7 +99,8 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
 
 
 def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:
-    """Pipeline.run over a 2-D dask array, lazily and bit for bit equal to running it on the
+    """Pipeline.run over a 2-D dask array, lazily and bit for bit equal (within the FFT's
+    tolerance for stages by FFT, whose rounding depends on the chunk's size) to running it on the
     whole array: the halo is the sum of the stages' radii. The stages must all use repeat or
     all other border modes (a mix needs one clstencil.dask.filter per stage)."""
     x = _check_dask_array(x)

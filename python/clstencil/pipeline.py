@@ -16,7 +16,7 @@ from ._library import library
 from .contexts import context, normalize_selector, on_release
 from .errors import check
 from .filtering import UNDEFINED_BORDER, prepare_output
-from .filters import border_mode, build_goal, library_border_name, stage_spec
+from .filters import border_mode, build_goal, compute_method, library_border_name, stage_spec
 from .images import check_image, describe, has_pitched_rows, pointer
 from .operators import Operator, OperatorLike, as_operator
 from .pixel_types import pixel_type
@@ -36,6 +36,7 @@ class Stage:
     name: str | None = None
     source: str | None = None
     expression: str | None = None
+    method: int = 0  # cls_method: auto
 
     @property
     def radius(self) -> tuple[int, int]:
@@ -106,13 +107,15 @@ class Pipeline:
             self.add(op)
 
     def add(self, op: OperatorLike, border: str | None = None, value: float | None = None, *,
-            name: str | None = None, source: str | None = None) -> "Pipeline":
+            name: str | None = None, source: str | None = None,
+            method: str | None = None) -> "Pipeline":
         """Appends a stage (border and value default to the pipeline's), named `name` and
-        reading the image `source` (an input or an earlier stage; default the last image);
-        returns the pipeline."""
+        reading the image `source` (an input or an earlier stage; default the last image),
+        computed by `method` ("direct", "fft" or None/"auto", as for clstencil.filter); returns
+        the pipeline."""
         mode = self._border if border is None else border_mode(border)
         self._append(Stage(as_operator(op), mode, self._value if value is None else float(value),
-                           name, source))
+                           name, source, method=compute_method(method)))
         return self
 
     def add_elementwise(self, name: str | None, expression: str) -> "Pipeline":
@@ -191,7 +194,7 @@ class Pipeline:
                           f"pipeline stage {index + 1}, night")
                 else:
                     spec = stage_spec(stage.operator, stage.border, stage.value, reads, writes,
-                                      self._goal)
+                                      self._goal, stage.method)
                     source = None if stage.source is None else stage.source.encode()
                     check(lib.cls_pipeline_add_stage(handle, encoded, spec, source),
                           f"pipeline stage {index + 1}, {stage.operator.name}")

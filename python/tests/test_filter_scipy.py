@@ -77,6 +77,9 @@ def test_fft_equals_scipy_correlate(border: str) -> None:
         result = clstencil.filter(image, operator, border, BORDER_VALUE, method="fft")
         np.testing.assert_allclose(result, reference(image, operator, border), rtol=0, atol=bound,
                                    err_msg=f"fft, {border}, shape {shape}")
+    staged = clstencil.Pipeline(border=border, value=BORDER_VALUE).add(operator, method="fft").run(image)
+    np.testing.assert_allclose(staged, reference(image, operator, border), rtol=0, atol=bound,
+                               err_msg=f"fft in a pipeline, {border}")
 
 
 def test_method_names() -> None:

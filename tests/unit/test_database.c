@@ -212,7 +212,7 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\ndefault_wg = 32\n", "2: 'default_wg' must be WxH");
     expect_parse_error("[nvidia-sm90]\nvendor = nvidya\n", "2: 'vendor' must be a vendor name");
     expect_parse_error("[nvidia-sm90]\nuse_models = maybe\n", "2: 'use_models' must be yes or no, not 'maybe'");
-    expect_parse_error("[pocl-cpu]\nfft_max_tile = 32\n", "2: 'fft_max_tile' must be a decimal integer from 64 to 65536, not '32'");
+    expect_parse_error("[pocl-cpu]\nfft_max_tile = 32\n", "2: 'fft_max_tile' must be a decimal integer from 64 to 16384, not '32'");
     expect_parse_error("[pocl-cpu]\nborder_groups_fold_fully = 2\n",
                        "2: 'border_groups_fold_fully' must be a decimal integer from 0 to 1, not '2'");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "generator.h"
+#include "struct_size.h"
 
 static float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
 
@@ -432,10 +433,40 @@ static void non_separable_mask_rejected(void **state)
     assert_int_equal(cls_spec_validate(&spec), CLS_OK);
 }
 
+/* A program built against the first header has a smaller cls_spec: the function cls_spec_init
+ * fills that layout's bytes only, and cls_spec_init_sized the caller's size, zeroing what the
+ * library does not know; the library reads either back with method auto. */
+static void init_fills_the_callers_size_only(void **state)
+{
+    (void)state;
+    union {
+        cls_spec spec;
+        unsigned char bytes[sizeof(cls_spec) + 16];
+    } buffer;
+    const size_t first = CLS_SPEC_FIRST_SIZE;
+    memset(buffer.bytes, 0xa5, sizeof buffer.bytes);
+    (cls_spec_init)(&buffer.spec);
+    assert_int_equal(buffer.spec.struct_size, first);
+    for (size_t k = first; k < sizeof buffer.bytes; ++k) assert_int_equal(buffer.bytes[k], 0xa5);
+    cls_spec copy;
+    assert_int_equal(cls_spec_read(&buffer.spec, &copy), CLS_OK);
+    assert_int_equal(copy.method, CLS_METHOD_AUTO);
+    assert_int_equal(copy.mask_width, 3);
+    memset(buffer.bytes, 0xa5, sizeof buffer.bytes);
+    cls_spec_init_sized(&buffer.spec, sizeof(cls_spec) + 8); /* a newer header's larger struct */
+    assert_int_equal(buffer.spec.struct_size, sizeof(cls_spec) + 8);
+    for (size_t k = sizeof(cls_spec); k < sizeof(cls_spec) + 8; ++k) assert_int_equal(buffer.bytes[k], 0);
+    assert_int_equal(buffer.bytes[sizeof(cls_spec) + 8], 0xa5);
+    static const float mask[9] = {0, 1, 0, 1, 1, 1, 0, 1, 0};
+    buffer.spec.coefficients = mask;
+    if (cls_spec_validate(&buffer.spec) != CLS_OK) fail_msg("%s", cls_last_error());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_are_valid),
+        cmocka_unit_test(init_fills_the_callers_size_only),
         cmocka_unit_test(border_aliases),
         cmocka_unit_test(unknown_border_name),
         cmocka_unit_test(partition_and_type_names),
