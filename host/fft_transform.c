@@ -53,10 +53,8 @@ unsigned cls_fft_size_at_most(unsigned n)
 }
 
 cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
-                                    unsigned height, unsigned batches, const void *binaries, size_t size, int keep,
-                                    cls_fft_transform **out)
+                                    unsigned height, unsigned batches, cls_fft_transform **out)
 {
-    (void)size; /* VkFFT reads the sizes it wrote into the string */
     *out = NULL;
     cls_fft_transform *t = calloc(1, sizeof *t);
     if (!t) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -75,9 +73,6 @@ cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_
     configuration.context = &t->context;
     configuration.buffer = &t->buffer;
     configuration.bufferSize = &t->buffer_bytes;
-    configuration.loadApplicationFromString = binaries != NULL;
-    configuration.loadApplicationString = (void *)binaries;
-    configuration.saveApplicationToString = !binaries && keep;
     const VkFFTResult result = initializeVkFFT(&t->application, configuration);
     if (result != VKFFT_SUCCESS) {
         free(t);
@@ -99,16 +94,6 @@ cls_status cls_fft_transform_enqueue(cls_fft_transform *transform, cl_command_qu
                         inverse ? "inverse" : "forward", (int)result);
     return CLS_OK;
 }
-
-int cls_fft_transform_binaries(const cls_fft_transform *transform, const void **binaries, size_t *size)
-{
-    if (!transform->application.saveApplicationString) return 0;
-    *binaries = transform->application.saveApplicationString;
-    *size = (size_t)transform->application.applicationStringSize;
-    return 1;
-}
-
-int cls_fft_version(void) { return VkFFTGetVersion(); }
 
 void cls_fft_transform_release(cls_fft_transform *transform)
 {

@@ -21,16 +21,11 @@ unsigned cls_fft_size_at_most(unsigned n);
 /* A plan for BATCHES real WIDTH x HEIGHT transforms in place in BUFFER: transform t's row v
  * starts at float (t * HEIGHT + v) * cls_fft_row_floats(WIDTH); the forward transform leaves the
  * spectrum there (WIDTH / 2 + 1 complex values a row), the inverse the real values divided by
- * WIDTH * HEIGHT. VkFFT's kernels come from BINARIES (SIZE bytes that cls_fft_transform_binaries
- * gave for the same plan and device) or, where that is NULL, are built (CLS_ERR_BUILD naming
- * VkFFT's error); KEEP asks for their binaries. */
+ * WIDTH * HEIGHT. Builds VkFFT's kernels (CLS_ERR_BUILD naming VkFFT's error). VkFFT 1.2.26's
+ * binaries saved to a string and loaded back overran their buffer under AddressSanitizer, so they
+ * are not cached: the drivers' own caches keep the kernels between processes. */
 cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
-                                    unsigned height, unsigned batches, const void *binaries, size_t size, int keep,
-                                    cls_fft_transform **out);
-/* The plan's kernels as binaries (owned by the plan) where it was created with KEEP; else 0. */
-int cls_fft_transform_binaries(const cls_fft_transform *transform, const void **binaries, size_t *size);
-/* VkFFT's version, for cache keys. */
-int cls_fft_version(void);
+                                    unsigned height, unsigned batches, cls_fft_transform **out);
 /* Enqueues the forward (inverse 0) or inverse transform on QUEUE, in order after what the queue
  * ran before (an in-order queue). */
 cls_status cls_fft_transform_enqueue(cls_fft_transform *transform, cl_command_queue queue, int inverse);

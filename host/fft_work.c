@@ -11,10 +11,8 @@
 #include "fft_transform.h"
 #include "generator.h"
 #include "build.h"
-#include "disk_cache.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,46 +199,6 @@ static cls_status make_mask_spectrum(cls_fft_work *work, fft_plan *plan, size_t 
                                : cls_fail(CLS_ERR_OPENCL, "cannot keep the mask's spectrum: %s", cls_cl_error_name(error));
 }
 
-/* The transforms of the layout, their kernels from the disk cache where it holds them (keyed by
- * the device's fingerprint, VkFFT's version and the plan), else built and stored there: a warm
- * start builds nothing, whatever the driver's own cache does. A cached entry the device or VkFFT
- * refuses is removed and the kernels built. */
-static cls_status create_transform(cls_fft_work *work, fft_plan *plan)
-{
-    const fft_layout *l = &plan->layout;
-    cls_disk_cache cache;
-    const int opened = cls_disk_cache_open(&cache) == CLS_OK; /* a bad CLSTENCIL_CACHE_MAX: uncached */
-    if (!opened) cache.enabled = 0;
-    char fingerprint[17], what[96];
-    cls_device_fingerprint(&work->context->caps, fingerprint);
-    snprintf(what, sizeof what, "VkFFT %d: %u real %ux%u transforms in place", cls_fft_version(), l->batches,
-             l->width, l->height);
-    strbuf key;
-    strbuf_init(&key);
-    cls_disk_cache_key(fingerprint, what, "", &key);
-    unsigned char *binaries = NULL;
-    size_t size = 0;
-    cls_build_info info = {CLS_BUILD_INFO_INIT};
-    cls_status status = CLS_ERR_BUILD;
-    if (cache.enabled && !strbuf_failed(&key) && cls_disk_cache_load(&cache, strbuf_text(&key), &binaries, &size, &info)) {
-        status = cls_fft_transform_create(work->context->context, work->context->device, plan->tiles, l->width,
-                                          l->height, l->batches, binaries, size, 0, &plan->transform);
-        free(binaries);
-        if (status != CLS_OK) cls_disk_cache_remove(&cache, strbuf_text(&key));
-    }
-    if (status != CLS_OK) {
-        status = cls_fft_transform_create(work->context->context, work->context->device, plan->tiles, l->width,
-                                          l->height, l->batches, NULL, 0, cache.enabled, &plan->transform);
-        const void *built = NULL;
-        if (status == CLS_OK && cache.enabled && !strbuf_failed(&key) &&
-            cls_fft_transform_binaries(plan->transform, &built, &size))
-            cls_disk_cache_store(&cache, strbuf_text(&key), built, size, &info);
-    }
-    strbuf_free(&key);
-    if (opened) cls_disk_cache_close(&cache);
-    return status;
-}
-
 /* The plan of a region's layout into work->plan: one kept from earlier launches, else made in
  * the slot used least recently. */
 static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_height)
@@ -262,7 +220,9 @@ static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_
     const size_t tile_bytes = (size_t)layout.height * cls_fft_row_floats(layout.width) * sizeof(float);
     cls_status status = create_buffer(work->context, tile_bytes * layout.batches, "tiles", &plan->tiles);
     if (status == CLS_OK) status = create_buffer(work->context, tile_bytes, "mask spectrum", &plan->mask_spectrum);
-    if (status == CLS_OK) status = create_transform(work, plan);
+    if (status == CLS_OK)
+        status = cls_fft_transform_create(work->context->context, work->context->device, plan->tiles, layout.width,
+                                          layout.height, layout.batches, &plan->transform);
     if (status == CLS_OK) status = make_mask_spectrum(work, plan, tile_bytes);
     if (status != CLS_OK) release_plan(plan);
     work->plan = status == CLS_OK ? plan : NULL;

@@ -2,7 +2,7 @@
  * every border mode (borders checked, and left unwritten under undefined), one tile and overlap-
  * save tiles (CLSTENCIL_FFT_MAX_TILE), non-square and tiny masks, images smaller than the mask,
  * regions of interest with offsets and padded rows, integer pixel types, one filter on images of
- * several sizes, the transforms' kernels in the disk cache, and the specs the method refuses. f32 results must lie within
+ * several sizes, and the specs the method refuses. f32 results must lie within
  * CLS_FFT_TOLERANCE * sum |m| * max |input| of the reference; integer ones within one unit. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <clstencil.h>
 
@@ -234,32 +233,6 @@ static void several_sizes_one_filter(void **state)
     cls_filter_release(filter);
 }
 
-/* The transforms' kernels go to the disk cache with the filter's own: a second filter of the same
- * plan loads them (one entry more than the kernels' in the folder) and computes the same bits. */
-static void transforms_in_the_disk_cache(void **state)
-{
-    (void)state;
-    char folder[] = "/tmp/clstencil-fft-cache-XXXXXX";
-    assert_non_null(mkdtemp(folder));
-    setenv("CLSTENCIL_CACHE_DIR", folder, 1);
-    enum { W = 40, H = 30 };
-    float mask[11 * 11], in[W * H], first[W * H], second[W * H];
-    fill_mask(mask, 11, 11);
-    for (unsigned k = 0; k < W * H; ++k) in[k] = (float)((k * 31) % 17) / 17.0f;
-    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
-    float *outputs[2] = {first, second};
-    for (int run = 0; run < 2; ++run) {
-        cls_filter *filter = make_fft(11, 11, mask, CLS_BORDER_REPEAT, CLS_PIXEL_F32);
-        if (cls_filter_run_host(filter, in, outputs[run], &desc) != CLS_OK) fail_msg("%s", cls_last_error());
-        cls_filter_release(filter);
-    }
-    assert_memory_equal(first, second, sizeof first);
-    char command[128];
-    snprintf(command, sizeof command, "test $(ls %s | wc -l) -ge 2 && rm -rf %s", folder, folder);
-    assert_int_equal(system(command), 0); /* the kernels' entry and the transforms' */
-    unsetenv("CLSTENCIL_CACHE_DIR");
-}
-
 /* The method computes one built-in weighted sum: bodies, several masks, epilogues and an explicit
  * separable variant are refused with a message naming the conflict; so is a bad method value and
  * a bad tile limit. */
@@ -307,7 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_one_tile), cmocka_unit_test(every_border_in_tiles), cmocka_unit_test(odd_shapes),
         cmocka_unit_test(region_of_interest),    cmocka_unit_test(integer_pixels),        cmocka_unit_test(several_sizes_one_filter),
-        cmocka_unit_test(transforms_in_the_disk_cache), cmocka_unit_test(refusals),
+        cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
