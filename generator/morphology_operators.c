@@ -184,13 +184,12 @@ static int extremum_separates(const cls_footprint *f)
                                        f->width * f->height > EXTREMUM_ONE_KERNEL_MAX);
 }
 
-/* Up to this side (both sides) a rectangle's van Herk stage is one kernel, its rows and then its
- * columns in local memory; above it a row pass and a column pass. The one kernel's work-items walk
- * their segments one after the other, so its time grows with the side where the passes' does
- * not: on an H200 (f32 4096^2, copy 33 us) one kernel took 79, 68, 94 and 118 us at 7x7, 9x9,
- * 15x15 and 31x31, the two passes about 100-106 us at every side (31x31: 106; 63x63: 125); on
- * PoCL (2048^2) one kernel took 18-22 ms from 7x7 to 31x31, the two passes 36. */
-#define VAN_HERK_ONE_KERNEL_MAX_SIDE 15
+/* Up to this side (both sides) a rectangle's van Herk stage is one kernel (van_herk.h: on GPUs it
+ * walks down strips of the image, on CPUs it takes a tile a group), above it a row pass and a
+ * column pass. On an H200 (f32 4096^2, copy 34 us, clamp and mirror101) the walker took 58 us at
+ * 31x31 (the passes 103-115), 49-51 at 15x15, 49-52 at 7x7; at 63x63 (strips of one segment)
+ * a first version of it took 199-222 us, the passes 123-177. */
+#define VAN_HERK_ONE_KERNEL_MAX_SIDE 31
 
 /* The van Herk stages of the rectangle F: one stage, rows and then columns in one kernel, up to
  * VAN_HERK_ONE_KERNEL_MAX_SIDE, else a row pass where it is wider than one pixel and a column pass

@@ -178,8 +178,8 @@ static cls_status add_stage(const cls_spec *spec, const directive *d, const char
     const char *start = *d->end ? d->end + 1 : d->end;
     const size_t length = (size_t)(end - start);
     if (stage->kind != CLS_STAGE_BODY && !cls_van_herk_fits(stage->width, stage->height))
-        return bad_line(d->line, "an extremum stage (min or max) runs over one row, one column or a window at most "
-                                 "31 wide: Wx1, 1xH or WxH");
+        return bad_line(d->line, "an extremum stage (min or max) runs over one row, one column or a window whose "
+                                 "rows fit the local memory of its kernel: Wx1, 1xH or WxH");
     if (stage->kind != CLS_STAGE_BODY && !only_comments(start, end))
         return bad_line(d->line, "only comments may follow an extremum stage's line (min or max): it has no statements");
     stage->body = malloc(length + 1);
@@ -311,6 +311,11 @@ char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, c
 
 cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source)
 {
+    return cls_staged_source_on(spec, simd_width, 1, source);
+}
+
+cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, int walk_strips, char **source)
+{
     *source = NULL;
     cls_staged_body staged;
     memset(&staged, 0, sizeof staged);
@@ -332,7 +337,7 @@ cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **s
         const cls_stage_kind kind = staged.stages[k].kind;
         char *text = NULL;
         if (kind == CLS_STAGE_BODY) status = cls_generate_source(&stage, simd_width, &text);
-        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM)))
+        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, walk_strips)))
             status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         if (status != CLS_OK) break;
         const int last = k + 1 == staged.count;

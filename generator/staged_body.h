@@ -4,8 +4,8 @@
  *                                kernel of its own over a WxH window of the previous stage's output
  *                                (the first stage reads the filter's input)
  *     #stage Wx1 min             an extremum stage: the minimum (or max, the maximum) over a window
- *     #stage 1xH max             of one row, one column or at most 31 columns (cls_van_herk_fits)
- *     #stage WxH min             by van Herk/Gil-Werman (van_herk.h); only comments may follow it
+ *     #stage 1xH max             of one row, one column or a rectangle (cls_van_herk_fits) by
+ *     #stage WxH min             van Herk/Gil-Werman (van_herk.h); only comments may follow it
  *     #combine input - result    optional, last: the output is the filter's input minus the last
  *     #combine result - input    stage's result (or the result minus the input), pixel by pixel
  *
@@ -74,7 +74,9 @@ cls_status cls_staged_body_check(const cls_spec *spec);
  * computes, one work-item each from (x0, y0). */
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
 /* Every stage's source in order, then the combination's, with comment lines between: what
- * cls_generate_source gives for a staged spec (*source freed with cls_free). */
+ * cls_generate_source gives for a staged spec (*source freed with cls_free), the extremum stages
+ * as GPUs run them (cls_van_herk_plan's walk_strips); cls_staged_source_on as a device runs them. */
 cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source);
+cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, int walk_strips, char **source);
 
 #endif

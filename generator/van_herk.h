@@ -14,28 +14,33 @@
 
 /* How a van Herk kernel is launched over a region of interest of roi_w x roi_h outputs: work-groups
  * of group_width x group_height work-items, each group covering tile_width x tile_height outputs
- * (the row pass), or each work-item 1 x tile_height outputs (the column pass: tile_width 1). */
+ * (the row pass, the tile kernel; the strip walker: a strip of tile_width columns and tile_height
+ * rows that the group walks down), or each work-item 1 x tile_height outputs (the column pass:
+ * tile_width 1). */
 typedef struct cls_van_herk_launch {
-    int fused;                          /* a WxH window: rows, then columns, of a tile in local memory */
+    int fused;                          /* a WxH window: one kernel, rows in local memory, then columns */
+    int strips;                         /* that kernel walks down strips (GPUs), else a tile a group */
     int vertical;                       /* the column pass (a 1xK window), else the row pass (Kx1) */
     unsigned side;                      /* K */
-    unsigned group_width, group_height; /* the work-group (required by the row pass's kernel) */
+    unsigned group_width, group_height; /* the work-group (required by all but the column pass) */
     unsigned tile_width, tile_height;
 } cls_van_herk_launch;
 
-/* The widest window of more than one row and column that one kernel takes (rows, then columns, of
- * a tile in local memory of 2H - 1 rows of 256 / (2H - 1) segments of W floats: 32 KiB at most);
- * a wider one runs as a row pass and a column pass. */
-#define CLS_VAN_HERK_FUSED_MAX_WIDTH 31
-/* Whether one extremum stage takes a WIDTH x HEIGHT window: a row, a column or a fused window. */
+/* Whether one extremum stage takes a WIDTH x HEIGHT window: a row, a column, or a window of more
+ * than one of each whose strip walker's rows fit 32 KiB of local memory (every window up to
+ * 63x63). */
 int cls_van_herk_fits(unsigned width, unsigned height);
-/* The launch shape of the extremum pass over STAGE's window (Kx1, 1xK, or fused WxH). */
-cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage);
+/* The launch shape of the extremum pass over STAGE's window (Kx1, 1xK, or fused WxH). A fused
+ * window WALK_STRIPS (GPUs; on an H200 the tile kernel took 118 us at 31x31, the walker 58) or
+ * wider than 31 runs as the strip walker, else (CPUs; on PoCL the walker took about as long as
+ * the row and column passes) as the tile kernel. */
+cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage, int walk_strips);
 /* The kernel CLS_VAN_HERK_KERNEL_NAME (malloc'd, NULL on OOM) of the minimum (or, MAXIMUM set, the
- * maximum) over STAGE's window (cls_van_herk_fits), in STAGE's border mode (not undefined) and pixel types. Its
- * arguments: input, input_offset, input_pitch, output, output_offset, output_pitch (elements),
- * width, height (the image's), roi (int4: x0, y0, x1, y1, the outputs it computes) and
- * border_value (the constant mode's pixel outside). */
-char *cls_van_herk_source(const cls_spec *stage, int maximum);
+ * maximum) over STAGE's window (cls_van_herk_fits), in STAGE's border mode (not undefined) and
+ * pixel types, shaped as cls_van_herk_plan(stage, walk_strips) says. Its arguments: input,
+ * input_offset, input_pitch, output, output_offset, output_pitch (elements), width, height (the
+ * image's), roi (int4: x0, y0, x1, y1, the outputs it computes) and border_value (the constant
+ * mode's pixel outside). */
+char *cls_van_herk_source(const cls_spec *stage, int maximum, int walk_strips);
 
 #endif

@@ -56,14 +56,26 @@ static cls_status create_combination(cls_staged_run *run)
     return CLS_OK;
 }
 
+/* Whether the device runs a window of several rows and columns as the strip walker (GPUs and
+ * accelerators) or the tile kernel (CPUs): cls_van_herk_plan. CLSTENCIL_VAN_HERK=strips or tiles
+ * overrides it (the tests run both on any device). */
+static int walks_strips(const cls_context *context)
+{
+    const char *choice = getenv("CLSTENCIL_VAN_HERK");
+    if (choice && strcmp(choice, "strips") == 0) return 1;
+    if (choice && strcmp(choice, "tiles") == 0) return 0;
+    return context->caps.type != CLS_DEVICE_CPU;
+}
+
 /* The van Herk kernel of extremum stage STAGE (MAXIMUM or not) into *pass. */
 static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, int maximum, extremum_pass *pass)
 {
-    pass->launch = cls_van_herk_plan(stage);
+    const int walk_strips = walks_strips(run->context);
+    pass->launch = cls_van_herk_plan(stage, walk_strips);
     pass->input_size = cls_pixel_size(stage->input_type);
     pass->output_size = cls_pixel_size(stage->output_type);
     pass->border_value = stage->border_value;
-    char *source = cls_van_herk_source(stage, maximum);
+    char *source = cls_van_herk_source(stage, maximum, walk_strips);
     if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_build_info info;
     const cls_kernel_source kernel = {source, CLS_VAN_HERK_KERNEL_NAME, 0};
@@ -111,7 +123,7 @@ cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls
         cls_staged_body_free(&staged);
     }
     if (status == CLS_OK && run->combine) status = create_combination(run);
-    if (status == CLS_OK) status = cls_generate_source(spec, context->caps.simd_width, &run->source);
+    if (status == CLS_OK) status = cls_staged_source_on(spec, context->caps.simd_width, walks_strips(context), &run->source);
     if (status != CLS_OK) {
         cls_staged_run_release(run);
         return status;

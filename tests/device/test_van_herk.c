@@ -3,7 +3,9 @@
  * border indexing: every border mode, windows of sides 1 to 63 in both directions, images from
  * 1x1 to 97x64 (smaller than the window too, odd sizes), u8, u16, f16 and f32 pixels, NaN pixels
  * (skipped; a window of NaN alone gives the loop's start, +-INFINITY), a region of interest with
- * pitches and offsets, the undefined border's interior, and a composition. Every output pixel,
+ * pitches and offsets, the undefined border's interior, images of several of the one kernel's
+ * strips and bands (261x533), and a composition; each with the one kernel of a WxH window as the
+ * tile kernel and as the strip walker (CLSTENCIL_VAN_HERK). Every output pixel,
  * the border ones included, must be the definition's bit for bit. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +28,20 @@ static int setup(void **state)
 {
     (void)state;
     return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+/* The two shapes of the one kernel of a window of several rows and columns, whatever the device:
+ * the tile kernel (CPUs) and the strip walker (GPUs). */
+static int setup_tiles(void **state)
+{
+    setenv("CLSTENCIL_VAN_HERK", "tiles", 1);
+    return setup(state);
+}
+
+static int setup_strips(void **state)
+{
+    setenv("CLSTENCIL_VAN_HERK", "strips", 1);
+    return setup(state);
 }
 
 static int teardown(void **state)
@@ -185,7 +201,7 @@ static void region_pitch_and_offset(void **state)
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
                                  .output_row_pitch = OUT_PITCH, .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
                                  .roi_x = 3, .roi_y = 4, .roi_width = 37, .roi_height = 29};
-    static const char *const texts[] = {"min:31x9", "max:7x13"}; /* two passes; one kernel */
+    static const char *const texts[] = {"min:31x9", "max:7x13"};
     for (int maximum = 0; maximum <= 1; ++maximum) {
         const int fw = maximum ? 7 : 31, fh = maximum ? 13 : 9;
         cls_filter *filter = create(texts[maximum], CLS_BORDER_MIRROR, 0, CLS_PIXEL_U8, CLS_PIXEL_U8);
@@ -202,6 +218,46 @@ static void region_pitch_and_offset(void **state)
         assert_int_equal(output[1], 0xAB);
         cls_filter_release(filter);
     }
+}
+
+/* Images of several strips and bands of the one kernel (a group walks down a strip of about 128
+ * columns, a band of about 256 rows): f32 with NaN, windows from 7x7 to 63x63, wide and tall, two
+ * border modes, the whole image and a region of interest. */
+static void strips_and_bands(void **state)
+{
+    (void)state;
+    enum { W = 261, H = 533 };
+    static const int windows[][2] = {{31, 31}, {7, 7}, {15, 15}, {63, 63}, {5, 31}, {31, 9}};
+    static const cls_border some[] = {CLS_BORDER_MIRROR101, CLS_BORDER_CONSTANT};
+    float *input = malloc(sizeof(float) * W * H), *output = malloc(sizeof(float) * W * H);
+    double *values = malloc(sizeof(double) * W * H);
+    assert_non_null(input && output && values);
+    make_image(CLS_PIXEL_F32, W, H, 5, input, values);
+    for (size_t n = 0; n < sizeof windows / sizeof windows[0]; ++n)
+        for (size_t b = 0; b < sizeof some / sizeof some[0]; ++b) {
+            const int fw = windows[n][0], fh = windows[n][1], maximum = (int)(n + b) % 2, region = (int)b;
+            char text[48];
+            snprintf(text, sizeof text, "%s:%dx%d", maximum ? "max" : "min", fw, fh);
+            cls_filter *filter = create(text, some[b], 1.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+            const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .roi_x = region ? 130 : 0,
+                                         .roi_y = region ? 250 : 0, .roi_width = region ? 120 : 0,
+                                         .roi_height = region ? 270 : 0};
+            for (int k = 0; k < W * H; ++k) output[k] = -7.0f;
+            if (cls_filter_run_host(filter, input, output, &desc) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
+            for (int y = 0; y < H; ++y)
+                for (int x = 0; x < W; ++x) {
+                    const int inside = !region || (x >= 130 && x < 250 && y >= 250 && y < 520);
+                    const float want = inside ? (float)extremum_at(values, W, H, x, y, fw, fh, maximum, some[b], 1.5) : -7.0f;
+                    const float got = output[y * W + x];
+                    if (!(got == want) || signbit(got) != signbit(want))
+                        fail_msg("%s, border %s, %dx%d: (%d, %d) is %.9g, expected %.9g", text, cls_border_name(some[b]), W,
+                                 H, x, y, (double)got, (double)want);
+                }
+            cls_filter_release(filter);
+        }
+    free(input);
+    free(output);
+    free(values);
 }
 
 /* A white top-hat over a 15x9 rectangle: two extremum stages and the combination, f32, every
@@ -238,7 +294,9 @@ int main(void)
         cmocka_unit_test(every_border_and_window),
         cmocka_unit_test(pixel_types),
         cmocka_unit_test(region_pitch_and_offset),
+        cmocka_unit_test(strips_and_bands),
         cmocka_unit_test(composition),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    const int failed = cmocka_run_group_tests_name("the tile kernel", tests, setup_tiles, teardown);
+    return failed + cmocka_run_group_tests_name("the strip walker", tests, setup_strips, teardown);
 }
