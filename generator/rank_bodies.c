@@ -1,5 +1,6 @@
 /* rank_bodies.c — the text of the rank filters' operator bodies (see rank_bodies.h): a pruned
- * Batcher odd-even merge network over registers for small footprints, a private array and
+ * Batcher odd-even merge network over registers for small footprints (the 5x5 rectangle, in
+ * blocks of rows, by sorted rows whose sorts and merges the block shares), a private array and
  * Wirth's quickselect for larger ones, and fmin/fmax loops for min, max and their difference.
  * A mask file's footprint is tested with MASK in the loops, listed pixel by pixel in networks. */
 #include "rank_bodies.h"
@@ -111,8 +112,25 @@ static size_t batcher(unsigned wires, unsigned n, comparator *c)
     return count;
 }
 
-/* The network selecting rank RANK of n values: from the last comparator back, keep those an
- * output that is needed depends on, and mark which of their two outputs is needed. */
+/* From the last comparator back, keeps those an output marked in NEEDED (one flag per wire,
+ * updated) depends on, marking which of their two outputs is needed; returns the count kept,
+ * moved to the front of C in their order. */
+static size_t prune(comparator *c, size_t total, unsigned char *needed)
+{
+    size_t kept = total;
+    for (size_t k = total; k-- > 0;) {
+        comparator x = c[k];
+        x.need_lo = needed[x.lo];
+        x.need_hi = needed[x.hi];
+        if (!x.need_lo && !x.need_hi) continue;
+        needed[x.lo] = needed[x.hi] = 1;
+        c[--kept] = x;
+    }
+    memmove(c, c + kept, (total - kept) * sizeof *c);
+    return total - kept;
+}
+
+/* The network selecting rank RANK of n values: Batcher's sort pruned to what it depends on. */
 static comparator *selection_network(unsigned n, unsigned rank, size_t *count)
 {
     unsigned wires = 1;
@@ -127,18 +145,8 @@ static comparator *selection_network(unsigned n, unsigned rank, size_t *count)
     }
     batcher(wires, n, c);
     needed[rank] = 1;
-    size_t kept = total;
-    for (size_t k = total; k-- > 0;) {
-        comparator x = c[k];
-        x.need_lo = needed[x.lo];
-        x.need_hi = needed[x.hi];
-        if (!x.need_lo && !x.need_hi) continue;
-        needed[x.lo] = needed[x.hi] = 1;
-        c[--kept] = x;
-    }
+    *count = prune(c, total, needed);
     free(needed);
-    memmove(c, c + kept, (total - kept) * sizeof *c);
-    *count = total - kept;
     return c;
 }
 
@@ -167,6 +175,128 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
     }
     strbuf_printf(&out, "(void)t;\nOUT = p%u;\n", rank);
     free(c);
+    return finish(&out, body);
+}
+
+/* Batcher's odd-even merge of the sorted lists of wires A (na) and B (nb) into C (NULL: count
+ * only): A at positions P - na .. P - 1, B at P .. P + nb - 1 of a merge of 2P positions (P a
+ * power of two); the comparators touching the padding (-infinity below A, +infinity above B)
+ * are no-ops and left out. ORDER (if not NULL) receives the wires in the merged order. */
+static size_t merge(const unsigned *a, unsigned na, const unsigned *b, unsigned nb, comparator *c, unsigned *order)
+{
+    enum { MAX_POSITIONS = 64 };
+    unsigned half = 1;
+    while (half < na || half < nb) half *= 2;
+    int wire[MAX_POSITIONS];
+    for (unsigned k = 0; k < 2 * half; ++k)
+        wire[k] = k + na >= half && k < half ? (int)a[k + na - half] : k >= half && k < half + nb ? (int)b[k - half] : -1;
+    size_t count = 0;
+    for (unsigned k = half; k >= 1; k /= 2)
+        for (unsigned j = k % half; j + k < 2 * half; j += 2 * k)
+            for (unsigned i = j; i < j + k && i + k < 2 * half; ++i)
+                if (wire[i] >= 0 && wire[i + k] >= 0) {
+                    if (c) c[count] = (comparator){(unsigned short)wire[i], (unsigned short)wire[i + k], 0, 0};
+                    ++count;
+                }
+    if (order)
+        for (unsigned k = 0, n = 0; k < 2 * half; ++k)
+            if (wire[k] >= 0) order[n++] = (unsigned)wire[k];
+    return count;
+}
+
+/* COUNT comparators on one line: CE(a,b) both outputs, LO(a,b) the minimum only, HI(a,b) the
+ * maximum only (where PRUNED); with SHIFTED, wire w is written r+w, r a loop's variable. */
+static void print_comparators(strbuf *out, const comparator *c, size_t count, int pruned, int shifted)
+{
+    for (size_t k = 0; k < count; ++k) {
+        const char *kind = !pruned || (c[k].need_lo && c[k].need_hi) ? "CE" : c[k].need_lo ? "LO" : "HI";
+        strbuf_printf(out, "%s%s(", k ? " " : "", kind);
+        if (shifted) strbuf_printf(out, c[k].lo ? "r+%u," : "r,", c[k].lo), strbuf_printf(out, c[k].hi ? "r+%u)" : "r)", c[k].hi);
+        else strbuf_printf(out, "%u,%u)", c[k].lo, c[k].hi);
+    }
+}
+
+/* Rank RANK of the 5x5 rectangle by sorted rows: each row sorted (wires 5 * (dy + 2) + dx + 2),
+ * rows -2,-1 and rows 1,2 merged into two lists of 10, these merged into the 6 ranks (fewer at
+ * the ends) that adding row 0's 5 pixels can still make rank RANK, and those merged with row 0.
+ * The rows' sorts and the pairs' merges are the same whatever the output row, so the outputs of
+ * a block of rows (rows_per_item) can share them once the compiler has unrolled the block: 27 +
+ * 38 min/max a pixel at 8 rows, plus 46 of its own, against 202 for the Batcher network (196
+ * unshared). How much a compiler shares is its own: H200, f32 4096x4096, 8 rows 208 µs against
+ * 276 for the Batcher network at one row (243 at 8), 4 rows 249. The rows' and pairs' networks
+ * are written whole (the compiler drops what no output uses), the rest pruned. Every network of comparators gives the rank's value, the same bits, but where
+ * a NaN is in the window (fmin/fmax drop it and copy the other value) or both zeros (equal,
+ * ordered either way by fmin/fmax on some devices): then the result is the network's own. So a
+ * window whose sum of 1/x is NaN, which a NaN or +0 with -0 make it (and tiny values of both
+ * signs, harmlessly), runs unrolled_rank's network over the pixels in raster order (Batcher's
+ * loops, rolled): the results stay those of that network, bit for bit. With one output row
+ * (ROWS 1: nothing to share; PoCL) the body is that network alone, its loops unrolled: the
+ * compiler drops what rank RANK does not depend on, as selection_network does. The body stays
+ * within CLS_BODY_BLOCK_BYTES / 8, so that blocks of 8 rows take it. */
+static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *what, char **body)
+{
+    enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE };
+    comparator sort[16], pair[32], tail[96];
+    const size_t sorts = batcher(8, SIDE, sort);
+    unsigned row[SIDE][SIDE];
+    for (unsigned r = 0; r < SIDE; ++r)
+        for (unsigned k = 0; k < SIDE; ++k) row[r][k] = SIDE * r + k;
+    const size_t pairs = merge(row[0], SIDE, row[1], SIDE, pair, NULL);
+    unsigned top[LIST], bottom[LIST], both[2 * LIST], last[2 * LIST];
+    merge(row[0], SIDE, row[1], SIDE, NULL, top);
+    merge(row[3], SIDE, row[4], SIDE, NULL, bottom);
+    size_t count = merge(top, LIST, bottom, LIST, tail, both);
+    /* adding row 0 moves a rank of the 20 up by at most 5 */
+    const unsigned lo = rank > SIDE ? rank - SIDE : 0, hi = rank < 2 * LIST - 1 ? rank : 2 * LIST - 1;
+    count += merge(both + lo, hi - lo + 1, row[2], SIDE, tail + count, last);
+    unsigned char needed[N] = {0};
+    needed[last[rank - lo]] = 1;
+    count = prune(tail, count, needed);
+
+    strbuf out;
+    strbuf_init(&out);
+    describe(&out, f, what);
+    strbuf_printf(&out, ": rank %u; in blocks of rows, by sorted rows\n"
+                        " * merged in pairs (-2,-1 and 1,2: the block shares them), ranks %u-%u of those with row 0 */\n",
+                  rank, lo, hi);
+    strbuf_append(&out, "#define CE(a, b) { float t_ = fmin(p[a], p[b]); p[b] = fmax(p[a], p[b]); p[a] = t_; }\n"
+                        "#define LO(a, b) p[a] = fmin(p[a], p[b]);\n"
+                        "#define HI(a, b) p[b] = fmax(p[a], p[b]);\n"
+                        "#if ROWS > 1\n"
+                        "float p[25], sum = 0.0f;\n"
+                        "#pragma unroll\n"
+                        "for (int k = 0; k < 25; ++k) p[k] = IN(k % 5 - 2, k / 5 - 2);\n"
+                        "#pragma unroll\n"
+                        "for (int r = 0; r < 25; r += 5)\n"
+                        "    sum += native_recip(p[r]) + native_recip(p[r + 1]) + native_recip(p[r + 2]) +\n"
+                        "           native_recip(p[r + 3]) + native_recip(p[r + 4]);\n"
+                        "#pragma unroll\n"
+                        "for (int r = 0; r < 25; r += 5) { ");
+    print_comparators(&out, sort, sorts, 0, 1);
+    strbuf_append(&out, " }\n#pragma unroll\nfor (int r = 0; r < 25; r += 15) { ");
+    print_comparators(&out, pair, pairs, 0, 1);
+    strbuf_append(&out, " }\n");
+    print_comparators(&out, tail, count, 1, 0);
+    strbuf_printf(&out, "\nOUT = p[%u];\n", last[rank - lo]);
+    /* batcher(32, 25) in its order, its loops' bounds constant (so that they unroll) */
+    strbuf_printf(&out, "if (isnan(sum)) /* NaN, or +0 with -0 */\n"
+                        "#define UNROLL _Pragma(\"unroll 1\")\n"
+                        "#else\n"
+                        "#define UNROLL _Pragma(\"unroll\")\n"
+                        "#endif\n"
+                        "{ /* the other rank bodies' Batcher network */\n"
+                        "    float p[25];\n"
+                        "    #pragma unroll\n"
+                        "    for (int k = 0; k < 25; ++k) p[k] = IN(k %% 5 - 2, k / 5 - 2);\n"
+                        "    UNROLL for (int m = 1; m < 32; m *= 2)\n"
+                        "        UNROLL for (int d = 16; d >= 1; d /= 2)\n"
+                        "            UNROLL for (int i = 0; i < 25; ++i)\n"
+                        "                if (d <= m && i >= d %% m && (i - d %% m) %% (2 * d) < d &&\n"
+                        "                    i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(i, i + d)\n"
+                        "    OUT = p[%u];\n"
+                        "}\n"
+                        "#undef CE\n#undef LO\n#undef HI\n#undef UNROLL\n",
+                  rank);
     return finish(&out, body);
 }
 
@@ -218,6 +348,7 @@ cls_status cls_rank_body(const cls_footprint *f, unsigned rank, const char *what
                         "array of floats per work-item; 31x31 is the largest square)",
                         cls_footprint_shape_name(f->shape), f->width, f->height, n, CLS_RANK_MAX_PIXELS);
     if (rank >= n) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rank %u of a footprint of %u pixels", rank, n);
+    if (f->shape == CLS_FOOTPRINT_RECT && f->width == 5 && f->height == 5) return rows_rank(f, rank, what, body);
     return n <= CLS_RANK_UNROLLED_MAX ? unrolled_rank(f, n, rank, what, body) : array_rank(f, n, rank, what, body);
 }
 

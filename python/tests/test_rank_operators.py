@@ -50,7 +50,8 @@ def rank_text(kind: str, width: int, height: int, shape: str, percent: float = 5
 # (kind, width, height, shape, percent): the unrolled networks (9, 15 and 25 pixels), the private
 # array (81 and 341 pixels), every footprint shape for min/max and the gradient. Those in
 # FULL_SWEEP run on every image size when exhaustive (one of each kind of code).
-RANK_CASES = [("median", 3, 3, "rect", 50), ("median", 5, 3, "rect", 50), ("median", 9, 9, "rect", 50),
+RANK_CASES = [("median", 3, 3, "rect", 50), ("median", 5, 3, "rect", 50), ("median", 5, 5, "rect", 50),
+              ("median", 9, 9, "rect", 50),
               ("median", 5, 5, "disk", 50), ("percentile", 5, 5, "rect", 20),
               ("percentile", 11, 31, "rect", 90), ("min", 5, 5, "disk", 0), ("max", 7, 3, "cross", 0),
               ("min", 9, 5, "rect", 0), ("max", 3, 3, "rect", 0), ("max", 31, 9, "rect", 0),
@@ -112,6 +113,62 @@ def test_rectangle_passes_equal_one_kernel(border: str, tmp_path) -> None:
         one_kernel = clstencil.filter(image, f"{kind}:mask:{ones}", border, BORDER_VALUE)
         np.testing.assert_array_equal(passes, one_kernel, err_msg=f"{kind}, {border}")
         assert passes[13, 14] == (np.inf if kind == "min" else -np.inf)
+
+
+def filter_in_blocks(image: np.ndarray, text: str, border: str, rows: int) -> np.ndarray:
+    """clstencil.filter with `rows` output rows per work-item, the blocks that auto gives bodies
+    on NVIDIA (one row on PoCL), f32 or the image's integer type."""
+    import ctypes
+    from clstencil._library import library
+    from clstencil.contexts import context, normalize_selector
+    from clstencil.errors import check
+    from clstencil.filters import border_mode, stage_spec
+    from clstencil.images import describe, pointer
+    from clstencil.operators import as_operator
+    from clstencil.pixel_types import pixel_type
+    kind = pixel_type(image.dtype, "image")
+    spec = stage_spec(as_operator(text), border_mode(border), BORDER_VALUE, kind, kind, 0)
+    spec.rows_per_item = rows
+    handle = ctypes.c_void_p()
+    check(library().cls_filter_create(context(normalize_selector(None)), spec, ctypes.byref(handle)), text)
+    try:
+        source = np.ascontiguousarray(image)
+        result = np.empty_like(source)
+        check(library().cls_filter_run_host(handle.value, pointer(source), pointer(result, const=False),
+                                            describe(source, result, None)), text)
+    finally:
+        library().cls_filter_release(handle.value)
+    return result
+
+
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_5x5_ranks_keep_the_network_bits(border: str, tmp_path) -> None:
+    """The 5x5 rectangle's ranks run by sorted rows, shared by a block of rows; windows with NaN
+    or both zeros run the Batcher network that a footprint file of the same 25 pixels runs (fmin
+    and fmax drop a NaN and copy the other value, and may order +0 and -0 either way: the
+    result depends on the network). Both give the same bits, in blocks of 1 and 8 rows, NaN,
+    infinities and zeros of both signs included; u16 and a percentile in one border each."""
+    ones = tmp_path / "ones.txt"
+    ones.write_text("11111\n" * 5)
+    rng = np.random.default_rng(8)
+    image = rng.integers(-4, 5, (29, 37)).astype(np.float32) / 4  # ties
+    image[rng.random(image.shape) < 0.05] = -0.0  # equal to +0
+    image[rng.random(image.shape) < 0.03] = np.nan
+    image[5:8, 20:26] = np.nan
+    image[14, 3] = np.inf
+    image[15, 4] = -np.inf
+    image[20, 30] = np.inf
+    cases = [("median", image, (1, 8))]
+    if border == "mirror":
+        cases.append(("percentile:20", image, (8,)))
+    if border == "clamp":
+        cases.append(("median", rng.integers(0, 65536, (23, 31), dtype=np.uint16), (8,)))
+    for kind, pixels, blocks in cases:
+        separator = "," if ":" in kind else ":"
+        expected = clstencil.filter(pixels, f"{kind}{separator}mask:{ones}", border, BORDER_VALUE)
+        for block in blocks:
+            np.testing.assert_array_equal(filter_in_blocks(pixels, f"{kind}{separator}5x5", border, block), expected,
+                                          err_msg=f"{kind} 5x5, {pixels.dtype}, {border}, {block} rows")
 
 
 def test_integer_median_is_exact() -> None:

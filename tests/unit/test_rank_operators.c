@@ -35,16 +35,61 @@ static void footprint_shapes(void **state)
     assert_false(cls_footprint_contains(&rect, 3, 0));
 }
 
-/* Runs an unrolled rank body on VALUES (the footprint's pixels in the order it loads them). */
+/* Runs the comparators CE(a,b), LO(a,b) and HI(a,b) of one line of the sorted rows' body, a
+ * loop's variable r standing for R. */
+static void run_comparators(const char *line, float *p, unsigned r)
+{
+    char text[2048];
+    const size_t length = strcspn(line, "\n");
+    assert_true(length < sizeof text);
+    memcpy(text, line, length);
+    text[length] = '\0';
+    for (const char *k = text; (k = strpbrk(k, "CLH")) != NULL;) {
+        if (strncmp(k, "CE(", 3) != 0 && strncmp(k, "LO(", 3) != 0 && strncmp(k, "HI(", 3) != 0) {
+            ++k;
+            continue;
+        }
+        const char kind = k[0];
+        const char *at = k + 3;
+        unsigned a = 0, b = 0;
+        if (*at == 'r') a = at[1] == '+' ? r + (unsigned)strtoul(at + 2, (char **)&at, 10) : (++at, r);
+        else a = (unsigned)strtoul(at, (char **)&at, 10);
+        assert_int_equal(*at, ',');
+        ++at;
+        if (*at == 'r') b = at[1] == '+' ? r + (unsigned)strtoul(at + 2, (char **)&at, 10) : (++at, r);
+        else b = (unsigned)strtoul(at, (char **)&at, 10);
+        assert_int_equal(*at, ')');
+        const float lo = fminf(p[a], p[b]), hi = fmaxf(p[a], p[b]);
+        if (kind == 'C' || kind == 'L') p[a] = lo;
+        if (kind == 'C' || kind == 'H') p[b] = hi;
+        k = at + 1;
+    }
+}
+
+/* Runs a rank body on VALUES (the footprint's pixels in the order it loads them): the unrolled
+ * network, or the 5x5 rectangle's sorted rows up to its first OUT (the path without NaN). */
 static float run_network(const char *body, const float *values, unsigned n)
 {
+    static const char load_rows[] = "for (int k = 0; k < 25; ++k) p[k] = IN(k % 5 - 2, k / 5 - 2);";
     float p[CLS_RANK_UNROLLED_MAX] = {0}, t = 0;
     unsigned loaded = 0;
     for (const char *line = body; *line; line = strchr(line, '\n') + 1) {
-        unsigned a, b, c, d, e, f, g;
+        unsigned a, b, c, d, e, f, g, step;
         int dx, dy;
         if (strncmp(line, "/*", 2) == 0 || strncmp(line, " *", 2) == 0 || strncmp(line, "float t;", 8) == 0 ||
-            strncmp(line, "(void)t;", 8) == 0) {
+            strncmp(line, "(void)t;", 8) == 0 || line[0] == '#' || strncmp(line, "float p[25], sum", 16) == 0 ||
+            strncmp(line, "for (int r = 0; r < 25; r += 5)\n", 32) == 0 || strncmp(line, "    ", 4) == 0) {
+            /* comments, directives, declarations, the sum of 1/x (a loop over the next lines) */
+        } else if (strncmp(line, load_rows, strlen(load_rows)) == 0) {
+            assert_int_equal(n, 25);
+            for (; loaded < n; ++loaded) p[loaded] = values[loaded];
+        } else if (sscanf(line, "for (int r = 0; r < 25; r += %u) { ", &step) == 1) {
+            for (unsigned r = 0; r < 25; r += step) run_comparators(strchr(line, '{'), p, r);
+        } else if (strncmp(line, "CE(", 3) == 0 || strncmp(line, "LO(", 3) == 0 || strncmp(line, "HI(", 3) == 0) {
+            run_comparators(line, p, 0);
+        } else if (sscanf(line, "OUT = p[%u];", &g) == 1) {
+            assert_int_equal(loaded, n);
+            return p[g];
         } else if (sscanf(line, "float p%u = IN(%d, %d);", &a, &dx, &dy) == 3) {
             assert_int_equal(a, loaded);
             p[a] = values[loaded++];
@@ -98,6 +143,34 @@ static void networks_select_every_rank(void **state)
                     free(body);
                 }
             }
+}
+
+/* The 5x5 rectangle's ranks by sorted rows (in blocks of rows; one row runs the Batcher network
+ * in loops): random values with ties ran above; here the bodies' sizes, within what a block of 8
+ * rows unrolls (CLS_BODY_BLOCK_BYTES), and the comparators without ties, each rank against
+ * sorting. */
+static void sorted_rows_select_every_rank(void **state)
+{
+    (void)state;
+    const cls_footprint f = {CLS_FOOTPRINT_RECT, 5, 5, NULL, 0};
+    srand(12);
+    for (unsigned rank = 0; rank < 25; ++rank) {
+        char *body = NULL;
+        assert_int_equal(cls_rank_body(&f, rank, "test", &body), CLS_OK);
+        assert_non_null(strstr(body, "by sorted rows"));
+        assert_non_null(strstr(body, "#if ROWS > 1"));
+        assert_non_null(strstr(body, "if (isnan(sum))"));
+        if (strlen(body) * 8 > CLS_BODY_BLOCK_BYTES) fail_msg("rank %u: %zu bytes", rank, strlen(body));
+        assert_int_equal(cls_body_check(body, 5, 5), CLS_OK);
+        for (int trial = 0; trial < 200; ++trial) {
+            float values[25], sorted[25];
+            for (unsigned k = 0; k < 25; ++k) sorted[k] = values[k] = (float)rand() / (float)RAND_MAX - 0.5f;
+            qsort(sorted, 25, sizeof *sorted, ascending);
+            const float got = run_network(body, values, 25);
+            if (got != sorted[rank]) fail_msg("rank %u: %g, not %g", rank, got, sorted[rank]);
+        }
+        free(body);
+    }
 }
 
 /* Every window the parser accepts gives a body within the rules (the parser validates it) and
@@ -321,6 +394,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
+        cmocka_unit_test(sorted_rows_select_every_rank),
         cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
         cmocka_unit_test(refusals_name_the_rule), cmocka_unit_test(rectangles_separate),
         cmocka_unit_test(van_herk_sources),    cmocka_unit_test(extremum_stage_rules),
