@@ -4,7 +4,10 @@
 
 #include "error.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define VKFFT_BACKEND 3 /* OpenCL */
 #pragma GCC diagnostic push
@@ -52,6 +55,25 @@ unsigned cls_fft_size_at_most(unsigned n)
     return n;
 }
 
+/* VkFFT's code generation switches the process's locale to "C" and back, keeping the old one by
+ * the pointer setlocale returned, which the switch may free (AddressSanitizer saw the use after
+ * free under Python, whose locale is not "C"). So the plan is made with the locale already "C"
+ * (whose name is static) and the caller's restored from a copy afterwards, one plan at a time. */
+static pthread_mutex_t locale_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static VkFFTResult initialize_in_c_locale(VkFFTApplication *application, VkFFTConfiguration configuration)
+{
+    pthread_mutex_lock(&locale_lock);
+    const char *current = setlocale(LC_ALL, NULL);
+    char *saved = current ? strdup(current) : NULL;
+    setlocale(LC_ALL, "C");
+    const VkFFTResult result = initializeVkFFT(application, configuration);
+    if (saved) setlocale(LC_ALL, saved);
+    free(saved);
+    pthread_mutex_unlock(&locale_lock);
+    return result;
+}
+
 cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
                                     unsigned height, unsigned batches, cls_fft_transform **out)
 {
@@ -73,7 +95,7 @@ cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_
     configuration.context = &t->context;
     configuration.buffer = &t->buffer;
     configuration.bufferSize = &t->buffer_bytes;
-    const VkFFTResult result = initializeVkFFT(&t->application, configuration);
+    const VkFFTResult result = initialize_in_c_locale(&t->application, configuration);
     if (result != VKFFT_SUCCESS) {
         free(t);
         return cls_fail(CLS_ERR_BUILD, "VkFFT could not plan %u real %ux%u transforms (VkFFT error %d)", batches,
