@@ -294,15 +294,17 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     const int small_for_streaming =
         default_rows >= CLS_STREAM_MIN_ROWS && computed_taps(config) < config->policy.stream_min_taps;
     const int can_coarsen = !spec->body && spec->border != CLS_BORDER_UNDEFINED &&
-                            config->separable != CLS_SEPARABLE_TWO_PASS && !small_for_streaming;
+                            config->separable != CLS_SEPARABLE_TWO_PASS &&
+                            config->separable != CLS_SEPARABLE_LOW_RANK && !small_for_streaming;
     config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
     /* An operator body over at most 25 pixels takes the device's rows too, where it coarsens
      * without streaming (NVIDIA): one call of the body per output, the calls sharing their loads;
      * as long as the unrolled calls stay within CLS_BODY_BLOCK_BYTES of body text. H200, f32
      * 4096x4096: median 3x3 129 -> 65 µs at 8 rows (its fastest kernel built in 2.2 s, not
-     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61; the 5x5 median, 5.4 KiB of network, 276 -> 243
-     * µs for an 11.5 s build instead of about 1.5: left at one row, as the 13x13 bilateral filter
-     * (no gain) and PoCL (9% slower). */
+     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61; the 5x5 rectangle's ranks, by sorted rows
+     * whose sorts and merges a block's outputs share (at most 2 KiB of body), 276 -> 208 µs for
+     * a 12.9 s build instead of 1.15. The 13x13 bilateral filter gains nothing and stays at one
+     * row (its body is too long), as PoCL does (no rows there). */
     if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
         default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
         default_rows * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
