@@ -94,8 +94,8 @@ static int one_of(const token *t, const char *const *names)
 }
 
 /* The macros of the generated source: never declared, defined or undefined by a body. */
-static const char *const macro_names[] = {"IN", "OUT", "MASK", "FOR_WINDOW", "MASK_W", "MASK_H", "HALF_W", "HALF_H",
-                                          "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", "SIMD_WIDTH", "TILE_W",
+static const char *const macro_names[] = {"IN", "OUT", "OUT_AT", "MASK", "FOR_WINDOW", "MASK_W", "MASK_H", "HALF_W",
+                                          "HALF_H", "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", "SIMD_WIDTH", "TILE_W",
                                           "TILE_H", "SPAN_W", "REGISTER_CAP", NULL};
 /* Words that begin a declaration. */
 static const char *const type_words[] = {"const", "volatile", "private", "__private", "unsigned", "signed", "char",
@@ -343,7 +343,8 @@ static cls_status check_window_read(const token *t, size_t count, size_t i, unsi
 
 static cls_status check_tokens(const token *t, size_t count, unsigned width, unsigned height)
 {
-    int depth = 0, assigns_out = 0, in_declaration = 0, declaration_depth = 0, operators_in_row = 0;
+    int depth = 0, in_declaration = 0, declaration_depth = 0, operators_in_row = 0;
+    int uses_out = 0, assigns_out = 0, rows = 0, assigns_rows = 0; /* OUT and OUT_AT */
     unsigned element = 4;             /* the bytes of an element of the declaration's type */
     long long private_bytes = 0;      /* of every array the body declares */
     definition definitions[DEFINITIONS_MAX];
@@ -411,15 +412,30 @@ static cls_status check_tokens(const token *t, size_t count, unsigned width, uns
                                 "(this one %lld): at most %d are accepted",
                                 k->line, private_bytes, bytes, CLS_BODY_MAX_PRIVATE_BYTES);
         }
-        if (is(k, "OUT") && assigned_at(t, count, i)) assigns_out = 1;
+        if (is(k, "OUT")) uses_out = 1, assigns_out |= assigned_at(t, count, i);
+        if (is(k, "OUT_AT"))
+            rows = 1, assigns_rows |= after && is(after, "(") && assigned_at(t, count, closing(t, count, i + 1));
         if (is(k, "IN") && after && is(after, "(")) {
             const cls_status status = check_window_read(t, count, i, width, height);
             if (status != CLS_OK) return status;
         }
     }
     if (depth != 0) return refuse(count ? t[count - 1].line : 1, "a bracket is never closed", NULL, 0);
-    if (!assigns_out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body never assigns OUT (outside comments)");
+    if (rows && uses_out)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body uses both OUT (one output) and OUT_AT(k) (a column "
+                                                  "of ROWS outputs): write one of them");
+    if (!(rows ? assigns_rows : assigns_out))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body never assigns %s (outside comments)",
+                        rows ? "OUT_AT(k)" : "OUT");
     return CLS_OK;
+}
+
+int cls_body_writes_rows(const char *body)
+{
+    lexer l = {body, 1, 1};
+    for (token t = next(&l); t.kind != TOKEN_END; t = next(&l))
+        if (t.kind == TOKEN_NAME && is(&t, "OUT_AT")) return 1;
+    return 0;
 }
 
 cls_status cls_body_check(const char *body, unsigned width, unsigned height)

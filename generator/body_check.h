@@ -19,7 +19,8 @@
  * catch what would still crash, read outside the window or give wrong pixels silently:
  * - at most CLS_BODY_MAX_BYTES bytes, brackets balanced and nested at most CLS_BODY_MAX_DEPTH
  *   deep, at most CLS_BODY_MAX_UNARY operators in a row, no NUL or other control bytes;
- * - OUT is assigned (=, +=, ...) outside comments and strings;
+ * - OUT is assigned (=, +=, ...) outside comments and strings, or OUT_AT(k) is, not both (a body
+ *   that writes OUT_AT computes the ROWS outputs of a column, (x, y + k) for k = 0 .. ROWS - 1);
  * - no name starting with cls_ or CLS_ (the generated code's), no declaration, #define or #undef
  *   of the macros (IN, OUT, MASK, FOR_WINDOW, MASK_W, ...), no #include;
  * - no return or goto (the output would not be written);
@@ -30,5 +31,8 @@
  * Returns CLS_OK, or CLS_ERR_INVALID_ARGUMENT with the rule and the body's line in
  * cls_last_error(). */
 cls_status cls_body_check(const char *body, unsigned width, unsigned height);
+
+/* Whether BODY (checked) writes a column of outputs through OUT_AT(k) rather than OUT. */
+int cls_body_writes_rows(const char *body);
 
 #endif

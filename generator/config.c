@@ -1,5 +1,6 @@
 /* config.c — a validated spec with `auto` resolved, and its canonical key. */
 #include "generator.h"
+#include "body_check.h"
 #include "staged_body.h"
 
 #include "error.h"
@@ -301,13 +302,14 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
      * without streaming (NVIDIA): one call of the body per output, the calls sharing their loads;
      * as long as the unrolled calls stay within CLS_BODY_BLOCK_BYTES of body text. H200, f32
      * 4096x4096: median 3x3 129 -> 65 µs at 8 rows (its fastest kernel built in 2.2 s, not
-     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61; the 5x5 rectangle's ranks, by sorted rows
-     * whose sorts and merges a block's outputs share (at most 2 KiB of body), 276 -> 208 µs for
-     * a 12.9 s build instead of 1.15. The 13x13 bilateral filter gains nothing and stays at one
-     * row (its body is too long), as PoCL does (no rows there). */
+     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61. A body that writes a column of outputs itself
+     * (OUT_AT) is called once per column, so only its own length counts: the 5x5 rectangle's
+     * ranks, by sorted rows whose sorts and merges the column shares. The 13x13 bilateral
+     * filter gains nothing and stays at one row (its body is too long), as PoCL does (no rows
+     * there). */
     if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
         default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
-        default_rows * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
+        (cls_body_writes_rows(spec->body) ? 1 : default_rows) * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
         config->rows = default_rows;
     /* A streaming policy (default_rows of 16 or more) streams where streaming applies, else keeps
      * one row. */

@@ -8,11 +8,16 @@
  *         declares x, y, width and height from its parameters, runs the body in a block of its
  *         own and returns OUT (the local cls_out).
  *
+ * A body that writes OUT_AT(k) computes a column of ROWS outputs, (x, y + k): its function
+ * returns nothing and writes them into the caller's array, and its reader takes dy as far as
+ * HALF_H + ROWS - 1 (the block's last row).
+ *
  * So a body sees only those four names, the macros (IN, OUT, MASK, FOR_WINDOW, MASK_W, ...) and
  * its own declarations: any name it declares is its own (it may shadow x or width), and the
  * kernel's variables (input, output, pitches, ...) are out of its reach. IN and MASK expand to
  * names with the reserved prefix cls_, which a body may not use (body_check.c). The kernel calls
  * the region's function where a weighted sum would be: sum = cls_operator_lo_lo(...). */
+#include "body_check.h"
 #include "emit.h"
 
 #include <stdio.h>
@@ -69,10 +74,10 @@ static void append_names(strbuf *out, const parameter *p, size_t n, const char *
 
 /* "float NAME(declarations)\n{\n" with every parameter marked used (some regions need none of
  * the checks' values). */
-static void open_function(strbuf *out, const char *name, const parameter *p, size_t n, const char *prefix,
-                          const char *extra)
+static void open_function(strbuf *out, const char *type, const char *name, const parameter *p, size_t n,
+                          const char *prefix, const char *extra)
 {
-    strbuf_printf(out, "float %s(", name);
+    strbuf_printf(out, "%s %s(", type, name);
     for (size_t k = 0; k < n; ++k) {
         char full[64];
         snprintf(full, sizeof full, "%s%s", prefix, p[k].name);
@@ -119,9 +124,11 @@ static void emit_window_function(emitter *program, const access *a, const char *
     if (a->kind == ACCESS_TILE) strbuf_append(out, "/* IN(dx, dy) from the tile in local memory. */\n");
     else strbuf_printf(out, "/* IN(dx, dy) in the region that checks %s and %s. */\n", check_words(a->x, 0),
                        check_words(a->y, 1));
-    open_function(out, name, p, n, "", ", const int dx, const int dy");
+    open_function(out, "float", name, p, n, "", ", const int dx, const int dy");
     strbuf_append(out, "    return ");
-    access_pixel(program, a, " + clamp(dx, -HALF_W, HALF_W)", " + clamp(dy, -HALF_H, HALF_H)");
+    const int rows = cls_body_writes_rows(program->config->spec.body);
+    access_pixel(program, a, " + clamp(dx, -HALF_W, HALF_W)",
+                 rows ? " + clamp(dy, -HALF_H, HALF_H + ROWS - 1)" : " + clamp(dy, -HALF_H, HALF_H)");
     strbuf_append(out, ";\n}\n\n");
 }
 
@@ -134,17 +141,43 @@ static void emit_operator_function(emitter *program, const access *a, const char
     const size_t readers = window_parameters(a, reader); /* the first of p */
     char name[64];
     snprintf(name, sizeof name, "cls_operator_%s", suffix);
+    const int rows = cls_body_writes_rows(program->config->spec.body);
     strbuf_append(out, "/* The operator body: its names are its own; the kernel's are not in scope. */\n");
-    open_function(out, name, p, n, "cls_", "");
+    if (rows) open_function(out, "void", name, p, n, "cls_", ", __private float *cls_outs");
+    else open_function(out, "float", name, p, n, "cls_", "");
     strbuf_printf(out, "#define IN(dx, dy) cls_window_%s(", suffix);
     append_names(out, p, readers, "cls_");
     strbuf_append(out, ", (int)(dx), (int)(dy))\n");
+    if (rows) strbuf_append(out, "#define OUT_AT(k) cls_outs[clamp((int)(k), 0, ROWS - 1)]\n");
     strbuf_append(out, "    const int x = cls_x, y = cls_y, width = cls_width, height = cls_height;\n"
-                       "    (void)x; (void)y; (void)width; (void)height;\n"
-                       "    float cls_out = 0.0f;\n    {\n#line 1 \"operator\"\n");
+                       "    (void)x; (void)y; (void)width; (void)height;\n");
+    if (!rows) strbuf_append(out, "    float cls_out = 0.0f;\n");
+    strbuf_append(out, "    {\n#line 1 \"operator\"\n");
     strbuf_append(out, program->config->spec.body);
     strbuf_printf(out, "\n#line %u \"clstencil\"\n", next_line(out) + 1);
-    strbuf_append(out, "    }\n    return cls_out;\n#undef IN\n}\n\n");
+    strbuf_append(out, rows ? "    }\n#undef IN\n#undef OUT_AT\n}\n\n" : "    }\n    return cls_out;\n#undef IN\n}\n\n");
+}
+
+/* A call of a body that writes OUT_AT: once per column of the block, into an array of its ROWS
+ * outputs that the block's sums then take. */
+static void emit_rows_call(emitter *e, int indent, const access *a, const char *suffix, const parameter *p, size_t n)
+{
+    strbuf_line(e->out, indent, "#pragma unroll");
+    strbuf_line(e->out, indent, "for (int l = 0; l < COLS; ++l) {");
+    strbuf_line(e->out, indent + 1, "float body_rows[ROWS] = {0.0f};");
+    indent_line(e->out, indent + 1);
+    strbuf_printf(e->out, "cls_operator_%s(", suffix);
+    for (size_t k = 0; k < n; ++k) {
+        const int x = !strcmp(p[k].name, a->base_x) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "x"));
+        strbuf_printf(e->out, "%s%s", p[k].name, x ? " + l, " : ", ");
+    }
+    strbuf_append(e->out, "body_rows);\n");
+    strbuf_line(e->out, indent + 1, "#pragma unroll");
+    strbuf_line(e->out, indent + 1, "for (int k = 0; k < ROWS; ++k)");
+    indent_line(e->out, indent + 2);
+    append_sum(e, 0, "k", "l");
+    strbuf_append(e->out, " = body_rows[k];\n");
+    strbuf_line(e->out, indent, "}");
 }
 
 void emit_body_call(emitter *e, int indent, const access *a)
@@ -152,8 +185,9 @@ void emit_body_call(emitter *e, int indent, const access *a)
     char suffix[32];
     if (a->kind == ACCESS_TILE) snprintf(suffix, sizeof suffix, "tile");
     else snprintf(suffix, sizeof suffix, "%s_%s", check_name(a->x), check_name(a->y));
+    const int rows = cls_body_writes_rows(e->config->spec.body);
     char signature[64];
-    snprintf(signature, sizeof signature, "float cls_operator_%s(", suffix);
+    snprintf(signature, sizeof signature, "%s cls_operator_%s(", rows ? "void" : "float", suffix);
     if (!strstr(strbuf_text(e->program), signature)) { /* regions with equal checks share one */
         emitter program = {e->program, e->config, NULL};
         emit_window_function(&program, a, suffix);
@@ -162,6 +196,10 @@ void emit_body_call(emitter *e, int indent, const access *a)
 
     parameter p[PARAMETERS_MAX];
     const size_t n = operator_parameters(e, a, p);
+    if (rows) {
+        emit_rows_call(e, indent, a, suffix, p, n);
+        return;
+    }
     const int block = e->config->rows * e->config->cols > 1;
     if (block) { /* one call per output of the block: the compiler shares the loads they have in common */
         strbuf_line(e->out, indent, "#pragma unroll");

@@ -204,35 +204,39 @@ static size_t merge(const unsigned *a, unsigned na, const unsigned *b, unsigned 
     return count;
 }
 
-/* COUNT comparators on one line: CE(a,b) both outputs, LO(a,b) the minimum only, HI(a,b) the
- * maximum only (where PRUNED); with SHIFTED, wire w is written r+w, r a loop's variable. */
-static void print_comparators(strbuf *out, const comparator *c, size_t count, int pruned, int shifted)
+/* COUNT comparators on one line over the array ARRAY: CE(ARRAY,a,b) both outputs, LO the
+ * minimum only, HI the maximum only (where PRUNED). */
+static void print_comparators(strbuf *out, const char *array, const comparator *c, size_t count, int pruned)
 {
     for (size_t k = 0; k < count; ++k) {
         const char *kind = !pruned || (c[k].need_lo && c[k].need_hi) ? "CE" : c[k].need_lo ? "LO" : "HI";
-        strbuf_printf(out, "%s%s(", k ? " " : "", kind);
-        if (shifted) strbuf_printf(out, c[k].lo ? "r+%u," : "r,", c[k].lo), strbuf_printf(out, c[k].hi ? "r+%u)" : "r)", c[k].hi);
-        else strbuf_printf(out, "%u,%u)", c[k].lo, c[k].hi);
+        strbuf_printf(out, "%s%s(%s,%u,%u)", k ? " " : "", kind, array, c[k].lo, c[k].hi);
     }
 }
 
-/* Rank RANK of the 5x5 rectangle by sorted rows: each row sorted (wires 5 * (dy + 2) + dx + 2),
- * rows -2,-1 and rows 1,2 merged into two lists of 10, these merged into the 6 ranks (fewer at
- * the ends) that adding row 0's 5 pixels can still make rank RANK, and those merged with row 0.
- * The rows' sorts and the pairs' merges are the same whatever the output row, so the outputs of
- * a block of rows (rows_per_item) can share them once the compiler has unrolled the block: 27 +
- * 38 min/max a pixel at 8 rows, plus 46 of its own, against 202 for the Batcher network (196
- * unshared). How much a compiler shares is its own: H200, f32 4096x4096, 8 rows 208 µs against
- * 276 for the Batcher network at one row (243 at 8), 4 rows 249. The rows' and pairs' networks
- * are written whole (the compiler drops what no output uses), the rest pruned. Every network of comparators gives the rank's value, the same bits, but where
- * a NaN is in the window (fmin/fmax drop it and copy the other value) or both zeros (equal,
- * ordered either way by fmin/fmax on some devices): then the result is the network's own. So a
- * window whose sum of 1/x is NaN, which a NaN or +0 with -0 make it (and tiny values of both
- * signs, harmlessly), runs unrolled_rank's network over the pixels in raster order (Batcher's
- * loops, rolled): the results stay those of that network, bit for bit. With one output row
- * (ROWS 1: nothing to share; PoCL) the body is that network alone, its loops unrolled: the
- * compiler drops what rank RANK does not depend on, as selection_network does. The body stays
- * within CLS_BODY_BLOCK_BYTES / 8, so that blocks of 8 rows take it. */
+/* Rank RANK of the 5x5 rectangle by sorted rows, for a column of ROWS outputs (OUT_AT): each
+ * input row sorted once, each pair of adjacent rows merged once into a list of 10, and each
+ * output's window is then its rows -2,-1 pair, row 0 and its rows 1,2 pair: those two lists
+ * merged into the 6 ranks (fewer at the ends) that adding row 0's 5 pixels can still make rank
+ * RANK, and those merged with row 0. The column walks down its input rows keeping the last 3
+ * sorted rows and the last 4 pairs in rings, fully unrolled, so the arrays stay in registers
+ * and the outputs share the sorts and merges by construction: per output 18 minima and maxima
+ * of a row's sort, 30 of a pair's merge and 46 of its own, against 196 for the Batcher network.
+ * H200, f32 4096^2, 8 rows: 276 us for the Batcher network at one row, 208 with one body call
+ * per output (the compiler shared little); walking the column 176 with a sum of 1/x per row as
+ * the check, 143 without any, 154 with the check below (groups of 32x4).
+ *
+ * Every network of comparators gives the rank's value, but not always the same bits: where a
+ * NaN is in the window (fmin and fmax drop it and copy the other value) or both zeros (equal,
+ * ordered either way by fmin and fmax on some devices) the result is the network's own. Without
+ * a NaN the networks' values compare equal, so only a zero result can differ in its bits. So
+ * where an output is a zero, or its window's sum is NaN (a NaN in it, or infinities of both
+ * signs), the column's input rows are searched for NaNs and zeros of each sign after the walk,
+ * and an output whose window holds a NaN, or +0 with -0, runs unrolled_rank's network
+ * over its pixels in raster order (Batcher's loops, rolled): the results stay those of that
+ * network, bit for bit. With one output row (ROWS 1:
+ * nothing to share; PoCL) the body is that network alone, its loops unrolled: the compiler
+ * drops what rank RANK does not depend on, as selection_network does. */
 static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *what, char **body)
 {
     enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE };
@@ -256,47 +260,94 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
     strbuf out;
     strbuf_init(&out);
     describe(&out, f, what);
-    strbuf_printf(&out, ": rank %u; in blocks of rows, by sorted rows\n"
-                        " * merged in pairs (-2,-1 and 1,2: the block shares them), ranks %u-%u of those with row 0 */\n",
+    strbuf_printf(&out, ": rank %u by sorted rows, a column of ROWS outputs\n"
+                        " * at a time sharing the rows' sorts and the pairs' merges; ranks %u-%u of two pairs\n"
+                        " * merged with the middle row */\n",
                   rank, lo, hi);
-    strbuf_append(&out, "#define CE(a, b) { float t_ = fmin(p[a], p[b]); p[b] = fmax(p[a], p[b]); p[a] = t_; }\n"
-                        "#define LO(a, b) p[a] = fmin(p[a], p[b]);\n"
-                        "#define HI(a, b) p[b] = fmax(p[a], p[b]);\n"
+    strbuf_append(&out, "#define CE(v, a, b) { const float t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
+                        "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
+                        "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
+                        "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
                         "#if ROWS > 1\n"
-                        "float p[25], sum = 0.0f;\n"
+                        "/* rings: the last 3 input rows sorted, the last 4 pairs of rows merged, the last 5\n"
+                        " * rows' sums (NaN where a row holds one) */\n"
+                        "float row[3][5], pair[4][10], total[5];\n"
                         "#pragma unroll\n"
-                        "for (int k = 0; k < 25; ++k) p[k] = IN(k % 5 - 2, k / 5 - 2);\n"
-                        "#pragma unroll\n"
-                        "for (int r = 0; r < 25; r += 5)\n"
-                        "    sum += native_recip(p[r]) + native_recip(p[r + 1]) + native_recip(p[r + 2]) +\n"
-                        "           native_recip(p[r + 3]) + native_recip(p[r + 4]);\n"
-                        "#pragma unroll\n"
-                        "for (int r = 0; r < 25; r += 5) { ");
-    print_comparators(&out, sort, sorts, 0, 1);
-    strbuf_append(&out, " }\n#pragma unroll\nfor (int r = 0; r < 25; r += 15) { ");
-    print_comparators(&out, pair, pairs, 0, 1);
-    strbuf_append(&out, " }\n");
-    print_comparators(&out, tail, count, 1, 0);
-    strbuf_printf(&out, "\nOUT = p[%u];\n", last[rank - lo]);
-    /* batcher(32, 25) in its order, its loops' bounds constant (so that they unroll) */
-    strbuf_printf(&out, "if (isnan(sum)) /* NaN, or +0 with -0 */\n"
+                        "for (int r = 0; r < ROWS + 4; ++r) { /* input row r - 2 */\n"
+                        "    #pragma unroll\n"
+                        "    for (int i = 0; i < 5; ++i) row[r % 3][i] = IN(i - 2, r - 2);\n"
+                        "    total[r % 5] = row[r % 3][0] + row[r % 3][1] + row[r % 3][2] + row[r % 3][3] + row[r % 3][4];\n"
+                        "    ");
+    print_comparators(&out, "row[r % 3]", sort, sorts, 0);
+    strbuf_append(&out, "\n"
+                        "    if (r >= 1) { /* rows r - 3 and r - 2 */\n"
+                        "        #pragma unroll\n"
+                        "        for (int i = 0; i < 5; ++i) pair[(r - 1) % 4][i] = row[(r - 1) % 3][i];\n"
+                        "        #pragma unroll\n"
+                        "        for (int i = 0; i < 5; ++i) pair[(r - 1) % 4][i + 5] = row[r % 3][i];\n"
+                        "        ");
+    print_comparators(&out, "pair[(r - 1) % 4]", pair, pairs, 0);
+    strbuf_append(&out, "\n"
+                        "    }\n"
+                        "    if (r >= 4) { /* output r - 4 */\n"
+                        "        const int k = r - 4;\n"
+                        "        float p[25];\n"
+                        "        #pragma unroll\n"
+                        "        for (int i = 0; i < 10; ++i) p[i] = pair[k % 4][i], p[i + 15] = pair[(k + 3) % 4][i];\n"
+                        "        #pragma unroll\n"
+                        "        for (int i = 0; i < 5; ++i) p[i + 10] = row[(k + 2) % 3][i];\n"
+                        "        ");
+    print_comparators(&out, "p", tail, count, 1);
+    strbuf_printf(&out, "\n"
+                        "        OUT_AT(k) = p[%u];\n"
+                        "        check_rows |= (isnan(total[0] + total[1] + total[2] + total[3] + total[4]) | (p[%u] == 0.0f)) << k;\n"
+                        "    }\n"
+                        "}\n"
                         "#define UNROLL _Pragma(\"unroll 1\")\n"
                         "#else\n"
                         "#define UNROLL _Pragma(\"unroll\")\n"
                         "#endif\n"
-                        "{ /* the other rank bodies' Batcher network */\n"
-                        "    float p[25];\n"
+                        "/* Rare, and outside the unrolled walk (which stays in registers): the outputs whose window\n"
+                        " * holds a NaN, or +0 with -0, take the network; with one row, every output. */\n"
+                        "int network_rows = ROWS > 1 ? 0 : 1;\n"
+                        "#if ROWS > 1\n"
+                        "if (check_rows) {\n"
+                        "    int positive_zero = 0, negative_zero = 0, not_a_number = 0; /* bit r: input row r - 2 holds one */\n"
                         "    #pragma unroll\n"
-                        "    for (int k = 0; k < 25; ++k) p[k] = IN(k %% 5 - 2, k / 5 - 2);\n"
-                        "    UNROLL for (int m = 1; m < 32; m *= 2)\n"
-                        "        UNROLL for (int d = 16; d >= 1; d /= 2)\n"
-                        "            UNROLL for (int i = 0; i < 25; ++i)\n"
-                        "                if (d <= m && i >= d %% m && (i - d %% m) %% (2 * d) < d &&\n"
-                        "                    i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(i, i + d)\n"
-                        "    OUT = p[%u];\n"
+                        "    for (int r = 0; r < ROWS + 4; ++r) {\n"
+                        "        #pragma unroll\n"
+                        "        for (int i = 0; i < 5; ++i) {\n"
+                        "            const float v = IN(i - 2, r - 2);\n"
+                        "            positive_zero |= (as_uint(v) == 0u) << r;\n"
+                        "            negative_zero |= (as_uint(v) == 0x80000000u) << r;\n"
+                        "            not_a_number |= isnan(v) << r;\n"
+                        "        }\n"
+                        "    }\n"
+                        "    for (int k = 0; k < ROWS; ++k) {\n"
+                        "        const int window = 31 << k; /* input rows k - 2 .. k + 2 */\n"
+                        "        if ((not_a_number & window) || ((positive_zero & window) && (negative_zero & window)))\n"
+                        "            network_rows |= check_rows & 1 << k;\n"
+                        "    }\n"
+                        "}\n"
+                        "#endif\n"
+                        "#pragma unroll 1\n"
+                        "for (int k = 0; k < ROWS; ++k) {\n"
+                        "    if (network_rows >> k & 1) { /* the other rank bodies' Batcher network */\n"
+                        "        float p[25];\n"
+                        "        #pragma unroll\n"
+                        "        for (int w = 0; w < 25; ++w) p[w] = IN(w %% 5 - 2, w / 5 - 2 + k);\n"
+                        "        UNROLL for (int m = 1; m < 32; m *= 2)\n"
+                        "            UNROLL for (int d = 16; d >= 1; d /= 2)\n"
+                        "                UNROLL for (int i = 0; i < 25; ++i)\n"
+                        "                    if (d <= m && i >= d %% m && (i - d %% m) %% (2 * d) < d &&\n"
+                        "                        i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(p, i, i + d)\n"
+                        "        #pragma unroll\n"
+                        "        for (int j = 0; j < ROWS; ++j) /* constant indices: OUT_AT's array stays in registers */\n"
+                        "            if (j == k) OUT_AT(j) = p[%u];\n"
+                        "    }\n"
                         "}\n"
                         "#undef CE\n#undef LO\n#undef HI\n#undef UNROLL\n",
-                  rank);
+                  last[rank - lo], last[rank - lo], rank);
     return finish(&out, body);
 }
 

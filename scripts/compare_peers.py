@@ -6,9 +6,9 @@ Cases: Gaussian 3x3 and 5x5 (clstencil's gaussian:SIZE,SIGMA with OpenCV's defau
 peers the same mask computed in numpy) and random 9x9, 13x13 and 25x25 masks (uniform in -1..1,
 fixed seed; clstencil's correlate:NxN,c1,..., a correlation as the peers compute), each with the
 clamp (replicate, scipy's nearest) and mirror101 (reflect-101, scipy's mirror) borders; and, asked
-for by --cases, the rank filters median 3x3 and 5x5 and the minimum over a 31x31 square
-(scipy's median_filter and minimum_filter, CuPy's the same, OpenCV's medianBlur, which takes float32
-at 3 and 5 with the replicated border only, and erode).
+for by --cases, the rank filters median 3x3 and 5x5 and the minimum and maximum over a 31x31
+square (scipy's median_filter, minimum_filter and maximum_filter, CuPy's the same, OpenCV's
+medianBlur, which takes float32 at 3 and 5 with the replicated border only, erode and dilate).
 
   clstencil  `clstencil bench --op OP --borders clamp,mirror101 --size WxH --runs N --json FILE`:
              the median kernel time from OpenCL profiling events and a device-to-device copy of
@@ -62,7 +62,9 @@ BORDERS = {
 # Case name -> (kind, mask side). The rank cases run only when --cases names them.
 CASES = {"gaussian3": ("gaussian", 3), "gaussian5": ("gaussian", 5), "random9": ("random", 9),
          "random13": ("random", 13), "random25": ("random", 25)}
-RANK_CASES = {"median3": ("median", 3), "median5": ("median", 5), "min31": ("minimum", 31)}
+RANK_CASES = {"median3": ("median", 3), "median5": ("median", 5), "min31": ("minimum", 31),
+              "max31": ("maximum", 31)}
+RANK_OPERATORS = {"median": "median", "minimum": "min", "maximum": "max"}  # clstencil's names
 DASH = "–"
 DEFAULTS = {"runs": 21, "warmup": 3, "scipy_runs": 3}
 QUICK_DEFAULTS = {"runs": 5, "warmup": 1, "scipy_runs": 1}
@@ -71,7 +73,7 @@ QUICK_DEFAULTS = {"runs": 5, "warmup": 1, "scipy_runs": 1}
 @dataclass
 class Case:
     """One mask: its label, clstencil's operator text and the mask the peers take; kind is
-    "correlate" for the weighted sums, else "median" or "minimum" over the mask's square."""
+    "correlate" for the weighted sums, else "median", "minimum" or "maximum" over the mask's square."""
 
     name: str
     label: str
@@ -108,8 +110,8 @@ def gaussian_mask(size: int, sigma: float) -> np.ndarray:
 
 def make_case(name: str, rng: np.random.Generator) -> Case:
     kind, size = {**CASES, **RANK_CASES}[name]
-    if kind in ("median", "minimum"):
-        operator = f"{'median' if kind == 'median' else 'min'}:{size}"
+    if kind in RANK_OPERATORS:
+        operator = f"{RANK_OPERATORS[kind]}:{size}"
         return Case(name, f"{kind} {size}x{size}", operator, np.ones((size, size), np.float32), kind)
     if kind == "gaussian":
         sigma = gaussian_sigma(size)
@@ -148,6 +150,8 @@ def ndimage_call(ndimage, case: Case, image, mode: str, **output):
         return ndimage.median_filter(image, size=case.mask.shape, mode=mode, **output)
     if case.kind == "minimum":
         return ndimage.minimum_filter(image, size=case.mask.shape, mode=mode, **output)
+    if case.kind == "maximum":
+        return ndimage.maximum_filter(image, size=case.mask.shape, mode=mode, **output)
     return ndimage.correlate(image, case.mask, mode=mode, **output)
 
 
@@ -312,7 +316,7 @@ def opencv_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
     if cv2 is None:
         return peer
     peer.available = True
-    peer.description = (f"cv2.filter2D (medianBlur, erode), OpenCV {cv2.__version__}, "
+    peer.description = (f"cv2.filter2D (medianBlur, erode, dilate), OpenCV {cv2.__version__}, "
                         f"{cv2.getNumThreads()} threads")
     target, copy = np.empty_like(image), np.empty_like(image)
     copy_ms = median_wall_ms(lambda: np.copyto(copy, image), args.runs, args.warmup)
@@ -338,6 +342,8 @@ def time_opencv_case(cv2, peer: Peer, case: Case, border: str, image, small: np.
         apply = lambda a, **out: cv2.medianBlur(a, case.mask.shape[0], **out)
     elif case.kind == "minimum":
         apply = lambda a, **out: cv2.erode(a, case.mask.astype(np.uint8), borderType=mode, **out)
+    elif case.kind == "maximum":
+        apply = lambda a, **out: cv2.dilate(a, case.mask.astype(np.uint8), borderType=mode, **out)
     else:
         apply = lambda a, **out: cv2.filter2D(a, -1, case.mask, borderType=mode, **out)
     checked = apply(small if isinstance(image, np.ndarray) else cv2.UMat(small))
@@ -360,7 +366,7 @@ def opencv_ocl_peer(cases: list[Case], image: np.ndarray, small: np.ndarray,
         peer.notes.append("OpenCV finds no OpenCL device")
         return peer
     peer.available = True
-    peer.description = (f"cv2.filter2D (medianBlur, erode) on cv2.UMat, OpenCV {cv2.__version__}, "
+    peer.description = (f"cv2.filter2D (medianBlur, erode, dilate) on cv2.UMat, OpenCV {cv2.__version__}, "
                         f"OpenCL device {cv2.ocl.Device.getDefault().name()}")
     source, target = cv2.UMat(image), cv2.UMat(image.shape[0], image.shape[1], cv2.CV_32F)
     for case in cases:
@@ -383,7 +389,7 @@ def scipy_peer(cases: list[Case], image: np.ndarray, args: argparse.Namespace) -
         peer.notes.append(f"scipy unavailable: {error}")
         return peer
     peer.available = True
-    peer.description = f"scipy.ndimage (correlate, median_filter, minimum_filter), scipy {scipy.__version__} (one core)"
+    peer.description = f"scipy.ndimage (correlate, median_filter, minimum_filter, maximum_filter), scipy {scipy.__version__} (one core)"
     target = np.empty_like(image)
     for case in cases:
         for border in BORDERS:

@@ -1,6 +1,7 @@
 /* test_user_operator.c — user-written operator bodies on the default device: a weighted sum
  * written by hand equals the CPU reference, a window maximum (not a convolution) equals a CPU
- * maximum over the border-mapped window, on every pixel; and a compile error comes back with
+ * maximum over the border-mapped window, on every pixel, and a weighted sum that writes a column of
+ * outputs (OUT_AT) equals the reference too; and a compile error comes back with
  * the build log pointing at the body's own line.
  *
  * The default run builds each body in every border mode with both mask sizes (3x3, 7x7), the
@@ -54,6 +55,12 @@ static const char *weighted_sum_own_names = "float sum = 0.0f, input = 0.0f, out
                                             "}\n"
                                             "float width = sum * output;\n"
                                             "OUT = width + input + roi;\n";
+/* The same sum for a column of ROWS outputs at once (OUT_AT), reading below the body's pixel. */
+static const char *weighted_sum_column = "for (int k = 0; k < ROWS; ++k) {\n"
+                                         "    float total = 0.0f;\n"
+                                         "    FOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy + k);\n"
+                                         "    OUT_AT(k) = total;\n"
+                                         "}\n";
 static const char *window_maximum = "float best = -INFINITY;\n"
                                     "FOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\n"
                                     "OUT = best;\n";
@@ -148,6 +155,12 @@ static void kernel_names_are_the_bodys_own(void **state)
     run_body(weighted_sum_own_names, 0);
 }
 
+static void column_of_outputs(void **state)
+{
+    (void)state;
+    run_body(weighted_sum_column, 0);
+}
+
 static void window_maximum_in_every_mode(void **state)
 {
     (void)state;
@@ -190,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_written_weighted_sum),
         cmocka_unit_test(kernel_names_are_the_bodys_own),
+        cmocka_unit_test(column_of_outputs),
         cmocka_unit_test(window_maximum_in_every_mode),
         cmocka_unit_test(compile_error_points_at_the_body),
         cmocka_unit_test(body_without_out_is_refused),

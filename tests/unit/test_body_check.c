@@ -88,6 +88,22 @@ static void out_assignment(void **state)
     accepted("OUT -= 1;", 3, 3);
 }
 
+/* A body that writes OUT_AT(k) computes a column of ROWS outputs; it does not also use OUT. */
+static void column_bodies(void **state)
+{
+    (void)state;
+    const char *column = "for (int k = 0; k < ROWS; ++k) OUT_AT(k) = IN(0, k);";
+    accepted(column, 3, 3);
+    assert_true(cls_body_writes_rows(column));
+    assert_false(cls_body_writes_rows("OUT = IN(0, 0); /* OUT_AT(0) = 1; */"));
+    accepted("OUT_AT(ROWS - 1) += 1;", 3, 3);
+    refused("OUT_AT(0) = 1; OUT = 2;", 3, 3, "uses both OUT (one output) and OUT_AT(k)");
+    refused("float a = OUT; OUT_AT(0) = a;", 3, 3, "uses both OUT");
+    refused("float a = OUT_AT(0);", 3, 3, "never assigns OUT_AT(k)");
+    refused("float OUT_AT = 1; OUT = OUT_AT;", 3, 3, "declares 'OUT_AT', a macro of the generated code");
+    refused("#define OUT_AT(k) x\nOUT = 1;", 3, 3, "#define or #undef of 'OUT_AT'");
+}
+
 static void structure_and_size(void **state)
 {
     (void)state;
@@ -155,6 +171,7 @@ int main(void)
         cmocka_unit_test(ordinary_bodies_pass), cmocka_unit_test(window_reads),
         cmocka_unit_test(names),                cmocka_unit_test(private_arrays),
         cmocka_unit_test(out_assignment),
+        cmocka_unit_test(column_bodies),
         cmocka_unit_test(structure_and_size),   cmocka_unit_test(user_operator_checks_its_body),
         cmocka_unit_test(operator_parameters),
     };
