@@ -1,0 +1,20 @@
+/* van_herk_internal.h — what the files of the van Herk/Gil-Werman passes share (internal):
+ * van_herk.c plans every pass and writes the row and column passes and the tile kernel,
+ * van_herk_strips.c the strip walker (a window of several rows and columns on GPUs). */
+#ifndef CLS_VAN_HERK_INTERNAL_H
+#define CLS_VAN_HERK_INTERNAL_H
+
+#include "strbuf.h"
+#include "van_herk.h"
+
+/* The kernel's signature up to its opening brace (the arguments cls_van_herk_source lists), with
+ * reqd_work_group_size(GROUP, 1, 1) unless GROUP is 0. */
+void van_herk_append_signature(strbuf *out, const cls_spec *stage, unsigned group);
+
+/* The strip walker's work-group and strip (group_width, group_height, tile_width, tile_height of
+ * *LAUNCH) for a WIDTH x HEIGHT window. */
+void van_herk_strip_launch(unsigned width, unsigned height, cls_van_herk_launch *launch);
+/* The strip walker's kernel over STAGE's window, launched as L says. */
+void van_herk_append_strip_walker(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l);
+
+#endif
