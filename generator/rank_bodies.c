@@ -239,70 +239,77 @@ static void print_comparators(strbuf *out, const char *array, const comparator *
  * drops what rank RANK does not depend on, as selection_network does. */
 static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *what, char **body)
 {
-    enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE };
-    comparator sort[16], pair[32], tail[96];
+    enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE, FOUR = 2 * LIST };
+    comparator sort[16], pair[32], four[96], last_merge[64];
     const size_t sorts = batcher(8, SIDE, sort);
-    unsigned row[SIDE][SIDE];
-    for (unsigned r = 0; r < SIDE; ++r)
-        for (unsigned k = 0; k < SIDE; ++k) row[r][k] = SIDE * r + k;
-    const size_t pairs = merge(row[0], SIDE, row[1], SIDE, pair, NULL);
-    unsigned top[LIST], bottom[LIST], both[2 * LIST], last[2 * LIST];
-    merge(row[0], SIDE, row[1], SIDE, NULL, top);
-    merge(row[3], SIDE, row[4], SIDE, NULL, bottom);
-    size_t count = merge(top, LIST, bottom, LIST, tail, both);
-    /* adding row 0 moves a rank of the 20 up by at most 5 */
-    const unsigned lo = rank > SIDE ? rank - SIDE : 0, hi = rank < 2 * LIST - 1 ? rank : 2 * LIST - 1;
-    count += merge(both + lo, hi - lo + 1, row[2], SIDE, tail + count, last);
+    unsigned wires[N];
+    for (unsigned k = 0; k < N; ++k) wires[k] = k;
+    /* a pair: rows of wires 0-4 and 5-9; the four middle rows: pairs of wires 0-9 and 10-19 */
+    const size_t pairs = merge(wires, SIDE, wires + SIDE, SIDE, pair, NULL);
+    unsigned first[LIST], second[LIST], both[FOUR], last[FOUR];
+    merge(wires, SIDE, wires + SIDE, SIDE, NULL, first);
+    for (unsigned k = 0; k < LIST; ++k) second[k] = first[k] + LIST;
+    size_t fours = merge(first, LIST, second, LIST, four, both);
+    /* the fifth row (wires 20-24) moves a rank of the 20 up by at most 5 */
+    const unsigned lo = rank > SIDE ? rank - SIDE : 0, hi = rank < FOUR - 1 ? rank : FOUR - 1;
+    size_t lasts = merge(both + lo, hi - lo + 1, wires + FOUR, SIDE, last_merge, last);
     unsigned char needed[N] = {0};
     needed[last[rank - lo]] = 1;
-    count = prune(tail, count, needed);
+    lasts = prune(last_merge, lasts, needed);
+    fours = prune(four, fours, needed);
 
     strbuf out;
     strbuf_init(&out);
     describe(&out, f, what);
     strbuf_printf(&out, ": rank %u by sorted rows, a column of ROWS outputs\n"
-                        " * at a time sharing the rows' sorts and the pairs' merges; ranks %u-%u of two pairs\n"
-                        " * merged with the middle row */\n",
+                        " * at a time: each row sorted once, every other pair of rows merged once, the four rows\n"
+                        " * two outputs share merged once (to ranks %u-%u), and each output's fifth row merged */\n",
                   rank, lo, hi);
     strbuf_append(&out, "#define CE(v, a, b) { const float t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
                         "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
                         "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
                         "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
                         "#if ROWS > 1\n"
-                        "/* rings: the last 3 input rows sorted, the last 4 pairs of rows merged, the last 5\n"
-                        " * rows' sums (NaN where a row holds one) */\n"
-                        "float row[3][5], pair[4][10], total[5];\n"
+                        "/* rings: the last 5 input rows sorted and their sums (NaN where a row holds one), the\n"
+                        " * last 2 pairs of rows merged; four: the middle rows of outputs t - 4 and t - 3 merged */\n"
+                        "float row[5][5], total[5], pair[2][10], four[20];\n"
                         "#pragma unroll\n"
-                        "for (int r = 0; r < ROWS + 4; ++r) { /* input row r - 2 */\n"
+                        "for (int t = 0; t < ROWS + 4; ++t) { /* input row t - 2 */\n"
                         "    #pragma unroll\n"
-                        "    for (int i = 0; i < 5; ++i) row[r % 3][i] = IN(i - 2, r - 2);\n"
-                        "    total[r % 5] = row[r % 3][0] + row[r % 3][1] + row[r % 3][2] + row[r % 3][3] + row[r % 3][4];\n"
+                        "    for (int i = 0; i < 5; ++i) row[t % 5][i] = IN(i - 2, t - 2);\n"
+                        "    total[t % 5] = row[t % 5][0] + row[t % 5][1] + row[t % 5][2] + row[t % 5][3] + row[t % 5][4];\n"
                         "    ");
-    print_comparators(&out, "row[r % 3]", sort, sorts, 0);
+    print_comparators(&out, "row[t % 5]", sort, sorts, 0);
     strbuf_append(&out, "\n"
-                        "    if (r >= 1) { /* rows r - 3 and r - 2 */\n"
+                        "    if (t >= 2 && t % 2 == 0) { /* rows t - 3 and t - 2 */\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 5; ++i) pair[(r - 1) % 4][i] = row[(r - 1) % 3][i];\n"
-                        "        #pragma unroll\n"
-                        "        for (int i = 0; i < 5; ++i) pair[(r - 1) % 4][i + 5] = row[r % 3][i];\n"
+                        "        for (int i = 0; i < 5; ++i) pair[t / 2 % 2][i] = row[(t - 1) % 5][i], pair[t / 2 % 2][i + 5] = row[t % 5][i];\n"
                         "        ");
-    print_comparators(&out, "pair[(r - 1) % 4]", pair, pairs, 0);
+    print_comparators(&out, "pair[t / 2 % 2]", pair, pairs, 0);
     strbuf_append(&out, "\n"
                         "    }\n"
-                        "    if (r >= 4) { /* output r - 4 */\n"
-                        "        const int k = r - 4;\n"
-                        "        float p[25];\n"
+                        "    if (t >= 4 && t - 4 < ROWS) { /* output t - 4 */\n"
+                        "        if (t % 2 == 0) { /* its rows -1 .. 2, which output t - 3 shares as rows -2 .. 1 */\n"
+                        "            #pragma unroll\n"
+                        "            for (int i = 0; i < 10; ++i) four[i] = pair[t / 2 % 2 ^ 1][i], four[i + 10] = pair[t / 2 % 2][i];\n"
+                        "            ");
+    print_comparators(&out, "four", four, fours, 1);
+    strbuf_append(&out, "\n"
+                        "        }\n"
+                        "        float p[25]; /* the four rows and the fifth: row -2, or row 2 */\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 10; ++i) p[i] = pair[k % 4][i], p[i + 15] = pair[(k + 3) % 4][i];\n"
+                        "        for (int i = 0; i < 20; ++i) p[i] = four[i];\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 5; ++i) p[i + 10] = row[(k + 2) % 3][i];\n"
+                        "        for (int i = 0; i < 5; ++i) p[i + 20] = row[(t % 2 == 0 ? t - 4 : t) % 5][i];\n"
                         "        ");
-    print_comparators(&out, "p", tail, count, 1);
+    print_comparators(&out, "p", last_merge, lasts, 1);
     strbuf_printf(&out, "\n"
-                        "        OUT_AT(k) = p[%u];\n"
-                        "        check_rows |= (isnan(total[0] + total[1] + total[2] + total[3] + total[4]) | (p[%u] == 0.0f)) << k;\n"
+                        "        OUT_AT(t - 4) = p[%u];\n"
+                        "        check_rows |= (isnan(total[0] + total[1] + total[2] + total[3] + total[4]) | (p[%u] == 0.0f)) << (t - 4);\n"
                         "    }\n"
-                        "}\n"
+                        "}\n",
+                  last[rank - lo], last[rank - lo]);
+    strbuf_printf(&out,
                         "#define UNROLL _Pragma(\"unroll 1\")\n"
                         "#else\n"
                         "#define UNROLL _Pragma(\"unroll\")\n"
@@ -347,7 +354,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "    }\n"
                         "}\n"
                         "#undef CE\n#undef LO\n#undef HI\n#undef UNROLL\n",
-                  last[rank - lo], last[rank - lo], rank);
+                  rank);
     return finish(&out, body);
 }
 

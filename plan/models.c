@@ -6,6 +6,7 @@
  * the check cost an ISP calibration solves for. */
 #include "planner.h"
 
+#include "body_check.h"
 #include "models.h"
 
 #include <string.h>
@@ -172,7 +173,8 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
         .cols_per_item = choice->cols_per_item,
         .compute_units = planner->caps->compute_units,
         .max_input_per_output = spec->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
-        .min_group_items = spec->body && planner->caps->type == CLS_DEVICE_GPU &&
+        .min_group_items = spec->body && !cls_body_writes_rows(spec->body) &&
+                                   planner->caps->type == CLS_DEVICE_GPU &&
                                    spec->mask_width * spec->mask_height <= CLS_BODY_MIN_GROUP_WINDOW
                                ? CLS_BODY_MIN_GROUP_ITEMS
                                : 0,

@@ -67,29 +67,48 @@ static const char *line_of(const char *body, const char *prefix)
     return NULL;
 }
 
+/* The line of BODY whose comparators, the first of any kind, work on ARRAY. */
+static const char *comparators_on(const char *body, const char *array)
+{
+    static const char *const kinds[] = {"CE(", "LO(", "HI("};
+    for (const char *line = body; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *text = line + strspn(line, " ");
+        for (int k = 0; k < 3; ++k)
+            if (strncmp(text, kinds[k], 3) == 0 && strncmp(text + 3, array, strlen(array)) == 0 &&
+                text[3 + strlen(array)] == ',')
+                return text;
+    }
+    fail_msg("no comparators on %s", array);
+    return NULL;
+}
+
 /* Runs the 5x5 rectangle's sorted-rows body (the path of blocks of rows without NaN) on one
- * window, VALUES in raster order: each row sorted, rows -2,-1 and 1,2 merged in pairs, the two
- * pairs and the middle row through the rest, up to its first OUT_AT. */
+ * window, VALUES in raster order, as both outputs of a pair of rows see it: each row sorted,
+ * the four rows the two share merged from two pairs, and the fifth row (the first, or the
+ * last) merged with them, up to its first OUT_AT; both must agree. */
 static float run_sorted_rows(const char *body, const float *values)
 {
-    float rows[5][5], pairs[2][10], p[25];
+    float rows[5][5], results[2];
     memcpy(rows, values, sizeof rows);
-    for (int r = 0; r < 5; ++r) run_comparators(line_of(body, "CE(row[r % 3]"), rows[r]);
-    for (int k = 0; k < 2; ++k) {
-        memcpy(pairs[k], rows[3 * k], 5 * sizeof(float));
-        memcpy(pairs[k] + 5, rows[3 * k + 1], 5 * sizeof(float));
-        run_comparators(line_of(body, "CE(pair[(r - 1) % 4]"), pairs[k]);
-    }
-    memcpy(p, pairs[0], sizeof pairs[0]);
-    memcpy(p + 10, rows[2], sizeof rows[2]);
-    memcpy(p + 15, pairs[1], sizeof pairs[1]);
-    const char *out = line_of(body, "OUT_AT(k) = p["), *tail = out; /* the comparators: the line before */
-    while (tail > body && tail[-1] != '\n') --tail;
-    for (--tail; tail > body && tail[-1] != '\n';) --tail;
-    run_comparators(tail, p);
+    for (int r = 0; r < 5; ++r) run_comparators(comparators_on(body, "row[t % 5]"), rows[r]);
     unsigned g;
-    assert_int_equal(sscanf(out, "OUT_AT(k) = p[%u];", &g), 1);
-    return p[g];
+    assert_int_equal(sscanf(line_of(body, "OUT_AT(t - 4) = p["), "OUT_AT(t - 4) = p[%u];", &g), 1);
+    for (int fifth_last = 0; fifth_last < 2; ++fifth_last) {
+        const int first = fifth_last ? 0 : 1, fifth = fifth_last ? 4 : 0; /* the four rows: first .. first + 3 */
+        float four[20], p[25];
+        for (int k = 0; k < 2; ++k) {
+            memcpy(four + 10 * k, rows[first + 2 * k], 5 * sizeof(float));
+            memcpy(four + 10 * k + 5, rows[first + 2 * k + 1], 5 * sizeof(float));
+            run_comparators(comparators_on(body, "pair[t / 2 % 2]"), four + 10 * k);
+        }
+        run_comparators(comparators_on(body, "four"), four);
+        memcpy(p, four, sizeof four);
+        memcpy(p + 20, rows[fifth], sizeof rows[fifth]);
+        run_comparators(comparators_on(body, "p"), p);
+        results[fifth_last] = p[g];
+    }
+    assert_true(results[0] == results[1]);
+    return results[0];
 }
 
 /* Runs a rank body on VALUES (the footprint's pixels in the order it loads them): the unrolled
