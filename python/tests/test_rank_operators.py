@@ -174,6 +174,26 @@ def test_5x5_ranks_keep_the_network_bits(border: str, tmp_path) -> None:
                                           err_msg=f"{kind} 5x5, {pixels.dtype}, {border}, {block} rows")
 
 
+def test_column_body_from_the_docs() -> None:
+    """docs/api.md's OUT_AT example, a vertical 3-tap mean that loads each input row once for a
+    column of outputs, equals scipy in blocks of 1, 3 and 8 rows and three borders."""
+    body = ("float above = IN(0, -1), here = IN(0, 0);\n"
+            "for (int k = 0; k < ROWS; ++k) {\n"
+            "    const float below = IN(0, k + 1);\n"
+            "    OUT_AT(k) = (above + here + below) / 3.0f;\n"
+            "    above = here;\n"
+            "    here = below;\n"
+            "}\n")
+    operator = clstencil.Operator.user(body, 1, 3)
+    image = np.random.default_rng(1).random((37, 29), dtype=np.float32)
+    for border in ("clamp", "mirror", "constant"):
+        expected = ndimage.correlate(image, np.full((3, 1), 1 / 3, np.float32), mode=SCIPY_MODES[border],
+                                     cval=BORDER_VALUE)
+        for rows in (1, 3, 8):
+            np.testing.assert_allclose(filter_in_blocks(image, operator, border, rows), expected, rtol=1e-6,
+                                       atol=1e-6, err_msg=f"{border}, {rows} rows")
+
+
 def test_integer_median_is_exact() -> None:
     image = np.random.default_rng(5).integers(0, 256, (31, 40), dtype=np.uint8)
     result = clstencil.filter(image, "median:5x3", "mirror")
