@@ -123,9 +123,9 @@ typedef struct cls_config_request {
  * and 5x5 windows and for a 3x3 median; 32x4 and 128x1 85 us (1x1, 3x1), 64x4 and 32x8 63-72;
  * with this floor 32x8: 64 (1x1), 80 (3x3), 110 (5x5), 129 us (median 3x3), the same as before at
  * 9x9 and 15x15, but twice as slow at 31x31 (5.2 against 2.6 ms): it holds up to
- * CLS_BODY_MIN_GROUP_WINDOW pixels. A body that writes a column of outputs itself (OUT_AT) does
- * enough work per item and holds many registers: the 5x5 median's took 137 us in 32x8 groups,
- * 117-120 in 32x2, 32x4 and 64x2; it has no floor. */
+ * CLS_BODY_MIN_GROUP_WINDOW pixels. A body that writes a column of several outputs itself
+ * (OUT_AT) does enough work per item and holds many registers: the 5x5 median's took 137 us in
+ * 32x8 groups, 117-120 in 32x2, 32x4 and 64x2; it has no floor. */
 #define CLS_BODY_MIN_GROUP_ITEMS 256
 #define CLS_BODY_MIN_GROUP_WINDOW 225
 

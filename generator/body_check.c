@@ -142,16 +142,20 @@ static int pair(const token *a, const token *b, char c1, char c2)
            b->text == a->text + 1;
 }
 
-/* Whether the name at T[I] is assigned: "=", "op=" or "++"/"--" after it, or "++"/"--" before. */
-static int assigned_at(const token *t, size_t count, size_t i)
+/* Whether what ends at T[LAST] is assigned by what follows it: "=", "op=", "++" or "--". */
+static int assigned_after(const token *t, size_t count, size_t last)
 {
-    if (i + 1 < count && t[i + 1].kind == TOKEN_PUNCT) {
-        const token *a = &t[i + 1], *b = i + 2 < count ? &t[i + 2] : NULL;
-        if (is(a, "=") && !(b && pair(a, b, '=', '='))) return 1;
-        if (b && strchr("+-*/%&|^", a->text[0]) && pair(a, b, a->text[0], '=')) return 1;
-        if (b && (pair(a, b, '+', '+') || pair(a, b, '-', '-'))) return 1;
-    }
-    return i >= 2 && (pair(&t[i - 2], &t[i - 1], '+', '+') || pair(&t[i - 2], &t[i - 1], '-', '-'));
+    if (last + 1 >= count || t[last + 1].kind != TOKEN_PUNCT) return 0;
+    const token *a = &t[last + 1], *b = last + 2 < count ? &t[last + 2] : NULL;
+    if (is(a, "=") && !(b && pair(a, b, '=', '='))) return 1;
+    if (b && strchr("+-*/%&|^", a->text[0]) && pair(a, b, a->text[0], '=')) return 1;
+    return b && (pair(a, b, '+', '+') || pair(a, b, '-', '-'));
+}
+
+/* Whether what starts at T[FIRST] is incremented or decremented before: "++" or "--". */
+static int assigned_before(const token *t, size_t first)
+{
+    return first >= 2 && (pair(&t[first - 2], &t[first - 1], '+', '+') || pair(&t[first - 2], &t[first - 1], '-', '-'));
 }
 
 /* The bytes of one element of the type word T (a vector type's lanes included; 3 lanes take 4),
@@ -184,7 +188,7 @@ typedef struct definition {
 enum { DEFINITIONS_MAX = 64, EVALUATION_DEPTH = 8 };
 #define ARRAY_BYTES_CAP (1LL << 40) /* products saturate here: far above any limit */
 
-/* A constant integer expression of the tokens [i, end): literals, MASK_W, MASK_H, HALF_W, HALF_H
+/* A constant integer expression of the tokens [i, end): literals, MASK_W, MASK_H, HALF_W, HALF_H, ROWS
  * and the body's own object-like #defines of such expressions, with + - * / % and brackets. */
 typedef struct evaluation {
     const token *t;
@@ -208,6 +212,7 @@ static long long evaluate_name(evaluation *v, const token *name)
     if (is(name, "MASK_H")) return v->height;
     if (is(name, "HALF_W")) return v->width / 2;
     if (is(name, "HALF_H")) return v->height / 2;
+    if (is(name, "ROWS")) return CLS_BODY_MAX_ROWS; /* the most a body gets */
     for (size_t k = v->definition_count; k-- > 0;) {
         const definition *d = &v->definitions[k];
         if (d->name->length != name->length || memcmp(d->name->text, name->text, name->length) != 0) continue;
@@ -404,7 +409,7 @@ static cls_status check_tokens(const token *t, size_t count, unsigned width, uns
             const long long bytes = array_bytes(t, count, i, element, definitions, definition_count, width, height);
             if (bytes < 0)
                 return refuse(k->line, "the size of array '%s' is not a constant of integer literals, MASK_W, "
-                                       "MASK_H and the body's own #defines", k->text, k->length);
+                                       "MASK_H, ROWS and the body's own #defines", k->text, k->length);
             private_bytes += bytes;
             if (private_bytes > CLS_BODY_MAX_PRIVATE_BYTES)
                 return cls_fail(CLS_ERR_INVALID_ARGUMENT,
@@ -412,9 +417,10 @@ static cls_status check_tokens(const token *t, size_t count, unsigned width, uns
                                 "(this one %lld): at most %d are accepted",
                                 k->line, private_bytes, bytes, CLS_BODY_MAX_PRIVATE_BYTES);
         }
-        if (is(k, "OUT")) uses_out = 1, assigns_out |= assigned_at(t, count, i);
-        if (is(k, "OUT_AT"))
-            rows = 1, assigns_rows |= after && is(after, "(") && assigned_at(t, count, closing(t, count, i + 1));
+        if (is(k, "OUT")) uses_out = 1, assigns_out |= assigned_before(t, i) || assigned_after(t, count, i);
+        if (is(k, "OUT_AT") && after && is(after, "("))
+            assigns_rows |= assigned_before(t, i) || assigned_after(t, count, closing(t, count, i + 1));
+        rows |= is(k, "OUT_AT");
         if (is(k, "IN") && after && is(after, "(")) {
             const cls_status status = check_window_read(t, count, i, width, height);
             if (status != CLS_OK) return status;

@@ -13,6 +13,8 @@
 /* Private arrays per pixel: a work-item's stack on a CPU runtime (PoCL crashed at 64 KiB with
  * 128 work-items a group) and spilled local memory on a GPU; the largest rank filter's takes 3.8 KiB. */
 #define CLS_BODY_MAX_PRIVATE_BYTES 16384
+/* The most output rows per work-item a body runs with (its ROWS): beyond, a kernel streams. */
+#define CLS_BODY_MAX_ROWS 8
 
 /* Checks BODY for a window of WIDTH x HEIGHT (odd sides). The body runs in a function of its own
  * (emit_body.c), so any name it declares is its own and the kernel's are out of reach; the rules
@@ -25,8 +27,8 @@
  *   of the macros (IN, OUT, MASK, FOR_WINDOW, MASK_W, ...), no #include;
  * - no return or goto (the output would not be written);
  * - IN(dx, dy) with integer literals stays inside the window (|dx| <= WIDTH/2, |dy| <= HEIGHT/2);
- * - arrays have sizes made of integer literals, MASK_W, MASK_H, HALF_W, HALF_H and the body's
- *   own object-like #defines (or an initializer list), and take at most
+ * - arrays have sizes made of integer literals, MASK_W, MASK_H, HALF_W, HALF_H, ROWS (counted as
+ *   CLS_BODY_MAX_ROWS) and the body's own object-like #defines (or an initializer list), and take at most
  *   CLS_BODY_MAX_PRIVATE_BYTES together.
  * Returns CLS_OK, or CLS_ERR_INVALID_ARGUMENT with the rule and the body's line in
  * cls_last_error(). */

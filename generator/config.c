@@ -250,6 +250,7 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "the operator body runs in stages, a kernel each: create it as a filter or a pipeline "
                         "stage (cls_generate_source gives every stage's source), not as one kernel");
+    config->body_writes_rows = spec->body && cls_body_writes_rows(spec->body);
     config->masks = spec->mask_count ? spec->mask_count : 1;
     const size_t taps = (size_t)spec->mask_width * spec->mask_height * config->masks;
     config->coefficients = malloc(taps * sizeof(float));
@@ -303,13 +304,14 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
      * as long as the unrolled calls stay within CLS_BODY_BLOCK_BYTES of body text. H200, f32
      * 4096x4096: median 3x3 129 -> 65 µs at 8 rows (its fastest kernel built in 2.2 s, not
      * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61. A body that writes a column of outputs itself
-     * (OUT_AT) is called once per column, so only its own length counts: the 5x5 rectangle's
-     * ranks, by sorted rows whose sorts and merges the column shares. The 13x13 bilateral
+     * (OUT_AT) is called once per column, so only its own length counts (it is assumed to walk
+     * its rows rather than repeat its text per row): the 5x5 rectangle's ranks, by sorted rows
+     * whose sorts and merges the column shares. The 25-pixel bound holds for those too. The 13x13 bilateral
      * filter gains nothing and stays at one row (its body is too long), as PoCL does (no rows
      * there). */
     if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
         default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
-        (cls_body_writes_rows(spec->body) ? 1 : default_rows) * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
+        (config->body_writes_rows ? 1 : default_rows) * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
         config->rows = default_rows;
     /* A streaming policy (default_rows of 16 or more) streams where streaming applies, else keeps
      * one row. */

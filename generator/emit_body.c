@@ -17,7 +17,6 @@
  * kernel's variables (input, output, pitches, ...) are out of its reach. IN and MASK expand to
  * names with the reserved prefix cls_, which a body may not use (body_check.c). The kernel calls
  * the region's function where a weighted sum would be: sum = cls_operator_lo_lo(...). */
-#include "body_check.h"
 #include "emit.h"
 
 #include <stdio.h>
@@ -72,7 +71,7 @@ static void append_names(strbuf *out, const parameter *p, size_t n, const char *
     for (size_t k = 0; k < n; ++k) strbuf_printf(out, "%s%s%s", k ? ", " : "", prefix, p[k].name);
 }
 
-/* "float NAME(declarations)\n{\n" with every parameter marked used (some regions need none of
+/* "TYPE NAME(declarations)\n{\n" with every parameter marked used (some regions need none of
  * the checks' values). */
 static void open_function(strbuf *out, const char *type, const char *name, const parameter *p, size_t n,
                           const char *prefix, const char *extra)
@@ -126,7 +125,7 @@ static void emit_window_function(emitter *program, const access *a, const char *
                        check_words(a->y, 1));
     open_function(out, "float", name, p, n, "", ", const int dx, const int dy");
     strbuf_append(out, "    return ");
-    const int rows = cls_body_writes_rows(program->config->spec.body);
+    const int rows = program->config->body_writes_rows;
     access_pixel(program, a, " + clamp(dx, -HALF_W, HALF_W)",
                  rows ? " + clamp(dy, -HALF_H, HALF_H + ROWS - 1)" : " + clamp(dy, -HALF_H, HALF_H)");
     strbuf_append(out, ";\n}\n\n");
@@ -141,7 +140,7 @@ static void emit_operator_function(emitter *program, const access *a, const char
     const size_t readers = window_parameters(a, reader); /* the first of p */
     char name[64];
     snprintf(name, sizeof name, "cls_operator_%s", suffix);
-    const int rows = cls_body_writes_rows(program->config->spec.body);
+    const int rows = program->config->body_writes_rows;
     strbuf_append(out, "/* The operator body: its names are its own; the kernel's are not in scope. */\n");
     if (rows) open_function(out, "void", name, p, n, "cls_", ", __private float *cls_outs");
     else open_function(out, "float", name, p, n, "cls_", "");
@@ -158,6 +157,17 @@ static void emit_operator_function(emitter *program, const access *a, const char
     strbuf_append(out, rows ? "    }\n#undef IN\n#undef OUT_AT\n}\n\n" : "    }\n    return cls_out;\n#undef IN\n}\n\n");
 }
 
+/* The call's arguments: the parameters' names, the column's (row's) with COLUMN (ROW) added. */
+static void append_arguments(strbuf *out, const access *a, const parameter *p, size_t n, const char *column,
+                             const char *row)
+{
+    for (size_t k = 0; k < n; ++k) {
+        const int x = !strcmp(p[k].name, a->base_x) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "x"));
+        const int y = !strcmp(p[k].name, a->base_y) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "y"));
+        strbuf_printf(out, "%s%s%s", k ? ", " : "", p[k].name, x ? column : y ? row : "");
+    }
+}
+
 /* A call of a body that writes OUT_AT: once per column of the block, into an array of its ROWS
  * outputs that the block's sums then take. */
 static void emit_rows_call(emitter *e, int indent, const access *a, const char *suffix, const parameter *p, size_t n)
@@ -167,11 +177,8 @@ static void emit_rows_call(emitter *e, int indent, const access *a, const char *
     strbuf_line(e->out, indent + 1, "float body_rows[ROWS] = {0.0f};");
     indent_line(e->out, indent + 1);
     strbuf_printf(e->out, "cls_operator_%s(", suffix);
-    for (size_t k = 0; k < n; ++k) {
-        const int x = !strcmp(p[k].name, a->base_x) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "x"));
-        strbuf_printf(e->out, "%s%s", p[k].name, x ? " + l, " : ", ");
-    }
-    strbuf_append(e->out, "body_rows);\n");
+    append_arguments(e->out, a, p, n, " + l", "");
+    strbuf_append(e->out, ", body_rows);\n");
     strbuf_line(e->out, indent + 1, "#pragma unroll");
     strbuf_line(e->out, indent + 1, "for (int k = 0; k < ROWS; ++k)");
     indent_line(e->out, indent + 2);
@@ -185,7 +192,7 @@ void emit_body_call(emitter *e, int indent, const access *a)
     char suffix[32];
     if (a->kind == ACCESS_TILE) snprintf(suffix, sizeof suffix, "tile");
     else snprintf(suffix, sizeof suffix, "%s_%s", check_name(a->x), check_name(a->y));
-    const int rows = cls_body_writes_rows(e->config->spec.body);
+    const int rows = e->config->body_writes_rows;
     char signature[64];
     snprintf(signature, sizeof signature, "%s cls_operator_%s(", rows ? "void" : "float", suffix);
     if (!strstr(strbuf_text(e->program), signature)) { /* regions with equal checks share one */
@@ -210,11 +217,7 @@ void emit_body_call(emitter *e, int indent, const access *a)
     }
     indent_line(e->out, indent);
     strbuf_printf(e->out, "%s = cls_operator_%s(", block ? "sum[0][k][l]" : "sum", suffix);
-    for (size_t k = 0; k < n; ++k) {
-        const int column = !strcmp(p[k].name, a->base_x) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "x"));
-        const int row = !strcmp(p[k].name, a->base_y) || (a->kind == ACCESS_TILE && !strcmp(p[k].name, "y"));
-        strbuf_printf(e->out, "%s%s%s", k ? ", " : "", p[k].name, !block ? "" : column ? " + l" : row ? " + k" : "");
-    }
+    append_arguments(e->out, a, p, n, block ? " + l" : "", block ? " + k" : "");
     strbuf_append(e->out, ");\n");
 }
 

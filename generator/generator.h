@@ -42,6 +42,7 @@ typedef struct cls_kernel_config {
     cls_generation_policy policy; /* the device's, else the defaults */
     float *coefficients;     /* owned copy */
     char *body;              /* owned copy of spec.body, or NULL */
+    int body_writes_rows;    /* the body writes a column of outputs (OUT_AT) */
     cls_partition partition; /* never AUTO */
     unsigned group_width, group_height;
     unsigned simd_width;     /* used by isp-warp only */

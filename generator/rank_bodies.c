@@ -214,17 +214,18 @@ static void print_comparators(strbuf *out, const char *array, const comparator *
     }
 }
 
-/* Rank RANK of the 5x5 rectangle by sorted rows, for a column of ROWS outputs (OUT_AT): each
- * input row sorted once, each pair of adjacent rows merged once into a list of 10, and each
- * output's window is then its rows -2,-1 pair, row 0 and its rows 1,2 pair: those two lists
- * merged into the 6 ranks (fewer at the ends) that adding row 0's 5 pixels can still make rank
- * RANK, and those merged with row 0. The column walks down its input rows keeping the last 3
- * sorted rows and the last 4 pairs in rings, fully unrolled, so the arrays stay in registers
- * and the outputs share the sorts and merges by construction: per output 18 minima and maxima
- * of a row's sort, 30 of a pair's merge and 46 of its own, against 196 for the Batcher network.
- * H200, f32 4096^2, 8 rows: 276 us for the Batcher network at one row, 208 with one body call
- * per output (the compiler shared little); walking the column 176 with a sum of 1/x per row as
- * the check, 143 without any, 154 with the check below (groups of 32x4).
+/* Rank RANK of the 5x5 rectangle by sorted rows, for a column of ROWS outputs (OUT_AT). Two
+ * neighbouring outputs share four rows of their windows: an even output's rows -1 .. 2, which
+ * the next output sees as rows -2 .. 1. So the column walks down its input rows: each row
+ * sorted once, every other pair of rows merged once into a list of 10, the two pairs of the
+ * shared rows merged once for two outputs, to the 6 ranks (fewer at the ends) that adding a row
+ * of 5 can still make rank RANK, and those merged with each output's own fifth row (its first,
+ * or its last). The walk is fully unrolled and keeps the last 5 sorted rows and the last 2 pairs
+ * in rings, so the arrays stay in registers: per output about 18 minima and maxima of a row's
+ * sort, 15 of a pair's merge, 18 of the shared rows' and 10 of its own (74 in clang's NVPTX
+ * output at 8 rows), against 196 for the Batcher network. H200, f32 4096^2, median:5x5 at 8
+ * rows: 276 us for the Batcher network at one row, 208 with one body call per output (the
+ * compiler shared little), 169 walking with every pair merged, 115-117 so (docs/performance.md).
  *
  * Every network of comparators gives the rank's value, but not always the same bits: where a
  * NaN is in the window (fmin and fmax drop it and copy the other value) or both zeros (equal,
@@ -232,11 +233,13 @@ static void print_comparators(strbuf *out, const char *array, const comparator *
  * a NaN the networks' values compare equal, so only a zero result can differ in its bits. So
  * where an output is a zero, or its window's sum is NaN (a NaN in it, or infinities of both
  * signs), the column's input rows are searched for NaNs and zeros of each sign after the walk,
- * and an output whose window holds a NaN, or +0 with -0, runs unrolled_rank's network
- * over its pixels in raster order (Batcher's loops, rolled): the results stay those of that
- * network, bit for bit. With one output row (ROWS 1:
- * nothing to share; PoCL) the body is that network alone, its loops unrolled: the compiler
- * drops what rank RANK does not depend on, as selection_network does. */
+ * and an output whose window holds a NaN, or +0 with -0, runs unrolled_rank's network over its
+ * pixels in raster order (Batcher's loops, rolled): the results stay those of that network, bit
+ * for bit, on devices that keep single-precision denormals (a flushed denormal compares equal to
+ * a zero without being one). The search runs for every column of an image of zeros (H200: 171
+ * against 115 us). With one output row (ROWS 1: nothing to share; PoCL) the body is that
+ * network alone, its loops unrolled: the compiler drops what rank RANK does not depend on, as
+ * selection_network does. */
 static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *what, char **body)
 {
     enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE, FOUR = 2 * LIST };
@@ -268,8 +271,8 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
     strbuf_append(&out, "#define CE(v, a, b) { const float t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
                         "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
                         "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
-                        "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
                         "#if ROWS > 1\n"
+                        "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
                         "/* rings: the last 5 input rows sorted and their sums (NaN where a row holds one), the\n"
                         " * last 2 pairs of rows merged; four: the middle rows of outputs t - 4 and t - 3 merged */\n"
                         "float row[5][5], total[5], pair[2][10], four[20];\n"
@@ -291,7 +294,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "    if (t >= 4 && t - 4 < ROWS) { /* output t - 4 */\n"
                         "        if (t % 2 == 0) { /* its rows -1 .. 2, which output t - 3 shares as rows -2 .. 1 */\n"
                         "            #pragma unroll\n"
-                        "            for (int i = 0; i < 10; ++i) four[i] = pair[t / 2 % 2 ^ 1][i], four[i + 10] = pair[t / 2 % 2][i];\n"
+                        "            for (int i = 0; i < 10; ++i) four[i] = pair[(t / 2 + 1) % 2][i], four[i + 10] = pair[t / 2 % 2][i];\n"
                         "            ");
     print_comparators(&out, "four", four, fours, 1);
     strbuf_append(&out, "\n"
@@ -314,8 +317,8 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "#else\n"
                         "#define UNROLL _Pragma(\"unroll\")\n"
                         "#endif\n"
-                        "/* Rare, and outside the unrolled walk (which stays in registers): the outputs whose window\n"
-                        " * holds a NaN, or +0 with -0, take the network; with one row, every output. */\n"
+                        "/* After the unrolled walk (which stays in registers): the outputs whose window holds a NaN,\n"
+                        " * or +0 with -0, take the network; with one row, every output. */\n"
                         "int network_rows = ROWS > 1 ? 0 : 1;\n"
                         "#if ROWS > 1\n"
                         "if (check_rows) {\n"

@@ -173,7 +173,7 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
         .cols_per_item = choice->cols_per_item,
         .compute_units = planner->caps->compute_units,
         .max_input_per_output = spec->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
-        .min_group_items = spec->body && !cls_body_writes_rows(spec->body) &&
+        .min_group_items = spec->body && !(cls_body_writes_rows(spec->body) && choice->rows_per_item > 1) &&
                                    planner->caps->type == CLS_DEVICE_GPU &&
                                    spec->mask_width * spec->mask_height <= CLS_BODY_MIN_GROUP_WINDOW
                                ? CLS_BODY_MIN_GROUP_ITEMS

@@ -36,7 +36,8 @@ class Operator:
     def user(cls, body: str, width: int = 3, height: int = 3,
              mask: Sequence[float] | np.ndarray | None = None) -> "Operator":
         """A user-written operator: OpenCL C statements over a width x height window that read
-        IN(dx, dy), MASK(dx, dy), may loop FOR_WINDOW(dx, dy) { ... } and assign OUT. mask
+        IN(dx, dy), MASK(dx, dy), may loop FOR_WINDOW(dx, dy) { ... } and assign OUT (or, for a
+        column of ROWS outputs at once, OUT_AT(k); docs/api.md). mask
         (height x width values, row by row) defaults to all ones. A compile error raises
         ClstencilError with the build log, lines numbered from the body's first line."""
         if not isinstance(body, str):

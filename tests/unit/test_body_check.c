@@ -100,6 +100,11 @@ static void column_bodies(void **state)
     refused("OUT_AT(0) = 1; OUT = 2;", 3, 3, "uses both OUT (one output) and OUT_AT(k)");
     refused("float a = OUT; OUT_AT(0) = a;", 3, 3, "uses both OUT");
     refused("float a = OUT_AT(0);", 3, 3, "never assigns OUT_AT(k)");
+    refused("int k = 0; float a = OUT_AT(k++);", 3, 3, "never assigns OUT_AT(k)");
+    accepted("++OUT_AT(0);", 3, 3);
+    accepted("OUT_AT(ROWS - 1)--;", 3, 3);
+    accepted("float s[ROWS]; for (int k = 0; k < ROWS; ++k) OUT_AT(k) = s[k] = IN(0, k);", 3, 3);
+    refused("float s[ROWS * 1000]; OUT_AT(0) = 1;", 3, 3, "32000 bytes"); /* ROWS counts as 8 */
     refused("float OUT_AT = 1; OUT = OUT_AT;", 3, 3, "declares 'OUT_AT', a macro of the generated code");
     refused("#define OUT_AT(k) x\nOUT = 1;", 3, 3, "#define or #undef of 'OUT_AT'");
 }
