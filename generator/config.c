@@ -306,9 +306,9 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
      * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61. A body that writes a column of outputs itself
      * (OUT_AT) is called once per column, so only its own length counts (it is assumed to walk
      * its rows rather than repeat its text per row): the 5x5 rectangle's ranks, by sorted rows
-     * whose sorts and merges the column shares. The 25-pixel bound holds for those too. The 13x13 bilateral
-     * filter gains nothing and stays at one row (its body is too long), as PoCL does (no rows
-     * there). */
+     * whose sorts and merges the column shares. The 25-pixel bound holds for those too. The
+     * 13x13 bilateral filter gains nothing and stays at one row (its body is too long), as PoCL
+     * does (no rows there). */
     if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
         default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
         (config->body_writes_rows ? 1 : default_rows) * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
