@@ -3,7 +3,7 @@
  * one element-wise kernel that adds them into the output's type. */
 #include "build.h"
 
-#include "elementwise.h"
+#include "elementwise_kernel.h"
 #include "error.h"
 #include "strbuf.h"
 
@@ -40,16 +40,14 @@ static void release_work(void *opaque)
 static cls_status create_sum(cls_low_rank *work, cls_pixel_type output_type, cls_build_info *info)
 {
     static const char *const names[CLS_LOW_RANK_MAX] = {"t0", "t1", "t2", "t3"};
-    const cls_pixel_type types[CLS_LOW_RANK_MAX] = {CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_PIXEL_F32};
+    static const cls_pixel_type types[CLS_LOW_RANK_MAX] = {CLS_PIXEL_F32, CLS_PIXEL_F32, CLS_PIXEL_F32,
+                                                           CLS_PIXEL_F32};
     char expression[32] = "t0";
     for (unsigned k = 1; k < work->rank; ++k) strcat(expression, k == 1 ? " + t1" : k == 2 ? " + t2" : " + t3");
-    char *source = cls_elementwise_source(expression, names, types, work->rank, output_type);
-    if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
-    const cls_kernel_source kernel = {source, CLS_ELEMENTWISE_KERNEL_NAME, 0};
-    cls_status status = cls_program_get(work->context, &kernel, &work->program, info);
-    cl_int error = CL_SUCCESS;
-    if (status == CLS_OK && !(work->sum = clCreateKernel(work->program, CLS_ELEMENTWISE_KERNEL_NAME, &error)))
-        status = cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
+    char *source = NULL;
+    cls_status status = cls_elementwise_build(work->context, expression, names, types, work->rank, output_type,
+                                              &work->program, &work->sum, &source, info);
+    if (!source) return status;
     /* every pair's sources, then the sum's */
     strbuf text;
     strbuf_init(&text);
@@ -114,28 +112,13 @@ static cls_status enqueue_sum(cls_low_rank *work, cl_mem output, const cls_resol
                               const cl_event *wait_list, cl_event *event)
 {
     const cls_launch_geometry *g = &r->geometry;
-    cl_kernel k = work->sum;
-    cl_uint argument = 0;
-    cl_int error = CL_SUCCESS;
-    const cl_int zero = 0, width = (cl_int)g->width;
-    for (unsigned t = 0; t < work->rank; ++t) {
-        error |= clSetKernelArg(k, argument++, sizeof work->terms[t], &work->terms[t]);
-        error |= clSetKernelArg(k, argument++, sizeof zero, &zero);
-        error |= clSetKernelArg(k, argument++, sizeof width, &width);
-    }
-    const size_t pixel = cls_pixel_size(work->output_type);
-    const cl_int offset = (cl_int)(r->offset[1] / pixel), pitch = (cl_int)(r->pitch[1] / pixel);
-    error |= clSetKernelArg(k, argument++, sizeof output, &output);
-    error |= clSetKernelArg(k, argument++, sizeof offset, &offset);
-    error |= clSetKernelArg(k, argument++, sizeof pitch, &pitch);
-    const cl_int4 region = {{(cl_int)g->roi_x, (cl_int)g->roi_y, (cl_int)(g->roi_x + g->roi_width),
-                             (cl_int)(g->roi_y + g->roi_height)}};
-    error |= clSetKernelArg(k, argument, sizeof region, &region);
-    const size_t global[2] = {g->roi_width, g->roi_height};
-    if (error == CL_SUCCESS)
-        error = clEnqueueNDRangeKernel(work->context->queue, k, 2, NULL, global, NULL, wait_count, wait_list, event);
-    return error == CL_SUCCESS ? CLS_OK
-                               : cls_fail(CLS_ERR_OPENCL, "launching the low-rank sum failed: %s", cls_cl_error_name(error));
+    cls_elementwise_image terms[CLS_LOW_RANK_MAX];
+    for (unsigned t = 0; t < work->rank; ++t) terms[t] = (cls_elementwise_image){work->terms[t], 0, 0, CLS_PIXEL_F32};
+    const cls_elementwise_image to = {output, r->offset[1], r->pitch[1], work->output_type};
+    const cl_int region[4] = {(cl_int)g->roi_x, (cl_int)g->roi_y, (cl_int)(g->roi_x + g->roi_width),
+                              (cl_int)(g->roi_y + g->roi_height)};
+    return cls_elementwise_enqueue(work->context, work->sum, terms, work->rank, &to, g->width, region, wait_count,
+                                   wait_list, event, "the low-rank sum");
 }
 
 /* The work's launch (cls_work_ops): every pair after wait_list into its term, then the sum;

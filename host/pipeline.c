@@ -6,6 +6,7 @@
 #include "error.h"
 #include "generator.h"
 #include "build.h"
+#include "elementwise_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,17 +164,9 @@ static cls_status build_elementwise(cls_pipeline *pipeline, pipeline_node *node,
         names[k] = pipeline->nodes[node->operands[k]].name;
         types[k] = pipeline->nodes[node->operands[k]].type;
     }
-    char *source = cls_elementwise_source(expression, names, types, node->operand_count, node->type);
-    if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
-    cls_build_info info;
-    const cls_kernel_source kernel = {source, CLS_ELEMENTWISE_KERNEL_NAME, 0};
-    cls_status status = cls_program_get(pipeline->context, &kernel, &node->program, &info);
-    free(source);
-    if (status != CLS_OK) return cls_fail(status, "element-wise stage '%s': %s", node->name, cls_last_error());
-    cl_int error;
-    node->kernel = clCreateKernel(node->program, CLS_ELEMENTWISE_KERNEL_NAME, &error);
-    if (error != CL_SUCCESS) return cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
-    return CLS_OK;
+    const cls_status status = cls_elementwise_build(pipeline->context, expression, names, types, node->operand_count,
+                                                    node->type, &node->program, &node->kernel, NULL, NULL);
+    return status == CLS_OK ? CLS_OK : cls_fail(status, "element-wise stage '%s': %s", node->name, cls_last_error());
 }
 
 cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name, const char *expression,

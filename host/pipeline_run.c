@@ -4,8 +4,10 @@
  * reads it, then the buffer is free for a later stage (a chain needs two, as before). */
 #include "pipeline_graph.h"
 
+#include "elementwise_kernel.h"
 #include "error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,31 +115,15 @@ static cls_status enqueue_elementwise(const cls_pipeline *pipeline, const pipeli
                                       placed to, const cls_image_desc *image, const cl_int roi[4],
                                       cl_uint wait_count, const cl_event *wait_list, cl_event *event)
 {
-    cl_kernel k = node->kernel;
-    cl_int error = CL_SUCCESS;
-    cl_uint argument = 0;
-    for (size_t j = 0; j <= node->operand_count; ++j) {
-        const int output = j == node->operand_count;
-        const placed *p = output ? &to : &from[j];
-        const size_t pixel = cls_pixel_size(output ? node->type : pipeline->nodes[node->operands[j]].type);
-        const size_t pitch = p->pitch ? p->pitch : image->width * pixel;
-        if (p->offset % pixel || pitch % pixel)
-            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s': offsets and row pitches must be "
-                                                      "whole pixels", node->name);
-        const cl_int offset = (cl_int)(p->offset / pixel), pitch_pixels = (cl_int)(pitch / pixel);
-        error |= clSetKernelArg(k, argument++, sizeof p->buffer, &p->buffer);
-        error |= clSetKernelArg(k, argument++, sizeof offset, &offset);
-        error |= clSetKernelArg(k, argument++, sizeof pitch_pixels, &pitch_pixels);
-    }
-    const cl_int4 region = {{roi[0], roi[1], roi[2], roi[3]}};
-    error |= clSetKernelArg(k, argument, sizeof region, &region);
-    const size_t global[2] = {(size_t)(roi[2] - roi[0]), (size_t)(roi[3] - roi[1])};
-    if (error == CL_SUCCESS)
-        error = clEnqueueNDRangeKernel(pipeline->context->queue, k, 2, NULL, global, NULL, wait_count, wait_list, event);
-    if (error != CL_SUCCESS)
-        return cls_fail(CLS_ERR_OPENCL, "launching element-wise stage '%s' failed: %s", node->name,
-                        cls_cl_error_name(error));
-    return CLS_OK;
+    cls_elementwise_image operands[CLS_ELEMENTWISE_OPERANDS_MAX];
+    for (size_t j = 0; j < node->operand_count; ++j)
+        operands[j] = (cls_elementwise_image){from[j].buffer, from[j].offset, from[j].pitch,
+                                              pipeline->nodes[node->operands[j]].type};
+    const cls_elementwise_image output = {to.buffer, to.offset, to.pitch, node->type};
+    char what[96];
+    snprintf(what, sizeof what, "element-wise stage '%s'", node->name);
+    return cls_elementwise_enqueue(pipeline->context, node->kernel, operands, node->operand_count, &output,
+                                   image->width, roi, wait_count, wait_list, event, what);
 }
 
 /* Stage node I: reads its operands, writes its temporary or (the last) the output. */
