@@ -185,7 +185,7 @@ static void operator_body_is_planned_from_three_builds(void **state)
 {
     fixture *f = *state;
     cls_operator *op = NULL;
-    const cls_spec spec = operator_spec("median:3", CLS_BORDER_CLAMP, 4096, &op);
+    const cls_spec spec = operator_spec("min:3", CLS_BORDER_CLAMP, 4096, &op);
     cls_tuning choice = {CLS_TUNING_INIT};
     /* ISP at naive's registers saves the border checks: ISP */
     f->runtime.isp_registers = f->runtime.naive_registers;
@@ -199,6 +199,21 @@ static void operator_body_is_planned_from_three_builds(void **state)
     assert_int_equal(cls_plan_models(&f->planner, &spec, 4096, 4096, &choice), CLS_OK);
     assert_int_equal(f->runtime.builds, 3);
     assert_int_equal(choice.partition, CLS_PARTITION_NAIVE);
+    cls_operator_release(op);
+}
+
+/* A body that writes its column of outputs (the 3x3 median) in blocks of rows gets the models'
+ * shape without that floor (H200: 32x2 ran it 20% faster than 32x8 did the body of one output). */
+static void column_body_has_no_group_floor(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op = NULL;
+    const cls_spec spec = operator_spec("median:3", CLS_BORDER_CLAMP, 4096, &op);
+    cls_tuning choice = {CLS_TUNING_INIT};
+    f->runtime.isp_registers = f->runtime.naive_registers;
+    assert_int_equal(cls_plan_models(&f->planner, &spec, 4096, 4096, &choice), CLS_OK);
+    assert_true(choice.rows_per_item > 1);
+    assert_true(choice.group_width * choice.group_height < 256);
     cls_operator_release(op);
 }
 
@@ -239,6 +254,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(tuned_operator_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(capped_weighted_sum_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),

@@ -111,10 +111,40 @@ static float run_sorted_rows(const char *body, const float *values)
     return results[0];
 }
 
+static float median_of_three(float a, float b, float c)
+{
+    return fmaxf(fminf(a, b), fminf(fmaxf(a, b), c));
+}
+
+/* Runs the 3x3 median's body (sorted rows) on one window, VALUES in raster order, after checking
+ * that its text says what this does: each row's minimum, median and maximum, then the median of
+ * the rows' largest minimum, median middle and smallest maximum. */
+static float run_median_3x3(const char *body, const float *values)
+{
+    assert_non_null(strstr(body, "#define MEDIAN3(a, b, c) fmax(fmin(a, b), fmin(fmax(a, b), c))\n"));
+    assert_non_null(strstr(body, "low[t % 3] = fmin(fmin(a, b), c);\n"));
+    assert_non_null(strstr(body, "middle[t % 3] = MEDIAN3(a, b, c);\n"));
+    assert_non_null(strstr(body, "high[t % 3] = fmax(fmax(a, b), c);\n"));
+    assert_non_null(strstr(body, "OUT_AT(t - 2) = MEDIAN3(lows, middles, highs);\n"));
+    float low[3], middle[3], high[3];
+    for (int r = 0; r < 3; ++r) {
+        const float a = values[3 * r], b = values[3 * r + 1], c = values[3 * r + 2];
+        low[r] = fminf(fminf(a, b), c);
+        middle[r] = median_of_three(a, b, c);
+        high[r] = fmaxf(fmaxf(a, b), c);
+    }
+    return median_of_three(fmaxf(fmaxf(low[0], low[1]), low[2]), median_of_three(middle[0], middle[1], middle[2]),
+                           fminf(fminf(high[0], high[1]), high[2]));
+}
+
 /* Runs a rank body on VALUES (the footprint's pixels in the order it loads them): the unrolled
- * network, or the 5x5 rectangle's sorted rows. */
+ * network, the 3x3 median's or the 5x5 rectangle's sorted rows. */
 static float run_network(const char *body, const float *values, unsigned n)
 {
+    if (strstr(body, "MEDIAN3(lows, middles, highs)")) {
+        assert_int_equal(n, 9);
+        return run_median_3x3(body, values);
+    }
     if (strstr(body, "by sorted rows")) {
         assert_int_equal(n, 25);
         return run_sorted_rows(body, values);
@@ -209,6 +239,26 @@ static void sorted_rows_select_every_rank(void **state)
         }
         free(body);
     }
+}
+
+/* The 3x3 median by sorted rows on every window of the values 0, 1 and 2 (every pattern of ties),
+ * against sorting; the body within the rules and writing its column of outputs. */
+static void median_3x3_on_every_window_of_ties(void **state)
+{
+    (void)state;
+    const cls_footprint f = {CLS_FOOTPRINT_RECT, 3, 3, NULL, 0};
+    char *body = NULL;
+    assert_int_equal(cls_rank_body(&f, 4, "test", &body), CLS_OK);
+    assert_true(cls_body_writes_rows(body));
+    assert_int_equal(cls_body_check(body, 3, 3), CLS_OK);
+    for (unsigned pattern = 0; pattern < 19683; ++pattern) { /* 3^9 */
+        float values[9], sorted[9];
+        for (unsigned k = 0, p = pattern; k < 9; ++k, p /= 3) sorted[k] = values[k] = (float)(p % 3);
+        qsort(sorted, 9, sizeof *sorted, ascending);
+        const float got = run_network(body, values, 9);
+        if (got != sorted[4]) fail_msg("window %u: %g, not %g", pattern, got, sorted[4]);
+    }
+    free(body);
 }
 
 /* Every window the parser accepts gives a body within the rules (the parser validates it) and
@@ -432,7 +482,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
-        cmocka_unit_test(sorted_rows_select_every_rank),
+        cmocka_unit_test(sorted_rows_select_every_rank), cmocka_unit_test(median_3x3_on_every_window_of_ties),
         cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
         cmocka_unit_test(refusals_name_the_rule), cmocka_unit_test(rectangles_separate),
         cmocka_unit_test(van_herk_sources),    cmocka_unit_test(extremum_stage_rules),
