@@ -1,7 +1,7 @@
 /* rank_bodies.c — the text of the rank filters' operator bodies (see rank_bodies.h): a pruned
- * Batcher odd-even merge network over registers for small footprints (the 3x3 median and, in
- * blocks of rows, the 5x5 rectangle by sorted rows whose sorts the block shares), a private array and
- * Wirth's quickselect for larger ones, and fmin/fmax loops for min, max and their difference.
+ * Batcher odd-even merge network over registers for small footprints, sorted rows (whose sorts
+ * a block of rows shares) for the 3x3 median and, in blocks of rows, the 5x5 rectangle, a private
+ * array and Wirth's quickselect for larger ones, and fmin/fmax loops for min, max and their difference.
  * A mask file's footprint is tested with MASK in the loops, listed pixel by pixel in networks. */
 #include "rank_bodies.h"
 
