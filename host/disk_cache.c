@@ -9,6 +9,7 @@
  * modification time, which eviction sorts by. */
 #include "disk_cache.h"
 
+#include "byte_size.h"
 #include "cache_trust.h"
 #include "error.h"
 #include "files.h"
@@ -34,21 +35,6 @@ static atomic_ulong cache_hits, cache_misses;
 
 void cls_disk_cache_count(int hit) { atomic_fetch_add(hit ? &cache_hits : &cache_misses, 1); }
 
-static int parse_size(const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*text < '0' || *text > '9') return 0;
-    unsigned long long value = strtoull(text, &end, 10);
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10, ++end;
-    else if (*end == 'M' || *end == 'm') shift = 20, ++end;
-    else if (*end == 'G' || *end == 'g') shift = 30, ++end;
-    if (errno || *end || value > (UINT64_MAX >> shift)) return 0;
-    *out = (uint64_t)value << shift;
-    return 1;
-}
-
 cls_status cls_disk_cache_open(cls_disk_cache *cache)
 {
     memset(cache, 0, sizeof *cache);
@@ -64,7 +50,7 @@ cls_status cls_disk_cache_open(cls_disk_cache *cache)
     if (cache->enabled && !cls_cache_folder_trusted(strbuf_text(&cache->directory), NULL, 0)) cache->enabled = 0;
     cache->max_bytes = CLS_CACHE_DEFAULT_MAX;
     const char *max = getenv("CLSTENCIL_CACHE_MAX");
-    if (max && *max && !parse_size(max, &cache->max_bytes)) {
+    if (max && *max && !cls_byte_size_parse(max, &cache->max_bytes)) {
         strbuf_free(&cache->directory);
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "CLSTENCIL_CACHE_MAX='%s' is not a size (bytes, or a number with K, M or G)", max);

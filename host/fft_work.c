@@ -11,13 +11,14 @@
 #include "fft_transform.h"
 #include "generator.h"
 #include "build.h"
+#include "byte_size.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The largest transform side where the device's record names none, and the bytes of tiles one
- * chunk may take. */
+ * chunk may take (CLSTENCIL_FFT_CHUNK_MAX sets fewer or more). */
 #define FFT_MAX_TILE 1024u
 #define FFT_CHUNK_BYTES ((cl_ulong)256 << 20)
 /* The plans a filter keeps: a region's layout and the last strip's, say, without planning again. */
@@ -45,6 +46,7 @@ typedef struct cls_fft_work {
     cls_context *context;
     const cls_kernel_config *config; /* the filter's, which outlives the work */
     unsigned max_tile;
+    cl_ulong chunk_bytes; /* the most bytes of tiles one chunk takes */
     cl_program program;
     cl_kernel gather, multiply, scatter;
     fft_plan plans[FFT_PLANS];
@@ -89,6 +91,24 @@ static cls_status max_tile_for(const cls_context *context, unsigned *max_tile)
     return CLS_OK;
 }
 
+/* The bytes of tiles a chunk may take: CLSTENCIL_FFT_CHUNK_MAX (a size: bytes, or a number with
+ * K, M or G; below one tile's bytes a chunk is one tile), else FFT_CHUNK_BYTES; at most the
+ * device's largest buffer. */
+static cls_status chunk_bytes_for(const cls_context *context, cl_ulong *chunk_bytes)
+{
+    uint64_t bytes = FFT_CHUNK_BYTES;
+    const char *text = getenv("CLSTENCIL_FFT_CHUNK_MAX");
+    if (text && *text && (!cls_byte_size_parse(text, &bytes) || bytes == 0))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "CLSTENCIL_FFT_CHUNK_MAX must be a size above 0 (bytes, or a number with K, M or G), not '%.40s'",
+                        text);
+    cl_ulong max_alloc = 0;
+    if (clGetDeviceInfo(context->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL) == CL_SUCCESS &&
+        max_alloc && max_alloc < bytes)
+        bytes = max_alloc;
+    *chunk_bytes = bytes;
+    return CLS_OK;
+}
 
 static cls_status create_kernel(cl_program program, const char *name, cl_kernel *kernel)
 {
@@ -107,6 +127,7 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
     work->context = context;
     work->config = config;
     cls_status status = max_tile_for(context, &work->max_tile);
+    if (status == CLS_OK) status = chunk_bytes_for(context, &work->chunk_bytes);
     /* VkFFT's kernels follow each other on the queue with no events between them */
     if (status == CLS_OK && !cls_queue_in_order(context))
         status = cls_fail(CLS_ERR_UNSUPPORTED, "the fft method needs an in-order queue; the context's runs out of order");
@@ -146,17 +167,6 @@ static fft_layout layout_for(const cls_fft_work *work, unsigned roi_width, unsig
     const unsigned tiles = l.tiles_x * l.tiles_y;
     l.batches = fit < 1 ? 1 : fit < tiles ? (unsigned)fit : tiles;
     return l;
-}
-
-/* The bytes of tiles a chunk may take: FFT_CHUNK_BYTES, or less where the device allocates less. */
-static cl_ulong chunk_budget(const cls_context *context)
-{
-    cl_ulong max_alloc = 0;
-    if (clGetDeviceInfo(context->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL) !=
-            CL_SUCCESS ||
-        max_alloc == 0)
-        return FFT_CHUNK_BYTES;
-    return max_alloc < FFT_CHUNK_BYTES ? max_alloc : FFT_CHUNK_BYTES;
 }
 
 static cls_status create_buffer(cls_context *context, size_t bytes, const char *what, cl_mem *buffer)
@@ -203,7 +213,7 @@ static cls_status make_mask_spectrum(cls_fft_work *work, fft_plan *plan, size_t 
  * the slot used least recently. */
 static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_height)
 {
-    const fft_layout layout = layout_for(work, roi_width, roi_height, chunk_budget(work->context));
+    const fft_layout layout = layout_for(work, roi_width, roi_height, work->chunk_bytes);
     fft_plan *plan = &work->plans[0];
     for (unsigned k = 0; k < FFT_PLANS; ++k) {
         fft_plan *slot = &work->plans[k];

@@ -1,8 +1,8 @@
 /* test_fft.c — weighted sums by FFT (cls_spec.method = CLS_METHOD_FFT) against the C reference:
  * every border mode (borders checked, and left unwritten under undefined), one tile and overlap-
- * save tiles (CLSTENCIL_FFT_MAX_TILE), non-square and tiny masks, images smaller than the mask,
- * regions of interest with offsets and padded rows, integer pixel types, one filter on images of
- * several sizes, and the specs the method refuses. f32 results must lie within
+ * save tiles (CLSTENCIL_FFT_MAX_TILE), transformed in chunks (CLSTENCIL_FFT_CHUNK_MAX), non-square
+ * and tiny masks, images smaller than the mask, regions of interest with offsets and padded rows,
+ * integer pixel types, one filter on images of several sizes, and the specs the method refuses. f32 results must lie within
  * CLS_FFT_TOLERANCE * sum |m| * max |input| of the reference; integer ones within one unit. The
  * default suite runs the tiles, the odd shapes and the integer types in some border modes each
  * (every mode appears); CLS_TEST_EXHAUSTIVE=1 runs them in all. */
@@ -29,6 +29,7 @@ static int setup(void **state)
 {
     (void)state;
     unsetenv("CLSTENCIL_FFT_MAX_TILE");
+    unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
     return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
 }
 
@@ -122,6 +123,22 @@ static void every_border_in_tiles(void **state)
         if (cls_test_exhaustive() || b % 2 == 1) check_f32(97, 64, 25, 25, BORDERS[b]); /* clamp, mirror101, constant */
     check_f32(97, 64, 31, 31, CLS_BORDER_UNDEFINED);
     check_f32(97, 64, 31, 31, CLS_BORDER_MIRROR);
+    unsetenv("CLSTENCIL_FFT_MAX_TILE");
+}
+
+/* Chunks (CLSTENCIL_FFT_CHUNK_MAX): the 3 x 2 tiles of 64x64 transforms above, 16,896 bytes
+ * each (64 rows of 66 floats), transformed one a chunk (a limit below one tile) and four a chunk
+ * (66K: the last chunk holds two), give the same sums. */
+static void tiles_in_chunks(void **state)
+{
+    (void)state;
+    setenv("CLSTENCIL_FFT_MAX_TILE", "64", 1);
+    setenv("CLSTENCIL_FFT_CHUNK_MAX", "1", 1);
+    check_f32(97, 64, 25, 25, CLS_BORDER_CLAMP);
+    setenv("CLSTENCIL_FFT_CHUNK_MAX", "66K", 1);
+    check_f32(97, 64, 25, 25, CLS_BORDER_MIRROR101);
+    check_f32(97, 64, 25, 25, CLS_BORDER_UNDEFINED);
+    unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
     unsetenv("CLSTENCIL_FFT_MAX_TILE");
 }
 
@@ -272,6 +289,13 @@ static void refusals(void **state)
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_MAX_TILE"));
     unsetenv("CLSTENCIL_FFT_MAX_TILE");
+    static const char *const bad_chunks[] = {"0", "12Q", "-5", "K"};
+    for (size_t k = 0; k < sizeof bad_chunks / sizeof bad_chunks[0]; ++k) {
+        setenv("CLSTENCIL_FFT_CHUNK_MAX", bad_chunks[k], 1);
+        assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_CHUNK_MAX"));
+    }
+    unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
     assert_null(filter);
     cls_method method;
     assert_int_equal(cls_method_parse("FFT", &method), CLS_OK);
@@ -283,7 +307,8 @@ static void refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_border_one_tile), cmocka_unit_test(every_border_in_tiles), cmocka_unit_test(odd_shapes),
+        cmocka_unit_test(every_border_one_tile), cmocka_unit_test(every_border_in_tiles), cmocka_unit_test(tiles_in_chunks),
+        cmocka_unit_test(odd_shapes),
         cmocka_unit_test(region_of_interest),    cmocka_unit_test(integer_pixels),        cmocka_unit_test(several_sizes_one_filter),
         cmocka_unit_test(refusals),
     };
