@@ -363,11 +363,11 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
 
 /* The median of the 3x3 rectangle by sorted rows, for a column of ROWS outputs (OUT_AT): each
  * input row sorted once (6 fmin/fmax), and each output the median of three: its rows' largest
- * minimum, median middle and smallest maximum (12 more; Paeth's scheme, exact with ties). Every
- * output runs the same expressions on its window's rows, in window order, whatever ROWS is, so
- * its bits are the same in every block of rows (NaN and signed zeros included: fmin and fmax may
- * drop a NaN or order +0 and -0 either way, which makes any network's result its own). At 8
- * rows that is 19.5 minima and maxima an output against 48 for the pruned Batcher network. */
+ * minimum, median middle and smallest maximum (12 more; exact with ties). Every output runs the
+ * same expressions on its window's rows, in window order, whatever ROWS is, so its bits are the
+ * same in every block of rows (NaN and signed zeros included: fmin and fmax may drop a NaN or
+ * order +0 and -0 either way, which makes any network's result its own). That is 30 minima and
+ * maxima for one output, 19.5 an output at 8 rows, against 48 for the pruned Batcher network. */
 static cls_status median_3x3(const cls_footprint *f, const char *what, char **body)
 {
     strbuf out;

@@ -117,15 +117,27 @@ static float median_of_three(float a, float b, float c)
 }
 
 /* Runs the 3x3 median's body (sorted rows) on one window, VALUES in raster order, after checking
- * that its text says what this does: each row's minimum, median and maximum, then the median of
- * the rows' largest minimum, median middle and smallest maximum. */
+ * that its text says what this does, line by line: each input row t - 1 loaded and its minimum,
+ * median and maximum kept at t % 3, then for output t - 2 (rows t - 2, t - 1, t of the rings, in
+ * window order) the median of the rows' largest minimum, median middle and smallest maximum. */
 static float run_median_3x3(const char *body, const float *values)
 {
-    assert_non_null(strstr(body, "#define MEDIAN3(a, b, c) fmax(fmin(a, b), fmin(fmax(a, b), c))\n"));
-    assert_non_null(strstr(body, "low[t % 3] = fmin(fmin(a, b), c);\n"));
-    assert_non_null(strstr(body, "middle[t % 3] = MEDIAN3(a, b, c);\n"));
-    assert_non_null(strstr(body, "high[t % 3] = fmax(fmax(a, b), c);\n"));
-    assert_non_null(strstr(body, "OUT_AT(t - 2) = MEDIAN3(lows, middles, highs);\n"));
+    static const char *const lines[] = {
+        "#define MEDIAN3(a, b, c) fmax(fmin(a, b), fmin(fmax(a, b), c))\n",
+        "for (int t = 0; t < ROWS + 2; ++t) { /* input row t - 1 */\n",
+        "const float a = IN(-1, t - 1), b = IN(0, t - 1), c = IN(1, t - 1);\n",
+        "low[t % 3] = fmin(fmin(a, b), c);\n",
+        "middle[t % 3] = MEDIAN3(a, b, c);\n",
+        "high[t % 3] = fmax(fmax(a, b), c);\n",
+        "if (t >= 2) { /* output t - 2, its rows in window order */\n",
+        "const int top = (t - 2) % 3, centre = (t - 1) % 3, bottom = t % 3;\n",
+        "const float lows = fmax(fmax(low[top], low[centre]), low[bottom]);\n",
+        "const float highs = fmin(fmin(high[top], high[centre]), high[bottom]);\n",
+        "const float middles = MEDIAN3(middle[top], middle[centre], middle[bottom]);\n",
+        "OUT_AT(t - 2) = MEDIAN3(lows, middles, highs);\n",
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; ++k)
+        if (!strstr(body, lines[k])) fail_msg("the 3x3 median's body lacks: %s", lines[k]);
     float low[3], middle[3], high[3];
     for (int r = 0; r < 3; ++r) {
         const float a = values[3 * r], b = values[3 * r + 1], c = values[3 * r + 2];
