@@ -307,9 +307,8 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
      * (OUT_AT) is called once per column, so only its own length counts (it is assumed to walk
      * its rows rather than repeat its text per row): the 3x3 median and the 5x5 rectangle's
      * ranks, by sorted rows whose sorts (and merges) the column shares; the 3x3 median so took
-     * 53 us instead of 65. The 25-pixel bound holds for those too. The
-     * 13x13 bilateral filter gains nothing and stays at one row (its body is too long), as PoCL
-     * does (no rows there). */
+     * 53 us instead of 65. The 25-pixel bound holds for those too. The 13x13 bilateral filter
+     * gains nothing and stays at one row (its body is too long), as PoCL does (no rows there). */
     if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
         default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
         (config->body_writes_rows ? 1 : default_rows) * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* The library parses its environment's sizes the same way (core/byte_size.c), but that is
+ * internal and the command uses the public API only. */
 int memory_parse_size(const char *text, uint64_t *out)
 {
     if (!text || *text < '0' || *text > '9') return 0;
