@@ -3,7 +3,8 @@
 # with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
 # then builds the tests with threads (shared context, tiered builds) with ThreadSanitizer into
 # build-tsan/ and runs them, then builds the libFuzzer harnesses with clang into build-fuzz/ and
-# runs each for a few seconds (CTest label `fuzz`). Prints the wall time and the ten slowest tests.
+# runs each for a few seconds (CTest label `fuzz`). Prints the wall time and the ten slowest tests,
+# and fails when a test took more than 40% of its timeout (scripts/test_time_guard.py).
 #   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, about 50 minutes on 2 cores),
 #                  then a million executions of each fuzz harness
 #   other arguments go to ctest (e.g. -R test_matrix, -L unit)
@@ -31,6 +32,8 @@ echo "the ten slowest tests:"
 grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log" | sed -E 's/.* Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/' |
     sort -rn | head -n 10 | sed 's/^/  /'
 [ "$status" -eq 0 ] || exit "$status"
+# Each test within 40% of its timeout (20% reported): a machine twice as slow still passes.
+python3 scripts/test_time_guard.py build-test "$log" || exit 1
 
 if [ "$labels" = "-LE exhaustive" ]; then
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=thread > /dev/null

@@ -9,6 +9,7 @@
 #include "filter_strips.h"
 #include "memory_budget.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,14 @@ static int build_stages(stages *s, const filter_plan *plan, const cls_host_image
     return EXIT_OK_;
 }
 
+/* Whether the device of the queue shares the host's memory: a CPU device, or one that says so. */
+static int shares_host_memory(cls_context *context, cl_device_id device)
+{
+    cl_bool unified = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    return unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
+}
+
 /* What the device offers a run: its memory (or --max-device-memory), its largest buffer, and
  * whether it shares the host's memory (a CPU device); 0 when nothing is known. */
 static int device_limits(cls_context *context, const filter_plan *plan, uint64_t *global, uint64_t *max_alloc,
@@ -163,17 +172,30 @@ static int device_limits(cls_context *context, const filter_plan *plan, uint64_t
 {
     cl_device_id device = NULL;
     cl_ulong alloc = 0, memory = 0;
-    cl_bool unified = CL_FALSE;
     if (clGetCommandQueueInfo(cls_context_queue(context), CL_QUEUE_DEVICE, sizeof device, &device, NULL) != CL_SUCCESS ||
         clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc, NULL) != CL_SUCCESS ||
         clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory, NULL) != CL_SUCCESS)
         return 0;
-    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
     if (plan->max_device_memory && plan->max_device_memory < memory) memory = plan->max_device_memory;
     *global = memory;
     *max_alloc = memory < alloc ? memory : alloc;
-    *shares_host = unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
+    *shares_host = shares_host_memory(context, device);
     return 1;
+}
+
+/* Whether the device runs on the host's pixels in place (CL_MEM_USE_HOST_PTR), with no copy to or
+ * from it: it shares the host's memory and both images start on its base alignment (image_alloc's
+ * start on a page). */
+static int runs_in_place(cls_context *context, const cls_host_image *in, const cls_host_image *out)
+{
+    cl_device_id device = NULL;
+    cl_uint bits = 0;
+    if (clGetCommandQueueInfo(cls_context_queue(context), CL_QUEUE_DEVICE, sizeof device, &device, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL) != CL_SUCCESS)
+        return 0;
+    const uintptr_t alignment = bits >= 8 ? bits / 8 : 1;
+    return shares_host_memory(context, device) && (uintptr_t)in->pixels % alignment == 0 &&
+           (uintptr_t)out->pixels % alignment == 0;
 }
 
 /* How the run fits the device: the input and output planes and the intermediates of one plane
@@ -289,7 +311,8 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
 }
 
 /* Runs the built pipeline over every plane (output rows [ROI_Y, ROI_Y + ROI_ROWS) only, or all of
- * them when ROI_ROWS is 0); stage events land in events[c * count + i]. */
+ * them when ROI_ROWS is 0); stage events land in events[c * count + i]. A device that shares the
+ * host's memory runs on the images in place; any other gets a copy and gives one back. */
 static int run_planes(const stages *s, cls_context *context, const filter_plan *plan, const cls_host_image *in,
                       cls_host_image *out, size_t roi_y, size_t roi_rows, timings *t)
 {
@@ -297,9 +320,13 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
     const size_t planes = image_plane_count(in), count = s->count; /* every channel of every page */
     cl_command_queue queue = cls_context_queue(context);
     cl_int error = CL_SUCCESS;
-    cl_mem input = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY, in_plane * planes, NULL, &error);
-    cl_mem output = error == CL_SUCCESS ? clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE,
-                                                         out_plane * planes, NULL, &error) : NULL;
+    const int in_place = runs_in_place(context, in, out);
+    const cl_mem_flags host = in_place ? CL_MEM_USE_HOST_PTR : 0;
+    cl_mem input = clCreateBuffer(cls_context_cl(context), CL_MEM_READ_ONLY | host, in_plane * planes,
+                                  in_place ? in->pixels : NULL, &error);
+    cl_mem output = error == CL_SUCCESS ? clCreateBuffer(cls_context_cl(context), CL_MEM_READ_WRITE | host,
+                                                         out_plane * planes, in_place ? out->pixels : NULL, &error)
+                                        : NULL;
     cl_event *events = calloc(planes * count, sizeof *events);
     cl_mem *inputs = calloc(1 + plan->input_count, sizeof *inputs); /* IN, then the --input images */
     cl_event write_done = NULL, read_done = NULL;
@@ -317,7 +344,7 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
     if (code == EXIT_OK_ && plan->border == CLS_BORDER_UNDEFINED &&
         (error = clEnqueueFillBuffer(queue, output, &zero, 1, 0, out_plane * planes, 0, NULL, NULL)) != CL_SUCCESS)
         code = cl_failed("clEnqueueFillBuffer", error);
-    if (code == EXIT_OK_ &&
+    if (code == EXIT_OK_ && !in_place &&
         (error = clEnqueueWriteBuffer(queue, input, CL_FALSE, 0, in_plane * planes, in->pixels, 0, NULL,
                                       &write_done)) != CL_SUCCESS)
         code = cl_failed("clEnqueueWriteBuffer", error);
@@ -328,13 +355,22 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
         /* The queue is in order; the wait list only makes the dependency explicit. OpenCL wants
          * a NULL list with a count of 0 (NVIDIA refuses anything else). */
         cls_status status = cls_pipeline_enqueue_inputs(s->pipeline, 1 + plan->input_count, inputs, output, &desc,
-                                                        c == 0 ? 1 : 0, c == 0 ? &write_done : NULL, NULL,
+                                                        c == 0 && write_done ? 1 : 0, c == 0 && write_done ? &write_done : NULL, NULL,
                                                         events + c * count);
         if (status != CLS_OK) code = report_failure("filter", status);
     }
-    if (code == EXIT_OK_ &&
-        (error = clEnqueueReadBuffer(queue, output, CL_TRUE, 0, out_plane * planes, out->pixels, 0, NULL,
-                                     &read_done)) != CL_SUCCESS)
+    if (code == EXIT_OK_ && in_place) { /* the results in out->pixels once mapped */
+        void *mapped = clEnqueueMapBuffer(queue, output, CL_TRUE, CL_MAP_READ, 0, out_plane * planes, 0, NULL,
+                                          &read_done, &error);
+        if (error != CL_SUCCESS) code = cl_failed("clEnqueueMapBuffer", error);
+        else {
+            if (mapped != out->pixels) memcpy(out->pixels, mapped, out_plane * planes);
+            error = clEnqueueUnmapMemObject(queue, output, mapped, 0, NULL, NULL);
+            if (error != CL_SUCCESS) code = cl_failed("clEnqueueUnmapMemObject", error);
+        }
+    } else if (code == EXIT_OK_ &&
+               (error = clEnqueueReadBuffer(queue, output, CL_TRUE, 0, out_plane * planes, out->pixels, 0, NULL,
+                                            &read_done)) != CL_SUCCESS)
         code = cl_failed("clEnqueueReadBuffer", error);
     if (code == EXIT_OK_ && (error = clFinish(queue)) != CL_SUCCESS) code = cl_failed("clFinish", error);
     if (code != EXIT_OK_) clFinish(queue); /* nothing may still use the buffers */

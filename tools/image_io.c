@@ -124,6 +124,15 @@ int image_alloc(cls_host_image *image, size_t width, size_t height, size_t chann
     return image_alloc_pages(image, width, height, channels, 1, type, path, error, error_size);
 }
 
+/* BYTES of zeroed memory that starts on a page: a device that shares the host's memory (a CPU
+ * device) runs on it in place (CL_MEM_USE_HOST_PTR wants the device's base alignment); free() frees it. */
+static void *zeroed_pages(size_t bytes)
+{
+    void *pixels = NULL;
+    if (posix_memalign(&pixels, IMAGE_PIXEL_ALIGNMENT, bytes) != 0) return NULL;
+    return memset(pixels, 0, bytes);
+}
+
 int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t channels, size_t pages,
                       cls_pixel_type type, const char *path, char *error, size_t error_size)
 {
@@ -139,7 +148,7 @@ int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t
         return status;
     const image_allocator *allocator = pixel_allocator;
     void *pixels = allocator ? allocator->allocate(allocator->context, total) : NULL;
-    if (!pixels) allocator = NULL, pixels = calloc(1, total);
+    if (!pixels) allocator = NULL, pixels = zeroed_pages(total);
     if (!pixels)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "not enough memory for a %zu x %zu x %zu image (%zu bytes)", width, height,

@@ -68,6 +68,7 @@ typedef struct image_meta {
 } image_meta;
 
 #define IMAGE_MAX_CHANNELS 4
+#define IMAGE_PIXEL_ALIGNMENT 4096 /* image_alloc's pixels start on a page */
 #define IMAGE_MAX_PLANE_PIXELS ((size_t)1 << 31) /* larger images are refused as unsupported */
 
 /* A check image_alloc makes before it allocates (the caller's memory budget): IMAGE_OK, or an

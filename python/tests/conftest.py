@@ -1,7 +1,9 @@
 """pytest setup: the package of this checkout (also for dask's worker processes), a fixed seed,
-and whether the exhaustive sweeps run (CLS_TEST_EXHAUSTIVE=1, the CTest label `exhaustive`)."""
+the border value and image sizes the sweeps share, and whether the exhaustive sweeps run
+(CLS_TEST_EXHAUSTIVE=1, the CTest label `exhaustive`)."""
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -25,6 +27,18 @@ def exhaustive() -> bool:
     """Whether the full sweeps were asked for (as tests/support/test_level.h)."""
     value = os.environ.get("CLS_TEST_EXHAUSTIVE", "")
     return value not in ("", "0")
+
+
+BORDER_VALUE = 0.75
+# (rows, columns): single pixels, lines, images narrower than the windows, odd sizes, the largest.
+REPRESENTATIVE_SHAPES = [(1, 1), (1, 6), (5, 1), (2, 3), (4, 9), (13, 31), (64, 97)]
+
+
+def shapes(full_sweep: bool = True) -> list[tuple[int, int]]:
+    """Every size when exhaustive (for the cases marked for the full sweep), else representatives."""
+    if exhaustive() and full_sweep:
+        return list(itertools.product(range(1, 65), range(1, 98)))
+    return REPRESENTATIVE_SHAPES
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@
  * The simulator takes seconds per 17x17 launch, so the default run simulates one 17x17 case per
  * border mode (one row per work-item in even modes, 8 rows in odd ones, the partition rotating so
  * that each meets both) and the 17x17 streaming variant as 9x9; the 3x3 mask and every other
- * variant run as listed. CLS_TEST_EXHAUSTIVE=1 runs every 17x17 case in every partition. */
+ * variant run as listed. CLS_TEST_EXHAUSTIVE=1 runs every 17x17 case in every partition.
+ * Usage: oclgrind_subset [modes | variants]: the border modes x partitions, the variants, or both. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,8 +179,14 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
     return failures;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *part = argc > 1 ? argv[1] : "";
+    const int modes = strcmp(part, "variants") != 0, variants = strcmp(part, "modes") != 0;
+    if (argc > 2 || (*part && modes == variants)) {
+        fprintf(stderr, "usage: %s [modes | variants]\n", argv[0]);
+        return 2;
+    }
     cls_context *context = NULL;
     if (cls_context_create(NULL, &context) != CLS_OK) {
         fprintf(stderr, "%s\n", cls_last_error());
@@ -189,7 +196,7 @@ int main(void)
     static const int sizes[][2] = {{7, 5}, {37, 23}};
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
     int runs = 0, failures = 0;
-    for (int border = CLS_BORDER_UNDEFINED; border <= CLS_BORDER_CONSTANT; ++border)
+    for (int border = CLS_BORDER_UNDEFINED; modes && border <= CLS_BORDER_CONSTANT; ++border)
         for (int p = 0; p < 3; ++p)
             for (int m = 0; m < 3; ++m) {
                 const int n = masks[m];
@@ -238,7 +245,7 @@ int main(void)
                 free(mask);
             }
     static const int variant_sizes[][2] = {{7, 5}, {53, 23}}; /* the second: several groups */
-    for (size_t k = 0; k < N_VARIANTS; ++k) {
+    for (size_t k = 0; variants && k < N_VARIANTS; ++k) {
         const int failed = run_variant(context, &VARIANTS[k], variant_sizes, &runs);
         if (failed < 0) return 1;
         failures += failed;

@@ -1,0 +1,60 @@
+"""The rank kernels' bits against each other: a rectangle's min and max in passes against one
+kernel, the 5x5 ranks' networks in blocks of rows, NaN, infinities and signed zeros included."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import clstencil
+from blocks import filter_in_blocks
+from conftest import BORDER_VALUE, SCIPY_MODES, exhaustive
+
+@pytest.mark.parametrize("border", list(SCIPY_MODES) + ["undefined"])
+def test_rectangle_passes_equal_one_kernel(border: str, tmp_path) -> None:
+    """min and max over a rectangle run as a row pass and then a column pass; the same rectangle
+    drawn in a footprint file runs as one kernel: the same bits, borders, NaN pixels (both skip
+    them) and windows of NaN only (infinity) included."""
+    ones = tmp_path / "ones.txt"
+    ones.write_text("1111111\n" * 5)
+    image = np.random.default_rng(6).random((23, 30), dtype=np.float32)
+    image[3, 4] = np.nan
+    image[10:17, 10:19] = np.nan
+    for kind in ("min", "max"):
+        passes = clstencil.filter(image, f"{kind}:7x5", border, BORDER_VALUE)
+        one_kernel = clstencil.filter(image, f"{kind}:mask:{ones}", border, BORDER_VALUE)
+        np.testing.assert_array_equal(passes, one_kernel, err_msg=f"{kind}, {border}")
+        assert passes[13, 14] == (np.inf if kind == "min" else -np.inf)
+
+
+# A block of 8 rows' kernel takes about 60 s to build on PoCL, one of 3 rows (the same walk, its
+# rings wrapping) less: the default suite takes one border, the median of f32 pixels and blocks of
+# 1 and 3 rows (8 rows, the percentile and u16 when exhaustive).
+@pytest.mark.parametrize("border", list(SCIPY_MODES) if exhaustive() else ["mirror"])
+def test_5x5_ranks_keep_the_network_bits(border: str, tmp_path) -> None:
+    """The 5x5 rectangle's ranks run by sorted rows, shared by a block of rows; windows with NaN
+    or both zeros run the Batcher network that a footprint file of the same 25 pixels runs (fmin
+    and fmax drop a NaN and copy the other value, and may order +0 and -0 either way: the
+    result depends on the network). Both give the same bits, in blocks of 1 and 3 rows (and 8 when
+    exhaustive), NaN, infinities and zeros of both signs included; when exhaustive, in every
+    border, and u16 and a percentile too."""
+    ones = tmp_path / "ones.txt"
+    ones.write_text("11111\n" * 5)
+    rng = np.random.default_rng(8)
+    image = rng.integers(-4, 5, (29, 37)).astype(np.float32) / 4  # ties
+    image[rng.random(image.shape) < 0.05] = -0.0  # equal to +0
+    image[rng.random(image.shape) < 0.03] = np.nan
+    image[5:8, 20:26] = np.nan
+    image[14, 3] = np.inf
+    image[15, 4] = -np.inf
+    image[20, 30] = np.inf
+    cases = [("median", image, (1, 3, 8) if exhaustive() else (1, 3))]  # 3: an odd block, the rings wrap
+    if exhaustive() and border == "mirror":
+        cases.append(("percentile:20", image, (8,)))
+    if exhaustive() and border == "clamp":
+        cases.append(("median", rng.integers(0, 65536, (23, 31), dtype=np.uint16), (8,)))
+    for kind, pixels, blocks in cases:
+        separator = "," if ":" in kind else ":"
+        expected = clstencil.filter(pixels, f"{kind}{separator}mask:{ones}", border, BORDER_VALUE)
+        for block in blocks:
+            np.testing.assert_array_equal(filter_in_blocks(pixels, f"{kind}{separator}5x5", border, block), expected,
+                                          err_msg=f"{kind} 5x5, {pixels.dtype}, {border}, {block} rows")
