@@ -88,7 +88,8 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(default_rows), NUMBER(unroll_limit), NUMBER(block_budget), NUMBER(register_cap),
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
         NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps), NUMBER(fft_max_tile),
-        NUMBER(low_rank_min_taps),
+        NUMBER(low_rank_min_taps), NUMBER(build_ms), NUMBER(build_tap_us), NUMBER(quick_tap_fs),
+        NUMBER(specialized_tap_fs),
 #undef NUMBER
     };
     char shown[256];

@@ -416,7 +416,7 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
                         (int)spec->separable);
     if ((unsigned)spec->region_code > CLS_REGION_CODE_BODY_APART)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "region code %d is not a cls_region_code value", (int)spec->region_code);
-    if ((unsigned)spec->build_goal > CLS_BUILD_TIERED)
+    if ((unsigned)spec->build_goal > CLS_BUILD_AUTO)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "build goal %d is not a cls_build_goal value", (int)spec->build_goal);
     if ((status = check_method(spec, masks)) != CLS_OK) return status;
     return check_separable(spec, masks);

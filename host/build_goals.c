@@ -102,9 +102,22 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     cls_programs_cached_only_begin();
     status = CLS_ERR_UNSUPPORTED;
     for (int k = 0; k < 2 && status != CLS_OK; ++k) status = cls_filter_create_fastest(context, &candidates[k], out);
-    if (!cls_programs_cached_only_end() || status == CLS_OK) return status;
+    if (!cls_programs_cached_only_end() || status == CLS_OK) {
+        if (status == CLS_OK) cls_filter_set_decision(*out, "the specialized kernel, built before");
+        return status;
+    }
+    /* AUTO: the specialized kernel now where that is expected to pay (plan/build_goal.c), else
+     * as TIERED. */
+    char decision[320] = "";
+    const cls_planner planner = cls_context_planner(context);
+    if (spec->build_goal == CLS_BUILD_AUTO && cls_plan_build_now(&planner, spec, decision, sizeof decision)) {
+        status = cls_filter_create_fastest(context, spec, out);
+        if (status == CLS_OK) cls_filter_set_decision(*out, decision);
+        return status;
+    }
     const cls_spec quick = quick_spec(spec);
     status = cls_filter_create_fastest(context, &quick, out);
-    if (status != CLS_OK || spec->build_goal != CLS_BUILD_TIERED) return status;
+    if (status != CLS_OK || spec->build_goal == CLS_BUILD_FIRST_RESULT) return status;
+    cls_filter_set_decision(*out, decision[0] ? decision : "the quick kernel, the specialized one built in the background");
     return start_tier(context, &specialized, out);
 }

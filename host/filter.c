@@ -29,6 +29,7 @@ struct cls_filter {
     pthread_mutex_t launch_lock;  /* serializes the launches of a work that asks for it */
     cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
                                    * which takes over the launches once built */
+    char decision[320];           /* what the build goal chose and why ("" where it had no choice) */
 };
 
 /* The filter whose kernel serves launches: the tier's specialized one once built. */
@@ -201,6 +202,16 @@ cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec,
 
 /* A tiered filter's background build, owned by the filter from now on. */
 void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier) { filter->tier = tier; }
+
+void cls_filter_set_decision(cls_filter *filter, const char *decision)
+{
+    snprintf(filter->decision, sizeof filter->decision, "%s", decision);
+}
+
+const char *cls_filter_build_decision(const cls_filter *filter)
+{
+    return filter && filter->decision[0] ? filter->decision : NULL;
+}
 
 cls_status cls_filter_wait(cls_filter *filter)
 {

@@ -107,6 +107,8 @@ int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes);
 typedef struct cls_tier cls_tier;
 /* Hands a tiered filter its background build, which then serves its launches once built. */
 void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier);
+/* Notes what the build goal chose for the filter and why (cls_filter_build_decision). */
+void cls_filter_set_decision(cls_filter *filter, const char *decision);
 /* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
 cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out);
 /* The specialized filter once built, else NULL; safe from any thread. */

@@ -249,12 +249,17 @@ typedef enum cls_method {
  * a second and runs slower: the lowest build plus run time for a filter that runs once or a few
  * times. TIERED starts as FIRST_RESULT and, when it took the quick kernel, builds on a thread of
  * its own the specialized kernel (on GPUs with the coefficients as an argument), which serves
- * every later launch once built (cls_filter_wait waits for it). Results are the same
- * bits either way for finite inputs. A spec that folds equal taps builds as FASTEST_KERNEL. */
+ * every later launch once built (cls_filter_wait waits for it). AUTO decides by expected time
+ * for the spec's expected size: a specialized kernel already built serves; else it is built now
+ * when its build plus run is expected to take less than the quick kernel's run (the device
+ * record's build and run costs), else AUTO is TIERED (cls_filter_build_decision says which and
+ * why). Results are the same bits either way for finite inputs. A spec that folds equal taps
+ * builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
     CLS_BUILD_FIRST_RESULT = 1,
     CLS_BUILD_TIERED = 2,
+    CLS_BUILD_AUTO = 3,
 } cls_build_goal;
 
 /* Values of cls_spec.bake_coefficients. BUFFER: a __constant buffer read in loops (one build
@@ -452,6 +457,9 @@ void cls_filter_release(cls_filter *filter);
  * filter's launches from now on (at once for other filters), else the build's error (the quick
  * kernel goes on serving). Any thread may call it. */
 cls_status cls_filter_wait(cls_filter *filter);
+/* What the build goal chose for the filter and why, e.g. CLS_BUILD_AUTO's expected times (owned
+ * by the filter); NULL where the goal left no choice (FASTEST_KERNEL, FFT, stages). */
+const char *cls_filter_build_decision(const cls_filter *filter);
 /* The accessors below describe the kernel that serves the next launch. */
 /* The generated source (owned by the filter). */
 const char *cls_filter_source(const cls_filter *filter);

@@ -71,6 +71,11 @@ typedef struct cls_arch_record {
     unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps
                                  * whose spec leaves `separable` to auto runs as low-rank pairs
                                  * where that saves taps (0: never) */
+    /* what the build goal CLS_BUILD_AUTO weighs (0: its defaults for the device type): a
+     * specialized kernel's build (with a CPU runtime's first-launch compile) in milliseconds, fixed
+     * and per tap in microseconds; the quick and the specialized kernel's run per output pixel and
+     * tap in femtoseconds */
+    unsigned build_ms, build_tap_us, quick_tap_fs, specialized_tap_fs;
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

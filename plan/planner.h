@@ -65,5 +65,9 @@ int cls_plan_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
 int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice);
 /* spec with the knobs it leaves to `auto` taken from a choice. */
 cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *choice);
+/* CLS_BUILD_AUTO's decision for spec at its expected size (build_goal.c): 1 to build the
+ * specialized kernel now, 0 for the quick kernel with the specialized one built in the
+ * background; REASON says why, with the expected times. */
+int cls_plan_build_now(const cls_planner *planner, const cls_spec *spec, char *reason, size_t reason_size);
 
 #endif

@@ -93,12 +93,17 @@ static void filter_usage(FILE *out)
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
             "  -t, --type T    the output's pixel type: u8, u16, i16, f16 or f32 (default: the input's)\n"
-            "  --build GOAL    first-result (default): the specialized kernels where they are\n"
-            "                  cached, else quick ones that build in about a second and compute\n"
-            "                  the same sums; fastest-kernel: build (and cache) the specialized\n"
-            "                  kernels, which can take a minute for large masks on a GPU;\n"
-            "                  tiered (a batch's default): the quick kernels first, the specialized\n"
-            "                  ones built in the background and swapped in between images\n"
+            "  --build GOAL    auto (one image's default): the specialized kernels where they are\n"
+            "                  cached, else built now where the device record expects the build\n"
+            "                  and run to take less than a quick kernel's run, else quick ones\n"
+            "                  while the specialized ones build in the background and are cached\n"
+            "                  for the next run (-v says which and why); first-result: the\n"
+            "                  specialized kernels where cached, else quick ones that build in\n"
+            "                  about a second and compute the same sums; fastest-kernel: build (and\n"
+            "                  cache) the specialized kernels, which can take a minute for large\n"
+            "                  masks on a GPU; tiered (a batch's default): the quick kernels first,\n"
+            "                  the specialized ones built in the background and swapped in between\n"
+            "                  images\n"
             "  --method M      how weighted sums are computed: direct (the window's multiply-adds),\n"
             "                  fft (tiles transformed with VkFFT: the cost no longer grows with the\n"
             "                  mask; f32 within 1e-5 x sum|mask| x max|input| of direct) or auto\n"
@@ -150,7 +155,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
     {"--type", 't', "u8, u16, i16, f16 or f32"},
-    {"--build", 0, "first-result, fastest-kernel or tiered"},
+    {"--build", 0, "auto, first-result, fastest-kernel or tiered"},
     {"--method", 0, "auto, direct or fft"},
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},
@@ -190,9 +195,10 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
     }
     case OPT_DEVICE: note_device_option(args->plan.device = v); break;
     case OPT_BUILD:
-        if (strcmp(v, "first-result") && strcmp(v, "fastest-kernel") && strcmp(v, "tiered"))
-            return bad_usage("--build wants first-result or fastest-kernel, not '%s' (or tiered, a batch's default)", v);
-        args->plan.build_goal = strcmp(v, "first-result") == 0     ? CLS_BUILD_FIRST_RESULT
+        if (strcmp(v, "auto") && strcmp(v, "first-result") && strcmp(v, "fastest-kernel") && strcmp(v, "tiered"))
+            return bad_usage("--build wants auto, first-result, fastest-kernel or tiered, not '%s'", v);
+        args->plan.build_goal = strcmp(v, "auto") == 0             ? CLS_BUILD_AUTO
+                                : strcmp(v, "first-result") == 0   ? CLS_BUILD_FIRST_RESULT
                                 : strcmp(v, "fastest-kernel") == 0 ? CLS_BUILD_FASTEST_KERNEL
                                                                    : CLS_BUILD_TIERED;
         args->has_build = 1;
@@ -258,7 +264,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
     const char **positional = args->inputs;
     int npositional = 0;
     args->plan.border = CLS_BORDER_CLAMP;
-    args->plan.build_goal = CLS_BUILD_FIRST_RESULT;
+    args->plan.build_goal = CLS_BUILD_AUTO;
     cli_parser parser;
     cli_init(&parser, "clstencil filter", FILTER_OPTIONS, sizeof FILTER_OPTIONS / sizeof FILTER_OPTIONS[0], argc,
              argv);
@@ -565,7 +571,8 @@ int cmd_filter(int argc, char **argv)
         goto done;
     }
     cls_host_image result = {0};
-    code = filter_read_and_filter(&args, NULL, input, output, &result, &times);
+    code = filter_stream_pays(&args, input, output) ? FILTER_IN_BANDS
+                                                    : filter_read_and_filter(&args, NULL, input, output, &result, &times);
     const int in_bands = code == FILTER_IN_BANDS;
     if (in_bands) code = filter_stream_run(&args, input, output, budget_left());
     char error[1024];

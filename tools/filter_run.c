@@ -301,6 +301,8 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         if (info.registers) /* from ptxas (NVIDIA), kept in the binary cache */
             fprintf(stderr, ", %u registers, %u B spilled", info.registers, info.spill_store_bytes);
         fprintf(stderr, "\n");
+        const char *decision = cls_filter_build_decision(stage);
+        if (decision) fprintf(stderr, "           build goal: %s\n", decision);
     }
     fprintf(stderr, "wall:      context %.1f ms, builds %.1f ms, run %.1f ms (host clock)\n", t->context_wall_ms,
             t->build_wall_ms, t->run_wall_ms);
@@ -354,8 +356,9 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
                                .roi_y = roi_y, .roi_width = roi_rows ? in->width : 0, .roi_height = roi_rows};
         /* The queue is in order; the wait list only makes the dependency explicit. OpenCL wants
          * a NULL list with a count of 0 (NVIDIA refuses anything else). */
+        const int waits = c == 0 && write_done; /* in place, nothing was written */
         cls_status status = cls_pipeline_enqueue_inputs(s->pipeline, 1 + plan->input_count, inputs, output, &desc,
-                                                        c == 0 && write_done ? 1 : 0, c == 0 && write_done ? &write_done : NULL, NULL,
+                                                        waits ? 1 : 0, waits ? &write_done : NULL, NULL,
                                                         events + c * count);
         if (status != CLS_OK) code = report_failure("filter", status);
     }

@@ -33,7 +33,7 @@ typedef struct filter_plan {
     float border_value;
     cls_pixel_type output_type; /* the input's type is the image's */
     const char *device;         /* a selector as for CLSTENCIL_DEVICE, or NULL */
-    cls_build_goal build_goal;  /* --build: first result (the default) or fastest kernel */
+    cls_build_goal build_goal;  /* --build: auto (one image's default), first result, fastest kernel or tiered */
     cls_method method;          /* --method: the weighted sums' (auto: the device's choice) */
     int verbose;                /* timings and build details on stderr */
     uint64_t memory_available;  /* bytes the process may use (memory_budget.c); UINT64_MAX: no limit */

@@ -1,5 +1,5 @@
-/* filter_stream.c — `clstencil filter` on a TIFF larger than the memory the run may use
- * (filter_stream.h): for every page, bands of output rows are read with the rows the pipeline
+/* filter_stream.c — `clstencil filter` on a TIFF larger than the memory the run may use, or large
+ * enough that overlapping its steps pays (filter_stream.h): for every page, bands of output rows are read with the rows the pipeline
  * reaches above and below them (in repeat mode wrapped from the opposite edge), filtered on the
  * device with only the band's own rows computed (filter_bands in filter_run.h), and appended to the
  * output file. Three steps overlap: a thread reads the next band while this thread filters one and
@@ -206,6 +206,7 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
         if (!args->has_type) plan.output_type = st.shape.type;
         code = filter_check_output(output, &st.shape_out);
     }
+    if (host_budget > FILTER_STREAM_MAX_BUDGET) host_budget = FILTER_STREAM_MAX_BUDGET;
     const uint64_t decoding = st.reader ? tiff_reader_chunk_bytes(st.reader) : 0;
     /* Half of what is left for the bands: the rest for the program, the driver and libtiff. */
     const uint64_t band_budget = host_budget > decoding ? (host_budget - decoding) / 2 : 0;
@@ -227,4 +228,21 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
     tiff_reader_close(st.reader);
     image_free(&st.shape);
     return code;
+}
+
+int filter_stream_pays(const filter_args *args, const char *input, const char *output)
+{
+    if (args->batch || args->input_text_count || image_format_of(input) != IMAGE_FORMAT_TIFF ||
+        image_format_of(output) != IMAGE_FORMAT_TIFF)
+        return 0;
+    const int fd = open(input, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0; /* reading the whole image reports it */
+    tiff_reader *reader = NULL;
+    cls_host_image shape = {0};
+    char error[1024];
+    const int readable = tiff_reader_open(fd, input, &reader, &shape, error, sizeof error) == IMAGE_OK;
+    const uint64_t bytes = readable ? (uint64_t)image_plane_bytes(&shape) * image_plane_count(&shape) : 0;
+    tiff_reader_close(reader);
+    image_free(&shape);
+    return bytes >= FILTER_STREAM_MIN_BYTES;
 }

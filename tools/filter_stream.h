@@ -1,5 +1,6 @@
-/* filter_stream.h — `clstencil filter` on a TIFF larger than the memory the run may use: read,
- * filtered and written a band of rows at a time. */
+/* filter_stream.h — `clstencil filter` on a TIFF read, filtered and written a band of rows at a
+ * time: one larger than the memory the run may use, and one large enough that overlapping the three
+ * pays. */
 #ifndef CLS_TOOLS_FILTER_STREAM_H
 #define CLS_TOOLS_FILTER_STREAM_H
 
@@ -12,5 +13,14 @@
  * the tags and compression carried as for a whole image, the same bytes as a run in one piece.
  * Prints what went wrong and returns the exit code. */
 int filter_stream_run(const filter_args *args, const char *input, const char *output, uint64_t host_budget);
+/* Whether one image that fits the memory goes through the bands all the same: a TIFF into a TIFF
+ * (no --input) of at least FILTER_STREAM_MIN_BYTES of pixels, whose reading, filtering and writing
+ * then overlap (8192^2 f32 on 2 cores: 0.44-0.51 s instead of 0.71-0.74 in one piece). */
+int filter_stream_pays(const filter_args *args, const char *input, const char *output);
+
+enum {
+    FILTER_STREAM_MIN_BYTES = 16 << 20,
+    FILTER_STREAM_MAX_BUDGET = 200 << 20, /* the bands' memory at most: 8192^2 f32 in 16 bands */
+};
 
 #endif

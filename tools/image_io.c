@@ -1,5 +1,6 @@
 /* image_io.c — image_read/image_write: format by extension, error classes, writes via a renamed
  * temp file (flushed, and removed on failure or by a signal handler), the allocation check. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "image_io.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -124,14 +126,23 @@ int image_alloc(cls_host_image *image, size_t width, size_t height, size_t chann
     return image_alloc_pages(image, width, height, channels, 1, type, path, error, error_size);
 }
 
-/* BYTES of zeroed memory that starts on a page: a device that shares the host's memory (a CPU
- * device) runs on it in place (CL_MEM_USE_HOST_PTR wants the device's base alignment); free() frees it. */
-static void *zeroed_pages(size_t bytes)
+/* The default pixel memory: pages of the kernel's, zeroed and touched only when written (no memset
+ * of an image about to be read over), starting on a page, where a device that shares the host's
+ * memory (a CPU device) runs in place (CL_MEM_USE_HOST_PTR wants its base alignment). */
+static void *map_pages(void *context, size_t bytes)
 {
-    void *pixels = NULL;
-    if (posix_memalign(&pixels, IMAGE_PIXEL_ALIGNMENT, bytes) != 0) return NULL;
-    return memset(pixels, 0, bytes);
+    (void)context;
+    void *pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return pixels == MAP_FAILED ? NULL : pixels;
 }
+
+static void unmap_pages(void *context, void *pixels, size_t bytes)
+{
+    (void)context;
+    munmap(pixels, bytes);
+}
+
+static const image_allocator page_allocator = {map_pages, unmap_pages, NULL};
 
 int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t channels, size_t pages,
                       cls_pixel_type type, const char *path, char *error, size_t error_size)
@@ -148,7 +159,7 @@ int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t
         return status;
     const image_allocator *allocator = pixel_allocator;
     void *pixels = allocator ? allocator->allocate(allocator->context, total) : NULL;
-    if (!pixels) allocator = NULL, pixels = zeroed_pages(total);
+    if (!pixels) allocator = &page_allocator, pixels = map_pages(NULL, total);
     if (!pixels)
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                           "not enough memory for a %zu x %zu x %zu image (%zu bytes)", width, height,

@@ -17,9 +17,10 @@ enum {
     IMAGE_ERR_RESOURCE     /* a resource limit: not enough memory for the image */
 };
 
-/* Where image_alloc takes pixel memory from (NULL, the default: calloc): allocate returns BYTES
- * of zeroed memory or NULL (then calloc serves), release takes back what it gave; an image
- * remembers its allocator, so image_free returns its pixels where they came from. */
+/* Where image_alloc takes pixel memory from (NULL, the default: zeroed pages mapped for the image,
+ * starting on a page): allocate returns BYTES of zeroed memory or NULL (then the default serves),
+ * release takes back what it gave; an image remembers its allocator, so image_free returns its
+ * pixels where they came from. */
 typedef struct image_allocator {
     void *(*allocate)(void *context, size_t bytes);
     void (*release)(void *context, void *pixels, size_t bytes);
@@ -68,7 +69,6 @@ typedef struct image_meta {
 } image_meta;
 
 #define IMAGE_MAX_CHANNELS 4
-#define IMAGE_PIXEL_ALIGNMENT 4096 /* image_alloc's pixels start on a page */
 #define IMAGE_MAX_PLANE_PIXELS ((size_t)1 << 31) /* larger images are refused as unsupported */
 
 /* A check image_alloc makes before it allocates (the caller's memory budget): IMAGE_OK, or an

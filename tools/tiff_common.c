@@ -337,9 +337,16 @@ static int read_strip_rows(TIFF *tif, const tiff_layout *l, cls_host_image *band
             const size_t sy = s * rps, in_strip = l->height - sy < rps ? l->height - sy : rps;
             const tmsize_t want = (tmsize_t)(in_strip * row_bytes);
             const uint32_t strip = (uint32_t)(p * strips_per_plane + s);
-            if (TIFFReadEncodedStrip(tif, strip, buffer, want) != want)
+            /* A strip of one sample a pixel wholly inside the rows: decoded in place, not copied. */
+            unsigned char *in_place = NULL;
+            if (l->spc == 1 && l->file_sample == bytes && band->width == l->width && sy >= y0 &&
+                sy + in_strip <= y0 + rows)
+                in_place = (unsigned char *)band->pixels + (first_plane + p) * image_plane_bytes(band) +
+                           (band_row + sy - y0) * row_bytes;
+            if (TIFFReadEncodedStrip(tif, strip, in_place ? in_place : buffer, want) != want)
                 return image_fail(error, error_size, IMAGE_ERR_CORRUPT, m->path, "cannot decode strip %u: %s",
                                   (unsigned)strip, tiff_reason(m, "truncated or damaged data"));
+            if (in_place) continue;
             if (l->file_sample != bytes) narrow_doubles(buffer, in_strip * l->width * l->spc);
             size_t first, count;
             overlap(y0, rows, sy, in_strip, &first, &count);

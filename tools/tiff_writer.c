@@ -77,22 +77,42 @@ static const char *write_mode(const cls_host_image *image)
     return samples * image_sample_bytes(image->type) > ((uint64_t)1 << 31) ? "w8" : "w";
 }
 
+/* Interleaves one row of COUNT samples of BYTES each from IN into every CH-th sample of OUT. */
+static void interleave(unsigned char *out, const unsigned char *in, size_t count, size_t ch, size_t bytes)
+{
+    switch (bytes) { /* a copy of a constant size a sample: no call per sample */
+    case 1:
+        for (size_t x = 0; x < count; ++x) out[x * ch] = in[x];
+        break;
+    case 2:
+        for (size_t x = 0; x < count; ++x) memcpy(out + x * ch * 2, in + x * 2, 2);
+        break;
+    default:
+        for (size_t x = 0; x < count; ++x) memcpy(out + x * ch * 4, in + x * 4, 4);
+        break;
+    }
+}
+
 /* Writes rows BAND_ROW... of BAND's planes FIRST_PLANE... as rows Y0... of the current page;
- * ROW_BUFFER holds one interleaved row. */
+ * ROW_BUFFER holds one interleaved row (a gray row goes to libtiff as it is). libtiff may change
+ * the row it is given (byte swapping, predictors), so only a plain row is passed in place. */
 static int write_rows(TIFF *tif, const cls_host_image *band, size_t first_plane, size_t band_row, size_t y0,
                     size_t rows, unsigned char *row_buffer)
 {
     const size_t bytes = image_sample_bytes(band->type), plane = image_plane_bytes(band);
     const size_t ch = band->channels, w = band->width;
+    uint16_t compression = COMPRESSION_NONE;
+    TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression);
+    const int in_place = ch == 1 && compression == COMPRESSION_NONE && !TIFFIsByteSwapped(tif);
     int ok = 1;
     for (size_t r = 0; ok && r < rows; ++r) {
+        unsigned char *row = row_buffer;
         for (size_t c = 0; c < ch; ++c) {
-            const unsigned char *in =
-                (const unsigned char *)band->pixels + (first_plane + c) * plane + (band_row + r) * w * bytes;
-            for (size_t x = 0; x < w; ++x)
-                memcpy(row_buffer + (x * ch + c) * bytes, in + x * bytes, bytes);
+            unsigned char *in = (unsigned char *)band->pixels + (first_plane + c) * plane + (band_row + r) * w * bytes;
+            if (in_place) row = in;
+            else interleave(row_buffer + c * bytes, in, w, ch, bytes);
         }
-        ok = TIFFWriteScanline(tif, row_buffer, (uint32_t)(y0 + r), 0) == 1;
+        ok = TIFFWriteScanline(tif, row, (uint32_t)(y0 + r), 0) == 1;
     }
     return ok;
 }

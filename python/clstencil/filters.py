@@ -16,8 +16,10 @@ from .operators import Operator
 
 # Build goals (cls_build_goal) by name. "tiered" serves the first calls with a quick kernel and
 # swaps in the specialized one once a background thread has built it; every goal computes the
-# same sums in the same order, so results do not depend on it.
-BUILD_GOALS = {"fastest-kernel": 0, "first-result": 1, "tiered": 2}
+# same sums in the same order, so results do not depend on it. "auto" builds the specialized
+# kernel at once where the device record expects that to pay for the array at hand, else it is
+# "tiered".
+BUILD_GOALS = {"fastest-kernel": 0, "first-result": 1, "tiered": 2, "auto": 3}
 # build=None means the CLSTENCIL_BUILD_GOAL environment variable, else tiered.
 BUILD_GOAL_ENVIRONMENT_VARIABLE = "CLSTENCIL_BUILD_GOAL"
 DEFAULT_BUILD_GOAL = "tiered"
@@ -40,7 +42,7 @@ def border_mode(border: str) -> int:
 
 
 def build_goal(build: str | None) -> int:
-    """The cls_build_goal of a name: fastest-kernel, first-result or tiered; None: the
+    """The cls_build_goal of a name: fastest-kernel, first-result, tiered or auto; None: the
     CLSTENCIL_BUILD_GOAL environment variable, else tiered."""
     if build is None:
         build = os.environ.get(BUILD_GOAL_ENVIRONMENT_VARIABLE) or DEFAULT_BUILD_GOAL

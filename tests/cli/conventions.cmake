@@ -61,7 +61,7 @@ cls_cli_test(error_bad_list_item 1 "bad value 'clamp,bounce' for --borders \\(--
 cls_cli_test(error_library_value_lists 1 "--border bounce: unknown border mode 'bounce' \\(expected one of: undefined, clamp"
              ${CLI} gen --border=bounce)
 cls_cli_test(error_bad_number 1 "bad value 'abc' for --value \\(a finite number\\)" ${CLI} gen --value abc)
-cls_cli_test(error_build_goal 1 "--build wants first-result or fastest-kernel, not 'soon'"
+cls_cli_test(error_build_goal 1 "--build wants auto, first-result, fastest-kernel or tiered, not 'soon'"
              ${CLI} filter in.pgm out.pgm --op box:3 --build=soon)
 cls_cli_test(error_unexpected_argument 1 "clstencil devices: unexpected argument 'all'" ${CLI} devices all)
 cls_cli_test(error_two_outputs 1 "two outputs: 'a.pgm' and 'b.pgm'" ${CLI} filter in.pgm a.pgm -o b.pgm --op box:3)

@@ -3,9 +3,10 @@
  * ImageDescription, resolution, ICC profile, Software and DateTime carried over, each
  * --compression (and the input's compression by default), pages of different sizes refused
  * (exit 6), a truncated last page (exit 5) with no output written, and stacks larger than the
- * memory the run may use filtered in bands of rows to the same pages. Test files are made here with
- * libtiff (and one by hand, its directories before its pixels).
- * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE   (CASE: stack, metadata, compression, errors, bands) */
+ * memory the run may use filtered in bands of rows to the same pages, and so an image of 16 MiB
+ * that fits it. Test files are made here with libtiff (and one by hand, its directories before its
+ * pixels).
+ * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE   (CASE: stack, metadata, compression, errors, bands, large) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -454,6 +455,60 @@ static void test_bands(void **state)
     unsetenv("CLSTENCIL_MEMORY_MAX");
 }
 
+/* An f32 image of SIDE x SIDE pixels: pixel (x, y) a function of both. */
+static void write_large(const char *name, uint32_t side)
+{
+    TIFF *tif = TIFFOpen(path_of(name), "w");
+    assert_non_null(tif);
+    TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, side);
+    TIFFSetField(tif, TIFFTAG_IMAGELENGTH, side);
+    TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 32);
+    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_IEEEFP);
+    TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 16);
+    float *row = malloc(side * sizeof *row);
+    assert_non_null(row);
+    for (uint32_t y = 0; y < side; ++y) {
+        for (uint32_t x = 0; x < side; ++x) row[x] = (float)((x * 7 + y * 13) % 101) / 101.0f;
+        assert_int_equal(TIFFWriteScanline(tif, row, y, 0), 1);
+    }
+    free(row);
+    TIFFClose(tif);
+}
+
+/* An image of 16 MiB of pixels or more that fits the memory goes through the bands all the same (its
+ * reading, filtering and writing overlap): the same pixels as the run in one piece into a PFM. */
+static void test_large(void **state)
+{
+    (void)state;
+    enum { SIDE = 2048 }; /* 16 MiB of f32 */
+    write_large("large.tif", SIDE);
+    assert_int_equal(filter("large.tif whole.pfm --op gaussian:5 --border mirror"), 0);
+    assert_int_equal(filter("large.tif bands.tif --op gaussian:5 --border mirror -v"), 0);
+    assert_true(logged("bands: "));
+    FILE *pfm = fopen(path_of("whole.pfm"), "rb");
+    assert_non_null(pfm);
+    char header[32];
+    assert_non_null(fgets(header, sizeof header, pfm)); /* Pf */
+    assert_non_null(fgets(header, sizeof header, pfm)); /* size */
+    assert_non_null(fgets(header, sizeof header, pfm)); /* scale: little-endian */
+    float *whole = malloc((size_t)SIDE * SIDE * sizeof *whole), *row = malloc(SIDE * sizeof *row);
+    assert_true(whole && row);
+    assert_int_equal(fread(whole, sizeof *whole, (size_t)SIDE * SIDE, pfm), (size_t)SIDE * SIDE);
+    fclose(pfm);
+    TIFF *tif = TIFFOpen(path_of("bands.tif"), "r");
+    assert_non_null(tif);
+    for (uint32_t y = 0; y < SIDE; ++y) { /* a PFM's rows go bottom to top */
+        assert_int_equal(TIFFReadScanline(tif, row, y, 0), 1);
+        if (memcmp(row, whole + (size_t)(SIDE - 1 - y) * SIDE, SIDE * sizeof *row) != 0)
+            fail_msg("row %u differs from the run in one piece", (unsigned)y);
+    }
+    TIFFClose(tif);
+    free(whole);
+    free(row);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -467,8 +522,8 @@ int main(int argc, char **argv)
     if (!mkdtemp(folder)) return 2;
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_bands)};
-    const char *names[] = {"stack", "metadata", "compression", "errors", "bands"};
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large)};
+    const char *names[] = {"stack", "metadata", "compression", "errors", "bands", "large"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);

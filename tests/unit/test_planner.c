@@ -248,6 +248,35 @@ static void spec_knobs_stay(void **state)
     assert_int_equal(chosen.cols_per_item, 2);
 }
 
+/* CLS_BUILD_AUTO: the specialized kernel built now only where its build and run are expected to
+ * take less than the quick kernel's run: never on an H100 for a single image (builds of seconds,
+ * quick kernels of milliseconds); with a CPU runtime's costs in the record, for a 13x13 mask at
+ * 8192^2 (6.6 s quick against 5.1 s to build) but not at 1024^2, nor for a Gaussian 5x5 at 8192^2
+ * (about 1 s quick against 1.1 s to build), nor without an expected size. */
+static void build_goal_weighs_expected_time(void **state)
+{
+    fixture *f = *state;
+    char reason[320];
+    cls_spec mask = baked_13x13();
+    mask.expected_width = mask.expected_height = 16384;
+    assert_false(cls_plan_build_now(&f->planner, &mask, reason, sizeof reason));
+    assert_non_null(strstr(reason, "the quick kernel: expected"));
+    f->record.build_ms = 400, f->record.build_tap_us = 28000;
+    f->record.quick_tap_fs = 580000, f->record.specialized_tap_fs = 40000;
+    mask.expected_width = mask.expected_height = 8192;
+    assert_true(cls_plan_build_now(&f->planner, &mask, reason, sizeof reason));
+    assert_non_null(strstr(reason, "built now: expected 5132 ms to build"));
+    mask.expected_width = mask.expected_height = 1024;
+    assert_false(cls_plan_build_now(&f->planner, &mask, reason, sizeof reason));
+    mask.expected_width = mask.expected_height = 0;
+    assert_false(cls_plan_build_now(&f->planner, &mask, reason, sizeof reason));
+    assert_non_null(strstr(reason, "no expected image size"));
+    cls_operator *op = NULL;
+    const cls_spec gaussian = operator_spec("gaussian:5,1.2", CLS_BORDER_CLAMP, 8192, &op);
+    assert_false(cls_plan_build_now(&f->planner, &gaussian, reason, sizeof reason));
+    cls_operator_release(op);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +287,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),
+        cmocka_unit_test_setup_teardown(build_goal_weighs_expected_time, set_up, tear_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
