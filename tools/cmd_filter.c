@@ -103,7 +103,7 @@ static void filter_usage(FILE *out)
             "                  cache) the specialized kernels, which can take a minute for large\n"
             "                  masks on a GPU; tiered (a batch's default): the quick kernels first,\n"
             "                  the specialized ones built in the background and swapped in between\n"
-            "                  images\n"
+            "                  images (and bands); CLSTENCIL_BUILD_GOAL sets the default\n"
             "  --method M      how weighted sums are computed: direct (the window's multiply-adds),\n"
             "                  fft (tiles transformed with VkFFT: the cost no longer grows with the\n"
             "                  mask; f32 within 1e-5 x sum|mask| x max|input| of direct) or auto\n"
@@ -167,6 +167,20 @@ enum { OPT_OP, OPT_COMBINE, OPT_INPUT, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TY
        OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
 /* One option with its value into ARGS; -1 to go on, else the exit code. */
+/* The build goal of a name (--build, CLSTENCIL_BUILD_GOAL); 0 when NAME is none. */
+static int parse_build_goal(const char *name, cls_build_goal *goal)
+{
+    static const struct { const char *name; cls_build_goal goal; } goals[] = {
+        {"auto", CLS_BUILD_AUTO}, {"first-result", CLS_BUILD_FIRST_RESULT},
+        {"fastest-kernel", CLS_BUILD_FASTEST_KERNEL}, {"tiered", CLS_BUILD_TIERED}};
+    for (size_t i = 0; i < sizeof goals / sizeof goals[0]; ++i)
+        if (strcmp(name, goals[i].name) == 0) {
+            *goal = goals[i].goal;
+            return 1;
+        }
+    return 0;
+}
+
 static int parse_option(const cli_parser *parser, int option, const char *v, filter_args *args)
 {
     cls_status status = CLS_OK;
@@ -195,12 +209,8 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
     }
     case OPT_DEVICE: note_device_option(args->plan.device = v); break;
     case OPT_BUILD:
-        if (strcmp(v, "auto") && strcmp(v, "first-result") && strcmp(v, "fastest-kernel") && strcmp(v, "tiered"))
+        if (!parse_build_goal(v, &args->plan.build_goal))
             return bad_usage("--build wants auto, first-result, fastest-kernel or tiered, not '%s'", v);
-        args->plan.build_goal = strcmp(v, "auto") == 0             ? CLS_BUILD_AUTO
-                                : strcmp(v, "first-result") == 0   ? CLS_BUILD_FIRST_RESULT
-                                : strcmp(v, "fastest-kernel") == 0 ? CLS_BUILD_FASTEST_KERNEL
-                                                                   : CLS_BUILD_TIERED;
         args->has_build = 1;
         break;
     case OPT_METHOD: status = cls_method_parse(v, &args->plan.method); break;
@@ -312,6 +322,21 @@ static int parse_args(int argc, char **argv, filter_args *args)
     if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
     args->input = positional[0];
     return check_streams(args);
+}
+
+/* The default goal of every build: CLSTENCIL_BUILD_GOAL where set (the Python package's variable
+ * too), else auto for one image and tiered for a batch and bands; --build overrides it. */
+static int default_build_goal(filter_args *args)
+{
+    const char *named = getenv("CLSTENCIL_BUILD_GOAL");
+    if (args->has_build || !named || !*named) return -1;
+    if (!parse_build_goal(named, &args->plan.build_goal)) {
+        char excerpt[256];
+        printable_excerpt(named, excerpt, sizeof excerpt);
+        return bad_usage("CLSTENCIL_BUILD_GOAL wants auto, first-result, fastest-kernel or tiered, not '%s'", excerpt);
+    }
+    args->has_build = 1;
+    return -1;
 }
 
 /* Parses every --op and --combine; fills OPS (op NULL for night, expression set for --combine). */
@@ -541,7 +566,7 @@ int cmd_filter(int argc, char **argv)
         code = EXIT_FAILURE_;
         goto done;
     }
-    if ((code = parse_args(argc, argv, &args)) >= 0) goto done;
+    if ((code = parse_args(argc, argv, &args)) >= 0 || (code = default_build_goal(&args)) >= 0) goto done;
     const int to_stdout = !args.batch && strcmp(args.output, "-") == 0;
     if (!args.batch && !to_stdout && (code = filter_check_output(args.output, NULL)) != EXIT_OK_) goto done;
     if (!args.batch && (code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;

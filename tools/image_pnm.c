@@ -111,6 +111,16 @@ static void unpack_row(const unsigned char *row, cls_host_image *image, size_t y
     }
 }
 
+/* Whether a file row holds IMAGE's row as it lies in memory (one channel of bytes, or of floats in
+ * the file's byte order when that is the host's), so that it is read and written in place. */
+static int row_as_stored(const cls_host_image *image, int pfm_little)
+{
+    const uint16_t one = 1;
+    const int host_little = *(const unsigned char *)&one == 1;
+    return image->channels == 1 &&
+           (image->type == CLS_PIXEL_U8 || (image->type == CLS_PIXEL_F32 && pfm_little == host_little));
+}
+
 /* The first sample of a file row above MAXVAL: its index, or -1 when there is none. */
 static long long sample_above(const unsigned char *row, size_t samples, int wide, unsigned maxval, unsigned *value)
 {
@@ -219,9 +229,12 @@ int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image 
     unsigned char *row = status == IMAGE_OK ? malloc(row_bytes) : NULL;
     if (status == IMAGE_OK && !row)
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory");
-    const int pfm = shape.type == CLS_PIXEL_F32;
+    const int pfm = shape.type == CLS_PIXEL_F32, in_place = status == IMAGE_OK && row_as_stored(out, pfm_little);
     for (size_t y = 0; status == IMAGE_OK && y < shape.height; ++y) {
-        if (fread(row, 1, row_bytes, file) != row_bytes) {
+        /* PFM stores rows bottom to top. */
+        const size_t image_row = pfm ? shape.height - 1 - y : y;
+        unsigned char *target = in_place ? (unsigned char *)out->pixels + image_row * row_bytes : row;
+        if (fread(target, 1, row_bytes, file) != row_bytes) {
             status = ferror(file) ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error")
                                   : image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
                                                "truncated pixel data (row %zu of %zu)", y, shape.height);
@@ -230,15 +243,14 @@ int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image 
         unsigned value = 0;
         const long long above = pfm || maxval == 255 || maxval == 65535
                                     ? -1
-                                    : sample_above(row, shape.width * shape.channels, maxval > 255, maxval, &value);
+                                    : sample_above(target, shape.width * shape.channels, maxval > 255, maxval, &value);
         if (above >= 0) {
             status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
                                 "sample %u at x %llu, y %zu is above the header's maximum value %u", value,
                                 (unsigned long long)above / shape.channels, y, maxval);
             break;
         }
-        /* PFM stores rows bottom to top. */
-        unpack_row(row, out, pfm ? shape.height - 1 - y : y, pfm_little);
+        if (!in_place) unpack_row(row, out, image_row, pfm_little);
     }
     free(row);
     fclose(file);
@@ -321,9 +333,12 @@ int image_pnm_write(int fd, image_format format, const char *path, const cls_hos
                              image->height, image->type == CLS_PIXEL_U8 ? 255u : 65535u) < 0;
         e = errno;
     }
+    const int in_place = row_as_stored(image, 1); /* PFMs are written little-endian */
     for (size_t y = 0; !failed && y < image->height; ++y) {
-        pack_row(row, image, pfm ? image->height - 1 - y : y);
-        if (fwrite(row, 1, row_bytes, file) != row_bytes) {
+        const size_t image_row = pfm ? image->height - 1 - y : y;
+        const unsigned char *stored = (const unsigned char *)image->pixels + image_row * row_bytes;
+        if (!in_place) pack_row(row, image, image_row);
+        if (fwrite(in_place ? stored : row, 1, row_bytes, file) != row_bytes) {
             failed = 1;
             e = errno;
         }

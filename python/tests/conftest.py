@@ -29,6 +29,15 @@ def exhaustive() -> bool:
     return value not in ("", "0")
 
 
+def rotated_borders(cases: list, per_case: int = 2) -> list[tuple]:
+    """(case, border) pairs: every border for every case when exhaustive, else PER_CASE borders a
+    case, rotating, so that every border meets several cases (each pair is a kernel build)."""
+    borders = list(SCIPY_MODES)
+    if exhaustive():
+        return [(case, border) for case in cases for border in borders]
+    return [(case, borders[(i * per_case + k) % len(borders)]) for i, case in enumerate(cases) for k in range(per_case)]
+
+
 BORDER_VALUE = 0.75
 # (rows, columns): single pixels, lines, images narrower than the windows, odd sizes, the largest.
 REPRESENTATIVE_SHAPES = [(1, 1), (1, 6), (5, 1), (2, 3), (4, 9), (13, 31), (64, 97)]

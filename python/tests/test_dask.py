@@ -1,6 +1,12 @@
 """clstencil.dask: chunked filtering equals one-piece filtering bit for bit in every border mode,
-chunk edges included, with dask's threads and on a LocalCluster of two worker processes."""
+chunk edges included, with dask's threads and on a scheduler and two workers started as processes
+of their own on loopback."""
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -52,19 +58,43 @@ def test_dask_errors() -> None:
         clstencil.dask.run_pipeline(da.zeros((4, 4), dtype=np.float32), mixed)
 
 
-def test_local_cluster_of_two_worker_processes() -> None:
-    """4096x4096 in 512x512 chunks, every border mode (about 15 s on 2 PoCL cores)."""
+def start(arguments: list[str], environment: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", *arguments], env=environment, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def test_scheduler_and_two_workers_on_loopback(tmp_path) -> None:
+    """The multi-host set-up of docs/python.md on one machine: a scheduler and two workers started
+    as processes of their own on 127.0.0.1, each worker with a cache folder of its own as on a host
+    of its own; 1024x1024 in 256x256 chunks, every border mode, equal to one piece."""
     distributed = pytest.importorskip("distributed")
-    shape, chunks = (4096, 4096), (512, 512)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
-        x = da.random.RandomState(6).random_sample(shape, chunks=chunks).astype(np.float32)
-        x = x.persist()  # generated on the workers, once
-        image = x.compute()
-        for border in BORDERS:
-            expected = clstencil.filter(image, "gaussian:5", border, 0.5)
-            result = clstencil.dask.filter(x, "gaussian:5", border, 0.5).compute()
-            np.testing.assert_array_equal(result, expected, err_msg=border)
-        workers = client.run(lambda: __import__("os").getpid())
-        assert len(set(workers.values())) == 2
+    scheduler_file = tmp_path / "scheduler.json"
+    processes = [start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                        "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)], dict(os.environ))]
+    try:
+        for k in range(2):
+            environment = dict(os.environ, CLSTENCIL_CACHE_DIR=str(tmp_path / f"cache-host-{k}"))
+            processes.append(start(["distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
+                                    "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"], environment))
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with distributed.Client(scheduler_file=str(scheduler_file), timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+            x = da.random.RandomState(6).random_sample((1024, 1024), chunks=(256, 256)).astype(np.float32)
+            x = x.persist()  # generated on the workers, once
+            image = x.compute()
+            for border in BORDERS:
+                expected = clstencil.filter(image, "gaussian:5", border, 0.5)
+                result = clstencil.dask.filter(x, "gaussian:5", border, 0.5).compute()
+                np.testing.assert_array_equal(result, expected, err_msg=border)
+            workers = client.run(lambda: __import__("os").getpid())
+            assert len(set(workers.values())) == 2
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -1,6 +1,7 @@
 """The Gaussian-derived operators against scipy.ndimage in every border mode scipy shares, borders
-included: gaussian_laplace, gaussian_filter (difference of Gaussians, unsharp masking), correlate
-and convolve, the tone mapping's scale."""
+included (each operator in two modes, rotating; all of them when exhaustive): gaussian_laplace,
+gaussian_filter (difference of Gaussians, unsharp masking), correlate and convolve, the tone
+mapping's scale."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 import scipy.ndimage as ndimage
 
 import clstencil
-from conftest import BORDER_VALUE, SCIPY_MODES, shapes
+from conftest import BORDER_VALUE, SCIPY_MODES, rotated_borders, shapes
 
 def gaussian(a: np.ndarray, sigma: float, size: int, mode: str, cval: float) -> np.ndarray:
     """scipy's Gaussian over the same radius: truncate = radius / sigma."""
@@ -26,8 +27,8 @@ MASK_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", MASK_CASES, ids=[c[0] for c in MASK_CASES])
-@pytest.mark.parametrize("border", list(SCIPY_MODES))
+@pytest.mark.parametrize("case,border", rotated_borders(MASK_CASES),
+                         ids=[f"{border}-{case[0]}" for case, border in rotated_borders(MASK_CASES)])
 def test_gaussian_family_equals_scipy(case, border: str) -> None:
     text, reference, cval = case
     rng = np.random.default_rng(8)

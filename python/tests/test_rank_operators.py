@@ -1,7 +1,8 @@
 """The rank and morphology operators against scipy.ndimage in every border mode scipy shares,
 borders included: median_filter, percentile_filter, grey_erosion/grey_dilation with rectangle,
 cross and disk footprints, morphological_gradient. Representative image sizes and footprints by
-default; every size from 1x1 to 97x64 and footprints up to 31 when exhaustive."""
+default, each case in two border modes (rotating); every size from 1x1 to 97x64, footprints up to
+31 and every case in every mode when exhaustive."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 import scipy.ndimage as ndimage
 
 import clstencil
-from conftest import BORDER_VALUE, SCIPY_MODES, exhaustive, shapes
+from conftest import BORDER_VALUE, SCIPY_MODES, exhaustive, rotated_borders, shapes
 from footprints import footprint
 
 def rank_reference(kind: str, width: int, height: int, shape: str, percent: float = 50.0):
@@ -46,8 +47,8 @@ RANK_CASES = [("median", 3, 3, "rect", 50), ("median", 5, 3, "rect", 50), ("medi
 FULL_SWEEP = {"median:3x3,rect", "median:9x9,rect", "min:5x5,disk", "morphgradient:5x5,disk"}
 
 
-@pytest.mark.parametrize("case", RANK_CASES, ids=[rank_text(*c) for c in RANK_CASES])
-@pytest.mark.parametrize("border", list(SCIPY_MODES))
+@pytest.mark.parametrize("case,border", rotated_borders(RANK_CASES),
+                         ids=[f"{border}-{rank_text(*case)}" for case, border in rotated_borders(RANK_CASES)])
 def test_rank_equals_scipy(case, border: str) -> None:
     text = rank_text(*case)
     reference = rank_reference(*case)

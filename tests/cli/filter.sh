@@ -211,6 +211,7 @@ verbose)   # -v (and --device) names the device, every stage with its build, the
     ;;
 build_goals)   # --build: auto takes quick kernels for a small image and builds the specialized ones
                # in the background, which the second run gets; the same bytes; first-result's quick kernels
+    unset CLSTENCIL_BUILD_GOAL # the suite's
     export CLSTENCIL_CACHE_DIR="$work/cache"
     run 0 "$sample" "$work/quick.tif" --op gaussian:5,1.2 --op convolve:3x3,1,-2,1,0,3,0,-1,2,1 -v
     logged "^stage 1: .* built from source in "
@@ -234,6 +235,10 @@ build_goals)   # --build: auto takes quick kernels for a small image and builds 
     cmp -s "$work/quick.tif" "$work/cached.tif" || fail "the cached specialized kernels' output differs"
     run 1 "$sample" "$work/bad.tif" --op box:3 --build slowest
     logged "--build wants auto, first-result, fastest-kernel or tiered, not 'slowest'"
+    CLSTENCIL_BUILD_GOAL=slowest "$clstencil" filter "$sample" "$work/bad.tif" --op box:3 > "$work/log" 2>&1 &&
+        fail "CLSTENCIL_BUILD_GOAL=slowest was taken"
+    logged "CLSTENCIL_BUILD_GOAL wants auto, first-result, fastest-kernel or tiered, not 'slowest'"
+    [ ! -e "$work/bad.tif" ] || fail "a refused run wrote an output"
     ;;
 input_folder)   # a folder is not an image: 4
     mkdir "$work/folder.tif"
