@@ -198,11 +198,12 @@ static int runs_in_place(cls_context *context, const cls_host_image *in, const c
            (uintptr_t)out->pixels % alignment == 0;
 }
 
-/* How the run fits the device: the input and output planes and the intermediates of one plane
- * the pipeline holds at once (two for a chain), against the device's memory (or --max-device-memory) and its
- * largest buffer; on a device that shares host memory (a CPU device) against the host's budget
- * too. Sets *strip_rows to 0 when the whole image fits, else to the output rows of the strips
- * that do (filter_strips.c); exit 7 with a message when not even one row does. */
+/* How the run fits the device: the input and output planes (none that it runs on in place) and the
+ * intermediates of one plane the pipeline holds at once (two for a chain), against the device's
+ * memory (or --max-device-memory) and its largest buffer; on a device that shares host memory (a
+ * CPU device) against the host's budget too. Sets *strip_rows to 0 when the whole image fits,
+ * else to the output rows of the strips that do (filter_strips.c); exit 7 with a message when not
+ * even one row does. */
 static int fit_device_memory(cls_context *context, const filter_plan *plan, const stages *s, const cls_host_image *in,
                              const cls_host_image *out, size_t *strip_rows)
 {
@@ -212,7 +213,11 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     const uint64_t input = one_input * (1 + plan->input_count); /* IN and the --input images */
     const uint64_t output = (uint64_t)image_plane_bytes(out) * image_plane_count(out);
     const uint64_t temporary = intermediates ? (uint64_t)in->width * in->height * 4 : 0;
-    const uint64_t need = input + output + intermediates * temporary;
+    /* In place, IN and OUT are the device's buffers: only the --input images are copied (counted
+     * all the same under --max-device-memory, which asks for strips of that size). */
+    const int in_place = !plan->max_device_memory && runs_in_place(context, in, out);
+    const uint64_t copies = in_place ? input - one_input : input + output;
+    const uint64_t need = copies + intermediates * temporary;
     uint64_t largest = one_input > output ? one_input : output;
     if (temporary > largest) largest = temporary;
     uint64_t global = 0, max_alloc = 0;

@@ -69,21 +69,26 @@ pgm_maxval)   # a sample above the header's maximum value, binary junk in the he
     logged "junk.pgm: bad header: the width '\\?\\[31mred' is not a positive integer"
     nothing_written
     ;;
-memory_limit)   # an image beyond the memory budget: 7 before anything is allocated, a TIFF into a TIFF in bands (device copies: strips); a bad budget: 1
+memory_limit)   # an image beyond the memory budget: 7 before anything is allocated, a TIFF into a TIFF in bands (intermediates: strips); a bad budget: 1
     CLSTENCIL_MEMORY_MAX=100K run 7 "$sample" "$work/out/m.pgm" --op box:3
     logged "sample.tif: a 256 x 256 image of 1 channel needs 128.0 KiB of memory .* only 100.0 KiB is available"
     run 0 "$sample" "$work/one.tif" --op box:3
     CLSTENCIL_MEMORY_MAX=100K run 0 "$sample" "$work/bands.tif" --op box:3 -v
     logged "^bands: +[0-9]+ per page"
     cmp "$work/one.tif" "$work/bands.tif" || fail "the bands differ from one piece"
-    # host images fit, the device's copies (sharing host memory on a CPU device) do not: strips,
-    # the same bytes; and with room for less than a row and the rows it reaches: 7
+    # host images fit: a CPU device (sharing host memory) runs on them in place, with nothing to
+    # copy, in one piece; a pipeline's f32 intermediate (256 KiB) does not fit: strips, the same
+    # bytes; and with room for less than a row and the rows it reaches: 7
     if CLSTENCIL_DEVICE=cpu "$clstencil" devices > /dev/null 2>&1; then
         CLSTENCIL_DEVICE=cpu run 0 "$sample" "$work/whole.tif" --op box:3
-        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=240K run 0 "$sample" "$work/strips.tif" --op box:3 -v
-        logged "^strips: +3 per plane"
-        cmp "$work/whole.tif" "$work/strips.tif" || fail "the strips differ from one piece"
-        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=129K run 7 "$sample" "$work/out/m.tif" --op box:3
+        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=129K run 0 "$sample" "$work/in-place.tif" --op box:3 -v
+        ! grep -q "^strips:" "$work/log" || fail "a CPU device running in place took strips"
+        cmp "$work/whole.tif" "$work/in-place.tif" || fail "in place differs"
+        CLSTENCIL_DEVICE=cpu run 0 "$sample" "$work/whole2.tif" --op box:3 --op gaussian:3
+        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=300K run 0 "$sample" "$work/strips.tif" --op box:3 --op gaussian:3 -v
+        logged "^strips: +[0-9]+ per plane"
+        cmp "$work/whole2.tif" "$work/strips.tif" || fail "the strips differ from one piece"
+        CLSTENCIL_DEVICE=cpu CLSTENCIL_MEMORY_MAX=129K run 7 "$sample" "$work/out/m.tif" --op box:3 --op gaussian:3
         logged "even a strip of one row of the image.*shares the host's memory"
     fi
     CLSTENCIL_MEMORY_MAX=lots run 1 "$sample" "$work/out/m.tif" --op box:3
