@@ -118,6 +118,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     const cls_spec quick = quick_spec(spec);
     status = cls_filter_create_fastest(context, &quick, out);
     if (status != CLS_OK || spec->build_goal == CLS_BUILD_FIRST_RESULT) return status;
-    cls_filter_set_decision(*out, decision[0] ? decision : "the quick kernel, the specialized one built in the background");
+    cls_filter_set_decision(*out, decision[0] ? decision
+                                              : "the quick kernel, the specialized one built in the background");
     return start_tier(context, &specialized, out);
 }

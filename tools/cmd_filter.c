@@ -166,7 +166,6 @@ static const cli_option FILTER_OPTIONS[] = {
 enum { OPT_OP, OPT_COMBINE, OPT_INPUT, OPT_BORDER, OPT_VALUE, OPT_DEVICE, OPT_TYPE, OPT_BUILD, OPT_METHOD, OPT_OUTPUT, OPT_COMPRESSION, OPT_FORMAT,
        OPT_MAX_DEVICE_MEMORY, OPT_VERBOSE };
 
-/* One option with its value into ARGS; -1 to go on, else the exit code. */
 /* The build goal of a name (--build, CLSTENCIL_BUILD_GOAL); 0 when NAME is none. */
 static int parse_build_goal(const char *name, cls_build_goal *goal)
 {
@@ -181,6 +180,7 @@ static int parse_build_goal(const char *name, cls_build_goal *goal)
     return 0;
 }
 
+/* One option with its value into ARGS; -1 to go on, else the exit code. */
 static int parse_option(const cli_parser *parser, int option, const char *v, filter_args *args)
 {
     cls_status status = CLS_OK;
@@ -596,8 +596,8 @@ int cmd_filter(int argc, char **argv)
         goto done;
     }
     cls_host_image result = {0};
-    code = filter_stream_pays(&args, input, output) ? FILTER_IN_BANDS
-                                                    : filter_read_and_filter(&args, NULL, input, output, &result, &times);
+    const int overlapped = filter_stream_pays(&args, input, output); /* a large TIFF: bands */
+    code = overlapped ? FILTER_IN_BANDS : filter_read_and_filter(&args, NULL, input, output, &result, &times);
     const int in_bands = code == FILTER_IN_BANDS;
     if (in_bands) code = filter_stream_run(&args, input, output, budget_left());
     char error[1024];

@@ -1,9 +1,10 @@
 /* filter_stream.c — `clstencil filter` on a TIFF larger than the memory the run may use, or large
- * enough that overlapping its steps pays (filter_stream.h): for every page, bands of output rows are read with the rows the pipeline
- * reaches above and below them (in repeat mode wrapped from the opposite edge), filtered on the
- * device with only the band's own rows computed (filter_bands in filter_run.h), and appended to the
- * output file. Three steps overlap: a thread reads the next band while this thread filters one and
- * another thread writes the one before, through two sets of band buffers. */
+ * enough that overlapping its steps pays (filter_stream.h): for every page, bands of output rows
+ * are read with the rows the pipeline reaches above and below them (in repeat mode wrapped from the
+ * opposite edge), filtered on the device with only the band's own rows computed (filter_bands in
+ * filter_run.h), and appended to the output file. Three steps overlap: a thread reads the next band
+ * while this thread filters one and another thread writes the one before, through two sets of band
+ * buffers. */
 #include "filter_stream.h"
 
 #include "commands.h"

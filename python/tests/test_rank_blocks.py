@@ -9,6 +9,7 @@ import clstencil
 from blocks import filter_in_blocks
 from conftest import BORDER_VALUE, SCIPY_MODES, exhaustive
 
+
 @pytest.mark.parametrize("border", list(SCIPY_MODES) + ["undefined"])
 def test_rectangle_passes_equal_one_kernel(border: str, tmp_path) -> None:
     """min and max over a rectangle run as a row pass and then a column pass; the same rectangle
