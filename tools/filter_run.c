@@ -18,8 +18,21 @@
 typedef struct stages {
     cls_pipeline *pipeline;
     const char **labels; /* one per pipeline stage; point into the plan or at literals */
+    char (*created)[64]; /* one per stage: the kernel it was created with (describe_variant) */
     size_t count, capacity;
 } stages;
+
+/* How a stencil stage computes: "fft", or its partition and outputs per work-item. */
+static void describe_variant(const cls_filter *stage, char *text, size_t size)
+{
+    if (cls_filter_method(stage) == CLS_METHOD_FFT) {
+        snprintf(text, size, "fft");
+        return;
+    }
+    unsigned rows = 0, cols = 0;
+    cls_filter_outputs_per_item(stage, &rows, &cols);
+    snprintf(text, size, "%s, %ux%u per work-item", cls_partition_name(cls_filter_partition(stage)), cols, rows);
+}
 
 /* Labels the stages the pipeline gained since the last call: the k-th new one LABELS[k], or the
  * last label when there are more stages than labels. */
@@ -28,15 +41,21 @@ static int label_new_stages(stages *s, const char *const *labels, size_t label_c
     const size_t now = cls_pipeline_stage_count(s->pipeline);
     if (now > s->capacity) {
         const char **grown = realloc(s->labels, now * 2 * sizeof *grown);
-        if (!grown) {
+        if (grown) s->labels = grown;
+        char(*created)[64] = grown ? realloc(s->created, now * 2 * sizeof *created) : NULL;
+        if (!created) {
             fprintf(stderr, "clstencil filter: out of memory\n");
             return EXIT_FAILURE_;
         }
-        s->labels = grown;
+        s->created = created;
         s->capacity = now * 2;
     }
-    for (size_t k = 0; s->count < now; ++k)
+    for (size_t k = 0; s->count < now; ++k) {
+        const cls_filter *stage = cls_pipeline_stage(s->pipeline, s->count);
+        s->created[s->count][0] = '\0';
+        if (stage) describe_variant(stage, s->created[s->count], sizeof s->created[s->count]);
         s->labels[s->count++] = labels[k < label_count ? k : label_count - 1];
+    }
     return EXIT_OK_;
 }
 
@@ -249,17 +268,6 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
 }
 
 /* The timings of one run, for -v. */
-/* How a stencil stage computes: "fft", or its partition and outputs per work-item. */
-static void describe_variant(const cls_filter *stage, char *text, size_t size)
-{
-    if (cls_filter_method(stage) == CLS_METHOD_FFT) {
-        snprintf(text, size, "fft");
-        return;
-    }
-    unsigned rows = 0, cols = 0;
-    cls_filter_outputs_per_item(stage, &rows, &cols);
-    snprintf(text, size, "%s, %ux%u per work-item", cls_partition_name(cls_filter_partition(stage)), cols, rows);
-}
 
 typedef struct timings {
     double context_wall_ms, build_wall_ms, run_wall_ms; /* host clock: what a user waits for */
@@ -295,14 +303,15 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         }
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
-        char variant[64];
+        char variant[64], swapped[96] = ""; /* a tiered stage's kernel once its background build ended */
         describe_variant(stage, variant, sizeof variant);
+        if (strcmp(variant, s->created[i]) != 0) snprintf(swapped, sizeof swapped, ", then %s", variant);
         const unsigned kernels = cls_filter_kernel_count(stage);
         char last[48] = ""; /* a launch's event is its last kernel's */
         if (kernels > 1) snprintf(last, sizeof last, " (the last of %u kernels)", kernels);
-        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms%s (%s)", i + 1, s->labels[i],
+        fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms, kernel %.3f ms%s (%s%s)", i + 1, s->labels[i],
                 info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
-                t->stage_ms[i], last, variant);
+                t->stage_ms[i], last, s->created[i], swapped);
         if (info.registers) /* from ptxas (NVIDIA), kept in the binary cache */
             fprintf(stderr, ", %u registers, %u B spilled", info.registers, info.spill_store_bytes);
         fprintf(stderr, "\n");
@@ -442,6 +451,7 @@ static void drop_stages(stages *s)
 {
     if (s->pipeline) cls_pipeline_release(s->pipeline); /* waits for tiered builds */
     free(s->labels);
+    free(s->created);
     memset(s, 0, sizeof *s);
 }
 
