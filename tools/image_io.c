@@ -3,8 +3,10 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "image_io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,23 +320,45 @@ static void explain_size_limit(char *error, size_t error_size)
                  (unsigned long long)limit.rlim_cur);
 }
 
-/* "DIR/.NAME.XXXXXX" for the destination "DIR/NAME" (".NAME.XXXXXX" without a folder). */
+/* "DIR/.NAME.clstencil-PID.XXXXXX" for the destination "DIR/NAME" (no "DIR/" without a folder):
+ * the temporary file a run writes, named by its process so that a later run can tell one left by a
+ * process that was killed (SIGKILL runs no handler) and remove it. */
 static char *temp_template(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, len = strlen(path);
-    char *name = malloc(len + 9);
-    if (!name)
-        return NULL;
-    memcpy(name, path, dir_len);
-    name[dir_len] = '.';
-    memcpy(name + dir_len + 1, path + dir_len, len - dir_len);
-    memcpy(name + len + 1, ".XXXXXX", 8);
+    const int dir_len = slash ? (int)(slash - path) + 1 : 0;
+    const size_t size = strlen(path) + 48;
+    char *name = malloc(size);
+    if (name)
+        snprintf(name, size, "%.*s.%s.clstencil-%ld.XXXXXX", dir_len, path, path + dir_len, (long)getpid());
     return name;
+}
+
+/* Removes the temporary files of PATH (temp_template's) whose process is gone. */
+static void remove_stale_temps(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *folder = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    const char *name = slash ? slash + 1 : path;
+    DIR *dir = folder ? opendir(folder) : NULL;
+    const size_t name_len = strlen(name);
+    for (struct dirent *entry; dir && (entry = readdir(dir)) != NULL;) {
+        const char *e = entry->d_name;
+        if (e[0] != '.' || strncmp(e + 1, name, name_len) != 0 || strncmp(e + 1 + name_len, ".clstencil-", 11) != 0)
+            continue;
+        char *end = NULL;
+        const long pid = strtol(e + 1 + name_len + 11, &end, 10);
+        if (pid > 0 && end && *end == '.' && strlen(end) == 7 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            (void)unlinkat(dirfd(dir), e, 0);
+    }
+    if (dir)
+        closedir(dir);
+    free(folder);
 }
 
 int image_write_through(const char *path, image_file_writer writer, void *context, char *error, size_t error_size)
 {
+    remove_stale_temps(path);
     char *temp = temp_template(path);
     if (!temp)
         return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "out of memory");

@@ -103,6 +103,29 @@ file_size_limit)   # ulimit -f: 7 with a message, not SIGXFSZ; no temporary file
     logged "big.pfm: cannot write: .*the file-size limit, ulimit -f, is [0-9]+ bytes"
     nothing_written
     ;;
+killed)   # SIGKILL leaves no OUT; a later run removes the temporary file of a process that is gone
+    # killed while it reads standard input (a pipe that never ends): no OUT
+    mkfifo "$work/never"
+    "$clstencil" filter - "$work/out/k.pgm" --op box:3 < "$work/never" > "$work/log" 2>&1 &
+    pid=$!
+    exec 3> "$work/never" # the writer end, held open and never written
+    sleep 0.5
+    kill -9 "$pid"
+    wait "$pid" 2> /dev/null || true
+    exec 3>&-
+    nothing_written
+    # a temporary file of a process that is gone and one of a live process (this shell)
+    sh -c 'exit 0' &
+    gone=$!
+    wait "$gone"
+    : > "$work/out/.k.tif.clstencil-$gone.a1b2c3"
+    : > "$work/out/.k.tif.clstencil-$$.d4e5f6"
+    : > "$work/out/.k.tif.other-$gone.a1b2c3"
+    run 0 "$sample" "$work/out/k.tif" --op box:3
+    [ ! -e "$work/out/.k.tif.clstencil-$gone.a1b2c3" ] || fail "the dead process's temporary file is still there"
+    [ -e "$work/out/.k.tif.clstencil-$$.d4e5f6" ] || fail "a live process's temporary file was removed"
+    [ -e "$work/out/.k.tif.other-$gone.a1b2c3" ] || fail "a file not named by clstencil was removed"
+    ;;
 undefined_pipeline)   # --border undefined before another stage: 1
     run 1 "$sample" "$work/out/u.tif" --op box:3 --op box:3 --border undefined
     logged "--border undefined leaves each stage's border pixels unwritten"
