@@ -1,5 +1,5 @@
-"""The rank kernels' bits against each other: a rectangle's min and max in passes against one
-kernel, the 5x5 ranks' networks in blocks of rows, NaN, infinities and signed zeros included."""
+"""The 5x5 ranks' networks in blocks of rows against the Batcher network of a footprint file: the
+same bits, NaN, infinities and signed zeros included."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,23 +8,6 @@ import pytest
 import clstencil
 from blocks import filter_in_blocks
 from conftest import BORDER_VALUE, SCIPY_MODES, exhaustive
-
-
-@pytest.mark.parametrize("border", list(SCIPY_MODES) + ["undefined"])
-def test_rectangle_passes_equal_one_kernel(border: str, tmp_path) -> None:
-    """min and max over a rectangle run as a row pass and then a column pass; the same rectangle
-    drawn in a footprint file runs as one kernel: the same bits, borders, NaN pixels (both skip
-    them) and windows of NaN only (infinity) included."""
-    ones = tmp_path / "ones.txt"
-    ones.write_text("1111111\n" * 5)
-    image = np.random.default_rng(6).random((23, 30), dtype=np.float32)
-    image[3, 4] = np.nan
-    image[10:17, 10:19] = np.nan
-    for kind in ("min", "max"):
-        passes = clstencil.filter(image, f"{kind}:7x5", border, BORDER_VALUE)
-        one_kernel = clstencil.filter(image, f"{kind}:mask:{ones}", border, BORDER_VALUE)
-        np.testing.assert_array_equal(passes, one_kernel, err_msg=f"{kind}, {border}")
-        assert passes[13, 14] == (np.inf if kind == "min" else -np.inf)
 
 
 # A block of 8 rows' kernel takes about 60 s to build on PoCL, one of 3 rows (the same walk, its
