@@ -331,6 +331,7 @@ static void emit_signature(emitter *e)
     for (unsigned k = 1; k < cls_kernel_outputs(c); ++k) strbuf_line(out, 1, "output%u += output_offset;", k);
     if (c->spec.body) strbuf_line(out, 1, "(void)mask; /* only the operator's function may read it */");
     else if (cls_kernel_literal_coefficients(c)) strbuf_line(out, 1, "(void)mask; /* coefficients are baked */");
+    else if (c->spec.bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) strbuf_line(out, 1, "(void)mask; /* coefficients come in coef */");
     if (!software_constant(e)) strbuf_line(out, 1, "(void)border_value;");
     if (local_memory(c)) {
         strbuf_line(out, 1, "/* The group's tile: its outputs and the halo, from image column tile_x and row tile_y. */");

@@ -139,6 +139,7 @@ void van_herk_append_strip_walker(strbuf *out, const cls_spec *stage, const cls_
                   s.group, s.segments, s.step_segments, s.band_segments * stage->mask_height);
     append_load_step(out, stage);
     van_herk_append_signature(out, stage, l->group_width);
+    if (!constant) strbuf_append(out, "    (void)border_value;\n");
     char store[160], checked_store[160];
     emit_format_store(store, sizeof store, stage->output_type, "output", "at + i * output_pitch", "EXTREME(h[i], g)");
     emit_format_store(checked_store, sizeof checked_store, stage->output_type, "output",
