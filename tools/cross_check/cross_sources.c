@@ -1,9 +1,12 @@
 /* cross_sources.c — the generated programs of every variant family, planned for a device record
  * without the device, for an offline compiler (tools/cross_check/cross-compile-check), and the
  * occupancy the library's model gives a compiled kernel's registers and local memory.
- *   cls_cross_sources sources RECORD DIR   writes DIR/NN-FAMILY-K.cl, one file per program, and
+ *   cls_cross_sources sources RECORD DIR [--borders]
+ *                                          writes DIR/NN-FAMILY-K.cl, one file per program, and
  *                                          DIR/manifest.tsv: file, family, work-items per group
- *                                          (0: the launch chooses), the SIMD width in the source
+ *                                          (0: the launch chooses), the SIMD width in the source;
+ *                                          --borders: every family in each of the six border
+ *                                          modes (FAMILY-MODE), not only its own
  *   cls_cross_sources occupancy RECORD     reads "VGPRS LDS_BYTES GROUP_ITEMS" lines, writes
  *                                          "WAVES_PER_SIMD RESIDENT_GROUPS LIMITS" lines
  * The caps are those the record's device reports to OpenCL (cross_device.c); the planner takes
@@ -30,12 +33,9 @@ typedef struct sink {
 
 static int write_program(sink *out, const char *source, unsigned group_items, unsigned simd_width)
 {
-    if (!source) {
-        fprintf(stderr, "cls_cross_sources: %s: no source (%s)\n", out->family, cls_last_error());
-        return 0;
-    }
+    if (!source) return 0; /* out of memory */
     char name[160], path[4096];
-    snprintf(name, sizeof name, "%02u-%s-%u.cl", out->family_index, out->family, ++out->program_index);
+    snprintf(name, sizeof name, "%03u-%s-%u.cl", out->family_index, out->family, ++out->program_index);
     snprintf(path, sizeof path, "%s/%s", out->dir, name);
     FILE *file = fopen(path, "w");
     if (!file || fputs(source, file) == EOF || fclose(file) != 0) {
@@ -53,10 +53,7 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
 {
     if (spec->body && cls_body_is_staged(spec->body)) {
         cls_staged_body staged;
-        if (cls_staged_body_split(spec, &staged) != CLS_OK) {
-            fprintf(stderr, "cls_cross_sources: %s: %s\n", out->family, cls_last_error());
-            return 0;
-        }
+        if (cls_staged_body_split(spec, &staged) != CLS_OK) return 0;
         int ok = 1;
         for (unsigned k = 0; ok && k < staged.count; ++k) {
             const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
@@ -78,10 +75,7 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
         return ok;
     }
     cls_kernel_config config;
-    if (cls_plan_policy(planner, spec, &config) != CLS_OK) {
-        fprintf(stderr, "cls_cross_sources: %s: %s\n", out->family, cls_last_error());
-        return 0;
-    }
+    if (cls_plan_policy(planner, spec, &config) != CLS_OK) return 0;
     int ok;
     if (config.method == CLS_METHOD_FFT) {
         char *source = cls_fft_kernels_source(&config.spec);
@@ -112,7 +106,26 @@ static int emit_elementwise(sink *out)
     return ok;
 }
 
-static int write_sources(const cls_arch_record *record, const char *dir)
+static const cls_border ALL_BORDERS[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP, CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+
+/* Family INDEX's programs, in its own border mode or (BORDER_INDEX below 6) in ALL_BORDERS'. */
+static int write_family(const cls_planner *planner, size_t index, int border_index, sink *out)
+{
+    cls_cross_family family;
+    char name[96];
+    snprintf(name, sizeof name, "%s%s%s", cls_cross_family_name(index), border_index < 0 ? "" : "-",
+             border_index < 0 ? "" : cls_border_name(ALL_BORDERS[border_index]));
+    out->family = name;
+    out->program_index = 0;
+    int ok = cls_cross_family_spec(index, &family);
+    if (ok && border_index >= 0) family.spec.border = ALL_BORDERS[border_index];
+    if (ok) ok = family.elementwise ? emit_elementwise(out) : emit_programs(planner, &family.spec, out);
+    cls_cross_family_free(&family);
+    return ok;
+}
+
+static int write_sources(const cls_arch_record *record, const char *dir, int every_border)
 {
     cls_device_caps caps;
     cls_cross_device_caps(record, &caps);
@@ -125,15 +138,18 @@ static int write_sources(const cls_arch_record *record, const char *dir)
         return 0;
     }
     int ok = 1;
-    for (size_t k = 0; ok && k < cls_cross_family_count(); ++k) {
-        cls_cross_family family;
-        out.family_index = (unsigned)k + 1;
-        out.program_index = 0;
-        out.family = cls_cross_family_name(k);
-        ok = cls_cross_family_spec(k, &family) &&
-             (family.elementwise ? emit_elementwise(&out) : emit_programs(&planner, &family.spec, &out));
-        cls_cross_family_free(&family);
-    }
+    for (size_t k = 0; ok && k < cls_cross_family_count(); ++k)
+        for (int b = every_border ? 0 : -1; ok && b < (every_border ? 6 : 0); ++b) {
+            ++out.family_index;
+            if (write_family(&planner, k, b, &out)) continue;
+            /* the undefined border refuses blocks of outputs and two passes: listed, not compiled */
+            if (b >= 0 && ALL_BORDERS[b] == CLS_BORDER_UNDEFINED) {
+                fprintf(out.manifest, "-\t%s\t%s\t0\n", out.family, cls_last_error());
+            } else {
+                fprintf(stderr, "cls_cross_sources: %s: %s\n", out.family, cls_last_error());
+                ok = 0;
+            }
+        }
     if (fclose(out.manifest) != 0) ok = 0;
     return ok;
 }
@@ -166,9 +182,10 @@ static int print_occupancy(const cls_arch_record *record)
 
 int main(int argc, char **argv)
 {
-    const int sources = argc == 4 && strcmp(argv[1], "sources") == 0;
+    const int every_border = argc == 5 && strcmp(argv[4], "--borders") == 0;
+    const int sources = (argc == 4 || every_border) && strcmp(argv[1], "sources") == 0;
     if (!sources && !(argc == 3 && strcmp(argv[1], "occupancy") == 0)) {
-        fprintf(stderr, "usage: cls_cross_sources sources RECORD DIR | occupancy RECORD\n");
+        fprintf(stderr, "usage: cls_cross_sources sources RECORD DIR [--borders] | occupancy RECORD\n");
         return 2;
     }
     cls_device_db *db = NULL;
@@ -181,7 +198,7 @@ int main(int argc, char **argv)
         if (strcmp(cls_device_db_get(db, k)->id, argv[2]) == 0) record = cls_device_db_get(db, k);
     int ok = 0;
     if (!record) fprintf(stderr, "cls_cross_sources: no built-in record '%s'\n", argv[2]);
-    else ok = sources ? write_sources(record, argv[3]) : print_occupancy(record);
+    else ok = sources ? write_sources(record, argv[3], every_border) : print_occupancy(record);
     cls_device_db_release(db);
     return ok ? 0 : 1;
 }
