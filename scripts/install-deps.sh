@@ -4,7 +4,7 @@
 set -eu
 packages="cmake gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
           libinih-dev libjson-c-dev libxxhash-dev libvkfft-dev libcmocka-dev libtiff-dev oclgrind clang clang-19 libclc-19
-          python3-numpy python3-dask python3-distributed python3-pyopencl
+          python3-numpy python3-venv python3-dask python3-distributed python3-pyopencl
           python3-scipy python3-pytest man-db groff-base binutils"
 missing=""
 for package in $packages; do

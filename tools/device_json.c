@@ -1,5 +1,5 @@
 /* device_json.c — one device's capability record, database match and fingerprint as JSON
- * (the schema of `clstencil devices --json`, documented in the README). */
+ * (the schema of `clstencil devices --json`, documented in docs/devices-json.md). */
 #include "commands.h"
 
 static void add_string(json_object *object, const char *key, const char *value)

@@ -28,3 +28,8 @@ endif()
 add_test(NAME package_doc_c_snippets
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/package/doc_snippets.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(package_doc_c_snippets PROPERTIES LABELS "cli;package")
+# What the README and docs/ cite exists: environment variables, the options of documented command
+# lines, their operators.
+add_test(NAME package_doc_claims
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/package/doc_claims.py ${PROJECT_SOURCE_DIR} $<TARGET_FILE:clstencil_cli>)
+set_tests_properties(package_doc_claims PROPERTIES LABELS "cli;package")
