@@ -484,9 +484,8 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
     double start = wall_ms();
     budget.refused = 0;
     if ((status = image_read(input, &in, error, sizeof error)) != IMAGE_OK) {
-        /* Too large for the memory: a TIFF into a TIFF goes a band of rows at a time instead. */
-        if (budget.refused && !args->batch && !args->input_text_count && image_format_of(input) == IMAGE_FORMAT_TIFF &&
-            image_format_of(output) == IMAGE_FORMAT_TIFF) {
+        /* Too large for the memory: it goes a band of rows at a time instead. */
+        if (budget.refused && filter_stream_formats(args, input, output)) {
             code = FILTER_IN_BANDS;
             goto done;
         }
@@ -596,7 +595,7 @@ int cmd_filter(int argc, char **argv)
         goto done;
     }
     cls_host_image result = {0};
-    const int overlapped = filter_stream_pays(&args, input, output); /* a large TIFF: bands */
+    const int overlapped = filter_stream_pays(&args, input, output); /* a large image: bands */
     code = overlapped ? FILTER_IN_BANDS : filter_read_and_filter(&args, NULL, input, output, &result, &times);
     const int in_bands = code == FILTER_IN_BANDS;
     if (in_bands) code = filter_stream_run(&args, input, output, budget_left());

@@ -1,4 +1,4 @@
-/* filter_stream.c — `clstencil filter` on a TIFF larger than the memory the run may use, or large
+/* filter_stream.c — `clstencil filter` on an image larger than the memory the run may use, or large
  * enough that overlapping its steps pays (filter_stream.h): for every page, bands of output rows
  * are read with the rows the pipeline reaches above and below them (in repeat mode wrapped from the
  * opposite edge), filtered on the device with only the band's own rows computed (filter_bands in
@@ -7,17 +7,14 @@
  * buffers. */
 #include "filter_stream.h"
 
+#include "band_io.h"
 #include "commands.h"
 #include "memory_budget.h"
-#include "tiff_reader.h"
-#include "tiff_writer.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Where band I lies: its page, its output rows [y0, y1) and the input rows [first, last) it reads. */
 typedef struct band_span {
@@ -28,8 +25,8 @@ typedef struct band_span {
 /* One run: the open input, the bands' buffers and the steps' progress. */
 typedef struct stream {
     const filter_args *args;
-    tiff_reader *reader;
-    tiff_writer *writer;
+    band_reader *reader;
+    band_writer *writer;
     cls_host_image shape, shape_out;   /* the whole image's (no pixels); shape owns the tags */
     cls_host_image in[2], out[2];      /* band I uses set I % 2 */
     filter_bands *bands;
@@ -88,7 +85,7 @@ static int read_band(stream *st, const band_span *s, cls_host_image *band, char 
     for (long v = s->first; v < s->last && status == IMAGE_OK;) {
         const long row = ((v % height) + height) % height;
         const long run = height - row < s->last - v ? height - row : s->last - v;
-        status = tiff_reader_rows(st->reader, s->page, (size_t)row, (size_t)run, band, 0, (size_t)(v - s->first),
+        status = band_reader_rows(st->reader, s->page, (size_t)row, (size_t)run, band, (size_t)(v - s->first),
                                   error, error_size);
         v += run;
     }
@@ -114,7 +111,7 @@ static void *write_bands(void *context)
     stream *st = context;
     for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i + 1); ++i) {
         const band_span s = span_of(st, i);
-        const int status = tiff_writer_rows(st->writer, &st->out[i % 2], 0, s.y0 - (size_t)s.first, s.y1 - s.y0);
+        const int status = band_writer_rows(st->writer, &st->out[i % 2], s.y0 - (size_t)s.first, s.y1 - s.y0);
         step_done(st, &st->written, status == IMAGE_OK ? EXIT_OK_ : EXIT_OUTPUT, NULL);
     }
     return NULL;
@@ -139,7 +136,7 @@ static void filter_all(stream *st)
 static int write_stream(int fd, const char *path, void *context, char *error, size_t error_size)
 {
     stream *st = context;
-    int status = tiff_writer_open(fd, path, &st->shape_out, &st->writer, error, error_size);
+    int status = band_writer_open(fd, path, &st->shape_out, &st->writer, error, error_size);
     if (status != IMAGE_OK) {
         st->code = EXIT_OUTPUT;
         return status;
@@ -152,9 +149,9 @@ static int write_stream(int fd, const char *path, void *context, char *error, si
     if (have_writer) pthread_join(writer, NULL);
     if (have_reader) pthread_join(reader, NULL);
     char checked[512], closing[512];
-    if (!st->failed && tiff_reader_check(st->reader, checked, sizeof checked) != IMAGE_OK)
+    if (!st->failed && band_reader_check(st->reader, checked, sizeof checked) != IMAGE_OK)
         step_done(st, &st->read, EXIT_INPUT_CORRUPT, checked);
-    status = tiff_writer_close(st->writer, closing, sizeof closing);
+    status = band_writer_close(st->writer, closing, sizeof closing);
     if (!st->failed && status != IMAGE_OK) step_done(st, &st->written, EXIT_OUTPUT, closing);
     if (st->failed && st->code == EXIT_OUTPUT && !st->error[0]) snprintf(st->error, sizeof st->error, "%s", closing);
     snprintf(error, error_size, "%s", st->error);
@@ -164,16 +161,12 @@ static int write_stream(int fd, const char *path, void *context, char *error, si
 /* The input's shape and tags, and the output's shape (its type, the --compression). */
 static int open_input(stream *st, const char *input)
 {
-    const int fd = open(input, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(st->error, sizeof st->error, "%s: cannot be opened", input);
-        return EXIT_INPUT_MISSING;
-    }
-    const int status = tiff_reader_open(fd, input, &st->reader, &st->shape, st->error, sizeof st->error);
+    const int status = band_reader_open(input, &st->reader, &st->shape, st->error, sizeof st->error);
     if (status != IMAGE_OK) return filter_input_exit_code(status);
     st->shape_out = st->shape;
     if (st->args->has_type) st->shape_out.type = st->args->plan.output_type;
-    if (st->args->compression != IMAGE_COMPRESSION_DEFAULT) st->shape.meta->compression = st->args->compression;
+    if (st->args->compression != IMAGE_COMPRESSION_DEFAULT && st->shape.meta)
+        st->shape.meta->compression = st->args->compression;
     return EXIT_OK_;
 }
 
@@ -208,7 +201,7 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
         code = filter_check_output(output, &st.shape_out);
     }
     if (host_budget > FILTER_STREAM_MAX_BUDGET) host_budget = FILTER_STREAM_MAX_BUDGET;
-    const uint64_t decoding = st.reader ? tiff_reader_chunk_bytes(st.reader) : 0;
+    const uint64_t decoding = band_reader_chunk_bytes(st.reader);
     /* Half of what is left for the bands: the rest for the program, the driver and libtiff. */
     const uint64_t band_budget = host_budget > decoding ? (host_budget - decoding) / 2 : 0;
     char error[1024] = "";
@@ -226,24 +219,26 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
         image_free(&st.in[s]);
         image_free(&st.out[s]);
     }
-    tiff_reader_close(st.reader);
+    band_reader_close(st.reader);
     image_free(&st.shape);
     return code;
 }
 
+/* Whether INPUT and OUTPUT can go through the bands: files of formats read and written in bands. */
+int filter_stream_formats(const filter_args *args, const char *input, const char *output)
+{
+    return !args->batch && !args->input_text_count && band_io_format(input) && band_io_format(output);
+}
+
 int filter_stream_pays(const filter_args *args, const char *input, const char *output)
 {
-    if (args->batch || args->input_text_count || image_format_of(input) != IMAGE_FORMAT_TIFF ||
-        image_format_of(output) != IMAGE_FORMAT_TIFF)
-        return 0;
-    const int fd = open(input, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0; /* reading the whole image reports it */
-    tiff_reader *reader = NULL;
+    if (!filter_stream_formats(args, input, output)) return 0;
+    band_reader *reader = NULL;
     cls_host_image shape = {0};
     char error[1024];
-    const int readable = tiff_reader_open(fd, input, &reader, &shape, error, sizeof error) == IMAGE_OK;
+    const int readable = band_reader_open(input, &reader, &shape, error, sizeof error) == IMAGE_OK;
     const uint64_t bytes = readable ? (uint64_t)image_plane_bytes(&shape) * image_plane_count(&shape) : 0;
-    tiff_reader_close(reader);
+    band_reader_close(reader);
     image_free(&shape);
-    return bytes >= FILTER_STREAM_MIN_BYTES;
+    return bytes >= FILTER_STREAM_MIN_BYTES; /* an unreadable input: reading it whole reports it */
 }

@@ -1,6 +1,6 @@
-/* filter_stream.h — `clstencil filter` on a TIFF read, filtered and written a band of rows at a
- * time: one larger than the memory the run may use, and one large enough that overlapping the three
- * pays. */
+/* filter_stream.h — `clstencil filter` on an image read, filtered and written a band of rows at a
+ * time (a TIFF or a PGM/PPM/PNM/PFM, either way): one larger than the memory the run may use, and
+ * one large enough that overlapping the three pays. */
 #ifndef CLS_TOOLS_FILTER_STREAM_H
 #define CLS_TOOLS_FILTER_STREAM_H
 
@@ -8,14 +8,17 @@
 
 #include <stdint.h>
 
-/* Filters the TIFF INPUT into the TIFF OUTPUT (written atomically, as image_write does) holding
+/* Filters INPUT into OUTPUT (written atomically, as image_write does) holding
  * one band of rows of the input and of the output at a time within HOST_BUDGET bytes: every page,
  * the tags and compression carried as for a whole image, the same bytes as a run in one piece.
  * Prints what went wrong and returns the exit code. */
 int filter_stream_run(const filter_args *args, const char *input, const char *output, uint64_t host_budget);
-/* Whether one image that fits the memory goes through the bands all the same: a TIFF into a TIFF
- * (no --input) of at least FILTER_STREAM_MIN_BYTES of pixels, whose reading, filtering and writing
- * then overlap (8192^2 f32 on 2 cores: 0.44-0.51 s instead of 0.71-0.74 in one piece). */
+/* Whether INPUT and OUTPUT can go through the bands: one image (not a batch, no --input) from
+ * and to files of the formats band_io.h reads and writes. */
+int filter_stream_formats(const filter_args *args, const char *input, const char *output);
+/* Whether one image that fits the memory goes through the bands all the same: one that can, of
+ * at least FILTER_STREAM_MIN_BYTES of pixels, whose reading, filtering and writing then overlap
+ * (8192^2 f32 TIFF on 2 cores: 0.44-0.51 s instead of 0.71-0.74 in one piece). */
 int filter_stream_pays(const filter_args *args, const char *input, const char *output);
 
 enum {

@@ -1,6 +1,8 @@
-/* image_pnm.c — binary PGM/PPM (P5/P6, u8/u16) and PFM (Pf/PF, f32): reading and writing. A
- * sample above the header's maximum value makes the file corrupt (it would pass unscaled). */
+/* image_pnm.c — binary PGM/PPM (P5/P6, u8/u16) and PFM (Pf/PF, f32): reading and writing, the
+ * whole image or a band of rows at a time (pnm_file.h). A sample above the header's maximum value
+ * makes the file corrupt (it would pass unscaled). */
 #include "image_io.h"
+#include "pnm_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -193,69 +195,117 @@ static int pnm_header(pnm_reader *r, const char *path, cls_host_image *shape, in
     return IMAGE_OK;
 }
 
-int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
-                   size_t error_size)
+/* An open PGM/PPM/PFM whose rows are read or written a band at a time (positioned reads and
+ * writes after the header). */
+struct pnm_file {
+    FILE *file;           /* owns the descriptor */
+    int writing;
+    uint64_t data_offset; /* where the first file row starts */
+    size_t height, row_bytes;
+    int little;           /* PFM samples little-endian */
+    unsigned maxval;      /* PGM/PPM; samples above it make the file corrupt */
+    unsigned char *row;   /* one file row, for conversions */
+};
+
+static pnm_file *pnm_new(int fd, const char *mode, const char *path, int code, char *error, size_t error_size)
 {
-    memset(out, 0, sizeof *out); /* image_free below must see an empty image */
-    FILE *file = fdopen(fd, "rb");
+    pnm_file *f = calloc(1, sizeof *f);
+    FILE *file = f ? fdopen(fd, mode) : NULL;
     if (!file) {
-        int e = errno;
+        const int e = f ? errno : ENOMEM;
+        free(f);
         close(fd);
-        return image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", strerror(e));
+        image_fail(error, error_size, code, path, "%s", strerror(e));
+        return NULL;
     }
-    pnm_reader reader = {file, 0};
-    cls_host_image shape = {0};
-    int pfm_little = 0;
-    unsigned maxval = 0;
-    int status = pnm_header(&reader, path, &shape, &pfm_little, &maxval, error, error_size);
-    if (status == IMAGE_OK && ferror(file))
+    f->file = file;
+    return f;
+}
+
+int pnm_open(int fd, const char *path, uint64_t file_size, pnm_file **out, cls_host_image *shape, char *error,
+             size_t error_size)
+{
+    memset(shape, 0, sizeof *shape);
+    pnm_file *f = *out = pnm_new(fd, "rb", path, IMAGE_ERR_UNREADABLE, error, error_size);
+    if (!f) return IMAGE_ERR_UNREADABLE;
+    pnm_reader reader = {f->file, 0};
+    int status = pnm_header(&reader, path, shape, &f->little, &f->maxval, error, error_size);
+    if (status == IMAGE_OK && ferror(f->file))
         status = image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error");
-    /* Check the size before allocating, so a lying header costs nothing. */
-    size_t pixels = 0, row_bytes = 0, data_bytes = 0;
+    /* Check the size before anything is allocated, so a lying header costs nothing. */
+    size_t pixels = 0, data_bytes = 0;
     if (status == IMAGE_OK &&
-        (!image_mul(shape.width, shape.height, &pixels) || pixels > IMAGE_MAX_PLANE_PIXELS ||
-         !image_mul(shape.width, shape.channels * image_sample_bytes(shape.type), &row_bytes) ||
-         !image_mul(row_bytes, shape.height, &data_bytes)))
+        (!image_mul(shape->width, shape->height, &pixels) || pixels > IMAGE_MAX_PLANE_PIXELS ||
+         !image_mul(shape->width, shape->channels * image_sample_bytes(shape->type), &f->row_bytes) ||
+         !image_mul(f->row_bytes, shape->height, &data_bytes)))
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
-                            "image too large (%zu x %zu; at most 2^31 pixels)", shape.width, shape.height);
+                            "image too large (%zu x %zu; at most 2^31 pixels)", shape->width, shape->height);
     const uint64_t present = file_size > reader.consumed ? file_size - reader.consumed : 0;
     if (status == IMAGE_OK && present < (uint64_t)data_bytes)
         status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
                             "truncated pixel data: %zu bytes expected after the header, %llu present",
                             data_bytes, (unsigned long long)present);
-    if (status == IMAGE_OK)
-        status = image_alloc(out, shape.width, shape.height, shape.channels, shape.type, path, error,
-                             error_size);
-    unsigned char *row = status == IMAGE_OK ? malloc(row_bytes) : NULL;
-    if (status == IMAGE_OK && !row)
+    f->data_offset = reader.consumed;
+    f->height = shape->height;
+    if (status == IMAGE_OK && !(f->row = malloc(f->row_bytes)))
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory");
-    const int pfm = shape.type == CLS_PIXEL_F32, in_place = status == IMAGE_OK && row_as_stored(out, pfm_little);
-    for (size_t y = 0; status == IMAGE_OK && y < shape.height; ++y) {
-        /* PFM stores rows bottom to top. */
-        const size_t image_row = pfm ? shape.height - 1 - y : y;
-        unsigned char *target = in_place ? (unsigned char *)out->pixels + image_row * row_bytes : row;
-        if (fread(target, 1, row_bytes, file) != row_bytes) {
-            status = ferror(file) ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error")
-                                  : image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
-                                               "truncated pixel data (row %zu of %zu)", y, shape.height);
-            break;
-        }
-        unsigned value = 0;
-        const long long above = pfm || maxval == 255 || maxval == 65535
-                                    ? -1
-                                    : sample_above(target, shape.width * shape.channels, maxval > 255, maxval, &value);
-        if (above >= 0) {
-            status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
-                                "sample %u at x %llu, y %zu is above the header's maximum value %u", value,
-                                (unsigned long long)above / shape.channels, y, maxval);
-            break;
-        }
-        if (!in_place) unpack_row(row, out, image_row, pfm_little);
+    if (status != IMAGE_OK) {
+        pnm_close(f, path, NULL, 0);
+        *out = NULL;
     }
-    free(row);
-    fclose(file);
-    if (status != IMAGE_OK)
-        image_free(out);
+    return status;
+}
+
+int pnm_read_rows(pnm_file *f, const char *path, size_t y0, size_t rows, cls_host_image *band, size_t band_row,
+                  char *error, size_t error_size)
+{
+    const int pfm = band->type == CLS_PIXEL_F32, in_place = row_as_stored(band, f->little);
+    const int fd = fileno(f->file);
+    for (size_t k = 0; k < rows; ++k) {
+        const size_t y = y0 + k, file_row = pfm ? f->height - 1 - y : y; /* PFM stores rows bottom to top */
+        unsigned char *target = in_place ? (unsigned char *)band->pixels + (band_row + k) * f->row_bytes : f->row;
+        const ssize_t got = pread(fd, target, f->row_bytes, (off_t)(f->data_offset + (uint64_t)file_row * f->row_bytes));
+        if (got != (ssize_t)f->row_bytes)
+            return got < 0 ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error: %s", strerror(errno))
+                           : image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                                        "truncated pixel data (row %zu of %zu)", y, f->height);
+        unsigned value = 0;
+        const long long above = pfm || f->maxval == 255 || f->maxval == 65535
+                                    ? -1
+                                    : sample_above(target, band->width * band->channels, f->maxval > 255, f->maxval,
+                                                   &value);
+        if (above >= 0)
+            return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
+                              "sample %u at x %llu, y %zu is above the header's maximum value %u", value,
+                              (unsigned long long)above / band->channels, y, f->maxval);
+        if (!in_place) unpack_row(f->row, band, band_row + k, f->little);
+    }
+    return IMAGE_OK;
+}
+
+int pnm_close(pnm_file *f, const char *path, char *error, size_t error_size)
+{
+    if (!f) return IMAGE_OK;
+    int e = 0;
+    if (f->writing && (fflush(f->file) != 0 || fsync(fileno(f->file)) != 0)) e = errno;
+    if (fclose(f->file) != 0 && !e && f->writing) e = errno;
+    free(f->row);
+    free(f);
+    return e ? image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(e)) : IMAGE_OK;
+}
+
+int image_pnm_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
+                   size_t error_size)
+{
+    memset(out, 0, sizeof *out); /* image_free below must see an empty image */
+    pnm_file *file = NULL;
+    cls_host_image shape;
+    int status = pnm_open(fd, path, file_size, &file, &shape, error, error_size);
+    if (status == IMAGE_OK)
+        status = image_alloc(out, shape.width, shape.height, shape.channels, shape.type, path, error, error_size);
+    if (status == IMAGE_OK) status = pnm_read_rows(file, path, 0, shape.height, out, 0, error, error_size);
+    pnm_close(file, path, NULL, 0);
+    if (status != IMAGE_OK) image_free(out);
     return status;
 }
 
@@ -310,48 +360,51 @@ static void pack_row(unsigned char *row, const cls_host_image *image, size_t y)
     }
 }
 
+int pnm_create(int fd, const char *path, const cls_host_image *shape, pnm_file **out, char *error, size_t error_size)
+{
+    pnm_file *f = *out = pnm_new(fd, "wb", path, IMAGE_ERR_WRITE, error, error_size);
+    if (!f) return IMAGE_ERR_WRITE;
+    f->writing = 1;
+    f->height = shape->height;
+    f->little = 1; /* PFMs are written little-endian, announced by the negative scale */
+    f->row_bytes = shape->width * shape->channels * image_sample_bytes(shape->type);
+    const int written = shape->type == CLS_PIXEL_F32
+                            ? fprintf(f->file, "P%c\n%zu %zu\n-1.0\n", shape->channels == 1 ? 'f' : 'F', shape->width,
+                                      shape->height)
+                            : fprintf(f->file, "P%c\n%zu %zu\n%u\n", shape->channels == 1 ? '5' : '6', shape->width,
+                                      shape->height, shape->type == CLS_PIXEL_U8 ? 255u : 65535u);
+    const long offset = written < 0 || fflush(f->file) != 0 ? -1 : ftell(f->file);
+    f->data_offset = offset < 0 ? 0 : (uint64_t)offset;
+    if (offset >= 0 && (f->row = malloc(f->row_bytes))) return IMAGE_OK;
+    const int e = offset < 0 ? errno : ENOMEM;
+    f->writing = 0;
+    pnm_close(f, path, NULL, 0);
+    *out = NULL;
+    return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(e));
+}
+
+int pnm_write_rows(pnm_file *f, size_t y0, size_t rows, const cls_host_image *band, size_t band_row)
+{
+    const int pfm = band->type == CLS_PIXEL_F32, in_place = row_as_stored(band, f->little);
+    for (size_t k = 0; k < rows; ++k) {
+        const size_t y = y0 + k, file_row = pfm ? f->height - 1 - y : y;
+        const unsigned char *stored = (const unsigned char *)band->pixels + (band_row + k) * f->row_bytes;
+        if (!in_place) pack_row(f->row, band, band_row + k);
+        if (pwrite(fileno(f->file), in_place ? stored : f->row, f->row_bytes,
+                   (off_t)(f->data_offset + (uint64_t)file_row * f->row_bytes)) != (ssize_t)f->row_bytes)
+            return IMAGE_ERR_WRITE;
+    }
+    return IMAGE_OK;
+}
+
 int image_pnm_write(int fd, image_format format, const char *path, const cls_host_image *image,
                     char *error, size_t error_size)
 {
     (void)format; /* image_pnm_check has matched the image to the extension */
-    FILE *file = fdopen(fd, "wb");
-    if (!file) {
-        int e = errno;
-        close(fd);
-        return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "%s", strerror(e));
-    }
-    const int pfm = image->type == CLS_PIXEL_F32;
-    const size_t row_bytes = image->width * image->channels * image_sample_bytes(image->type);
-    unsigned char *row = malloc(row_bytes);
-    int failed = !row, e = ENOMEM;
-    if (!failed) {
-        if (pfm)
-            failed = fprintf(file, "P%c\n%zu %zu\n-1.0\n", image->channels == 1 ? 'f' : 'F',
-                             image->width, image->height) < 0;
-        else
-            failed = fprintf(file, "P%c\n%zu %zu\n%u\n", image->channels == 1 ? '5' : '6', image->width,
-                             image->height, image->type == CLS_PIXEL_U8 ? 255u : 65535u) < 0;
-        e = errno;
-    }
-    const int in_place = row_as_stored(image, 1); /* PFMs are written little-endian */
-    for (size_t y = 0; !failed && y < image->height; ++y) {
-        const size_t image_row = pfm ? image->height - 1 - y : y;
-        const unsigned char *stored = (const unsigned char *)image->pixels + image_row * row_bytes;
-        if (!in_place) pack_row(row, image, image_row);
-        if (fwrite(in_place ? stored : row, 1, row_bytes, file) != row_bytes) {
-            failed = 1;
-            e = errno;
-        }
-    }
-    if (!failed && (fflush(file) != 0 || fsync(fileno(file)) != 0)) {
-        failed = 1;
-        e = errno;
-    }
-    free(row);
-    if (fclose(file) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    return failed ? image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(e))
-                  : IMAGE_OK;
+    pnm_file *file = NULL;
+    int status = pnm_create(fd, path, image, &file, error, error_size);
+    if (status == IMAGE_OK && pnm_write_rows(file, 0, image->height, image, 0) != IMAGE_OK)
+        status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(errno));
+    const int closed = pnm_close(file, path, status == IMAGE_OK ? error : NULL, error_size);
+    return status == IMAGE_OK ? closed : status;
 }

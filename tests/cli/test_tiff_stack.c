@@ -4,9 +4,11 @@
  * --compression (and the input's compression by default), pages of different sizes refused
  * (exit 6), a truncated last page (exit 5) with no output written, and stacks larger than the
  * memory the run may use filtered in bands of rows to the same pages, and so an image of 16 MiB
- * that fits it. Test files are made here with libtiff (and one by hand, its directories before its
- * pixels).
- * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE   (CASE: stack, metadata, compression, errors, bands, large) */
+ * that fits it; and PGM, PPM and PFM images of that size in bands too (standard input and output
+ * included). Test files are made here with libtiff (and one by hand, its directories before its
+ * pixels), the PNM ones by hand.
+ * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE
+ *        (CASE: stack, metadata, compression, errors, bands, large, pnm_bands) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -478,13 +480,16 @@ static void write_large(const char *name, uint32_t side)
 }
 
 /* An image of 16 MiB of pixels or more that fits the memory goes through the bands all the same (its
- * reading, filtering and writing overlap): the same pixels as the run in one piece into a PFM. */
+ * reading, filtering and writing overlap): the same pixels as the run in one piece into a PFM (a
+ * batch, which never goes in bands). */
 static void test_large(void **state)
 {
     (void)state;
     enum { SIDE = 2048 }; /* 16 MiB of f32 */
     write_large("large.tif", SIDE);
-    assert_int_equal(filter("large.tif whole.pfm --op gaussian:5 --border mirror"), 0);
+    assert_int_equal(mkdir(path_of("whole"), 0700), 0);
+    assert_int_equal(filter("large.tif -o whole --format pfm --op gaussian:5 --border mirror"), 0);
+    assert_int_equal(rename(path_of("whole/large.pfm"), path_of("whole.pfm")), 0);
     assert_int_equal(filter("large.tif bands.tif --op gaussian:5 --border mirror -v"), 0);
     assert_true(logged("bands: "));
     FILE *pfm = fopen(path_of("whole.pfm"), "rb");
@@ -509,6 +514,74 @@ static void test_large(void **state)
     free(row);
 }
 
+/* Whether two files hold the same bytes. */
+static int same_files(const char *a, const char *b)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "cmp -s '%s' '%s'", path_of(a), path_of(b));
+    return system(command) == 0;
+}
+
+/* A PGM/PPM/PFM file of W x H pixels of CHANNELS, its samples a function of place and channel. */
+static void write_pnm(const char *name, const char *magic, size_t w, size_t h, int channels, int bytes)
+{
+    FILE *f = fopen(path_of(name), "wb");
+    assert_non_null(f);
+    fprintf(f, "%s\n%zu %zu\n%s\n", magic, w, h, bytes == 4 ? "-1.0" : bytes == 2 ? "65535" : "255");
+    unsigned char *row = malloc(w * (size_t)channels * (size_t)bytes);
+    assert_non_null(row);
+    for (size_t y = 0; y < h; ++y) {
+        for (size_t s = 0; s < w * (size_t)channels; ++s) {
+            const unsigned v = (unsigned)((s * 7 + y * 13) % 1009);
+            if (bytes == 4) {
+                const float value = (float)v / 1009.0f;
+                memcpy(row + 4 * s, &value, 4); /* little-endian hosts: the -1.0 scale's order */
+            } else if (bytes == 2) {
+                row[2 * s] = (unsigned char)(v * 61 >> 8), row[2 * s + 1] = (unsigned char)(v * 61);
+            } else {
+                row[s] = (unsigned char)v;
+            }
+        }
+        assert_int_equal(fwrite(row, 1, w * (size_t)channels * (size_t)bytes, f), w * (size_t)channels * (size_t)bytes);
+    }
+    free(row);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* PGM, PPM and PFM images of 16 MiB or more go through the bands too (PFM's rows bottom to top),
+ * and so through standard input and output and under a memory limit: the same bytes as the run in
+ * one piece (a batch). */
+static void test_pnm_bands(void **state)
+{
+    (void)state;
+    static const struct { const char *name, *magic; size_t w, h; int channels, bytes; } images[] = {
+        {"gray.pfm", "Pf", 2400, 1800, 1, 4}, {"rgb.pfm", "PF", 1500, 1000, 3, 4},
+        {"rgb16.ppm", "P6", 1700, 1700, 3, 2}, {"gray8.pgm", "P5", 4200, 4100, 1, 1}};
+    assert_int_equal(mkdir(path_of("one"), 0700), 0);
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i) {
+        const char *name = images[i].name;
+        write_pnm(name, images[i].magic, images[i].w, images[i].h, images[i].channels, images[i].bytes);
+        assert_int_equal(filter("%s -o one --op gaussian:5 --border mirror101", name), 0);
+        char one[64], bands[64];
+        snprintf(one, sizeof one, "one/%s", name);
+        snprintf(bands, sizeof bands, "bands-%s", name);
+        assert_int_equal(filter("%s %s --op gaussian:5 --border mirror101 -v", name, bands), 0);
+        assert_true(logged("bands: "));
+        if (!same_files(one, bands)) fail_msg("%s: the bands differ from the run in one piece", name);
+    }
+    /* through standard input and output, and under a memory limit of a few bands */
+    char piped[1024];
+    snprintf(piped, sizeof piped, "cd '%s' && '%s' filter - - --format pfm --op gaussian:5 --border mirror101 "
+             "< gray.pfm > piped.pfm 2> log.txt", folder, command_path);
+    assert_int_equal(system(piped), 0);
+    assert_true(same_files("one/gray.pfm", "piped.pfm"));
+    setenv("CLSTENCIL_MEMORY_MAX", "12M", 1);
+    assert_int_equal(filter("gray.pfm limited.pfm --op gaussian:5 --border mirror101 -v"), 0);
+    unsetenv("CLSTENCIL_MEMORY_MAX");
+    assert_true(logged("bands: "));
+    assert_true(same_files("one/gray.pfm", "limited.pfm"));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -522,8 +595,9 @@ int main(int argc, char **argv)
     if (!mkdtemp(folder)) return 2;
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large)};
-    const char *names[] = {"stack", "metadata", "compression", "errors", "bands", "large"};
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
+        cmocka_unit_test(test_pnm_bands)};
+    const char *names[] = {"stack", "metadata", "compression", "errors", "bands", "large", "pnm_bands"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);

@@ -1,0 +1,170 @@
+/* band_io.c — band_io.h over tiff_reader/tiff_writer and pnm_file: one interface for the formats a
+ * run in bands reads and writes. */
+#include "band_io.h"
+
+#include "pnm_file.h"
+#ifdef CLS_WITH_TIFF
+#include "tiff_reader.h"
+#include "tiff_writer.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int band_io_format(const char *path)
+{
+    const image_format format = image_format_of(path);
+    return format == IMAGE_FORMAT_TIFF ? image_has_tiff() : format != IMAGE_FORMAT_UNKNOWN;
+}
+
+struct band_reader {
+    const char *path;
+    pnm_file *pnm; /* else a TIFF */
+#ifdef CLS_WITH_TIFF
+    tiff_reader *tiff;
+#endif
+};
+
+int band_reader_open(const char *path, band_reader **out, cls_host_image *shape, char *error, size_t error_size)
+{
+    memset(shape, 0, sizeof *shape);
+    band_reader *r = *out = calloc(1, sizeof *r);
+    if (!r) return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path, "out of memory");
+    r->path = path;
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int status = fd < 0 ? image_fail(error, error_size, errno == ENOENT ? IMAGE_ERR_MISSING : IMAGE_ERR_UNREADABLE,
+                                     path, "cannot be opened: %s", strerror(errno))
+                 : fstat(fd, &st) != 0 ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", strerror(errno))
+                                      : IMAGE_OK;
+    if (status != IMAGE_OK) {
+        if (fd >= 0) close(fd);
+    } else if (image_format_of(path) != IMAGE_FORMAT_TIFF) {
+        status = pnm_open(fd, path, (uint64_t)st.st_size, &r->pnm, shape, error, error_size);
+        shape->pages = 1;
+    } else {
+#ifdef CLS_WITH_TIFF
+        status = tiff_reader_open(fd, path, &r->tiff, shape, error, error_size);
+#else
+        close(fd);
+        status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "built without TIFF support");
+#endif
+    }
+    if (status != IMAGE_OK) {
+        band_reader_close(r);
+        *out = NULL;
+    }
+    return status;
+}
+
+int band_reader_rows(band_reader *r, size_t page, size_t y0, size_t rows, cls_host_image *band, size_t band_row,
+                     char *error, size_t error_size)
+{
+    if (r->pnm) return pnm_read_rows(r->pnm, r->path, y0, rows, band, band_row, error, error_size);
+#ifdef CLS_WITH_TIFF
+    return tiff_reader_rows(r->tiff, page, y0, rows, band, 0, band_row, error, error_size);
+#else
+    (void)page;
+    return IMAGE_ERR_UNSUPPORTED;
+#endif
+}
+
+size_t band_reader_chunk_bytes(const band_reader *r)
+{
+#ifdef CLS_WITH_TIFF
+    if (r && r->tiff) return tiff_reader_chunk_bytes(r->tiff);
+#endif
+    (void)r;
+    return 0;
+}
+
+int band_reader_check(const band_reader *r, char *error, size_t error_size)
+{
+#ifdef CLS_WITH_TIFF
+    if (r->tiff) return tiff_reader_check(r->tiff, error, error_size);
+#endif
+    (void)r, (void)error, (void)error_size;
+    return IMAGE_OK;
+}
+
+void band_reader_close(band_reader *r)
+{
+    if (!r) return;
+    pnm_close(r->pnm, r->path, NULL, 0);
+#ifdef CLS_WITH_TIFF
+    tiff_reader_close(r->tiff);
+#endif
+    free(r);
+}
+
+struct band_writer {
+    const char *path;
+    pnm_file *pnm; /* else a TIFF */
+    size_t next_row;
+    int write_errno; /* a PNM row that could not be written */
+#ifdef CLS_WITH_TIFF
+    tiff_writer *tiff;
+#endif
+};
+
+int band_writer_open(int fd, const char *path, const cls_host_image *shape, band_writer **out, char *error,
+                     size_t error_size)
+{
+    band_writer *w = *out = calloc(1, sizeof *w);
+    if (!w) {
+        close(fd);
+        return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "out of memory");
+    }
+    w->path = path;
+    int status;
+    if (image_format_of(path) != IMAGE_FORMAT_TIFF) {
+        status = pnm_create(fd, path, shape, &w->pnm, error, error_size);
+    } else {
+#ifdef CLS_WITH_TIFF
+        status = tiff_writer_open(fd, path, shape, &w->tiff, error, error_size);
+#else
+        close(fd);
+        status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "built without TIFF support");
+#endif
+    }
+    if (status != IMAGE_OK) {
+        free(w);
+        *out = NULL;
+    }
+    return status;
+}
+
+int band_writer_rows(band_writer *w, const cls_host_image *band, size_t band_row, size_t rows)
+{
+    if (w->pnm) {
+        const int status = pnm_write_rows(w->pnm, w->next_row, rows, band, band_row);
+        if (status != IMAGE_OK && !w->write_errno) w->write_errno = errno ? errno : EIO;
+        w->next_row += rows;
+        return status;
+    }
+#ifdef CLS_WITH_TIFF
+    return tiff_writer_rows(w->tiff, band, 0, band_row, rows);
+#else
+    return IMAGE_ERR_WRITE;
+#endif
+}
+
+int band_writer_close(band_writer *w, char *error, size_t error_size)
+{
+    int status = IMAGE_OK;
+    if (w->pnm && w->write_errno) {
+        pnm_close(w->pnm, w->path, NULL, 0);
+        status = image_fail(error, error_size, IMAGE_ERR_WRITE, w->path, "cannot write: %s", strerror(w->write_errno));
+    } else if (w->pnm) {
+        status = pnm_close(w->pnm, w->path, error, error_size);
+    }
+#ifdef CLS_WITH_TIFF
+    else status = tiff_writer_close(w->tiff, error, error_size);
+#endif
+    free(w);
+    return status;
+}
