@@ -163,10 +163,14 @@ static int open_input(stream *st, const char *input)
 {
     const int status = band_reader_open(input, &st->reader, &st->shape, st->error, sizeof st->error);
     if (status != IMAGE_OK) return filter_input_exit_code(status);
-    st->shape_out = st->shape;
+    /* A PGM/PPM/PFM input has no tags: a TIFF output still takes --compression */
+    if (!st->shape.meta && !(st->shape.meta = calloc(1, sizeof *st->shape.meta))) {
+        snprintf(st->error, sizeof st->error, "%s: out of memory", input);
+        return EXIT_OUTPUT;
+    }
+    if (st->args->compression != IMAGE_COMPRESSION_DEFAULT) st->shape.meta->compression = st->args->compression;
+    st->shape_out = st->shape; /* sharing the tags */
     if (st->args->has_type) st->shape_out.type = st->args->plan.output_type;
-    if (st->args->compression != IMAGE_COMPRESSION_DEFAULT && st->shape.meta)
-        st->shape.meta->compression = st->args->compression;
     return EXIT_OK_;
 }
 

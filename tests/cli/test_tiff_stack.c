@@ -569,6 +569,17 @@ static void test_pnm_bands(void **state)
         assert_true(logged("bands: "));
         if (!same_files(one, bands)) fail_msg("%s: the bands differ from the run in one piece", name);
     }
+    /* into a TIFF: the same pixels, and --compression holds though a PFM has no tags */
+    assert_int_equal(filter("gray.pfm bands.tif --op gaussian:5 --border mirror101 --compression none -v"), 0);
+    assert_true(logged("bands: "));
+    TIFF *tif = TIFFOpen(path_of("bands.tif"), "r");
+    assert_non_null(tif);
+    uint16_t compression = 0;
+    assert_true(TIFFGetField(tif, TIFFTAG_COMPRESSION, &compression));
+    assert_int_equal(compression, COMPRESSION_NONE);
+    TIFFClose(tif);
+    assert_int_equal(filter("bands.tif back.pfm --op box:1"), 0);
+    assert_true(same_files("one/gray.pfm", "back.pfm"));
     /* through standard input and output, and under a memory limit of a few bands */
     char piped[1024];
     snprintf(piped, sizeof piped, "cd '%s' && '%s' filter - - --format pfm --op gaussian:5 --border mirror101 "
