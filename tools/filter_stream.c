@@ -174,6 +174,21 @@ static int open_input(stream *st, const char *input)
     return EXIT_OK_;
 }
 
+/* Band pixels in pinned memory (cls_host_alloc) on a GPU: the copies to and from the device run at
+ * its full rate instead of ordinary memory's (an H200: 54 GB/s against 1.5-13). */
+static void *pinned_allocate(void *context, size_t bytes)
+{
+    void *pixels = cls_host_alloc(context, bytes);
+    if (pixels) memset(pixels, 0, bytes);
+    return pixels;
+}
+
+static void pinned_release(void *context, void *pixels, size_t bytes)
+{
+    (void)bytes;
+    cls_host_free(context, pixels);
+}
+
 /* The two sets of bands' pixels: every channel of one page, the band's rows and the reach above
  * and below. */
 static int allocate_bands(stream *st)
@@ -209,20 +224,27 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
     /* Half of what is left for the bands: the rest for the program, the driver and libtiff. */
     const uint64_t band_budget = host_budget > decoding ? (host_budget - decoding) / 2 : 0;
     char error[1024] = "";
+    image_allocator pinned = {pinned_allocate, pinned_release, NULL};
     if (code == EXIT_OK_ && (code = filter_session_open(&plan, &session)) == EXIT_OK_ &&
-        (code = filter_bands_open(session, &plan, &st.shape, band_budget, &st.bands)) == EXIT_OK_ &&
-        (code = allocate_bands(&st)) == EXIT_OK_ &&
-        image_write_through(output, write_stream, &st, error, sizeof error) != IMAGE_OK) {
+        (code = filter_bands_open(session, &plan, &st.shape, band_budget, &st.bands)) == EXIT_OK_) {
+        if (cls_context_device(filter_session_context(session))->type == CLS_DEVICE_GPU) {
+            pinned.context = filter_session_context(session);
+            image_set_allocator(&pinned);
+        }
+        code = allocate_bands(&st);
+        image_set_allocator(NULL);
+    }
+    if (code == EXIT_OK_ && image_write_through(output, write_stream, &st, error, sizeof error) != IMAGE_OK) {
         code = st.code != EXIT_OK_ ? st.code : EXIT_OUTPUT;
         if (!st.error[0]) snprintf(st.error, sizeof st.error, "%s", error); /* the file's own failure */
     }
     if (code != EXIT_OK_ && st.error[0]) fprintf(stderr, "clstencil filter: %s\n", st.error);
     filter_bands_close(st.bands, code == EXIT_OK_);
-    filter_session_close(session);
-    for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < 2; ++s) { /* before the context: pinned memory is the context's */
         image_free(&st.in[s]);
         image_free(&st.out[s]);
     }
+    filter_session_close(session);
     band_reader_close(st.reader);
     image_free(&st.shape);
     return code;
