@@ -69,13 +69,17 @@ pgm_maxval)   # a sample above the header's maximum value, binary junk in the he
     logged "junk.pgm: bad header: the width '\\?\\[31mred' is not a positive integer"
     nothing_written
     ;;
-memory_limit)   # an image beyond the memory budget: 7 before anything is allocated, a TIFF into a TIFF in bands (intermediates: strips); a bad budget: 1
-    CLSTENCIL_MEMORY_MAX=100K run 7 "$sample" "$work/out/m.pgm" --op box:3
+memory_limit)   # an image beyond the memory budget: in bands (intermediates: strips), and 7 before anything is allocated where bands cannot serve (a batch); a bad budget: 1
+    CLSTENCIL_MEMORY_MAX=100K run 7 "$sample" -o "$work/out" --op box:3
     logged "sample.tif: a 256 x 256 image of 1 channel needs 128.0 KiB of memory .* only 100.0 KiB is available"
     run 0 "$sample" "$work/one.tif" --op box:3
     CLSTENCIL_MEMORY_MAX=100K run 0 "$sample" "$work/bands.tif" --op box:3 -v
     logged "^bands: +[0-9]+ per page"
     cmp "$work/one.tif" "$work/bands.tif" || fail "the bands differ from one piece"
+    run 0 "$sample" "$work/one.pgm" --op box:3
+    CLSTENCIL_MEMORY_MAX=100K run 0 "$sample" "$work/bands.pgm" --op box:3 -v
+    logged "^bands: +[0-9]+ per page"
+    cmp "$work/one.pgm" "$work/bands.pgm" || fail "the bands into a PGM differ from one piece"
     # host images fit: a CPU device (sharing host memory) runs on them in place, with nothing to
     # copy, in one piece; a pipeline's f32 intermediate (256 KiB) does not fit: strips, the same
     # bytes; and with room for less than a row and the rows it reaches: 7
