@@ -2,11 +2,12 @@
  * without the device, for an offline compiler (tools/cross_check/cross-compile-check), and the
  * occupancy the library's model gives a compiled kernel's registers and local memory.
  *   cls_cross_sources sources RECORD DIR [--borders]
- *                                          writes DIR/NN-FAMILY-K.cl, one file per program, and
+ *                                          writes DIR/NNN-FAMILY-K.cl, one file per program, and
  *                                          DIR/manifest.tsv: file, family, work-items per group
  *                                          (0: the launch chooses), the SIMD width in the source;
  *                                          --borders: every family in each of the six border
- *                                          modes (FAMILY-MODE), not only its own
+ *                                          modes (FAMILY-MODE), not only its own, and a line
+ *                                          "-, FAMILY-MODE, why" where the library refuses it
  *   cls_cross_sources occupancy RECORD     reads "VGPRS LDS_BYTES GROUP_ITEMS" lines, writes
  *                                          "WAVES_PER_SIMD RESIDENT_GROUPS LIMITS" lines
  * The caps are those the record's device reports to OpenCL (cross_device.c); the planner takes
