@@ -17,6 +17,10 @@
  * a group on AMD). */
 void cls_cross_device_caps(const cls_arch_record *record, cls_device_caps *caps);
 
+/* `auto`'s models for OPERATOR_TEXT at WIDTH x HEIGHT on the AMD record's GPU, the kernels' VGPRs
+ * and LDS from clang's AMDGPU backend (cross_plan.c): prints the choice; 0 after a message. */
+int cls_cross_plan(const cls_arch_record *record, const char *operator_text, unsigned width, unsigned height);
+
 /* One variant family: a filter's spec (with the operator it may point at), or a pipeline's
  * element-wise stage. */
 typedef struct cls_cross_family {

@@ -10,6 +10,9 @@
  *                                          "-, FAMILY-MODE, why" where the library refuses it
  *   cls_cross_sources occupancy RECORD     reads "VGPRS LDS_BYTES GROUP_ITEMS" lines, writes
  *                                          "WAVES_PER_SIMD RESIDENT_GROUPS LIMITS" lines
+ *   cls_cross_sources plan RECORD OPERATOR WxH
+ *                                          `auto`'s models for the operator on the record's AMD
+ *                                          GPU, their builds compiled offline (cross_plan.c)
  * The caps are those the record's device reports to OpenCL (cross_device.c); the planner takes
  * the record's policy, as `auto` does on a device without tuning results. */
 #include "cross_check.h"
@@ -185,8 +188,15 @@ int main(int argc, char **argv)
 {
     const int every_border = argc == 5 && strcmp(argv[4], "--borders") == 0;
     const int sources = (argc == 4 || every_border) && strcmp(argv[1], "sources") == 0;
-    if (!sources && !(argc == 3 && strcmp(argv[1], "occupancy") == 0)) {
-        fprintf(stderr, "usage: cls_cross_sources sources RECORD DIR [--borders] | occupancy RECORD\n");
+    const int plan = argc == 5 && strcmp(argv[1], "plan") == 0;
+    unsigned width = 0, height = 0;
+    if (plan && (sscanf(argv[4], "%ux%u", &width, &height) != 2 || !width || !height)) {
+        fprintf(stderr, "cls_cross_sources: plan wants the image size as WxH, not '%s'\n", argv[4]);
+        return 2;
+    }
+    if (!sources && !plan && !(argc == 3 && strcmp(argv[1], "occupancy") == 0)) {
+        fprintf(stderr, "usage: cls_cross_sources sources RECORD DIR [--borders] | occupancy RECORD | "
+                        "plan RECORD OPERATOR WxH\n");
         return 2;
     }
     cls_device_db *db = NULL;
@@ -199,7 +209,9 @@ int main(int argc, char **argv)
         if (strcmp(cls_device_db_get(db, k)->id, argv[2]) == 0) record = cls_device_db_get(db, k);
     int ok = 0;
     if (!record) fprintf(stderr, "cls_cross_sources: no built-in record '%s'\n", argv[2]);
-    else ok = sources ? write_sources(record, argv[3], every_border) : print_occupancy(record);
+    else ok = sources ? write_sources(record, argv[3], every_border)
+              : plan  ? cls_cross_plan(record, argv[3], width, height)
+                      : print_occupancy(record);
     cls_device_db_release(db);
     return ok ? 0 : 1;
 }
