@@ -225,7 +225,7 @@ static void print_comparators(strbuf *out, const char *array, const comparator *
  * sort, 15 of a pair's merge, 18 of the shared rows' and 10 of its own (74 in clang's NVPTX
  * output at 8 rows), against 196 for the Batcher network. H200, f32 4096^2, median:5x5 at 8
  * rows: 276 us for the Batcher network at one row, 208 with one body call per output (the
- * compiler shared little), 169 walking with every pair merged, 115-117 so (docs/performance.md).
+ * compiler shared little), 169 walking with every pair merged, 115-117 so (docs/performance-log.md).
  *
  * Every network of comparators gives the rank's value, but not always the same bits: where a
  * NaN is in the window (fmin and fmax drop it and copy the other value) or both zeros (equal,
