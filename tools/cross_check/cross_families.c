@@ -31,146 +31,78 @@ static void mask_spec(cls_spec *s, unsigned width, unsigned height, const float 
     s->coefficients = mask;
 }
 
-static void types(cls_spec *s, cls_pixel_type input, cls_pixel_type output)
-{
-    s->input_type = input;
-    s->output_type = output;
-}
-
-typedef struct family_entry {
-    const char *name;
-    const char *op; /* an operator of `clstencil filter --op`, or NULL */
-    void (*shape)(cls_spec *);
-} family_entry;
-
-static void naive(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->partition = CLS_PARTITION_NAIVE;
-    s->bake_coefficients = CLS_COEFFICIENTS_LITERALS;
-}
-static void isp_block(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->border = CLS_BORDER_MIRROR101;
-    s->partition = CLS_PARTITION_ISP_BLOCK;
-    types(s, CLS_PIXEL_U8, CLS_PIXEL_U8);
-}
-static void isp_warp(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->border = CLS_BORDER_CONSTANT;
-    s->border_value = 1;
-    s->partition = CLS_PARTITION_ISP_WARP;
-    s->bake_coefficients = CLS_COEFFICIENTS_LITERALS;
-    types(s, CLS_PIXEL_U16, CLS_PIXEL_F32);
-}
-static void local_input(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->border = CLS_BORDER_MIRROR;
-    s->input_path = CLS_INPUT_LOCAL;
-    s->rows_per_item = 4;
-    s->cols_per_item = 2;
-}
-static void image_input(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->border = CLS_BORDER_REPEAT;
-    s->input_path = CLS_INPUT_IMAGE;
-    types(s, CLS_PIXEL_U8, CLS_PIXEL_U8);
-}
-static void argument_mask(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->border = CLS_BORDER_UNDEFINED;
-    s->bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
-    types(s, CLS_PIXEL_I16, CLS_PIXEL_I16);
-}
-static void single_pass(cls_spec *s)
+/* The masks that are neither an operator's nor the 5x3 weighted sum. */
+static void binomial_rows(cls_spec *s)
 {
     s->mask_width = s->mask_height = 5;
     s->row_coefficients = s->column_coefficients = BINOMIAL_5;
-    s->separable = CLS_SEPARABLE_SINGLE_PASS;
-    types(s, CLS_PIXEL_F16, CLS_PIXEL_F16);
 }
-static void two_pass(cls_spec *s)
-{
-    s->border = CLS_BORDER_MIRROR101;
-    s->separable = CLS_SEPARABLE_TWO_PASS;
-}
-static void masks_epilogue(cls_spec *s)
+static void sobel_pair(cls_spec *s)
 {
     mask_spec(s, 3, 3, SOBEL_PAIR);
     s->mask_count = 2;
     s->epilogue = "hypot(r0, r1)";
-    s->border = CLS_BORDER_MIRROR;
-    types(s, CLS_PIXEL_U8, CLS_PIXEL_F32);
 }
-static void blocks_vector(cls_spec *s)
-{
-    mask_spec(s, 5, 3, MASK_5X3);
-    s->rows_per_item = 4;
-    s->cols_per_item = 4;
-    s->bake_coefficients = CLS_COEFFICIENTS_LITERALS;
-}
-static void streaming(cls_spec *s)
-{
-    mask_spec(s, 9, 9, random_mask(random_9x9, 81));
-    s->border = CLS_BORDER_REPEAT;
-    s->rows_per_item = 32;
-    s->cols_per_item = 4;
-    s->bake_coefficients = CLS_COEFFICIENTS_LITERALS;
-}
-static void fft(cls_spec *s)
-{
-    mask_spec(s, 25, 25, random_mask(random_25x25, 625));
-    s->border = CLS_BORDER_MIRROR;
-    s->method = CLS_METHOD_FFT;
-}
-static void unsigned_16(cls_spec *s) { types(s, CLS_PIXEL_U16, CLS_PIXEL_U16); }
-static void signed_16(cls_spec *s)
-{
-    s->border = CLS_BORDER_CONSTANT;
-    types(s, CLS_PIXEL_I16, CLS_PIXEL_I16);
-}
-static void mirror_u8(cls_spec *s)
-{
-    s->border = CLS_BORDER_MIRROR;
-    types(s, CLS_PIXEL_U8, CLS_PIXEL_U8);
-}
-static void repeat_f32(cls_spec *s) { s->border = CLS_BORDER_REPEAT; }
-static void clamp_f32(cls_spec *s) { (void)s; }
-static void user_body(cls_spec *s)
+static void random_9(cls_spec *s) { mask_spec(s, 9, 9, random_mask(random_9x9, 81)); }
+static void random_25(cls_spec *s) { mask_spec(s, 25, 25, random_mask(random_25x25, 625)); }
+static void window_maximum(cls_spec *s)
 {
     for (unsigned k = 0; k < 25; ++k) ones_5x5[k] = 1;
     mask_spec(s, 5, 5, ones_5x5);
-    s->border = CLS_BORDER_CONSTANT;
     s->body = "float best = -INFINITY;\nFOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\nOUT = best;\n";
 }
-static void elementwise(cls_spec *s) { (void)s; }
+
+/* What a family sets on its spec; 0 leaves the spec's own (auto, a buffer, f32); the border is
+ * always the family's. */
+typedef struct knobs {
+    cls_border border;
+    float value;
+    cls_partition partition;
+    int bake;
+    cls_input_path input;
+    cls_separable separable;
+    cls_method method;
+    unsigned rows, cols;
+    cls_pixel_type in, out;
+} knobs;
+
+typedef struct family_entry {
+    const char *name;
+    const char *op;              /* an operator of `clstencil filter --op`, else ... */
+    void (*mask)(cls_spec *);    /* ... this mask, else the 5x3 weighted sum */
+    knobs set;
+} family_entry;
+
+#define ELEMENTWISE "elementwise" /* a pipeline's element-wise stage, no spec */
+enum { LITERALS = CLS_COEFFICIENTS_LITERALS, ARGUMENT = CLS_COEFFICIENTS_ARGUMENT };
 
 static const family_entry FAMILIES[] = {
-    {"naive", NULL, naive},
-    {"isp-block", NULL, isp_block},
-    {"isp-warp", NULL, isp_warp},
-    {"local-input", NULL, local_input},
-    {"image-input", NULL, image_input},
-    {"argument-mask", NULL, argument_mask},
-    {"single-pass", NULL, single_pass},
-    {"two-pass", "gaussian:13", two_pass},
-    {"masks-epilogue", NULL, masks_epilogue},
-    {"blocks-vector", NULL, blocks_vector},
-    {"streaming", NULL, streaming},
-    {"rank-network", "median:3", mirror_u8},
-    {"sorted-rows", "median:5", unsigned_16},
-    {"rank-loop", "percentile:30,9", signed_16},
-    {"van-herk", "min:31", repeat_f32},
-    {"staged", "tophat:9", mirror_u8},
-    {"bilateral", "bilateral:3,0.1,13", clamp_f32},
-    {"fft", NULL, fft},
-    {"elementwise", NULL, elementwise},
-    {"user-body", NULL, user_body},
+    {"naive", NULL, NULL, {.border = CLS_BORDER_CLAMP, .partition = CLS_PARTITION_NAIVE, .bake = LITERALS}},
+    {"isp-block", NULL, NULL,
+     {.border = CLS_BORDER_MIRROR101, .partition = CLS_PARTITION_ISP_BLOCK, .in = CLS_PIXEL_U8, .out = CLS_PIXEL_U8}},
+    {"isp-warp", NULL, NULL,
+     {.border = CLS_BORDER_CONSTANT, .value = 1, .partition = CLS_PARTITION_ISP_WARP, .bake = LITERALS,
+      .in = CLS_PIXEL_U16, .out = CLS_PIXEL_F32}},
+    {"local-input", NULL, NULL, {.border = CLS_BORDER_MIRROR, .input = CLS_INPUT_LOCAL, .rows = 4, .cols = 2}},
+    {"image-input", NULL, NULL,
+     {.border = CLS_BORDER_REPEAT, .input = CLS_INPUT_IMAGE, .in = CLS_PIXEL_U8, .out = CLS_PIXEL_U8}},
+    {"argument-mask", NULL, NULL,
+     {.border = CLS_BORDER_UNDEFINED, .bake = ARGUMENT, .in = CLS_PIXEL_I16, .out = CLS_PIXEL_I16}},
+    {"single-pass", NULL, binomial_rows,
+     {.border = CLS_BORDER_CLAMP, .separable = CLS_SEPARABLE_SINGLE_PASS, .in = CLS_PIXEL_F16, .out = CLS_PIXEL_F16}},
+    {"two-pass", "gaussian:13", NULL, {.border = CLS_BORDER_MIRROR101, .separable = CLS_SEPARABLE_TWO_PASS}},
+    {"masks-epilogue", NULL, sobel_pair, {.border = CLS_BORDER_MIRROR, .in = CLS_PIXEL_U8, .out = CLS_PIXEL_F32}},
+    {"blocks-vector", NULL, NULL, {.border = CLS_BORDER_CLAMP, .bake = LITERALS, .rows = 4, .cols = 4}},
+    {"streaming", NULL, random_9, {.border = CLS_BORDER_REPEAT, .bake = LITERALS, .rows = 32, .cols = 4}},
+    {"rank-network", "median:3", NULL, {.border = CLS_BORDER_MIRROR, .in = CLS_PIXEL_U8, .out = CLS_PIXEL_U8}},
+    {"sorted-rows", "median:5", NULL, {.border = CLS_BORDER_CLAMP, .in = CLS_PIXEL_U16, .out = CLS_PIXEL_U16}},
+    {"rank-loop", "percentile:30,9", NULL, {.border = CLS_BORDER_CONSTANT, .in = CLS_PIXEL_I16, .out = CLS_PIXEL_I16}},
+    {"van-herk", "min:31", NULL, {.border = CLS_BORDER_REPEAT}},
+    {"staged", "tophat:9", NULL, {.border = CLS_BORDER_MIRROR, .in = CLS_PIXEL_U8, .out = CLS_PIXEL_U8}},
+    {"bilateral", "bilateral:3,0.1,13", NULL, {.border = CLS_BORDER_CLAMP}},
+    {"fft", NULL, random_25, {.border = CLS_BORDER_MIRROR, .method = CLS_METHOD_FFT}},
+    {ELEMENTWISE, NULL, NULL, {.border = CLS_BORDER_CLAMP}},
+    {"user-body", NULL, window_maximum, {.border = CLS_BORDER_CONSTANT}},
 };
 #define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -183,17 +115,32 @@ int cls_cross_family_spec(size_t index, cls_cross_family *family)
     memset(family, 0, sizeof *family);
     if (index >= FAMILY_COUNT) return 0;
     const family_entry *entry = &FAMILIES[index];
-    cls_spec_init(&family->spec);
-    family->spec.border = CLS_BORDER_CLAMP;
-    family->elementwise = entry->shape == elementwise;
+    const knobs *k = &entry->set;
+    family->elementwise = strcmp(entry->name, ELEMENTWISE) == 0;
+    cls_spec *s = &family->spec;
+    cls_spec_init(s);
     if (entry->op) {
         if (cls_operator_parse(entry->op, &family->op) != CLS_OK) {
             fprintf(stderr, "cls_cross_sources: %s: %s\n", entry->op, cls_last_error());
             return 0;
         }
-        family->spec = *cls_operator_spec(family->op);
+        *s = *cls_operator_spec(family->op);
+    } else if (entry->mask) {
+        entry->mask(s);
+    } else {
+        mask_spec(s, 5, 3, MASK_5X3);
     }
-    entry->shape(&family->spec);
+    s->border = k->border;
+    s->border_value = k->value;
+    s->input_type = k->in;
+    s->output_type = k->out;
+    if (k->partition) s->partition = k->partition;
+    if (k->bake) s->bake_coefficients = k->bake;
+    if (k->input) s->input_path = k->input;
+    if (k->separable) s->separable = k->separable;
+    if (k->method) s->method = k->method;
+    if (k->rows) s->rows_per_item = k->rows;
+    if (k->cols) s->cols_per_item = k->cols;
     return 1;
 }
 
