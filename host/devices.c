@@ -310,3 +310,11 @@ cls_status cls_device_select(const cls_device_list *list, const char *selector, 
     if (!selector) selector = getenv("CLSTENCIL_DEVICE");
     return cls_select_device(list->caps, list->count, selector, index);
 }
+
+cls_status cls_device_select_list(const cls_device_list *list, const char *selectors, size_t *indices,
+                                  size_t capacity, size_t *count)
+{
+    if (!list || !indices || !count) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "device list, indices or count is NULL");
+    if (!selectors) selectors = getenv("CLSTENCIL_DEVICE");
+    return cls_select_devices(list->caps, list->count, selectors, indices, capacity, count);
+}

@@ -490,16 +490,28 @@ static int writes_every_byte(const cls_filter *filter, const cls_resolved_image 
            r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type);
 }
 
-/* Copies a host run's images into the context's buffers: the input, and the outputs where the
- * launch does not write every byte (pixels and padding it leaves keep the caller's values). */
+/* The bytes of an output that hold the region of interest's rows: [*from, *from + *bytes). A host
+ * run copies only these in and out, so runs on other rows of one output may go on beside it. */
+static void region_rows(const cls_resolved_image *r, size_t *from, size_t *bytes)
+{
+    const cls_launch_geometry *g = &r->geometry;
+    *from = r->offset[1] + (size_t)g->roi_y * r->pitch[1];
+    const size_t end = r->offset[1] + (size_t)(g->roi_y + g->roi_height) * r->pitch[1];
+    *bytes = g->roi_height == 0 || *from >= r->bytes[1] ? 0 : (end < r->bytes[1] ? end : r->bytes[1]) - *from;
+}
+
+/* Copies a host run's images into the context's buffers: the input, and the outputs' region rows
+ * where the launch does not write every byte (pixels and padding it leaves keep the caller's values). */
 static cl_int write_host_images(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
                                 const cls_resolved_image *r, cl_mem in, const cl_mem *out)
 {
     cl_command_queue queue = filter->context->queue;
     cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, r->bytes[0], input, 0, NULL, NULL);
     const int copy_in = !writes_every_byte(serving(filter), r);
-    for (unsigned k = 0; copy_in && error == CL_SUCCESS && k < count; ++k)
-        error = clEnqueueWriteBuffer(queue, out[k], CL_TRUE, 0, r->bytes[1], outputs[k], 0, NULL, NULL);
+    size_t from, bytes;
+    region_rows(r, &from, &bytes);
+    for (unsigned k = 0; copy_in && bytes && error == CL_SUCCESS && k < count; ++k)
+        error = clEnqueueWriteBuffer(queue, out[k], CL_TRUE, from, bytes, (const char *)outputs[k] + from, 0, NULL, NULL);
     return error;
 }
 
@@ -527,9 +539,11 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     if (written != CL_SUCCESS)
         status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(written));
     if (status == CLS_OK) status = cls_filter_enqueue_outputs(filter, in, output_count, out, image, 0, NULL, NULL);
-    for (unsigned k = 0; status == CLS_OK && k < output_count; ++k) {
-        cl_int error = clEnqueueReadBuffer(filter->context->queue, out[k], CL_TRUE, 0, r.bytes[1], outputs[k], 0,
-                                           NULL, NULL);
+    size_t from, bytes;
+    region_rows(&r, &from, &bytes);
+    for (unsigned k = 0; status == CLS_OK && bytes && k < output_count; ++k) {
+        cl_int error = clEnqueueReadBuffer(filter->context->queue, out[k], CL_TRUE, from, bytes,
+                                           (char *)outputs[k] + from, 0, NULL, NULL);
         if (error != CL_SUCCESS)
             status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
     }

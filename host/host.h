@@ -72,6 +72,9 @@ void cls_arch_key(cls_device_caps *caps);
 /* Device selection over an array of records (the logic of cls_device_select). */
 cls_status cls_select_device(const cls_device_caps *caps, size_t count, const char *selector,
                              size_t *index);
+/* Several devices over an array of records (the logic of cls_device_select_list). */
+cls_status cls_select_devices(const cls_device_caps *caps, size_t count, const char *selectors, size_t *indices,
+                              size_t capacity, size_t *found);
 /* The device fingerprint as a given library version would compute it (cls_device_fingerprint
  * passes its own version; tests simulate an upgrade). */
 void cls_fingerprint_with_version(const cls_device_caps *caps, const char *library_version, char out[17]);

@@ -95,3 +95,40 @@ cls_status cls_select_device(const cls_device_caps *caps, size_t count, const ch
     }
     return no_match(caps, count, selector);
 }
+
+cls_status cls_select_devices(const cls_device_caps *caps, size_t count, const char *selectors, size_t *indices,
+                              size_t capacity, size_t *found)
+{
+    *found = 0;
+    if (selectors && strcasecmp(selectors, "gpus") == 0) {
+        for (size_t i = 0; i < count; ++i)
+            if (caps[i].type == CLS_DEVICE_GPU) {
+                if (*found == capacity)
+                    return cls_fail(CLS_ERR_INVALID_ARGUMENT, "'gpus' names more than %zu devices", capacity);
+                indices[(*found)++] = i;
+            }
+        return *found ? CLS_OK : no_match(caps, count, selectors);
+    }
+    if (!capacity) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "no room for a device");
+    if (!selectors || !strchr(selectors, ',')) {
+        const cls_status status = cls_select_device(caps, count, selectors, indices);
+        *found = status == CLS_OK;
+        return status;
+    }
+    char part[256];
+    for (const char *start = selectors;; ++start) {
+        const size_t length = strcspn(start, ",");
+        if (length == 0 || length >= sizeof part)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "device list '%s': %s", selectors,
+                            length ? "a selector is too long" : "an empty selector (two commas, or one at an end)");
+        if (*found == capacity)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "device list '%s' names more than %zu devices", selectors, capacity);
+        memcpy(part, start, length);
+        part[length] = '\0';
+        const cls_status status = cls_select_device(caps, count, part, &indices[*found]);
+        if (status != CLS_OK) return status;
+        ++*found;
+        start += length;
+        if (!*start) return CLS_OK;
+    }
+}

@@ -151,6 +151,14 @@ cl_device_id cls_device_list_id(const cls_device_list *list, size_t index);
  * substring of the device, platform or vendor name. No match is CLS_ERR_NO_DEVICE with a
  * message listing every device. */
 cls_status cls_device_select(const cls_device_list *list, const char *selector, size_t *index);
+/* Chooses several devices, for a host that spreads its work over them (a context each).
+ * selectors: a comma-separated list of cls_device_select's forms ("1:0,1:1"; a device named twice
+ * is chosen twice: two contexts on it overlap their hosts' work), "gpus" (every GPU of every
+ * platform), or one selector; NULL means CLSTENCIL_DEVICE as above. Writes the devices' indices, in
+ * the list's order, to indices[0 .. *count): more than capacity, an empty item or one that matches
+ * nothing is an error (CLS_ERR_INVALID_ARGUMENT or CLS_ERR_NO_DEVICE, with a message). */
+cls_status cls_device_select_list(const cls_device_list *list, const char *selectors, size_t *indices,
+                                  size_t capacity, size_t *count);
 
 /* A stable 64-bit hash of platform name and version, device name, vendor id, driver version,
  * OpenCL version, address bits and the library version, as 16 hex digits plus NUL ("" when caps
@@ -488,6 +496,16 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output,
  * is released); runs of one context on host images take turns on them. */
 cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output,
                                const cls_image_desc *image);
+/* One host image through several devices: filters[k] built by cls_filter_create from one spec on
+ * contexts of different devices (the same device twice: two contexts that overlap their copies).
+ * The rows to compute are split into `count` bands, one a filter, run at once by a thread a band;
+ * each device gets its band and the rows the mask reaches above and below, so the result is the
+ * one cls_filter_run_host of filters[0] gives (the FFT method: within its tolerance). Waits for
+ * every band; the first failure's status, with its band in the message. At most CLS_MAX_SPREAD
+ * filters; filters that write several outputs are refused. */
+#define CLS_MAX_SPREAD 64
+cls_status cls_filter_run_host_spread(cls_filter *const *filters, size_t count, const void *input, void *output,
+                                      const cls_image_desc *image);
 /* The number of output buffers a launch writes: mask_count, or 1 with an epilogue. */
 unsigned cls_filter_output_count(const cls_filter *filter);
 /* A multi-output filter's launch: outputs[k] receives mask k's result (every output with the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test.sh — the README's second command: installs what is missing (Debian 12, as root), builds
 # with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
-# then builds the tests with threads (shared context, tiered builds) with ThreadSanitizer into
+# then builds the tests with threads (shared context, tiered builds, spread runs) with ThreadSanitizer into
 # build-tsan/ and runs them, then builds the libFuzzer harnesses with clang into build-fuzz/ and
 # runs each for a few seconds (CTest label `fuzz`). Prints the wall time and the ten slowest tests,
 # and fails when a test took more than 40% of its timeout (scripts/test_time_guard.py).
@@ -49,11 +49,12 @@ python3 scripts/test_time_guard.py build-test "$log" || exit 1
 
 if [ "$labels" = "-LE exhaustive" ]; then
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=thread > /dev/null
-    cmake --build build-tsan -j "$jobs" --target test_threads test_first_result > /dev/null
+    cmake --build build-tsan -j "$jobs" --target test_threads test_first_result test_spread > /dev/null
     export TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}"
     CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" ./build-tsan/tests/test_threads
     ./build-tsan/tests/test_first_result > /dev/null # its own cache; the tiered build's thread
-    echo "ThreadSanitizer: 8 threads sharing one context, and a tiered build's thread: no race reported"
+    CLSTENCIL_CACHE_DIR="$PWD/build-tsan/binary-cache" ./build-tsan/tests/test_spread > /dev/null
+    echo "ThreadSanitizer: 8 threads sharing one context, a tiered build's thread, an image spread over 3 contexts: no race reported"
     phase ThreadSanitizer
 fi
 # The fuzz harnesses: the library again with clang and libFuzzer's coverage (docs/reliability.md).
