@@ -91,7 +91,9 @@ static void filter_usage(FILE *out)
             "  -b, --border MODE  undefined, clamp, mirror, mirror101, repeat, constant (default clamp)\n"
             "  --value V       the constant border's value (default 0)\n"
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
-            "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU)\n"
+            "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU);\n"
+            "                  several: a list (1:0,1:1) or gpus (every GPU), over which a batch\n"
+            "                  spreads its images and a large image its bands, a context each\n"
             "  -t, --type T    the output's pixel type: u8, u16, i16, f16 or f32 (default: the input's)\n"
             "  --build GOAL    auto (one image's default): the specialized kernels where they are\n"
             "                  cached, else built now where the device record expects the build\n"
@@ -153,7 +155,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--input", 0, "NAME=FILE: another input image, of IN's size and type"},
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
-    {"--device", 'd', "P:D, gpu, cpu, accelerator or a part of a name"},
+    {"--device", 'd', "P:D, gpu, cpu, accelerator, a part of a name, a list P:D,P:D or gpus"},
     {"--type", 't', "u8, u16, i16, f16 or f32"},
     {"--build", 0, "auto, first-result, fastest-kernel or tiered"},
     {"--method", 0, "auto, direct or fft"},
@@ -428,19 +430,30 @@ static int check_not_input(const char *input, const char *output)
     return EXIT_USAGE;
 }
 
-/* The memory budget of one run: what the process may use, the output's pixel type, and what a
- * batch's writer holds meanwhile (filter_batch.c). */
+/* The memory budget of one run: what the process may use, the output's pixel type, and the lanes
+ * (devices) of a batch that share it (filter_batch.c); set before any lane starts. */
 static struct {
-    uint64_t available, held;
+    uint64_t available;
+    size_t lanes;
     int has_type;
     cls_pixel_type output_type;
-    int refused; /* check_memory refused the last image */
 } budget;
+/* A lane's own: what its writer holds meanwhile, and whether check_memory refused its last image. */
+static _Thread_local struct {
+    uint64_t held;
+    int refused;
+} lane_budget;
 
-void filter_budget_hold(uint64_t bytes) { budget.held = bytes; }
+void filter_budget_hold(uint64_t bytes) { lane_budget.held = bytes; }
 
-/* What an image may use now: the budget less what the writer holds. */
-static uint64_t budget_left(void) { return budget.available > budget.held ? budget.available - budget.held : 0; }
+void filter_budget_share(size_t lanes) { budget.lanes = lanes; }
+
+/* What an image may use now: the lane's share of the budget less what its writer holds. */
+static uint64_t budget_left(void)
+{
+    const uint64_t share = budget.available / (budget.lanes > 1 ? budget.lanes : 1);
+    return share > lane_budget.held ? share - lane_budget.held : 0;
+}
 
 /* image_alloc's check for the input: the input and the output on the host must fit the budget
  * (the device's copies are checked once the device is known, in filter_run). */
@@ -450,7 +463,7 @@ static int check_memory(size_t width, size_t height, size_t channels, cls_pixel_
     const uint64_t pixels = (uint64_t)width * height * channels;
     const uint64_t need = pixels * (image_sample_bytes(type) + image_sample_bytes(budget.has_type ? budget.output_type : type));
     if (need <= budget_left()) return IMAGE_OK;
-    budget.refused = 1;
+    lane_budget.refused = 1;
     char needed[32], available[32];
     return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path,
                       "a %zu x %zu image of %zu channel%s needs %s of memory for itself and the output, but "
@@ -482,10 +495,10 @@ int filter_read_and_filter(const filter_args *args, filter_session **session, co
     if (plan.memory_available != UINT64_MAX) plan.memory_available = budget_left();
     image_set_alloc_check(check_memory);
     double start = wall_ms();
-    budget.refused = 0;
+    lane_budget.refused = 0;
     if ((status = image_read(input, &in, error, sizeof error)) != IMAGE_OK) {
         /* Too large for the memory: it goes a band of rows at a time instead. */
-        if (budget.refused && filter_stream_formats(args, input, output)) {
+        if (lane_budget.refused && filter_stream_formats(args, input, output)) {
             code = FILTER_IN_BANDS;
             goto done;
         }
@@ -570,6 +583,10 @@ int cmd_filter(int argc, char **argv)
     if (!args.batch && !to_stdout && (code = filter_check_output(args.output, NULL)) != EXIT_OK_) goto done;
     if (!args.batch && (code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
+    if (filter_devices_named(args.plan.device)) {
+        if ((code = filter_devices_resolve(args.plan.device, &args.devices)) != EXIT_OK_) goto done;
+        args.plan.device = args.devices.selectors[0]; /* a small image's, not spread */
+    }
     const char *bad_max = NULL;
     budget.available = memory_available(&bad_max);
     if (bad_max) {

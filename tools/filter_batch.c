@@ -1,11 +1,12 @@
 /* filter_batch.c — `clstencil filter IN... -o DIR`: every output named and checked before any
  * work, then the images one after another through one context and one pipeline, going on past a
  * failed image. While image i is written (by a thread of its own), image i+1 is read and
- * filtered: the writing, the larger part of a batch's time, overlaps the rest. The written image's
+ * filtered: the writing, the larger part of a batch's time, overlaps the rest. With several devices
+ * (--device 1:0,1:1 or gpus) each is a lane doing the same, taking the next image when it is free. The written image's
  * memory counts against the next one's budget, and an image that fails beside it is tried again
  * once it is written, so a budget that holds one image at a time still works. On a GPU the images'
- * pixels live in pinned memory. Messages stay in the images' order: an image's are held until the
- * one before it is written. */
+ * pixels live in pinned memory. With one device, messages stay in the images' order: an image's are
+ * held until the one before it is written. */
 #define _GNU_SOURCE /* open_memstream */
 #include "filter_batch.h"
 
@@ -168,12 +169,26 @@ static void *write_image(void *argument)
     return NULL;
 }
 
-/* The batch's state: counts, the progress line, the first failure. */
+/* The batch's state: counts, the progress line, the first failure, and the next image a lane
+ * takes (under LOCK when several lanes run). */
 typedef struct batch {
     const filter_args *args;
-    size_t count, failed;
+    char **outputs;
+    size_t count, failed, next, lanes;
     int progress, first_failure;
+    double start;
+    pthread_mutex_t lock;
 } batch;
+
+/* One device's share of the batch: its context and pipelines, and its own pinned buffers and
+ * writer (a thread of its own for each lane but the first, which runs on the caller's). */
+typedef struct lane {
+    batch *b;
+    filter_args args; /* the batch's, with the lane's device */
+    filter_session *session;
+    pthread_t thread;
+    int started;
+} lane;
 
 /* Prints an image's held messages (after the progress line, on a terminal). */
 static void print_held(const batch *b, const char *held)
@@ -203,28 +218,119 @@ static void finish_writing(batch *b, written *w)
     if (w->running == 1) pthread_join(w->thread, NULL);
     w->running = 0;
     filter_budget_hold(0);
+    pthread_mutex_lock(&b->lock);
     print_held(b, w->held);
     if (w->code != EXIT_OK_) fprintf(stderr, "clstencil filter: %s\n", w->error);
     count_result(b, w->index, w->code, &w->times, w->output);
+    pthread_mutex_unlock(&b->lock);
     image_free(&w->image);
     free(w->held);
     w->held = NULL;
 }
 
-/* Reads and filters image I into *out with its messages held in *held (a terminal's progress line
- * stays while it works: glibc's stderr is a variable). */
-static int read_held(const batch *b, filter_session **session, size_t i, const char *output, cls_host_image *out,
-                     image_times *times, char **held)
+/* Reads and filters image I into *out. With one lane its messages are held in *held, to be printed
+ * once the image before it is written (a terminal's progress line stays while it works: glibc's
+ * stderr is a variable); with several, stderr is every lane's, and each prints as it goes. */
+static int read_held(lane *l, size_t i, cls_host_image *out, image_times *times, char **held)
 {
+    const batch *b = l->b;
+    const char *input = b->args->inputs[i], *output = b->outputs[i];
+    if (b->lanes > 1) return filter_read_and_filter(&l->args, &l->session, input, output, out, times);
     size_t held_size = 0;
     FILE *terminal = stderr, *memory = open_memstream(held, &held_size);
     if (memory) stderr = memory;
-    const int result = filter_read_and_filter(b->args, session, b->args->inputs[i], output, out, times);
+    const int result = filter_read_and_filter(&l->args, &l->session, input, output, out, times);
     if (memory) {
         stderr = terminal;
         fclose(memory);
     }
     return result;
+}
+
+/* The next image no lane has taken (count when none is left), with the progress line. */
+static size_t take_image(batch *b)
+{
+    pthread_mutex_lock(&b->lock);
+    const size_t i = b->next < b->count ? b->next++ : b->count;
+    if (b->progress && i < b->count) show_progress(i, b->count, b->start);
+    pthread_mutex_unlock(&b->lock);
+    return i;
+}
+
+/* A lane's work: images taken one after another, each written by a thread while the lane reads
+ * and filters the next; on a GPU their pixels in the lane's pinned buffers. */
+static void *lane_run(void *argument)
+{
+    lane *l = argument;
+    batch *b = l->b;
+    written w = {0};
+    pinned_pool pool = {0};
+    const image_allocator pinned = {pool_allocate, pool_release, &pool};
+    if (cls_context_device(filter_session_context(l->session))->type == CLS_DEVICE_GPU) {
+        pool.context = filter_session_context(l->session);
+        image_set_allocator(&pinned);
+    }
+    for (size_t i; (i = take_image(b)) < b->count;) {
+        cls_host_image out = {0};
+        image_times times = {0};
+        char *held = NULL;
+        int result = read_held(l, i, &out, &times, &held);
+        if (result != EXIT_OK_ && w.running) {
+            /* perhaps for the memory the image being written holds: once more after it */
+            finish_writing(b, &w);
+            free(held);
+            held = NULL;
+            result = read_held(l, i, &out, &times, &held);
+        }
+        finish_writing(b, &w);
+        if (result != EXIT_OK_) {
+            pthread_mutex_lock(&b->lock);
+            print_held(b, held);
+            count_result(b, i, result, &times, b->outputs[i]);
+            pthread_mutex_unlock(&b->lock);
+            free(held);
+            continue;
+        }
+        w = (written){.index = i, .output = b->outputs[i], .image = out, .times = times, .held = held};
+        filter_budget_hold(image_plane_bytes(&out) * image_plane_count(&out));
+        if (pthread_create(&w.thread, NULL, write_image, &w) == 0) {
+            w.running = 1;
+        } else { /* no thread: written here */
+            write_image(&w);
+            w.running = 2;
+        }
+    }
+    finish_writing(b, &w);
+    image_set_allocator(NULL);
+    pool_empty(&pool);
+    return NULL;
+}
+
+/* Opens a context a device (every device of --device's list; else the one it names). The contexts
+ * come before any message is held: a driver may bind its own streams to stderr as it is while it
+ * loads (PoCL's libstdc++ did, and flushed a closed memory stream at exit). */
+static int open_lanes(batch *b, lane *lanes)
+{
+    const filter_args *args = b->args;
+    for (size_t k = 0; k < b->lanes; ++k) {
+        lanes[k] = (lane){.b = b, .args = *args};
+        if (args->devices.count) lanes[k].args.plan.device = args->devices.selectors[k];
+        const int code = filter_session_open(&lanes[k].args.plan, &lanes[k].session);
+        if (code != EXIT_OK_) return code;
+    }
+    return EXIT_OK_;
+}
+
+/* The lanes at work, the first on this thread, until every image is taken; then the others joined. */
+static void run_lanes(batch *b, lane *lanes)
+{
+    filter_budget_share(b->lanes);
+    for (size_t k = 1; k < b->lanes; ++k)
+        lanes[k].started = pthread_create(&lanes[k].thread, NULL, lane_run, &lanes[k]) == 0;
+    lane_run(&lanes[0]);
+    for (size_t k = 1; k < b->lanes; ++k)
+        if (lanes[k].started) pthread_join(lanes[k].thread, NULL);
+    filter_budget_share(1);
 }
 
 int filter_batch_run(filter_args *args)
@@ -246,65 +352,32 @@ int filter_batch_run(filter_args *args)
         if (!(outputs[i] = batch_output(args->output, args->inputs[i], args->format))) code = EXIT_USAGE;
         else code = filter_check_output(outputs[i], NULL);
     if (code == EXIT_OK_) code = check_batch_overlaps(args, outputs);
-    filter_session *session = NULL;
-    batch b = {args, n, 0, !args->plan.verbose && isatty(STDERR_FILENO), EXIT_OK_};
-    written w = {0};
-    pinned_pool pool = {0};
-    const image_allocator pinned = {pool_allocate, pool_release, &pool};
-    const double start = wall_ms();
-    /* The context before any message is held: a driver may bind its own streams to stderr as it
-     * is while it loads (PoCL's libstdc++ did, and flushed a closed memory stream at exit). */
-    int opened = EXIT_OK_;
-    if (code == EXIT_OK_ && (opened = filter_session_open(&args->plan, &session)) != EXIT_OK_) {
-        b.failed = n;
-        b.first_failure = opened;
-    }
-    if (session && cls_context_device(filter_session_context(session))->type == CLS_DEVICE_GPU) {
-        pool.context = filter_session_context(session);
-        image_set_allocator(&pinned);
-    }
-    for (size_t i = 0; code == EXIT_OK_ && session && i < n; ++i) {
-        if (b.progress) show_progress(i, n, start);
-        cls_host_image out = {0};
-        image_times times = {0};
-        char *held = NULL;
-        int result = read_held(&b, &session, i, outputs[i], &out, &times, &held);
-        if (result != EXIT_OK_ && w.running) {
-            /* perhaps for the memory the image being written holds: once more after it */
-            finish_writing(&b, &w);
-            free(held);
-            held = NULL;
-            result = read_held(&b, &session, i, outputs[i], &out, &times, &held);
-        }
-        finish_writing(&b, &w);
-        if (result != EXIT_OK_) {
-            print_held(&b, held);
-            free(held);
-            count_result(&b, i, result, &times, outputs[i]);
-            continue;
-        }
-        w = (written){.index = i, .output = outputs[i], .image = out, .times = times, .held = held};
-        filter_budget_hold(image_plane_bytes(&out) * image_plane_count(&out));
-        if (pthread_create(&w.thread, NULL, write_image, &w) == 0) {
-            w.running = 1;
-        } else { /* no thread: written here */
-            write_image(&w);
-            w.running = 2;
+    batch b = {.args = args, .outputs = outputs, .count = n, .lanes = args->devices.count ? args->devices.count : 1,
+               .progress = !args->plan.verbose && isatty(STDERR_FILENO), .first_failure = EXIT_OK_,
+               .start = wall_ms(), .lock = PTHREAD_MUTEX_INITIALIZER};
+    if (b.lanes > n && n) b.lanes = n; /* no lane without an image */
+    lane lanes[FILTER_MAX_DEVICES] = {{0}};
+    if (code == EXIT_OK_) {
+        const int opened = open_lanes(&b, lanes);
+        if (opened == EXIT_OK_) {
+            run_lanes(&b, lanes);
+        } else {
+            b.failed = n;
+            b.first_failure = opened;
         }
     }
-    finish_writing(&b, &w);
-    image_set_allocator(NULL);
-    pool_empty(&pool);
+    size_t builds = 0;
+    for (size_t k = 0; k < b.lanes; ++k) builds += filter_session_builds(lanes[k].session);
     if (code == EXIT_OK_) {
         if (b.progress) fprintf(stderr, "\r\033[K");
         if (b.failed || b.progress || args->plan.verbose)
-            fprintf(stderr, "clstencil filter: %zu of %zu images written, %zu failed%s (%.1f s, %zu pipeline build%s)\n",
+            fprintf(stderr, "clstencil filter: %zu of %zu images written, %zu failed%s (%.1f s, %zu pipeline build%s%s)\n",
                     n - b.failed, n, b.failed, b.failed ? " (the exit code is the first failure's)" : "",
-                    (wall_ms() - start) / 1000.0, filter_session_builds(session),
-                    filter_session_builds(session) == 1 ? "" : "s");
+                    (wall_ms() - b.start) / 1000.0, builds, builds == 1 ? "" : "s",
+                    b.lanes > 1 ? ", over several devices" : "");
         code = b.first_failure;
     }
-    filter_session_close(session);
+    for (size_t k = 0; k < b.lanes; ++k) filter_session_close(lanes[k].session);
     for (size_t i = 0; i < n; ++i) free(outputs[i]);
     free(outputs);
     return code;

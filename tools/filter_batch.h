@@ -4,6 +4,7 @@
 #ifndef CLS_TOOLS_FILTER_BATCH_H
 #define CLS_TOOLS_FILTER_BATCH_H
 
+#include "filter_devices.h"
 #include "filter_run.h"
 #include "image_io.h"
 
@@ -22,6 +23,8 @@ typedef struct filter_args {
     size_t op_count;
     int has_type;
     image_compression compression; /* --compression, or DEFAULT: the input's */
+    filter_devices devices;        /* --device naming several: a batch's images and a large image's
+                                      bands are spread over them (plan.device is the first) */
     filter_plan plan;
 } filter_args;
 
@@ -48,9 +51,11 @@ int filter_write_result(const char *output, const cls_host_image *out, char *err
 int filter_check_output(const char *path, const cls_host_image *image);
 /* The exit code of an image_read failure (IMAGE_ERR_*). */
 int filter_input_exit_code(int image_status);
-/* The host memory a batch's writer holds while the next image is read and filtered (0: none): the
+/* The host memory a batch lane's writer holds while the next image is read and filtered (0: none): the
  * budget of that image is less by as much. */
 void filter_budget_hold(uint64_t bytes);
+/* The number of lanes (devices) of a batch that share the memory budget, each a part (1: one). */
+void filter_budget_share(size_t lanes);
 
 /* `filter IN... -o DIR`: every image of the batch, one context and one pipeline; the exit code. */
 int filter_batch_run(filter_args *args);

@@ -275,6 +275,7 @@ typedef struct timings {
     double *stage_ms; /* one per stage, summed over the channels and pages */
     size_t strips, strip_rows; /* strips per plane and their output rows (0: in one piece) */
     size_t bands, band_rows;   /* bands of a run that holds a band at a time on the host */
+    size_t band_devices;       /* the devices the bands are spread over (this one takes every n-th) */
 } timings;
 
 static void report(const stages *s, cls_context *context, const cls_host_image *in,
@@ -292,7 +293,11 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         fprintf(stderr, "strips:    %zu per plane, %zu rows each with %u rows above and below (the device "
                         "holds less than the whole image)\n", t->strips, t->strip_rows, reach);
     }
-    if (t->bands)
+    if (t->bands && t->band_devices > 1)
+        fprintf(stderr, "bands:     %zu per page, %zu rows each, every %zu%s on this device (the host holds two "
+                        "bands a device at a time)\n", t->bands, t->band_rows, t->band_devices,
+                t->band_devices == 2 ? "nd" : t->band_devices == 3 ? "rd" : "th");
+    else if (t->bands)
         fprintf(stderr, "bands:     %zu per page, %zu rows each (the host holds two bands of the image at a "
                         "time: one is read or written while the other is filtered)\n", t->bands, t->band_rows);
     for (size_t i = 0; i < s->count; ++i) {
@@ -631,6 +636,13 @@ int filter_bands_open(filter_session *session, const filter_plan *plan, const cl
 size_t filter_bands_rows(const filter_bands *b) { return b->t.band_rows; }
 
 unsigned filter_bands_reach(const filter_bands *b) { return b->reach; }
+
+void filter_bands_share(filter_bands *b, size_t rows, size_t devices)
+{
+    b->t.band_rows = rows;
+    b->t.bands = (b->shape_in.height + rows - 1) / rows;
+    b->t.band_devices = devices;
+}
 
 int filter_bands_run(filter_bands *b, const cls_host_image *band_in, cls_host_image *band_out, size_t roi_y,
                      size_t roi_rows)

@@ -75,6 +75,8 @@ int filter_bands_open(filter_session *session, const filter_plan *plan, const cl
 /* The band's output rows, and the rows the pipeline reaches above and below an output row. */
 size_t filter_bands_rows(const filter_bands *bands);
 unsigned filter_bands_reach(const filter_bands *bands);
+/* The bands shared by DEVICES devices, ROWS rows each (at most filter_bands_rows): for -v. */
+void filter_bands_share(filter_bands *bands, size_t rows, size_t devices);
 /* Filters output rows [ROI_Y, ROI_Y + ROI_ROWS) of BAND_IN, consecutive rows of the image (every
  * channel of one page; in repeat mode wrapped around its edges), into the same rows of BAND_OUT. */
 int filter_bands_run(filter_bands *bands, const cls_host_image *band_in, cls_host_image *band_out, size_t roi_y,

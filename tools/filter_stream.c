@@ -4,7 +4,8 @@
  * opposite edge), filtered on the device with only the band's own rows computed (filter_bands in
  * filter_run.h), and appended to the output file. Three steps overlap: a thread reads the next band
  * while this thread filters one and another thread writes the one before, through two sets of band
- * buffers. */
+ * buffers. With several devices (--device 1:0,1:1 or gpus) band I goes to device I % D, filtered by a
+ * thread of that device's (the first on this one) through two sets of its own. */
 #include "filter_stream.h"
 
 #include "band_io.h"
@@ -28,12 +29,17 @@ typedef struct stream {
     band_reader *reader;
     band_writer *writer;
     cls_host_image shape, shape_out;   /* the whole image's (no pixels); shape owns the tags */
-    cls_host_image in[2], out[2];      /* band I uses set I % 2 */
-    filter_bands *bands;
+    size_t devices;                    /* D: a session and bands each */
+    filter_session *sessions[FILTER_MAX_DEVICES];
+    filter_bands *bands[FILTER_MAX_DEVICES];
+    cls_host_image in[2 * FILTER_MAX_DEVICES], out[2 * FILTER_MAX_DEVICES]; /* band I: set_of(I) */
+    size_t rows;                       /* a band's output rows (the fewest any device takes) */
+    unsigned reach;                    /* the rows the pipeline reaches above and below */
     size_t band_count, per_page;
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    size_t read, filtered, written;    /* bands past each step */
+    size_t read, filtered, written;    /* bands past each step (filtered: every band before it) */
+    unsigned char *done;               /* per band: filtered (the devices finish out of order) */
     int failed;
     int code;                          /* the exit code of the first step that failed */
     char error[1024];                  /* its message (a filter failure has printed its own) */
@@ -41,8 +47,8 @@ typedef struct stream {
 
 static band_span span_of(const stream *st, size_t band)
 {
-    const size_t rows = filter_bands_rows(st->bands), height = st->shape.height;
-    const long reach = (long)filter_bands_reach(st->bands);
+    const size_t rows = st->rows, height = st->shape.height;
+    const long reach = (long)st->reach;
     const int wrap = st->args->plan.border == CLS_BORDER_REPEAT && rows < height;
     band_span s = {.page = band / st->per_page, .y0 = band % st->per_page * rows};
     s.y1 = s.y0 + rows < height ? s.y0 + rows : height;
@@ -50,6 +56,9 @@ static band_span span_of(const stream *st, size_t band)
     s.last = wrap ? (long)s.y1 + reach : (long)s.y1 + reach < (long)height ? (long)s.y1 + reach : (long)height;
     return s;
 }
+
+/* Band I's set of buffers: two a device, used in turn; band I - 2D used it before. */
+static size_t set_of(const stream *st, size_t band) { return band % st->devices * 2 + band / st->devices % 2; }
 
 /* Waits until *COUNTER passes NEEDED or a step fails; 0 on failure. */
 static int wait_for(stream *st, const size_t *counter, size_t needed)
@@ -61,11 +70,14 @@ static int wait_for(stream *st, const size_t *counter, size_t needed)
     return ok;
 }
 
-/* Counts a band past a step, or records the step's failure (the first one's code and message). */
-static void step_done(stream *st, size_t *counter, int code, const char *error)
+/* Counts band BAND past a step, or records the step's failure (the first one's code and message). */
+static void step_done(stream *st, size_t *counter, size_t band, int code, const char *error)
 {
     pthread_mutex_lock(&st->lock);
-    if (code == EXIT_OK_) {
+    if (code == EXIT_OK_ && counter == &st->filtered) {
+        st->done[band] = 1;
+        while (st->filtered < st->band_count && st->done[st->filtered]) ++st->filtered;
+    } else if (code == EXIT_OK_) {
         ++*counter;
     } else if (!st->failed) {
         st->failed = 1;
@@ -92,15 +104,16 @@ static int read_band(stream *st, const band_span *s, cls_host_image *band, char 
     return status;
 }
 
-/* The reading step: band I once band I - 2 has been filtered (its input set is free). */
+/* The reading step: band I once band I - 2D has been filtered (its input set is free). */
 static void *read_bands(void *context)
 {
     stream *st = context;
     char error[1024] = "";
-    for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i < 2 ? 0 : i - 1); ++i) {
+    const size_t lag = 2 * st->devices;
+    for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i < lag ? 0 : i - lag + 1); ++i) {
         const band_span s = span_of(st, i);
-        const int status = read_band(st, &s, &st->in[i % 2], error, sizeof error);
-        step_done(st, &st->read, status == IMAGE_OK ? EXIT_OK_ : filter_input_exit_code(status), error);
+        const int status = read_band(st, &s, &st->in[set_of(st, i)], error, sizeof error);
+        step_done(st, &st->read, i, status == IMAGE_OK ? EXIT_OK_ : filter_input_exit_code(status), error);
     }
     return NULL;
 }
@@ -111,25 +124,50 @@ static void *write_bands(void *context)
     stream *st = context;
     for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i + 1); ++i) {
         const band_span s = span_of(st, i);
-        const int status = band_writer_rows(st->writer, &st->out[i % 2], s.y0 - (size_t)s.first, s.y1 - s.y0);
-        step_done(st, &st->written, status == IMAGE_OK ? EXIT_OK_ : EXIT_OUTPUT, NULL);
+        const int status = band_writer_rows(st->writer, &st->out[set_of(st, i)], s.y0 - (size_t)s.first, s.y1 - s.y0);
+        step_done(st, &st->written, i, status == IMAGE_OK ? EXIT_OK_ : EXIT_OUTPUT, NULL);
     }
     return NULL;
 }
 
-/* The filtering step, on this thread (the context's): band I once it has been read and band
- * I - 2 written (its output set is free). */
+/* The filtering step of one device: its bands I (I % D is the device) once each has been read
+ * and band I - 2D written (its output set is free). */
+typedef struct device_step {
+    stream *st;
+    size_t device;
+    pthread_t thread;
+    int started;
+} device_step;
+
+static void *filter_device(void *context)
+{
+    const device_step *d = context;
+    stream *st = d->st;
+    const size_t lag = 2 * st->devices;
+    for (size_t i = d->device; i < st->band_count && wait_for(st, &st->read, i + 1) &&
+                               wait_for(st, &st->written, i < lag ? 0 : i - lag + 1);
+         i += st->devices) {
+        const band_span s = span_of(st, i);
+        cls_host_image *in = &st->in[set_of(st, i)], *out = &st->out[set_of(st, i)];
+        out->height = in->height;
+        const int code = filter_bands_run(st->bands[d->device], in, out, s.y0 - (size_t)s.first, s.y1 - s.y0);
+        step_done(st, &st->filtered, i, code, NULL);
+    }
+    return NULL;
+}
+
+/* Every device's filtering step: the first on this thread, the others on threads of their own. */
 static void filter_all(stream *st)
 {
-    for (size_t i = 0; i < st->band_count && wait_for(st, &st->read, i + 1) &&
-                       wait_for(st, &st->written, i < 2 ? 0 : i - 1);
-         ++i) {
-        const band_span s = span_of(st, i);
-        st->out[i % 2].height = st->in[i % 2].height;
-        const int code = filter_bands_run(st->bands, &st->in[i % 2], &st->out[i % 2], s.y0 - (size_t)s.first,
-                                          s.y1 - s.y0);
-        step_done(st, &st->filtered, code, NULL);
+    device_step steps[FILTER_MAX_DEVICES];
+    for (size_t k = 0; k < st->devices; ++k) {
+        steps[k] = (device_step){.st = st, .device = k};
+        if (k > 0 && !(steps[k].started = pthread_create(&steps[k].thread, NULL, filter_device, &steps[k]) == 0))
+            step_done(st, &st->filtered, 0, EXIT_FAILURE_, "cannot start a device's filtering thread");
     }
+    filter_device(&steps[0]);
+    for (size_t k = 1; k < st->devices; ++k)
+        if (steps[k].started) pthread_join(steps[k].thread, NULL);
 }
 
 /* image_write_through's writer: the whole run into the temporary file FD. */
@@ -145,14 +183,14 @@ static int write_stream(int fd, const char *path, void *context, char *error, si
     const int have_reader = pthread_create(&reader, NULL, read_bands, st) == 0;
     const int have_writer = have_reader && pthread_create(&writer, NULL, write_bands, st) == 0;
     if (have_writer) filter_all(st);
-    else step_done(st, &st->read, EXIT_FAILURE_, "cannot start the reading and writing threads");
+    else step_done(st, &st->read, 0, EXIT_FAILURE_, "cannot start the reading and writing threads");
     if (have_writer) pthread_join(writer, NULL);
     if (have_reader) pthread_join(reader, NULL);
     char checked[512], closing[512];
     if (!st->failed && band_reader_check(st->reader, checked, sizeof checked) != IMAGE_OK)
-        step_done(st, &st->read, EXIT_INPUT_CORRUPT, checked);
+        step_done(st, &st->read, 0, EXIT_INPUT_CORRUPT, checked);
     status = band_writer_close(st->writer, closing, sizeof closing);
-    if (!st->failed && status != IMAGE_OK) step_done(st, &st->written, EXIT_OUTPUT, closing);
+    if (!st->failed && status != IMAGE_OK) step_done(st, &st->written, 0, EXIT_OUTPUT, closing);
     if (st->failed && st->code == EXIT_OUTPUT && !st->error[0]) snprintf(st->error, sizeof st->error, "%s", closing);
     snprintf(error, error_size, "%s", st->error);
     return st->failed ? IMAGE_ERR_WRITE : IMAGE_OK;
@@ -189,28 +227,60 @@ static void pinned_release(void *context, void *pixels, size_t bytes)
     cls_host_free(context, pixels);
 }
 
-/* The two sets of bands' pixels: every channel of one page, the band's rows and the reach above
- * and below. */
+/* Two sets of bands' pixels a device (every channel of one page, the band's rows and the reach
+ * above and below), pinned by the device's context on a GPU. */
 static int allocate_bands(stream *st)
 {
-    const size_t rows = filter_bands_rows(st->bands) + 2 * (size_t)filter_bands_reach(st->bands);
+    const size_t rows = st->rows + 2 * (size_t)st->reach;
     const size_t height = rows < st->shape.height ? rows : st->shape.height;
-    for (int s = 0; s < 2; ++s)
-        if (image_alloc(&st->in[s], st->shape.width, height, st->shape.channels, st->shape.type, st->args->input,
-                        st->error, sizeof st->error) != IMAGE_OK ||
-            image_alloc(&st->out[s], st->shape.width, height, st->shape.channels, st->shape_out.type,
-                        st->args->output, st->error, sizeof st->error) != IMAGE_OK)
-            return EXIT_OUTPUT;
-    st->per_page = (st->shape.height + filter_bands_rows(st->bands) - 1) / filter_bands_rows(st->bands);
+    int code = EXIT_OK_;
+    for (size_t k = 0; k < st->devices && code == EXIT_OK_; ++k) {
+        cls_context *context = filter_session_context(st->sessions[k]);
+        const image_allocator pinned = {pinned_allocate, pinned_release, context};
+        image_set_allocator(cls_context_device(context)->type == CLS_DEVICE_GPU ? &pinned : NULL);
+        for (size_t set = 2 * k; set < 2 * k + 2 && code == EXIT_OK_; ++set)
+            if (image_alloc(&st->in[set], st->shape.width, height, st->shape.channels, st->shape.type, st->args->input,
+                            st->error, sizeof st->error) != IMAGE_OK ||
+                image_alloc(&st->out[set], st->shape.width, height, st->shape.channels, st->shape_out.type,
+                            st->args->output, st->error, sizeof st->error) != IMAGE_OK)
+                code = EXIT_OUTPUT;
+        image_set_allocator(NULL);
+    }
+    st->per_page = (st->shape.height + st->rows - 1) / st->rows;
     st->band_count = st->per_page * st->shape.pages;
-    return EXIT_OK_;
+    if (code == EXIT_OK_ && !(st->done = calloc(st->band_count, 1))) {
+        snprintf(st->error, sizeof st->error, "out of memory");
+        code = EXIT_OUTPUT;
+    }
+    return code;
+}
+
+/* A context and bands a device, each device's bands within its share of BAND_BUDGET; every device
+ * takes the fewest rows any of them does. */
+static int open_devices(stream *st, filter_plan *plan, uint64_t band_budget)
+{
+    const filter_devices *devices = &st->args->devices;
+    st->devices = devices->count ? devices->count : 1;
+    int code = EXIT_OK_;
+    for (size_t k = 0; k < st->devices && code == EXIT_OK_; ++k) {
+        if (devices->count) plan->device = devices->selectors[k];
+        if ((code = filter_session_open(plan, &st->sessions[k])) == EXIT_OK_ &&
+            (code = filter_bands_open(st->sessions[k], plan, &st->shape, band_budget / st->devices,
+                                      &st->bands[k])) == EXIT_OK_) {
+            const size_t rows = filter_bands_rows(st->bands[k]);
+            if (k == 0 || rows < st->rows) st->rows = rows;
+            st->reach = filter_bands_reach(st->bands[k]); /* one pipeline: the same on every device */
+        }
+    }
+    for (size_t k = 0; k < st->devices && code == EXIT_OK_ && st->devices > 1; ++k)
+        filter_bands_share(st->bands[k], st->rows, st->devices);
+    return code;
 }
 
 int filter_stream_run(const filter_args *args, const char *input, const char *output, uint64_t host_budget)
 {
     stream st = {.args = args, .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
     filter_plan plan = args->plan;
-    filter_session *session = NULL;
     /* Many bands are like a batch: the quick kernels first, the specialized ones swapped in when
      * built (the same sums either way). */
     if (!args->has_build) plan.build_goal = CLS_BUILD_TIERED;
@@ -224,27 +294,19 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
     /* Half of what is left for the bands: the rest for the program, the driver and libtiff. */
     const uint64_t band_budget = host_budget > decoding ? (host_budget - decoding) / 2 : 0;
     char error[1024] = "";
-    image_allocator pinned = {pinned_allocate, pinned_release, NULL};
-    if (code == EXIT_OK_ && (code = filter_session_open(&plan, &session)) == EXIT_OK_ &&
-        (code = filter_bands_open(session, &plan, &st.shape, band_budget, &st.bands)) == EXIT_OK_) {
-        if (cls_context_device(filter_session_context(session))->type == CLS_DEVICE_GPU) {
-            pinned.context = filter_session_context(session);
-            image_set_allocator(&pinned);
-        }
-        code = allocate_bands(&st);
-        image_set_allocator(NULL);
-    }
+    if (code == EXIT_OK_ && (code = open_devices(&st, &plan, band_budget)) == EXIT_OK_) code = allocate_bands(&st);
     if (code == EXIT_OK_ && image_write_through(output, write_stream, &st, error, sizeof error) != IMAGE_OK) {
         code = st.code != EXIT_OK_ ? st.code : EXIT_OUTPUT;
         if (!st.error[0]) snprintf(st.error, sizeof st.error, "%s", error); /* the file's own failure */
     }
     if (code != EXIT_OK_ && st.error[0]) fprintf(stderr, "clstencil filter: %s\n", st.error);
-    filter_bands_close(st.bands, code == EXIT_OK_);
-    for (int s = 0; s < 2; ++s) { /* before the context: pinned memory is the context's */
-        image_free(&st.in[s]);
-        image_free(&st.out[s]);
+    for (size_t k = 0; k < st.devices; ++k) filter_bands_close(st.bands[k], code == EXIT_OK_);
+    for (size_t set = 0; set < 2 * st.devices; ++set) { /* before the contexts: pinned memory is theirs */
+        image_free(&st.in[set]);
+        image_free(&st.out[set]);
     }
-    filter_session_close(session);
+    for (size_t k = 0; k < st.devices; ++k) filter_session_close(st.sessions[k]);
+    free(st.done);
     band_reader_close(st.reader);
     image_free(&st.shape);
     return code;

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,21 +32,54 @@ int image_fail(char *error, size_t error_size, int code, const char *path, const
     return code;
 }
 
-static image_alloc_check alloc_check;
+static _Thread_local image_alloc_check alloc_check; /* each thread its own */
 
 void image_set_alloc_check(image_alloc_check check) { alloc_check = check; }
 
-static const image_allocator *pixel_allocator;
+static _Thread_local const image_allocator *pixel_allocator; /* each thread its own */
 
 void image_set_allocator(const image_allocator *allocator) { pixel_allocator = allocator; }
 
-/* The temp file being written, for image_remove_partial_output. */
-static char *volatile partial_output;
+/* The temp files being written (by the writers of several devices at once), for
+ * image_remove_partial_output; a writer beyond the slots leaves a file that the next run removes. */
+enum { PARTIAL_SLOTS = 64 };
+static char *volatile partial_outputs[PARTIAL_SLOTS];
 
 void image_remove_partial_output(void)
 {
-    char *path = partial_output;
-    if (path) unlink(path);
+    for (size_t k = 0; k < PARTIAL_SLOTS; ++k) {
+        char *path = partial_outputs[k];
+        if (path) unlink(path);
+    }
+}
+
+/* Records TEMP in a free slot; the slot, or PARTIAL_SLOTS when none was free. */
+static size_t hold_partial_output(char *temp)
+{
+    for (size_t k = 0; k < PARTIAL_SLOTS; ++k) {
+        char *expected = NULL;
+        if (__atomic_compare_exchange_n(&partial_outputs[k], &expected, temp, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            return k;
+    }
+    return PARTIAL_SLOTS;
+}
+
+/* The permissions a plain creat() would give a file: 0666 less the umask, read once (umask() is
+ * read by setting it, which the writer threads of other devices must not see). */
+static mode_t creat_mode;
+
+static void read_umask(void)
+{
+    const mode_t mask = umask(0);
+    umask(mask);
+    creat_mode = 0666 & ~mask;
+}
+
+static mode_t created_mode(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_umask);
+    return creat_mode;
 }
 
 int image_mul(size_t a, size_t b, size_t *out)
@@ -369,18 +403,15 @@ int image_write_through(const char *path, image_file_writer writer, void *contex
         return image_fail(error, error_size, IMAGE_ERR_WRITE, path,
                           "cannot create a file in its folder: %s", strerror(e));
     }
-    partial_output = temp;
-    /* mkstemp creates 0600; give the result the permissions a plain creat() would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
+    const size_t slot = hold_partial_output(temp);
+    (void)fchmod(fd, created_mode()); /* mkstemp creates 0600 */
     int status = writer(fd, path, context, error, error_size);
     if (status == IMAGE_OK && rename(temp, path) != 0)
         status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot replace the file: %s",
                             strerror(errno));
     if (status != IMAGE_OK)
         unlink(temp);
-    partial_output = NULL;
+    if (slot < PARTIAL_SLOTS) partial_outputs[slot] = NULL;
     free(temp);
     if (status == IMAGE_OK)
         sync_folder(path);

@@ -27,6 +27,7 @@ PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "cls_device_list_count": (c_size_t, [handle]),
     "cls_device_list_get": (POINTER(DeviceCaps), [handle, c_size_t]),
     "cls_device_select": (status, [handle, c_char_p, POINTER(c_size_t)]),
+    "cls_device_select_list": (status, [handle, c_char_p, POINTER(c_size_t), c_size_t, POINTER(c_size_t)]),
     "cls_vendor_name": (c_char_p, [c_int]),
     "cls_device_type_name": (c_char_p, [c_int]),
 
@@ -48,6 +49,8 @@ PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "cls_filter_release": (None, [handle]),
     "cls_filter_output_count": (c_uint, [handle]),
     "cls_filter_run_host": (status, [handle, c_void_p, c_void_p, POINTER(ImageDesc)]),
+    "cls_filter_run_host_spread": (status, [POINTER(c_void_p), c_size_t, c_void_p, c_void_p,
+                                            POINTER(ImageDesc)]),
     "cls_filter_enqueue": (status, [handle, handle, handle, POINTER(ImageDesc), cl_uint,
                                     POINTER(c_void_p), POINTER(c_void_p)]),
 

@@ -60,3 +60,39 @@ def devices() -> list[Device]:
                 for index in range(lib.cls_device_list_count(device_list))]
     finally:
         lib.cls_device_list_release(device_list)
+
+
+def names_several(device) -> bool:
+    """Whether a device= value names several devices: a list or tuple of selectors, or a
+    string with commas ("1:0,1:1") or "gpus" (every GPU)."""
+    if isinstance(device, (list, tuple)) and not (isinstance(device, tuple) and device
+                                                  and device[0] == "queue"):
+        return True
+    return isinstance(device, str) and ("," in device or device.strip().lower() == "gpus")
+
+
+def select_devices(device) -> list[str]:
+    """The "P:D" selectors of the devices a device= value names (names_several), in its order
+    (cls_device_select_list). Raises DeviceError when an item matches nothing, ValueError for an
+    empty list."""
+    if isinstance(device, (list, tuple)):
+        if not device or not all(isinstance(item, str) for item in device):
+            raise ValueError(f"device= as a list wants selector strings, not {device!r}")
+        device = ",".join(device)
+    lib = library()
+    queried = ctypes.c_void_p()
+    check(lib.cls_devices_query(ctypes.byref(queried)), "listing the OpenCL devices")
+    device_list = queried.value
+    try:
+        capacity = 64
+        indices = (ctypes.c_size_t * capacity)()
+        count = ctypes.c_size_t()
+        check(lib.cls_device_select_list(device_list, device.encode(), indices, capacity,
+                                         ctypes.byref(count)), f"choosing the devices {device!r}")
+        selected = []
+        for index in indices[:count.value]:
+            caps = lib.cls_device_list_get(device_list, index).contents
+            selected.append(f"{caps.platform_index}:{caps.device_index}")
+        return selected
+    finally:
+        lib.cls_device_list_release(device_list)

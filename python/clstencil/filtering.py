@@ -1,9 +1,12 @@
 """clstencil.filter: one operator over a 2-D numpy array on an OpenCL device."""
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from ._library import library
+from .devices import names_several, select_devices
 from .errors import check
 from .filters import border_mode, build_goal, cached_filter, compute_method
 from .images import check_image, describe, has_pitched_rows, pointer
@@ -41,7 +44,7 @@ def prepare_output(shape: tuple[int, int], out: np.ndarray | None, dtype, input_
 
 
 def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
-           device: str | None = None, out: np.ndarray | None = None, dtype=None,
+           device: str | list[str] | None = None, out: np.ndarray | None = None, dtype=None,
            build: str | None = None, method: str | None = None) -> np.ndarray:
     """Applies a local operator to a 2-D image on an OpenCL device and returns the result.
 
@@ -52,6 +55,9 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
         pixels whose whole window lies inside the image are computed and the others keep their
         value in `out` (zero in a new array).
     device: a selector ("gpu", "cpu", "P:D", a name); None: CLSTENCIL_DEVICE or the default.
+        Several devices ("1:0,1:1", ["1:0", "1:1"] or "gpus": every GPU): the image is split
+        into bands of rows, one a device, filtered at once (cls_filter_run_host_spread), with
+        the same result as one device.
     out: the array to write (same shape; any supported dtype; may be `array` itself).
     A pyopencl.array.Array input goes to clstencil.opencl.filter: the result stays on the
     device, enqueued in the array's queue without waiting.
@@ -92,16 +98,24 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
         region = interior(array.shape, operator.radius)
         if region is None:
             return result
-    handle = cached_filter(device, operator, mode, value, input_type, output_type, goal, chosen_method)
-    if library().cls_filter_output_count(handle) != 1:
+    selectors = select_devices(device) if names_several(device) else [device]
+    handles = [cached_filter(selector, operator, mode, value, input_type, output_type, goal,
+                             chosen_method) for selector in selectors]
+    if library().cls_filter_output_count(handles[0]) != 1:
         raise ValueError(f"{operator.name} writes several images; filter() returns one")
     source = array if has_pitched_rows(array) else np.ascontiguousarray(array)
     target = result if has_pitched_rows(result) else np.empty(result.shape, result.dtype)
     if target is not result:
         target[...] = result  # pixels the filter does not write keep their values
-    check(library().cls_filter_run_host(handle, pointer(source), pointer(target, const=False),
-                                        describe(source, target, region)),
-          f"filtering with {operator.name}")
+    geometry = describe(source, target, region)
+    if len(handles) == 1:
+        status = library().cls_filter_run_host(handles[0], pointer(source),
+                                               pointer(target, const=False), geometry)
+    else:  # bands of rows, a device each, at once
+        status = library().cls_filter_run_host_spread((ctypes.c_void_p * len(handles))(*handles),
+                                                      len(handles), pointer(source),
+                                                      pointer(target, const=False), geometry)
+    check(status, f"filtering with {operator.name}")
     if target is not result:
         result[...] = target
     return result

@@ -2,7 +2,8 @@
 # filter_batch.sh — tests of `clstencil filter IN... -o DIR` on the default OpenCL device: the
 # outputs equal single runs byte for byte, one pipeline build for images of one type, a failed
 # image in the middle, a memory budget that lets one image be written while the next waits, a
-# missing output folder, and outputs that would collide or replace inputs.
+# missing output folder, outputs that would collide or replace inputs, and a device list (a lane a
+# device, bands spread over them).
 # Usage: filter_batch.sh CLSTENCIL SOURCE_DIR CASE   (CASE: one of the names in the case list below)
 clstencil=$1 case=$3
 work=$(mktemp -d) || exit 1
@@ -120,6 +121,32 @@ forms)   # the single-image forms as before; --format belongs to a batch
     logged "unexpected argument .*several inputs take -o DIR"
     run 0 "$work/in/a.pgm" "$work/single/t.pgm" $ops --build tiered
     cmp "$work/single/x.pgm" "$work/single/t.pgm" || fail "--build tiered differs"
+    ;;
+devices)   # --device naming the default device three times: a lane each, the same bytes as one device
+    dev=$("$clstencil" devices | sed -n 's/^device \([0-9]*:[0-9]*\) (default).*/\1/p')
+    [ -n "$dev" ] || fail "no default device in 'clstencil devices'"
+    run 0 "$work/in/a.pgm" "$work/in/b.pgm" "$work/in/c.pgm" -o "$work/out" $ops --device "$dev,$dev,$dev" -v
+    [ "$(count '^device: ')" -eq 3 ] || { cat "$work/log"; fail "not a context a lane"; }
+    logged "^clstencil filter: 3 of 3 images written, 0 failed .*over several devices\)"
+    for name in a b c; do
+        run 0 "$work/in/$name.pgm" "$work/single/$name.pgm" $ops
+        cmp "$work/out/$name.pgm" "$work/single/$name.pgm" || fail "$name.pgm differs from a single run"
+    done
+    # one image larger than the budget: bands spread over the lanes, in every border mode's kind
+    make_pgm "$work/in/w.pgm" 300 400 255 19
+    for border in clamp repeat mirror101; do
+        run 0 "$work/in/w.pgm" "$work/single/w.pgm" $ops -b "$border"
+        CLSTENCIL_MEMORY_MAX=100000 run 0 "$work/in/w.pgm" "$work/out/w.pgm" $ops -b "$border" --device "$dev,$dev,$dev" -v
+        logged "^bands: .* every 3rd on this device"
+        cmp "$work/out/w.pgm" "$work/single/w.pgm" || fail "bands over three lanes differ ($border)"
+    done
+    # a list with an empty item, or an item that matches nothing: refused, nothing written
+    rm -f "$work/out/"*
+    run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out" $ops --device "$dev,,$dev"
+    logged "device list '$dev,,$dev': an empty selector"
+    run 2 "$work/in/w.pgm" "$work/out/w.pgm" $ops --device "$dev,no-such-device"
+    logged "no OpenCL device matches --device 'no-such-device'"
+    [ -z "$(ls "$work/out")" ] || fail "a refused device list wrote: $(ls "$work/out")"
     ;;
 *)
     fail "unknown case '$case'"
