@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dask_scaling.py — clstencil.dask.filter of a large float32 array on one worker per GPU: the
 wall time with 1 worker (the first device) and with N (one per device), each worker selecting
-its device through CLSTENCIL_DEVICE. The array is generated on the workers and kept there; the
+its device through CLSTENCIL_DEVICE and running --threads chunks at once. The array is generated on the workers and kept there; the
 filtered chunks are persisted on the workers (nothing gathered). The target: 2 GPUs >= 1.8x one.
 
     /usr/bin/python3 python/benchmarks/dask_scaling.py --size 32768 --chunk 4096 --op gaussian:5
@@ -26,7 +26,7 @@ import clstencil.dask  # noqa: E402
 
 def timed_run(selectors: list[str], args: argparse.Namespace) -> float:
     """The median seconds of filtering the whole array on one worker per selector."""
-    workers = {f"device-{n}": {"cls": Nanny, "options": {"nthreads": 1, "memory_limit": 0,
+    workers = {f"device-{n}": {"cls": Nanny, "options": {"nthreads": args.threads, "memory_limit": 0,
                                                          "env": {"CLSTENCIL_DEVICE": selector}}}
                for n, selector in enumerate(selectors)}
     scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
@@ -54,6 +54,8 @@ def main() -> None:
     parser.add_argument("--op", default="gaussian:5")
     parser.add_argument("--border", default="clamp")
     parser.add_argument("--devices", help="comma-separated selectors (default: every GPU)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads a worker (chunks assembled and copied at once; default 1)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=1)
     args = parser.parse_args()
@@ -62,7 +64,8 @@ def main() -> None:
     if not selectors:
         raise SystemExit("no GPU found; name devices with --devices")
     one = timed_run(selectors[:1], args)
-    print(f"{args.op} {args.border}, {args.size}x{args.size} f32 in {args.chunk}x{args.chunk} chunks")
+    print(f"{args.op} {args.border}, {args.size}x{args.size} f32 in {args.chunk}x{args.chunk} chunks, "
+          f"{args.threads} thread{'s' if args.threads > 1 else ''} a worker")
     print(f"  1 worker  ({selectors[0]}): {one:8.2f} s")
     if len(selectors) > 1:
         many = timed_run(selectors, args)

@@ -50,7 +50,7 @@ cls_cli_test(error_unknown_long_with_value 1 "unknown option '--colour' " ${CLI}
 cls_cli_test(error_unknown_short 1 "clstencil filter: unknown option '-x'" ${CLI} filter -x)
 cls_cli_test(error_unknown_global 1 "clstencil: unknown option '--frobnicate'" ${CLI} --frobnicate)
 cls_cli_test(error_missing_value_long 1 "--mask needs a value \\(WxH with odd sides from 1 to 63\\)" ${CLI} gen --mask)
-cls_cli_test(error_missing_value_short 1 "-d needs a value \\(P:D, gpu, cpu, accelerator or a part of a name\\)"
+cls_cli_test(error_missing_value_short 1 "-d needs a value \\(P:D, gpu, cpu, accelerator, a part of a name, a list P:D,P:D or gpus\\)"
              ${CLI} filter in.pgm out.pgm --op box:3 -d)
 cls_cli_test(error_flag_with_value 1 "--bake takes no value \\(not 'yes'\\)" ${CLI} gen --bake=yes)
 cls_cli_test(error_ambiguous 1 "ambiguous option '--b' \\(it could be --border, --body, --bake, --body-apart-regions\\)" ${CLI} gen --b x)
