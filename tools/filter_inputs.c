@@ -66,3 +66,14 @@ int filter_inputs_read(const filter_args *args, const cls_host_image *in, filter
     }
     return EXIT_OK_;
 }
+
+int filter_input_exit_code(int image_status)
+{
+    switch (image_status) {
+    case IMAGE_ERR_MISSING:
+    case IMAGE_ERR_UNREADABLE: return EXIT_INPUT_MISSING;
+    case IMAGE_ERR_CORRUPT: return EXIT_INPUT_CORRUPT;
+    case IMAGE_ERR_RESOURCE: return EXIT_OUTPUT;
+    default: return EXIT_INPUT_UNSUPPORTED;
+    }
+}

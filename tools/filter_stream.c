@@ -10,6 +10,7 @@
 
 #include "band_io.h"
 #include "commands.h"
+#include "filter_inputs.h"
 #include "memory_budget.h"
 
 #include <pthread.h>
@@ -310,12 +311,6 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
     band_reader_close(st.reader);
     image_free(&st.shape);
     return code;
-}
-
-/* Whether INPUT and OUTPUT can go through the bands: files of formats read and written in bands. */
-int filter_stream_formats(const filter_args *args, const char *input, const char *output)
-{
-    return !args->batch && !args->input_text_count && band_io_format(input) && band_io_format(output);
 }
 
 int filter_stream_pays(const filter_args *args, const char *input, const char *output)

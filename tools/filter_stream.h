@@ -4,7 +4,7 @@
 #ifndef CLS_TOOLS_FILTER_STREAM_H
 #define CLS_TOOLS_FILTER_STREAM_H
 
-#include "filter_batch.h"
+#include "filter_image.h"
 
 #include <stdint.h>
 
@@ -13,9 +13,6 @@
  * the tags and compression carried as for a whole image, the same bytes as a run in one piece.
  * Prints what went wrong and returns the exit code. */
 int filter_stream_run(const filter_args *args, const char *input, const char *output, uint64_t host_budget);
-/* Whether INPUT and OUTPUT can go through the bands: one image (not a batch, no --input) from
- * and to files of the formats band_io.h reads and writes. */
-int filter_stream_formats(const filter_args *args, const char *input, const char *output);
 /* Whether one image that fits the memory goes through the bands all the same: one that can, of
  * at least FILTER_STREAM_MIN_BYTES of pixels, whose reading, filtering and writing then overlap
  * (8192^2 f32 TIFF on 2 cores: 0.44-0.51 s instead of 0.71-0.74 in one piece). */
