@@ -37,75 +37,6 @@ static const isp_region isp_regions[] = {
     {NULL, "Body", "no side", CHECK_NONE, CHECK_NONE},
 };
 
-const char *emit_cl_type(cls_pixel_type type)
-{
-    switch (type) {
-    case CLS_PIXEL_U8: return "uchar";
-    case CLS_PIXEL_U16: return "ushort";
-    case CLS_PIXEL_I16: return "short";
-    case CLS_PIXEL_F16: return "half";
-    case CLS_PIXEL_F32: return "float";
-    }
-    return "float";
-}
-
-void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index)
-{
-    if (type == CLS_PIXEL_F16) snprintf(text, size, "vload_half(%s, %s)", index, pointer);
-    else snprintf(text, size, "(float)%s[%s]", pointer, index);
-}
-
-void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
-                       const char *value)
-{
-    if (type == CLS_PIXEL_F16) snprintf(text, size, "vstore_half_rte(%s, %s, %s);", value, index, pointer);
-    else if (type == CLS_PIXEL_F32) snprintf(text, size, "%s[%s] = %s;", pointer, index, value);
-    else snprintf(text, size, "%s[%s] = convert_%s_sat_rte(%s);", pointer, index, emit_cl_type(type), value);
-}
-
-void append_float(strbuf *out, float value)
-{
-    char text[48];
-    snprintf(text, sizeof text, "%.9g", (double)value); /* reads back as exactly the same float */
-    strbuf_append(out, text);
-    if (!strpbrk(text, ".e")) strbuf_append(out, ".0");
-    strbuf_append(out, "f");
-}
-
-void format_offset(char *text, size_t size, int offset)
-{
-    if (offset == 0) snprintf(text, size, "%s", "");
-    else snprintf(text, size, " %c %d", offset < 0 ? '-' : '+', offset < 0 ? -offset : offset);
-}
-
-void append_index(strbuf *out, axis_check check, const char *index, const char *length)
-{
-    switch (check) {
-    case CHECK_NONE: strbuf_append(out, index); break;
-    case CHECK_LO: strbuf_printf(out, "border_lo(%s, %s)", index, length); break;
-    case CHECK_HI: strbuf_printf(out, "border_hi(%s, %s)", index, length); break;
-    case CHECK_BOTH: strbuf_printf(out, "border_both(%s, %s)", index, length); break;
-    case CHECK_ONCE: strbuf_printf(out, "border_once(%s, %s)", index, length); break;
-    case CHECK_ANY: strbuf_printf(out, "border_any(%s, %s)", index, length); break;
-    }
-}
-
-void append_inside(strbuf *out, axis_check check, const char *index, const char *length)
-{
-    static const char *const names[] = {"1", "inside_lo", "inside_hi", "inside_both", "inside_both", "inside_both"};
-    strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
-}
-
-void indent_line(strbuf *out, int indent)
-{
-    for (int k = 0; k < indent; ++k) strbuf_append(out, "    ");
-}
-
-int software_constant(const emitter *e)
-{
-    return e->config->spec.border == CLS_BORDER_CONSTANT && !cls_kernel_hardware_border(e->config);
-}
-
 static int local_memory(const cls_kernel_config *c)
 {
     return c->input_path == CLS_INPUT_LOCAL || c->separable == CLS_SEPARABLE_SINGLE_PASS;
@@ -182,19 +113,6 @@ static void emit_region(emitter *e, int indent, axis_check x, axis_check y, int 
 {
     if (local_memory(e->config)) emit_region_staging(e, indent, x, y);
     else emit_region_direct(e, indent, x, y, rolled);
-}
-
-void emit_baked_array(emitter *e, const char *name, const char *comment)
-{
-    const cls_kernel_config *c = e->config;
-    strbuf *out = e->out;
-    strbuf_printf(out, "/* %s */\n__constant float %s[MASKS * MASK_W * MASK_H] = {", comment, name);
-    for (size_t k = 0; k < (size_t)c->masks * c->spec.mask_width * c->spec.mask_height; ++k) {
-        strbuf_append(out, k % 8 ? " " : "\n    ");
-        append_float(out, c->coefficients[k]);
-        strbuf_append(out, ",");
-    }
-    strbuf_append(out, "\n};\n");
 }
 
 /* The variant in words, for the header comment. */
@@ -449,38 +367,6 @@ static void emit_local_sums(emitter *e)
     const access a = {ACCESS_TILE, CHECK_NONE, CHECK_NONE, "tx", "ty", CHECK_NONE, CHECK_NONE};
     if (c->spec.body) emit_body_call(e, 1, &a);
     else emit_sums(e, 1, &a);
-}
-
-/* output_k[at] = value, converted to the output type. */
-static void emit_store_value(emitter *e, int indent, unsigned output, const char *at, const char *value)
-{
-    const cls_pixel_type type = e->config->spec.output_type;
-    char name[24] = "output";
-    if (output) snprintf(name, sizeof name, "output%u", output);
-    char store[512];
-    emit_format_store(store, sizeof store, type, name, at, value);
-    strbuf_line(e->out, indent, "%s", store);
-}
-
-void emit_store_outputs(emitter *e, int indent, const char *k, const char *at)
-{
-    const cls_kernel_config *c = e->config;
-    for (unsigned m = 0; m < c->masks; ++m) {
-        strbuf sum;
-        strbuf_init(&sum);
-        emitter inner = {&sum, c, NULL};
-        append_sum(&inner, m, k, "l");
-        if (c->epilogue) strbuf_line(e->out, indent, "const float r%u = %s;", m, strbuf_text(&sum));
-        else emit_store_value(e, indent, m, at, strbuf_text(&sum));
-        strbuf_free(&sum);
-    }
-    if (c->epilogue) {
-        strbuf value;
-        strbuf_init(&value);
-        strbuf_printf(&value, "(%s)", c->epilogue);
-        emit_store_value(e, indent, 0, at, strbuf_text(&value));
-        strbuf_free(&value);
-    }
 }
 
 static void emit_store(emitter *e)

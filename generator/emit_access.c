@@ -6,6 +6,12 @@
 
 #include <stdio.h>
 
+/* Constant mode by select() in the code, not by the image sampler. */
+int software_constant(const emitter *e)
+{
+    return e->config->spec.border == CLS_BORDER_CONSTANT && !cls_kernel_hardware_border(e->config);
+}
+
 /* The work-item's own pixel lies inside the image (its region's bounds and guards say so), and a
  * region off a side keeps the window inside that side: a tap before the pixel can cross only the
  * low side, a tap after it only the high side, as far as `check` (which coarsening may have

@@ -497,3 +497,35 @@ void emit_sums_rolled(emitter *e, int indent, const access *a)
     if (single_sum(e->config)) emit_loops_single(e, indent, a, rolled_mask(e), 1);
     else emit_loops_block(e, indent, a, rolled_mask(e), 1);
 }
+
+/* output_k[at] = value, converted to the output type. */
+static void emit_store_value(emitter *e, int indent, unsigned output, const char *at, const char *value)
+{
+    const cls_pixel_type type = e->config->spec.output_type;
+    char name[24] = "output";
+    if (output) snprintf(name, sizeof name, "output%u", output);
+    char store[512];
+    emit_format_store(store, sizeof store, type, name, at, value);
+    strbuf_line(e->out, indent, "%s", store);
+}
+
+void emit_store_outputs(emitter *e, int indent, const char *k, const char *at)
+{
+    const cls_kernel_config *c = e->config;
+    for (unsigned m = 0; m < c->masks; ++m) {
+        strbuf sum;
+        strbuf_init(&sum);
+        emitter inner = {&sum, c, NULL};
+        append_sum(&inner, m, k, "l");
+        if (c->epilogue) strbuf_line(e->out, indent, "const float r%u = %s;", m, strbuf_text(&sum));
+        else emit_store_value(e, indent, m, at, strbuf_text(&sum));
+        strbuf_free(&sum);
+    }
+    if (c->epilogue) {
+        strbuf value;
+        strbuf_init(&value);
+        strbuf_printf(&value, "(%s)", c->epilogue);
+        emit_store_value(e, indent, 0, at, strbuf_text(&value));
+        strbuf_free(&value);
+    }
+}

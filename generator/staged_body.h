@@ -52,6 +52,9 @@ typedef struct cls_staged_body {
 
 /* Whether BODY is staged: a line outside comments that starts with the directive #stage. */
 int cls_body_is_staged(const char *body);
+/* Where BODY's first directive line starts (NULL when it has none): what comes before it is the
+ * whole operator's comment. */
+const char *cls_staged_body_first_stage(const char *body);
 /* Splits the staged body of SPEC into *staged (freed with cls_staged_body_free, also on failure).
  * CLS_ERR_INVALID_ARGUMENT with the directive's line when a directive, a window or the text
  * around the stages is malformed, or the stages reach beyond the spec's window. */

@@ -1,0 +1,85 @@
+/* emitter.c — the text helpers every part of the source emitter uses (emit.h): OpenCL types,
+ * loads and stores of a pixel type, literal floats and offsets, the border checks of an index,
+ * indentation and the baked coefficient array. They call nothing of the emitter's, so the parts
+ * depend on them and never on one another through them. */
+#include "emit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *emit_cl_type(cls_pixel_type type)
+{
+    switch (type) {
+    case CLS_PIXEL_U8: return "uchar";
+    case CLS_PIXEL_U16: return "ushort";
+    case CLS_PIXEL_I16: return "short";
+    case CLS_PIXEL_F16: return "half";
+    case CLS_PIXEL_F32: return "float";
+    }
+    return "float";
+}
+
+void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index)
+{
+    if (type == CLS_PIXEL_F16) snprintf(text, size, "vload_half(%s, %s)", index, pointer);
+    else snprintf(text, size, "(float)%s[%s]", pointer, index);
+}
+
+void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
+                       const char *value)
+{
+    if (type == CLS_PIXEL_F16) snprintf(text, size, "vstore_half_rte(%s, %s, %s);", value, index, pointer);
+    else if (type == CLS_PIXEL_F32) snprintf(text, size, "%s[%s] = %s;", pointer, index, value);
+    else snprintf(text, size, "%s[%s] = convert_%s_sat_rte(%s);", pointer, index, emit_cl_type(type), value);
+}
+
+void append_float(strbuf *out, float value)
+{
+    char text[48];
+    snprintf(text, sizeof text, "%.9g", (double)value); /* reads back as exactly the same float */
+    strbuf_append(out, text);
+    if (!strpbrk(text, ".e")) strbuf_append(out, ".0");
+    strbuf_append(out, "f");
+}
+
+void format_offset(char *text, size_t size, int offset)
+{
+    if (offset == 0) snprintf(text, size, "%s", "");
+    else snprintf(text, size, " %c %d", offset < 0 ? '-' : '+', offset < 0 ? -offset : offset);
+}
+
+void append_index(strbuf *out, axis_check check, const char *index, const char *length)
+{
+    switch (check) {
+    case CHECK_NONE: strbuf_append(out, index); break;
+    case CHECK_LO: strbuf_printf(out, "border_lo(%s, %s)", index, length); break;
+    case CHECK_HI: strbuf_printf(out, "border_hi(%s, %s)", index, length); break;
+    case CHECK_BOTH: strbuf_printf(out, "border_both(%s, %s)", index, length); break;
+    case CHECK_ONCE: strbuf_printf(out, "border_once(%s, %s)", index, length); break;
+    case CHECK_ANY: strbuf_printf(out, "border_any(%s, %s)", index, length); break;
+    }
+}
+
+void append_inside(strbuf *out, axis_check check, const char *index, const char *length)
+{
+    static const char *const names[] = {"1", "inside_lo", "inside_hi", "inside_both", "inside_both", "inside_both"};
+    strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
+}
+
+void indent_line(strbuf *out, int indent)
+{
+    for (int k = 0; k < indent; ++k) strbuf_append(out, "    ");
+}
+
+void emit_baked_array(emitter *e, const char *name, const char *comment)
+{
+    const cls_kernel_config *c = e->config;
+    strbuf *out = e->out;
+    strbuf_printf(out, "/* %s */\n__constant float %s[MASKS * MASK_W * MASK_H] = {", comment, name);
+    for (size_t k = 0; k < (size_t)c->masks * c->spec.mask_width * c->spec.mask_height; ++k) {
+        strbuf_append(out, k % 8 ? " " : "\n    ");
+        append_float(out, c->coefficients[k]);
+        strbuf_append(out, ",");
+    }
+    strbuf_append(out, "\n};\n");
+}

@@ -1,0 +1,98 @@
+/* staged_source.c — the source of a staged operator (staged_body.h): every stage's kernel
+ * (cls_generate_source for a body, the van Herk kernels for an extremum) and the combination's. */
+#include "staged_body.h"
+
+#include "emit.h"
+#include "error.h"
+#include "strbuf.h"
+#include "van_herk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type)
+{
+    const int input_minus_result = combine == CLS_COMBINE_INPUT_MINUS_RESULT;
+    char load[96], store[128];
+    emit_format_load(load, sizeof load, input_type, "input", "input_offset + y * input_pitch + x");
+    emit_format_store(store, sizeof store, output_type, "output", "output_offset + y * output_pitch + x", "difference");
+    strbuf out;
+    strbuf_init(&out);
+    strbuf_printf(&out,
+                  "/* clstencil: the combination after an operator's stages: the %s,\n"
+                  " * pixel by pixel over the region of interest (one work-item each) */\n"
+                  "__kernel void " CLS_COMBINE_KERNEL_NAME "(__global const %s *input, int input_offset, int input_pitch,\n"
+                  "                                __global const float *result, __global %s *output, int output_offset,\n"
+                  "                                int output_pitch, int width, int4 roi)\n"
+                  "{\n"
+                  "    const int x = roi.x + (int)get_global_id(0), y = roi.y + (int)get_global_id(1);\n"
+                  "    if (x >= roi.z || y >= roi.w) return;\n"
+                  "    const float source = %s;\n"
+                  "    const float difference = %s;\n"
+                  "    %s\n"
+                  "}\n",
+                  input_minus_result ? "input minus the last stage's result" : "last stage's result minus the input",
+                  emit_cl_type(input_type), emit_cl_type(output_type), load,
+                  input_minus_result ? "source - result[y * width + x]" : "result[y * width + x] - source", store);
+    return strbuf_take(&out);
+}
+
+cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source)
+{
+    return cls_staged_source_on(spec, simd_width, 1, source);
+}
+
+cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, int walk_strips, char **source)
+{
+    *source = NULL;
+    cls_staged_body staged;
+    memset(&staged, 0, sizeof staged);
+    cls_status status = cls_spec_validate(spec);
+    if (status == CLS_OK) status = cls_staged_body_split(spec, &staged);
+    strbuf out;
+    strbuf_init(&out);
+    const char *first = status == CLS_OK ? cls_staged_body_first_stage(spec->body) : NULL;
+    if (first && first > spec->body) { /* the comments before the first stage describe the whole */
+        strbuf_append_n(&out, spec->body, (size_t)(first - spec->body));
+        strbuf_append(&out, "\n");
+    }
+    if (status == CLS_OK && spec->border == CLS_BORDER_UNDEFINED)
+        strbuf_printf(&out, "/* The undefined border: the stages run with clamp, and only the output pixels whose whole\n"
+                            " * %ux%u window lies inside the image are written. */\n", spec->mask_width, spec->mask_height);
+    for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
+        const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
+        const cls_stage_kind kind = staged.stages[k].kind;
+        char *text = NULL;
+        if (kind == CLS_STAGE_BODY) status = cls_generate_source(&stage, simd_width, &text);
+        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, walk_strips)))
+            status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+        if (status != CLS_OK) break;
+        const int last = k + 1 == staged.count;
+        char over[48];
+        if (k) snprintf(over, sizeof over, "stage %u's f32 image", k);
+        else snprintf(over, sizeof over, "the input");
+        strbuf_printf(&out, "%s/* ---- Stage %u of %u: a %ux%u window over %s, into %s%s. */\n", k ? "\n" : "", k + 1,
+                      staged.count, stage.mask_width, stage.mask_height, over,
+                      last && !staged.combine ? "the output" : "an f32 image",
+                      kind == CLS_STAGE_BODY ? "" : kind == CLS_STAGE_MINIMUM ? ": its minimum" : ": its maximum");
+        strbuf_append(&out, text);
+        if (kind == CLS_STAGE_BODY) cls_free(text);
+        else free(text);
+    }
+    if (status == CLS_OK && staged.combine) {
+        char *text = cls_combine_source(staged.combine, spec->input_type, spec->output_type);
+        strbuf_printf(&out, "\n/* ---- The combination: the %s, into the output. */\n",
+                      staged.combine == CLS_COMBINE_INPUT_MINUS_RESULT ? "input minus the result" : "result minus the input");
+        strbuf_append(&out, text ? text : "");
+        if (!text) out.failed = 1;
+        free(text);
+    }
+    cls_staged_body_free(&staged);
+    if (status != CLS_OK) {
+        strbuf_free(&out);
+        return status;
+    }
+    *source = strbuf_take(&out);
+    return *source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+}
