@@ -10,6 +10,32 @@
 
 #include "error.h"
 
+/* The planner's callback (plan/planner.h): the runtime's answer to "what does this spec's kernel
+ * take" is the filter of spec under the policy (cached like any build), and what its build
+ * reported. */
+static cls_status build_facts(void *runtime, const cls_spec *spec, cls_build_facts *facts)
+{
+    cls_filter *filter = NULL;
+    const cls_status status = cls_filter_create_by_policy(runtime, spec, &filter);
+    if (status != CLS_OK) return status;
+    cls_build_info info = {CLS_BUILD_INFO_INIT};
+    cls_filter_build_info(filter, &info);
+    *facts = (cls_build_facts){.registers = info.registers, .local_bytes = (unsigned)info.local_mem_size,
+                               .input_path = cls_filter_spec(filter)->input_path};
+    cls_filter_outputs_per_item(filter, &facts->rows, &facts->cols);
+    cls_filter_group_shape(filter, &facts->group_width, &facts->group_height);
+    cls_filter_release(filter);
+    return CLS_OK;
+}
+
+cls_planner cls_context_planner(const cls_context *context)
+{
+    cls_planner planner = cls_context_lookup_planner(context);
+    planner.build_facts = build_facts;
+    planner.runtime = (void *)context;
+    return planner;
+}
+
 /* The quick kernel of CLS_BUILD_FIRST_RESULT: the same sums in the same order (row by row over
  * the window, each tap's coefficient times its pixel), with the least code to compile: the mask
  * read from its buffer, one output per work-item, the naive partition (one copy of the sum,
@@ -53,7 +79,7 @@ static cls_spec with_argument(const cls_spec *spec)
 static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_tier *tier = NULL;
-    const cls_status status = cls_tier_start(context, spec, &tier);
+    const cls_status status = cls_tier_start(context, cls_filter_calls_table(), spec, &tier);
     if (status == CLS_OK) {
         cls_filter_attach_tier(*out, tier);
     } else {

@@ -190,3 +190,8 @@ const cls_device_caps *cls_context_device(const cls_context *context)
 cl_context cls_context_cl(const cls_context *context) { return context ? context->context : NULL; }
 
 cl_command_queue cls_context_queue(const cls_context *context) { return context ? context->queue : NULL; }
+
+cls_planner cls_context_lookup_planner(const cls_context *context)
+{
+    return (cls_planner){.caps = &context->caps, .record = &context->record, .tuning = &context->tuning};
+}

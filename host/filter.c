@@ -39,6 +39,12 @@ static const cls_filter *serving(const cls_filter *filter)
     return ready ? ready : filter;
 }
 
+/* The filter functions the works and the tiered builds are handed (host.h). */
+static const cls_filter_calls filter_calls = {cls_filter_create, cls_filter_create_fastest, cls_filter_enqueue,
+                                              cls_filter_wait,   cls_filter_source,         cls_filter_release};
+
+const cls_filter_calls *cls_filter_calls_table(void) { return &filter_calls; }
+
 static cls_status check_group_shape(const cls_device_caps *caps, unsigned width, unsigned height)
 {
     if ((size_t)width * height > caps->max_work_group_size || width > caps->max_work_item_sizes[0] ||
@@ -94,7 +100,7 @@ static cls_status create_two_pass(cls_filter *filter)
 {
     const cls_kernel_config *config = &filter->config;
     cls_two_pass *two_pass = NULL;
-    cls_status status = cls_two_pass_create(filter->context, &config->spec, config->row, config->column, &two_pass);
+    cls_status status = cls_two_pass_create(filter->context, &filter_calls, &config->spec, config->row, config->column, &two_pass);
     if (status != CLS_OK) return status;
     filter->work_ops = &cls_two_pass_ops;
     filter->work = two_pass;
@@ -124,7 +130,7 @@ static cls_status create_low_rank(cls_filter *filter)
 {
     const cls_kernel_config *config = &filter->config;
     cls_low_rank *work = NULL;
-    const cls_status status = cls_low_rank_create(filter->context, &config->spec, config->row, config->column,
+    const cls_status status = cls_low_rank_create(filter->context, &filter_calls, &config->spec, config->row, config->column,
                                                   config->rank, &work, &filter->build_info);
     if (status != CLS_OK) return status;
     filter->work_ops = &cls_low_rank_ops;
@@ -143,14 +149,6 @@ static cls_status create_one_kernel(cls_filter *filter)
         cls_kernel_work_create(filter->context, &filter->config, filter->source, &work, &filter->build_info);
     if (status == CLS_OK) filter->work_ops = &cls_kernel_work_ops, filter->work = work;
     return status;
-}
-
-int cls_queue_in_order(const cls_context *context)
-{
-    cl_command_queue_properties properties = 0;
-    return clGetCommandQueueInfo(context->queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL) ==
-               CL_SUCCESS &&
-           !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
 cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spec, cls_filter **out)
@@ -230,7 +228,7 @@ cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, 
     filter->context = context;
     pthread_mutex_init(&filter->launch_lock, NULL);
     cls_staged_run *run = NULL;
-    status = cls_staged_run_create(context, spec, &run);
+    status = cls_staged_run_create(context, &filter_calls, spec, &run);
     if (status == CLS_OK) filter->work_ops = &cls_staged_run_ops, filter->work = run;
     if (status == CLS_OK && !(filter->source = strdup(cls_staged_run_source(run))))
         status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");

@@ -92,8 +92,26 @@ cls_status cls_tuning_load(cls_tuning_table *table);
 cls_status cls_isp_calibration_store(const cls_context *context, cls_border border, const cls_tuning *measured,
                                      double check_per_load, const char *description);
 /* The context's planner: its device, record and tuning results, and builds of filters under the
- * policy to learn a kernel's registers and local memory (planning.c). */
+ * policy to learn a kernel's registers and local memory (build_goals.c). */
 cls_planner cls_context_planner(const cls_context *context);
+/* The same without the builds, for what needs only the records: the architecture and stored
+ * tuning results (context.c). */
+cls_planner cls_context_lookup_planner(const cls_context *context);
+
+/* What the works a filter is made of (two_pass.c, staged_filter.c, low_rank.c) and the tiered
+ * build (tiered.c) do with their own filters: filter.c's functions, handed to them when they are
+ * created (cls_filter_calls_table), so that they never call back into the files that create them. */
+typedef struct cls_filter_calls {
+    cls_status (*create)(cls_context *context, const cls_spec *spec, cls_filter **out);
+    cls_status (*create_fastest)(cls_context *context, const cls_spec *spec, cls_filter **out);
+    cls_status (*enqueue)(cls_filter *filter, cl_mem input, cl_mem output, const cls_image_desc *image,
+                          cl_uint wait_count, const cl_event *wait_list, cl_event *event);
+    cls_status (*wait)(cls_filter *filter);
+    const char *(*source)(const cls_filter *filter);
+    void (*release)(cls_filter *filter);
+} cls_filter_calls;
+/* The library's filter functions as a cls_filter_calls (filter.c). */
+const cls_filter_calls *cls_filter_calls_table(void);
 
 /* A filter whose `auto` fields the device's policy resolves, without the tuning database (what
  * cls_filter_create falls back to, and what the models start from). */
@@ -113,7 +131,7 @@ void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier);
 /* Notes what the build goal chose for the filter and why (cls_filter_build_decision). */
 void cls_filter_set_decision(cls_filter *filter, const char *decision);
 /* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
-cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out);
+cls_status cls_tier_start(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec, cls_tier **out);
 /* The specialized filter once built, else NULL; safe from any thread. */
 cls_filter *cls_tier_ready(const cls_tier *tier);
 /* Waits for the build; its status (the message in cls_last_error()). */
@@ -199,7 +217,7 @@ size_t cls_kernel_coefficient_bytes(const struct cls_kernel_config *config);
 
 /* ---- weighted sums by FFT (fft_work.c) */
 
-/* Whether the context's queue runs commands in order (filter.c). */
+/* Whether the context's queue runs commands in order (queue_order.c). */
 int cls_queue_in_order(const cls_context *context);
 
 /* The FFT method's kernels (SOURCE, cls_fft_kernels_source's) for a resolved configuration (which
@@ -216,8 +234,9 @@ cls_status cls_fft_work_create(cls_context *context, const struct cls_kernel_con
  * rows[k * mask_width ...], its column columns[k * mask_height ...]; *info receives what the
  * sum's build reported. */
 typedef struct cls_low_rank cls_low_rank;
-cls_status cls_low_rank_create(cls_context *context, const cls_spec *spec, const float *rows, const float *columns,
-                               unsigned rank, cls_low_rank **out, cls_build_info *info);
+cls_status cls_low_rank_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                               const float *rows, const float *columns, unsigned rank, cls_low_rank **out,
+                               cls_build_info *info);
 /* Every pair's sources, then the sum's (owned). */
 const char *cls_low_rank_source(const cls_low_rank *low_rank);
 
@@ -227,8 +246,8 @@ const char *cls_low_rank_source(const cls_low_rank *low_rank);
 typedef struct cls_two_pass cls_two_pass;
 
 /* Builds both passes of a resolved spec (separable two-pass) whose mask is column x row. */
-cls_status cls_two_pass_create(cls_context *context, const cls_spec *spec, const float *row,
-                               const float *column, cls_two_pass **out);
+cls_status cls_two_pass_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                               const float *row, const float *column, cls_two_pass **out);
 void cls_two_pass_release(cls_two_pass *two_pass);
 /* Both generated sources, the row pass first, a comment line between (owned). */
 const char *cls_two_pass_source(const cls_two_pass *two_pass);

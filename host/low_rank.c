@@ -61,8 +61,9 @@ static cls_status create_sum(cls_low_rank *work, cls_pixel_type output_type, cls
     return status;
 }
 
-cls_status cls_low_rank_create(cls_context *context, const cls_spec *spec, const float *rows, const float *columns,
-                               unsigned rank, cls_low_rank **out, cls_build_info *info)
+cls_status cls_low_rank_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                               const float *rows, const float *columns, unsigned rank, cls_low_rank **out,
+                               cls_build_info *info)
 {
     *out = NULL;
     cls_low_rank *work = calloc(1, sizeof *work);
@@ -75,7 +76,7 @@ cls_status cls_low_rank_create(cls_context *context, const cls_spec *spec, const
     term.output_type = CLS_PIXEL_F32;
     cls_status status = CLS_OK;
     for (unsigned k = 0; k < rank && status == CLS_OK; ++k)
-        status = cls_two_pass_create(context, &term, rows + (size_t)k * spec->mask_width,
+        status = cls_two_pass_create(context, calls, &term, rows + (size_t)k * spec->mask_width,
                                      columns + (size_t)k * spec->mask_height, &work->pairs[k]);
     if (status == CLS_OK) status = create_sum(work, spec->output_type, info);
     if (status != CLS_OK) {

@@ -1,35 +1,11 @@
-/* planning.c — the planner of a context (plan/planner.h) and the builds it asks about: the
- * runtime's answer to "what does this spec's kernel take" builds the filter under the policy
- * (cached like any build) and reads its registers and local memory; and the public entry points
- * of the models, cls_model_choose and cls_isp_calibrate. */
+/* planning.c — the public entry points of the models, cls_model_choose and cls_isp_calibrate,
+ * over the context's planner (cls_context_planner, build_goals.c). */
 #include "host.h"
 
 #include "error.h"
 #include "struct_size.h"
 
 #include <stdio.h>
-
-/* The planner's callback: the filter of spec under the policy, what its build reported. */
-static cls_status build_facts(void *runtime, const cls_spec *spec, cls_build_facts *facts)
-{
-    cls_filter *filter = NULL;
-    const cls_status status = cls_filter_create_by_policy(runtime, spec, &filter);
-    if (status != CLS_OK) return status;
-    cls_build_info info = {CLS_BUILD_INFO_INIT};
-    cls_filter_build_info(filter, &info);
-    *facts = (cls_build_facts){.registers = info.registers, .local_bytes = (unsigned)info.local_mem_size,
-                               .input_path = cls_filter_spec(filter)->input_path};
-    cls_filter_outputs_per_item(filter, &facts->rows, &facts->cols);
-    cls_filter_group_shape(filter, &facts->group_width, &facts->group_height);
-    cls_filter_release(filter);
-    return CLS_OK;
-}
-
-cls_planner cls_context_planner(const cls_context *context)
-{
-    return (cls_planner){.caps = &context->caps, .record = &context->record, .tuning = &context->tuning,
-                         .build_facts = build_facts, .runtime = (void *)context};
-}
 
 cls_status cls_model_choose(cls_context *context, const cls_spec *spec, unsigned width, unsigned height,
                             cls_tuning *choice)

@@ -26,6 +26,7 @@ typedef struct extremum_pass {
 
 struct cls_staged_run {
     cls_context *context;
+    const cls_filter_calls *calls;
     unsigned count;
     cls_filter *stages[CLS_STAGES_MAX]; /* a body stage's filter; NULL for an extremum stage */
     extremum_pass passes[CLS_STAGES_MAX]; /* an extremum stage's kernel */
@@ -95,7 +96,7 @@ static cls_status create_stages(cls_staged_run *run, const cls_spec *spec, const
         const cls_spec stage = cls_staged_stage_spec(spec, staged, k);
         const cls_stage_kind kind = staged->stages[k].kind;
         const cls_status status = kind == CLS_STAGE_BODY
-                                      ? cls_filter_create(run->context, &stage, &run->stages[k])
+                                      ? run->calls->create(run->context, &stage, &run->stages[k])
                                       : create_extremum(run, &stage, kind == CLS_STAGE_MAXIMUM, &run->passes[k]);
         if (status != CLS_OK)
             return cls_fail(status, "stage %u of %u of the operator: %s", k + 1, staged->count, cls_last_error());
@@ -104,12 +105,14 @@ static cls_status create_stages(cls_staged_run *run, const cls_spec *spec, const
     return CLS_OK;
 }
 
-cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls_staged_run **out)
+cls_status cls_staged_run_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                                 cls_staged_run **out)
 {
     *out = NULL;
     cls_staged_run *run = calloc(1, sizeof *run);
     if (!run) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     run->context = context;
+    run->calls = calls;
     run->input_type = spec->input_type;
     run->output_type = spec->output_type;
     run->undefined = spec->border == CLS_BORDER_UNDEFINED;
@@ -136,7 +139,7 @@ void cls_staged_run_release(cls_staged_run *run)
 {
     if (!run) return;
     for (unsigned k = 0; k < run->count; ++k) {
-        cls_filter_release(run->stages[k]);
+        run->calls->release(run->stages[k]);
         if (run->passes[k].kernel) clReleaseKernel(run->passes[k].kernel);
         if (run->passes[k].program) clReleaseProgram(run->passes[k].program);
     }
@@ -161,7 +164,7 @@ cls_status cls_staged_run_wait(cls_staged_run *run)
     cls_status first = CLS_OK;
     for (unsigned k = 0; k < run->count; ++k) {
         if (!run->stages[k]) continue; /* an extremum stage: built already */
-        const cls_status status = cls_filter_wait(run->stages[k]);
+        const cls_status status = run->calls->wait(run->stages[k]);
         if (first == CLS_OK) first = status;
     }
     return first;
@@ -326,7 +329,7 @@ static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, c
         cl_event done = NULL;
         const cl_uint waits = first ? wait_count : 1;
         const cl_event *after = first ? wait_list : &previous;
-        status = run->stages[k] ? cls_filter_enqueue(run->stages[k], from, to, &stage, waits, after, to_output ? event : &done)
+        status = run->stages[k] ? run->calls->enqueue(run->stages[k], from, to, &stage, waits, after, to_output ? event : &done)
                                 : enqueue_extremum(run, k, from, to, &stage, waits, after, to_output ? event : &done);
         if (previous) clReleaseEvent(previous);
         previous = done;

@@ -16,7 +16,8 @@ typedef struct cls_staged_run cls_staged_run;
 cls_status cls_filter_create_staged(cls_context *context, const cls_spec *spec, cls_filter **out);
 
 /* Builds the stages' filters and the combination kernel of a valid staged spec. */
-cls_status cls_staged_run_create(cls_context *context, const cls_spec *spec, cls_staged_run **out);
+cls_status cls_staged_run_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                                 cls_staged_run **out);
 void cls_staged_run_release(cls_staged_run *run);
 /* Every stage's source, then the combination's, with comment lines between (owned). */
 const char *cls_staged_run_source(const cls_staged_run *run);

@@ -12,6 +12,7 @@
 
 struct cls_tier {
     cls_context *context;
+    const cls_filter_calls *calls; /* builds and releases the specialized filter */
     cls_spec spec;          /* the caller's spec, its arrays and strings owned below */
     float *coefficients, *row, *column;
     char *epilogue, *body;
@@ -60,7 +61,7 @@ static int own_spec(cls_tier *tier, const cls_spec *spec)
 static void *build(void *argument)
 {
     cls_tier *tier = argument;
-    tier->status = cls_filter_create_fastest(tier->context, &tier->spec, &tier->specialized);
+    tier->status = tier->calls->create_fastest(tier->context, &tier->spec, &tier->specialized);
     if (tier->status == CLS_OK) atomic_store_explicit(&tier->ready, 1, memory_order_release);
     else strncpy(tier->message, cls_last_error(), sizeof tier->message - 1);
     return NULL;
@@ -77,7 +78,7 @@ static void free_tier(cls_tier *tier)
     free(tier);
 }
 
-cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier **out)
+cls_status cls_tier_start(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec, cls_tier **out)
 {
     if (!spec) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "spec is NULL");
     cls_tier *tier = calloc(1, sizeof *tier);
@@ -88,6 +89,7 @@ cls_status cls_tier_start(cls_context *context, const cls_spec *spec, cls_tier *
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     }
     tier->context = context;
+    tier->calls = calls;
     if (pthread_create(&tier->thread, NULL, build, tier) != 0) {
         free_tier(tier);
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "cannot start the thread that builds the specialized kernel");
@@ -121,6 +123,6 @@ void cls_tier_release(cls_tier *tier)
 {
     if (!tier) return;
     join(tier);
-    cls_filter_release(tier->specialized);
+    tier->calls->release(tier->specialized);
     free_tier(tier);
 }

@@ -49,7 +49,7 @@ static int names_every_choice(const cls_tuning *t)
 static cls_status store_entry(const cls_context *context, cls_tuning_entry *entry, const char *description)
 {
     entry->size_class = cls_size_class(entry->tuning.width, entry->tuning.height);
-    const cls_planner planner = cls_context_planner(context);
+    const cls_planner planner = cls_context_lookup_planner(context);
     snprintf(entry->arch, sizeof entry->arch, "%s", cls_plan_arch(&planner));
     snprintf(entry->description, sizeof entry->description, "%s", description ? description : "");
     entry->description[strcspn(entry->description, "\n[]")] = '\0'; /* one line, no section syntax */
@@ -110,7 +110,7 @@ cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, u
     cls_status status = cls_struct_check(&cls_tuning_layout, tuning);
     if (status == CLS_OK) status = cls_spec_read(spec, &spec_copy);
     if (status != CLS_OK) return status;
-    const cls_planner planner = cls_context_planner(context);
+    const cls_planner planner = cls_context_lookup_planner(context);
     cls_tuning found_tuning;
     if (!cls_plan_tuned(&planner, &spec_copy, width, height, &found_tuning)) return CLS_OK;
     *found = 1;

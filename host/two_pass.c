@@ -10,6 +10,7 @@
 
 struct cls_two_pass {
     cls_context *context;
+    const cls_filter_calls *calls;
     cls_filter *pass[2]; /* row pass, column pass */
     char *source;
     cl_mem temporary;    /* width x height f32, packed; grown with the image */
@@ -36,7 +37,7 @@ static cls_status create_passes(cls_two_pass *two_pass, const cls_spec *spec, co
     row_spec.mask_height = 1;
     row_spec.coefficients = row;
     row_spec.output_type = CLS_PIXEL_F32;
-    cls_status status = cls_filter_create(two_pass->context, &row_spec, &two_pass->pass[0]);
+    cls_status status = two_pass->calls->create(two_pass->context, &row_spec, &two_pass->pass[0]);
     if (status != CLS_OK) return status;
 
     cls_spec column_spec = pass_spec(spec);
@@ -52,7 +53,7 @@ static cls_status create_passes(cls_two_pass *two_pass, const cls_spec *spec, co
         for (unsigned i = 0; i < spec->mask_width; ++i) row_sum += row[i];
         column_spec.border_value = (float)(spec->border_value * row_sum);
     }
-    return cls_filter_create(two_pass->context, &column_spec, &two_pass->pass[1]);
+    return two_pass->calls->create(two_pass->context, &column_spec, &two_pass->pass[1]);
 }
 
 /* The two sources, the row pass first, with a comment line between. */
@@ -60,20 +61,21 @@ static cls_status join_sources(cls_two_pass *two_pass)
 {
     strbuf text;
     strbuf_init(&text);
-    strbuf_append(&text, cls_filter_source(two_pass->pass[0]));
+    strbuf_append(&text, two_pass->calls->source(two_pass->pass[0]));
     strbuf_append(&text, "\n/* ---- separable two-pass: the column pass, run after the row pass above ---- */\n\n");
-    strbuf_append(&text, cls_filter_source(two_pass->pass[1]));
+    strbuf_append(&text, two_pass->calls->source(two_pass->pass[1]));
     two_pass->source = strbuf_take(&text);
     return two_pass->source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory joining the sources");
 }
 
-cls_status cls_two_pass_create(cls_context *context, const cls_spec *spec, const float *row, const float *column,
-                               cls_two_pass **out)
+cls_status cls_two_pass_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                               const float *row, const float *column, cls_two_pass **out)
 {
     *out = NULL;
     cls_two_pass *two_pass = calloc(1, sizeof *two_pass);
     if (!two_pass) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     two_pass->context = context;
+    two_pass->calls = calls;
     cls_status status = create_passes(two_pass, spec, row, column);
     if (status == CLS_OK) status = join_sources(two_pass);
     if (status != CLS_OK) {
@@ -87,8 +89,8 @@ cls_status cls_two_pass_create(cls_context *context, const cls_spec *spec, const
 void cls_two_pass_release(cls_two_pass *two_pass)
 {
     if (!two_pass) return;
-    cls_filter_release(two_pass->pass[0]);
-    cls_filter_release(two_pass->pass[1]);
+    two_pass->calls->release(two_pass->pass[0]);
+    two_pass->calls->release(two_pass->pass[1]);
     if (two_pass->temporary) clReleaseMemObject(two_pass->temporary);
     free(two_pass->source);
     free(two_pass);
@@ -141,10 +143,10 @@ static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, c
                                          .roi_y = image->roi_y, .roi_width = image->roi_width,
                                          .roi_height = image->roi_height};
     cl_event rows_done = NULL;
-    status = cls_filter_enqueue(two_pass->pass[0], input, two_pass->temporary, &row_image, wait_count, wait_list,
+    status = two_pass->calls->enqueue(two_pass->pass[0], input, two_pass->temporary, &row_image, wait_count, wait_list,
                                 &rows_done);
     if (status == CLS_OK)
-        status = cls_filter_enqueue(two_pass->pass[1], two_pass->temporary, output, &column_image, 1, &rows_done,
+        status = two_pass->calls->enqueue(two_pass->pass[1], two_pass->temporary, output, &column_image, 1, &rows_done,
                                     event);
     if (rows_done) clReleaseEvent(rows_done);
     return status;

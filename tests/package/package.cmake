@@ -14,6 +14,11 @@ if(CLS_BUILD_TOOLS)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/layering.sh ${PROJECT_BINARY_DIR}/CMakeFiles
                    $<TARGET_FILE:clstencil> ${PROJECT_BINARY_DIR}/tools/CMakeFiles/clstencil_cli.dir)
   set_tests_properties(package_module_layering PROPERTIES LABELS "cli;package")
+  # Inside each module, no circle of more than two files by the symbols their objects use.
+  add_test(NAME package_file_circles
+           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/package/file_circles.py ${PROJECT_BINARY_DIR}/CMakeFiles
+                   ${PROJECT_BINARY_DIR}/tools/CMakeFiles/clstencil_cli.dir)
+  set_tests_properties(package_file_circles PROPERTIES LABELS "cli;package")
   # man -l renders the page (its sections), and groff finds nothing to warn about.
   add_test(NAME package_man_page_renders
            COMMAND sh -c "MANWIDTH=80 man -l '${PROJECT_BINARY_DIR}/clstencil.1' | grep -q 'CONVENTIONS' &&
