@@ -1,12 +1,12 @@
 /* filter_batch.c — `clstencil filter IN... -o DIR`: every output named and checked before any
  * work, then the images one after another through one context and one pipeline, going on past a
  * failed image. While image i is written (by a thread of its own), image i+1 is read and
- * filtered: the writing, the larger part of a batch's time, overlaps the rest. With several devices
- * (--device 1:0,1:1 or gpus) each is a lane doing the same, taking the next image when it is free. The written image's
- * memory counts against the next one's budget, and an image that fails beside it is tried again
- * once it is written, so a budget that holds one image at a time still works. On a GPU the images'
- * pixels live in pinned memory. With one device, messages stay in the images' order: an image's are
- * held until the one before it is written. */
+ * filtered: the writing, the larger part of a batch's time, overlaps the rest. With several
+ * devices (--device 1:0,1:1 or gpus) each is a lane doing the same, taking the next image when it
+ * is free. The written image's memory counts against the next one's budget, and an image that
+ * fails beside it is tried again once it is written, so a budget that holds one image at a time
+ * still works. On a GPU the images' pixels live in pinned memory. With one device, messages stay
+ * in the images' order: an image's are held until the one before it is written. */
 #define _GNU_SOURCE /* open_memstream */
 #include "filter_batch.h"
 

@@ -16,23 +16,28 @@ MODULES = ["core", "generator", "device_db", "plan", "host"]
 LARGEST = 2
 
 
-def symbols(object_file: Path) -> tuple[set[str], set[str]]:
-    """The global symbols the object defines and the ones it uses."""
-    out = subprocess.run(["nm", str(object_file)], capture_output=True, text=True, check=True).stdout
-    defined, used = set(), set()
+def symbols(objects: list[Path]) -> dict[Path, tuple[set[str], set[str]]]:
+    """For each object, the global symbols it defines and the ones it uses (one nm for all)."""
+    table = {o: (set(), set()) for o in objects}
+    if not objects:
+        return table
+    out = subprocess.run(["nm", "-A", *map(str, objects)], capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
-        parts = line.split()
+        name, _, rest = line.partition(".o:")  # nm -A: "FILE.o:ADDRESS TYPE SYMBOL"
+        name += ".o"
+        parts = rest.split()
+        defined, used = table[Path(name)]
         if len(parts) == 2 and parts[0] == "U":
             used.add(parts[1])
         elif len(parts) == 3 and parts[1] in "TDBRCGSV":
             defined.add(parts[2])
-    return defined, used
+    return table
 
 
 def circles(objects: list[Path]) -> list[tuple[list[str], list[str]]]:
     """The strongly connected sets of more than LARGEST files, each with its ties."""
     names = {o: o.name.removesuffix(".o") for o in objects}
-    table = {o: symbols(o) for o in objects}
+    table = symbols(objects)
     owner = {s: o for o, (defined, _) in table.items() for s in defined}
     edges = {o: {} for o in objects}
     for o, (_, used) in table.items():
