@@ -1,8 +1,8 @@
-/* cmd_filter.c — `clstencil filter IN OUT --op OPERATOR...`: reads an image, filters every channel
- * plane through one device-side pipeline (filter_run.c) and writes the result; `filter IN... -o DIR`
- * does the same for a batch with one context and one pipeline, going on past a failed image. Checks the command
- * line, the operators and the output's format before any device work; every failure is a message
- * naming the file and the reason, and an exit code of its class (see filter_usage). */
+/* cmd_filter.c — `clstencil filter IN OUT --op OPERATOR...` and `filter IN... -o DIR`: the command
+ * line, the operators and the output's format checked before any device work, then one image
+ * through filter_image.c (or the bands of filter_stream.c) or a batch through filter_batch.c.
+ * Every failure is a message naming the file and the reason, and an exit code of its class (see
+ * filter_usage). */
 #include "cli.h"
 #include "commands.h"
 #include "filter_batch.h"
