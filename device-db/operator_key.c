@@ -28,22 +28,22 @@ static const char *coefficients_name(int bake)
     return bake == CLS_COEFFICIENTS_LITERALS ? "literals" : bake == CLS_COEFFICIENTS_ARGUMENT ? "argument" : "runtime";
 }
 
-/* The fields of a resolved configuration that make the operator (REGION_CODE as the spec asked). */
-static void describe(strbuf *out, const cls_kernel_config *config, cls_region_code region_code)
+/* The fields that make the operator (VALUES: every mask's coefficients, -0 as +0). */
+static void describe(strbuf *out, const cls_spec *s, unsigned masks, const float *values)
 {
-    const cls_spec *s = &config->spec;
+    const cls_separable separable = s->separable == CLS_SEPARABLE_AUTO ? CLS_SEPARABLE_NONE : s->separable;
     strbuf_printf(out, "operator-v%d;mask=%ux%u;masks=%u;border=%s", CLS_TUNING_KEY_FORMAT, s->mask_width,
-                  s->mask_height, config->masks, cls_border_name(s->border));
+                  s->mask_height, masks, cls_border_name(s->border));
     if (s->border == CLS_BORDER_CONSTANT) strbuf_printf(out, ";value=%08x", float_bits(s->border_value));
     strbuf_printf(out, ";in=%s;out=%s;separable=%s;coefficients=%s", cls_pixel_type_name(s->input_type),
-                  cls_pixel_type_name(s->output_type), cls_separable_name(config->separable),
+                  cls_pixel_type_name(s->output_type), cls_separable_name(separable),
                   coefficients_name(s->bake_coefficients));
     if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         strbuf_append(out, s->fold_equal_taps ? ";folded;values=" : ";values=");
-        for (unsigned k = 0; k < s->mask_width * s->mask_height * config->masks; ++k)
-            strbuf_printf(out, "%08x", float_bits(config->coefficients[k]));
+        for (unsigned k = 0; k < s->mask_width * s->mask_height * masks; ++k)
+            strbuf_printf(out, "%08x", float_bits(values[k]));
     }
-    if (region_code != CLS_REGION_CODE_AUTO) strbuf_printf(out, ";region-code=%d", (int)region_code);
+    if (s->region_code != CLS_REGION_CODE_AUTO) strbuf_printf(out, ";region-code=%d", (int)s->region_code);
     if (s->body) strbuf_printf(out, ";body=%zu:%s", strlen(s->body), s->body);
     if (s->epilogue) strbuf_printf(out, ";epilogue=%zu:%s", strlen(s->epilogue), s->epilogue);
 }
@@ -51,20 +51,15 @@ static void describe(strbuf *out, const cls_kernel_config *config, cls_region_co
 cls_status cls_operator_description(const cls_spec *spec, char **out)
 {
     *out = NULL;
-    cls_spec normalized = *spec; /* the tuned knobs fixed: they do not name the operator */
-    normalized.partition = CLS_PARTITION_NAIVE;
-    normalized.input_path = CLS_INPUT_GLOBAL;
-    normalized.group_width = normalized.group_height = 1;
-    normalized.rows_per_item = normalized.cols_per_item = 1;
-    normalized.expected_width = normalized.expected_height = 0;
-    normalized.build_goal = CLS_BUILD_FASTEST_KERNEL;
-    cls_kernel_config config;
-    cls_status status = cls_kernel_config_init(&config, &normalized, 1, 1, 1, 1);
+    cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
+    const unsigned masks = spec->mask_count ? spec->mask_count : 1;
+    float *values = cls_spec_mask_values(spec, masks);
+    if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     strbuf text;
     strbuf_init(&text);
-    describe(&text, &config, spec->region_code);
-    cls_kernel_config_free(&config);
+    describe(&text, spec, masks, values);
+    free(values);
     if (!(*out = strbuf_take(&text))) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     return CLS_OK;
 }

@@ -1,4 +1,5 @@
-/* config.c — a validated spec with `auto` resolved, and its canonical key. */
+/* config.c — a validated spec applied as a kernel configuration (the planner has decided its
+ * `auto` knobs: plan/policy.h), the questions the emitter asks of it, and its canonical key. */
 #include "generator.h"
 #include "body_check.h"
 #include "staged_body.h"
@@ -37,15 +38,14 @@ static unsigned low_rank_terms(cls_kernel_config *config, const cls_spec *spec)
     return config->rank;
 }
 
-/* The row and column vectors of a separated mask (validation, or the policy's check, has proven
- * it separable; the policy's check leaves them computed), or a low-rank mask's terms. */
+/* The row and column vectors of a separated mask (validation, or the planner, has proven it
+ * separable), or a low-rank mask's terms. */
 static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
 {
     if (config->separable == CLS_SEPARABLE_LOW_RANK)
-        return config->row || low_rank_terms(config, spec) >= 2 ? CLS_OK : CLS_ERR_INVALID_ARGUMENT;
+        return low_rank_terms(config, spec) >= 2 ? CLS_OK : CLS_ERR_INVALID_ARGUMENT;
     if (config->separable != CLS_SEPARABLE_SINGLE_PASS && config->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
     config->rank = 1;
-    if (config->row) return CLS_OK;
     config->row = malloc(sizeof(float) * spec->mask_width);
     config->column = malloc(sizeof(float) * spec->mask_height);
     if (!config->row || !config->column) return CLS_ERR_OUT_OF_MEMORY;
@@ -55,62 +55,6 @@ static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
         return CLS_OK;
     }
     return cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, config->row, config->column);
-}
-
-/* Whether the policy runs SPEC's weighted sum, its method left to auto, by FFT: one mask of at
- * least fft_min_taps taps that does not run as separable passes (those cost W + H a pixel, less
- * than the FFT's few transforms for the sizes CLS_MAX_MASK allows), and whose spec asks nothing
- * of a direct kernel (a partition, work-group shape, outputs per work-item, input path or folded
- * taps: the spec's own choices win). */
-static int runs_by_fft_by_policy(const cls_kernel_config *config, const cls_spec *spec)
-{
-    const unsigned taps = spec->mask_width * spec->mask_height;
-    const int direct_asked = spec->partition != CLS_PARTITION_AUTO || spec->group_width || spec->group_height ||
-                             spec->rows_per_item || spec->cols_per_item || spec->input_path != CLS_INPUT_AUTO ||
-                             spec->fold_equal_taps;
-    return config->policy.fft_min_taps && taps >= config->policy.fft_min_taps && !spec->body &&
-           config->masks == 1 && !spec->epilogue && config->separable == CLS_SEPARABLE_NONE && !direct_asked;
-}
-
-/* How the policy separates SPEC's mask, left to auto: as two passes, one rank-1 weighted sum of
- * at least separate_min_taps taps, in a border mode the passes take, reading global memory (on
- * PoCL, 2 cores, 2048x2048: Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25
- * 379 -> 67; 3x3 and 5x5 masks no faster); as low-rank pairs under the same conditions where the
- * mask, of at least low_rank_min_taps taps, has a rank r (2 to CLS_LOW_RANK_MAX) that makes
- * r (W + H) taps less than W H (a 17x17 difference of Gaussians ran slower so on PoCL, 118 ms
- * against 97 direct at 2048x2048, and on an H200, 321 µs against 294 at 4096x4096: no record
- * sets it); else not. The quick
- * kernel of the first-result goal separates as well, so its sums stay those of the specialized
- * kernel. Where it separates, the rows and columns are left in the config. */
-static cls_separable separates_by_policy(cls_kernel_config *config, const cls_spec *spec)
-{
-    const unsigned taps = spec->mask_width * spec->mask_height;
-    if (!config->policy.separate_min_taps || taps < config->policy.separate_min_taps || spec->body ||
-        config->masks > 1 || spec->epilogue || spec->border == CLS_BORDER_UNDEFINED || spec->fold_equal_taps ||
-        spec->rows_per_item > 1 || spec->cols_per_item > 1 ||
-        (spec->input_path != CLS_INPUT_AUTO && spec->input_path != CLS_INPUT_GLOBAL))
-        return CLS_SEPARABLE_NONE;
-    config->row = malloc(sizeof(float) * spec->mask_width);
-    config->column = malloc(sizeof(float) * spec->mask_height);
-    /* a mask that does not separate is no error here (the message it leaves is never read) */
-    if (config->row && config->column &&
-        cls_mask_separate(config->coefficients, spec->mask_width, spec->mask_height, config->row, config->column) ==
-            CLS_OK) {
-        config->rank = 1;
-        return CLS_SEPARABLE_TWO_PASS;
-    }
-    free(config->row);
-    free(config->column);
-    config->row = config->column = NULL;
-    const unsigned rank = config->policy.low_rank_min_taps && taps >= config->policy.low_rank_min_taps
-                              ? low_rank_terms(config, spec)
-                              : 0;
-    if (rank >= 2 && rank * (spec->mask_width + spec->mask_height) < taps) return CLS_SEPARABLE_LOW_RANK;
-    free(config->row);
-    free(config->column);
-    config->row = config->column = NULL;
-    config->rank = 0;
-    return CLS_SEPARABLE_NONE;
 }
 
 unsigned cls_kernel_outputs(const cls_kernel_config *config)
@@ -163,7 +107,7 @@ int cls_kernel_shares_rows(const cls_kernel_config *config)
 static int past_unroll_limit(const cls_kernel_config *config)
 {
     const size_t rows = cls_kernel_streams(config) ? 1 : config->rows;
-    return computed_taps(config) * rows * config->cols > config->policy.unroll_limit;
+    return computed_taps(config) * rows * config->cols > config->limits.unroll_limit;
 }
 
 int cls_kernel_body_apart(const cls_kernel_config *config)
@@ -196,7 +140,7 @@ unsigned cls_kernel_register_cap(const cls_kernel_config *config)
     const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
                        multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;
-    return capped ? config->policy.register_cap : 0;
+    return capped ? config->limits.register_cap : 0;
 }
 
 int cls_kernel_streams(const cls_kernel_config *config)
@@ -223,27 +167,28 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
     return tile_h * (tile_w + 1) * sizeof(float);
 }
 
-cls_generation_policy cls_generation_policy_default(void)
+cls_generation_limits cls_generation_limits_default(void)
 {
-    return (cls_generation_policy){.unroll_limit = CLS_UNROLL_LIMIT, .block_budget = CLS_BLOCK_BUDGET,
-                                   .register_cap = CLS_REGISTER_CAP, .stream_rows = CLS_STREAM_POLICY_ROWS,
-                                   .stream_cols = CLS_STREAM_POLICY_COLS, .stream_below_rows = CLS_STREAM_BELOW_ROWS};
+    return (cls_generation_limits){.unroll_limit = CLS_UNROLL_LIMIT, .register_cap = CLS_REGISTER_CAP};
 }
 
-cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
-                                  unsigned simd_width, unsigned default_rows, unsigned default_group_width,
-                                  unsigned default_group_height)
+float *cls_spec_mask_values(const cls_spec *spec, unsigned masks)
 {
-    return cls_kernel_config_init_policy(config, spec, simd_width, default_rows, default_group_width,
-                                         default_group_height, NULL);
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height * masks;
+    float *values = malloc(taps * sizeof *values);
+    for (size_t k = 0; values && k < taps; ++k) {
+        const float value = spec->coefficients ? spec->coefficients[k]
+                            : spec->column_coefficients[k / spec->mask_width] * spec->row_coefficients[k % spec->mask_width];
+        values[k] = value == 0.0f ? 0.0f : value; /* -0 and +0 give the same kernel */
+    }
+    return values;
 }
 
-cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_spec *spec, unsigned simd_width,
-                                         unsigned default_rows, unsigned default_group_width,
-                                         unsigned default_group_height, const cls_generation_policy *policy)
+cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec, unsigned simd_width,
+                                  const cls_generation_limits *limits)
 {
     memset(config, 0, sizeof *config);
-    config->policy = policy ? *policy : cls_generation_policy_default();
+    config->limits = limits ? *limits : cls_generation_limits_default();
     cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
     if (spec->body && cls_body_is_staged(spec->body))
@@ -252,23 +197,13 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
                         "stage (cls_generate_source gives every stage's source), not as one kernel");
     config->body_writes_rows = spec->body && cls_body_writes_rows(spec->body);
     config->masks = spec->mask_count ? spec->mask_count : 1;
-    const size_t taps = (size_t)spec->mask_width * spec->mask_height * config->masks;
-    config->coefficients = malloc(taps * sizeof(float));
-    if (!config->coefficients) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
-    for (size_t k = 0; k < taps; ++k) {
-        const float value = spec->coefficients ? spec->coefficients[k]
-                            : spec->column_coefficients[k / spec->mask_width] * spec->row_coefficients[k % spec->mask_width];
-        config->coefficients[k] = value == 0.0f ? 0.0f : value; /* -0 and +0 give the same kernel */
-    }
+    if (!(config->coefficients = cls_spec_mask_values(spec, config->masks)))
+        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
     config->spec = *spec;
     config->spec.coefficients = config->coefficients;
     config->spec.row_coefficients = config->spec.column_coefficients = NULL;
-    config->separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
-                        : spec->method == CLS_METHOD_FFT     ? CLS_SEPARABLE_NONE
-                                                             : separates_by_policy(config, spec);
-    config->method = spec->method != CLS_METHOD_AUTO ? spec->method
-                     : runs_by_fft_by_policy(config, spec) ? CLS_METHOD_FFT
-                                                           : CLS_METHOD_DIRECT;
+    config->separable = spec->separable == CLS_SEPARABLE_AUTO ? CLS_SEPARABLE_NONE : spec->separable;
+    config->method = spec->method == CLS_METHOD_AUTO ? CLS_METHOD_DIRECT : spec->method;
     if (copy_text(&config->body, spec->body) != CLS_OK || copy_text(&config->epilogue, spec->epilogue) != CLS_OK ||
         separate(config, spec) != CLS_OK) {
         cls_kernel_config_free(config);
@@ -282,70 +217,12 @@ cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_sp
     config->spec.separable = config->separable;
     config->spec.method = config->method;
     if (spec->border != CLS_BORDER_CONSTANT) config->spec.border_value = 0.0f;
-    config->partition =
-        spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
-    config->group_width = spec->group_width ? spec->group_width
-                          : default_group_width ? default_group_width : CLS_FALLBACK_GROUP_WIDTH;
-    config->group_height = spec->group_height ? spec->group_height
-                           : default_group_height ? default_group_height : CLS_FALLBACK_GROUP_HEIGHT;
+    config->partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
+    config->group_width = spec->group_width ? spec->group_width : CLS_FALLBACK_GROUP_WIDTH;
+    config->group_height = spec->group_height ? spec->group_height : CLS_FALLBACK_GROUP_HEIGHT;
     config->simd_width = simd_width ? simd_width : CLS_FALLBACK_SIMD_WIDTH;
-    /* auto coarsens where coarsening is possible: a built-in weighted sum in one kernel. */
-    /* A streaming policy leaves small masks at one output per work-item: on PoCL (2 cores, f32
-     * 2048x2048, 128x1 groups) a Gaussian 3x3 took 1.5-1.8 ms against 4.9 streaming 64 rows x 4
-     * columns, 5x5 3.2 against 6.9; a random 7x7 9.9 against 8.9, 9x9 19-21 against 11.7. */
-    const int small_for_streaming =
-        default_rows >= CLS_STREAM_MIN_ROWS && computed_taps(config) < config->policy.stream_min_taps;
-    const int can_coarsen = !spec->body && spec->border != CLS_BORDER_UNDEFINED &&
-                            config->separable != CLS_SEPARABLE_TWO_PASS &&
-                            config->separable != CLS_SEPARABLE_LOW_RANK && !small_for_streaming;
-    config->rows = spec->rows_per_item ? spec->rows_per_item : can_coarsen && default_rows ? default_rows : 1;
-    /* An operator body over at most 25 pixels takes the device's rows too, where it coarsens
-     * without streaming (NVIDIA): one call of the body per output, the calls sharing their loads;
-     * as long as the unrolled calls stay within CLS_BODY_BLOCK_BYTES of body text. H200, f32
-     * 4096x4096: median 3x3 129 -> 65 µs at 8 rows (its fastest kernel built in 2.2 s, not
-     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61. A body that writes a column of outputs itself
-     * (OUT_AT) is called once per column, so only its own length counts (it is assumed to walk
-     * its rows rather than repeat its text per row): the 3x3 median and the 5x5 rectangle's
-     * ranks, by sorted rows whose sorts (and merges) the column shares; the 3x3 median so took
-     * 53 us instead of 65. The 25-pixel bound holds for those too. The 13x13 bilateral filter
-     * gains nothing and stays at one row (its body is too long), as PoCL does (no rows there). */
-    if (!spec->rows_per_item && spec->body && spec->border != CLS_BORDER_UNDEFINED && default_rows > 1 &&
-        default_rows < CLS_STREAM_MIN_ROWS && spec->mask_width * spec->mask_height <= 25 &&
-        (config->body_writes_rows ? 1 : default_rows) * strlen(spec->body) <= CLS_BODY_BLOCK_BYTES)
-        config->rows = default_rows;
-    /* A streaming policy (default_rows of 16 or more) streams where streaming applies, else keeps
-     * one row. */
-    const int can_stream = config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE &&
-                           !spec->fold_equal_taps;
-    if (!spec->rows_per_item && config->rows >= CLS_STREAM_MIN_ROWS && !can_stream) config->rows = 1;
-    /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
-     * vector loads when the half width is even), and as many rows as keep the block's unrolled
-     * multiply-adds within CLS_BLOCK_BUDGET; where it streams, CLS_STREAM_POLICY_COLS columns. */
-    const int blocks = can_coarsen && default_rows > 1 && spec->bake_coefficients && !spec->body &&
-                       config->input_path == CLS_INPUT_GLOBAL && config->separable == CLS_SEPARABLE_NONE;
-    config->cols = spec->cols_per_item ? spec->cols_per_item
-                   : blocks ? (cls_kernel_streams(config) ? config->policy.stream_cols : 2)
-                            : 1;
-    if (blocks && !spec->rows_per_item && !cls_kernel_streams(config))
-        while (config->rows > 1 && computed_taps(config) * config->rows * config->cols > config->policy.block_budget)
-            --config->rows;
-    /* Blocks that the budget cuts to CLS_STREAM_BELOW_ROWS rows or fewer stream instead, where one
-     * input row's multiply-adds still unroll in every region. */
-    const cls_generation_policy *p = &config->policy;
-    if (blocks && can_stream && !spec->rows_per_item && !spec->cols_per_item && config->rows <= p->stream_below_rows &&
-        computed_taps(config) * p->stream_cols <= p->unroll_limit) {
-        config->rows = p->stream_rows;
-        config->cols = p->stream_cols;
-    }
-    /* Under a streaming policy, a kernel left at one output per work-item takes a one-row group of
-     * the default's size: what PoCL's work-group vectorizer turns into SIMD loads along the row
-     * (Gaussian 3x3, 2048x2048: 1.5-1.8 ms in 128x1 groups, 2.2-2.5 in 64x2; streaming kernels
-     * keep 64x2: random 25x25 364 ms against 436 in 128x1). */
-    if (default_rows >= CLS_STREAM_MIN_ROWS && config->rows == 1 && config->cols == 1 && !spec->group_width &&
-        !spec->group_height) {
-        config->group_width *= config->group_height;
-        config->group_height = 1;
-    }
+    config->rows = spec->rows_per_item ? spec->rows_per_item : 1;
+    config->cols = spec->cols_per_item ? spec->cols_per_item : 1;
     if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_BODY_APART;
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;

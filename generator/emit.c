@@ -51,7 +51,7 @@ static int local_memory(const cls_kernel_config *c)
 static axis_check other_groups_check(const cls_kernel_config *c)
 {
     if (!cls_kernel_body_apart(c)) return CHECK_NONE;
-    return c->spec.border == CLS_BORDER_MIRROR101 && !c->policy.border_groups_fold_fully ? CHECK_ANY : CHECK_BOTH;
+    return c->spec.border == CLS_BORDER_MIRROR101 && !c->limits.border_groups_fold_fully ? CHECK_ANY : CHECK_BOTH;
 }
 
 /* Undefined border: pixels whose window leaves the image are not written (only the sides the

@@ -12,7 +12,7 @@
 static char *emit_spec(const cls_spec *spec, unsigned simd_width)
 {
     cls_kernel_config config;
-    if (cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0) != CLS_OK) return NULL;
+    if (cls_kernel_config_init(&config, spec, simd_width, NULL) != CLS_OK) return NULL;
     char *source = cls_emit_source(&config);
     cls_kernel_config_free(&config);
     return source;
@@ -46,7 +46,7 @@ cls_status cls_generate_source(const cls_spec *caller_spec, unsigned simd_width,
     const cls_spec *spec = &copy;
     if (spec->body && cls_body_is_staged(spec->body)) return cls_staged_source(spec, simd_width, source);
     cls_kernel_config config;
-    status = cls_kernel_config_init(&config, spec, simd_width, 1, 0, 0);
+    status = cls_kernel_config_init(&config, spec, simd_width, NULL);
     if (status != CLS_OK) return status;
     if (config.separable == CLS_SEPARABLE_LOW_RANK) {
         cls_kernel_config_free(&config);

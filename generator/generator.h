@@ -12,34 +12,20 @@
 #define CLS_FALLBACK_GROUP_HEIGHT 4u
 #define CLS_FALLBACK_SIMD_WIDTH 32u
 
-/* A spec with every `auto` resolved: exactly what the emitted source depends on. */
-/* What a device's record may set about the code its kernels get (device-db: the keys
- * unroll_limit, block_budget, register_cap, stream_rows, stream_cols, stream_below_rows,
- * stream_min_taps, border_groups_fold_fully, separate_min_taps); where a
- * record says nothing, the CLS_* defaults below, measured on an H100. */
-typedef struct cls_generation_policy {
-    unsigned unroll_limit;      /* CLS_UNROLL_LIMIT */
-    unsigned block_budget;      /* CLS_BLOCK_BUDGET */
-    unsigned register_cap;      /* CLS_REGISTER_CAP */
-    unsigned stream_rows;       /* CLS_STREAM_POLICY_ROWS */
-    unsigned stream_cols;       /* CLS_STREAM_POLICY_COLS */
-    unsigned stream_below_rows; /* CLS_STREAM_BELOW_ROWS */
-    unsigned stream_min_taps;   /* a streaming default streams masks of at least this many computed
-                                 * taps, smaller ones get one output per work-item (0: every mask) */
+/* What a device's record sets about the code the generator writes (device-db keys unroll_limit,
+ * register_cap, border_groups_fold_fully); where a record says nothing, the CLS_* defaults below,
+ * measured on an H100. What `auto` chooses (method, separability, blocks, streaming, group shape)
+ * is the planner's (plan/policy.h): the generator applies a spec and decides none of it. */
+typedef struct cls_generation_limits {
+    unsigned unroll_limit;             /* CLS_UNROLL_LIMIT */
+    unsigned register_cap;             /* CLS_REGISTER_CAP */
     unsigned border_groups_fold_fully; /* 1: mirror101's border groups fold fully (border_both),
                                         * not once where that suffices (border_any) */
-    unsigned separate_min_taps; /* `separable` auto: a rank-1 mask of at least this many taps runs
-                                 * as two passes (0: never) */
-    unsigned fft_min_taps;      /* `method` auto: a weighted sum of at least this many taps that
-                                 * does not run separably runs by FFT (0: never) */
-    unsigned low_rank_min_taps; /* `separable` auto: a mask of rank 2 to CLS_LOW_RANK_MAX and at
-                                 * least this many taps runs as low-rank pairs where they save taps
-                                 * (0: never) */
-} cls_generation_policy;
+} cls_generation_limits;
 
 typedef struct cls_kernel_config {
     cls_spec spec;           /* spec.coefficients points at `coefficients` below */
-    cls_generation_policy policy; /* the device's, else the defaults */
+    cls_generation_limits limits; /* the device's, else the defaults */
     float *coefficients;     /* owned copy */
     char *body;              /* owned copy of spec.body, or NULL */
     int body_writes_rows;    /* the body writes a column of outputs (OUT_AT) */
@@ -72,16 +58,6 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
  * masks, 4096^2: 9x9 96-102 against 79-83 us, 13x13 144-153 against 134-141), and streams the
  * larger masks (CLS_STREAM_BELOW_ROWS). */
 #define CLS_STREAM_MIN_ROWS 16u
-/* The columns per work-item of a baked sum read from global memory where the policy streams. */
-#define CLS_STREAM_POLICY_COLS 4u
-/* A block policy (NVIDIA's) streams CLS_STREAM_POLICY_ROWS rows instead of blocks that
- * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 15x15 to 17x17 masks), while
- * one input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border regions
- * took the window's sums out of registers, 542-605 us at 13x13). On an H100 (random masks, 4096^2)
- * 15x15 took 189-207 us streaming against 218-228 with 3 x 2 blocks, 17x17 297 against 390 with
- * 1 x 2 blocks (clamp). */
-#define CLS_STREAM_POLICY_ROWS 64u
-#define CLS_STREAM_BELOW_ROWS 3u
 /* Baked multiply-adds (non-zero taps x masks x rows x columns; a streaming kernel's are one
  * input row's, non-zero taps x masks x columns) that every region of the fat kernel may unroll:
  * past it, only the body region is unrolled and the border regions loop over the coefficients in
@@ -94,16 +70,6 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_UNROLL_LIMIT /* a -D may set it, to compare builds */
 #define CLS_UNROLL_LIMIT 1400
 #endif
-/* Baked multiply-adds per work-item (non-zero taps x masks x rows x columns) within which the
- * policy gives a work-item as many output rows as fit (up to the record's): the unroll limit, past
- * which the border regions roll and the kernel gets slower. H100, random masks, 2 columns, isp-warp
- * 32x4, 4096^2: 9x9 with 8 rows (1,296) 78-80 us against 6 rows 80-82; 13x13 with 4 rows (1,352)
- * 130-139 against 3 rows 135-144, with 5 rows (1,690, past the limit unrolled) 131-138. */
-#ifndef CLS_BLOCK_BUDGET
-#define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
-#endif
-/* The body text (bytes) a block of rows of an operator body may unroll: rows x body length. */
-#define CLS_BODY_BLOCK_BYTES 16384
 /* A generated kernel as the host builds it: its OpenCL C text (not owned), entry point, and the
  * registers per work-item its build is capped at (cls_kernel_register_cap; 0: none). */
 typedef struct cls_kernel_source {
@@ -180,17 +146,18 @@ unsigned cls_mask_low_rank(const float *mask, unsigned width, unsigned height, f
  * caller lacks at cls_spec_init's defaults; "spec is NULL" for NULL. Every public entry that
  * takes a spec works on such a copy. */
 cls_status cls_spec_read(const cls_spec *spec, cls_spec *copy);
-/* Validates the spec and resolves `auto` with the given policy defaults and the default
- * generation policy. */
-cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec,
-                                  unsigned simd_width, unsigned default_rows, unsigned default_group_width,
-                                  unsigned default_group_height);
-/* The same with a device's generation policy (NULL: the defaults). */
-cls_status cls_kernel_config_init_policy(cls_kernel_config *config, const cls_spec *spec, unsigned simd_width,
-                                         unsigned default_rows, unsigned default_group_width,
-                                         unsigned default_group_height, const cls_generation_policy *policy);
-/* The defaults: CLS_UNROLL_LIMIT, CLS_BLOCK_BUDGET, CLS_REGISTER_CAP and the streaming policy's. */
-cls_generation_policy cls_generation_policy_default(void);
+/* Validates the spec and applies it: the configuration of a spec whose knobs the planner decided
+ * (plan/policy.h). A knob still left to `auto` takes its plain form, with no policy: not
+ * separated, direct, isp-block, the global input path, a CLS_FALLBACK_GROUP_WIDTH x _HEIGHT
+ * group, one output per work-item, body-apart regions. LIMITS: the device's (NULL: the
+ * defaults); simd_width 0: CLS_FALLBACK_SIMD_WIDTH. */
+cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spec, unsigned simd_width,
+                                  const cls_generation_limits *limits);
+/* The defaults: CLS_UNROLL_LIMIT and CLS_REGISTER_CAP. */
+cls_generation_limits cls_generation_limits_default(void);
+/* The spec's coefficients as one array, every mask one after another (from the row and column
+ * vectors where it gives those), -0 as +0 (they give the same kernel); NULL when out of memory. */
+float *cls_spec_mask_values(const cls_spec *spec, unsigned masks);
 void cls_kernel_config_free(cls_kernel_config *config);
 
 /* The canonical key: the same for every spec that yields the same kernel (malloc'd, NULL on OOM). */

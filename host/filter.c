@@ -186,16 +186,17 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
 
 cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
-    cls_tuning choice = {CLS_TUNING_INIT};
+    /* A tuned or modelled choice that the spec's own fields make impossible (a local tile grown
+     * too large, say) or that the cached-only scope refuses gives way to the policy's. */
     const cls_planner planner = cls_context_planner(context);
-    if (cls_plan_choice(&planner, spec, &choice)) {
-        /* A tuned choice the spec's own fields make impossible (a local tile grown too large,
-         * say) gives way to the policy. */
-        const cls_spec chosen = cls_plan_apply(spec, &choice);
-        const cls_status status = cls_filter_create_by_policy(context, &chosen, out);
-        if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) return status;
+    cls_spec candidates[2];
+    const unsigned count = cls_plan_candidates(&planner, spec, candidates);
+    cls_status status = CLS_OK;
+    for (unsigned k = 0; k < count; ++k) {
+        status = cls_filter_create_by_policy(context, &candidates[k], out);
+        if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) break;
     }
-    return cls_filter_create_by_policy(context, spec, out);
+    return status;
 }
 
 /* A tiered filter's background build, owned by the filter from now on. */

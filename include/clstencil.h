@@ -397,8 +397,9 @@ int cls_rows_per_item_valid(unsigned rows);
 int cls_cols_per_item_valid(unsigned cols);
 
 /* Generates the OpenCL C source for a spec without a device. simd_width is used by isp-warp
- * (0 means 32). auto partition and shape resolve as cls_filter_create would on a device
- * without a tuning record. *source is freed with cls_free. */
+ * (0 means 32). Knobs left to auto take their plain form, with no device's policy: isp-block, a
+ * 32x4 group, one output per work-item, the global input path, not separated, direct. *source
+ * is freed with cls_free. */
 cls_status cls_generate_source(const cls_spec *spec, unsigned simd_width, char **source);
 
 /* ---------------------------------------------------------------- contexts and filters */

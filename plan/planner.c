@@ -8,17 +8,22 @@ const char *cls_plan_arch(const cls_planner *planner)
     return planner->caps->arch[0] ? planner->caps->arch : planner->record->id;
 }
 
-cls_generation_policy cls_plan_generation(const cls_arch_record *record)
+cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
 {
-    cls_generation_policy policy = cls_generation_policy_default();
-    if (record->unroll_limit) policy.unroll_limit = record->unroll_limit;
+    const cls_arch_record *record = planner->record;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.simd_width = planner->caps->simd_width ? planner->caps->simd_width : record->simd_width;
+    policy.rows = record->default_rows;
+    policy.group_width = record->default_wg_x;
+    policy.group_height = record->default_wg_y;
+    if (record->unroll_limit) policy.limits.unroll_limit = record->unroll_limit;
+    if (record->register_cap) policy.limits.register_cap = record->register_cap;
+    policy.limits.border_groups_fold_fully = record->border_groups_fold_fully;
     if (record->block_budget) policy.block_budget = record->block_budget;
-    if (record->register_cap) policy.register_cap = record->register_cap;
     if (record->stream_rows) policy.stream_rows = record->stream_rows;
     if (record->stream_cols) policy.stream_cols = record->stream_cols;
     if (record->stream_below_rows) policy.stream_below_rows = record->stream_below_rows;
     policy.stream_min_taps = record->stream_min_taps;
-    policy.border_groups_fold_fully = record->border_groups_fold_fully;
     policy.separate_min_taps = record->separate_min_taps;
     policy.fft_min_taps = record->fft_min_taps;
     policy.low_rank_min_taps = record->low_rank_min_taps;
@@ -27,14 +32,11 @@ cls_generation_policy cls_plan_generation(const cls_arch_record *record)
 
 cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config)
 {
-    const cls_device_caps *caps = planner->caps;
-    const cls_arch_record *record = planner->record;
-    const unsigned simd = caps->simd_width ? caps->simd_width : record->simd_width;
-    const cls_generation_policy generation = cls_plan_generation(record);
-    for (unsigned rows = record->default_rows;; rows /= 2) {
-        const cls_status status = cls_kernel_config_init_policy(config, spec, simd, rows, record->default_wg_x,
-                                                                record->default_wg_y, &generation);
-        if (status != CLS_OK || spec->rows_per_item || rows <= 1 || cls_kernel_local_bytes(config) <= caps->local_mem_size)
+    cls_kernel_policy policy = cls_plan_kernel_policy(planner);
+    for (;; policy.rows /= 2) {
+        const cls_status status = cls_policy_configure(&policy, spec, config);
+        if (status != CLS_OK || spec->rows_per_item || policy.rows <= 1 ||
+            cls_kernel_local_bytes(config) <= planner->caps->local_mem_size)
             return status;
         cls_kernel_config_free(config);
     }
@@ -85,4 +87,13 @@ cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *t)
     if (!spec->rows_per_item) chosen.rows_per_item = t->rows_per_item;
     if (!spec->cols_per_item) chosen.cols_per_item = t->cols_per_item;
     return chosen;
+}
+
+unsigned cls_plan_candidates(const cls_planner *planner, const cls_spec *spec, cls_spec candidates[2])
+{
+    cls_tuning choice = {CLS_TUNING_INIT};
+    unsigned count = 0;
+    if (cls_plan_choice(planner, spec, &choice)) candidates[count++] = cls_plan_apply(spec, &choice);
+    candidates[count++] = *spec;
+    return count;
 }

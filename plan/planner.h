@@ -9,6 +9,7 @@
 
 #include "clstencil_tuning.h"
 #include "generator.h"
+#include "policy.h"
 #include "tuning.h"
 
 /* What the runtime reports of the kernel it builds for a spec under the policy: the build's
@@ -34,8 +35,8 @@ typedef struct cls_planner {
 
 /* The architecture the device's tuning results are filed under (its key, else the record's id). */
 const char *cls_plan_arch(const cls_planner *planner);
-/* The record's policy for the generated code: its keys over the generator's defaults. */
-cls_generation_policy cls_plan_generation(const cls_arch_record *record);
+/* The device's policy for a kernel: its record's keys over the defaults (policy.h). */
+cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner);
 /* spec with `auto` resolved by the record's policy (work-group shape, rows, and the generated
  * code's limits): rows per work-item halved while a local tile would not fit the device (the
  * configuration is freed by the caller). */
@@ -65,6 +66,10 @@ int cls_plan_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
 int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice);
 /* spec with the knobs it leaves to `auto` taken from a choice. */
 cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *choice);
+/* The specs to create in order, the first that the device and the build take serving: the
+ * choice applied (where cls_plan_choice has one), then spec itself for the policy. Returns how
+ * many (1 or 2). */
+unsigned cls_plan_candidates(const cls_planner *planner, const cls_spec *spec, cls_spec candidates[2]);
 /* CLS_BUILD_AUTO's decision for spec at its expected size (build_goal.c): 1 to build the
  * specialized kernel now, 0 for the quick kernel with the specialized one built in the
  * background; REASON says why, with the expected times. */

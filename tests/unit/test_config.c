@@ -1,7 +1,6 @@
-/* test_config.c — a spec resolved into a kernel configuration (generator/config.c): the policy's
- * rows per work-item where coarsening can apply, which kernels declare a register cap, and the
- * canonical key's independence from how the struct was filled and its dependence on every kernel
- * variant. */
+/* test_config.c — a spec applied as a kernel configuration (generator/config.c): which kernels
+ * declare a register cap, and the canonical key's independence from how the struct was filled
+ * and its dependence on every kernel variant. auto's policy is test_policy.c's. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -26,114 +25,17 @@ static cls_spec valid_spec(void)
 static char *key_of(const cls_spec *spec)
 {
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 1, 0, 0), CLS_OK);
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, NULL), CLS_OK);
     char *key = cls_kernel_key(&config);
     cls_kernel_config_free(&config);
     assert_non_null(key);
     return key;
 }
 
-/* The rows a config resolves to when the spec leaves them to the policy's default of 8. */
-static unsigned resolved_rows(const cls_spec *spec)
-{
-    cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 8, 0, 0), CLS_OK);
-    const unsigned rows = config.rows;
-    assert_int_equal(config.spec.rows_per_item, rows);
-    cls_kernel_config_free(&config);
-    return rows;
-}
 
-static void default_rows_apply_where_coarsening_can(void **state)
-{
-    (void)state;
-    cls_spec spec = valid_spec();
-    assert_int_equal(resolved_rows(&spec), 8);
-    spec.rows_per_item = 2; /* the spec's own choice wins */
-    assert_int_equal(resolved_rows(&spec), 2);
-    spec = valid_spec();
-    spec.border = CLS_BORDER_UNDEFINED; /* cannot coarsen */
-    assert_int_equal(resolved_rows(&spec), 1);
-    spec = valid_spec();
-    spec.body = "OUT = IN(0, 0);"; /* a body over at most 25 pixels takes the rows too */
-    assert_int_equal(resolved_rows(&spec), 8);
-    spec.border = CLS_BORDER_UNDEFINED;
-    assert_int_equal(resolved_rows(&spec), 1);
-    static const float ones[49] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                   1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    spec = valid_spec();
-    spec.body = "OUT = IN(0, 0);";
-    spec.coefficients = ones;
-    spec.mask_width = spec.mask_height = 7; /* more: one row (the 13x13 bilateral filter gained nothing) */
-    assert_int_equal(resolved_rows(&spec), 1);
-    cls_kernel_config config; /* a streaming policy (PoCL's) leaves bodies at one row */
-    spec.mask_width = spec.mask_height = 3;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
-    assert_int_equal(config.rows, 1);
-    cls_kernel_config_free(&config);
-    spec = valid_spec();
-    static const float row[3] = {1, 2, 1};
-    spec.coefficients = NULL;
-    spec.row_coefficients = spec.column_coefficients = row;
-    spec.separable = CLS_SEPARABLE_TWO_PASS; /* its passes resolve their own rows */
-    assert_int_equal(resolved_rows(&spec), 1);
-}
 
-/* Rows x columns the policy gives a baked size x size mask with `nonzero` non-zero taps. */
-static void resolved_block(unsigned size, unsigned nonzero, int bake, unsigned default_rows, unsigned *rows,
-                           unsigned *cols)
-{
-    float mask[19 * 19] = {0};
-    for (unsigned k = 0; k < nonzero; ++k) mask[k] = (float)(k + 1);
-    cls_spec spec = valid_spec();
-    spec.mask_width = spec.mask_height = size;
-    spec.coefficients = mask;
-    spec.bake_coefficients = bake;
-    cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, default_rows, 0, 0), CLS_OK);
-    *rows = config.rows, *cols = config.cols;
-    assert_int_equal(config.spec.cols_per_item, *cols);
-    cls_kernel_config_free(&config);
-}
 
-static void baked_masks_take_blocks_within_the_budget(void **state)
-{
-    (void)state;
-    /* size, non-zero taps -> rows x 2 columns: the most rows, up to 8, with taps x rows x 2 <= 1400 */
-    static const unsigned cases[][3] = {{3, 9, 8},    {7, 49, 8},    {9, 81, 8},  {9, 40, 8},
-                                        {11, 121, 5}, {13, 169, 4}, {13, 100, 7}};
-    unsigned rows, cols;
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-        resolved_block(cases[k][0], cases[k][1], 1, 8, &rows, &cols);
-        assert_int_equal(cols, 2);
-        assert_int_equal(rows, cases[k][2]);
-        assert_true(cases[k][1] * rows * cols <= CLS_BLOCK_BUDGET);
-    }
-    resolved_block(9, 81, 0, 8, &rows, &cols); /* a runtime mask: rows only */
-    assert_int_equal(rows, 8);
-    assert_int_equal(cols, 1);
-    resolved_block(9, 81, 1, 1, &rows, &cols); /* a device that does not coarsen */
-    assert_int_equal(rows, 1);
-    assert_int_equal(cols, 1);
-}
 
-/* Blocks that the budget cuts to three rows or fewer stream instead (64 rows of 4 columns), while
- * one input row's multiply-adds unroll (4 x taps <= CLS_UNROLL_LIMIT). */
-static void blocks_cut_to_three_rows_stream(void **state)
-{
-    (void)state;
-    /* size, non-zero taps -> rows, columns */
-    static const unsigned cases[][4] = {{15, 225, 64, 4}, {17, 289, 64, 4}, {19, 361, 1, 2}};
-    unsigned rows, cols;
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-        resolved_block(cases[k][0], cases[k][1], 1, 8, &rows, &cols);
-        assert_int_equal(rows, cases[k][2]);
-        assert_int_equal(cols, cases[k][3]);
-    }
-    assert_true(361 * CLS_STREAM_POLICY_COLS > CLS_UNROLL_LIMIT && 289 * CLS_STREAM_POLICY_COLS <= CLS_UNROLL_LIMIT);
-    resolved_block(13, 169, 0, 8, &rows, &cols); /* a runtime mask keeps its rows */
-    assert_int_equal(rows, 8);
-}
 
 /* The register cap: compute-bound weighted sums (81 multiply-adds or more per output) with ISP
  * regions in blocks of up to 16 outputs x masks; not naive kernels, streaming ones, larger
@@ -141,7 +43,7 @@ static void blocks_cut_to_three_rows_stream(void **state)
 static unsigned register_cap_of(const cls_spec *spec)
 {
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, spec, 32, 1, 0, 0), CLS_OK);
+    assert_int_equal(cls_kernel_config_init(&config, spec, 32, NULL), CLS_OK);
     const unsigned cap = cls_kernel_register_cap(&config);
     cls_kernel_config_free(&config);
     return cap;
@@ -193,135 +95,8 @@ static void compute_bound_register_blocks_take_a_cap(void **state)
     assert_int_equal(register_cap_of(&spec), 0);
 }
 
-/* A record whose default_rows streams (PoCL's: 64) streams where streaming applies. */
-static void a_streaming_policy_streams_where_it_applies(void **state)
-{
-    (void)state;
-    unsigned rows, cols;
-    resolved_block(13, 169, 1, 64, &rows, &cols); /* baked: 64 rows of 4 columns, no block budget */
-    assert_int_equal(rows, 64);
-    assert_int_equal(cols, CLS_STREAM_POLICY_COLS);
-    resolved_block(3, 9, 0, 64, &rows, &cols); /* a runtime mask: one column */
-    assert_int_equal(rows, 64);
-    assert_int_equal(cols, 1);
-    cls_spec spec = valid_spec();
-    cls_kernel_config config;
-    spec.input_path = CLS_INPUT_LOCAL; /* streaming reads global memory: one row */
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
-    assert_int_equal(config.rows, 1);
-    cls_kernel_config_free(&config);
-    spec = valid_spec();
-    spec.bake_coefficients = spec.fold_equal_taps = 1; /* folded taps do not stream */
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 64, 0, 0), CLS_OK);
-    assert_int_equal(config.rows, 1);
-    cls_kernel_config_free(&config);
-    /* stream_min_taps (PoCL's record: 26): smaller masks get one output per work-item. */
-    cls_generation_policy policy = cls_generation_policy_default();
-    policy.stream_min_taps = 26;
-    static float ones[49];
-    for (unsigned k = 0; k < 49; ++k) ones[k] = 1.0f;
-    const unsigned sides[] = {3, 5, 7}, expected_rows[] = {1, 1, 64}, expected_cols[] = {1, 1, CLS_STREAM_POLICY_COLS};
-    for (unsigned k = 0; k < 3; ++k) {
-        spec = valid_spec();
-        spec.coefficients = ones;
-        spec.mask_width = spec.mask_height = sides[k];
-        spec.bake_coefficients = 1;
-        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 64, 2, &policy), CLS_OK);
-        assert_int_equal(config.rows, expected_rows[k]);
-        assert_int_equal(config.cols, expected_cols[k]);
-        /* one output per work-item: a one-row group of the default's size; streaming: the default */
-        assert_int_equal(config.group_width, expected_rows[k] == 1 ? 128 : 64);
-        assert_int_equal(config.group_height, expected_rows[k] == 1 ? 1 : 2);
-        cls_kernel_config_free(&config);
-    }
-}
 
-/* separate_min_taps (PoCL's record: 26): a rank-1 mask left to auto runs as two passes. */
-static void a_policy_separates_large_rank1_masks(void **state)
-{
-    (void)state;
-    cls_generation_policy policy = cls_generation_policy_default();
-    policy.separate_min_taps = 26;
-    static float rank1[49], random7[49], rank1_5[25];
-    const float row[7] = {1, 3, 6, 8, 6, 3, 1};
-    for (unsigned k = 0; k < 49; ++k) {
-        rank1[k] = row[k % 7] * row[k / 7];
-        random7[k] = (float)((k * 37) % 11) - 5.0f;
-    }
-    for (unsigned k = 0; k < 25; ++k) rank1_5[k] = row[1 + k % 5] * row[1 + k / 5];
-    const struct { const float *mask; unsigned side; cls_separable asked, expected; } cases[] = {
-        {rank1, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_TWO_PASS},
-        {random7, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE},  /* not rank 1 */
-        {rank1_5, 5, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE},  /* 25 taps: below the policy's 26 */
-        {rank1, 7, CLS_SEPARABLE_NONE, CLS_SEPARABLE_NONE},    /* the spec's own choice wins */
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec = valid_spec();
-        spec.coefficients = cases[c].mask;
-        spec.mask_width = spec.mask_height = cases[c].side;
-        spec.separable = cases[c].asked;
-        cls_kernel_config config;
-        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 64, 2, &policy), CLS_OK);
-        assert_int_equal(config.separable, cases[c].expected);
-        cls_kernel_config_free(&config);
-    }
-    cls_spec spec = valid_spec(); /* the default policy never separates */
-    spec.coefficients = rank1;
-    spec.mask_width = spec.mask_height = 7;
-    cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 8, 0, 0), CLS_OK);
-    assert_int_equal(config.separable, CLS_SEPARABLE_NONE);
-    cls_kernel_config_free(&config);
-}
 
-/* fft_min_taps: a weighted sum of that many taps or more, its method left to auto, runs by FFT
- * unless it runs as separable passes; the spec's own method wins; the default policy never. */
-static void a_policy_runs_large_masks_by_fft(void **state)
-{
-    (void)state;
-    cls_generation_policy policy = cls_generation_policy_default();
-    policy.fft_min_taps = 400;
-    policy.separate_min_taps = 26;
-    static float random21[441], random19[361], gaussian21[441];
-    for (unsigned k = 0; k < 441; ++k) {
-        random21[k] = (float)((k * 37) % 11) - 5.0f;
-        gaussian21[k] = expf(-(float)((k % 21 - 10) * (k % 21 - 10) + (k / 21 - 10) * (k / 21 - 10)) / 50.0f);
-    }
-    for (unsigned k = 0; k < 361; ++k) random19[k] = (float)((k * 37) % 11) - 5.0f;
-    const struct { const float *mask; unsigned side; cls_method asked, expected; } cases[] = {
-        {random21, 21, CLS_METHOD_AUTO, CLS_METHOD_FFT},
-        {random19, 19, CLS_METHOD_AUTO, CLS_METHOD_DIRECT},   /* 361 taps: below 400 */
-        {gaussian21, 21, CLS_METHOD_AUTO, CLS_METHOD_DIRECT}, /* rank 1: separable passes instead */
-        {random21, 21, CLS_METHOD_DIRECT, CLS_METHOD_DIRECT}, /* the spec's own choice wins */
-        {random19, 19, CLS_METHOD_FFT, CLS_METHOD_FFT},
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec = valid_spec();
-        spec.coefficients = cases[c].mask;
-        spec.mask_width = spec.mask_height = cases[c].side;
-        spec.method = cases[c].asked;
-        cls_kernel_config config;
-        assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 64, 64, 2, &policy), CLS_OK);
-        assert_int_equal(config.method, cases[c].expected);
-        assert_int_equal(config.spec.method, cases[c].expected);
-        cls_kernel_config_free(&config);
-    }
-    cls_spec asked = valid_spec(); /* a spec that asks something of a direct kernel keeps it */
-    asked.coefficients = random21;
-    asked.mask_width = asked.mask_height = 21;
-    asked.rows_per_item = 16;
-    cls_kernel_config direct;
-    assert_int_equal(cls_kernel_config_init_policy(&direct, &asked, 32, 64, 64, 2, &policy), CLS_OK);
-    assert_int_equal(direct.method, CLS_METHOD_DIRECT);
-    cls_kernel_config_free(&direct);
-    cls_spec spec = valid_spec(); /* the default policy never runs by FFT */
-    spec.coefficients = random21;
-    spec.mask_width = spec.mask_height = 21;
-    cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 8, 0, 0), CLS_OK);
-    assert_int_equal(config.method, CLS_METHOD_DIRECT);
-    cls_kernel_config_free(&config);
-}
 
 static void key_ignores_what_does_not_change_the_kernel(void **state)
 {
@@ -475,12 +250,6 @@ int main(void)
         cmocka_unit_test(key_changes_with_every_variant),
         cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
-        cmocka_unit_test(default_rows_apply_where_coarsening_can),
-        cmocka_unit_test(a_policy_separates_large_rank1_masks),
-        cmocka_unit_test(a_policy_runs_large_masks_by_fft),
-        cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
-        cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
-        cmocka_unit_test(blocks_cut_to_three_rows_stream),
         cmocka_unit_test(compute_bound_register_blocks_take_a_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

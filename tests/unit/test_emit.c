@@ -203,7 +203,7 @@ static char *generate_window(unsigned size, unsigned rows, unsigned cols, int un
     spec.rows_per_item = rows;
     spec.cols_per_item = cols;
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 1, 32, 4), CLS_OK);
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_OK);
     config.unaligned_input = unaligned_input;
     char *source = cls_emit_source(&config);
     assert_non_null(source);
@@ -334,10 +334,10 @@ static void body_apart_has_four_regions(void **state)
     spec.coefficients = mask;
     spec.bake_coefficients = 1;
     spec.border = CLS_BORDER_MIRROR101;
-    cls_generation_policy policy = cls_generation_policy_default();
-    policy.border_groups_fold_fully = 1;
+    cls_generation_limits limits = cls_generation_limits_default();
+    limits.border_groups_fold_fully = 1;
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init_policy(&config, &spec, 32, 1, 0, 0, &policy), CLS_OK);
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
     char *source = cls_emit_source(&config);
     assert_non_null(source);
     assert_null(strstr(source, "border_any"));

@@ -356,7 +356,7 @@ static void staged_sources_and_one_kernel_refusals(void **state)
     free(combine);
     /* one kernel cannot run stages */
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, 1, 0, 0), CLS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "runs in stages"));
     /* the undefined border: the stages run with clamp, the run writes the interior only */
     spec.border = CLS_BORDER_UNDEFINED;

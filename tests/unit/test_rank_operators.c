@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "body_check.h"
-#include "generator.h"
+#include "policy.h"
 #include "rank_bodies.h"
 
 static void footprint_shapes(void **state)

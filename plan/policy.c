@@ -1,0 +1,183 @@
+/* policy.c — `auto`'s policy for one kernel (policy.h): from a device record's policy, the spec
+ * with its method, separability, blocks, streaming and group shape decided. Each rule carries the
+ * measurements behind it. */
+#include "policy.h"
+
+#include "body_check.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+cls_kernel_policy cls_kernel_policy_default(void)
+{
+    return (cls_kernel_policy){.rows = 1, .block_budget = CLS_BLOCK_BUDGET, .stream_rows = CLS_STREAM_POLICY_ROWS,
+                               .stream_cols = CLS_STREAM_POLICY_COLS, .stream_below_rows = CLS_STREAM_BELOW_ROWS,
+                               .limits = cls_generation_limits_default()};
+}
+
+/* What the rules read of the spec as they decide it: its mask's values and what is decided so far. */
+typedef struct kernel {
+    const cls_spec *spec;
+    const float *values; /* every mask, -0 as +0 */
+    unsigned masks;
+    cls_separable separable;
+    cls_input_path input_path;
+} kernel;
+
+/* The multiply-adds of every mask for one output: literals skip the zero taps, the other storages
+ * compute every tap. */
+static size_t computed_taps(const kernel *k)
+{
+    const size_t all = (size_t)k->masks * k->spec->mask_width * k->spec->mask_height;
+    if (k->spec->bake_coefficients != CLS_COEFFICIENTS_LITERALS) return all;
+    size_t taps = 0;
+    for (size_t t = 0; t < all; ++t) taps += k->values[t] != 0.0f;
+    return taps;
+}
+
+/* How the policy separates the mask, left to auto: as two passes, one rank-1 weighted sum of at
+ * least separate_min_taps taps, in a border mode the passes take, reading global memory (on PoCL,
+ * 2 cores, 2048x2048: Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25 379 ->
+ * 67; 3x3 and 5x5 masks no faster); as low-rank pairs under the same conditions where the mask, of
+ * at least low_rank_min_taps taps, has a rank r (2 to CLS_LOW_RANK_MAX) that makes r (W + H) taps
+ * less than W H (a 17x17 difference of Gaussians ran slower so on PoCL, 118 ms against 97 direct
+ * at 2048x2048, and on an H200, 321 µs against 294 at 4096x4096: no record sets it); else not.
+ * The quick kernel of the first-result goal separates as well, so its sums stay those of the
+ * specialized kernel. */
+static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
+{
+    const cls_spec *s = k->spec;
+    const unsigned w = s->mask_width, h = s->mask_height, taps = w * h;
+    if (!p->separate_min_taps || taps < p->separate_min_taps || s->body || k->masks > 1 || s->epilogue ||
+        s->border == CLS_BORDER_UNDEFINED || s->fold_equal_taps || s->rows_per_item > 1 || s->cols_per_item > 1 ||
+        (s->input_path != CLS_INPUT_AUTO && s->input_path != CLS_INPUT_GLOBAL))
+        return CLS_SEPARABLE_NONE;
+    float *row = malloc(sizeof(float) * w * CLS_LOW_RANK_MAX), *column = malloc(sizeof(float) * h * CLS_LOW_RANK_MAX);
+    cls_separable separable = CLS_SEPARABLE_NONE;
+    /* a mask that does not separate is no error here (the message it leaves is never read) */
+    if (row && column && cls_mask_separate(k->values, w, h, row, column) == CLS_OK) {
+        separable = CLS_SEPARABLE_TWO_PASS;
+    } else if (row && column && p->low_rank_min_taps && taps >= p->low_rank_min_taps) {
+        double residual;
+        const unsigned rank = cls_mask_low_rank(k->values, w, h, row, column, &residual);
+        if (rank >= 2 && rank * (w + h) < taps) separable = CLS_SEPARABLE_LOW_RANK;
+    }
+    free(row);
+    free(column);
+    return separable;
+}
+
+/* Whether the policy runs the weighted sum, its method left to auto, by FFT: one mask of at least
+ * fft_min_taps taps that does not run as separable passes (those cost W + H a pixel, less than
+ * the FFT's few transforms for the sizes CLS_MAX_MASK allows), and whose spec asks nothing of a
+ * direct kernel (a partition, work-group shape, outputs per work-item, input path or folded taps:
+ * the spec's own choices win). */
+static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
+{
+    const cls_spec *s = k->spec;
+    const unsigned taps = s->mask_width * s->mask_height;
+    const int direct_asked = s->partition != CLS_PARTITION_AUTO || s->group_width || s->group_height ||
+                             s->rows_per_item || s->cols_per_item || s->input_path != CLS_INPUT_AUTO ||
+                             s->fold_equal_taps;
+    return p->fft_min_taps && taps >= p->fft_min_taps && !s->body && k->masks == 1 && !s->epilogue &&
+           k->separable == CLS_SEPARABLE_NONE && !direct_asked;
+}
+
+/* Rows and columns per work-item (*rows, *cols) where the spec leaves them to auto. */
+static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows, unsigned *cols)
+{
+    const cls_spec *s = k->spec;
+    const size_t taps = computed_taps(k);
+    /* A streaming policy leaves small masks at one output per work-item: on PoCL (2 cores, f32
+     * 2048x2048, 128x1 groups) a Gaussian 3x3 took 1.5-1.8 ms against 4.9 streaming 64 rows x 4
+     * columns, 5x5 3.2 against 6.9; a random 7x7 9.9 against 8.9, 9x9 19-21 against 11.7. */
+    const int small_for_streaming = p->rows >= CLS_STREAM_MIN_ROWS && taps < p->stream_min_taps;
+    /* auto coarsens where coarsening is possible: a built-in weighted sum in one kernel. */
+    const int can_coarsen = !s->body && s->border != CLS_BORDER_UNDEFINED && k->separable != CLS_SEPARABLE_TWO_PASS &&
+                            k->separable != CLS_SEPARABLE_LOW_RANK && !small_for_streaming;
+    *rows = s->rows_per_item ? s->rows_per_item : can_coarsen && p->rows ? p->rows : 1;
+    /* An operator body over at most 25 pixels takes the device's rows too, where it coarsens
+     * without streaming (NVIDIA): one call of the body per output, the calls sharing their loads;
+     * as long as the unrolled calls stay within CLS_BODY_BLOCK_BYTES of body text. H200, f32
+     * 4096x4096: median 3x3 129 -> 65 µs at 8 rows (its fastest kernel built in 2.2 s, not
+     * 0.4), minimum 3x3 81 -> 45, 5x5 110 -> 61. A body that writes a column of outputs itself
+     * (OUT_AT) is called once per column, so only its own length counts (it is assumed to walk
+     * its rows rather than repeat its text per row): the 3x3 median and the 5x5 rectangle's
+     * ranks, by sorted rows whose sorts (and merges) the column shares; the 3x3 median so took
+     * 53 us instead of 65. The 25-pixel bound holds for those too. The 13x13 bilateral filter
+     * gains nothing and stays at one row (its body is too long), as PoCL does (no rows there). */
+    if (!s->rows_per_item && s->body && s->border != CLS_BORDER_UNDEFINED && p->rows > 1 &&
+        p->rows < CLS_STREAM_MIN_ROWS && s->mask_width * s->mask_height <= 25 &&
+        (cls_body_writes_rows(s->body) ? 1 : p->rows) * strlen(s->body) <= CLS_BODY_BLOCK_BYTES)
+        *rows = p->rows;
+    /* A streaming policy streams where streaming applies, else keeps one row. */
+    const int can_stream = k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE && !s->fold_equal_taps;
+    if (!s->rows_per_item && *rows >= CLS_STREAM_MIN_ROWS && !can_stream) *rows = 1;
+    /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
+     * vector loads when the half width is even), and as many rows as keep the block's unrolled
+     * multiply-adds within the block budget; where it streams, stream_cols columns. */
+    const int blocks = can_coarsen && p->rows > 1 && s->bake_coefficients && !s->body &&
+                       k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE;
+    *cols = s->cols_per_item ? s->cols_per_item : blocks ? (*rows >= CLS_STREAM_MIN_ROWS ? p->stream_cols : 2) : 1;
+    if (blocks && !s->rows_per_item && *rows < CLS_STREAM_MIN_ROWS)
+        while (*rows > 1 && taps * *rows * *cols > p->block_budget) --*rows;
+    /* Blocks that the budget cuts to stream_below_rows rows or fewer stream instead, where one
+     * input row's multiply-adds still unroll in every region. */
+    if (blocks && can_stream && !s->rows_per_item && !s->cols_per_item && *rows <= p->stream_below_rows &&
+        taps * p->stream_cols <= p->limits.unroll_limit) {
+        *rows = p->stream_rows;
+        *cols = p->stream_cols;
+    }
+}
+
+cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
+{
+    cls_status status = cls_spec_validate(spec);
+    if (status != CLS_OK) return status;
+    kernel k = {.spec = spec, .masks = spec->mask_count ? spec->mask_count : 1};
+    float *values = cls_spec_mask_values(spec, k.masks);
+    if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
+    k.values = values;
+    k.separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
+                  : spec->method == CLS_METHOD_FFT     ? CLS_SEPARABLE_NONE
+                                                       : separates(p, &k);
+    k.input_path = spec->input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL : spec->input_path;
+    *resolved = *spec;
+    resolved->separable = k.separable;
+    resolved->method = spec->method != CLS_METHOD_AUTO ? spec->method
+                       : runs_by_fft(p, &k)           ? CLS_METHOD_FFT
+                                                      : CLS_METHOD_DIRECT;
+    resolved->input_path = k.input_path;
+    if (spec->partition == CLS_PARTITION_AUTO) resolved->partition = CLS_PARTITION_ISP_BLOCK;
+    unsigned rows, cols;
+    block_of(p, &k, &rows, &cols);
+    free(values);
+    resolved->rows_per_item = rows;
+    resolved->cols_per_item = cols;
+    unsigned width = spec->group_width ? spec->group_width : p->group_width ? p->group_width : CLS_FALLBACK_GROUP_WIDTH;
+    unsigned height =
+        spec->group_height ? spec->group_height : p->group_height ? p->group_height : CLS_FALLBACK_GROUP_HEIGHT;
+    /* Under a streaming policy, a kernel left at one output per work-item takes a one-row group of
+     * the default's size: what PoCL's work-group vectorizer turns into SIMD loads along the row
+     * (Gaussian 3x3, 2048x2048: 1.5-1.8 ms in 128x1 groups, 2.2-2.5 in 64x2; streaming kernels
+     * keep 64x2: random 25x25 364 ms against 436 in 128x1). */
+    if (p->rows >= CLS_STREAM_MIN_ROWS && rows == 1 && cols == 1 && !spec->group_width && !spec->group_height) {
+        width *= height;
+        height = 1;
+    }
+    resolved->group_width = width;
+    resolved->group_height = height;
+    return CLS_OK;
+}
+
+cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_spec *spec, cls_kernel_config *config)
+{
+    cls_spec resolved;
+    const cls_status status = cls_policy_resolve(policy, spec, &resolved);
+    if (status != CLS_OK) {
+        memset(config, 0, sizeof *config);
+        return status;
+    }
+    return cls_kernel_config_init(config, &resolved, policy->simd_width, &policy->limits);
+}

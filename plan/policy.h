@@ -1,0 +1,64 @@
+/* policy.h — `auto`'s policy for one kernel (policy.c): what a device's record says about the
+ * knobs a spec leaves to auto, and the spec with those knobs decided, which the generator applies
+ * (cls_kernel_config_init) without deciding anything itself. The tuning results and the models
+ * (planner.h) choose partition, input path, shape and blocks first; the policy decides what they
+ * leave: method, separability, rows and columns per work-item, streaming and the group shape. */
+#ifndef CLS_POLICY_H
+#define CLS_POLICY_H
+
+#include "generator.h"
+
+/* The columns per work-item of a baked sum read from global memory where the policy streams. */
+#define CLS_STREAM_POLICY_COLS 4u
+/* A block policy (NVIDIA's) streams CLS_STREAM_POLICY_ROWS rows instead of blocks that
+ * CLS_BLOCK_BUDGET cuts to CLS_STREAM_BELOW_ROWS rows or fewer (random 15x15 to 17x17 masks), while
+ * one input row's multiply-adds unroll in every region (CLS_UNROLL_LIMIT: rolled border regions
+ * took the window's sums out of registers, 542-605 us at 13x13). On an H100 (random masks, 4096^2)
+ * 15x15 took 189-207 us streaming against 218-228 with 3 x 2 blocks, 17x17 297 against 390 with
+ * 1 x 2 blocks (clamp). */
+#define CLS_STREAM_POLICY_ROWS 64u
+#define CLS_STREAM_BELOW_ROWS 3u
+/* Baked multiply-adds per work-item (non-zero taps x masks x rows x columns) within which the
+ * policy gives a work-item as many output rows as fit (up to the record's): the unroll limit, past
+ * which the border regions roll and the kernel gets slower. H100, random masks, 2 columns, isp-warp
+ * 32x4, 4096^2: 9x9 with 8 rows (1,296) 78-80 us against 6 rows 80-82; 13x13 with 4 rows (1,352)
+ * 130-139 against 3 rows 135-144, with 5 rows (1,690, past the limit unrolled) 131-138. */
+#ifndef CLS_BLOCK_BUDGET
+#define CLS_BLOCK_BUDGET CLS_UNROLL_LIMIT
+#endif
+/* The body text (bytes) a block of rows of an operator body may unroll: rows x body length. */
+#define CLS_BODY_BLOCK_BYTES 16384
+
+/* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
+ * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
+ * separate_min_taps, fft_min_taps, low_rank_min_taps; docs/device-db.md) and about the generated
+ * code (limits). Zero thresholds mean never. */
+typedef struct cls_kernel_policy {
+    unsigned simd_width;                /* the device's (0: the generator's fallback) */
+    unsigned rows;                      /* output rows a work-item takes where it coarsens; 16 or
+                                         * more (CLS_STREAM_MIN_ROWS): the policy streams */
+    unsigned group_width, group_height; /* the default work-group (0: the generator's fallback) */
+    unsigned block_budget;              /* CLS_BLOCK_BUDGET */
+    unsigned stream_rows, stream_cols;  /* CLS_STREAM_POLICY_ROWS, _COLS */
+    unsigned stream_below_rows;         /* CLS_STREAM_BELOW_ROWS */
+    unsigned stream_min_taps;   /* a streaming policy streams masks of at least this many computed
+                                 * taps; smaller ones get one output per work-item (0: every mask) */
+    unsigned separate_min_taps; /* a rank-1 mask of at least this many taps runs as two passes */
+    unsigned fft_min_taps;      /* a weighted sum of at least this many taps that does not run as
+                                 * separable passes runs by FFT */
+    unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps
+                                 * runs as low-rank pairs where they save taps */
+    cls_generation_limits limits;
+} cls_kernel_policy;
+
+/* The policy of a device without a record: one row, the generator's fallback group, never
+ * separating, streaming or going by FFT. */
+cls_kernel_policy cls_kernel_policy_default(void);
+/* *resolved = spec with every knob it leaves to auto decided by the policy (separable, method,
+ * input path, partition, group shape, rows and columns per work-item); what the spec sets stays.
+ * Validates the spec first. Pointers in *resolved are spec's. */
+cls_status cls_policy_resolve(const cls_kernel_policy *policy, const cls_spec *spec, cls_spec *resolved);
+/* The generator's configuration of the spec resolved by the policy (freed by the caller). */
+cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_spec *spec, cls_kernel_config *config);
+
+#endif
