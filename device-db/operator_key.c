@@ -34,13 +34,14 @@ static void describe(strbuf *out, const cls_spec *s, unsigned masks, const float
     const cls_separable separable = s->separable == CLS_SEPARABLE_AUTO ? CLS_SEPARABLE_NONE : s->separable;
     strbuf_printf(out, "operator-v%d;mask=%ux%u;masks=%u;border=%s", CLS_TUNING_KEY_FORMAT, s->mask_width,
                   s->mask_height, masks, cls_border_name(s->border));
+    if (cls_mask_depth(s) > 1) strbuf_printf(out, ";depth=%u", s->mask_depth);
     if (s->border == CLS_BORDER_CONSTANT) strbuf_printf(out, ";value=%08x", float_bits(s->border_value));
     strbuf_printf(out, ";in=%s;out=%s;separable=%s;coefficients=%s", cls_pixel_type_name(s->input_type),
                   cls_pixel_type_name(s->output_type), cls_separable_name(separable),
                   coefficients_name(s->bake_coefficients));
     if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         strbuf_append(out, s->fold_equal_taps ? ";folded;values=" : ";values=");
-        for (unsigned k = 0; k < s->mask_width * s->mask_height * masks; ++k)
+        for (unsigned k = 0; k < s->mask_width * s->mask_height * cls_mask_depth(s) * masks; ++k)
             strbuf_printf(out, "%08x", float_bits(values[k]));
     }
     if (s->region_code != CLS_REGION_CODE_AUTO) strbuf_printf(out, ";region-code=%d", (int)s->region_code);

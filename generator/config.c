@@ -79,7 +79,7 @@ int cls_kernel_literal_coefficients(const cls_kernel_config *config)
 static size_t computed_taps(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
-    const size_t all = (size_t)config->masks * s->mask_width * s->mask_height;
+    const size_t all = (size_t)config->masks * s->mask_width * s->mask_height * cls_mask_depth(s);
     if (!cls_kernel_literal_coefficients(config)) return all;
     size_t taps = 0;
     for (size_t k = 0; k < all; ++k) taps += config->coefficients[k] != 0.0f;
@@ -137,7 +137,7 @@ static size_t multiply_adds(const cls_kernel_config *config)
 
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 {
-    const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
+    const int capped = !config->spec.body && cls_mask_depth(&config->spec) == 1 && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
                        multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;
     return capped ? config->limits.register_cap : 0;
@@ -174,7 +174,7 @@ cls_generation_limits cls_generation_limits_default(void)
 
 float *cls_spec_mask_values(const cls_spec *spec, unsigned masks)
 {
-    const size_t taps = (size_t)spec->mask_width * spec->mask_height * masks;
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height * cls_mask_depth(spec) * masks;
     float *values = malloc(taps * sizeof *values);
     for (size_t k = 0; values && k < taps; ++k) {
         const float value = spec->coefficients ? spec->coefficients[k]
@@ -259,6 +259,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   cls_partition_name(config->partition), config->group_width,
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));
+    if (cls_mask_depth(spec) > 1) strbuf_printf(&key, ";depth=%u", spec->mask_depth);
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);
@@ -272,7 +273,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (spec->epilogue) strbuf_printf(&key, ";epilogue=%zu:%s", strlen(spec->epilogue), spec->epilogue);
     if (spec->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         strbuf_append(&key, spec->fold_equal_taps ? ";mask-baked-folded=" : ";mask-baked=");
-        for (unsigned k = 0; k < spec->mask_width * spec->mask_height * config->masks; ++k)
+        for (unsigned k = 0; k < spec->mask_width * spec->mask_height * cls_mask_depth(spec) * config->masks; ++k)
             strbuf_printf(&key, "%08x", (unsigned)float_bits(config->coefficients[k]));
     } else {
         strbuf_append(&key, spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT ? ";mask-argument" : ";mask-runtime");

@@ -158,6 +158,15 @@ cls_generation_limits cls_generation_limits_default(void);
 /* The spec's coefficients as one array, every mask one after another (from the row and column
  * vectors where it gives those), -0 as +0 (they give the same kernel); NULL when out of memory. */
 float *cls_spec_mask_values(const cls_spec *spec, unsigned masks);
+/* The mask's depth: mask_depth, or 1 for a 2-D mask (0 or 1). */
+unsigned cls_mask_depth(const cls_spec *spec);
+/* The OpenCL C source of a volume's weighted sum (emit_volume.c; cls_emit_source gives it for a
+ * configuration whose mask has depth). Its arguments are its own: input, input_offset,
+ * input_pitch, input_slice_pitch, output, output_offset, output_pitch, output_slice_pitch, width,
+ * height, depth, roi (x0, y0, x1, y1), roi_z (z0, z1), mask, border_value (offsets and pitches in
+ * elements); a 2-D grid of work-items over the region's columns and rows, a third dimension over
+ * its blocks of rows_per_item slices. */
+char *cls_emit_volume_source(const cls_kernel_config *config);
 void cls_kernel_config_free(cls_kernel_config *config);
 
 /* The canonical key: the same for every spec that yields the same kernel (malloc'd, NULL on OOM). */

@@ -194,3 +194,8 @@ size_t cls_pixel_size(cls_pixel_type type)
     }
     return 0;
 }
+
+unsigned cls_mask_depth(const cls_spec *spec)
+{
+    return spec->mask_depth > 1 ? spec->mask_depth : 1;
+}

@@ -52,6 +52,29 @@ static cls_status check_mask_side(const char *what, unsigned size)
     return CLS_OK;
 }
 
+/* A volume's mask (depth above 1) is one built-in weighted sum walked down z: what it does not
+ * take is named. */
+static cls_status check_volume(const cls_spec *spec, unsigned masks)
+{
+    const unsigned depth = spec->mask_depth;
+    if (depth <= 1) return CLS_OK;
+    const char *refused = spec->body                     ? "an operator body"
+                          : spec->epilogue               ? "an epilogue"
+                          : masks > 1                    ? "several masks"
+                          : spec->row_coefficients       ? "row and column vectors (give the whole mask)"
+                          : spec->separable > CLS_SEPARABLE_NONE ? "separable passes"
+                          : spec->method == CLS_METHOD_FFT ? "the FFT method"
+                          : spec->fold_equal_taps        ? "tap folding"
+                          : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
+                              ? "the local or image input path"
+                          : spec->cols_per_item > 1 ? "several columns per work-item"
+                                                    : NULL;
+    if (refused)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it takes "
+                        "no %s", depth, refused);
+    return CLS_OK;
+}
+
 /* An epilogue is one expression of r0..r3, pasted into a statement and into the source's header
  * comment: nothing that could end either. */
 static cls_status check_epilogue(const char *epilogue)
@@ -152,6 +175,10 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     status = check_mask_side("width", spec->mask_width);
     if (status == CLS_OK) status = check_mask_side("height", spec->mask_height);
     if (status != CLS_OK) return status;
+    if (spec->mask_depth > CLS_MAX_MASK_DEPTH || (spec->mask_depth > 1 && spec->mask_depth % 2 == 0))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "mask depth %u is invalid: it must be odd and between 1 and %d",
+                        spec->mask_depth, CLS_MAX_MASK_DEPTH);
+    const unsigned depth = spec->mask_depth > 1 ? spec->mask_depth : 1;
     if ((spec->row_coefficients == NULL) != (spec->column_coefficients == NULL))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "give both row and column coefficients, or neither");
     const unsigned masks = spec->mask_count ? spec->mask_count : 1;
@@ -168,7 +195,8 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if (!spec->coefficients && !spec->row_coefficients)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "mask coefficients are missing (NULL)");
     if (spec->coefficients) {
-        status = check_finite("mask coefficient", spec->coefficients, spec->mask_width, spec->mask_height, masks);
+        status = check_finite("mask coefficient", spec->coefficients, spec->mask_width, spec->mask_height,
+                              masks * depth);
         if (status != CLS_OK) return status;
     }
     if ((unsigned)spec->border > CLS_BORDER_CONSTANT)
@@ -202,7 +230,8 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
                         spec->rows_per_item);
     if (spec->cols_per_item && !cls_cols_per_item_valid(spec->cols_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);
-    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && spec->border == CLS_BORDER_UNDEFINED)
+    if ((status = check_volume(spec, masks)) != CLS_OK) return status;
+    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && spec->border == CLS_BORDER_UNDEFINED && depth == 1)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "several rows or columns per work-item need a border mode other than undefined");
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && spec->body)

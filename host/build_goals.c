@@ -59,7 +59,8 @@ static cls_spec quick_spec(const cls_spec *spec)
  * ran at half the literals' speed: there the literals are built. */
 static int argument_preferred(const cls_context *context, const cls_spec *spec)
 {
-    const size_t bytes = sizeof(float) * spec->mask_width * spec->mask_height * (spec->mask_count ? spec->mask_count : 1);
+    const size_t bytes = sizeof(float) * spec->mask_width * spec->mask_height * cls_mask_depth(spec) *
+                         (spec->mask_count ? spec->mask_count : 1);
     return context->caps.type == CLS_DEVICE_GPU && spec->bake_coefficients == CLS_COEFFICIENTS_LITERALS &&
            !spec->fold_equal_taps && !spec->body && spec->coefficients &&
            (spec->separable == CLS_SEPARABLE_AUTO || spec->separable == CLS_SEPARABLE_NONE) &&

@@ -139,6 +139,18 @@ static cls_status create_low_rank(cls_filter *filter)
     return filter->source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
+/* A volume's weighted sum: its kernel walking down z. */
+static cls_status create_volume(cls_filter *filter)
+{
+    filter->source = cls_emit_volume_source(&filter->config);
+    if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    cls_volume_work *work = NULL;
+    const cls_status status =
+        cls_volume_work_create(filter->context, &filter->config, filter->source, &work, &filter->build_info);
+    if (status == CLS_OK) filter->work_ops = &cls_volume_work_ops, filter->work = work;
+    return status;
+}
+
 /* Every other variant: one generated kernel. */
 static cls_status create_one_kernel(cls_filter *filter)
 {
@@ -174,6 +186,8 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
         status = create_two_pass(filter);
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_LOW_RANK)
         status = create_low_rank(filter);
+    else if (status == CLS_OK && cls_mask_depth(&filter->config.spec) > 1)
+        status = create_volume(filter);
     else if (status == CLS_OK)
         status = create_one_kernel(filter);
     if (status != CLS_OK) {
@@ -345,6 +359,46 @@ cls_status cls_image_desc_read(const cls_image_desc *image, cls_image_desc *copy
     return cls_struct_read(&cls_image_desc_layout, image, copy);
 }
 
+/* The slices of a volume: their pitches (k: input, output), the bytes the buffers need, and the
+ * slices computed. An image (depth 0 or 1) is one slice. */
+static cls_status resolve_slices(const cls_filter *filter, const cls_image_desc *image, const size_t row[2],
+                                 cls_resolved_image *r)
+{
+    const size_t depth = image->depth ? image->depth : 1;
+    if (depth > 1 && cls_mask_depth(&filter->config.spec) == 1)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the image is a volume of %zu slices and the filter's mask is 2-D: give the mask a depth "
+                        "(cls_spec.mask_depth) or filter the slices one by one", depth);
+    if (depth > INT_MAX / 2)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "volume depth %zu is too large (at most %d)", depth, INT_MAX / 2);
+    const int whole = image->roi_depth == 0;
+    if (whole ? image->roi_z != 0 : image->roi_z >= depth || image->roi_depth > depth - image->roi_z)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the region of interest's slices %zu to %zu leave the %zu slices",
+                        image->roi_z, image->roi_z + image->roi_depth, depth);
+    r->depth = (unsigned)depth;
+    r->roi_z = (unsigned)image->roi_z;
+    r->roi_depth = whole ? (unsigned)depth : (unsigned)image->roi_depth;
+    const size_t given[2] = {image->input_slice_pitch, image->output_slice_pitch};
+    static const char *const names[2] = {"input", "output"};
+    for (int k = 0; k < 2; ++k) {
+        const size_t size = cls_pixel_size(k ? filter->config.spec.output_type : filter->config.spec.input_type);
+        size_t slice; /* the bytes of one slice's rows */
+        if (!multiply_add(r->pitch[k], image->height - 1, row[k], &slice))
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image does not fit in memory addresses", names[k]);
+        if (given[k] && (given[k] < slice || given[k] % size))
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                            "%s slice pitch %zu bytes is smaller than a slice (%zu bytes) or not a whole number of "
+                            "%zu-byte pixels", names[k], given[k], slice, size);
+        if (!given[k] && !multiply_add(r->pitch[k], image->height, 0, &r->slice_pitch[k]))
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image does not fit in memory addresses", names[k]);
+        if (given[k]) r->slice_pitch[k] = given[k];
+        size_t end;
+        if (!multiply_add(r->slice_pitch[k], depth - 1, slice, &end) || !multiply_add(1, end, r->offset[k], &r->bytes[k]))
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image does not fit in memory addresses", names[k]);
+    }
+    return CLS_OK;
+}
+
 static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *image, cls_resolved_image *r)
 {
     if (image->width == 0 || image->height == 0)
@@ -356,12 +410,12 @@ static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *
     const size_t sizes[2] = {cls_pixel_size(spec->input_type), cls_pixel_size(spec->output_type)};
     const size_t pitches[2] = {image->input_row_pitch, image->output_row_pitch};
     const size_t offsets[2] = {image->input_offset, image->output_offset};
+    const size_t row[2] = {image->width * sizes[0], image->width * sizes[1]};
     static const char *const names[2] = {"input", "output"};
     for (int k = 0; k < 2; ++k) {
-        const size_t row = image->width * sizes[k];
-        r->pitch[k] = pitches[k] ? pitches[k] : row;
+        r->pitch[k] = pitches[k] ? pitches[k] : row[k];
         r->offset[k] = offsets[k];
-        if (r->pitch[k] < row)
+        if (r->pitch[k] < row[k])
             return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                             "%s row pitch %zu bytes is smaller than a row (%zu pixels of %zu bytes)",
                             names[k], r->pitch[k], image->width, sizes[k]);
@@ -373,10 +427,9 @@ static cls_status resolve_image(const cls_filter *filter, const cls_image_desc *
             return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                             "%s offset %zu bytes is not a whole number of %zu-byte pixels (or too large)",
                             names[k], r->offset[k], sizes[k]);
-        size_t end;
-        if (!multiply_add(r->pitch[k], image->height - 1, row, &end) || !multiply_add(1, end, r->offset[k], &r->bytes[k]))
-            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image does not fit in memory addresses", names[k]);
     }
+    cls_status status = resolve_slices(filter, image, row, r);
+    if (status != CLS_OK) return status;
     const int whole = image->roi_width == 0 && image->roi_height == 0;
     cls_launch_geometry *g = &r->geometry;
     g->width = (unsigned)image->width;
@@ -486,16 +539,19 @@ static int writes_every_byte(const cls_filter *filter, const cls_resolved_image 
     const cls_launch_geometry *g = &r->geometry;
     return filter->config.spec.border != CLS_BORDER_UNDEFINED && g->roi_x == 0 && g->roi_y == 0 &&
            g->roi_width == g->width && g->roi_height == g->height && r->offset[1] == 0 &&
-           r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type);
+           r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type) &&
+           r->roi_depth == r->depth && (r->depth == 1 || r->slice_pitch[1] == r->pitch[1] * g->height);
 }
 
-/* The bytes of an output that hold the region of interest's rows: [*from, *from + *bytes). A host
- * run copies only these in and out, so runs on other rows of one output may go on beside it. */
+/* The bytes of an output that hold the region of interest's rows (of a volume: from its first
+ * slice's first row to its last slice's last row): [*from, *from + *bytes). A host run copies only
+ * these in and out, so runs on other rows of one output may go on beside it. */
 static void region_rows(const cls_resolved_image *r, size_t *from, size_t *bytes)
 {
     const cls_launch_geometry *g = &r->geometry;
-    *from = r->offset[1] + (size_t)g->roi_y * r->pitch[1];
-    const size_t end = r->offset[1] + (size_t)(g->roi_y + g->roi_height) * r->pitch[1];
+    *from = r->offset[1] + (size_t)r->roi_z * r->slice_pitch[1] + (size_t)g->roi_y * r->pitch[1];
+    const size_t end = r->offset[1] + (size_t)(r->roi_z + r->roi_depth - 1) * r->slice_pitch[1] +
+                       (size_t)(g->roi_y + g->roi_height) * r->pitch[1];
     *bytes = g->roi_height == 0 || *from >= r->bytes[1] ? 0 : (end < r->bytes[1] ? end : r->bytes[1]) - *from;
 }
 

@@ -175,8 +175,10 @@ void cls_image_input_release(cls_image_input *input);
 /* A launch's image description with its defaults filled in and every size checked (filter.c). */
 typedef struct cls_resolved_image {
     size_t pitch[2], offset[2]; /* input, output: bytes */
+    size_t slice_pitch[2];      /* input, output: bytes from one slice of a volume to the next */
     size_t bytes[2];            /* the buffer bytes each needs */
     cls_launch_geometry geometry;
+    unsigned depth, roi_z, roi_depth; /* a volume's slices and those computed (1, 0, 1: an image) */
 } cls_resolved_image;
 
 /* One interface for the work a filter launches: a kernel of its own, a separable pair or an
@@ -205,10 +207,15 @@ typedef struct cls_work_ops {
  * stages (staged_filter.c), a weighted sum by FFT (fft_work.c), a low-rank mask's pairs
  * (low_rank.c). */
 extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops, cls_fft_work_ops,
-    cls_low_rank_ops;
+    cls_low_rank_ops, cls_volume_work_ops;
 
 /* The kernel of a resolved configuration (which must outlive the work) and its source: built
  * (or found in the caches), with its mask buffer; *info receives what the build reported. */
+/* A volume's weighted sum (volume_work.c): its kernel walking x, y columns down z, launched over
+ * the region's columns, rows and blocks of slices. */
+typedef struct cls_volume_work cls_volume_work;
+cls_status cls_volume_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
+                                  cls_volume_work **out, cls_build_info *info);
 typedef struct cls_kernel_work cls_kernel_work;
 cls_status cls_kernel_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
                                   cls_kernel_work **out, cls_build_info *info);

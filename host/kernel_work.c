@@ -27,7 +27,8 @@ struct cls_kernel_work {
 
 size_t cls_kernel_coefficient_bytes(const cls_kernel_config *config)
 {
-    return sizeof(float) * config->spec.mask_width * config->spec.mask_height * config->masks;
+    return sizeof(float) * config->spec.mask_width * config->spec.mask_height * cls_mask_depth(&config->spec) *
+           config->masks;
 }
 
 /* The values of the mask buffer (argument 9): every mask one after another, or for

@@ -108,6 +108,9 @@ cls_status cls_filter_run_host_spread(cls_filter *const *filters, size_t count, 
                             "takes filters of one spec, a device each", k);
     }
     const cls_spec *spec = cls_filter_spec(filters[0]);
+    if (image.depth > 1 || cls_mask_depth(spec) > 1)
+        return cls_fail(CLS_ERR_UNSUPPORTED, "a spread run splits the rows of one image: run a volume (depth %zu, "
+                        "mask depth %u) on one filter", image.depth, spec->mask_depth);
     /* packed rows and a whole region of interest spelled out, for the bands */
     if (!image.input_row_pitch) image.input_row_pitch = image.width * cls_pixel_size(spec->input_type);
     if (!image.output_row_pitch) image.output_row_pitch = image.width * cls_pixel_size(spec->output_type);

@@ -44,7 +44,8 @@ static int own_spec(cls_tier *tier, const cls_spec *spec)
 {
     tier->spec = *spec;
     tier->spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
-    const size_t taps = (size_t)spec->mask_width * spec->mask_height * (spec->mask_count ? spec->mask_count : 1);
+    const size_t taps =
+        (size_t)spec->mask_width * spec->mask_height * cls_mask_depth(spec) * (spec->mask_count ? spec->mask_count : 1);
     if (!copy_floats(&tier->coefficients, spec->coefficients, taps) ||
         !copy_floats(&tier->row, spec->row_coefficients, spec->mask_width) ||
         !copy_floats(&tier->column, spec->column_coefficients, spec->mask_height) ||

@@ -240,6 +240,8 @@ typedef enum cls_method {
 #define CLS_FFT_TOLERANCE 1e-5f
 
 #define CLS_MAX_MASK 63
+/* The largest mask depth of a volume's weighted sum. */
+#define CLS_MAX_MASK_DEPTH 31
 #define CLS_MAX_MASKS 4 /* masks (outputs) of one multi-output kernel */
 /* A mask is separable when |m(i,j) - column(j)*row(i)| <= CLS_SEPARABLE_TOLERANCE * max |m| for
  * every tap, with row and column taken through the largest coefficient. */
@@ -354,6 +356,13 @@ typedef struct cls_spec {
     cls_build_goal build_goal;
     cls_region_code region_code;
     cls_method method; /* DIRECT or FFT; AUTO: the device record's choice (cls_method above) */
+    /* A volume's mask: its depth along z, odd, 1 to CLS_MAX_MASK_DEPTH (0 or 1: a 2-D mask).
+     * coefficients then hold mask_depth slices of mask_width x mask_height, x fastest, then y,
+     * then z. A volume mask is one built-in weighted sum (no body, epilogue, second mask,
+     * separation, FFT, tap folding, local or image input path, or columns per work-item); its
+     * kernel walks each x, y column of the output down z, rows_per_item output slices a
+     * work-item (0: the device's choice). Images of any depth go through it (cls_image_desc). */
+    unsigned mask_depth;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
@@ -450,6 +459,13 @@ typedef struct cls_image_desc {
     size_t input_row_pitch, output_row_pitch;
     size_t input_offset, output_offset;
     size_t roi_x, roi_y, roi_width, roi_height;
+    /* A volume: depth slices of width x height (0 or 1: one image), each slice starting its
+     * slice pitch in bytes after the one before (0: row pitch x height), and the region of
+     * interest's slices [roi_z, roi_z + roi_depth) (roi_depth 0: every slice, roi_z 0). Only a
+     * filter of a volume mask (cls_spec.mask_depth) takes depth above 1. */
+    size_t depth;
+    size_t input_slice_pitch, output_slice_pitch;
+    size_t roi_z, roi_depth;
 } cls_image_desc;
 /* The start of a designated initializer of a cls_image_desc:
  * const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H}; */

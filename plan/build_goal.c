@@ -24,7 +24,7 @@ static costs type_defaults(cls_device_type type)
 /* The taps a work-item computes: a mask that runs as row and column passes computes W + H. */
 static double computed_taps(const cls_planner *planner, const cls_spec *spec)
 {
-    const double count = spec->mask_count ? spec->mask_count : 1;
+    const double count = (spec->mask_count ? spec->mask_count : 1) * (double)cls_mask_depth(spec);
     cls_kernel_config config;
     if (cls_plan_policy(planner, spec, &config) == CLS_OK) {
         const int separable = config.separable != CLS_SEPARABLE_NONE;

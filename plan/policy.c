@@ -11,7 +11,7 @@
 
 cls_kernel_policy cls_kernel_policy_default(void)
 {
-    return (cls_kernel_policy){.rows = 1, .block_budget = CLS_BLOCK_BUDGET, .stream_rows = CLS_STREAM_POLICY_ROWS,
+    return (cls_kernel_policy){.rows = 1, .volume_slices = CLS_VOLUME_SLICES, .block_budget = CLS_BLOCK_BUDGET, .stream_rows = CLS_STREAM_POLICY_ROWS,
                                .stream_cols = CLS_STREAM_POLICY_COLS, .stream_below_rows = CLS_STREAM_BELOW_ROWS,
                                .limits = cls_generation_limits_default()};
 }
@@ -131,10 +131,35 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
     }
 }
 
+/* A volume's mask: one weighted sum read from global memory, its work-items walking volume_slices
+ * output slices down z each, in the record's group (one row of it where the record streams: PoCL
+ * vectorizes along x); coefficients asked for as a kernel argument come from the buffer (a
+ * volume's mask outgrows the argument space). */
+static void resolve_volume(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
+{
+    *resolved = *spec;
+    resolved->separable = CLS_SEPARABLE_NONE;
+    resolved->method = CLS_METHOD_DIRECT;
+    resolved->input_path = CLS_INPUT_GLOBAL;
+    if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) resolved->bake_coefficients = CLS_COEFFICIENTS_BUFFER;
+    if (spec->partition == CLS_PARTITION_AUTO) resolved->partition = CLS_PARTITION_ISP_BLOCK;
+    resolved->rows_per_item = spec->rows_per_item ? spec->rows_per_item : p->volume_slices;
+    resolved->cols_per_item = 1;
+    if (!spec->group_width) {
+        resolved->group_width = p->group_width ? p->group_width : CLS_FALLBACK_GROUP_WIDTH;
+        resolved->group_height = p->group_height ? p->group_height : CLS_FALLBACK_GROUP_HEIGHT;
+        if (p->rows >= CLS_STREAM_MIN_ROWS) resolved->group_width *= resolved->group_height, resolved->group_height = 1;
+    }
+}
+
 cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
 {
     cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
+    if (cls_mask_depth(spec) > 1) {
+        resolve_volume(p, spec, resolved);
+        return CLS_OK;
+    }
     kernel k = {.spec = spec, .masks = spec->mask_count ? spec->mask_count : 1};
     float *values = cls_spec_mask_values(spec, k.masks);
     if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");

@@ -29,6 +29,12 @@
 /* The body text (bytes) a block of rows of an operator body may unroll: rows x body length. */
 #define CLS_BODY_BLOCK_BYTES 16384
 
+/* Output slices per work-item of a volume's weighted sum: the partial sums of MASK_D - 1 slices
+ * before the block are computed and dropped, so each input slice is read (32 + D - 1) / 32 times
+ * per column (3x3x3: 1.06, 9x9x9: 1.25), while a 512-slice volume still has 16 blocks of
+ * work-items along z. */
+#define CLS_VOLUME_SLICES 32u
+
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
  * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
  * separate_min_taps, fft_min_taps, low_rank_min_taps; docs/device-db.md) and about the generated
@@ -48,6 +54,8 @@ typedef struct cls_kernel_policy {
                                  * separable passes runs by FFT */
     unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps
                                  * runs as low-rank pairs where they save taps */
+    unsigned volume_slices;     /* output slices a work-item walks down z through a volume's mask
+                                 * (CLS_VOLUME_SLICES) */
     cls_generation_limits limits;
 } cls_kernel_policy;
 

@@ -102,6 +102,7 @@ class Spec(SizedStructure):
         ("build_goal", c_int),  # cls_build_goal
         ("region_code", c_int),  # cls_region_code
         ("method", c_int),  # cls_method
+        ("mask_depth", c_uint),
     ]
 
 
@@ -114,6 +115,9 @@ class ImageDesc(SizedStructure):
         ("input_row_pitch", c_size_t), ("output_row_pitch", c_size_t),
         ("input_offset", c_size_t), ("output_offset", c_size_t),
         ("roi_x", c_size_t), ("roi_y", c_size_t), ("roi_width", c_size_t), ("roi_height", c_size_t),
+        ("depth", c_size_t),
+        ("input_slice_pitch", c_size_t), ("output_slice_pitch", c_size_t),
+        ("roi_z", c_size_t), ("roi_depth", c_size_t),
     ]
 
 

@@ -267,6 +267,52 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
     return 0;
 }
 
+int ref_stencil3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
+                  int mask_d, cls_border border, float border_value, double *out)
+{
+    if (!in || !in->data || !mask || !out || in->width == 0 || in->height == 0 || depth == 0 || mask_w < 1 ||
+        mask_h < 1 || mask_d < 1 || mask_w % 2 == 0 || mask_h % 2 == 0 || mask_d % 2 == 0 ||
+        ref_pixel_size(in->type) == 0)
+        return -1;
+    const long w = (long)in->width, h = (long)in->height, d = (long)depth;
+    const long hx = mask_w / 2, hy = mask_h / 2, hz = mask_d / 2;
+    const size_t pitch = in->row_pitch ? in->row_pitch : in->width * ref_pixel_size(in->type);
+    const size_t slice = slice_pitch ? slice_pitch : pitch * in->height;
+    double *pix = malloc((size_t)w * (size_t)h * (size_t)d * sizeof *pix);
+    long *xmap = axis_map(border, w, hx, hx), *ymap = axis_map(border, h, hy, hy), *zmap = axis_map(border, d, hz, hz);
+    if (!pix || !xmap || !ymap || !zmap) {
+        free(pix), free(xmap), free(ymap), free(zmap);
+        return -1;
+    }
+    for (long z = 0; z < d; ++z) {
+        const ref_image plane = {(const char *)in->data + (size_t)z * slice, in->width, in->height, pitch, in->type};
+        for (long y = 0; y < h; ++y)
+            for (long x = 0; x < w; ++x) pix[(z * h + y) * w + x] = ref_read(&plane, (size_t)x, (size_t)y);
+    }
+    for (long z = 0; z < d; ++z)
+        for (long y = 0; y < h; ++y)
+            for (long x = 0; x < w; ++x) {
+                double *at = &out[(z * h + y) * w + x];
+                if (border == CLS_BORDER_UNDEFINED &&
+                    (x < hx || x >= w - hx || y < hy || y >= h - hy || z < hz || z >= d - hz)) {
+                    *at = NAN;
+                    continue;
+                }
+                double sum = 0.0;
+                for (long k = 0; k < mask_d; ++k)
+                    for (long j = 0; j < mask_h; ++j)
+                        for (long i = 0; i < mask_w; ++i) {
+                            const long sz = zmap[z + k], sy = ymap[y + j], sx = xmap[x + i];
+                            const double v = sz < 0 || sy < 0 || sx < 0 ? (double)border_value
+                                                                        : pix[(sz * h + sy) * w + sx];
+                            sum += (double)mask[(k * mask_h + j) * mask_w + i] * v;
+                        }
+                *at = sum;
+            }
+    free(pix), free(xmap), free(ymap), free(zmap);
+    return 0;
+}
+
 int ref_f32_close(double got, double expected)
 {
     return fabs(got - expected) <= 1e-6 || fabs(got - expected) <= 1e-5 * fabs(expected);

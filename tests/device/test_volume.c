@@ -1,0 +1,252 @@
+/* test_volume.c — volumes: weighted sums with a mask depth, on the default device, against the CPU
+ * reference in 3-D (every axis bordered alike). Every border mode with masks 1x1x3, 3x3x3 and 3x5x7
+ * (baked and from the buffer) over volumes from 1x1x1 to 67x45x33, blocks of slices that end
+ * inside the volume, the quick kernel of the first-result goal, regions of interest with padded
+ * rows and slices and offsets (nothing outside the region written), pixel types, and what a
+ * volume refuses. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+
+#define SENTINEL -7.0f
+
+static cls_context *context;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cls_context_release(context);
+    return 0;
+}
+
+/* A mask of w x h x d taps, none zero, not symmetric. */
+static float *make_mask(unsigned w, unsigned h, unsigned d)
+{
+    float *mask = malloc(sizeof(float) * w * h * d);
+    assert_non_null(mask);
+    for (unsigned k = 0; k < w * h * d; ++k) mask[k] = (float)((k * 7) % 13) / 13.0f - 0.3f;
+    return mask;
+}
+
+static cls_spec volume_spec(const float *mask, unsigned w, unsigned h, unsigned d, cls_border border, int bake)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = w, spec.mask_height = h, spec.mask_depth = d;
+    spec.coefficients = mask;
+    spec.border = border;
+    spec.border_value = 0.25f;
+    spec.bake_coefficients = bake;
+    spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+    return spec;
+}
+
+/* The filter on a packed f32 volume of w x h x d against the reference; every voxel checked
+ * (undefined mode: those whose window leaves the volume keep the sentinel). */
+static void check_volume(cls_filter *filter, const cls_spec *spec, unsigned w, unsigned h, unsigned d)
+{
+    const size_t voxels = (size_t)w * h * d;
+    float *in = malloc(sizeof(float) * voxels), *out = malloc(sizeof(float) * voxels);
+    double *expected = malloc(sizeof(double) * voxels);
+    assert_true(in && out && expected);
+    for (size_t k = 0; k < voxels; ++k) in[k] = (float)((k * 31) % 53) / 53.0f + 0.5f, out[k] = SENTINEL;
+    const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil3d(&image, d, 0, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height,
+                                   (int)spec->mask_depth, spec->border, spec->border_value, expected),
+                     0);
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h, .depth = d};
+    if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+    for (size_t k = 0; k < voxels; ++k) {
+        const int unwritten = isnan(expected[k]);
+        if (unwritten ? out[k] == SENTINEL : ref_f32_close(out[k], expected[k])) continue;
+        fail_msg("%ux%ux%u mask, %s, %ux%ux%u volume: voxel (%zu, %zu, %zu) is %.9g, expected %.9g",
+                 spec->mask_width, spec->mask_height, spec->mask_depth, cls_border_name(spec->border), w, h, d,
+                 k % w, k / w % h, k / w / h, (double)out[k], unwritten ? (double)SENTINEL : expected[k]);
+    }
+    free(in), free(out), free(expected);
+}
+
+static void every_border_mode_and_mask(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    /* mask, coefficient storage, slices per work-item (0: the device's) */
+    static const struct { unsigned w, h, d; int bake; unsigned slices; } masks[] = {
+        {3, 3, 3, CLS_COEFFICIENTS_LITERALS, 0}, {3, 5, 7, CLS_COEFFICIENTS_BUFFER, 4}, {1, 1, 3, CLS_COEFFICIENTS_LITERALS, 2}};
+    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+            float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
+            cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
+            spec.rows_per_item = masks[m].slices;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            for (size_t v = 0; v < sizeof volumes / sizeof volumes[0]; ++v)
+                check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
+            cls_filter_release(filter);
+            free(mask);
+        }
+}
+
+/* The first-result goal's quick kernel (the mask from its buffer, a slice per work-item) sums
+ * alike; so does the specialized kernel it builds meanwhile. */
+static void the_quick_kernel_and_the_tiered_build(void **state)
+{
+    (void)state;
+    float *mask = make_mask(5, 3, 5);
+    cls_spec spec = volume_spec(mask, 5, 3, 5, CLS_BORDER_MIRROR, CLS_COEFFICIENTS_LITERALS);
+    spec.build_goal = CLS_BUILD_TIERED;
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    check_volume(filter, &spec, 19, 13, 11);
+    if (cls_filter_wait(filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    check_volume(filter, &spec, 19, 13, 11);
+    cls_filter_release(filter);
+    free(mask);
+}
+
+/* A region of interest of a volume with padded rows and slices and offsets: the region computed
+ * with the whole volume's borders, every other voxel (and the padding) left as it was. */
+static void a_region_of_a_padded_volume(void **state)
+{
+    (void)state;
+    enum { W = 13, H = 9, D = 8, PITCH = 16, SLICE = PITCH * H + 5, IN_OFFSET = 3, OUT_OFFSET = 2 };
+    float *mask = make_mask(3, 3, 5);
+    cls_spec spec = volume_spec(mask, 3, 3, 5, CLS_BORDER_REPEAT, CLS_COEFFICIENTS_LITERALS);
+    spec.rows_per_item = 2;
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    static float in[IN_OFFSET + SLICE * D], out[OUT_OFFSET + SLICE * D], packed[W * H * D];
+    static double expected[W * H * D];
+    for (size_t k = 0; k < sizeof in / sizeof in[0]; ++k) in[k] = (float)((k * 17) % 41) / 41.0f;
+    for (size_t k = 0; k < sizeof out / sizeof out[0]; ++k) out[k] = SENTINEL;
+    for (unsigned z = 0; z < D; ++z)
+        for (unsigned y = 0; y < H; ++y)
+            for (unsigned x = 0; x < W; ++x) packed[(z * H + y) * W + x] = in[IN_OFFSET + z * SLICE + y * PITCH + x];
+    const ref_image image = {packed, W, H, 0, CLS_PIXEL_F32};
+    assert_int_equal(ref_stencil3d(&image, D, 0, mask, 3, 3, 5, spec.border, 0.0f, expected), 0);
+    const unsigned rx = 2, ry = 1, rz = 3, rw = 9, rh = 7, rd = 4;
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT,
+                                 .width = W, .height = H, .depth = D,
+                                 .input_row_pitch = PITCH * sizeof(float), .output_row_pitch = PITCH * sizeof(float),
+                                 .input_slice_pitch = SLICE * sizeof(float), .output_slice_pitch = SLICE * sizeof(float),
+                                 .input_offset = IN_OFFSET * sizeof(float), .output_offset = OUT_OFFSET * sizeof(float),
+                                 .roi_x = rx, .roi_y = ry, .roi_width = rw, .roi_height = rh,
+                                 .roi_z = rz, .roi_depth = rd};
+    if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+    for (size_t k = 0; k < sizeof out / sizeof out[0]; ++k) {
+        const long at = (long)k - OUT_OFFSET;
+        const long z = at / SLICE, y = at % SLICE / PITCH, x = at % SLICE % PITCH;
+        const int inside = at >= 0 && at % SLICE < PITCH * H && x < W && x >= (long)rx && x < (long)(rx + rw) &&
+                           y >= (long)ry && y < (long)(ry + rh) && z >= (long)rz && z < (long)(rz + rd);
+        if (!inside) {
+            if (out[k] != SENTINEL) fail_msg("element %zu outside the region was written: %g", k, (double)out[k]);
+            continue;
+        }
+        const double want = expected[((size_t)z * H + (size_t)y) * W + (size_t)x];
+        if (!ref_f32_close(out[k], want))
+            fail_msg("voxel (%ld, %ld, %ld) is %.9g, expected %.9g", x, y, z, (double)out[k], want);
+    }
+    cls_filter_release(filter);
+    free(mask);
+}
+
+/* u8 in and out (rounded and saturated), u16 in, f32 out. */
+static void pixel_types(void **state)
+{
+    (void)state;
+    enum { W = 11, H = 7, D = 6 };
+    static const float box[27] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const struct { cls_pixel_type in, out; } types[] = {{CLS_PIXEL_U8, CLS_PIXEL_U8}, {CLS_PIXEL_U16, CLS_PIXEL_F32}};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        cls_spec spec = volume_spec(box, 3, 3, 3, CLS_BORDER_MIRROR101, CLS_COEFFICIENTS_LITERALS);
+        spec.input_type = types[t].in, spec.output_type = types[t].out;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        const size_t in_size = ref_pixel_size(types[t].in), out_size = ref_pixel_size(types[t].out);
+        static unsigned char in[W * H * D * 2], out[W * H * D * 4];
+        static double expected[W * H * D];
+        for (size_t k = 0; k < W * H * D; ++k) {
+            const double value = (double)((k * 37) % 251) / (types[t].in == CLS_PIXEL_U8 ? 10.0 : 1.0);
+            ref_store(types[t].in, types[t].in == CLS_PIXEL_U8 ? value * 10.0 : value * 200.0, in + k * in_size);
+        }
+        const ref_image image = {in, W, H, 0, types[t].in};
+        assert_int_equal(ref_stencil3d(&image, D, 0, box, 3, 3, 3, spec.border, 0.0f, expected), 0);
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .depth = D};
+        if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+        for (size_t k = 0; k < W * H * D; ++k) {
+            const double got = ref_load(types[t].out, out + k * out_size);
+            const double want = ref_to_output(types[t].out, expected[k]);
+            if (types[t].out == CLS_PIXEL_F32 ? !ref_f32_close(got, want) : got != want)
+                fail_msg("%s -> %s, voxel %zu: %g, expected %g", cls_pixel_type_name(types[t].in),
+                         cls_pixel_type_name(types[t].out), k, got, want);
+        }
+        cls_filter_release(filter);
+    }
+}
+
+/* What a volume refuses, by name: even and too deep masks, what a volume's sum does not take, a
+ * 2-D filter given a volume, a region past the slices, spreading a volume over filters. */
+static void refusals(void **state)
+{
+    (void)state;
+    float *mask = make_mask(3, 3, 33);
+    cls_filter *filter = NULL;
+    cls_spec spec = volume_spec(mask, 3, 3, 4, CLS_BORDER_CLAMP, 1);
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "mask depth 4"));
+    spec.mask_depth = 33;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    spec.mask_depth = 3;
+    spec.body = "OUT = IN(0, 0);";
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "operator body"));
+    spec.body = NULL;
+    spec.method = CLS_METHOD_FFT;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "FFT"));
+    spec.method = CLS_METHOD_AUTO;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    float in[4 * 4 * 4] = {0}, out[4 * 4 * 4];
+    cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = 4, .height = 4, .depth = 4, .roi_z = 2, .roi_depth = 3};
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "slices"));
+    desc.roi_z = 0, desc.roi_depth = 0;
+    assert_int_equal(cls_filter_run_host_spread(&filter, 1, in, out, &desc), CLS_ERR_UNSUPPORTED);
+    cls_filter_release(filter);
+    cls_spec flat = volume_spec(mask, 3, 3, 0, CLS_BORDER_CLAMP, 1);
+    if (cls_filter_create(context, &flat, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "mask is 2-D"));
+    cls_filter_release(filter);
+    free(mask);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_border_mode_and_mask),
+        cmocka_unit_test(the_quick_kernel_and_the_tiered_build),
+        cmocka_unit_test(a_region_of_a_padded_volume),
+        cmocka_unit_test(pixel_types),
+        cmocka_unit_test(refusals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
