@@ -16,11 +16,17 @@ struct cls_operator {
 /* An operator with a width x height mask of zeros (literal coefficients up to 25x25 taps, the
  * buffer above) and the spec's defaults otherwise. */
 cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out);
+/* The same with a mask of depth slices (1: a 2-D mask). */
+cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned depth, cls_operator **out);
 /* CLS_ERR_INVALID_ARGUMENT with the message "operator 'TEXT': WHY". */
 cls_status cls_operator_refuse(const char *text, const char *why);
 /* Whether value is a whole, odd window side from 1 to CLS_MAX_MASK. */
 int cls_operator_odd_size(double value);
 
+/* Whether NAME is a volume's named operator (volume_operators.c: gaussian3d, box3d), and its
+ * parse from the COUNT numbers N after the colon. */
+int cls_volume_operator(const char *name);
+cls_status cls_volume_parse(const char *text, const char *name, int count, const double *n, cls_operator **out);
 /* Whether NAME (lower case) is a rank or morphology operator, whose arguments end in a footprint. */
 int cls_morphology_operator(const char *name);
 /* Parses the rank or morphology operator NAME of TEXT; ARGUMENTS is the text after "NAME:" (NULL

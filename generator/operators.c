@@ -21,8 +21,14 @@
 
 cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out)
 {
+    return cls_operator_new_volume(width, height, 1, out);
+}
+
+cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned depth, cls_operator **out)
+{
+    const size_t taps = (size_t)width * height * depth;
     cls_operator *op = calloc(1, sizeof *op);
-    float *mask = op ? calloc((size_t)width * height, sizeof *mask) : NULL;
+    float *mask = op ? calloc(taps, sizeof *mask) : NULL;
     if (!mask) {
         free(op);
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -31,9 +37,10 @@ cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out)
     op->mask = mask;
     op->spec.mask_width = width;
     op->spec.mask_height = height;
+    op->spec.mask_depth = depth > 1 ? depth : 0;
     op->spec.coefficients = mask;
     /* literals, zero taps skipped: the "predefined" kernels; a buffer for huge masks (see the top) */
-    op->spec.bake_coefficients = (size_t)width * height <= BAKE_MAX_TAPS;
+    op->spec.bake_coefficients = taps <= BAKE_MAX_TAPS;
     *out = op;
     return CLS_OK;
 }
@@ -239,9 +246,10 @@ static int split(const char *text, char *name, size_t name_size, double *numbers
 }
 
 /* Reverses the mask's rows and columns (a rotation by 180 degrees), in place. */
-static void flip_mask(float *mask, unsigned width, unsigned height)
+/* Every axis reversed: the values in the opposite order. */
+static void flip_mask(float *mask, size_t taps)
 {
-    for (size_t k = 0, last = (size_t)width * height - 1; k < last - k; ++k) {
+    for (size_t k = 0, last = taps - 1; k < last - k; ++k) {
         const float t = mask[k];
         mask[k] = mask[last - k];
         mask[last - k] = t;
@@ -252,31 +260,36 @@ static void flip_mask(float *mask, unsigned width, unsigned height)
  * convolution, scipy's convolve): the spec always holds the coefficients as correlated. */
 static cls_status parse_convolve(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
-    unsigned width, height;
-    int used = 0;
-    if (!arguments || sscanf(arguments, "%ux%u%n", &width, &height, &used) != 2 || !cls_operator_odd_size(width) ||
-        !cls_operator_odd_size(height))
-        return bad(text, strcmp(name, "convolve") == 0 ? "expected convolve:WxH,c1,...,cN with odd W and H up to 63"
-                                                        : "expected correlate:WxH,c1,...,cN with odd W and H up to 63");
-    cls_status status = cls_operator_new(width, height, out);
+    unsigned width, height, depth = 1;
+    int used = 0, used_3d = 0;
+    const int sides = arguments ? sscanf(arguments, "%ux%u%nx%u%n", &width, &height, &used, &depth, &used_3d) : 0;
+    if (sides == 3) used = used_3d;
+    if (sides < 2 || !cls_operator_odd_size(width) || !cls_operator_odd_size(height) || depth > CLS_MAX_MASK_DEPTH ||
+        depth % 2 == 0)
+        return bad(text, strcmp(name, "convolve") == 0
+                             ? "expected convolve:WxH[xD],c1,...,cN with odd W and H up to 63 and D up to 31"
+                             : "expected correlate:WxH[xD],c1,...,cN with odd W and H up to 63 and D up to 31");
+    cls_status status = cls_operator_new_volume(width, height, depth, out);
     if (status != CLS_OK) return status;
+    const size_t taps = (size_t)width * height * depth;
     const char *p = arguments + used;
-    for (unsigned k = 0; k < width * height; ++k) {
+    for (size_t k = 0; k < taps; ++k) {
         char *end;
         if (*p != ',' || ((*out)->mask[k] = strtof(p + 1, &end), end == p + 1) || !isfinite((*out)->mask[k])) {
             cls_operator_release(*out);
             *out = NULL;
-            return bad(text, "needs exactly W*H finite coefficients");
+            return bad(text, "needs exactly W*H*D finite coefficients");
         }
         p = end;
     }
     if (*p) {
         cls_operator_release(*out);
         *out = NULL;
-        return bad(text, "needs exactly W*H finite coefficients");
+        return bad(text, "needs exactly W*H*D finite coefficients");
     }
-    if (strcmp(name, "convolve") == 0) flip_mask((*out)->mask, width, height);
-    snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%u", name, width, height);
+    if (strcmp(name, "convolve") == 0) flip_mask((*out)->mask, taps);
+    if (depth > 1) snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%ux%u", name, width, height, depth);
+    else snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%u", name, width, height);
     return CLS_OK;
 }
 
@@ -383,6 +396,7 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
     const int count = split(text, name, sizeof name, n, words, MAX_ARGUMENTS);
     if (count < 0) return bad(text, "expected NAME or NAME:ARGUMENTS");
     cls_status status = CLS_OK;
+    if (cls_volume_operator(name)) return cls_volume_parse(text, name, count, n, out);
     if (strcmp(name, "gaussian") == 0) {
         if (count < 1 || count > 2 || !cls_operator_odd_size(n[0]))
             return bad(text, "expected gaussian:SIZE[,SIGMA] with an odd SIZE up to 63 and SIGMA > 0");
@@ -440,7 +454,7 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
     if (strcmp(name, "dog") == 0 || strcmp(name, "log") == 0 || strcmp(name, "unsharp") == 0 ||
         strcmp(name, "gaussian_d") == 0)
         return parse_gaussian_family(text, name, count, n, words, out);
-    return bad(text, "unknown operator (convolve, correlate, gaussian, gaussian_d, box, laplace, sobel, scharr, "
+    return bad(text, "unknown operator (convolve, correlate, gaussian, gaussian_d, box, gaussian3d, box3d, laplace, sobel, scharr, "
                      "bilateral, atrous, tonemap, median, percentile, min, max, erode, dilate, morphgradient, opening, "
                      "closing, tophat, blackhat, dog, log, unsharp)");
 }

@@ -16,15 +16,15 @@ from .pixel_types import pixel_type
 UNDEFINED_BORDER = 0
 
 
-def interior(shape: tuple[int, int], radius: tuple[int, int]) -> tuple[int, int, int, int] | None:
-    """The region (y, x, height, width) whose windows lie inside the image; None when empty."""
-    (rows, columns), (ry, rx) = shape, radius
-    if rows <= 2 * ry or columns <= 2 * rx:
+def interior(shape: tuple[int, ...], radius: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The region whose windows lie inside the image: its start along each axis, then its size
+    ((y, x, height, width), or (z, y, x, depth, height, width)); None when empty."""
+    if any(side <= 2 * reach for side, reach in zip(shape, radius)):
         return None
-    return ry, rx, rows - 2 * ry, columns - 2 * rx
+    return tuple(radius) + tuple(side - 2 * reach for side, reach in zip(shape, radius))
 
 
-def prepare_output(shape: tuple[int, int], out: np.ndarray | None, dtype, input_dtype: np.dtype,
+def prepare_output(shape: tuple[int, ...], out: np.ndarray | None, dtype, input_dtype: np.dtype,
                    zeroed: bool) -> np.ndarray:
     """The array the result goes to: `out` (checked) or a new one of `dtype` (default: the
     input's)."""
@@ -32,7 +32,7 @@ def prepare_output(shape: tuple[int, int], out: np.ndarray | None, dtype, input_
         chosen = input_dtype if dtype is None else np.dtype(dtype)
         pixel_type(chosen, "dtype")
         return (np.zeros if zeroed else np.empty)(shape, dtype=chosen)
-    out = check_image(out, "out")
+    out = check_image(out, "out", len(shape) == 3)
     if out.shape != shape:
         raise ValueError(f"out has shape {out.shape}, the input {shape}")
     if dtype is not None and np.dtype(dtype) != out.dtype:
@@ -46,11 +46,14 @@ def prepare_output(shape: tuple[int, int], out: np.ndarray | None, dtype, input_
 def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
            device: str | list[str] | None = None, out: np.ndarray | None = None, dtype=None,
            build: str | None = None, method: str | None = None) -> np.ndarray:
-    """Applies a local operator to a 2-D image on an OpenCL device and returns the result.
+    """Applies a local operator to a 2-D image, or a volume's operator to a 3-D array, on an
+    OpenCL device and returns the result.
 
     array: float32, uint8, uint16, int16 or float16 (other dtypes raise TypeError; convert them
-        yourself); any row pitch, other layouts are copied first.
-    op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,...") or an Operator.
+        yourself); any row pitch (and slice pitch), other layouts are copied first. 3-D
+        (slices, rows, columns) with a volume's operator, bordered alike along every axis.
+    op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,..."; for volumes
+        "gaussian3d:5,1", "box3d:3", "correlate:3x3x3,...") or an Operator.
     border: clamp, mirror, mirror101, repeat, constant (with `value`) or undefined, where only
         pixels whose whole window lies inside the image are computed and the others keep their
         value in `out` (zero in a new array).
@@ -82,9 +85,10 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
             raise ValueError("device= selects a device for numpy arrays; a pyopencl array "
                              "runs in its own queue's context")
         return opencl.filter(array, op, border, value, out=out, dtype=dtype, build=build)
-    array = check_image(array, "array")
-    input_type = pixel_type(array.dtype, "array")
     operator = as_operator(op)
+    volume = len(operator.window) == 3
+    array = check_image(array, "array", volume)
+    input_type = pixel_type(array.dtype, "array")
     mode = border_mode(border)
     goal = build_goal(build)
     chosen_method = compute_method(method)
@@ -99,6 +103,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
         if region is None:
             return result
     selectors = select_devices(device) if names_several(device) else [device]
+    if volume and len(selectors) > 1:
+        raise ValueError("a volume runs on one device: give one device, not several")
     handles = [cached_filter(selector, operator, mode, value, input_type, output_type, goal,
                              chosen_method) for selector in selectors]
     if library().cls_filter_output_count(handles[0]) != 1:

@@ -61,6 +61,9 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
     if queue is None:
         raise ValueError("the array has no queue: pass queue=")
     operator = as_operator(op)
+    if len(operator.window) == 3:
+        raise ValueError(f"{operator.name} is a volume's operator: pyopencl arrays take 2-D "
+                         f"operators (clstencil.filter takes volumes as numpy arrays)")
     mode = border_mode(border)
     goal = build_goal(build)
     chosen_method = compute_method(method)

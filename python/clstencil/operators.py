@@ -77,30 +77,32 @@ class Operator:
         return text(library().cls_operator_name(self._handle))
 
     @property
-    def window(self) -> tuple[int, int]:
-        """The window's (height, width): rows and columns, numpy's axis order."""
+    def window(self) -> tuple[int, ...]:
+        """The window in numpy's axis order: (height, width), or (depth, height, width) for a
+        volume's operator (gaussian3d:, box3d:, correlate:WxHxD, ...)."""
         spec = self._spec()
-        return int(spec.mask_height), int(spec.mask_width)
+        flat = (int(spec.mask_height), int(spec.mask_width))
+        return (int(spec.mask_depth),) + flat if spec.mask_depth > 1 else flat
 
     @property
-    def radius(self) -> tuple[int, int]:
-        """How far the window reaches from its centre: (rows, columns)."""
-        height, width = self.window
-        return height // 2, width // 2
+    def radius(self) -> tuple[int, ...]:
+        """How far the window reaches from its centre along each axis of `window`."""
+        return tuple(side // 2 for side in self.window)
 
     @property
     def mask(self) -> np.ndarray | None:
-        """The weights as a (height, width) float32 array, for operators that are one weighted
-        sum (convolve, gaussian, box, laplace, sobel:x, ...); None for the others (sobel:mag,
-        bilateral, tonemap, user-written bodies). clstencil computes
-        out[y, x] = sum of mask[j, i] * in[y + j - ry, x + i - rx], as scipy.ndimage.correlate."""
+        """The weights as a float32 array of the window's shape, for operators that are one
+        weighted sum (convolve, gaussian, box, laplace, sobel:x, gaussian3d, ...); None for the
+        others (sobel:mag, bilateral, tonemap, user-written bodies). clstencil computes
+        out[y, x] = sum of mask[j, i] * in[y + j - ry, x + i - rx], as scipy.ndimage.correlate
+        (and alike along z for a volume's)."""
         spec = self._spec()
         if spec.body is not None or spec.mask_count > 1 or spec.epilogue is not None:
             return None
-        height, width = self.window
+        height, width = self.window[-2:]
         if spec.coefficients:  # a NULL pointer is false
-            values = spec.coefficients[:width * height]
-            return np.array(values, dtype=np.float32).reshape(height, width)
+            values = spec.coefficients[:int(np.prod(self.window))]
+            return np.array(values, dtype=np.float32).reshape(self.window)
         if spec.row_coefficients and spec.column_coefficients:
             row = np.array(spec.row_coefficients[:width], dtype=np.float32)
             column = np.array(spec.column_coefficients[:height], dtype=np.float32)

@@ -114,7 +114,11 @@ class Pipeline:
         computed by `method` ("direct", "fft" or None/"auto", as for clstencil.filter); returns
         the pipeline."""
         mode = self._border if border is None else border_mode(border)
-        self._append(Stage(as_operator(op), mode, self._value if value is None else float(value),
+        operator = as_operator(op)
+        if len(operator.window) == 3:
+            raise ValueError(f"{operator.name} is a volume's operator: pipelines take 2-D operators "
+                             f"(clstencil.filter takes volumes)")
+        self._append(Stage(operator, mode, self._value if value is None else float(value),
                            name, source, method=compute_method(method)))
         return self
 

@@ -1,0 +1,53 @@
+/* volume_operators.c — the named operators of volumes: gaussian3d:SIZE[,SIGMA] (the Gaussian of
+ * every axis, its weights normalized to sum 1, SIGMA by default as gaussian:'s) and box3d:SIZE
+ * (the mean of SIZE^3 voxels); any other volume mask is correlate: or convolve: with WxHxD. */
+#include "operator_internal.h"
+
+#include "error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int cls_volume_operator(const char *name)
+{
+    return strcmp(name, "gaussian3d") == 0 || strcmp(name, "box3d") == 0;
+}
+
+/* Whether value is a whole, odd cube side from 1 to CLS_MAX_MASK_DEPTH. */
+static int odd_side(double value)
+{
+    return cls_operator_odd_size(value) && value <= CLS_MAX_MASK_DEPTH;
+}
+
+static cls_status gaussian3d(unsigned size, double sigma, cls_operator **out)
+{
+    cls_status status = cls_operator_new_volume(size, size, size, out);
+    if (status != CLS_OK) return status;
+    double weights[CLS_MAX_MASK_DEPTH], total = 0;
+    const int half = (int)size / 2;
+    for (int i = -half; i <= half; ++i) total += weights[i + half] = exp(-(double)(i * i) / (2 * sigma * sigma));
+    const double cube = total * total * total;
+    for (unsigned k = 0; k < size; ++k)
+        for (unsigned j = 0; j < size; ++j)
+            for (unsigned i = 0; i < size; ++i)
+                (*out)->mask[((size_t)k * size + j) * size + i] = (float)(weights[k] * weights[j] * weights[i] / cube);
+    snprintf((*out)->name, sizeof (*out)->name, "gaussian3d:%u,%g", size, sigma);
+    return CLS_OK;
+}
+
+cls_status cls_volume_parse(const char *text, const char *name, int count, const double *n, cls_operator **out)
+{
+    if (strcmp(name, "gaussian3d") == 0) {
+        if (count < 1 || count > 2 || !odd_side(n[0]) || (count == 2 && !(isfinite(n[1]) && n[1] > 1e-3)))
+            return cls_operator_refuse(text, "expected gaussian3d:SIZE[,SIGMA] with an odd SIZE up to 31 and SIGMA above 0.001");
+        return gaussian3d((unsigned)n[0], count == 2 ? n[1] : 0.3 * ((n[0] - 1) * 0.5 - 1) + 0.8, out);
+    }
+    if (count != 1 || !odd_side(n[0])) return cls_operator_refuse(text, "expected box3d:SIZE with an odd SIZE up to 31");
+    const unsigned size = (unsigned)n[0];
+    const cls_status status = cls_operator_new_volume(size, size, size, out);
+    if (status != CLS_OK) return status;
+    for (size_t k = 0; k < (size_t)size * size * size; ++k) (*out)->mask[k] = 1.0f / (float)(size * size * size);
+    snprintf((*out)->name, sizeof (*out)->name, "box3d:%u", size);
+    return CLS_OK;
+}

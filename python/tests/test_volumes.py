@@ -1,0 +1,107 @@
+"""Volumes through clstencil.filter against scipy.ndimage.correlate in 3-D: every border mode
+scipy shares, volumes from 1x1x1 to 33x45x67 (smaller than the mask along some axes included),
+masks 3x3x3 and 3x5x7 (random) and gaussian3d, strided arrays, integer pixels, the undefined
+border's interior, and what a volume refuses."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.ndimage
+
+import clstencil
+from conftest import SCIPY_MODES
+
+RNG = np.random.default_rng(11)
+RANDOM_3 = RNG.uniform(-1, 1, (3, 3, 3)).astype(np.float32)
+RANDOM_357 = RNG.uniform(-1, 1, (7, 5, 3)).astype(np.float32)  # depth 7, height 5, width 3
+
+
+def correlate(mask: np.ndarray) -> str:
+    depth, height, width = mask.shape
+    return f"correlate:{width}x{height}x{depth}," + ",".join(f"{c:.9g}" for c in mask.ravel())
+
+
+OPERATORS = [correlate(RANDOM_3), correlate(RANDOM_357), "gaussian3d:5,1"]
+SHAPES = [(1, 1, 1), (3, 4, 5), (9, 2, 6), (33, 45, 67)]  # (slices, rows, columns)
+BORDER_VALUE = 0.75
+
+
+def reference(volume: np.ndarray, operator: clstencil.Operator, border: str) -> np.ndarray:
+    return scipy.ndimage.correlate(volume.astype(np.float64), operator.mask.astype(np.float64),
+                                   mode=SCIPY_MODES[border], cval=BORDER_VALUE)
+
+
+@pytest.mark.parametrize("op", OPERATORS, ids=["random3x3x3", "random3x5x7", "gaussian3d"])
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_volume_equals_scipy_correlate(op: str, border: str) -> None:
+    operator = clstencil.Operator(op)
+    rng = np.random.default_rng(3)
+    for shape in SHAPES:
+        volume = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(volume, operator, border, BORDER_VALUE)
+        assert result.dtype == np.float32 and result.shape == shape
+        np.testing.assert_allclose(result, reference(volume, operator, border), rtol=1e-5,
+                                   atol=1e-5, err_msg=f"{op}, {border}, shape {shape}")
+
+
+def test_operators_of_volumes() -> None:
+    operator = clstencil.Operator(correlate(RANDOM_357))
+    assert operator.window == (7, 5, 3) and operator.radius == (3, 2, 1)
+    np.testing.assert_array_equal(operator.mask, RANDOM_357)
+    convolved = clstencil.Operator("convolve" + correlate(RANDOM_357)[len("correlate"):])
+    np.testing.assert_array_equal(convolved.mask, RANDOM_357[::-1, ::-1, ::-1])
+    gaussian = clstencil.Operator("gaussian3d:5,1").mask
+    assert gaussian.shape == (5, 5, 5) and abs(float(gaussian.sum()) - 1) < 1e-5
+    np.testing.assert_allclose(gaussian, np.transpose(gaussian, (2, 0, 1)), rtol=1e-6)
+    assert clstencil.Operator("box3d:3").mask.shape == (3, 3, 3)
+
+
+def test_strided_volumes_and_integer_pixels() -> None:
+    rng = np.random.default_rng(5)
+    big = rng.random((12, 20, 30), dtype=np.float32)
+    view = big[1:10, 2:17, 3:25]  # padded rows and slices
+    every_other = big[::2, :, ::3]  # copied first
+    operator = clstencil.Operator(correlate(RANDOM_3))
+    for volume in (view, every_other):
+        np.testing.assert_allclose(clstencil.filter(volume, operator, "mirror"),
+                                   reference(np.ascontiguousarray(volume), operator, "mirror"),
+                                   rtol=1e-5, atol=1e-5)
+    out = np.full((14, 22, 32), -1.0, np.float32)
+    clstencil.filter(view, operator, "repeat", out=out[2:11, 3:18, 4:26])
+    np.testing.assert_allclose(out[2:11, 3:18, 4:26], reference(view, operator, "repeat"),
+                               rtol=1e-5, atol=1e-5)
+    out[2:11, 3:18, 4:26] = -1.0
+    assert (out == -1.0).all()  # nothing outside the view written
+    pixels = rng.integers(0, 256, (6, 7, 8), dtype=np.uint8)
+    box = clstencil.filter(pixels, "box3d:3", "clamp")
+    expected = scipy.ndimage.uniform_filter(pixels.astype(np.float64), 3, mode="nearest")
+    assert box.dtype == np.uint8
+    assert np.abs(box.astype(np.float64) - expected).max() <= 0.5 + 1e-4
+
+
+def test_undefined_border_computes_the_interior_only() -> None:
+    volume = np.random.default_rng(2).random((7, 9, 12), dtype=np.float32)
+    operator = clstencil.Operator(correlate(RANDOM_357))
+    result = clstencil.filter(volume, operator, "undefined")
+    expected = reference(volume, operator, "clamp")
+    inside = (slice(3, -3), slice(2, -2), slice(1, -1))
+    np.testing.assert_allclose(result[inside], expected[inside], rtol=1e-5, atol=1e-5)
+    untouched = np.ones(result.shape, bool)
+    untouched[inside] = False
+    assert not result[untouched].any()
+
+
+def test_what_a_volume_refuses() -> None:
+    volume = np.zeros((4, 4, 4), np.float32)
+    with pytest.raises(ValueError, match="volume's operator"):
+        clstencil.filter(volume, "gaussian:3")
+    with pytest.raises(ValueError, match="3-D"):
+        clstencil.filter(volume[0], "box3d:3")
+    with pytest.raises(ValueError, match="one device"):
+        clstencil.filter(volume, "box3d:3", device="0:0,0:0")
+    with pytest.raises(ValueError, match="pipelines take 2-D"):
+        clstencil.Pipeline().add("box3d:3")
+    with pytest.raises(clstencil.InvalidArgumentError, match="D up to 31"):
+        clstencil.Operator("correlate:1x1x33," + ",".join(["1"] * 33))
+    with pytest.raises(clstencil.InvalidArgumentError, match="SIZE up to 31"):
+        clstencil.Operator("gaussian3d:33")
