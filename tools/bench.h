@@ -61,7 +61,11 @@ typedef struct bench_case {
     cls_border border;
     float border_value;
     unsigned width, height;
+    unsigned depth; /* a volume's slices (0: an image) */
 } bench_case;
+
+/* The pixels of a case's image or volume. */
+size_t bench_case_pixels(const bench_case *c);
 
 /* A growable list of cases and the strings they point to. */
 typedef struct bench_plan {
@@ -94,7 +98,7 @@ void bench_case_pin_groups(bench_case *c, const struct bench_result *result);
 
 /* ---------------------------------------------------------------- suites and grids */
 
-typedef struct bench_size { unsigned width, height; } bench_size;
+typedef struct bench_size { unsigned width, height, depth; } bench_size; /* depth 0: an image */
 
 /* The suites' defaults that the command line may replace. */
 typedef struct bench_axes {

@@ -18,12 +18,13 @@ typedef struct cold_row {
     double warm_ms;
 } cold_row;
 
-/* The wall time of filter's first launch and its median kernel time on a width x height image
+/* The wall time of filter's first launch and its median kernel time on the options' first size
  * (f32 buffers of its context). */
-static cls_status kernel_median(cls_context *context, cls_filter *filter, const bench_options *o, unsigned width,
-                                unsigned height, double *first_ms, double *median_us)
+static cls_status kernel_median(cls_context *context, cls_filter *filter, const bench_options *o, double *first_ms,
+                                double *median_us)
 {
-    const size_t bytes = (size_t)width * height * sizeof(float);
+    const bench_size *size = &o->sizes[0];
+    const size_t bytes = (size_t)size->width * size->height * (size->depth ? size->depth : 1) * sizeof(float);
     const unsigned outputs = cls_filter_output_count(filter);
     cl_mem buffers[1 + BENCH_MAX_OUTPUTS] = {NULL};
     double *times = calloc((size_t)o->runs, sizeof *times);
@@ -34,7 +35,7 @@ static cls_status kernel_median(cls_context *context, cls_filter *filter, const 
     if (error == CL_SUCCESS)
         error = clEnqueueFillBuffer(cls_context_queue(context), buffers[0], &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
     cls_status status = error == CL_SUCCESS ? CLS_OK : CLS_ERR_OPENCL;
-    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = width, .height = height};
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = size->width, .height = size->height, .depth = size->depth};
     if (status == CLS_OK && clFinish(cls_context_queue(context)) != CL_SUCCESS) status = CLS_ERR_OPENCL;
     /* a launch of several kernels (stages, passes) is timed from the end of a fill just before it */
     const int several = cls_filter_kernel_count(filter) > 1;
@@ -77,8 +78,7 @@ static cls_status measure_goal(cls_context *context, const cls_spec *op_spec, cl
     cls_status status = cls_filter_create(context, &spec, &filter);
     row->build_ms[g] = wall_ms() - start;
     if (status == CLS_OK)
-        status = kernel_median(context, filter, o, spec.expected_width, spec.expected_height, &row->first_ms[g],
-                               &row->kernel_us[g]);
+        status = kernel_median(context, filter, o, &row->first_ms[g], &row->kernel_us[g]);
     if (status == CLS_OK && cls_filter_method(filter) == CLS_METHOD_FFT) {
         snprintf(row->kernel[g], sizeof row->kernel[g], "fft");
     } else if (status == CLS_OK) {
@@ -144,10 +144,12 @@ int bench_cold(const bench_options *o)
                caps->driver_version, context_ms);
         cls_context_release(context);
         const char *cuda = getenv("CUDA_CACHE_DISABLE"), *pocl = getenv("POCL_KERNEL_CACHE");
-        printf("bench --cold: f32 %ux%u; build: cls_filter_create's wall time with an empty clstencil cache "
+        char depth[24] = "";
+        if (o->sizes[0].depth > 1) snprintf(depth, sizeof depth, "x%u", o->sizes[0].depth);
+        printf("bench --cold: f32 %ux%u%s; build: cls_filter_create's wall time with an empty clstencil cache "
                "(CUDA_CACHE_DISABLE=%s, POCL_KERNEL_CACHE=%s); 1st run: the first launch's wall time; kernel: "
                "median of %d runs after %d more; warm: the specialized filter created again in a new context\n",
-               o->sizes[0].width, o->sizes[0].height, cuda, pocl, o->runs, o->warmup);
+               o->sizes[0].width, o->sizes[0].height, depth, cuda, pocl, o->runs, o->warmup);
         printf("%-18s %-9s | %-13s %9s %9s %10s | %-16s %9s %9s %10s | %8s\n", "operator", "border", "first-result",
                "build ms", "1st run", "kernel us", "fastest-kernel", "build ms", "1st run", "kernel us", "warm ms");
     }

@@ -40,6 +40,11 @@ void bench_env_free(bench_env *env)
     env->context = NULL;
 }
 
+size_t bench_case_pixels(const bench_case *c)
+{
+    return (size_t)c->width * c->height * (c->depth ? c->depth : 1);
+}
+
 /* The input of width x height: the same pseudo-random values in [0, 1) on every run. */
 static cl_int make_input(bench_env *env, unsigned width, unsigned height)
 {
@@ -180,7 +185,7 @@ static cls_status create_filter(bench_run *run, size_t first, size_t count, benc
 
 static cl_mem new_buffer(bench_run *run, cl_int *error)
 {
-    const size_t bytes = (size_t)run->c->width * run->c->height * sizeof(float);
+    const size_t bytes = bench_case_pixels(run->c) * sizeof(float);
     return clCreateBuffer(cls_context_cl(run->env->context), CL_MEM_READ_WRITE, bytes, NULL, error);
 }
 
@@ -250,7 +255,8 @@ static cls_status enqueue_filter(bench_run *run, size_t f, cl_event *event, cl_e
             return CLS_ERR_OPENCL;
         }
     }
-    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = run->c->width, .height = run->c->height};
+    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = run->c->width, .height = run->c->height,
+                                  .depth = run->c->depth};
     const cls_status status = cls_filter_enqueue_outputs(run->filters[f], run->reads[f], run->outputs[f], run->writes[f],
                                                          &image, 0, NULL, event);
     if (status != CLS_OK) fail_library(result, status);
@@ -280,7 +286,7 @@ static cls_status run_once(bench_run *run, double *kernel_us, double *copy_us, b
     size_t enqueued = 0;
     for (; enqueued < run->filter_count && status == CLS_OK; ++enqueued)
         status = enqueue_filter(run, enqueued, &events[enqueued], &befores[enqueued], result);
-    const size_t bytes = (size_t)run->c->width * run->c->height * sizeof(float);
+    const size_t bytes = bench_case_pixels(run->c) * sizeof(float);
     cl_int error = CL_SUCCESS;
     if (status == CLS_OK) {
         error = clEnqueueCopyBuffer(cls_context_queue(run->env->context), run->env->input, run->copy_target, 0, 0, bytes,
@@ -317,7 +323,7 @@ double bench_median(double *values, int count)
 static cl_int poison_outputs(bench_run *run)
 {
     const float nan = NAN;
-    const size_t bytes = (size_t)run->c->width * run->c->height * sizeof(float);
+    const size_t bytes = bench_case_pixels(run->c) * sizeof(float);
     cl_int error = CL_SUCCESS;
     for (unsigned o = 0; o < run->case_output_count && error == CL_SUCCESS; ++o)
         error = clEnqueueFillBuffer(cls_context_queue(run->env->context), run->case_outputs[o], &nan, sizeof nan, 0,
@@ -327,7 +333,7 @@ static cl_int poison_outputs(bench_run *run)
 
 static cl_int read_outputs(bench_run *run, bench_result *result)
 {
-    const size_t bytes = (size_t)run->c->width * run->c->height * sizeof(float);
+    const size_t bytes = bench_case_pixels(run->c) * sizeof(float);
     for (unsigned o = 0; o < run->case_output_count; ++o) {
         if (!(result->outputs[o] = malloc(bytes))) return CL_OUT_OF_HOST_MEMORY;
         const cl_int error = clEnqueueReadBuffer(cls_context_queue(run->env->context), run->case_outputs[o], CL_TRUE, 0,
@@ -364,7 +370,7 @@ static void time_runs(bench_run *run, bench_result *result)
  * parallel filters read the input once and write their outputs. */
 static double useful_bytes(const bench_run *run)
 {
-    const double image = (double)run->c->width * run->c->height * sizeof(float);
+    const double image = (double)bench_case_pixels(run->c) * sizeof(float);
     if (run->c->layout == BENCH_PARALLEL) return image * (1.0 + run->case_output_count);
     double images = 0;
     for (size_t f = 0; f < run->filter_count; ++f) images += 1.0 + run->outputs[f];
@@ -389,7 +395,7 @@ void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
 {
     memset(result, 0, sizeof *result);
     bench_run run = {.c = c, .env = env};
-    cl_int error = make_input(env, c->width, c->height);
+    cl_int error = make_input(env, c->width, (unsigned)(bench_case_pixels(c) / c->width)); /* a volume: its slices' rows */
     if (error != CL_SUCCESS) {
         fail_opencl(result, "creating the input", error);
         return;

@@ -37,7 +37,14 @@ static int parse_size_item(const char *item, void *array, size_t index)
         s->width = s->height = (unsigned)side;
         return 1;
     }
-    return parse_size(item, &s->width, &s->height);
+    const char *third = strchr(item, 'x') ? strchr(strchr(item, 'x') + 1, 'x') : NULL;
+    if (!third) return parse_size(item, &s->width, &s->height);
+    char flat[32]; /* WxHxD: a volume */
+    if ((size_t)(third - item) >= sizeof flat) return 0;
+    memcpy(flat, item, (size_t)(third - item));
+    flat[third - item] = '\0';
+    s->depth = (unsigned)strtoul(third + 1, &end, 10);
+    return *end == '\0' && s->depth > 0 && s->depth < 65536 && parse_size(flat, &s->width, &s->height);
 }
 
 static int parse_group_item(const char *item, void *array, size_t index)
@@ -176,7 +183,7 @@ static int parse_valued(bench_options *o, const cli_parser *parser, const char *
 }
 
 #define BORDERS "a comma-separated list of undefined, clamp, mirror, mirror101, repeat, constant"
-#define SIZES "a comma-separated list of N or WxH"
+#define SIZES "a comma-separated list of N, WxH or WxHxD (a volume)"
 
 /* bench's and tune's options (one table: each command refuses the other's in finish_options);
  * the flags (no value) come after the valued ones. */
@@ -285,7 +292,7 @@ static int finish_options(bench_options *o)
             fprintf(stderr, "clstencil bench: --transfers takes one --size, --runs, --warmup and --device\n");
             return 0;
         }
-        if (!o->size_count) o->sizes[0] = (bench_size){4096, 4096}, o->size_count = 1;
+        if (!o->size_count) o->sizes[0] = (bench_size){4096, 4096, 0}, o->size_count = 1;
         if (o->runs < 0) o->runs = BENCH_DEFAULT_RUNS;
         if (o->warmup < 0) o->warmup = BENCH_DEFAULT_WARMUP;
         if (o->runs < BENCH_MIN_RUNS)
@@ -333,9 +340,9 @@ static int finish_options(bench_options *o)
         fprintf(stderr, "clstencil %s: --runs %d: a timing median needs at least %d runs\n", COMMAND(o), o->runs, BENCH_MIN_RUNS);
         return 0;
     }
-    if (o->check && o->size_count == 0) o->sizes[0] = (bench_size){BENCH_SHORT_WIDTH, BENCH_SHORT_HEIGHT}, o->size_count = 1;
+    if (o->check && o->size_count == 0) o->sizes[0] = (bench_size){BENCH_SHORT_WIDTH, BENCH_SHORT_HEIGHT, 0}, o->size_count = 1;
     if (!o->suite) {
-        if (!o->size_count) o->sizes[0] = (bench_size){4096, 4096}, o->size_count = 1;
+        if (!o->size_count) o->sizes[0] = (bench_size){4096, 4096, 0}, o->size_count = 1;
         if (!o->border_count) o->borders[0] = CLS_BORDER_CLAMP, o->border_count = 1;
         if (!o->partition_count) o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
         if (!o->input_count) o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
@@ -343,7 +350,7 @@ static int finish_options(bench_options *o)
         if (!o->method_count) o->methods[0] = CLS_METHOD_AUTO, o->method_count = 1;
         if (!o->rows_count) o->rows[0] = 0, o->rows_count = 1; /* auto: the device's policy */
         if (!o->cols_count) o->cols[0] = 0, o->cols_count = 1; /* auto */
-        if (!o->group_count && !o->tune) o->groups[0] = (bench_size){0, 0}, o->group_count = 1;
+        if (!o->group_count && !o->tune) o->groups[0] = (bench_size){0, 0, 0}, o->group_count = 1;
     }
     if (bench_suite_compares_naive(o->suite)) o->compare = 1;
     if (o->check) o->compare = 0; /* nothing is timed */

@@ -35,7 +35,11 @@ static const char *outcome_name(bench_outcome outcome)
     return "?";
 }
 
-static void size_text(const bench_case *c, char *text, size_t size) { snprintf(text, size, "%ux%u", c->width, c->height); }
+static void size_text(const bench_case *c, char *text, size_t size)
+{
+    if (c->depth > 1) snprintf(text, size, "%ux%ux%u", c->width, c->height, c->depth);
+    else snprintf(text, size, "%ux%u", c->width, c->height);
+}
 
 static void group_text(unsigned width, unsigned height, char *text, size_t size)
 {
@@ -273,6 +277,7 @@ static json_object *json_row(const bench_report *report, const bench_row *row)
     json_object_object_add(o, "border", json_object_new_string(cls_border_name(c->border)));
     json_object_object_add(o, "width", json_object_new_int((int)c->width));
     json_object_object_add(o, "height", json_object_new_int((int)c->height));
+    if (c->depth > 1) json_object_object_add(o, "depth", json_object_new_int((int)c->depth));
     json_object_object_add(o, "partition", json_object_new_string(cls_partition_name(k->partition)));
     json_object_object_add(o, "input", json_object_new_string(cls_input_path_name(k->input_path)));
     json_object_object_add(o, "separable", json_object_new_string(cls_separable_name(k->separable)));

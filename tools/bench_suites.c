@@ -105,8 +105,8 @@ void bench_case_pin_groups(bench_case *c, const bench_result *result)
 
 /* ---------------------------------------------------------------- the suites */
 
-static const bench_size SIZES_512_TO_4096[] = {{512, 512}, {1024, 1024}, {2048, 2048}, {4096, 4096}};
-static const bench_size SIZE_4096[] = {{4096, 4096}};
+static const bench_size SIZES_512_TO_4096[] = {{512, 512, 0}, {1024, 1024, 0}, {2048, 2048, 0}, {4096, 4096, 0}};
+static const bench_size SIZE_4096[] = {{4096, 4096, 0}};
 static const cls_border FOUR_BORDERS[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
 static const cls_border CLAMP_ONLY[] = {CLS_BORDER_CLAMP};
 
@@ -319,6 +319,7 @@ int bench_grid_cases(const bench_grid *grid, bench_plan *plan)
         for (size_t b = 0; b < grid->axes.border_count; ++b) {
             base.width = grid->axes.sizes[s].width;
             base.height = grid->axes.sizes[s].height;
+            base.depth = grid->axes.sizes[s].depth;
             base.border = grid->axes.borders[b];
             for (size_t n = 0; n < combinations; ++n) {
                 size_t index[7], rest = n;

@@ -81,7 +81,8 @@ static void check_row(bench_env *env, bench_plan *plan, bench_memo *m, const ben
     } else if (reference->outcome != BENCH_OK) {
         result->outcome = BENCH_ERROR;
         snprintf(result->note, sizeof result->note, "the plain global variant failed: %.250s", reference->note);
-    } else if (!bench_outputs_match(result, reference, c->width, c->height, result->note, sizeof result->note)) {
+    } else if (!bench_outputs_match(result, reference, c->width, (unsigned)(bench_case_pixels(c) / c->width), result->note,
+                                    sizeof result->note)) {
         result->outcome = BENCH_MISMATCH;
     }
 }
@@ -107,8 +108,10 @@ static int print_single(const bench_report *report, const bench_options *o)
         fprintf(stderr, "clstencil bench: %s%s\n", r->outcome == BENCH_UNSUPPORTED ? "unsupported: " : "", r->note);
         return status_exit_code(r->status);
     }
-    printf("device %s; %ux%u f32, border %s, %zu stage(s): %s\n", report->device->name, row->c->width, row->c->height,
-           cls_border_name(row->c->border), row->c->op_count, o->label);
+    char depth[24] = "";
+    if (row->c->depth > 1) snprintf(depth, sizeof depth, "x%u", row->c->depth);
+    printf("device %s; %ux%u%s f32, border %s, %zu stage(s): %s\n", report->device->name, row->c->width, row->c->height,
+           depth, cls_border_name(row->c->border), row->c->op_count, o->label);
     printf("kernel %.1f us (median of %d), copy %.1f us, ratio %.2f, effective %.0f GB/s\n", r->kernel_us, report->runs,
            r->copy_us, r->kernel_us / r->copy_us, bench_row_gbps(row));
     if (r->method == CLS_METHOD_FFT)

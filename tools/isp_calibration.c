@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char *const DEFAULT_OP = "gaussian:5";
-static const bench_size DEFAULT_SIZE = {4096, 4096};
+static const bench_size DEFAULT_SIZE = {4096, 4096, 0};
 static const cls_border DEFAULT_BORDERS[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101,
                                              CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
 
@@ -26,7 +26,7 @@ static int calibrate_border(bench_env *env, const char *op_text, bench_size size
     if (status == CLS_OK) status = cls_model_choose(env->context, &spec, size.width, size.height, &model);
     double naive_us = -1.0, isp_us = -1.0, check = 0.0;
     if (status == CLS_OK) {
-        const bench_size group = {model.group_width, model.group_height};
+        const bench_size group = {model.group_width, model.group_height, 0};
         const bench_case naive = bench_explicit_case(&base, &model, CLS_PARTITION_NAIVE, group);
         const bench_case isp = bench_explicit_case(&base, &model, CLS_PARTITION_ISP_BLOCK, group);
         bench_time_pair(env, &naive, &isp, &naive_us, &isp_us, NULL);

@@ -15,7 +15,7 @@
 /* The issue's grid: Gaussian 3x3 and 5x5, Laplace 5x5, bilateral 13x13, Sobel magnitude; 512^2
  * to 4096^2; clamp, mirror, repeat, constant (80 cases). */
 static const char *const DEFAULT_OPS[] = {"gaussian:3", "gaussian:5", "laplace:5", "bilateral:3,0.1,13", "sobel:mag"};
-static const bench_size DEFAULT_SIZES[] = {{512, 512}, {1024, 1024}, {2048, 2048}, {4096, 4096}};
+static const bench_size DEFAULT_SIZES[] = {{512, 512, 0}, {1024, 1024, 0}, {2048, 2048, 0}, {4096, 4096, 0}};
 static const cls_border DEFAULT_BORDERS[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
 static const cls_partition PARTITIONS[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
 
@@ -99,7 +99,7 @@ static case_outcome check_case(bench_env *env, const model_check_grid *grid, con
     }
     cls_operator_release(op);
     out.model = model;
-    const bench_size model_group = {model.group_width, model.group_height};
+    const bench_size model_group = {model.group_width, model.group_height, 0};
     const bench_case chosen = bench_explicit_case(base, &model, model.partition, model_group);
     /* The exploration: every partition x shape at the model's rows, columns and input path. */
     const size_t partitions = sizeof PARTITIONS / sizeof PARTITIONS[0];
@@ -123,7 +123,7 @@ static case_outcome check_case(bench_env *env, const model_check_grid *grid, con
      * (which one the ISP model should pick), each pair on fresh alternate timings. */
     if (best > 0) {
         out.best_partition = explored[best_index].knobs.partition;
-        out.best_group = (bench_size){explored[best_index].knobs.group_width, explored[best_index].knobs.group_height};
+        out.best_group = (bench_size){explored[best_index].knobs.group_width, explored[best_index].knobs.group_height, 0};
         bench_time_pair(env, &explored[best_index], &chosen, &best, &out.model_us, NULL);
         const bench_case plain = bench_explicit_case(base, &model, CLS_PARTITION_NAIVE, model_group);
         const bench_case isp_case = bench_explicit_case(base, &model, CLS_PARTITION_ISP_BLOCK, model_group);

@@ -19,7 +19,7 @@ size_t tune_group_shapes(const cls_device_caps *device, bench_size *shapes, size
         for (unsigned height = 1; height <= TUNE_MAX_GROUP_HEIGHT && height <= device->max_work_item_sizes[1] &&
                                   (size_t)width * height <= items && count < max;
              height *= 2)
-            shapes[count++] = (bench_size){width, height};
+            shapes[count++] = (bench_size){width, height, 0};
     return count;
 }
 
