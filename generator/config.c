@@ -42,6 +42,7 @@ static unsigned low_rank_terms(cls_kernel_config *config, const cls_spec *spec)
  * separable), or a low-rank mask's terms. */
 static cls_status separate(cls_kernel_config *config, const cls_spec *spec)
 {
+    if (cls_spec_is_volume(spec)) return CLS_OK; /* a pass an axis: the host separates (volume_passes.c) */
     if (config->separable == CLS_SEPARABLE_LOW_RANK)
         return low_rank_terms(config, spec) >= 2 ? CLS_OK : CLS_ERR_INVALID_ARGUMENT;
     if (config->separable != CLS_SEPARABLE_SINGLE_PASS && config->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
@@ -137,7 +138,7 @@ static size_t multiply_adds(const cls_kernel_config *config)
 
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 {
-    const int capped = !config->spec.body && cls_mask_depth(&config->spec) == 1 && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
+    const int capped = !config->spec.body && !cls_spec_is_volume(&config->spec) && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
                        multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;
     return capped ? config->limits.register_cap : 0;
@@ -259,7 +260,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   cls_partition_name(config->partition), config->group_width,
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));
-    if (cls_mask_depth(spec) > 1) strbuf_printf(&key, ";depth=%u", spec->mask_depth);
+    if (cls_spec_is_volume(spec)) strbuf_printf(&key, ";depth=%u", spec->mask_depth);
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);

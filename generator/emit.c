@@ -386,7 +386,7 @@ static void emit_store(emitter *e)
 
 char *cls_emit_source(const cls_kernel_config *config)
 {
-    if (cls_mask_depth(&config->spec) > 1) return cls_emit_volume_source(config);
+    if (cls_spec_is_volume(&config->spec)) return cls_emit_volume_source(config);
     strbuf out, kernel;
     strbuf_init(&out);
     strbuf_init(&kernel);

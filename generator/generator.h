@@ -139,6 +139,10 @@ void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls
  * to CLS_LOW_RANK_MAX, whose terms stay within CLS_SEPARABLE_TOLERANCE of the largest
  * coefficient at every tap; 0 when none does (*residual: the largest difference at rank
  * CLS_LOW_RANK_MAX). rows and columns hold CLS_LOW_RANK_MAX vectors each. */
+/* A volume's mask as x[i] * y[j] * z[k] within CLS_SEPARABLE_TOLERANCE (x: width values, y:
+ * height, z: depth); CLS_ERR_INVALID_ARGUMENT when it is not of rank 1. */
+cls_status cls_mask_separate3d(const float *mask, unsigned width, unsigned height, unsigned depth, float *x, float *y,
+                                float *z);
 unsigned cls_mask_low_rank(const float *mask, unsigned width, unsigned height, float *rows, float *columns,
                            double *residual);
 
@@ -158,8 +162,10 @@ cls_generation_limits cls_generation_limits_default(void);
 /* The spec's coefficients as one array, every mask one after another (from the row and column
  * vectors where it gives those), -0 as +0 (they give the same kernel); NULL when out of memory. */
 float *cls_spec_mask_values(const cls_spec *spec, unsigned masks);
-/* The mask's depth: mask_depth, or 1 for a 2-D mask (0 or 1). */
+/* The mask's depth: mask_depth, or 1 for a 2-D mask. */
 unsigned cls_mask_depth(const cls_spec *spec);
+/* Whether the spec is a volume's (mask_depth 1 or more): its kernel walks columns down z. */
+int cls_spec_is_volume(const cls_spec *spec);
 /* The OpenCL C source of a volume's weighted sum (emit_volume.c; cls_emit_source gives it for a
  * configuration whose mask has depth). Its arguments are its own: input, input_offset,
  * input_pitch, input_slice_pitch, output, output_offset, output_pitch, output_slice_pitch, width,

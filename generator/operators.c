@@ -21,7 +21,7 @@
 
 cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out)
 {
-    return cls_operator_new_volume(width, height, 1, out);
+    return cls_operator_new_volume(width, height, 0, out);
 }
 
 cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned depth, cls_operator **out)
@@ -37,7 +37,7 @@ cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned dep
     op->mask = mask;
     op->spec.mask_width = width;
     op->spec.mask_height = height;
-    op->spec.mask_depth = depth > 1 ? depth : 0;
+    op->spec.mask_depth = depth;
     op->spec.coefficients = mask;
     /* literals, zero taps skipped: the "predefined" kernels; a buffer for huge masks (see the top) */
     op->spec.bake_coefficients = taps <= BAKE_MAX_TAPS;

@@ -1,9 +1,11 @@
-/* separable.c — splitting a rank-1 mask into a row and a column vector (separable variants). */
+/* separable.c — splitting a rank-1 mask into a row and a column vector (separable variants), and
+ * a volume's into a vector an axis. */
 #include "generator.h"
 
 #include "error.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 cls_status cls_mask_separate(const float *mask, unsigned width, unsigned height, float *row, float *column)
 {
@@ -31,6 +33,19 @@ cls_status cls_mask_separate(const float *mask, unsigned width, unsigned height,
                         "(tolerance %g of the largest coefficient %g)",
                         width, height, wi, wj, worst, (double)CLS_SEPARABLE_TOLERANCE, (double)largest);
     return CLS_OK;
+}
+
+cls_status cls_mask_separate3d(const float *mask, unsigned width, unsigned height, unsigned depth, float *x, float *y,
+                                float *z)
+{
+    /* slices as rows of a (width * height) x depth mask: the slice through the pivot and z; then
+     * that slice as a width x height mask: x and y */
+    float *slice = malloc(sizeof(float) * width * height);
+    if (!slice) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    cls_status status = cls_mask_separate(mask, width * height, depth, slice, z);
+    if (status == CLS_OK) status = cls_mask_separate(slice, width, height, x, y);
+    free(slice);
+    return status;
 }
 
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass)

@@ -197,5 +197,10 @@ size_t cls_pixel_size(cls_pixel_type type)
 
 unsigned cls_mask_depth(const cls_spec *spec)
 {
-    return spec->mask_depth > 1 ? spec->mask_depth : 1;
+    return spec->mask_depth ? spec->mask_depth : 1;
+}
+
+int cls_spec_is_volume(const cls_spec *spec)
+{
+    return spec->mask_depth > 0;
 }

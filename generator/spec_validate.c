@@ -52,17 +52,20 @@ static cls_status check_mask_side(const char *what, unsigned size)
     return CLS_OK;
 }
 
-/* A volume's mask (depth above 1) is one built-in weighted sum walked down z: what it does not
- * take is named. */
+/* A volume's mask (mask_depth 1 or more) is one built-in weighted sum walked down z, or a pass an
+ * axis where it separates (two-pass): what it does not take is named. */
 static cls_status check_volume(const cls_spec *spec, unsigned masks)
 {
     const unsigned depth = spec->mask_depth;
-    if (depth <= 1) return CLS_OK;
+    if (!depth) return CLS_OK;
     const char *refused = spec->body                     ? "an operator body"
                           : spec->epilogue               ? "an epilogue"
                           : masks > 1                    ? "several masks"
                           : spec->row_coefficients       ? "row and column vectors (give the whole mask)"
-                          : spec->separable > CLS_SEPARABLE_NONE ? "separable passes"
+                          : spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK
+                              ? "single-pass or low-rank separation (two-pass: a pass an axis)"
+                          : spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED
+                              ? "passes in the undefined border mode"
                           : spec->method == CLS_METHOD_FFT ? "the FFT method"
                           : spec->fold_equal_taps        ? "tap folding"
                           : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
@@ -72,7 +75,14 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
     if (refused)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it takes "
                         "no %s", depth, refused);
-    return CLS_OK;
+    if (spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
+    float *x = malloc(sizeof(float) * spec->mask_width), *y = malloc(sizeof(float) * spec->mask_height),
+          *z = malloc(sizeof(float) * depth);
+    const cls_status status = x && y && z ? cls_mask_separate3d(spec->coefficients, spec->mask_width, spec->mask_height,
+                                                                depth, x, y, z)
+                                          : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    free(x), free(y), free(z);
+    return status;
 }
 
 /* An epilogue is one expression of r0..r3, pasted into a statement and into the source's header
@@ -135,6 +145,7 @@ static cls_status check_low_rank(const cls_spec *spec)
 
 static cls_status check_separable(const cls_spec *spec, unsigned masks)
 {
+    if (cls_spec_is_volume(spec)) return CLS_OK; /* check_volume's */
     if (spec->separable == CLS_SEPARABLE_LOW_RANK && (spec->body || masks > 1 || spec->epilogue))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable low-rank needs the built-in weighted sum of one mask (no body, mask count or epilogue)");
@@ -175,10 +186,10 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     status = check_mask_side("width", spec->mask_width);
     if (status == CLS_OK) status = check_mask_side("height", spec->mask_height);
     if (status != CLS_OK) return status;
-    if (spec->mask_depth > CLS_MAX_MASK_DEPTH || (spec->mask_depth > 1 && spec->mask_depth % 2 == 0))
+    if (spec->mask_depth > CLS_MAX_MASK_DEPTH || (spec->mask_depth && spec->mask_depth % 2 == 0))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "mask depth %u is invalid: it must be odd and between 1 and %d",
                         spec->mask_depth, CLS_MAX_MASK_DEPTH);
-    const unsigned depth = spec->mask_depth > 1 ? spec->mask_depth : 1;
+    const unsigned depth = cls_mask_depth(spec);
     if ((spec->row_coefficients == NULL) != (spec->column_coefficients == NULL))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "give both row and column coefficients, or neither");
     const unsigned masks = spec->mask_count ? spec->mask_count : 1;
@@ -220,7 +231,7 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if (spec->rows_per_item && !cls_rows_per_item_valid(spec->rows_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",
                         spec->rows_per_item);
-    if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS &&
+    if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && !cls_spec_is_volume(spec) &&
         (spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
          spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS ||
          spec->separable == CLS_SEPARABLE_LOW_RANK))
@@ -231,7 +242,8 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if (spec->cols_per_item && !cls_cols_per_item_valid(spec->cols_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);
     if ((status = check_volume(spec, masks)) != CLS_OK) return status;
-    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && spec->border == CLS_BORDER_UNDEFINED && depth == 1)
+    if ((spec->rows_per_item > 1 || spec->cols_per_item > 1) && spec->border == CLS_BORDER_UNDEFINED &&
+        !cls_spec_is_volume(spec))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "several rows or columns per work-item need a border mode other than undefined");
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && spec->body)

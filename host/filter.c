@@ -151,6 +151,19 @@ static cls_status create_volume(cls_filter *filter)
     return status;
 }
 
+/* A separable volume mask: a pass an axis. */
+static cls_status create_volume_passes(cls_filter *filter)
+{
+    cls_volume_passes *work = NULL;
+    const cls_status status =
+        cls_volume_passes_create(filter->context, &filter_calls, &filter->config.spec, filter->config.coefficients, &work);
+    if (status != CLS_OK) return status;
+    filter->work_ops = &cls_volume_passes_ops;
+    filter->work = work;
+    filter->source = strdup(cls_volume_passes_source(work));
+    return filter->source ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
 /* Every other variant: one generated kernel. */
 static cls_status create_one_kernel(cls_filter *filter)
 {
@@ -182,11 +195,13 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     if (status == CLS_OK && direct) status = check_parameter_size(&context->caps, &filter->config);
     if (status == CLS_OK && filter->config.method == CLS_METHOD_FFT)
         status = create_fft(filter);
+    else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS && cls_spec_is_volume(&filter->config.spec))
+        status = create_volume_passes(filter);
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter);
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_LOW_RANK)
         status = create_low_rank(filter);
-    else if (status == CLS_OK && cls_mask_depth(&filter->config.spec) > 1)
+    else if (status == CLS_OK && cls_spec_is_volume(&filter->config.spec))
         status = create_volume(filter);
     else if (status == CLS_OK)
         status = create_one_kernel(filter);
@@ -365,7 +380,7 @@ static cls_status resolve_slices(const cls_filter *filter, const cls_image_desc 
                                  cls_resolved_image *r)
 {
     const size_t depth = image->depth ? image->depth : 1;
-    if (depth > 1 && cls_mask_depth(&filter->config.spec) == 1)
+    if (depth > 1 && !cls_spec_is_volume(&filter->config.spec))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "the image is a volume of %zu slices and the filter's mask is 2-D: give the mask a depth "
                         "(cls_spec.mask_depth) or filter the slices one by one", depth);

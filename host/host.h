@@ -207,7 +207,7 @@ typedef struct cls_work_ops {
  * stages (staged_filter.c), a weighted sum by FFT (fft_work.c), a low-rank mask's pairs
  * (low_rank.c). */
 extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops, cls_fft_work_ops,
-    cls_low_rank_ops, cls_volume_work_ops;
+    cls_low_rank_ops, cls_volume_work_ops, cls_volume_passes_ops;
 
 /* The kernel of a resolved configuration (which must outlive the work) and its source: built
  * (or found in the caches), with its mask buffer; *info receives what the build reported. */
@@ -250,6 +250,12 @@ const char *cls_low_rank_source(const cls_low_rank *low_rank);
 /* ---- separable two-pass filters (two_pass.c) */
 
 /* A row pass (input type -> f32 temporary image) and a column pass (-> output type). */
+/* A separable volume mask as a pass an axis (volume_passes.c), from its coefficients. */
+typedef struct cls_volume_passes cls_volume_passes;
+cls_status cls_volume_passes_create(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec,
+                                    const float *coefficients, cls_volume_passes **out);
+void cls_volume_passes_release(cls_volume_passes *work);
+const char *cls_volume_passes_source(const cls_volume_passes *work);
 typedef struct cls_two_pass cls_two_pass;
 
 /* Builds both passes of a resolved spec (separable two-pass) whose mask is column x row. */

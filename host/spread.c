@@ -108,7 +108,7 @@ cls_status cls_filter_run_host_spread(cls_filter *const *filters, size_t count, 
                             "takes filters of one spec, a device each", k);
     }
     const cls_spec *spec = cls_filter_spec(filters[0]);
-    if (image.depth > 1 || cls_mask_depth(spec) > 1)
+    if (image.depth > 1 || cls_spec_is_volume(spec))
         return cls_fail(CLS_ERR_UNSUPPORTED, "a spread run splits the rows of one image: run a volume (depth %zu, "
                         "mask depth %u) on one filter", image.depth, spec->mask_depth);
     /* packed rows and a whole region of interest spelled out, for the bands */

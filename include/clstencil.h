@@ -356,7 +356,8 @@ typedef struct cls_spec {
     cls_build_goal build_goal;
     cls_region_code region_code;
     cls_method method; /* DIRECT or FFT; AUTO: the device record's choice (cls_method above) */
-    /* A volume's mask: its depth along z, odd, 1 to CLS_MAX_MASK_DEPTH (0 or 1: a 2-D mask).
+    /* A volume's mask: its depth along z, odd, 1 to CLS_MAX_MASK_DEPTH (0: a 2-D mask; 1: a
+     * volume's mask one slice deep, which filters each slice).
      * coefficients then hold mask_depth slices of mask_width x mask_height, x fastest, then y,
      * then z. A volume mask is one built-in weighted sum (no body, epilogue, second mask,
      * separation, FFT, tap folding, local or image input path, or columns per work-item); its

@@ -66,7 +66,7 @@ int cls_plan_calibration(const cls_planner *planner, cls_border border, double *
 
 int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice)
 {
-    if (cls_mask_depth(spec) > 1) return 0; /* volumes: the policy's (no tuning or models yet) */
+    if (cls_spec_is_volume(spec)) return 0; /* volumes: the policy's (no tuning or models yet) */
     if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
         spec->group_height && spec->rows_per_item && spec->cols_per_item)
         return 0;

@@ -131,14 +131,33 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
     }
 }
 
-/* A volume's mask: one weighted sum read from global memory, its work-items walking volume_slices
- * output slices down z each, in the record's group (one row of it where the record streams: PoCL
- * vectorizes along x); coefficients asked for as a kernel argument come from the buffer (a
- * volume's mask outgrows the argument space). */
+/* Whether a volume's mask, its separation left to auto, runs as a pass an axis: a rank-1 mask of
+ * CLS_VOLUME_PASSES_MIN_TAPS taps or more in a border mode the passes take (constant included:
+ * its value is carried through the sums). */
+static int volume_separates(const cls_spec *spec)
+{
+    const unsigned w = spec->mask_width, h = spec->mask_height, d = cls_mask_depth(spec);
+    if (spec->separable != CLS_SEPARABLE_AUTO || (size_t)w * h * d < CLS_VOLUME_PASSES_MIN_TAPS ||
+        spec->border == CLS_BORDER_UNDEFINED || spec->rows_per_item > 1)
+        return 0;
+    float *values = cls_spec_mask_values(spec, 1), *x = malloc(sizeof(float) * w), *y = malloc(sizeof(float) * h),
+          *z = malloc(sizeof(float) * d);
+    /* a mask that does not separate is no error here (the message it leaves is never read) */
+    const int separates = values && x && y && z && cls_mask_separate3d(values, w, h, d, x, y, z) == CLS_OK;
+    free(values), free(x), free(y), free(z);
+    return separates;
+}
+
+/* A volume's mask: a pass an axis where it separates (volume_separates), else one weighted sum
+ * read from global memory, its work-items walking volume_slices output slices down z each, in the
+ * record's group (one row of it where the record streams: PoCL vectorizes along x); coefficients
+ * asked for as a kernel argument come from the buffer (a volume's mask outgrows the argument
+ * space). */
 static void resolve_volume(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
 {
     *resolved = *spec;
-    resolved->separable = CLS_SEPARABLE_NONE;
+    resolved->separable = spec->separable == CLS_SEPARABLE_TWO_PASS || volume_separates(spec) ? CLS_SEPARABLE_TWO_PASS
+                                                                                              : CLS_SEPARABLE_NONE;
     resolved->method = CLS_METHOD_DIRECT;
     resolved->input_path = CLS_INPUT_GLOBAL;
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) resolved->bake_coefficients = CLS_COEFFICIENTS_BUFFER;
@@ -156,7 +175,7 @@ cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, 
 {
     cls_status status = cls_spec_validate(spec);
     if (status != CLS_OK) return status;
-    if (cls_mask_depth(spec) > 1) {
+    if (cls_spec_is_volume(spec)) {
         resolve_volume(p, spec, resolved);
         return CLS_OK;
     }

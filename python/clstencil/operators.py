@@ -82,7 +82,7 @@ class Operator:
         volume's operator (gaussian3d:, box3d:, correlate:WxHxD, ...)."""
         spec = self._spec()
         flat = (int(spec.mask_height), int(spec.mask_width))
-        return (int(spec.mask_depth),) + flat if spec.mask_depth > 1 else flat
+        return (int(spec.mask_depth),) + flat if spec.mask_depth > 0 else flat
 
     @property
     def radius(self) -> tuple[int, ...]:

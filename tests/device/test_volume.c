@@ -105,6 +105,45 @@ static void every_border_mode_and_mask(void **state)
         }
 }
 
+/* A separable mask as a pass an axis (auto's choice for a Gaussian of 7^3 taps, asked for a 3x5x3
+ * mask): every border mode that takes passes, the constant's value carried through them, and a
+ * region of a padded volume. */
+static void separable_masks_run_a_pass_an_axis(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT,
+                                         CLS_BORDER_CONSTANT};
+    cls_operator *gaussian = NULL;
+    assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &gaussian), CLS_OK);
+    static const float x[3] = {1, 2, -1}, y[5] = {0.5f, 1, 3, 1, 0.25f}, z[3] = {2, 1, 0.5f};
+    float product[45];
+    for (unsigned k = 0; k < 45; ++k) product[k] = z[k / 15] * y[k / 3 % 5] * x[k % 3];
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+        for (int asked = 0; asked < 2; ++asked) {
+            cls_spec spec = asked ? volume_spec(product, 3, 5, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
+                                  : *cls_operator_spec(gaussian);
+            spec.border = borders[b];
+            spec.border_value = 0.25f;
+            spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+            if (asked) spec.separable = CLS_SEPARABLE_TWO_PASS;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_TWO_PASS);
+            assert_int_equal(cls_filter_kernel_count(filter), 3);
+            check_volume(filter, &spec, 1, 1, 1);
+            check_volume(filter, &spec, 19, 6, 13);
+            cls_filter_release(filter);
+        }
+    cls_operator_release(gaussian);
+    float random[27]; /* not of rank 1: refused as passes */
+    for (unsigned k = 0; k < 27; ++k) random[k] = (float)((k * 7) % 5) - 2.0f;
+    cls_spec spec = volume_spec(random, 3, 3, 3, CLS_BORDER_CLAMP, CLS_COEFFICIENTS_LITERALS);
+    spec.separable = CLS_SEPARABLE_TWO_PASS;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "not separable"));
+}
+
 /* The first-result goal's quick kernel (the mask from its buffer, a slice per work-item) sums
  * alike; so does the specialized kernel it builds meanwhile. */
 static void the_quick_kernel_and_the_tiered_build(void **state)
@@ -124,13 +163,12 @@ static void the_quick_kernel_and_the_tiered_build(void **state)
 
 /* A region of interest of a volume with padded rows and slices and offsets: the region computed
  * with the whole volume's borders, every other voxel (and the padding) left as it was. */
-static void a_region_of_a_padded_volume(void **state)
+static void check_region(const float *mask, cls_separable separable)
 {
-    (void)state;
     enum { W = 13, H = 9, D = 8, PITCH = 16, SLICE = PITCH * H + 5, IN_OFFSET = 3, OUT_OFFSET = 2 };
-    float *mask = make_mask(3, 3, 5);
     cls_spec spec = volume_spec(mask, 3, 3, 5, CLS_BORDER_REPEAT, CLS_COEFFICIENTS_LITERALS);
-    spec.rows_per_item = 2;
+    spec.rows_per_item = separable == CLS_SEPARABLE_NONE ? 2 : 0;
+    spec.separable = separable;
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
     static float in[IN_OFFSET + SLICE * D], out[OUT_OFFSET + SLICE * D], packed[W * H * D];
@@ -165,6 +203,15 @@ static void a_region_of_a_padded_volume(void **state)
             fail_msg("voxel (%ld, %ld, %ld) is %.9g, expected %.9g", x, y, z, (double)out[k], want);
     }
     cls_filter_release(filter);
+}
+
+static void a_region_of_a_padded_volume(void **state)
+{
+    (void)state;
+    float *mask = make_mask(3, 3, 5);
+    check_region(mask, CLS_SEPARABLE_NONE);
+    for (unsigned k = 0; k < 45; ++k) mask[k] = (float)(1 + k % 3) * (float)(2 + k / 3 % 3) * (float)(k / 9) / 10.0f;
+    check_region(mask, CLS_SEPARABLE_TWO_PASS); /* the passes: x and y over the whole volume, z over the region */
     free(mask);
 }
 
@@ -243,6 +290,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_mode_and_mask),
+        cmocka_unit_test(separable_masks_run_a_pass_an_axis),
         cmocka_unit_test(the_quick_kernel_and_the_tiered_build),
         cmocka_unit_test(a_region_of_a_padded_volume),
         cmocka_unit_test(pixel_types),
