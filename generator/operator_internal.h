@@ -16,7 +16,7 @@ struct cls_operator {
 /* An operator with a width x height mask of zeros (literal coefficients up to 25x25 taps, the
  * buffer above) and the spec's defaults otherwise. */
 cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out);
-/* The same with a mask of depth slices (1: a 2-D mask). */
+/* The same with a mask of depth slices (0: a 2-D mask; 1 or more: a volume's). */
 cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned depth, cls_operator **out);
 /* CLS_ERR_INVALID_ARGUMENT with the message "operator 'TEXT': WHY". */
 cls_status cls_operator_refuse(const char *text, const char *why);

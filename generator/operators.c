@@ -26,7 +26,7 @@ cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out)
 
 cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned depth, cls_operator **out)
 {
-    const size_t taps = (size_t)width * height * depth;
+    const size_t taps = (size_t)width * height * (depth ? depth : 1);
     cls_operator *op = calloc(1, sizeof *op);
     float *mask = op ? calloc(taps, sizeof *mask) : NULL;
     if (!mask) {
