@@ -223,18 +223,18 @@ static void flip_mask(float *mask, size_t taps)
  * convolution, scipy's convolve): the spec always holds the coefficients as correlated. */
 static cls_status parse_convolve(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
-    unsigned width, height, depth = 1;
+    unsigned width, height, depth = 0; /* 0: a 2-D mask (WxH) */
     int used = 0, used_3d = 0;
     const int sides = arguments ? sscanf(arguments, "%ux%u%nx%u%n", &width, &height, &used, &depth, &used_3d) : 0;
     if (sides == 3) used = used_3d;
-    if (sides < 2 || !cls_operator_odd_size(width) || !cls_operator_odd_size(height) || depth > CLS_MAX_MASK_DEPTH ||
-        depth % 2 == 0)
+    if (sides < 2 || !cls_operator_odd_size(width) || !cls_operator_odd_size(height) ||
+        (sides == 3 && (depth > CLS_MAX_MASK_DEPTH || depth % 2 == 0)))
         return bad(text, strcmp(name, "convolve") == 0
                              ? "expected convolve:WxH[xD],c1,...,cN with odd W and H up to 63 and D up to 31"
                              : "expected correlate:WxH[xD],c1,...,cN with odd W and H up to 63 and D up to 31");
     cls_status status = cls_operator_new_volume(width, height, depth, out);
     if (status != CLS_OK) return status;
-    const size_t taps = (size_t)width * height * depth;
+    const size_t taps = (size_t)width * height * (depth ? depth : 1);
     const char *p = arguments + used;
     for (size_t k = 0; k < taps; ++k) {
         char *end;
@@ -251,7 +251,7 @@ static cls_status parse_convolve(const char *text, const char *name, const char 
         return bad(text, "needs exactly W*H*D finite coefficients");
     }
     if (strcmp(name, "convolve") == 0) flip_mask((*out)->mask, taps);
-    if (depth > 1) snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%ux%u", name, width, height, depth);
+    if (depth) snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%ux%u", name, width, height, depth);
     else snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%u", name, width, height);
     return CLS_OK;
 }

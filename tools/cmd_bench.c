@@ -27,7 +27,7 @@ static int usage(FILE *out, int code)
             "           plain global variant's (naive partition) and exits 3 on a mismatch; times nothing\n"
             "grid options (with --op; lists are comma-separated, every combination is run):\n"
             "  --op OPERATOR          a stage (cls_operator_parse's syntax, or night); repeated: one pipeline\n"
-            "  -s, --size WxH | --sizes N|WxH,...   image sizes (default 4096x4096)\n"
+            "  -s, --size WxH | --sizes N|WxH|WxHxD,...   image or volume sizes (default 4096x4096)\n"
             "  -b, --border M | --borders M,...     border modes (default clamp); --value V for constant\n"
             "  --partition naive|isp-block|isp-warp|auto,...   --input auto|global|local|image,...\n"
             "  --separable auto|none|single-pass|two-pass,...  --method auto|direct|fft,...  --rows auto|N,...  --cols auto|N,...  --wg WxH|auto,...\n"

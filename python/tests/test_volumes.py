@@ -54,6 +54,8 @@ def test_operators_of_volumes() -> None:
     assert gaussian.shape == (5, 5, 5) and abs(float(gaussian.sum()) - 1) < 1e-5
     np.testing.assert_allclose(gaussian, np.transpose(gaussian, (2, 0, 1)), rtol=1e-6)
     assert clstencil.Operator("box3d:3").mask.shape == (3, 3, 3)
+    flat = clstencil.Operator("correlate:3x1,1,2,3")  # WxH stays a 2-D operator
+    assert flat.window == (1, 3) and flat.radius == (0, 1)
 
 
 def test_strided_volumes_and_integer_pixels() -> None:
