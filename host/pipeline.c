@@ -115,6 +115,9 @@ cls_status cls_pipeline_add_stage(cls_pipeline *pipeline, const char *name, cons
     cls_spec copy;
     cls_status status = cls_spec_read(caller_spec, &copy);
     if (status != CLS_OK) return status;
+    if (cls_spec_is_volume(&copy))
+        return cls_fail(CLS_ERR_UNSUPPORTED, "a pipeline's stages are 2-D operators: filter a volume (mask depth %u) "
+                        "with cls_filter_create and cls_filter_run_host or cls_filter_enqueue", copy.mask_depth);
     if (pipeline->count == 0 && (status = cls_pipeline_add_input(pipeline, "input", copy.input_type)) != CLS_OK)
         return status;
     char automatic[CLS_IMAGE_NAME_MAX];

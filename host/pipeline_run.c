@@ -172,6 +172,9 @@ static cls_status read_launch(const cls_pipeline *pipeline, size_t input_count, 
     if (status != CLS_OK) return status;
     if (copy->width == 0 || copy->height == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", copy->width, copy->height);
+    if (copy->depth > 1)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a pipeline filters images: a volume of %zu slices goes through a "
+                        "volume filter (cls_filter_run_host)", copy->depth);
     return CLS_OK;
 }
 

@@ -382,6 +382,9 @@ static int parse_ops(const filter_args *args, filter_op *ops)
             fprintf(stderr, "clstencil filter: --op %s: %s\n", text, cls_last_error());
             return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
         }
+        if (cls_operator_spec(ops[i].op)->mask_depth)
+            return bad_usage("--op %s: a volume's operator; the command filters images (a TIFF stack page by page): "
+                             "filter volumes through the library or Python (docs/api.md, docs/python.md)", text);
     }
     return EXIT_OK_;
 }
