@@ -250,7 +250,8 @@ static void pixel_types(void **state)
 }
 
 /* What a volume refuses, by name: even and too deep masks, what a volume's sum does not take, a
- * 2-D filter given a volume, a region past the slices, spreading a volume over filters. */
+ * 2-D filter given a volume, a region past the slices, spreading a volume over filters, a volume
+ * stage in a pipeline. */
 static void refusals(void **state)
 {
     (void)state;
@@ -278,6 +279,11 @@ static void refusals(void **state)
     desc.roi_z = 0, desc.roi_depth = 0;
     assert_int_equal(cls_filter_run_host_spread(&filter, 1, in, out, &desc), CLS_ERR_UNSUPPORTED);
     cls_filter_release(filter);
+    cls_pipeline *pipeline = NULL; /* pipelines take 2-D stages and images */
+    assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
+    assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cls_last_error(), "2-D operators"));
+    cls_pipeline_release(pipeline);
     cls_spec flat = volume_spec(mask, 3, 3, 0, CLS_BORDER_CLAMP, 1);
     if (cls_filter_create(context, &flat, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
