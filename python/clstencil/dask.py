@@ -36,11 +36,14 @@ def overlap_boundary(dask_array: da.Array, repeat: bool) -> dict[int, str]:
             for axis, chunks in enumerate(dask_array.chunks)}
 
 
-def _check_dask_array(x: Any) -> da.Array:
+def _check_dask_array(x: Any, volume: bool = False) -> da.Array:
     if not isinstance(x, da.Array):
         raise TypeError(f"x must be a dask array, not {type(x).__name__} "
                         f"(numpy arrays: clstencil.filter)")
-    if x.ndim != 2:
+    if volume and x.ndim != 3:
+        raise ValueError(f"x must be 3-D (slices, rows, columns) for a volume's operator, not of "
+                         f"shape {x.shape}")
+    if not volume and x.ndim != 2:
         raise ValueError(f"x must be 2-D (rows, columns), not of shape {x.shape}")
     pixel_type(x.dtype, "x")
     return x
@@ -76,7 +79,8 @@ def _process_pipeline(pipeline: Pipeline) -> Pipeline:
 def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 0.0, *,
            device: str | None = None, dtype=None, build: str | None = None,
            method: str | None = None) -> da.Array:
-    """clstencil.filter over a 2-D dask array, lazily: the result equals
+    """clstencil.filter over a 2-D dask array (3-D with a volume's operator: a halo along every
+    axis), lazily: the result equals
     clstencil.filter(x.compute(), op, border, value, ...) bit for bit, chunk edges included
     (a weighted sum by FFT, method="fft" or auto's choice for a large mask, within the FFT's
     tolerance: its rounding depends on the chunk's size).
@@ -84,8 +88,8 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
     Arguments as for clstencil.filter; device=None lets every worker take CLSTENCIL_DEVICE.
     Chunks smaller than the operator's radius are merged by dask first.
     """
-    x = _check_dask_array(x)
     operator = as_operator(op)
+    x = _check_dask_array(x, volume=len(operator.window) == 3)
     mode = border_mode(border)
     build_goal(build)
     compute_method(method)
@@ -95,7 +99,7 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
                                        out_dtype=out_dtype, build=build, method=method)
     return da.map_overlap(block_function, x, depth=dict(enumerate(operator.radius)),
                           boundary=overlap_boundary(x, mode == REPEAT_BORDER), trim=True,
-                          dtype=out_dtype, meta=np.empty((0, 0), dtype=out_dtype))
+                          dtype=out_dtype, meta=np.empty((0,) * x.ndim, dtype=out_dtype))
 
 
 def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:

@@ -81,6 +81,18 @@ def test_strided_volumes_and_integer_pixels() -> None:
     assert np.abs(box.astype(np.float64) - expected).max() <= 0.5 + 1e-4
 
 
+@pytest.mark.parametrize("border", ["mirror101", "repeat", "constant"])
+def test_dask_chunks_equal_one_piece(border: str) -> None:
+    da = pytest.importorskip("dask.array")
+    import clstencil.dask
+    volume = np.random.default_rng(8).random((20, 30, 40), dtype=np.float32)
+    for op in (correlate(RANDOM_357), "box3d:5"):
+        chunked = clstencil.dask.filter(da.from_array(volume, chunks=(7, 11, 13)), op, border,
+                                        BORDER_VALUE).compute(scheduler="synchronous")
+        np.testing.assert_array_equal(chunked, clstencil.filter(volume, op, border, BORDER_VALUE),
+                                      err_msg=f"{op}, {border}")
+
+
 def test_undefined_border_computes_the_interior_only() -> None:
     volume = np.random.default_rng(2).random((7, 9, 12), dtype=np.float32)
     operator = clstencil.Operator(correlate(RANDOM_357))
