@@ -35,6 +35,7 @@ static void describe(strbuf *out, const cls_spec *s, unsigned masks, const float
     strbuf_printf(out, "operator-v%d;mask=%ux%u;masks=%u;border=%s", CLS_TUNING_KEY_FORMAT, s->mask_width,
                   s->mask_height, masks, cls_border_name(s->border));
     if (cls_spec_is_volume(s)) strbuf_printf(out, ";depth=%u", s->mask_depth);
+    if (s->reduction != CLS_REDUCTION_SUM) strbuf_printf(out, ";reduction=%d", (int)s->reduction);
     if (s->border == CLS_BORDER_CONSTANT) strbuf_printf(out, ";value=%08x", float_bits(s->border_value));
     strbuf_printf(out, ";in=%s;out=%s;separable=%s;coefficients=%s", cls_pixel_type_name(s->input_type),
                   cls_pixel_type_name(s->output_type), cls_separable_name(separable),

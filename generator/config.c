@@ -261,6 +261,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));
     if (cls_spec_is_volume(spec)) strbuf_printf(&key, ";depth=%u", spec->mask_depth);
+    if (spec->reduction != CLS_REDUCTION_SUM) strbuf_printf(&key, ";reduction=%s", spec->reduction == CLS_REDUCTION_MIN ? "min" : "max");
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);

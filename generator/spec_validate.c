@@ -57,6 +57,11 @@ static cls_status check_mask_side(const char *what, unsigned size)
 static cls_status check_volume(const cls_spec *spec, unsigned masks)
 {
     const unsigned depth = spec->mask_depth;
+    if ((unsigned)spec->reduction > CLS_REDUCTION_MAX)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "reduction %d is not a cls_reduction value", (int)spec->reduction);
+    if (!depth && spec->reduction != CLS_REDUCTION_SUM)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a minimum or maximum reduction takes a volume's mask (mask_depth): "
+                        "2-D images have the min: and max: operators");
     if (!depth) return CLS_OK;
     const char *refused = spec->body                     ? "an operator body"
                           : spec->epilogue               ? "an epilogue"

@@ -1,6 +1,7 @@
 /* volume_operators.c — the named operators of volumes: gaussian3d:SIZE[,SIGMA] (the Gaussian of
- * every axis, its weights normalized to sum 1, SIGMA by default as gaussian:'s) and box3d:SIZE
- * (the mean of SIZE^3 voxels); any other volume mask is correlate: or convolve: with WxHxD. */
+ * every axis, its weights normalized to sum 1, SIGMA by default as gaussian:'s), box3d:SIZE (the
+ * mean of SIZE^3 voxels), and min3d:SIZE and max3d:SIZE (the minimum and maximum over a SIZE^3
+ * box); any other volume mask is correlate: or convolve: with WxHxD. */
 #include "operator_internal.h"
 
 #include "error.h"
@@ -11,7 +12,8 @@
 
 int cls_volume_operator(const char *name)
 {
-    return strcmp(name, "gaussian3d") == 0 || strcmp(name, "box3d") == 0;
+    return strcmp(name, "gaussian3d") == 0 || strcmp(name, "box3d") == 0 || strcmp(name, "min3d") == 0 ||
+           strcmp(name, "max3d") == 0;
 }
 
 /* Whether value is a whole, odd cube side from 1 to CLS_MAX_MASK_DEPTH. */
@@ -43,11 +45,15 @@ cls_status cls_volume_parse(const char *text, const char *name, int count, const
             return cls_operator_refuse(text, "expected gaussian3d:SIZE[,SIGMA] with an odd SIZE up to 31 and SIGMA above 0.001");
         return gaussian3d((unsigned)n[0], count == 2 ? n[1] : 0.3 * ((n[0] - 1) * 0.5 - 1) + 0.8, out);
     }
-    if (count != 1 || !odd_side(n[0])) return cls_operator_refuse(text, "expected box3d:SIZE with an odd SIZE up to 31");
+    if (count != 1 || !odd_side(n[0]))
+        return cls_operator_refuse(text, strcmp(name, "box3d") == 0 ? "expected box3d:SIZE with an odd SIZE up to 31"
+                                                                     : "expected min3d:SIZE or max3d:SIZE with an odd SIZE up to 31");
     const unsigned size = (unsigned)n[0];
     const cls_status status = cls_operator_new_volume(size, size, size, out);
     if (status != CLS_OK) return status;
-    for (size_t k = 0; k < (size_t)size * size * size; ++k) (*out)->mask[k] = 1.0f / (float)(size * size * size);
-    snprintf((*out)->name, sizeof (*out)->name, "box3d:%u", size);
+    const int box = strcmp(name, "box3d") == 0;
+    for (size_t k = 0; k < (size_t)size * size * size; ++k) (*out)->mask[k] = box ? 1.0f / (float)(size * size * size) : 1.0f;
+    if (!box) (*out)->spec.reduction = strcmp(name, "min3d") == 0 ? CLS_REDUCTION_MIN : CLS_REDUCTION_MAX;
+    snprintf((*out)->name, sizeof (*out)->name, "%s:%u", name, size);
     return CLS_OK;
 }

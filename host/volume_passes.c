@@ -48,13 +48,15 @@ static cls_status create_passes(cls_volume_passes *work, const cls_spec *spec, c
     const float *vectors[3] = {x, y, z};
     const unsigned lengths[3] = {spec->mask_width, spec->mask_height, spec->mask_depth};
     /* Constant mode: a row (slice) outside the volume is all border value k, so each pass's sums
-     * of it are k times the vectors' sums so far: the next pass's border value. */
+     * of it are k times the vectors' sums so far: the next pass's border value (a minimum or
+     * maximum of it is k itself). */
+    const int sums = spec->reduction == CLS_REDUCTION_SUM;
     double scale = 1.0;
     cls_status status = CLS_OK;
     for (int axis = 0; status == CLS_OK && axis < 3; ++axis) {
         cls_spec pass = pass_spec(spec, axis, vectors[axis], lengths[axis]);
         pass.border_value = (float)(spec->border_value * scale);
-        scale *= sum_of(vectors[axis], lengths[axis]);
+        if (sums) scale *= sum_of(vectors[axis], lengths[axis]);
         status = work->calls->create(work->context, &pass, &work->pass[axis]);
     }
     return status;

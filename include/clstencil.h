@@ -235,6 +235,14 @@ typedef enum cls_method {
     CLS_METHOD_FFT,
 } cls_method;
 
+/* What a volume's kernel makes of its window (cls_spec.reduction): the weighted sum, or the
+ * minimum or maximum over the footprint, the taps whose coefficient is not 0 (min3d:, max3d:). */
+typedef enum cls_reduction {
+    CLS_REDUCTION_SUM = 0,
+    CLS_REDUCTION_MIN,
+    CLS_REDUCTION_MAX,
+} cls_reduction;
+
 /* FFT results differ from the direct sum by at most CLS_FFT_TOLERANCE * sum |m| * max |input|
  * (f32 outputs; integer outputs, rounded from them, by at most one more unit). */
 #define CLS_FFT_TOLERANCE 1e-5f
@@ -364,6 +372,9 @@ typedef struct cls_spec {
      * kernel walks each x, y column of the output down z, rows_per_item output slices a
      * work-item (0: the device's choice). Images of any depth go through it (cls_image_desc). */
     unsigned mask_depth;
+    /* A volume's window: its weighted sum, or the minimum or maximum over the footprint (the taps
+     * whose coefficient is not 0); MIN and MAX take volumes only (2-D: the min:/max: operators). */
+    cls_reduction reduction;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,

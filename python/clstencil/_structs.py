@@ -103,6 +103,7 @@ class Spec(SizedStructure):
         ("region_code", c_int),  # cls_region_code
         ("method", c_int),  # cls_method
         ("mask_depth", c_uint),
+        ("reduction", c_int),  # cls_reduction
     ]
 
 

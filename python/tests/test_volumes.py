@@ -44,6 +44,16 @@ def test_volume_equals_scipy_correlate(op: str, border: str) -> None:
                                    atol=1e-5, err_msg=f"{op}, {border}, shape {shape}")
 
 
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_minimum_and_maximum_equal_scipy(border: str) -> None:
+    volume = np.random.default_rng(6).random((9, 17, 23), dtype=np.float32)
+    for op, size, scipy_filter in (("min3d:3", 3, scipy.ndimage.minimum_filter),
+                                   ("max3d:5", 5, scipy.ndimage.maximum_filter)):
+        result = clstencil.filter(volume, op, border, BORDER_VALUE)
+        expected = scipy_filter(volume, size=size, mode=SCIPY_MODES[border], cval=BORDER_VALUE)
+        np.testing.assert_array_equal(result, expected, err_msg=f"{op}, {border}")
+
+
 def test_operators_of_volumes() -> None:
     operator = clstencil.Operator(correlate(RANDOM_357))
     assert operator.window == (7, 5, 3) and operator.radius == (3, 2, 1)

@@ -67,8 +67,8 @@ static void check_volume(cls_filter *filter, const cls_spec *spec, unsigned w, u
     assert_true(in && out && expected);
     for (size_t k = 0; k < voxels; ++k) in[k] = (float)((k * 31) % 53) / 53.0f + 0.5f, out[k] = SENTINEL;
     const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
-    assert_int_equal(ref_stencil3d(&image, d, 0, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height,
-                                   (int)spec->mask_depth, spec->border, spec->border_value, expected),
+    assert_int_equal(ref_reduce3d(&image, d, 0, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height,
+                                  (int)spec->mask_depth, spec->border, spec->border_value, spec->reduction, expected),
                      0);
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h, .depth = d};
     if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
@@ -142,6 +142,42 @@ static void separable_masks_run_a_pass_an_axis(void **state)
     cls_filter *filter = NULL;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "not separable"));
+}
+
+/* The minimum and maximum over a footprint: a 3x3x3 box (one walk) and a 5x5x5 box (a pass an
+ * axis) by name, and a 3x3x3 cross, in every border mode (the constant's value taking part). */
+static void minimum_and_maximum(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    static const char *const names[] = {"min3d:3", "max3d:5"};
+    float cross[27] = {0};
+    for (unsigned k = 0; k < 27; ++k) {
+        const unsigned x = k % 3, y = k / 3 % 3, z = k / 9;
+        cross[k] = (x == 1) + (y == 1) + (z == 1) >= 2;
+    }
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        for (size_t n = 0; n < 2; ++n) {
+            cls_operator *op = NULL;
+            assert_int_equal(cls_operator_parse(names[n], &op), CLS_OK);
+            cls_spec spec = *cls_operator_spec(op);
+            spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            assert_int_equal(cls_filter_kernel_count(filter), n == 1 && borders[b] != CLS_BORDER_UNDEFINED ? 3 : 1);
+            check_volume(filter, &spec, 17, 11, 9);
+            check_volume(filter, &spec, 2, 3, 1);
+            cls_filter_release(filter);
+            cls_operator_release(op);
+        }
+        cls_spec spec = volume_spec(cross, 3, 3, 3, borders[b], CLS_COEFFICIENTS_BUFFER);
+        spec.reduction = CLS_REDUCTION_MAX;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        check_volume(filter, &spec, 13, 7, 10);
+        cls_filter_release(filter);
+    }
 }
 
 /* The first-result goal's quick kernel (the mask from its buffer, a slice per work-item) sums
@@ -285,6 +321,10 @@ static void refusals(void **state)
     assert_non_null(strstr(cls_last_error(), "2-D operators"));
     cls_pipeline_release(pipeline);
     cls_spec flat = volume_spec(mask, 3, 3, 0, CLS_BORDER_CLAMP, 1);
+    flat.reduction = CLS_REDUCTION_MIN;
+    assert_int_equal(cls_filter_create(context, &flat, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "min: and max:"));
+    flat.reduction = CLS_REDUCTION_SUM;
     if (cls_filter_create(context, &flat, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
     assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "mask is 2-D"));
@@ -297,6 +337,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_mode_and_mask),
         cmocka_unit_test(separable_masks_run_a_pass_an_axis),
+        cmocka_unit_test(minimum_and_maximum),
         cmocka_unit_test(the_quick_kernel_and_the_tiered_build),
         cmocka_unit_test(a_region_of_a_padded_volume),
         cmocka_unit_test(pixel_types),

@@ -270,6 +270,12 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
 int ref_stencil3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
                   int mask_d, cls_border border, float border_value, double *out)
 {
+    return ref_reduce3d(in, depth, slice_pitch, mask, mask_w, mask_h, mask_d, border, border_value, CLS_REDUCTION_SUM, out);
+}
+
+int ref_reduce3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
+                 int mask_d, cls_border border, float border_value, cls_reduction reduction, double *out)
+{
     if (!in || !in->data || !mask || !out || in->width == 0 || in->height == 0 || depth == 0 || mask_w < 1 ||
         mask_h < 1 || mask_d < 1 || mask_w % 2 == 0 || mask_h % 2 == 0 || mask_d % 2 == 0 ||
         ref_pixel_size(in->type) == 0)
@@ -298,14 +304,16 @@ int ref_stencil3d(const ref_image *in, size_t depth, size_t slice_pitch, const f
                     *at = NAN;
                     continue;
                 }
-                double sum = 0.0;
+                double sum = reduction == CLS_REDUCTION_MIN ? INFINITY : reduction == CLS_REDUCTION_MAX ? -INFINITY : 0.0;
                 for (long k = 0; k < mask_d; ++k)
                     for (long j = 0; j < mask_h; ++j)
                         for (long i = 0; i < mask_w; ++i) {
                             const long sz = zmap[z + k], sy = ymap[y + j], sx = xmap[x + i];
                             const double v = sz < 0 || sy < 0 || sx < 0 ? (double)border_value
                                                                         : pix[(sz * h + sy) * w + sx];
-                            sum += (double)mask[(k * mask_h + j) * mask_w + i] * v;
+                            const double c = mask[(k * mask_h + j) * mask_w + i];
+                            if (reduction == CLS_REDUCTION_SUM) sum += c * v;
+                            else if (c != 0.0) sum = reduction == CLS_REDUCTION_MIN ? fmin(sum, v) : fmax(sum, v);
                         }
                 *at = sum;
             }

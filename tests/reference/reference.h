@@ -56,6 +56,11 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
 int ref_stencil3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
                   int mask_d, cls_border border, float border_value, double *out);
 
+/* The same with the window's minimum or maximum over the footprint (the taps whose coefficient is
+ * not 0) where reduction asks for it. */
+int ref_reduce3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
+                 int mask_d, cls_border border, float border_value, cls_reduction reduction, double *out);
+
 /* The value an output pixel of `type` holds for the exact result v, as a double:
  * f32: (float)v; u8/u16/i16: round to nearest, ties to even, saturate to the range, NaN -> 0;
  * f16: (float)v rounded to half precision, ties to even, beyond 65504 infinity. */

@@ -130,6 +130,7 @@ static void key_ignores_what_does_not_change_the_kernel(void **state)
     second.region_code = CLS_REGION_CODE_BODY_APART; /* what auto resolves to */
     second.method = CLS_METHOD_DIRECT;     /* what auto resolves to without fft_min_taps */
     second.mask_depth = 0;                 /* a 2-D mask */
+    second.reduction = CLS_REDUCTION_SUM;  /* a weighted sum */
     char *k1 = key_of(&first), *k2 = key_of(&second);
     assert_string_equal(k1, k2);
     first.bake_coefficients = second.bake_coefficients = 1; /* -0 and +0 bake alike */
