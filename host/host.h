@@ -180,6 +180,10 @@ typedef struct cls_resolved_image {
     cls_launch_geometry geometry;
     unsigned depth, roi_z, roi_depth; /* a volume's slices and those computed (1, 0, 1: an image) */
 } cls_resolved_image;
+/* A launch's image checked against a filter's configuration and resolved (image_geometry.c): its
+ * pitches and offsets, the bytes of each buffer, the region of interest and its slices. */
+cls_status cls_resolve_image(const struct cls_kernel_config *config, const cls_image_desc *image,
+                             cls_resolved_image *r);
 
 /* One interface for the work a filter launches: a kernel of its own, a separable pair or an
  * operator in stages. The filter is a handle over it: it checks every launch's geometry and
