@@ -382,9 +382,8 @@ static int parse_ops(const filter_args *args, filter_op *ops)
             fprintf(stderr, "clstencil filter: --op %s: %s\n", text, cls_last_error());
             return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
         }
-        if (cls_operator_spec(ops[i].op)->mask_depth)
-            return bad_usage("--op %s: a volume's operator; the command filters images (a TIFF stack page by page): "
-                             "filter volumes through the library or Python (docs/api.md, docs/python.md)", text);
+        if (cls_operator_spec(ops[i].op)->mask_depth && args->op_count > 1)
+            return bad_usage("--op %s: a volume's operator runs alone (one --op, no --combine)", text);
     }
     return EXIT_OK_;
 }
@@ -440,6 +439,12 @@ int cmd_filter(int argc, char **argv)
     args.plan.memory_available = available;
     args.plan.ops = ops;
     args.plan.op_count = args.op_count;
+    const int volume = filter_plan_is_volume(&args.plan);
+    if (volume && (args.batch || args.input_text_count || args.devices.count > 1)) {
+        code = bad_usage("a volume's operator filters one file's pages as one volume, on one device: no batch, "
+                         "--input or several devices");
+        goto done;
+    }
     if (args.batch) {
         code = filter_batch_run(&args);
         goto done;
@@ -452,8 +457,14 @@ int cmd_filter(int argc, char **argv)
         goto done;
     }
     cls_host_image result = {0};
-    const int overlapped = filter_stream_pays(&args, input, output); /* a large image: bands */
+    const int overlapped = !volume && filter_stream_pays(&args, input, output); /* a large image: bands */
     code = overlapped ? FILTER_IN_BANDS : filter_read_and_filter(&args, NULL, input, output, &result, &times);
+    if (volume && code == FILTER_IN_BANDS) {
+        fprintf(stderr, "clstencil filter: %s does not fit in the memory the run may use, and a volume is filtered "
+                        "whole\n", input);
+        code = EXIT_OUTPUT;
+        goto done;
+    }
     const int in_bands = code == FILTER_IN_BANDS;
     if (in_bands) code = filter_stream_run(&args, input, output, filter_budget_left());
     char error[1024];

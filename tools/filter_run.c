@@ -559,6 +559,7 @@ void filter_session_close(filter_session *session)
 
 int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out)
 {
+    if (filter_plan_is_volume(plan)) return filter_volume_run(plan, in, out);
     filter_session *session = NULL;
     int code = filter_session_open(plan, &session);
     if (code == EXIT_OK_) code = filter_session_run(session, plan, in, out);

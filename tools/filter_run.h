@@ -45,6 +45,10 @@ typedef struct filter_plan {
  * which the caller allocated with IN's size, channels and pages and the plan's output type. Prints what went wrong and returns
  * an exit code (EXIT_OK_, EXIT_USAGE, EXIT_NO_DEVICE or EXIT_FAILURE_). */
 int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out);
+/* Whether the plan is one volume's operator, which filter_run gives to filter_volume_run: the
+ * input's pages are a volume's slices (filter_volume.c). */
+int filter_plan_is_volume(const filter_plan *plan);
+int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out);
 
 /* A batch's device side: one context for every image, and one pipeline per stage typing, built
  * for the first image that needs it (its pixel type, or the output's, differs from every earlier

@@ -5,10 +5,10 @@
  * (exit 6), a truncated last page (exit 5) with no output written, and stacks larger than the
  * memory the run may use filtered in bands of rows to the same pages, and so an image of 16 MiB
  * that fits it; and PGM, PPM and PFM images of that size in bands too (standard input and output
- * included). Test files are made here with libtiff (and one by hand, its directories before its
+ * included); and a stack's pages as a volume's slices (a volume's operator). Test files are made here with libtiff (and one by hand, its directories before its
  * pixels), the PNM ones by hand.
  * Usage: test_tiff_stack PATH-TO-CLSTENCIL CASE
- *        (CASE: stack, metadata, compression, errors, bands, large, pnm_bands) */
+ *        (CASE: stack, metadata, compression, errors, bands, large, pnm_bands, volume) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -593,6 +593,49 @@ static void test_pnm_bands(void **state)
     assert_true(same_files("one/gray.pfm", "limited.pfm"));
 }
 
+/* An index of an axis of N under mirror (dcba|abcd) or repeat, any distance outside. */
+static int folded(int i, int n, int repeat)
+{
+    if (repeat) return ((i % n) + n) % n;
+    const int period = 2 * n;
+    int j = ((i % period) + period) % period;
+    return j < n ? j : period - 1 - j;
+}
+
+/* A volume's operator takes the stack's pages as its slices: the minimum over 3x3x3 (mirror) and
+ * the maximum over 5x5x5 (repeat, deeper than the three pages) equal the pages' own, exactly. */
+static void test_volume(void **state)
+{
+    (void)state;
+    write_stack("vol.tif", 0, PAGES, COMPRESSION_NONE, 0);
+    uint16_t (*in)[H][W] = alloc_pages(), (*out)[H][W] = alloc_pages();
+    assert_int_equal(read_stack("vol.tif", in, PAGES), PAGES);
+    static const struct { const char *op, *border; int reach, maximum, repeat; } cases[] = {
+        {"min3d:3", "mirror", 1, 0, 0}, {"max3d:5", "repeat", 2, 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        assert_int_equal(filter("vol.tif vol-out.tif --op %s --border %s", cases[c].op, cases[c].border), 0);
+        assert_int_equal(read_stack("vol-out.tif", out, PAGES + 1), PAGES);
+        const int r = cases[c].reach;
+        for (int p = 0; p < PAGES; ++p)
+            for (int y = 0; y < H; ++y)
+                for (int x = 0; x < W; ++x) {
+                    int best = cases[c].maximum ? 0 : 65535;
+                    for (int k = -r; k <= r; ++k)
+                        for (int j = -r; j <= r; ++j)
+                            for (int i = -r; i <= r; ++i) {
+                                const int v = in[folded(p + k, PAGES, cases[c].repeat)][folded(y + j, H, cases[c].repeat)]
+                                                [folded(x + i, W, cases[c].repeat)];
+                                best = cases[c].maximum ? (v > best ? v : best) : (v < best ? v : best);
+                            }
+                    if (out[p][y][x] != best)
+                        fail_msg("%s %s: voxel (%d, %d, %d) is %d, expected %d", cases[c].op, cases[c].border, x, y, p,
+                                 out[p][y][x], best);
+                }
+    }
+    free(in);
+    free(out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -607,8 +650,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
         cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
-        cmocka_unit_test(test_pnm_bands)};
-    const char *names[] = {"stack", "metadata", "compression", "errors", "bands", "large", "pnm_bands"};
+        cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume)};
+    const char *names[] = {"stack", "metadata", "compression", "errors", "bands", "large", "pnm_bands", "volume"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
