@@ -33,6 +33,17 @@ class Operator:
         self.key: tuple = ("parsed", text_form)
 
     @classmethod
+    def correlate(cls, weights: Sequence | np.ndarray) -> "Operator":
+        """The weighted sum of a 2-D (height, width) or 3-D (depth, height, width) array of weights,
+        odd along every axis, as scipy.ndimage.correlate applies them (a volume's operator for
+        3-D weights); the weights are rounded to float32, written so that they read back the same."""
+        values = np.asarray(weights, dtype=np.float32)
+        if values.ndim not in (2, 3):
+            raise ValueError(f"weights must be 2-D or 3-D, not of shape {values.shape}")
+        sides = "x".join(str(side) for side in values.shape[::-1])
+        return cls(f"correlate:{sides}," + ",".join(f"{value:.9g}" for value in values.ravel()))
+
+    @classmethod
     def user(cls, body: str, width: int = 3, height: int = 3,
              mask: Sequence[float] | np.ndarray | None = None) -> "Operator":
         """A user-written operator: OpenCL C statements over a width x height window that read

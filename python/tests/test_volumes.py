@@ -64,6 +64,12 @@ def test_operators_of_volumes() -> None:
     assert gaussian.shape == (5, 5, 5) and abs(float(gaussian.sum()) - 1) < 1e-5
     np.testing.assert_allclose(gaussian, np.transpose(gaussian, (2, 0, 1)), rtol=1e-6)
     assert clstencil.Operator("box3d:3").mask.shape == (3, 3, 3)
+    from_weights = clstencil.Operator.correlate(RANDOM_357)
+    assert from_weights.window == (7, 5, 3)
+    np.testing.assert_array_equal(from_weights.mask, RANDOM_357)
+    assert clstencil.Operator.correlate(np.ones((3, 5))).window == (3, 5)
+    with pytest.raises(clstencil.InvalidArgumentError, match="odd"):
+        clstencil.Operator.correlate(np.ones((2, 3, 3)))
     flat = clstencil.Operator("correlate:3x1,1,2,3")  # WxH stays a 2-D operator
     assert flat.window == (1, 3) and flat.radius == (0, 1)
 
