@@ -143,6 +143,8 @@ void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls
  * height, z: depth); CLS_ERR_INVALID_ARGUMENT when it is not of rank 1. */
 cls_status cls_mask_separate3d(const float *mask, unsigned width, unsigned height, unsigned depth, float *x, float *y,
                                 float *z);
+/* The same check without keeping the vectors. */
+cls_status cls_mask_is_separable3d(const float *mask, unsigned width, unsigned height, unsigned depth);
 unsigned cls_mask_low_rank(const float *mask, unsigned width, unsigned height, float *rows, float *columns,
                            double *residual);
 

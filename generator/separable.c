@@ -48,6 +48,15 @@ cls_status cls_mask_separate3d(const float *mask, unsigned width, unsigned heigh
     return status;
 }
 
+cls_status cls_mask_is_separable3d(const float *mask, unsigned width, unsigned height, unsigned depth)
+{
+    float *x = malloc(sizeof(float) * width), *y = malloc(sizeof(float) * height), *z = malloc(sizeof(float) * depth);
+    const cls_status status = x && y && z ? cls_mask_separate3d(mask, width, height, depth, x, y, z)
+                                          : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    free(x), free(y), free(z);
+    return status;
+}
+
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass)
 {
     const cls_spec *s = &config->spec;

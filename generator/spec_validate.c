@@ -81,13 +81,7 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it takes "
                         "no %s", depth, refused);
     if (spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
-    float *x = malloc(sizeof(float) * spec->mask_width), *y = malloc(sizeof(float) * spec->mask_height),
-          *z = malloc(sizeof(float) * depth);
-    const cls_status status = x && y && z ? cls_mask_separate3d(spec->coefficients, spec->mask_width, spec->mask_height,
-                                                                depth, x, y, z)
-                                          : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    free(x), free(y), free(z);
-    return status;
+    return cls_mask_is_separable3d(spec->coefficients, spec->mask_width, spec->mask_height, depth);
 }
 
 /* An epilogue is one expression of r0..r3, pasted into a statement and into the source's header

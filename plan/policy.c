@@ -140,11 +140,10 @@ static int volume_separates(const cls_spec *spec)
     if (spec->separable != CLS_SEPARABLE_AUTO || (size_t)w * h * d < CLS_VOLUME_PASSES_MIN_TAPS ||
         spec->border == CLS_BORDER_UNDEFINED || spec->rows_per_item > 1)
         return 0;
-    float *values = cls_spec_mask_values(spec, 1), *x = malloc(sizeof(float) * w), *y = malloc(sizeof(float) * h),
-          *z = malloc(sizeof(float) * d);
+    float *values = cls_spec_mask_values(spec, 1);
     /* a mask that does not separate is no error here (the message it leaves is never read) */
-    const int separates = values && x && y && z && cls_mask_separate3d(values, w, h, d, x, y, z) == CLS_OK;
-    free(values), free(x), free(y), free(z);
+    const int separates = values && cls_mask_is_separable3d(values, w, h, d) == CLS_OK;
+    free(values);
     return separates;
 }
 
