@@ -82,10 +82,6 @@ static cls_status check_footprint(const footprint_reader *r)
 {
     if (r->height == 0 || r->width == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "footprint file %s: no rows of 0s and 1s in it", r->path);
-    if (r->width % 2 == 0 || r->height % 2 == 0)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "footprint file %s: %u columns and %u rows; both must be odd (the centre is the origin)",
-                        r->path, r->width, r->height);
     if (r->ones == 0) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "footprint file %s: no cell is 1, the footprint is empty", r->path);
     return CLS_OK;
 }

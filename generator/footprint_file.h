@@ -11,7 +11,8 @@
 
 /* Reads the footprint file PATH. Lines that are blank or start with '#' are skipped; every other
  * line is a row of cells '0' or '1', which spaces, tabs or commas may separate. Every row holds as
- * many cells as the first; rows and columns are odd in number, at most CLS_MAX_MASK each, and at
+ * many cells as the first; at most CLS_MAX_MASK rows and columns (an even side's
+ * output pixel is cell side/2, scipy's rule), and at
  * least one cell is 1. On success *cells is a malloc'd width x height array, row-major, 1 for the
  * footprint's pixels. Otherwise CLS_ERR_INVALID_ARGUMENT with a message naming the file and, for
  * a bad row or cell, its line. */

@@ -355,17 +355,26 @@ cls_status cls_morphology_parse(const char *text, const char *name, const char *
     }
     footprint_argument f;
     cls_status status = parse_footprint(text, arguments, usage, &f);
-    const composition *c = find_composition(name);
-    if (status == CLS_OK && c) {
-        status = composition_operator(text, c, &f, out);
-        free(f.cells);
-        return status;
-    }
-    char *body = NULL, canonical[128];
-    if (status == CLS_OK)
-        status = percentile || strcmp(name, "median") == 0 ? rank_filter_body(text, name, percent, &f, &body, canonical)
-                                                          : extremum_body(name, &f, &body, canonical);
-    if (status == CLS_OK) status = from_body(&f.footprint, body, canonical, out);
+    const int even = status == CLS_OK && (f.footprint.width % 2 == 0 || f.footprint.height % 2 == 0);
+    if (even) /* a mask file's even side: the window anchored at cell side/2, in the next odd one */
+        status = cls_footprint_operator(text, name, percent, f.cells, f.footprint.width, f.footprint.height, NULL, out);
+    else if (status == CLS_OK)
+        status = cls_morphology_build(text, name, percent, &f.footprint, f.label, out);
     free(f.cells);
+    return status;
+}
+
+cls_status cls_morphology_build(const char *text, const char *name, double percent, const cls_footprint *footprint,
+                                const char *label, cls_operator **out)
+{
+    footprint_argument f = {*footprint, NULL, ""};
+    snprintf(f.label, sizeof f.label, "%s", label);
+    const composition *c = find_composition(name);
+    if (c) return composition_operator(text, c, &f, out);
+    char *body = NULL, canonical[128];
+    cls_status status = strcmp(name, "percentile") == 0 || strcmp(name, "median") == 0
+                            ? rank_filter_body(text, name, percent, &f, &body, canonical)
+                            : extremum_body(name, &f, &body, canonical);
+    if (status == CLS_OK) status = from_body(&f.footprint, body, canonical, out);
     return status;
 }

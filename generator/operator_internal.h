@@ -32,5 +32,19 @@ int cls_morphology_operator(const char *name);
 /* Parses the rank or morphology operator NAME of TEXT; ARGUMENTS is the text after "NAME:" (NULL
  * when there is no colon). */
 cls_status cls_morphology_parse(const char *text, const char *name, const char *arguments, cls_operator **out);
+/* The rank or morphology operator NAME (percentile: of PERCENT) over FOOTPRINT (a centred, odd
+ * window), named NAME:LABEL; TEXT names it in refusals. */
+struct cls_footprint;
+cls_status cls_morphology_build(const char *text, const char *name, double percent, const struct cls_footprint *footprint,
+                                const char *label, cls_operator **out);
+
+/* anchored_operators.c: the weighted sum NAME (correlate, convolve) of WIDTH x HEIGHT (x DEPTH;
+ * 0: 2-D) weights of any sides with the output pixel at cell side/2 + origin along each axis
+ * (ORIGIN x, y, z; NULL: 0), as a centred odd window; and the rank or morphology operator NAME
+ * over the footprint CELLS (non-zero: inside) likewise, TEXT naming it in refusals. */
+cls_status cls_weights_operator(const char *name, const float *weights, unsigned width, unsigned height, unsigned depth,
+                                const int origin[3], cls_operator **out);
+cls_status cls_footprint_operator(const char *text, const char *name, double percent, const unsigned char *cells,
+                                  unsigned width, unsigned height, const int origin[2], cls_operator **out);
 
 #endif

@@ -220,40 +220,39 @@ static void flip_mask(float *mask, size_t taps)
 }
 
 /* correlate: (NAME), the mask applied as written, and convolve:, the mask flipped first (a true
- * convolution, scipy's convolve): the spec always holds the coefficients as correlated. */
+ * convolution, scipy's convolve): the spec always holds the coefficients as correlated. Sides of
+ * any length: an even one has its output pixel at cell W/2 of the mask as given (scipy's rule),
+ * and runs as the next odd window (anchored_operators.c). */
 static cls_status parse_convolve(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
+    const int convolve = strcmp(name, "convolve") == 0;
+    const char *usage = convolve ? "expected convolve:WxH[xD],c1,...,cN with W and H up to 63 and D up to 31"
+                                 : "expected correlate:WxH[xD],c1,...,cN with W and H up to 63 and D up to 31";
     unsigned width, height, depth = 0; /* 0: a 2-D mask (WxH) */
     int used = 0, used_3d = 0;
     const int sides = arguments ? sscanf(arguments, "%ux%u%nx%u%n", &width, &height, &used, &depth, &used_3d) : 0;
     if (sides == 3) used = used_3d;
-    if (sides < 2 || !cls_operator_odd_size(width) || !cls_operator_odd_size(height) ||
-        (sides == 3 && (depth > CLS_MAX_MASK_DEPTH || depth % 2 == 0)))
-        return bad(text, strcmp(name, "convolve") == 0
-                             ? "expected convolve:WxH[xD],c1,...,cN with odd W and H up to 63 and D up to 31"
-                             : "expected correlate:WxH[xD],c1,...,cN with odd W and H up to 63 and D up to 31");
-    cls_status status = cls_operator_new_volume(width, height, depth, out);
-    if (status != CLS_OK) return status;
+    if (sides < 2 || width < 1 || width > CLS_MAX_MASK || height < 1 || height > CLS_MAX_MASK ||
+        (sides == 3 && (depth < 1 || depth > CLS_MAX_MASK_DEPTH)))
+        return bad(text, usage);
     const size_t taps = (size_t)width * height * (depth ? depth : 1);
+    float *values = malloc(taps * sizeof *values);
+    if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     const char *p = arguments + used;
-    for (size_t k = 0; k < taps; ++k) {
+    for (size_t k = 0; k < taps && p; ++k) {
         char *end;
-        if (*p != ',' || ((*out)->mask[k] = strtof(p + 1, &end), end == p + 1) || !isfinite((*out)->mask[k])) {
-            cls_operator_release(*out);
-            *out = NULL;
-            return bad(text, "needs exactly W*H*D finite coefficients");
-        }
-        p = end;
+        p = *p == ',' && (values[k] = strtof(p + 1, &end), end != p + 1) && isfinite(values[k]) ? end : NULL;
     }
-    if (*p) {
-        cls_operator_release(*out);
-        *out = NULL;
+    if (!p || *p) {
+        free(values);
         return bad(text, "needs exactly W*H*D finite coefficients");
     }
-    if (strcmp(name, "convolve") == 0) flip_mask((*out)->mask, taps);
-    if (depth) snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%ux%u", name, width, height, depth);
-    else snprintf((*out)->name, sizeof (*out)->name, "%s:%ux%u", name, width, height);
-    return CLS_OK;
+    /* convolve: flipped, and scipy's origin -1 along an even side, which keeps cell W/2 the output's */
+    const int origin[3] = {-(convolve && width % 2 == 0), -(convolve && height % 2 == 0), -(convolve && depth % 2 == 0 && depth)};
+    if (convolve) flip_mask(values, taps);
+    const cls_status status = cls_weights_operator(name, values, width, height, depth, origin, out);
+    free(values);
+    return status;
 }
 
 /* An odd SIZE argument, or the default window of SIGMA; 0 after a message when neither fits. */

@@ -616,6 +616,21 @@ cls_status cls_operator_parse(const char *text, cls_operator **out);
 /* A user-written operator (see cls_spec.body) over a WxH window; mask may be NULL (all 1). */
 cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask,
                              cls_operator **out);
+/* Operators from arrays, scipy.ndimage's way: windows of any sides, odd or even, with the output
+ * pixel at cell side/2 + origin along each axis (origin from -(side/2) to (side-1)/2; NULL: 0 on
+ * every axis; OpenCV calls it the anchor). Such a window runs as the smallest centred odd window
+ * that holds it, which must fit CLS_MAX_MASK (CLS_MAX_MASK_DEPTH along z).
+ * cls_operator_weights: the weighted sum of WIDTH x HEIGHT (x DEPTH; 0: a 2-D mask) finite
+ * weights, x fastest, applied as written (scipy's correlate; origin x, y, z).
+ * cls_operator_footprint: the rank or morphology operator NAME (median, percentile of PERCENT,
+ * min/erode, max, dilate, morphgradient, opening, closing, tophat, blackhat: as
+ * cls_operator_parse has them) over the footprint CELLS, WIDTH x HEIGHT, row-major, non-zero for
+ * a pixel of the footprint (at least one); origin x, y. dilate and the compositions follow
+ * scipy's grey_dilation: the footprint reflected through the output pixel. */
+cls_status cls_operator_weights(const float *weights, unsigned width, unsigned height, unsigned depth,
+                                const int origin[3], cls_operator **out);
+cls_status cls_operator_footprint(const char *name, double percent, const unsigned char *cells, unsigned width,
+                                  unsigned height, const int origin[2], cls_operator **out);
 /* The operator's spec (owned by the operator) and its canonical text, e.g. "gaussian:5,1.2". */
 const cls_spec *cls_operator_spec(const cls_operator *op);
 const char *cls_operator_name(const cls_operator *op);

@@ -33,15 +33,48 @@ class Operator:
         self.key: tuple = ("parsed", text_form)
 
     @classmethod
-    def correlate(cls, weights: Sequence | np.ndarray) -> "Operator":
+    def correlate(cls, weights: Sequence | np.ndarray, origin: int | Sequence[int] = 0) -> "Operator":
         """The weighted sum of a 2-D (height, width) or 3-D (depth, height, width) array of weights,
-        odd along every axis, as scipy.ndimage.correlate applies them (a volume's operator for
-        3-D weights); the weights are rounded to float32, written so that they read back the same."""
-        values = np.asarray(weights, dtype=np.float32)
+        of any sides, as scipy.ndimage.correlate applies them: the output pixel at the weights'
+        cell side // 2 + origin along each axis (origin: one number or one per axis, numpy's order;
+        a volume's operator for 3-D weights). The weights are rounded to float32."""
+        values = np.ascontiguousarray(weights, dtype=np.float32)
         if values.ndim not in (2, 3):
             raise ValueError(f"weights must be 2-D or 3-D, not of shape {values.shape}")
-        sides = "x".join(str(side) for side in values.shape[::-1])
-        return cls(f"correlate:{sides}," + ",".join(f"{value:.9g}" for value in values.ravel()))
+        shifts = axis_origins(origin, values.ndim)
+        sides = values.shape[::-1] + (0,) * (3 - values.ndim)  # x, y, z (0: a 2-D mask)
+        created = ctypes.c_void_p()
+        origin_xyz = (ctypes.c_int * 3)(*(shifts[::-1] + (0,) * (3 - values.ndim)))
+        check(library().cls_operator_weights(values.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                             *sides, origin_xyz, ctypes.byref(created)), "weights")
+        return cls._made(created.value, ("weights", values.tobytes(), values.shape, shifts))
+
+    @classmethod
+    def footprint(cls, name: str, footprint: Sequence | np.ndarray, origin: int | Sequence[int] = 0,
+                  percent: float = 0.0) -> "Operator":
+        """The rank or morphology operator NAME (median, percentile of `percent`, min, max, dilate,
+        morphgradient, opening, closing, tophat, blackhat) over a 2-D footprint of any sides
+        (true or non-zero: a pixel of it), the output pixel at cell side // 2 + origin (scipy's
+        origin; dilate and the compositions reflect the footprint as scipy's grey_dilation)."""
+        cells = np.ascontiguousarray(np.asarray(footprint) != 0, dtype=np.uint8)
+        if cells.ndim != 2:
+            raise ValueError(f"a footprint must be 2-D, not of shape {cells.shape}")
+        shifts = axis_origins(origin, 2)
+        created = ctypes.c_void_p()
+        check(library().cls_operator_footprint(name.encode(), float(percent),
+                                               cells.ctypes.data_as(ctypes.POINTER(ctypes.c_ubyte)),
+                                               cells.shape[1], cells.shape[0],
+                                               (ctypes.c_int * 2)(shifts[1], shifts[0]),
+                                               ctypes.byref(created)), f"{name} over a footprint")
+        return cls._made(created.value, ("footprint", name, cells.tobytes(), cells.shape, shifts,
+                                         float(percent)))
+
+    @classmethod
+    def _made(cls, handle: int, key: tuple) -> "Operator":
+        operator = cls.__new__(cls)
+        operator._adopt(handle)
+        operator.key = key
+        return operator
 
     @classmethod
     def user(cls, body: str, width: int = 3, height: int = 3,
@@ -67,11 +100,8 @@ class Operator:
         created = ctypes.c_void_p()
         check(library().cls_operator_user(body.encode(), int(width), int(height), mask_pointer,
                                           ctypes.byref(created)), "user operator")
-        operator = cls.__new__(cls)
-        operator._adopt(created.value)
         mask_bytes = b"" if mask_values is None else mask_values.tobytes()
-        operator.key = ("user", body, int(width), int(height), mask_bytes)
-        return operator
+        return cls._made(created.value, ("user", body, int(width), int(height), mask_bytes))
 
     def _spec(self) -> Spec:
         """The operator's own spec (owned by the operator, read-only)."""
@@ -129,8 +159,16 @@ class Operator:
 
     def __reduce__(self):
         # Pickled as what rebuilds it (dask sends operators to worker processes).
-        if self.key[0] == "parsed":
+        kind = self.key[0]
+        if kind == "parsed":
             return Operator, (self.key[1],)
+        if kind == "weights":
+            _, values, shape, shifts = self.key
+            return Operator.correlate, (np.frombuffer(values, np.float32).reshape(shape), shifts)
+        if kind == "footprint":
+            _, name, cells, shape, shifts, percent = self.key
+            return Operator.footprint, (name, np.frombuffer(cells, np.uint8).reshape(shape), shifts,
+                                        percent)
         _, body, width, height, mask_bytes = self.key
         mask = np.frombuffer(mask_bytes, dtype=np.float32) if mask_bytes else None
         return Operator.user, (body, width, height, mask)
@@ -140,6 +178,14 @@ class Operator:
 
 
 OperatorLike = Union[str, Operator]
+
+
+def axis_origins(origin: int | Sequence[int], axes: int) -> tuple[int, ...]:
+    """scipy's origin: one whole number for every axis, or one per axis (numpy's order)."""
+    values = (origin,) * axes if np.isscalar(origin) else tuple(origin)
+    if len(values) != axes or not all(isinstance(v, (int, np.integer)) for v in values):
+        raise ValueError(f"origin must be a whole number or {axes} of them, not {origin!r}")
+    return tuple(int(v) for v in values)
 
 _parsed: dict[str, Operator] = {}
 _parsed_lock = threading.Lock()

@@ -52,7 +52,7 @@ static void convolve_flips_and_correlate_does_not(void **state)
     cls_operator *row = parsed("convolve:5x1,1,2,3,4,5");
     for (unsigned k = 0; k < 5; ++k) assert_float_equal(cls_operator_spec(row)->coefficients[k], (float)(5 - k), 0);
     cls_operator_release(row);
-    refused("convolve:3x2,1,2,3,4,5,6", "expected convolve:WxH");
+    refused("convolve:64x1,1", "expected convolve:WxH");
     refused("convolve:3x3,1,2", "exactly W*H");
 }
 
@@ -228,7 +228,6 @@ static void mask_file_refusals_name_file_and_line(void **state)
     (void)state;
     refused_file("min", "010\n1x1\n010\n", ", line 2: 'x' is not a cell (0 or 1)");
     refused_file("max", "010\n11\n010\n", ", line 2: 2 cells, but the first row has 3");
-    refused_file("median", "# comment\n\n0110\n1111\n0110\n", ": 4 columns and 3 rows; both must be odd");
     refused_file("median", "000\n000\n000\n", ": no cell is 1, the footprint is empty");
     refused_file("erode", "# nothing\n\n", ": no rows of 0s and 1s in it");
     refused_file("min", "1\n1\n\x01\n", ", line 3: byte 0x01 is not a cell (0 or 1)");

@@ -486,7 +486,7 @@ static void refusals_name_the_rule(void **state)
     refused("unsharp:1,1e300", "AMOUNT is too large");
     refused("log:1e-150,3", "SIGMA is too small");
     refused("tonemap:-1", "tonemap:SCALE");
-    refused("correlate:2x2,1,1,1,1", "expected correlate:WxH");
+    refused("correlate:2x64,1", "expected correlate:WxH");
     refused("nosuch:3", "unknown operator");
 }
 
