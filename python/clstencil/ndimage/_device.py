@@ -1,0 +1,61 @@
+"""The device's part of clstencil.ndimage: a weighted sum of any weights and a rank or extremum
+over any footprint, on 1-D, 2-D and 3-D float32 arrays, through clstencil.filter. Every function
+of the drop-in ends in one of these two."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..filtering import filter as run
+from ..operators import Operator
+from ._support import Unserved
+
+ENGINE_TYPES = (np.float32, np.uint8, np.uint16, np.int16)
+
+
+def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border: str,
+              cval: float) -> np.ndarray:
+    """scipy's correlate of float32 values (1-D to 3-D) with weights of the same rank, in float32."""
+    if values.ndim == 1:  # a row
+        return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], border, cval)[0]
+    return run(values, Operator.correlate(weights, origins), border, cval)
+
+
+def correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
+                    cval: float) -> np.ndarray:
+    """A 1-D correlation along one axis of float32 values."""
+    shape = [1] * values.ndim
+    shape[axis] = weights.size
+    origins = [0] * values.ndim
+    origins[axis] = origin
+    return correlate(values, weights.reshape(shape), origins, border, cval)
+
+
+def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int],
+                     border: str, cval: float, percent: float = 0.0) -> np.ndarray:
+    """The rank or extremum NAME (median, percentile, min, max) over a boolean footprint of the
+    values' rank. 3-D only for footprints along one axis (the separable passes)."""
+    if values.ndim == 1:
+        return _filter_2d(values[np.newaxis], name, footprint[np.newaxis], [0, *origins], border, cval,
+                          percent)[0]
+    if values.ndim == 2:
+        return _filter_2d(values, name, footprint, origins, border, cval, percent)
+    long_axes = [axis for axis, side in enumerate(footprint.shape) if side > 1]
+    if len(long_axes) > 1:
+        raise Unserved("rank filters over a 3-D footprint are not computed by clstencil")
+    axis = long_axes[0] if long_axes else values.ndim - 1
+    moved = np.moveaxis(values, axis, -1)
+    rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
+    line = footprint.reshape(1, -1)
+    result = _filter_2d(rows, name, line, [0, origins[axis]], border, cval, percent)
+    return np.moveaxis(result.reshape(moved.shape), -1, axis)
+
+
+def _filter_2d(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int], border: str,
+               cval: float, percent: float) -> np.ndarray:
+    operator = Operator.footprint(name, footprint, origins, percent)
+    return run(values, operator, border, cval)
+
+
+def engine_values(array: np.ndarray) -> bool:
+    """Whether the device reads the array's dtype as it is (a rank keeps its values exactly)."""
+    return array.dtype in ENGINE_TYPES

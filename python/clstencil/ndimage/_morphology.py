@@ -1,0 +1,108 @@
+"""Grey-level morphology of clstencil.ndimage with scipy.ndimage's signatures and semantics:
+erosion, dilation (the footprint reflected), opening, closing, the morphological gradient and
+the top-hats, each stage a device run. Flat footprints only: a structuring element of non-zero
+heights (scipy's `structure`) is not computed by clstencil."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._ranks import extremum_filter
+from ._support import Unserved, per_axis
+
+
+def _flat(footprint, structure):
+    """The footprint of a call: a structure is served only when it is flat (all zero)."""
+    if structure is None:
+        return footprint
+    heights = np.asarray(structure)
+    if heights.dtype.kind == "c" or np.any(heights != 0):
+        raise Unserved("grey morphology with a non-flat structure is not computed by clstencil")
+    cells = np.ones(heights.shape, bool)
+    return cells if footprint is None else np.asarray(footprint, dtype=bool) & cells
+
+
+def _needs_window(size, footprint, structure):
+    if size is None and footprint is None and structure is None:
+        raise ValueError("size, footprint, or structure must be specified")
+
+
+def grey_erosion(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                 origin=0):
+    """scipy.ndimage.grey_erosion on the device."""
+    _needs_window(size, footprint, structure)
+    return extremum_filter(input, size, _flat(footprint, structure), output, mode, cval, origin, "min")
+
+
+def grey_dilation(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                  origin=0):
+    """scipy.ndimage.grey_dilation on the device: the maximum over the footprint reflected through
+    the output pixel (its origin mirrored, minus one along an even side)."""
+    _needs_window(size, footprint, structure)
+    cells = _flat(footprint, structure)
+    array = np.asarray(input)
+    if cells is not None:
+        cells = np.asarray(cells)[(slice(None, None, -1),) * np.ndim(cells)]
+        sides = cells.shape
+    else:
+        sides = per_axis(size, array.ndim)
+    origins = [-o - (1 - int(side) % 2) for o, side in zip(per_axis(origin, array.ndim), sides)]
+    return extremum_filter(array, size, cells, output, mode, cval, origins, "max")
+
+
+def _ignored_size(size, footprint):
+    if size is not None and footprint is not None:
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+
+
+def grey_opening(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                 origin=0):
+    """scipy.ndimage.grey_opening on the device: erosion, then dilation of its result."""
+    _ignored_size(size, footprint)
+    eroded = grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
+    return grey_dilation(eroded, size, footprint, structure, output, mode, cval, origin)
+
+
+def grey_closing(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                 origin=0):
+    """scipy.ndimage.grey_closing on the device: dilation, then erosion of its result."""
+    _ignored_size(size, footprint)
+    dilated = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
+    return grey_erosion(dilated, size, footprint, structure, output, mode, cval, origin)
+
+
+def morphological_gradient(input, size=None, footprint=None, structure=None, output=None, mode="reflect",
+                           cval=0.0, origin=0):
+    """scipy.ndimage.morphological_gradient on the device: dilation minus erosion."""
+    dilated = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
+    if isinstance(output, np.ndarray):
+        grey_erosion(input, size, footprint, structure, output, mode, cval, origin)
+        return np.subtract(dilated, output, output)
+    return dilated - grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
+
+
+def _difference(first, second, out):
+    if first.dtype == np.bool_ and second.dtype == np.bool_ and out.dtype == np.bool_:
+        return np.bitwise_xor(first, second, out=out)
+    return np.subtract(first, second, out=out)
+
+
+def white_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                 origin=0):
+    """scipy.ndimage.white_tophat on the device: the input minus its opening."""
+    _ignored_size(size, footprint)
+    array = np.asarray(input)
+    eroded = grey_erosion(array, size, footprint, structure, None, mode, cval, origin)
+    opened = grey_dilation(eroded, size, footprint, structure, output, mode, cval, origin)
+    return _difference(array, opened, opened)
+
+
+def black_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                 origin=0):
+    """scipy.ndimage.black_tophat on the device: the closing minus the input."""
+    _ignored_size(size, footprint)
+    array = np.asarray(input)
+    dilated = grey_dilation(array, size, footprint, structure, None, mode, cval, origin)
+    closed = grey_erosion(dilated, size, footprint, structure, output, mode, cval, origin)
+    return _difference(closed, array, closed)

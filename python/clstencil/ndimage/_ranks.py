@@ -1,0 +1,155 @@
+"""The rank filters of clstencil.ndimage with scipy.ndimage's signatures and semantics: median,
+rank and percentile filters, minimum and maximum filters and their 1-D forms. A rank selects
+one of the window's values, so these keep the input's values exactly where the device reads its
+dtype (float32, uint8, uint16, int16); other dtypes go through float32 (integers up to 2**24)."""
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy as np
+
+from . import _device
+from ._filters import axis_index
+from ._kernels import MAX_SIDE
+from ._support import Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis, \
+    real_input, store
+
+
+def _values(array: np.ndarray) -> np.ndarray:
+    return array if _device.engine_values(array) else as_float32(array)
+
+
+def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: str) -> None:
+    if len([side for side in footprint.shape if side > 0]) != ndim:
+        raise RuntimeError(message)
+    for o, side in zip(origins, footprint.shape):
+        check_origin(o, side)
+    if any(side > MAX_SIDE for side in footprint.shape):
+        raise Unserved(f"a footprint of shape {footprint.shape}: clstencil's windows stop at {MAX_SIDE}")
+
+
+def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, mode, cval,
+               percent: float = 0.0) -> np.ndarray:
+    return _device.footprint_filter(_values(array), name, footprint, origins, border(mode), cval, percent)
+
+
+def _extremum_along(array, size, axis, output, mode, cval, origin, name):
+    array = real_input(array)
+    axis = axis_index(axis, array.ndim)
+    if size < 1:
+        raise RuntimeError("incorrect filter size")
+    result = output_array(output, array)
+    check_origin(origin, size)
+    shape = [1] * array.ndim
+    shape[axis] = size
+    origins = [origin if a == axis else 0 for a in range(array.ndim)]
+    return store(result, _footprint(array, name, np.ones(shape, bool), origins, mode, cval))
+
+
+def minimum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.minimum_filter1d on the device."""
+    return _extremum_along(input, size, axis, output, mode, cval, origin, "min")
+
+
+def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.maximum_filter1d on the device."""
+    return _extremum_along(input, size, axis, output, mode, cval, origin, "max")
+
+
+def _box_or_footprint(size, footprint):
+    """(sizes, None) for a whole box, (None, footprint) otherwise, as scipy decides."""
+    if size is not None and footprint is not None:
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=4)
+    if footprint is None:
+        if size is None:
+            raise RuntimeError("no footprint provided")
+        return size, None
+    cells = np.asarray(footprint, dtype=bool)
+    if not cells.any():
+        raise ValueError("All-zero footprint is not supported.")
+    return (cells.shape, None) if cells.all() else (None, cells)
+
+
+def extremum_filter(input, size, footprint, output, mode, cval, origin, name: str):
+    """The minimum or maximum filter: a box as 1-D passes (scipy's), any other footprint at once."""
+    sizes, cells = _box_or_footprint(size, footprint)
+    array = real_input(input)
+    result = output_array(output, array)
+    origins = per_axis(origin, array.ndim)
+    if cells is None:
+        sizes = per_axis(sizes, array.ndim)
+        modes = per_axis(mode, array.ndim)
+        passes = [axis for axis in range(array.ndim) if sizes[axis] > 1]
+        if not passes:
+            return store(result, array)
+        source = array
+        for axis in passes:  # each pass through the output, as scipy
+            _extremum_along(source, int(sizes[axis]), axis, result, modes[axis], cval, origins[axis], name)
+            source = result
+        return result
+    _check_footprint(cells, array.ndim, origins, "footprint array has incorrect shape.")
+    if not isinstance(mode, str):
+        raise RuntimeError("A sequence of modes is not supported for non-separable footprints")
+    return store(result, _footprint(array, name, cells, origins, mode, cval))
+
+
+def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.minimum_filter on the device."""
+    return extremum_filter(input, size, footprint, output, mode, cval, origin, "min")
+
+
+def maximum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.maximum_filter on the device."""
+    return extremum_filter(input, size, footprint, output, mode, cval, origin, "max")
+
+
+def _rank(input, rank, size, footprint, output, mode, cval, origin, kind: str):
+    if size is not None and footprint is not None:
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+    array = real_input(input)
+    origins = per_axis(origin, array.ndim)
+    if footprint is None:
+        if size is None:
+            raise RuntimeError("no footprint or filter size provided")
+        cells = np.ones(per_axis(size, array.ndim), dtype=bool)
+    else:
+        cells = np.asarray(footprint, dtype=bool)
+    _check_footprint(cells, array.ndim, origins, "filter footprint array has incorrect shape.")
+    count = int(cells.sum())
+    if kind == "median":
+        rank = count // 2
+    elif kind == "percentile":
+        percent = rank + 100.0 if rank < 0.0 else rank
+        if not 0 <= percent <= 100:
+            raise RuntimeError("invalid percentile")
+        rank = count - 1 if percent == 100.0 else int(float(count) * percent / 100.0)
+    if rank < 0:
+        rank += count
+    if not 0 <= rank < count:
+        raise RuntimeError("rank not within filter footprint size")
+    if rank == 0:
+        return extremum_filter(array, None, cells, output, mode, cval, origins, "min")
+    if rank == count - 1:
+        return extremum_filter(array, None, cells, output, mode, cval, origins, "max")
+    result = output_array(output, array)
+    one_mode(mode)
+    # rank r of N is percentile 100 r / N: the library's floor(N * P / 100) gives r back
+    percent = 100.0 * (rank + 0.5) / count
+    return store(result, _footprint(array, "percentile", cells, origins, mode, cval, percent))
+
+
+def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.rank_filter on the device."""
+    return _rank(input, operator.index(rank), size, footprint, output, mode, cval, origin, "rank")
+
+
+def median_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.median_filter on the device."""
+    return _rank(input, 0, size, footprint, output, mode, cval, origin, "median")
+
+
+def percentile_filter(input, percentile, size=None, footprint=None, output=None, mode="reflect", cval=0.0,
+                      origin=0):
+    """scipy.ndimage.percentile_filter on the device."""
+    return _rank(input, percentile, size, footprint, output, mode, cval, origin, "percentile")

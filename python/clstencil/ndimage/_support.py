@@ -1,0 +1,107 @@
+"""What every function of clstencil.ndimage shares: scipy.ndimage's argument rules (modes,
+per-axis sequences, origins, the output argument) and the line between what the device serves
+and what it does not (Unserved)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+# scipy's boundary modes -> clstencil's border modes. For filters scipy extends lines alike for
+# 'constant' and 'grid-constant', 'wrap' and 'grid-wrap', 'reflect' and 'grid-mirror'.
+BORDERS = {"reflect": "mirror", "grid-mirror": "mirror", "mirror": "mirror101", "nearest": "clamp",
+           "wrap": "repeat", "grid-wrap": "repeat", "constant": "constant", "grid-constant": "constant"}
+
+# Integers up to this magnitude are exact in float32, the precision the device computes in.
+FLOAT32_EXACT = 2 ** 24
+
+
+class Unserved(NotImplementedError):
+    """A call clstencil.ndimage does not compute on the device: the message says why. With
+    clstencil.ndimage.fallback_to_scipy set, scipy.ndimage answers such calls instead."""
+
+
+def border(mode) -> str:
+    """The clstencil border of one scipy mode; RuntimeError for an unknown one, as scipy."""
+    if not isinstance(mode, str) or mode not in BORDERS:
+        raise RuntimeError("boundary mode not supported")
+    return BORDERS[mode]
+
+
+def per_axis(value, axes: int) -> list:
+    """One value per axis: a scalar (or a string) repeated, or a sequence of exactly `axes`."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        return [value] * axes
+    values = list(value)
+    if len(values) != axes:
+        raise RuntimeError("sequence argument must have length equal to input rank")
+    return values
+
+
+def one_mode(mode) -> str:
+    """The mode of a non-separable filter, which takes one mode for every axis."""
+    if not isinstance(mode, str) and isinstance(mode, Iterable):
+        raise RuntimeError("A sequence of modes is not supported")
+    return mode
+
+
+def check_origin(origin: int, side: int, message: str = "invalid origin") -> None:
+    """scipy's rule: the output pixel, cell side // 2 + origin, is one of the window's cells."""
+    if side // 2 + origin < 0 or side // 2 + origin >= side:
+        raise ValueError(message)
+
+
+def real_input(input) -> np.ndarray:
+    """The input as an array the device can take: real, at most 3-D (Unserved otherwise)."""
+    array = np.asarray(input)
+    if array.dtype.kind == "c":
+        raise Unserved("complex arrays are not computed by clstencil")
+    if array.dtype.kind not in "biuf":
+        raise Unserved(f"arrays of dtype {array.dtype} are not computed by clstencil")
+    if array.dtype == np.float16:  # scipy.ndimage refuses half floats: so does its drop-in
+        raise RuntimeError("array type not supported")
+    if not 1 <= array.ndim <= 3:
+        raise Unserved(f"{array.ndim}-D arrays are not computed by clstencil (1-D to 3-D are)")
+    return array
+
+
+def as_float32(array: np.ndarray) -> np.ndarray:
+    """The values in float32, the device's precision: integers beyond 2**24 would not be exact
+    there, so they are Unserved rather than rounded."""
+    if array.dtype == np.float32:
+        return array
+    if array.dtype.kind in "iu" and array.dtype.itemsize > 2 and array.size:
+        if int(array.max()) > FLOAT32_EXACT or int(array.min()) < -FLOAT32_EXACT:
+            raise Unserved(f"{array.dtype} values beyond 2**24 are not exact in float32")
+    return array.astype(np.float32)
+
+
+def output_array(output, input: np.ndarray) -> np.ndarray:
+    """scipy's output argument: None (an array of the input's dtype), a dtype (an array of it)
+    or an array of the input's shape, which is returned filled."""
+    if output is None:
+        return np.zeros(input.shape, dtype=input.dtype)
+    if isinstance(output, (type, np.dtype, str)):
+        dtype = np.dtype(output)
+        if dtype.kind == "c":
+            raise Unserved("complex outputs are not computed by clstencil")
+        return np.zeros(input.shape, dtype=dtype)
+    if not isinstance(output, np.ndarray):
+        raise TypeError(f"output must be None, a dtype or a numpy array, not {type(output).__name__}")
+    if output.shape != input.shape:
+        raise RuntimeError("output shape not correct")
+    if output.dtype.kind == "c":
+        raise Unserved("complex outputs are not computed by clstencil")
+    return output
+
+
+def store(output: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Writes values into output as scipy's C casts do on the machines it runs on: floating
+    values into integers truncated toward zero, then wrapped modulo the integer type's range
+    (-3 into uint8 is 253)."""
+    if values is output:
+        return output
+    if output.dtype.kind in "iu" and values.dtype.kind == "f":
+        values = values.astype(np.int64)
+    np.copyto(output, values, casting="unsafe")
+    return output

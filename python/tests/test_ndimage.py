@@ -1,0 +1,150 @@
+"""clstencil.ndimage against scipy.ndimage itself: every function on random arrays (border
+pixels included) in every mode, with even windows, origins, footprints, per-axis arguments,
+1-D and 3-D arrays and integer outputs; what is refused, how, and the fallback switch."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import scipy.ndimage as scipy_ndimage
+
+from clstencil import ndimage
+
+# Every window here is a new kernel: the quick one is enough to test the values (the same bits
+# as the specialized one), without a background build for each.
+os.environ.setdefault("CLSTENCIL_BUILD_GOAL", "first-result")
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
+FOOTPRINT = np.array([[0, 1, 1, 0], [1, 1, 0, 1], [0, 1, 1, 1]], bool)  # 3x4, asymmetric, even side
+
+
+def random(shape, dtype=np.float32, seed=5):
+    values = np.random.default_rng(seed).uniform(0, 200, shape)
+    return values.astype(dtype)
+
+
+def same(name, *args, tolerance=2e-5, **kwargs):
+    """The drop-in's result equals scipy's (values and dtype), within float32's rounding for
+    sums (relative to the largest value), exactly for integer outputs and ranks."""
+    ours = getattr(ndimage, name)(*args, **kwargs)
+    theirs = getattr(scipy_ndimage, name)(*args, **kwargs)
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    scale = max(1.0, float(np.abs(theirs.astype(np.float64)).max()))
+    difference = np.abs(ours.astype(np.float64) - theirs.astype(np.float64)).max() if ours.size else 0
+    assert difference <= tolerance * scale, f"{name}: off by {difference}"
+    return ours
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_weighted_sums_in_every_mode(mode):
+    image = random((23, 31))
+    weights = np.random.default_rng(2).uniform(-1, 1, (4, 5))
+    same("correlate", image, weights, mode=mode, cval=3.5)
+    same("convolve", image, weights, mode=mode, cval=3.5, origin=(1, -2))
+    same("correlate1d", image, [1, -2, 4, 0.5], axis=0, mode=mode, origin=-1)
+    same("convolve1d", image, [1, -2, 4, 0.5], mode=mode)
+    same("uniform_filter", image, (4, 3), mode=mode, origin=(0, 1))
+    same("gaussian_filter", image, (1.5, 0.8), order=(0, 1), mode=mode)
+    same("gaussian_filter1d", image, 2.0, axis=0, order=2, mode=mode, truncate=3.0)
+
+
+@pytest.mark.parametrize("mode", MODES[:5])
+def test_ranks_and_morphology_in_every_mode(mode):
+    image = random((19, 26)).round()  # ties, as images have
+    same("median_filter", image, size=(3, 4), mode=mode, cval=7, tolerance=0)
+    same("rank_filter", image, 3, footprint=FOOTPRINT, mode=mode, origin=(0, 1), tolerance=0)
+    same("percentile_filter", image, 70, size=5, mode=mode, tolerance=0)
+    same("minimum_filter", image, footprint=FOOTPRINT, mode=mode, tolerance=0)
+    same("maximum_filter", image, size=(2, 5), mode=mode, origin=(-1, 2), tolerance=0)
+    same("grey_dilation", image, footprint=FOOTPRINT, mode=mode, origin=(1, 0), tolerance=0)
+    same("grey_opening", image, size=(3, 2), mode=mode, tolerance=0)
+    same("black_tophat", image, footprint=FOOTPRINT, mode=mode, tolerance=0)
+    same("morphological_gradient", image, size=3, mode=mode, tolerance=0)
+
+
+def test_derivatives_and_laplacians():
+    image = random((21, 17))
+    for axis in (0, 1):
+        same("sobel", image, axis)
+        same("prewitt", image, axis, mode=["nearest", "wrap"])  # a mode per axis
+    same("laplace", image, mode="mirror")
+    same("gaussian_laplace", image, 1.3)
+    same("gaussian_gradient_magnitude", image, 1.1, mode="nearest")
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint16, np.int32, np.float64, bool])
+def test_dtypes_and_outputs_as_scipy(dtype):
+    """The output's dtype and its C-cast values: truncation, wrap-around of negative sums."""
+    image = random((15, 14), dtype)
+    same("uniform_filter", image, 3, tolerance=0 if dtype != np.float64 else 2e-5)
+    same("sobel", image, 0, tolerance=0 if dtype != np.float64 else 2e-5)
+    same("median_filter", image, 3, tolerance=0 if dtype != np.float64 else 1e-7)
+    same("gaussian_filter", image, 1.0, output=np.float32)
+    out = np.zeros(image.shape, np.int16)
+    assert ndimage.laplace(image, output=out) is out
+    assert np.array_equal(out, scipy_ndimage.laplace(image, output=np.int16))
+
+
+def test_lines_and_volumes():
+    line = random(40)
+    same("correlate1d", line, [1, 2, 3], mode="wrap")
+    same("median_filter", line, 4, mode="mirror", tolerance=0)
+    same("gaussian_filter", line, 2.0)
+    volume = random((9, 10, 12))
+    same("gaussian_filter", volume, (1.0, 0.0, 1.5), mode="nearest")
+    same("correlate", volume, np.random.default_rng(3).uniform(-1, 1, (3, 2, 3)), mode="mirror")
+    same("uniform_filter", volume.astype(np.uint8), (3, 1, 2), mode="reflect", tolerance=0)
+    same("maximum_filter", volume, size=(3, 2, 3), mode="wrap", tolerance=0)
+    same("minimum_filter1d", volume, 4, axis=1, mode="constant", cval=-1, tolerance=0)
+    same("grey_closing", volume, size=(2, 3, 1), tolerance=0)
+
+
+def test_bad_arguments_raise_as_scipy():
+    image = random((8, 8))
+    for call, error in [
+        (lambda: ndimage.correlate1d(image, [1, 2], origin=1), ValueError),
+        (lambda: ndimage.correlate(image, np.ones(3)), RuntimeError),
+        (lambda: ndimage.uniform_filter(image, 3, mode="bouncy"), RuntimeError),
+        (lambda: ndimage.uniform_filter1d(image, 0), RuntimeError),
+        (lambda: ndimage.gaussian_filter(image, 1, order=-1), ValueError),
+        (lambda: ndimage.gaussian_filter(image, 1, radius=-2), ValueError),
+        (lambda: ndimage.median_filter(image), RuntimeError),
+        (lambda: ndimage.rank_filter(image, 10, size=3), RuntimeError),
+        (lambda: ndimage.rank_filter(image, 0.5, size=3), TypeError),
+        (lambda: ndimage.percentile_filter(image, 101, size=3), RuntimeError),
+        (lambda: ndimage.minimum_filter(image, footprint=np.zeros((3, 3))), ValueError),
+        (lambda: ndimage.median_filter(image, footprint=np.ones((3, 3)), mode=["wrap", "wrap"]), RuntimeError),
+        (lambda: ndimage.grey_erosion(image), ValueError),
+        (lambda: ndimage.sobel(image, output=np.zeros((3, 3))), RuntimeError),
+        (lambda: ndimage.sobel(image, 2), np.AxisError),
+        (lambda: ndimage.gaussian_filter(image.astype(np.float16), 1), RuntimeError),
+    ]:
+        with pytest.raises(error):
+            call()
+
+
+def test_unserved_calls_are_refused_or_handed_to_scipy():
+    complex_image = random((6, 6)) + 1j
+    big = np.full((6, 6), 2 ** 30, np.int64)
+    unserved = [lambda: ndimage.correlate(complex_image, np.ones((3, 3))),
+                lambda: ndimage.uniform_filter(np.zeros((2, 2, 2, 2), np.float32), 3),
+                lambda: ndimage.median_filter(random((5, 5, 5)), footprint=np.ones((3, 3, 3))),
+                lambda: ndimage.grey_erosion(random((6, 6)), structure=np.ones((3, 3))),
+                lambda: ndimage.gaussian_filter(random((6, 6)), 20.0),
+                lambda: ndimage.uniform_filter(big, 3)]
+    for call in unserved:
+        with pytest.raises(ndimage.Unserved):
+            call()
+    assert issubclass(ndimage.Unserved, NotImplementedError)
+    before = dict(ndimage.counts)
+    ndimage.fallback_to_scipy = True
+    try:
+        answer = ndimage.uniform_filter(big, 3)
+        assert np.array_equal(answer, scipy_ndimage.uniform_filter(big, 3))
+        assert ndimage.counts["scipy"] == before.get("scipy", 0) + 1
+        assert any("beyond 2**24" in why for why in ndimage.fallback_reasons)
+    finally:
+        ndimage.fallback_to_scipy = False
+    ndimage.uniform_filter(random((6, 6)), 3)
+    assert ndimage.counts["device"] > before.get("device", 0)
