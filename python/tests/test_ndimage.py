@@ -91,6 +91,11 @@ def test_lines_and_volumes():
     same("correlate1d", line, [1, 2, 3], mode="wrap")
     same("median_filter", line, 4, mode="mirror", tolerance=0)
     same("gaussian_filter", line, 2.0)
+    # lines wider than the device's 63 taps: pieces over the values extended on the host
+    image = random((12, 70))
+    for mode in MODES[:5]:
+        same("gaussian_filter", image, (0.5, 12.0), mode=mode, cval=2.0)
+        same("correlate1d", image, np.arange(-40.0, 40.0), mode=mode, origin=7, cval=2.0)
     volume = random((9, 10, 12))
     same("gaussian_filter", volume, (1.0, 0.0, 1.5), mode="nearest")
     same("correlate", volume, np.random.default_rng(3).uniform(-1, 1, (3, 2, 3)), mode="mirror")
@@ -131,7 +136,8 @@ def test_unserved_calls_are_refused_or_handed_to_scipy():
                 lambda: ndimage.uniform_filter(np.zeros((2, 2, 2, 2), np.float32), 3),
                 lambda: ndimage.median_filter(random((5, 5, 5)), footprint=np.ones((3, 3, 3))),
                 lambda: ndimage.grey_erosion(random((6, 6)), structure=np.ones((3, 3))),
-                lambda: ndimage.gaussian_filter(random((6, 6)), 20.0),
+                lambda: ndimage.correlate(random((6, 6)), np.ones((64, 3))),
+                lambda: ndimage.minimum_filter1d(random((6, 6)), 64),
                 lambda: ndimage.uniform_filter(big, 3)]
     for call in unserved:
         with pytest.raises(ndimage.Unserved):

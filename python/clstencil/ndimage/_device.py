@@ -10,6 +10,12 @@ from ..operators import Operator
 from ._support import Unserved
 
 ENGINE_TYPES = (np.float32, np.uint8, np.uint16, np.int16)
+# The widest window the device takes at once along one axis (CLS_MAX_MASK): a wider line of
+# weights runs in pieces; wider windows of several axes, and footprints, are not served.
+MAX_SIDE = 63
+# clstencil's borders as numpy.pad's modes, for lines wider than MAX_SIDE.
+PAD_MODES = {"mirror": "symmetric", "mirror101": "reflect", "clamp": "edge", "repeat": "wrap",
+             "constant": "constant"}
 
 
 def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border: str,
@@ -23,11 +29,35 @@ def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], borde
 def correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
                     cval: float) -> np.ndarray:
     """A 1-D correlation along one axis of float32 values."""
+    if weights.size > MAX_SIDE:
+        return _wide_correlate_along(values, weights, axis, origin, border, cval)
     shape = [1] * values.ndim
     shape[axis] = weights.size
     origins = [0] * values.ndim
     origins[axis] = origin
     return correlate(values, weights.reshape(shape), origins, border, cval)
+
+
+def _wide_correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
+                          cval: float) -> np.ndarray:
+    """A line wider than the device's windows: the values extended along the axis on the host
+    as the border extends them, then pieces of at most MAX_SIDE weights, each a window whose
+    taps all lie inside the extended values, summed (in float64, rounded once)."""
+    centre = weights.size // 2 + origin
+    reach = [(0, 0)] * values.ndim
+    reach[axis] = (centre, weights.size - 1 - centre)
+    pad = {"constant_values": cval} if border == "constant" else {}
+    extended = np.pad(values, reach, mode=PAD_MODES[border], **pad)
+    length = values.shape[axis]
+    total = np.zeros(values.shape, np.float64)
+    for start in range(0, weights.size, MAX_SIDE):
+        piece = weights[start:start + MAX_SIDE]
+        if not piece.any():
+            continue
+        span = np.take(extended, range(start, start + length + piece.size - 1), axis=axis)
+        result = correlate_along(np.ascontiguousarray(span), piece, axis, 0, "clamp", 0.0)
+        total += np.take(result, range(piece.size // 2, piece.size // 2 + length), axis=axis)
+    return total.astype(np.float32)
 
 
 def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int],

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _device
-from ._kernels import MAX_SIDE, gaussian_radius, gaussian_weights
+from ._device import MAX_SIDE
+from ._kernels import gaussian_radius, gaussian_weights
 from ._support import (Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis,
                        real_input, store)
 
@@ -30,15 +31,21 @@ def real_weights(weights) -> np.ndarray:
     values = np.asarray(weights)
     if values.dtype.kind == "c":
         raise Unserved("complex weights are not computed by clstencil")
-    values = values.astype(np.float64)
+    return values.astype(np.float64)
+
+
+def window_fits(values: np.ndarray) -> np.ndarray:
+    """Weights of several axes must fit the device's window (a line may be longer)."""
     if any(side > MAX_SIDE for side in values.shape):
-        raise Unserved(f"weights of shape {values.shape}: clstencil's windows stop at {MAX_SIDE}")
+        raise Unserved(f"weights of shape {values.shape}: clstencil's windows stop at {MAX_SIDE} a side")
     return values
 
 
-def fused(output: np.ndarray, modes: list) -> bool:
-    """Whether the 1-D passes may run as one window: a floating-point output, one mode."""
-    return output.dtype.kind == "f" and all(mode == modes[0] for mode in modes)
+def fused(output: np.ndarray, modes: list, lines: list) -> bool:
+    """Whether the 1-D passes may run as one window: a floating-point output, one mode, and
+    every line within the device's window."""
+    return (output.dtype.kind == "f" and all(mode == modes[0] for mode in modes)
+            and all(line.size <= MAX_SIDE for line in lines))
 
 
 def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
@@ -73,6 +80,7 @@ def _correlate_nd(input, weights, output, mode, cval, origin, convolution):
         origins = [-o - (1 - side % 2) for o, side in zip(origins, values.shape)]
     for o, side in zip(origins, values.shape):
         check_origin(o, side, ORIGIN_RULE)
+    window_fits(values)
     result = output_array(output, array)
     b = border(one_mode(mode))
     return store(result, _device.correlate(as_float32(array), values, origins, b, cval))
@@ -99,7 +107,7 @@ def _separable(array: np.ndarray, result: np.ndarray, lines: list, modes: list, 
     used = [axis for axis in order if lines[axis] is not None]
     if not used:
         return store(result, array)
-    if fused(result, [modes[axis] for axis in used]) and after_pass is None:
+    if fused(result, [modes[axis] for axis in used], [lines[axis] for axis in used]) and after_pass is None:
         window = np.ones([1] * array.ndim)
         for axis in used:
             shape = [1] * array.ndim
@@ -212,7 +220,7 @@ def laplace(input, output=None, mode="reflect", cval=0.0):
     array = real_input(input)
     result = output_array(output, array)
     modes = per_axis(mode, array.ndim)
-    if fused(result, modes):
+    if fused(result, modes, []):
         window = np.zeros((3,) * array.ndim)
         centre = (1,) * array.ndim
         for axis in range(array.ndim):

@@ -8,11 +8,6 @@ import numbers
 import numpy as np
 from numpy.polynomial import polynomial
 
-from ._support import Unserved
-
-# The widest window the device takes along one axis (CLS_MAX_MASK).
-MAX_SIDE = 63
-
 
 def gaussian_radius(sigma: float, truncate: float, radius) -> int:
     """The window's half-width: `radius` when given, else int(truncate * sigma + 0.5)."""
@@ -20,9 +15,6 @@ def gaussian_radius(sigma: float, truncate: float, radius) -> int:
         radius = int(truncate * float(sigma) + 0.5)
     if not isinstance(radius, numbers.Integral) or radius < 0:
         raise ValueError("Radius must be a nonnegative integer.")
-    if 2 * radius + 1 > MAX_SIDE:
-        raise Unserved(f"a Gaussian window of {2 * radius + 1} taps is wider than clstencil's "
-                       f"{MAX_SIDE}")
     return int(radius)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _device
 from ._filters import axis_index
-from ._kernels import MAX_SIDE
+from ._device import MAX_SIDE
 from ._support import Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis, \
     real_input, store
 
@@ -41,6 +41,8 @@ def _extremum_along(array, size, axis, output, mode, cval, origin, name):
         raise RuntimeError("incorrect filter size")
     result = output_array(output, array)
     check_origin(origin, size)
+    if size > MAX_SIDE:
+        raise Unserved(f"a window of {size}: clstencil's footprints stop at {MAX_SIDE} a side")
     shape = [1] * array.ndim
     shape[axis] = size
     origins = [origin if a == axis else 0 for a in range(array.ndim)]
