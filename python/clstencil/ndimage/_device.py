@@ -18,12 +18,23 @@ PAD_MODES = {"mirror": "symmetric", "mirror101": "reflect", "clamp": "edge", "re
              "constant": "constant"}
 
 
+def target(out: np.ndarray | None, values: np.ndarray) -> np.ndarray | None:
+    """`out` where the device can write the result into it directly (a float32 array that is
+    not the input), else None (a new float32 array, which the caller stores)."""
+    if out is None or out.dtype != np.float32 or np.may_share_memory(out, values):
+        return None
+    return out
+
+
 def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border: str,
-              cval: float) -> np.ndarray:
-    """scipy's correlate of float32 values (1-D to 3-D) with weights of the same rank, in float32."""
+              cval: float, out: np.ndarray | None = None) -> np.ndarray:
+    """scipy's correlate of float32 values (1-D to 3-D) with weights of the same rank, in float32
+    (into `out` where target() allows)."""
+    out = target(out, values)
     if values.ndim == 1:  # a row
-        return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], border, cval)[0]
-    return run(values, Operator.correlate(weights, origins), border, cval)
+        row = None if out is None else out[np.newaxis]
+        return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], border, cval, row)[0]
+    return run(values, Operator.correlate(weights, origins), border, cval, out=out)
 
 
 def correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
@@ -61,14 +72,17 @@ def _wide_correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, or
 
 
 def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int],
-                     border: str, cval: float, percent: float = 0.0) -> np.ndarray:
+                     border: str, cval: float, percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """The rank or extremum NAME (median, percentile, min, max) over a boolean footprint of the
-    values' rank. 3-D only for footprints along one axis (the separable passes)."""
+    values' rank, in their dtype (into `out` where it has that dtype and is not the input). 3-D
+    only for footprints along one axis (the separable passes)."""
+    if out is not None and (out.dtype != values.dtype or np.may_share_memory(out, values)):
+        out = None
     if values.ndim == 1:
         return _filter_2d(values[np.newaxis], name, footprint[np.newaxis], [0, *origins], border, cval,
-                          percent)[0]
+                          percent, None if out is None else out[np.newaxis])[0]
     if values.ndim == 2:
-        return _filter_2d(values, name, footprint, origins, border, cval, percent)
+        return _filter_2d(values, name, footprint, origins, border, cval, percent, out)
     long_axes = [axis for axis, side in enumerate(footprint.shape) if side > 1]
     if len(long_axes) > 1:
         raise Unserved("rank filters over a 3-D footprint are not computed by clstencil")
@@ -81,9 +95,9 @@ def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origi
 
 
 def _filter_2d(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int], border: str,
-               cval: float, percent: float) -> np.ndarray:
+               cval: float, percent: float, out: np.ndarray | None = None) -> np.ndarray:
     operator = Operator.footprint(name, footprint, origins, percent)
-    return run(values, operator, border, cval)
+    return run(values, operator, border, cval, out=out)
 
 
 def engine_values(array: np.ndarray) -> bool:

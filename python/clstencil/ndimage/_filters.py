@@ -83,7 +83,7 @@ def _correlate_nd(input, weights, output, mode, cval, origin, convolution):
     window_fits(values)
     result = output_array(output, array)
     b = border(one_mode(mode))
-    return store(result, _device.correlate(as_float32(array), values, origins, b, cval))
+    return store(result, _device.correlate(as_float32(array), values, origins, b, cval, result))
 
 
 def correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0):
@@ -114,7 +114,7 @@ def _separable(array: np.ndarray, result: np.ndarray, lines: list, modes: list, 
             shape[axis] = lines[axis].size
             window = window * lines[axis].reshape(shape)
         shifts = [origins[axis] if lines[axis] is not None else 0 for axis in range(array.ndim)]
-        values = _device.correlate(as_float32(array), window, shifts, border(modes[used[0]]), cval)
+        values = _device.correlate(as_float32(array), window, shifts, border(modes[used[0]]), cval, result)
         return store(result, values)
     source = array
     for axis in used:

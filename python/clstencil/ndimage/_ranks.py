@@ -12,6 +12,9 @@ import numpy as np
 from . import _device
 from ._filters import axis_index
 from ._device import MAX_SIDE
+
+# The most pixels a median or percentile footprint holds in the library (CLS_RANK_MAX_PIXELS).
+MAX_RANK_PIXELS = 1024
 from ._support import Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis, \
     real_input, store
 
@@ -30,8 +33,8 @@ def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: s
 
 
 def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, mode, cval,
-               percent: float = 0.0) -> np.ndarray:
-    return _device.footprint_filter(_values(array), name, footprint, origins, border(mode), cval, percent)
+               percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
+    return _device.footprint_filter(_values(array), name, footprint, origins, border(mode), cval, percent, out)
 
 
 def _extremum_along(array, size, axis, output, mode, cval, origin, name):
@@ -46,7 +49,7 @@ def _extremum_along(array, size, axis, output, mode, cval, origin, name):
     shape = [1] * array.ndim
     shape[axis] = size
     origins = [origin if a == axis else 0 for a in range(array.ndim)]
-    return store(result, _footprint(array, name, np.ones(shape, bool), origins, mode, cval))
+    return store(result, _footprint(array, name, np.ones(shape, bool), origins, mode, cval, out=result))
 
 
 def minimum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
@@ -93,7 +96,7 @@ def extremum_filter(input, size, footprint, output, mode, cval, origin, name: st
     _check_footprint(cells, array.ndim, origins, "footprint array has incorrect shape.")
     if not isinstance(mode, str):
         raise RuntimeError("A sequence of modes is not supported for non-separable footprints")
-    return store(result, _footprint(array, name, cells, origins, mode, cval))
+    return store(result, _footprint(array, name, cells, origins, mode, cval, out=result))
 
 
 def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0):
@@ -136,9 +139,13 @@ def _rank(input, rank, size, footprint, output, mode, cval, origin, kind: str):
         return extremum_filter(array, None, cells, output, mode, cval, origins, "max")
     result = output_array(output, array)
     one_mode(mode)
-    # rank r of N is percentile 100 r / N: the library's floor(N * P / 100) gives r back
+    if count > MAX_RANK_PIXELS:
+        raise Unserved(f"a footprint of {count} pixels: clstencil's rank filters take {MAX_RANK_PIXELS}")
+    if kind == "median":
+        return store(result, _footprint(array, "median", cells, origins, mode, cval, out=result))
+    # rank r of N is percentile 100 (r + 1/2) / N: the library's floor(N * P / 100) gives r back
     percent = 100.0 * (rank + 0.5) / count
-    return store(result, _footprint(array, "percentile", cells, origins, mode, cval, percent))
+    return store(result, _footprint(array, "percentile", cells, origins, mode, cval, percent, out=result))
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0):

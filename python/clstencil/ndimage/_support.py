@@ -78,14 +78,14 @@ def as_float32(array: np.ndarray) -> np.ndarray:
 
 def output_array(output, input: np.ndarray) -> np.ndarray:
     """scipy's output argument: None (an array of the input's dtype), a dtype (an array of it)
-    or an array of the input's shape, which is returned filled."""
+    or an array of the input's shape, which is returned filled (every element is written)."""
     if output is None:
-        return np.zeros(input.shape, dtype=input.dtype)
+        return np.empty(input.shape, dtype=input.dtype)
     if isinstance(output, (type, np.dtype, str)):
         dtype = np.dtype(output)
         if dtype.kind == "c":
             raise Unserved("complex outputs are not computed by clstencil")
-        return np.zeros(input.shape, dtype=dtype)
+        return np.empty(input.shape, dtype=dtype)
     if not isinstance(output, np.ndarray):
         raise TypeError(f"output must be None, a dtype or a numpy array, not {type(output).__name__}")
     if output.shape != input.shape:
