@@ -20,10 +20,13 @@ ORIGIN_RULE = ("Invalid origin; origin must satisfy -(weights.shape[k] // 2) <= 
                "(weights.shape[k]-1) // 2")
 
 
+AxisError = getattr(getattr(np, "exceptions", np), "AxisError", None) or np.AxisError  # numpy 2 moved it
+
+
 def axis_index(axis: int, ndim: int) -> int:
     """numpy's axis rule: -ndim <= axis < ndim."""
     if not -ndim <= axis < ndim:
-        raise np.AxisError(axis, ndim)
+        raise AxisError(axis, ndim)
     return axis % ndim
 
 
