@@ -20,7 +20,7 @@ ORIGIN_RULE = ("Invalid origin; origin must satisfy -(weights.shape[k] // 2) <= 
                "(weights.shape[k]-1) // 2")
 
 
-AxisError = getattr(getattr(np, "exceptions", np), "AxisError", None) or np.AxisError  # numpy 2 moved it
+AxisError = getattr(np, "exceptions", np).AxisError  # numpy 2 moved it to numpy.exceptions
 
 
 def axis_index(axis: int, ndim: int) -> int:
