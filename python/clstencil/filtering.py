@@ -11,6 +11,7 @@ from .errors import check
 from .filters import border_mode, build_goal, cached_filter, compute_method
 from .images import check_image, describe, has_pitched_rows, pointer
 from .operators import OperatorLike, as_operator
+from .pinned import pooled_empty
 from .pixel_types import pixel_type
 
 UNDEFINED_BORDER = 0
@@ -25,13 +26,13 @@ def interior(shape: tuple[int, ...], radius: tuple[int, ...]) -> tuple[int, ...]
 
 
 def prepare_output(shape: tuple[int, ...], out: np.ndarray | None, dtype, input_dtype: np.dtype,
-                   zeroed: bool) -> np.ndarray:
+                   zeroed: bool, device) -> np.ndarray:
     """The array the result goes to: `out` (checked) or a new one of `dtype` (default: the
-    input's)."""
+    input's), in pinned memory of the device's (pooled_empty) unless it must start zeroed."""
     if out is None:
         chosen = input_dtype if dtype is None else np.dtype(dtype)
         pixel_type(chosen, "dtype")
-        return (np.zeros if zeroed else np.empty)(shape, dtype=chosen)
+        return np.zeros(shape, dtype=chosen) if zeroed else pooled_empty(shape, chosen, device)
     out = check_image(out, "out", len(shape) == 3)
     if out.shape != shape:
         raise ValueError(f"out has shape {out.shape}, the input {shape}")
@@ -93,7 +94,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     goal = build_goal(build)
     chosen_method = compute_method(method)
     value = float(value)
-    result = prepare_output(array.shape, out, dtype, array.dtype, zeroed=mode == UNDEFINED_BORDER)
+    pooled_device = device if not names_several(device) else None
+    result = prepare_output(array.shape, out, dtype, array.dtype, mode == UNDEFINED_BORDER, pooled_device)
     output_type = pixel_type(result.dtype, "out")
     if array.size == 0:
         return result

@@ -225,7 +225,7 @@ class Pipeline:
                                  f"inputs share one shape and dtype: {array.dtype} {array.shape}")
         if others:
             array = np.ascontiguousarray(array)
-        result = prepare_output(array.shape, out, dtype, array.dtype, zeroed=False)
+        result = prepare_output(array.shape, out, dtype, array.dtype, False, self._device)
         output_type = pixel_type(result.dtype, "out")
         if not self._stages:
             raise ValueError("the pipeline has no stage")

@@ -68,8 +68,10 @@ def test_operators_of_volumes() -> None:
     assert from_weights.window == (7, 5, 3)
     np.testing.assert_array_equal(from_weights.mask, RANDOM_357)
     assert clstencil.Operator.correlate(np.ones((3, 5))).window == (3, 5)
-    with pytest.raises(clstencil.InvalidArgumentError, match="odd"):
-        clstencil.Operator.correlate(np.ones((2, 3, 3)))
+    # an even side runs as the next odd window, anchored at cell side // 2 as scipy's
+    assert clstencil.Operator.correlate(np.ones((2, 3, 3))).window == (3, 3, 3)
+    with pytest.raises(clstencil.InvalidArgumentError, match="sides are 1 to 31"):
+        clstencil.Operator.correlate(np.ones((33, 3, 3)))
     flat = clstencil.Operator("correlate:3x1,1,2,3")  # WxH stays a 2-D operator
     assert flat.window == (1, 3) and flat.radius == (0, 1)
 

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..pinned import pooled_empty
+
 # scipy's boundary modes -> clstencil's border modes. For filters scipy extends lines alike for
 # 'constant' and 'grid-constant', 'wrap' and 'grid-wrap', 'reflect' and 'grid-mirror'.
 BORDERS = {"reflect": "mirror", "grid-mirror": "mirror", "mirror": "mirror101", "nearest": "clamp",
@@ -78,14 +80,15 @@ def as_float32(array: np.ndarray) -> np.ndarray:
 
 def output_array(output, input: np.ndarray) -> np.ndarray:
     """scipy's output argument: None (an array of the input's dtype), a dtype (an array of it)
-    or an array of the input's shape, which is returned filled (every element is written)."""
+    or an array of the input's shape, which is returned filled (every element is written; a new
+    one comes from the pool of pinned memory, which the device copies into fastest)."""
     if output is None:
-        return np.empty(input.shape, dtype=input.dtype)
+        return pooled_empty(input.shape, input.dtype)
     if isinstance(output, (type, np.dtype, str)):
         dtype = np.dtype(output)
         if dtype.kind == "c":
             raise Unserved("complex outputs are not computed by clstencil")
-        return np.empty(input.shape, dtype=dtype)
+        return pooled_empty(input.shape, dtype)
     if not isinstance(output, np.ndarray):
         raise TypeError(f"output must be None, a dtype or a numpy array, not {type(output).__name__}")
     if output.shape != input.shape:
