@@ -8,8 +8,12 @@ import warnings
 
 import numpy as np
 
-from ._ranks import extremum_filter
-from ._support import Unserved, per_axis
+from . import _device
+from ._ranks import extremum_filter, footprint_values
+from ._support import Unserved, border, output_array, per_axis, real_input, store
+
+# The largest footprint side of the library's two-stage compositions (two stages reach 2W - 1).
+COMPOSITION_MAX_SIDE = 31
 
 
 def _flat(footprint, structure):
@@ -51,6 +55,32 @@ def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
     return extremum_filter(array, size, cells, output, mode, cval, origins, "max")
 
 
+def _in_one_run(name: str, input, size, footprint, structure, output, mode, cval, origin):
+    """The library's composition NAME (opening, closing, tophat, blackhat, morphgradient) in one
+    device run, its intermediate on the device, where it gives scipy's values: a 1-D or 2-D
+    array, one mode, a flat footprint of sides up to COMPOSITION_MAX_SIDE, an output of the
+    input's dtype or float32. None where it does not apply (the stages then run one by one)."""
+    array = np.asarray(input)
+    if array.dtype.kind not in "biuf" or not 1 <= array.ndim <= 2 or not isinstance(mode, str):
+        return None
+    cells = _flat(footprint, structure)
+    if cells is None:
+        if size is None:
+            return None
+        cells = np.ones([int(side) for side in per_axis(size, array.ndim)], bool)
+    cells = np.asarray(cells, dtype=bool)
+    origins = per_axis(origin, array.ndim)
+    if cells.ndim != array.ndim or not cells.any() or max(cells.shape) > COMPOSITION_MAX_SIDE:
+        return None
+    if any(not 0 <= side // 2 + o < side for o, side in zip(origins, cells.shape)):
+        return None  # scipy's own stages raise its error
+    result = output_array(output, real_input(array))
+    if result.dtype not in (array.dtype, np.float32) or np.may_share_memory(result, array):
+        return None
+    values = footprint_values(array)
+    return store(result, _device.footprint_filter(values, name, cells, origins, border(mode), cval, out=result))
+
+
 def _ignored_size(size, footprint):
     if size is not None and footprint is not None:
         warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
@@ -60,6 +90,9 @@ def grey_opening(input, size=None, footprint=None, structure=None, output=None, 
                  origin=0):
     """scipy.ndimage.grey_opening on the device: erosion, then dilation of its result."""
     _ignored_size(size, footprint)
+    one_run = _in_one_run("opening", input, size, footprint, structure, output, mode, cval, origin)
+    if one_run is not None:
+        return one_run
     eroded = grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
     return grey_dilation(eroded, size, footprint, structure, output, mode, cval, origin)
 
@@ -68,6 +101,9 @@ def grey_closing(input, size=None, footprint=None, structure=None, output=None, 
                  origin=0):
     """scipy.ndimage.grey_closing on the device: dilation, then erosion of its result."""
     _ignored_size(size, footprint)
+    one_run = _in_one_run("closing", input, size, footprint, structure, output, mode, cval, origin)
+    if one_run is not None:
+        return one_run
     dilated = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
     return grey_erosion(dilated, size, footprint, structure, output, mode, cval, origin)
 
@@ -75,6 +111,9 @@ def grey_closing(input, size=None, footprint=None, structure=None, output=None, 
 def morphological_gradient(input, size=None, footprint=None, structure=None, output=None, mode="reflect",
                            cval=0.0, origin=0):
     """scipy.ndimage.morphological_gradient on the device: dilation minus erosion."""
+    one_run = _in_one_run("morphgradient", input, size, footprint, structure, output, mode, cval, origin)
+    if one_run is not None:
+        return one_run
     dilated = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
     if isinstance(output, np.ndarray):
         grey_erosion(input, size, footprint, structure, output, mode, cval, origin)
@@ -92,6 +131,9 @@ def white_tophat(input, size=None, footprint=None, structure=None, output=None, 
                  origin=0):
     """scipy.ndimage.white_tophat on the device: the input minus its opening."""
     _ignored_size(size, footprint)
+    one_run = _in_one_run("tophat", input, size, footprint, structure, output, mode, cval, origin)
+    if one_run is not None:
+        return one_run
     array = np.asarray(input)
     eroded = grey_erosion(array, size, footprint, structure, None, mode, cval, origin)
     opened = grey_dilation(eroded, size, footprint, structure, output, mode, cval, origin)
@@ -102,6 +144,9 @@ def black_tophat(input, size=None, footprint=None, structure=None, output=None, 
                  origin=0):
     """scipy.ndimage.black_tophat on the device: the closing minus the input."""
     _ignored_size(size, footprint)
+    one_run = _in_one_run("blackhat", input, size, footprint, structure, output, mode, cval, origin)
+    if one_run is not None:
+        return one_run
     array = np.asarray(input)
     dilated = grey_dilation(array, size, footprint, structure, None, mode, cval, origin)
     closed = grey_erosion(dilated, size, footprint, structure, output, mode, cval, origin)

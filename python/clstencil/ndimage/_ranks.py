@@ -19,7 +19,8 @@ from ._support import Unserved, as_float32, border, check_origin, one_mode, outp
     real_input, store
 
 
-def _values(array: np.ndarray) -> np.ndarray:
+def footprint_values(array: np.ndarray) -> np.ndarray:
+    """The values a rank reads: the array where the device reads its dtype, else in float32."""
     return array if _device.engine_values(array) else as_float32(array)
 
 
@@ -34,7 +35,7 @@ def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: s
 
 def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, mode, cval,
                percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
-    return _device.footprint_filter(_values(array), name, footprint, origins, border(mode), cval, percent, out)
+    return _device.footprint_filter(footprint_values(array), name, footprint, origins, border(mode), cval, percent, out)
 
 
 def _extremum_along(array, size, axis, output, mode, cval, origin, name):
@@ -88,6 +89,10 @@ def extremum_filter(input, size, footprint, output, mode, cval, origin, name: st
         passes = [axis for axis in range(array.ndim) if sizes[axis] > 1]
         if not passes:
             return store(result, array)
+        if array.ndim <= 2 and isinstance(mode, str) and max(sizes) <= MAX_SIDE:
+            # one run: the library's rectangle passes on the device give the same values
+            box = np.ones([int(side) for side in sizes], bool)
+            return store(result, _footprint(array, name, box, origins, mode, cval, out=result))
         source = array
         for axis in passes:  # each pass through the output, as scipy
             _extremum_along(source, int(sizes[axis]), axis, result, modes[axis], cval, origins[axis], name)
