@@ -574,7 +574,8 @@ typedef struct cls_operator cls_operator;
 
 /* Parses an operator, case-insensitively:
  *   correlate:WxH,c1,...,cN  any mask, row by row, applied as written (a correlation:
- *                            out(x, y) = sum c(i, j) * in(x + i - W/2, y + j - H/2))
+ *                            out(x, y) = sum c(i, j) * in(x + i - W/2, y + j - H/2)); sides
+ *                            up to 63, even ones too (cell W/2 on the output pixel, as scipy)
  *   convolve:WxH,c1,...,cN   the mask flipped (rows and columns reversed), then correlated: a
  *                            true convolution, scipy's convolve (the spec holds it flipped)
  *   gaussian:SIZE[,SIGMA]    normalized; SIGMA defaults to 0.3*((SIZE-1)/2 - 1) + 0.8
@@ -601,9 +602,9 @@ typedef struct cls_operator cls_operator;
  *                            to 63 (31 for the two-stage compositions, whose window is 2W-1 x
  *                            2H-1); SHAPE: rect (default), cross (centre row and column) or disk
  *                            (dx^2/rx^2 + dy^2/ry^2 <= 1 with rx = W/2, ry = H/2). mask:FILE: the
- *                            footprint drawn in a text file, a line of 0s and 1s per row (odd
- *                            sides up to 63; the rest of the text is the path). Median and
- *                            percentile: 1024 pixels at most
+ *                            footprint drawn in a text file, a line of 0s and 1s per row (sides
+ *                            up to 63, an even one anchored at cell W/2 as scipy's; the rest of
+ *                            the text is the path). Median and percentile: 1024 pixels at most
  *   dog:S1,S2[,SIZE]         difference of Gaussians G(S1) - G(S2), two masks in one kernel
  *   log:SIGMA[,SIZE]         Laplacian of Gaussian (scipy's gaussian_laplace), one mask
  *   gaussian_d:SIGMA,OX,OY[,SIZE]  the Gaussian's derivative of order OX along x and OY along y
