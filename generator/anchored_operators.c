@@ -98,7 +98,7 @@ cls_status cls_operator_weights(const float *weights, unsigned width, unsigned h
 }
 
 cls_status cls_footprint_operator(const char *text, const char *name, double percent, const unsigned char *cells,
-                                  unsigned width, unsigned height, const int origin[2], cls_operator **out)
+                                  unsigned width, unsigned height, const int origin[3], cls_operator **out)
 {
     const int shift[3] = {origin ? origin[0] : 0, origin ? origin[1] : 0, 0};
     char what[96];
@@ -124,8 +124,38 @@ cls_status cls_footprint_operator(const char *text, const char *name, double per
     return status;
 }
 
+/* A volume's footprint: the minimum (min, erode) or maximum (max; dilate over the footprint
+ * reflected through the output voxel) of the cells, as a volume mask of ones (cls_spec.reduction). */
+static cls_status volume_footprint(const char *text, const char *name, const unsigned char *cells, unsigned width,
+                                   unsigned height, unsigned depth, const int origin[3], cls_operator **out)
+{
+    const int dilate = strcmp(name, "dilate") == 0, maximum = dilate || strcmp(name, "max") == 0;
+    if (!maximum && strcmp(name, "min") != 0 && strcmp(name, "erode") != 0)
+        return cls_operator_refuse(text, "a volume's footprint takes min, erode, max or dilate");
+    const size_t taps = (size_t)width * height * depth;
+    float *values = malloc(taps * sizeof *values);
+    if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t inside = 0;
+    for (size_t k = 0; k < taps; ++k) inside += (values[k] = cells[k] != 0) != 0;
+    cls_status status = inside ? cls_weights_operator(name, values, width, height, depth, origin, out)
+                               : cls_operator_refuse(text, "the footprint holds no pixel");
+    free(values);
+    if (status != CLS_OK) return status;
+    cls_spec *spec = &(*out)->spec;
+    const size_t padded = (size_t)spec->mask_width * spec->mask_height * spec->mask_depth;
+    for (size_t k = 0; dilate && k < padded - 1 - k; ++k) { /* reflected: every axis reversed */
+        const float t = (*out)->mask[k];
+        (*out)->mask[k] = (*out)->mask[padded - 1 - k];
+        (*out)->mask[padded - 1 - k] = t;
+    }
+    spec->reduction = maximum ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+    snprintf((*out)->name, sizeof (*out)->name, "%s3d:%ux%ux%u@%d,%d,%d,cells", name, width, height, depth,
+             origin ? origin[0] : 0, origin ? origin[1] : 0, origin ? origin[2] : 0);
+    return CLS_OK;
+}
+
 cls_status cls_operator_footprint(const char *name, double percent, const unsigned char *cells, unsigned width,
-                                  unsigned height, const int origin[2], cls_operator **out)
+                                  unsigned height, unsigned depth, const int origin[3], cls_operator **out)
 {
     if (!name || !cells || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "name, cells or output pointer is NULL");
     *out = NULL;
@@ -140,6 +170,13 @@ cls_status cls_operator_footprint(const char *name, double percent, const unsign
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "footprint operator 'percentile': the percentile %g is not from 0 to 100",
                         percent);
     char text[64];
+    if (depth) {
+        snprintf(text, sizeof text, "%s:%ux%ux%u", lower, width, height, depth);
+        return volume_footprint(text, lower, cells, width, height, depth, origin, out);
+    }
+    if (origin && origin[2])
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "footprint operator '%s': origin %d along z of a 2-D footprint", lower,
+                        origin[2]);
     snprintf(text, sizeof text, "%s:%ux%u", lower, width, height);
     return cls_footprint_operator(text, lower, percent, cells, width, height, origin, out);
 }

@@ -45,6 +45,6 @@ cls_status cls_morphology_build(const char *text, const char *name, double perce
 cls_status cls_weights_operator(const char *name, const float *weights, unsigned width, unsigned height, unsigned depth,
                                 const int origin[3], cls_operator **out);
 cls_status cls_footprint_operator(const char *text, const char *name, double percent, const unsigned char *cells,
-                                  unsigned width, unsigned height, const int origin[2], cls_operator **out);
+                                  unsigned width, unsigned height, const int origin[3], cls_operator **out);
 
 #endif

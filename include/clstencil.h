@@ -625,13 +625,14 @@ cls_status cls_operator_user(const char *body, unsigned width, unsigned height, 
  * weights, x fastest, applied as written (scipy's correlate; origin x, y, z).
  * cls_operator_footprint: the rank or morphology operator NAME (median, percentile of PERCENT,
  * min/erode, max, dilate, morphgradient, opening, closing, tophat, blackhat: as
- * cls_operator_parse has them) over the footprint CELLS, WIDTH x HEIGHT, row-major, non-zero for
- * a pixel of the footprint (at least one); origin x, y. dilate and the compositions follow
- * scipy's grey_dilation: the footprint reflected through the output pixel. */
+ * cls_operator_parse has them) over the footprint CELLS, WIDTH x HEIGHT (x DEPTH; 0: 2-D), x
+ * fastest, non-zero for a pixel of the footprint (at least one); origin x, y, z. dilate and the
+ * compositions follow scipy's grey_dilation: the footprint reflected through the output pixel.
+ * A volume's footprint (DEPTH 1 or more) takes min, erode, max and dilate (cls_spec.reduction). */
 cls_status cls_operator_weights(const float *weights, unsigned width, unsigned height, unsigned depth,
                                 const int origin[3], cls_operator **out);
 cls_status cls_operator_footprint(const char *name, double percent, const unsigned char *cells, unsigned width,
-                                  unsigned height, const int origin[2], cls_operator **out);
+                                  unsigned height, unsigned depth, const int origin[3], cls_operator **out);
 /* The operator's spec (owned by the operator) and its canonical text, e.g. "gaussian:5,1.2". */
 const cls_spec *cls_operator_spec(const cls_operator *op);
 const char *cls_operator_name(const cls_operator *op);

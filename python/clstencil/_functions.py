@@ -59,7 +59,7 @@ PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "cls_operator_weights": (status, [POINTER(ctypes.c_float), c_uint, c_uint, c_uint, POINTER(c_int),
                                       handle_out]),
     "cls_operator_footprint": (status, [c_char_p, ctypes.c_double, POINTER(ctypes.c_ubyte), c_uint,
-                                        c_uint, POINTER(c_int), handle_out]),
+                                        c_uint, c_uint, POINTER(c_int), handle_out]),
     "cls_operator_spec": (POINTER(Spec), [handle]),
     "cls_operator_name": (c_char_p, [handle]),
     "cls_operator_release": (None, [handle]),

@@ -55,17 +55,19 @@ class Operator:
         """The rank or morphology operator NAME (median, percentile of `percent`, min, max, dilate,
         morphgradient, opening, closing, tophat, blackhat) over a 2-D footprint of any sides
         (true or non-zero: a pixel of it), the output pixel at cell side // 2 + origin (scipy's
-        origin; dilate and the compositions reflect the footprint as scipy's grey_dilation)."""
+        origin; dilate and the compositions reflect the footprint as scipy's grey_dilation). A
+        3-D footprint (depth, height, width) makes a volume's min, max or dilate."""
         cells = np.ascontiguousarray(np.asarray(footprint) != 0, dtype=np.uint8)
-        if cells.ndim != 2:
-            raise ValueError(f"a footprint must be 2-D, not of shape {cells.shape}")
-        shifts = axis_origins(origin, 2)
+        if cells.ndim not in (2, 3):
+            raise ValueError(f"a footprint must be 2-D or 3-D, not of shape {cells.shape}")
+        shifts = axis_origins(origin, cells.ndim)
+        sides = cells.shape[::-1] + (0,) * (3 - cells.ndim)  # x, y, z (0: 2-D)
+        origin_xyz = (ctypes.c_int * 3)(*(shifts[::-1] + (0,) * (3 - cells.ndim)))
         created = ctypes.c_void_p()
         check(library().cls_operator_footprint(name.encode(), float(percent),
                                                cells.ctypes.data_as(ctypes.POINTER(ctypes.c_ubyte)),
-                                               cells.shape[1], cells.shape[0],
-                                               (ctypes.c_int * 2)(shifts[1], shifts[0]),
-                                               ctypes.byref(created)), f"{name} over a footprint")
+                                               *sides, origin_xyz, ctypes.byref(created)),
+              f"{name} over a footprint")
         return cls._made(created.value, ("footprint", name, cells.tobytes(), cells.shape, shifts,
                                          float(percent)))
 

@@ -103,6 +103,11 @@ def test_lines_and_volumes():
     same("maximum_filter", volume, size=(3, 2, 3), mode="wrap", tolerance=0)
     same("minimum_filter1d", volume, 4, axis=1, mode="constant", cval=-1, tolerance=0)
     same("grey_closing", volume, size=(2, 3, 1), tolerance=0)
+    ball = np.zeros((3, 4, 3), bool)
+    ball[1, :, 1] = ball[:, 1, 1] = ball[1, 1, :] = True  # a cross, 4 rows tall
+    same("grey_dilation", volume, footprint=ball, mode="mirror", origin=(0, 1, -1), tolerance=0)
+    same("minimum_filter", volume.astype(np.uint16), footprint=ball, mode="constant", cval=9, tolerance=0)
+    same("white_tophat", volume, footprint=ball, mode="nearest", tolerance=0)
 
 
 def test_bad_arguments_raise_as_scipy():
@@ -135,6 +140,7 @@ def test_unserved_calls_are_refused_or_handed_to_scipy():
     unserved = [lambda: ndimage.correlate(complex_image, np.ones((3, 3))),
                 lambda: ndimage.uniform_filter(np.zeros((2, 2, 2, 2), np.float32), 3),
                 lambda: ndimage.median_filter(random((5, 5, 5)), footprint=np.ones((3, 3, 3))),
+                lambda: ndimage.minimum_filter(random((40, 5, 5)), footprint=np.eye(33)[:, :, np.newaxis]),
                 lambda: ndimage.grey_erosion(random((6, 6)), structure=np.ones((3, 3))),
                 lambda: ndimage.correlate(random((6, 6)), np.ones((64, 3))),
                 lambda: ndimage.minimum_filter1d(random((6, 6)), 64),

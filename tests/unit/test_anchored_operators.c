@@ -1,5 +1,5 @@
 /* test_anchored_operators.c — operators from arrays of any sides with an origin, without a
- * device: where the weights and footprint cells land in the centred odd window that runs them
+ * device: where the weights and footprint cells (2-D and a volume's) land in the centred odd window that runs them
  * (scipy.ndimage's rule: the output pixel is cell side/2 + origin), even sides in correlate:,
  * convolve: and mask files, and the refusals, whose messages name the axis and the limit. */
 #include <stdarg.h>
@@ -117,9 +117,9 @@ static void footprints_of_any_sides(void **state)
 {
     (void)state;
     const unsigned char cells[2 * 3] = {1, 0, 1, 0, 7, 0}; /* 3 wide, 2 high; any non-zero is inside */
-    const int origin[2] = {0, -1};
+    const int origin[3] = {0, -1, 0};
     cls_operator *op = NULL;
-    assert_int_equal(cls_operator_footprint("Median", 0, cells, 3, 2, origin, &op), CLS_OK);
+    assert_int_equal(cls_operator_footprint("Median", 0, cells, 3, 2, 0, origin, &op), CLS_OK);
     /* origin -1 along y: row 0 is the output's row, row 1 below it: a 3x3 window */
     assert_int_equal(cls_operator_spec(op)->mask_height, 3);
     assert_float_equal(tap(op, -1, 0), 1, 0);
@@ -130,11 +130,26 @@ static void footprints_of_any_sides(void **state)
     cls_operator_release(op);
     /* a whole centred rectangle is the plain rectangle */
     const unsigned char full[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-    assert_int_equal(cls_operator_footprint("opening", 0, full, 3, 3, NULL, &op), CLS_OK);
+    assert_int_equal(cls_operator_footprint("opening", 0, full, 3, 3, 0, NULL, &op), CLS_OK);
     assert_string_equal(cls_operator_name(op), "opening:3x3,rect");
     cls_operator_release(op);
-    assert_int_equal(cls_operator_footprint("percentile", 25, full, 3, 3, NULL, &op), CLS_OK);
+    assert_int_equal(cls_operator_footprint("percentile", 25, full, 3, 3, 0, NULL, &op), CLS_OK);
     assert_string_equal(cls_operator_name(op), "percentile:25,3x3,rect");
+    cls_operator_release(op);
+    /* a volume's footprint: a minimum or maximum reduction over the cells; dilate reflects them */
+    const unsigned char corner[2 * 2 * 2] = {1, 0, 0, 0, 0, 0, 0, 1}; /* cells (0,0,0) and (1,1,1) */
+    assert_int_equal(cls_operator_footprint("dilate", 0, corner, 2, 2, 2, NULL, &op), CLS_OK);
+    const cls_spec *s = cls_operator_spec(op);
+    assert_int_equal(s->reduction, CLS_REDUCTION_MAX);
+    assert_int_equal(s->mask_depth, 3);
+    /* as given: offsets (-1,-1,-1) and (0,0,0); reflected: (1,1,1) and (0,0,0) */
+    assert_float_equal(s->coefficients[26], 1, 0);
+    assert_float_equal(s->coefficients[13], 1, 0);
+    assert_float_equal(s->coefficients[0], 0, 0);
+    cls_operator_release(op);
+    assert_int_equal(cls_operator_footprint("erode", 0, corner, 2, 2, 2, NULL, &op), CLS_OK);
+    assert_int_equal(cls_operator_spec(op)->reduction, CLS_REDUCTION_MIN);
+    assert_float_equal(cls_operator_spec(op)->coefficients[0], 1, 0);
     cls_operator_release(op);
 }
 
@@ -161,9 +176,11 @@ static void refusals_name_the_axis_and_the_limit(void **state)
     weights[1] = 1.0f / 0.0f;
     refused(cls_operator_weights(weights, 2, 1, 0, NULL, &op), op, "weight 1 is not finite");
     weights[1] = 0;
-    refused(cls_operator_footprint("blur", 0, cells, 2, 2, NULL, &op), op, "expected median, percentile");
-    refused(cls_operator_footprint("percentile", 101, cells, 2, 2, NULL, &op), op, "101 is not from 0 to 100");
-    refused(cls_operator_footprint("min", 0, none, 2, 2, NULL, &op), op, "the footprint holds no pixel");
+    refused(cls_operator_footprint("blur", 0, cells, 2, 2, 0, NULL, &op), op, "expected median, percentile");
+    refused(cls_operator_footprint("percentile", 101, cells, 2, 2, 0, NULL, &op), op, "101 is not from 0 to 100");
+    refused(cls_operator_footprint("min", 0, none, 2, 2, 0, NULL, &op), op, "the footprint holds no pixel");
+    refused(cls_operator_footprint("median", 0, cells, 2, 2, 1, NULL, &op), op, "a volume's footprint takes min, erode, max or dilate");
+    refused(cls_operator_footprint("min", 0, cells, 2, 2, 0, along_z, &op), op, "origin 1 along z of a 2-D footprint");
     refused(cls_operator_weights(NULL, 1, 1, 0, NULL, &op), op, "NULL");
 }
 

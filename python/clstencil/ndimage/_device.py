@@ -13,6 +13,7 @@ ENGINE_TYPES = (np.float32, np.uint8, np.uint16, np.int16)
 # The widest window the device takes at once along one axis (CLS_MAX_MASK): a wider line of
 # weights runs in pieces; wider windows of several axes, and footprints, are not served.
 MAX_SIDE = 63
+MAX_DEPTH = 31  # along a volume's z (CLS_MAX_MASK_DEPTH)
 # clstencil's borders as numpy.pad's modes, for lines wider than MAX_SIDE.
 PAD_MODES = {"mirror": "symmetric", "mirror101": "reflect", "clamp": "edge", "repeat": "wrap",
              "constant": "constant"}
@@ -74,8 +75,8 @@ def _wide_correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, or
 def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int],
                      border: str, cval: float, percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """The rank or extremum NAME (median, percentile, min, max) over a boolean footprint of the
-    values' rank, in their dtype (into `out` where it has that dtype and is not the input). 3-D
-    only for footprints along one axis (the separable passes)."""
+    values' rank, in their dtype (into `out` where it has that dtype and is not the input). 3-D:
+    the minimum or maximum over any footprint (a volume's reduction), a rank along one axis."""
     if out is not None and (out.dtype != values.dtype or np.may_share_memory(out, values)):
         out = None
     if values.ndim == 1:
@@ -85,7 +86,11 @@ def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origi
         return _filter_2d(values, name, footprint, origins, border, cval, percent, out)
     long_axes = [axis for axis, side in enumerate(footprint.shape) if side > 1]
     if len(long_axes) > 1:
-        raise Unserved("rank filters over a 3-D footprint are not computed by clstencil")
+        if name not in ("min", "max"):
+            raise Unserved("a median or percentile over a 3-D footprint is not computed by clstencil")
+        if footprint.shape[0] > MAX_DEPTH:
+            raise Unserved(f"a 3-D footprint {footprint.shape[0]} deep: clstencil's volumes stop at {MAX_DEPTH}")
+        return run(values, Operator.footprint(name, footprint, origins), border, cval, out=out)
     axis = long_axes[0] if long_axes else values.ndim - 1
     moved = np.moveaxis(values, axis, -1)
     rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])

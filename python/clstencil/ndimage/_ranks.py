@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _device
 from ._filters import axis_index
-from ._device import MAX_SIDE
+from ._device import MAX_DEPTH, MAX_SIDE
 
 # The most pixels a median or percentile footprint holds in the library (CLS_RANK_MAX_PIXELS).
 MAX_RANK_PIXELS = 1024
@@ -89,7 +89,8 @@ def extremum_filter(input, size, footprint, output, mode, cval, origin, name: st
         passes = [axis for axis in range(array.ndim) if sizes[axis] > 1]
         if not passes:
             return store(result, array)
-        if array.ndim <= 2 and isinstance(mode, str) and max(sizes) <= MAX_SIDE:
+        fits = max(sizes) <= MAX_SIDE and (array.ndim < 3 or sizes[0] <= MAX_DEPTH)
+        if isinstance(mode, str) and fits:
             # one run: the library's rectangle passes on the device give the same values
             box = np.ones([int(side) for side in sizes], bool)
             return store(result, _footprint(array, name, box, origins, mode, cval, out=result))

@@ -55,6 +55,9 @@ def check_origin(origin: int, side: int, message: str = "invalid origin") -> Non
 
 def real_input(input) -> np.ndarray:
     """The input as an array the device can take: real, at most 3-D (Unserved otherwise)."""
+    if type(input).__module__.startswith("pyopencl"):
+        raise Unserved("clstencil.ndimage takes numpy arrays; clstencil.filter filters a pyopencl "
+                       "array where it is, on its device")
     array = np.asarray(input)
     if array.dtype.kind == "c":
         raise Unserved("complex arrays are not computed by clstencil")
