@@ -217,6 +217,12 @@ def _sum_over_axes(array: np.ndarray, result: np.ndarray, modes: list, derivativ
     return result
 
 
+def _add(total: np.ndarray, term: np.ndarray | None) -> None:
+    """Adds a later axis's term to the output (the first term is already in it)."""
+    if term is not None:
+        np.add(total, term, out=total, casting="unsafe")
+
+
 def laplace(input, output=None, mode="reflect", cval=0.0):
     """scipy.ndimage.laplace on the device: one 3-tap window an axis, summed (one window for a
     floating output and one mode)."""
@@ -235,9 +241,7 @@ def laplace(input, output=None, mode="reflect", cval=0.0):
 
     def second(axis, into, axis_mode):
         return correlate1d(array, [1, -2, 1], axis, into, axis_mode, cval, 0)
-    return _sum_over_axes(array, result, modes, second,
-                          lambda total, term: None if term is None else np.add(total, term, out=total,
-                                                                              casting="unsafe"))
+    return _sum_over_axes(array, result, modes, second, _add)
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
@@ -249,9 +253,7 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwar
     def second(axis, into, axis_mode):
         orders = [2 if a == axis else 0 for a in range(array.ndim)]
         return gaussian_filter(array, sigma, orders, into, axis_mode, cval, **kwargs)
-    return _sum_over_axes(array, result, modes, second,
-                          lambda total, term: None if term is None else np.add(total, term, out=total,
-                                                                              casting="unsafe"))
+    return _sum_over_axes(array, result, modes, second, _add)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):

@@ -121,33 +121,31 @@ def morphological_gradient(input, size=None, footprint=None, structure=None, out
     return dilated - grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
 
 
-def _difference(first, second, out):
-    if first.dtype == np.bool_ and second.dtype == np.bool_ and out.dtype == np.bool_:
-        return np.bitwise_xor(first, second, out=out)
-    return np.subtract(first, second, out=out)
+def _tophat(kind: str, input, size, footprint, structure, output, mode, cval, origin):
+    """The white top-hat ("tophat": the input minus its opening) or the black one ("blackhat":
+    the closing minus the input); booleans by exclusive or, as scipy."""
+    _ignored_size(size, footprint)
+    one_run = _in_one_run(kind, input, size, footprint, structure, output, mode, cval, origin)
+    if one_run is not None:
+        return one_run
+    array = np.asarray(input)
+    white = kind == "tophat"
+    first, second = (grey_erosion, grey_dilation) if white else (grey_dilation, grey_erosion)
+    staged = second(first(array, size, footprint, structure, None, mode, cval, origin), size, footprint, structure,
+                    output, mode, cval, origin)
+    minuend, subtrahend = (array, staged) if white else (staged, array)
+    if minuend.dtype == np.bool_ and subtrahend.dtype == np.bool_ and staged.dtype == np.bool_:
+        return np.bitwise_xor(minuend, subtrahend, out=staged)
+    return np.subtract(minuend, subtrahend, out=staged)
 
 
 def white_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                  origin=0):
     """scipy.ndimage.white_tophat on the device: the input minus its opening."""
-    _ignored_size(size, footprint)
-    one_run = _in_one_run("tophat", input, size, footprint, structure, output, mode, cval, origin)
-    if one_run is not None:
-        return one_run
-    array = np.asarray(input)
-    eroded = grey_erosion(array, size, footprint, structure, None, mode, cval, origin)
-    opened = grey_dilation(eroded, size, footprint, structure, output, mode, cval, origin)
-    return _difference(array, opened, opened)
+    return _tophat("tophat", input, size, footprint, structure, output, mode, cval, origin)
 
 
 def black_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                  origin=0):
     """scipy.ndimage.black_tophat on the device: the closing minus the input."""
-    _ignored_size(size, footprint)
-    one_run = _in_one_run("blackhat", input, size, footprint, structure, output, mode, cval, origin)
-    if one_run is not None:
-        return one_run
-    array = np.asarray(input)
-    dilated = grey_dilation(array, size, footprint, structure, None, mode, cval, origin)
-    closed = grey_erosion(dilated, size, footprint, structure, output, mode, cval, origin)
-    return _difference(closed, array, closed)
+    return _tophat("blackhat", input, size, footprint, structure, output, mode, cval, origin)
