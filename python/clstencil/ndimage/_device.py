@@ -30,12 +30,14 @@ def target(out: np.ndarray | None, values: np.ndarray) -> np.ndarray | None:
 def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border: str,
               cval: float, out: np.ndarray | None = None) -> np.ndarray:
     """scipy's correlate of float32 values (1-D to 3-D) with weights of the same rank, in float32
-    (into `out` where target() allows)."""
+    (into `out` where target() allows), by the window's sum: scipy's semantics, where the FFT
+    method would leave round-off where the window does not reach."""
     out = target(out, values)
     if values.ndim == 1:  # a row
         row = None if out is None else out[np.newaxis]
         return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], border, cval, row)[0]
-    return run(values, Operator.correlate(weights, origins), border, cval, out=out)
+    operator = Operator.correlate(weights, origins)
+    return run(values, operator, border, cval, out=out, method="direct")
 
 
 def correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
