@@ -10,13 +10,13 @@ import warnings
 import numpy as np
 
 from . import _device
-from ._filters import axis_index
 from ._device import MAX_DEPTH, MAX_SIDE
+from ._filters import axis_index
+from ._support import Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis, \
+    real_input, store
 
 # The most pixels a median or percentile footprint holds in the library (CLS_RANK_MAX_PIXELS).
 MAX_RANK_PIXELS = 1024
-from ._support import Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis, \
-    real_input, store
 
 
 def footprint_values(array: np.ndarray) -> np.ndarray:
@@ -35,7 +35,8 @@ def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: s
 
 def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, mode, cval,
                percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
-    return _device.footprint_filter(footprint_values(array), name, footprint, origins, border(mode), cval, percent, out)
+    return _device.footprint_filter(footprint_values(array), name, footprint, origins, border(mode), cval, percent,
+                                    out)
 
 
 def _extremum_along(array, size, axis, output, mode, cval, origin, name):
@@ -78,7 +79,9 @@ def _box_or_footprint(size, footprint):
 
 
 def extremum_filter(input, size, footprint, output, mode, cval, origin, name: str):
-    """The minimum or maximum filter: a box as 1-D passes (scipy's), any other footprint at once."""
+    """The minimum or maximum filter over a box (in one device run where one mode is given and
+    the box fits the device's windows, else as scipy's 1-D passes through the output) or over
+    any other footprint."""
     sizes, cells = _box_or_footprint(size, footprint)
     array = real_input(input)
     result = output_array(output, array)
@@ -89,9 +92,11 @@ def extremum_filter(input, size, footprint, output, mode, cval, origin, name: st
         passes = [axis for axis in range(array.ndim) if sizes[axis] > 1]
         if not passes:
             return store(result, array)
+        for axis in passes:
+            check_origin(origins[axis], int(sizes[axis]))
         fits = max(sizes) <= MAX_SIDE and (array.ndim < 3 or sizes[0] <= MAX_DEPTH)
         if isinstance(mode, str) and fits:
-            # one run: the library's rectangle passes on the device give the same values
+            # the library's rectangle passes on the device give the same values
             box = np.ones([int(side) for side in sizes], bool)
             return store(result, _footprint(array, name, box, origins, mode, cval, out=result))
         source = array
