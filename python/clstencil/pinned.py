@@ -4,7 +4,8 @@ arrays), so `clstencil.filter(pinned, op, out=pinned_out)` spends little on tran
 
 Results that filter() and clstencil.ndimage make for the caller come from a pool of such memory
 (pooled_empty): pinning 64 MiB took 35 ms on an H200 machine, more than the filter, so memory an
-array no longer uses goes back to the pool (up to POOL_BYTES) for the next result of its size.
+array no longer uses goes back to the pool (up to POOL_BYTES) for the next result of its size;
+at most LIVE_BYTES of results are pinned at once.
 From numpy, 4096^2 float32 through gaussian:5 took 29.4 ms into a new array, 10.0 ms into pinned
 memory (2.6 ms with a pinned input too)."""
 from __future__ import annotations
@@ -35,14 +36,20 @@ def _free(handle: int, address: int) -> None:
 POOL_BYTES = 512 << 20
 # Results up to this size come from the pool; larger ones are ordinary memory (not locked in RAM).
 POOLED_MAX_BYTES = 256 << 20
+# Pinned results alive at once: past this, new results are ordinary memory, so that results a
+# program keeps (a list of images, dask's persisted chunks) do not lock the machine's RAM; and
+# where nothing is reused, pinning anew costs more than the faster copy saves.
+LIVE_BYTES = 1 << 30
 _pool: dict[tuple[int, int], list[int]] = {}
 _pool_lock = threading.Lock()
 _pooled_bytes = 0
+_live_bytes = 0
 
 
 def _give_back(handle: int, address: int, nbytes: int) -> None:
-    global _pooled_bytes
+    global _pooled_bytes, _live_bytes
     with _pool_lock:
+        _live_bytes -= nbytes
         if not _released.is_set() and _pooled_bytes + nbytes <= POOL_BYTES:
             _pool.setdefault((handle, nbytes), []).append(address)
             _pooled_bytes += nbytes
@@ -59,10 +66,10 @@ def _release_pool() -> None:
 
 def _forget_pool_after_fork() -> None:
     """A child process has new contexts: the parent's pinned memory is not for it."""
-    global _pool_lock, _pooled_bytes
+    global _pool_lock, _pooled_bytes, _live_bytes
     _pool_lock = threading.Lock()
     _pool.clear()
-    _pooled_bytes = 0
+    _pooled_bytes = _live_bytes = 0
 
 
 on_release(_release_pool)
@@ -71,22 +78,27 @@ os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 def pooled_empty(shape: tuple[int, ...], dtype, device: str | None = None) -> np.ndarray:
     """An uninitialized array for a result: pinned memory of the device's context from the pool
-    (or newly pinned) up to POOLED_MAX_BYTES, ordinary memory for larger arrays, other dtypes or
-    where the device pins none."""
-    global _pooled_bytes
+    (or newly pinned) up to POOLED_MAX_BYTES an array and LIVE_BYTES in all, ordinary memory for
+    larger arrays, other dtypes, past that total or where the device pins none."""
+    global _pooled_bytes, _live_bytes
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if not 0 < nbytes <= POOLED_MAX_BYTES or dtype.newbyteorder("=") not in PIXEL_TYPES or _released.is_set():
         return np.empty(shape, dtype)
     handle = context(normalize_selector(device))
     with _pool_lock:
+        if _live_bytes + nbytes > LIVE_BYTES:
+            return np.empty(shape, dtype)
         free = _pool.get((handle, nbytes))
         address = free.pop() if free else None
         if address:
             _pooled_bytes -= nbytes
+        _live_bytes += nbytes  # counted before pinning, so threads do not overshoot together
     if not address:
         address = library().cls_host_alloc(handle, nbytes)
         if not address:
+            with _pool_lock:
+                _live_bytes -= nbytes
             return np.empty(shape, dtype)
     storage = (ctypes.c_char * nbytes).from_address(address)
     weakref.finalize(storage, _give_back, handle, address, nbytes)

@@ -39,3 +39,23 @@ def test_refusals() -> None:
     with pytest.raises(ValueError, match="negative"):
         clstencil.pinned_empty((4, -1))
     assert clstencil.pinned_empty((0, 5)).shape == (0, 5)
+
+
+def test_results_come_from_a_bounded_pool(monkeypatch) -> None:
+    """New results are pinned memory, reused once freed; past LIVE_BYTES they are ordinary
+    arrays; the values are the same either way."""
+    from clstencil import pinned
+    image = np.random.default_rng(3).random((256, 256), dtype=np.float32)
+    expected = clstencil.filter(image, "box:3", out=np.empty_like(image))
+    first = clstencil.filter(image, "box:3")
+    address = first.ctypes.data
+    np.testing.assert_array_equal(first, expected)
+    del first
+    gc.collect()
+    again = clstencil.filter(image, "box:3")
+    assert again.ctypes.data == address  # the freed memory, from the pool
+    monkeypatch.setattr(pinned, "LIVE_BYTES", pinned._live_bytes)  # no more pinned results
+    ordinary = clstencil.filter(image, "box:3")
+    assert ordinary.base is None and ordinary.flags.owndata
+    np.testing.assert_array_equal(ordinary, expected)
+    np.testing.assert_array_equal(again, expected)
