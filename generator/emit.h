@@ -94,12 +94,16 @@ void emit_baked_array(emitter *e, const char *name, const char *comment);
 
 /* Text helpers (emit.c). */
 void indent_line(strbuf *out, int indent);
-/* The OpenCL C type of a pixel type: uchar, ushort, float. */
+/* The OpenCL C type of a pixel type: uchar, ushort, float, double. */
 const char *emit_cl_type(cls_pixel_type type);
-/* A load of pointer[index] as a float, and a store of the float `value` to pointer[index] (with its
- * semicolon), in the pixel type's conversion: f16 through vload_half and vstore_half_rte, integers
- * rounded and saturated. */
+/* The type a weighted sum computes in: double for f64 pixels, else float. */
+const char *emit_value_type(const cls_kernel_config *c);
+/* A load of pointer[index] as a float (emit_format_load_as: as VALUE_TYPE), and a store of the
+ * value `value` to pointer[index] (with its semicolon), in the pixel type's conversion: f16
+ * through vload_half and vstore_half_rte, integers rounded and saturated. */
 void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index);
+void emit_format_load_as(char *text, size_t size, cls_pixel_type type, const char *value_type, const char *pointer,
+                         const char *index);
 void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
                        const char *value);
 void append_float(strbuf *out, float value);

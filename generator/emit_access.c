@@ -97,22 +97,25 @@ void access_row(emitter *e, const access *a, int indent, const char *row, const 
     }
 }
 
-/* select(border_value, value, inside) around `value` when constant mode checks this tap. */
+/* select(border_value, value, inside) around `value` when constant mode checks this tap; in double,
+ * select((double)border_value, value, (long)(inside)), the types OpenCL's select takes for double. */
 static void open_select(emitter *e, const access *a)
 {
-    if (row_checked(e, a) || column_checked(e, a)) strbuf_append(e->out, "select(border_value, ");
+    if (!row_checked(e, a) && !column_checked(e, a)) return;
+    strbuf_append(e->out, cls_spec_in_double(&e->config->spec) ? "select((double)border_value, " : "select(border_value, ");
 }
 
 static void close_select(emitter *e, const access *a, const char *row_inside, const char *xx, const char *yy)
 {
     const int rows = row_checked(e, a), columns = column_checked(e, a);
     if (!rows && !columns) return;
-    strbuf_append(e->out, ", ");
+    const int in_double = cls_spec_in_double(&e->config->spec);
+    strbuf_append(e->out, in_double ? ", (long)(" : ", ");
     if (rows && row_inside) strbuf_append(e->out, row_inside);
     else if (rows) append_inside(e->out, a->y, yy, "height");
     if (rows && columns) strbuf_append(e->out, " && ");
     if (columns) append_inside(e->out, a->x, xx, "width");
-    strbuf_append(e->out, ")");
+    strbuf_append(e->out, in_double ? "))" : ")");
 }
 
 void access_load(emitter *e, const access *a, const char *row, const char *dx)
@@ -134,7 +137,8 @@ void access_load(emitter *e, const access *a, const char *row, const char *dx)
     } else {
         char index[256], load[320];
         snprintf(index, sizeof index, "%s + %s", row, strbuf_text(&text));
-        emit_format_load(load, sizeof load, e->config->spec.input_type, "input", index);
+        emit_format_load_as(load, sizeof load, e->config->spec.input_type, emit_value_type(e->config), "input",
+                            index);
         strbuf_append(out, load);
     }
     strbuf_free(&text);
@@ -162,7 +166,8 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy)
     } else {
         char index[512], load[600];
         snprintf(index, sizeof index, "(long)(%s) * input_pitch + %s", strbuf_text(&row), strbuf_text(&column));
-        emit_format_load(load, sizeof load, e->config->spec.input_type, "input", index);
+        emit_format_load_as(load, sizeof load, e->config->spec.input_type, emit_value_type(e->config), "input",
+                            index);
         strbuf_append(out, load);
     }
     strbuf_free(&column);

@@ -49,10 +49,11 @@ void append_sum(emitter *e, unsigned m, const char *k, const char *l)
 
 void emit_sum_declaration(emitter *e, int indent)
 {
+    const char *type = emit_value_type(e->config);
     if (cls_kernel_streams(e->config))
-        strbuf_line(e->out, indent, "float sum[MASKS][MASK_H][COLS] = {{{0.0f}}}; /* the streaming window */");
-    else if (single_sum(e->config)) strbuf_line(e->out, indent, "float sum = 0.0f;");
-    else strbuf_line(e->out, indent, "float sum[MASKS][ROWS][COLS] = {{{0.0f}}};");
+        strbuf_line(e->out, indent, "%s sum[MASKS][MASK_H][COLS] = {{{0.0f}}}; /* the streaming window */", type);
+    else if (single_sum(e->config)) strbuf_line(e->out, indent, "%s sum = 0.0f;", type);
+    else strbuf_line(e->out, indent, "%s sum[MASKS][ROWS][COLS] = {{{0.0f}}};", type);
 }
 
 /* Loops over the window rows and columns stay rolled where the compiler would unroll them all. */
@@ -90,7 +91,7 @@ static void emit_loops_row(emitter *e, int indent, const access *a, const char *
     emit_rolled(e, indent, rolled);
     strbuf_line(out, indent, "for (int c = 0; c < MASK_W + COLS - 1; ++c) {");
     indent_line(out, indent + 1);
-    strbuf_append(out, "const float v = ");
+    strbuf_printf(out, "const %s v = ", emit_value_type(e->config));
     access_load(e, a, "row", " + c - HALF_W");
     strbuf_append(out, ";\n");
     strbuf_line(out, indent + 1, "#pragma unroll");
@@ -260,7 +261,7 @@ static void emit_baked_row(emitter *e, int indent, const access *a, int rows, in
             strbuf_append(e->out, ";\n");
             continue;
         }
-        strbuf_append(e->out, "{ const float v = ");
+        strbuf_printf(e->out, "{ const %s v = ", emit_value_type(e->config));
         append_window_pixel(e, a, vector, r, x, span_x);
         strbuf_append(e->out, ";");
         for_each_use(e, rows, r, x, accumulate_v);
@@ -348,7 +349,7 @@ void emit_sums_shared(emitter *e, int indent)
     strbuf_line(out, indent, "/* Window row by row: each row's pixels load (into pa or pb, in turn) before the previous");
     strbuf_line(out, indent, " * row's multiply-adds, which every group shares. */");
     indent_line(out, indent);
-    strbuf_append(out, "float");
+    strbuf_append(out, emit_value_type(c));
     for (int set = 0, first = 1; set < 2; ++set)
         for (int x = 0; x < span_x; ++x)
             for (int r = 0; r < span_y; ++r)
@@ -407,7 +408,7 @@ static void emit_folded(emitter *e, int indent, const access *a)
             if (!for_each_use(e, (int)c->rows, r, x, NULL)) continue;
             format_offset(dx, sizeof dx, x - w / 2);
             indent_line(out, indent);
-            strbuf_printf(out, "const float p%d_%d = ", r, x);
+            strbuf_printf(out, "const %s p%d_%d = ", emit_value_type(c), r, x);
             const access tap = access_at_column(&row_access, x - w / 2);
             access_load(e, &tap, row, dx);
             strbuf_append(out, ";\n");
@@ -486,7 +487,7 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name)
     for (int x = 0; x < span_x; ++x) {
         if (!for_each_use(e, rows, r, x, NULL)) continue;
         indent_line(e->out, indent);
-        strbuf_printf(e->out, "{ const float v = %s[%d];", name, x);
+        strbuf_printf(e->out, "{ const %s v = %s[%d];", emit_value_type(c), name, x);
         for_each_use(e, rows, r, x, accumulate_v);
         strbuf_append(e->out, " }\n");
     }

@@ -15,21 +15,33 @@ const char *emit_cl_type(cls_pixel_type type)
     case CLS_PIXEL_I16: return "short";
     case CLS_PIXEL_F16: return "half";
     case CLS_PIXEL_F32: return "float";
+    case CLS_PIXEL_F64: return "double";
     }
     return "float";
 }
 
-void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index)
+const char *emit_value_type(const cls_kernel_config *c)
+{
+    return cls_spec_in_double(&c->spec) ? "double" : "float";
+}
+
+void emit_format_load_as(char *text, size_t size, cls_pixel_type type, const char *value_type, const char *pointer,
+                         const char *index)
 {
     if (type == CLS_PIXEL_F16) snprintf(text, size, "vload_half(%s, %s)", index, pointer);
-    else snprintf(text, size, "(float)%s[%s]", pointer, index);
+    else snprintf(text, size, "(%s)%s[%s]", value_type, pointer, index);
+}
+
+void emit_format_load(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index)
+{
+    emit_format_load_as(text, size, type, "float", pointer, index);
 }
 
 void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
                        const char *value)
 {
     if (type == CLS_PIXEL_F16) snprintf(text, size, "vstore_half_rte(%s, %s, %s);", value, index, pointer);
-    else if (type == CLS_PIXEL_F32) snprintf(text, size, "%s[%s] = %s;", pointer, index, value);
+    else if (type == CLS_PIXEL_F32 || type == CLS_PIXEL_F64) snprintf(text, size, "%s[%s] = %s;", pointer, index, value);
     else snprintf(text, size, "%s[%s] = convert_%s_sat_rte(%s);", pointer, index, emit_cl_type(type), value);
 }
 

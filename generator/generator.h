@@ -168,6 +168,8 @@ float *cls_spec_mask_values(const cls_spec *spec, unsigned masks);
 unsigned cls_mask_depth(const cls_spec *spec);
 /* Whether the spec is a volume's (mask_depth 1 or more): its kernel walks columns down z. */
 int cls_spec_is_volume(const cls_spec *spec);
+/* Whether the spec's kernel computes in double: f64 pixels on either side. */
+int cls_spec_in_double(const cls_spec *spec);
 /* The OpenCL C source of a volume's weighted sum (emit_volume.c; cls_emit_source gives it for a
  * configuration whose mask has depth). Its arguments are its own: input, input_offset,
  * input_pitch, input_slice_pitch, output, output_offset, output_pitch, output_slice_pitch, width,

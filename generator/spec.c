@@ -79,7 +79,8 @@ static const name_entry separable_names[] = {
 static const name_entry method_names[] = {
     {"auto", CLS_METHOD_AUTO}, {"direct", CLS_METHOD_DIRECT}, {"fft", CLS_METHOD_FFT}};
 static const name_entry pixel_names[] = {
-    {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}, {"i16", CLS_PIXEL_I16}, {"f16", CLS_PIXEL_F16}};
+    {"f32", CLS_PIXEL_F32}, {"u8", CLS_PIXEL_U8}, {"u16", CLS_PIXEL_U16}, {"i16", CLS_PIXEL_I16}, {"f16", CLS_PIXEL_F16},
+    {"f64", CLS_PIXEL_F64}};
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -191,6 +192,7 @@ size_t cls_pixel_size(cls_pixel_type type)
     case CLS_PIXEL_I16:
     case CLS_PIXEL_F16: return 2;
     case CLS_PIXEL_F32: return 4;
+    case CLS_PIXEL_F64: return 8;
     }
     return 0;
 }
@@ -198,6 +200,11 @@ size_t cls_pixel_size(cls_pixel_type type)
 unsigned cls_mask_depth(const cls_spec *spec)
 {
     return spec->mask_depth ? spec->mask_depth : 1;
+}
+
+int cls_spec_in_double(const cls_spec *spec)
+{
+    return spec->input_type == CLS_PIXEL_F64 || spec->output_type == CLS_PIXEL_F64;
 }
 
 int cls_spec_is_volume(const cls_spec *spec)

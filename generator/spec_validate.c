@@ -176,6 +176,26 @@ static cls_status check_separable(const cls_spec *spec, unsigned masks)
     return CLS_OK;
 }
 
+/* Double-precision pixels (F64 on either side): the kernels that compute in double are the plain
+ * weighted sums (emit_sum.c with a double accumulator); every other form computes in float. */
+static cls_status check_double(const cls_spec *spec)
+{
+    if (!cls_spec_in_double(spec)) return CLS_OK;
+    const char *why = spec->body                                          ? "an operator body"
+                      : (spec->mask_count > 1 || spec->epilogue)          ? "several masks or an epilogue"
+                      : cls_spec_is_volume(spec)                          ? "a volume's mask"
+                      : spec->method == CLS_METHOD_FFT                    ? "the FFT method"
+                      : (spec->separable != CLS_SEPARABLE_NONE && spec->separable != CLS_SEPARABLE_AUTO)
+                          ? "a separable or low-rank form"
+                      : (spec->input_path != CLS_INPUT_GLOBAL && spec->input_path != CLS_INPUT_AUTO)
+                          ? "the local or image input path"
+                      : (spec->rows_per_item > 1 || spec->cols_per_item > 1) ? "several outputs per work-item"
+                                                                               : NULL;
+    if (!why) return CLS_OK;
+    return cls_fail(CLS_ERR_INVALID_ARGUMENT, "f64 pixels compute in double only as one built-in weighted sum, "
+                    "direct, from global memory, one output per work-item: not with %s", why);
+}
+
 cls_status cls_spec_validate(const cls_spec *caller_spec)
 {
     cls_spec copy;
@@ -225,8 +245,9 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if ((unsigned long)spec->group_width * spec->group_height > CLS_MAX_GROUP_ITEMS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "work-group shape %ux%u has more than %d work-items",
                         spec->group_width, spec->group_height, CLS_MAX_GROUP_ITEMS);
-    if ((unsigned)spec->input_type > CLS_PIXEL_F16 || (unsigned)spec->output_type > CLS_PIXEL_F16)
+    if ((unsigned)spec->input_type > CLS_PIXEL_F64 || (unsigned)spec->output_type > CLS_PIXEL_F64)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
+    if ((status = check_double(spec)) != CLS_OK) return status;
     if (spec->rows_per_item && !cls_rows_per_item_valid(spec->rows_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",
                         spec->rows_per_item);

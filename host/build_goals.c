@@ -114,6 +114,12 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     cls_status status = cls_spec_read(caller_spec, &copy);
     if (status != CLS_OK) return status;
     const cls_spec *spec = &copy;
+    cl_device_fp_config doubles = 0;
+    if (cls_spec_in_double(spec) &&
+        (clGetDeviceInfo(context->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof doubles, &doubles, NULL) != CL_SUCCESS ||
+         !doubles))
+        return cls_fail(CLS_ERR_UNSUPPORTED, "f64 pixels: %s computes no double precision (no cl_khr_fp64)",
+                        context->caps.name);
     /* A body in stages is a filter per stage, each created here with the spec's goal. */
     if (spec->body && cls_body_is_staged(spec->body)) return cls_filter_create_staged(context, spec, out);
     /* By FFT: the policy's configuration, not a tuned or modelled direct kernel's. */

@@ -17,6 +17,7 @@ static cl_channel_type channel_type(cls_pixel_type type)
     case CLS_PIXEL_I16: return CL_SIGNED_INT16;
     case CLS_PIXEL_F16: return CL_HALF_FLOAT;
     case CLS_PIXEL_F32: return CL_FLOAT;
+    case CLS_PIXEL_F64: break; /* never: f64 pixels are read from global memory (spec_validate.c) */
     }
     return CL_FLOAT;
 }

@@ -190,13 +190,17 @@ typedef enum cls_partition {
 /* Pixel types of images in memory (host order). Integer outputs are rounded to nearest (ties to
  * even) and saturated to the type's range, NaN to 0; I16 is signed 16-bit (-32768..32767). F16 is
  * IEEE half precision: read exactly into f32, written rounded to nearest (ties to even), beyond
- * +-65504 as infinity, NaN as NaN (vload_half and vstore_half_rte: no device extension needed). */
+ * +-65504 as infinity, NaN as NaN (vload_half and vstore_half_rte: no device extension needed).
+ * F64 (double) on either side makes the kernel compute in double (the coefficients stay float):
+ * one built-in weighted sum, direct, read from global memory, one output per work-item, on a
+ * device with double precision (CL_DEVICE_DOUBLE_FP_CONFIG; cl_khr_fp64). */
 typedef enum cls_pixel_type {
     CLS_PIXEL_F32 = 0,
     CLS_PIXEL_U8,
     CLS_PIXEL_U16,
     CLS_PIXEL_I16,
-    CLS_PIXEL_F16
+    CLS_PIXEL_F16,
+    CLS_PIXEL_F64
 } cls_pixel_type;
 
 /* Where the taps read the input from. */

@@ -182,19 +182,20 @@ cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, 
     float *values = cls_spec_mask_values(spec, k.masks);
     if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
     k.values = values;
-    k.separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
-                  : spec->method == CLS_METHOD_FFT     ? CLS_SEPARABLE_NONE
-                                                       : separates(p, &k);
+    const int in_double = cls_spec_in_double(spec); /* the plain form only (spec_validate.c) */
+    k.separable = spec->separable != CLS_SEPARABLE_AUTO                  ? spec->separable
+                  : spec->method == CLS_METHOD_FFT || in_double ? CLS_SEPARABLE_NONE
+                                                                 : separates(p, &k);
     k.input_path = spec->input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL : spec->input_path;
     *resolved = *spec;
     resolved->separable = k.separable;
     resolved->method = spec->method != CLS_METHOD_AUTO ? spec->method
-                       : runs_by_fft(p, &k)           ? CLS_METHOD_FFT
-                                                      : CLS_METHOD_DIRECT;
+                       : !in_double && runs_by_fft(p, &k) ? CLS_METHOD_FFT
+                                                          : CLS_METHOD_DIRECT;
     resolved->input_path = k.input_path;
     if (spec->partition == CLS_PARTITION_AUTO) resolved->partition = CLS_PARTITION_ISP_BLOCK;
-    unsigned rows, cols;
-    block_of(p, &k, &rows, &cols);
+    unsigned rows = 1, cols = 1;
+    if (!in_double) block_of(p, &k, &rows, &cols);
     free(values);
     resolved->rows_per_item = rows;
     resolved->cols_per_item = cols;

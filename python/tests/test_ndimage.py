@@ -134,6 +134,18 @@ def test_bad_arguments_raise_as_scipy():
             call()
 
 
+def test_wide_integers_and_float64_sum_in_double():
+    """Integers past float32's 2**24 and float64 values are summed in double on the device, as
+    scipy sums them: the same values (ranks still select through float32)."""
+    big = np.random.default_rng(4).integers(-2 ** 40, 2 ** 40, (12, 13))
+    same("uniform_filter", big, 3, tolerance=0)
+    # negative sums wrap past 2**63 in uint64: double's rounding there (2048) depends on the order
+    same("sobel", big.astype(np.uint64), 1, tolerance=1e-15)
+    fine = np.random.default_rng(5).uniform(-1, 1, (17, 19)) * 1e6
+    same("correlate", fine, np.arange(12.0).reshape(3, 4) - 5.5, mode="wrap", tolerance=1e-14)
+    same("gaussian_filter", fine, 1.7, mode="mirror", tolerance=1e-7)  # its weights in float
+
+
 def test_unserved_calls_are_refused_or_handed_to_scipy():
     complex_image = random((6, 6)) + 1j
     big = np.full((6, 6), 2 ** 30, np.int64)
@@ -145,7 +157,7 @@ def test_unserved_calls_are_refused_or_handed_to_scipy():
                 lambda: ndimage.correlate(random((6, 6)), np.ones((64, 3))),
                 lambda: ndimage.minimum_filter1d(random((6, 6)), 64),
                 lambda: ndimage.median_filter(random((40, 40)), 33),
-                lambda: ndimage.uniform_filter(big, 3)]
+                lambda: ndimage.median_filter(big, 3)]
     for call in unserved:
         with pytest.raises(ndimage.Unserved):
             call()
@@ -153,8 +165,8 @@ def test_unserved_calls_are_refused_or_handed_to_scipy():
     before = dict(ndimage.counts)
     ndimage.fallback_to_scipy = True
     try:
-        answer = ndimage.uniform_filter(big, 3)
-        assert np.array_equal(answer, scipy_ndimage.uniform_filter(big, 3))
+        answer = ndimage.median_filter(big, 3)
+        assert np.array_equal(answer, scipy_ndimage.median_filter(big, 3))
         assert ndimage.counts["scipy"] == before.get("scipy", 0) + 1
         assert any("beyond 2**24" in why for why in ndimage.fallback_reasons)
     finally:

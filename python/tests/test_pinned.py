@@ -34,8 +34,8 @@ def test_a_view_keeps_the_memory() -> None:
 
 
 def test_refusals() -> None:
-    with pytest.raises(TypeError, match="float64"):
-        clstencil.pinned_empty((4, 4), np.float64)
+    with pytest.raises(TypeError, match="int32"):
+        clstencil.pinned_empty((4, 4), np.int32)
     with pytest.raises(ValueError, match="negative"):
         clstencil.pinned_empty((4, -1))
     assert clstencil.pinned_empty((0, 5)).shape == (0, 5)

@@ -85,15 +85,36 @@ def test_float16_in_and_out(border: str) -> None:
     np.testing.assert_allclose(as_float, expected, rtol=1e-5, atol=1e-2)
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint32, np.int8, np.complex64, np.bool_])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int8, np.complex64, np.bool_])
 def test_unsupported_dtypes_raise_type_error(dtype) -> None:
     image = np.zeros((4, 4), dtype=dtype)
     with pytest.raises(TypeError, match=f"dtype {np.dtype(dtype).name}.*supported: float32, "
-                                        f"uint8, uint16, int16, float16"):
+                                        f"uint8, uint16, int16, float16, float64"):
         clstencil.filter(image, "box:3")
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+@pytest.mark.parametrize("border", ["clamp", "mirror", "mirror101", "repeat", "constant"])
+def test_float64_sums_in_double(border) -> None:
+    """float64 in or out: the weighted sum computed in double (the float weights exactly as
+    given), border pixels included; float64 takes no other operator."""
+    rng = np.random.default_rng(64)
+    image = rng.uniform(-1e3, 1e3, (29, 41))
+    weights = rng.uniform(-1, 1, (5, 4)).astype(np.float32)  # even: anchored at cell 2
+    modes = {"clamp": "nearest", "mirror": "reflect", "mirror101": "mirror", "repeat": "wrap",
+             "constant": "constant"}
+    expected = scipy.ndimage.correlate(image, weights.astype(np.float64), mode=modes[border], cval=0.25)
+    result = clstencil.filter(image, clstencil.Operator.correlate(weights), border, 0.25)
+    assert result.dtype == np.float64
+    np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-9)
+    single = image.astype(np.float32)
+    widened = clstencil.filter(single, clstencil.Operator.correlate(weights), border, 0.25, dtype=np.float64)
+    np.testing.assert_allclose(widened, scipy.ndimage.correlate(single.astype(np.float64), weights.astype(np.float64),
+                                                                mode=modes[border], cval=0.25), rtol=1e-12, atol=1e-9)
+    with pytest.raises(clstencil.InvalidArgumentError, match="f64 pixels compute in double only"):
+        clstencil.filter(image, "median:3", border)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int8])
 def test_unsupported_output_dtypes_raise_type_error(dtype) -> None:
     with pytest.raises(TypeError, match=np.dtype(dtype).name):
         clstencil.filter(np.zeros((4, 4), np.float32), "box:3", dtype=dtype)

@@ -16,6 +16,7 @@ size_t ref_pixel_size(cls_pixel_type type)
     case CLS_PIXEL_U16:
     case CLS_PIXEL_I16:
     case CLS_PIXEL_F16: return 2;
+    case CLS_PIXEL_F64: return 8;
     }
     return 0;
 }
@@ -126,6 +127,11 @@ double ref_load(cls_pixel_type type, const void *src)
         memcpy(&bits, src, sizeof bits);
         return half_value(bits);
     }
+    case CLS_PIXEL_F64: {
+        double v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
     }
     return NAN;
 }
@@ -169,6 +175,7 @@ double ref_to_output(cls_pixel_type type, double v)
     case CLS_PIXEL_U16: return saturate_round(v, 0.0, 65535.0);
     case CLS_PIXEL_I16: return saturate_round(v, -32768.0, 32767.0);
     case CLS_PIXEL_F16: return half_round((double)(float)v); /* the kernel rounds its f32 result */
+    case CLS_PIXEL_F64: return v;
     }
     return NAN;
 }
@@ -200,6 +207,9 @@ void ref_store(cls_pixel_type type, double v, void *dst)
         memcpy(dst, &bits, sizeof bits);
         break;
     }
+    case CLS_PIXEL_F64:
+        memcpy(dst, &o, sizeof o);
+        break;
     }
 }
 

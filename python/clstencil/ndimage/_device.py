@@ -1,10 +1,11 @@
-"""The device's part of clstencil.ndimage: a weighted sum of any weights and a rank or extremum
-over any footprint, on 1-D, 2-D and 3-D float32 arrays, through clstencil.filter. Every function
-of the drop-in ends in one of these two."""
+"""The device's part of clstencil.ndimage: a weighted sum of any weights (float32 values summed
+in float, float64 values in double) and a rank or extremum over any footprint, on 1-D, 2-D and
+3-D arrays, through clstencil.filter. Every function of the drop-in ends in one of these two."""
 from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ClstencilError
 from ..filtering import filter as run
 from ..operators import Operator
 from ._support import Unserved
@@ -20,24 +21,29 @@ PAD_MODES = {"mirror": "symmetric", "mirror101": "reflect", "clamp": "edge", "re
 
 
 def target(out: np.ndarray | None, values: np.ndarray) -> np.ndarray | None:
-    """`out` where the device can write the result into it directly (a float32 array that is
-    not the input), else None (a new float32 array, which the caller stores)."""
-    if out is None or out.dtype != np.float32 or np.may_share_memory(out, values):
+    """`out` where the device can write the result into it directly (an array of the values'
+    dtype that is not the input), else None (a new array, which the caller stores)."""
+    if out is None or out.dtype != values.dtype or np.may_share_memory(out, values):
         return None
     return out
 
 
 def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border: str,
               cval: float, out: np.ndarray | None = None) -> np.ndarray:
-    """scipy's correlate of float32 values (1-D to 3-D) with weights of the same rank, in float32
-    (into `out` where target() allows), by the window's sum: scipy's semantics, where the FFT
-    method would leave round-off where the window does not reach."""
+    """scipy's correlate of float32 or float64 values (1-D to 3-D) with weights of the same rank,
+    in the values' precision (into `out` where target() allows), by the window's sum: scipy's
+    semantics, where the FFT method would leave round-off where the window does not reach."""
     out = target(out, values)
     if values.ndim == 1:  # a row
         row = None if out is None else out[np.newaxis]
         return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], border, cval, row)[0]
     operator = Operator.correlate(weights, origins)
-    return run(values, operator, border, cval, out=out, method="direct")
+    try:
+        return run(values, operator, border, cval, out=out, method="direct")
+    except ClstencilError as error:
+        if error.status_name == "CLS_ERR_UNSUPPORTED":  # float64 on a device without doubles
+            raise Unserved(str(error)) from error
+        raise
 
 
 def correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
@@ -71,7 +77,7 @@ def _wide_correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, or
         span = np.take(extended, range(start, start + length + piece.size - 1), axis=axis)
         result = correlate_along(np.ascontiguousarray(span), piece, axis, 0, "clamp", 0.0)
         total += np.take(result, range(piece.size // 2, piece.size // 2 + length), axis=axis)
-    return total.astype(np.float32)
+    return total.astype(values.dtype)
 
 
 def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int],

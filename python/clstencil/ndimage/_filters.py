@@ -13,8 +13,8 @@ import numpy as np
 from . import _device
 from ._device import MAX_SIDE
 from ._kernels import gaussian_radius, gaussian_weights
-from ._support import (Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis,
-                       real_input, store)
+from ._support import (Unserved, border, check_origin, one_mode, output_array, per_axis, real_input, store,
+                       sum_values)
 
 ORIGIN_RULE = ("Invalid origin; origin must satisfy -(weights.shape[k] // 2) <= origin[k] <= "
                "(weights.shape[k]-1) // 2")
@@ -61,7 +61,7 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, 
     axis = axis_index(axis, array.ndim)
     check_origin(origin, len(values), "Invalid origin; origin must satisfy -(len(weights) // 2) <= "
                                       "origin <= (len(weights)-1) // 2")
-    return store(result, _device.correlate_along(as_float32(array), values, axis, origin, border(mode),
+    return store(result, _device.correlate_along(sum_values(array), values, axis, origin, border(mode),
                                                  cval))
 
 
@@ -86,7 +86,7 @@ def _correlate_nd(input, weights, output, mode, cval, origin, convolution):
     window_fits(values)
     result = output_array(output, array)
     b = border(one_mode(mode))
-    return store(result, _device.correlate(as_float32(array), values, origins, b, cval, result))
+    return store(result, _device.correlate(sum_values(array), values, origins, b, cval, result))
 
 
 def correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0):
@@ -117,11 +117,11 @@ def _separable(array: np.ndarray, result: np.ndarray, lines: list, modes: list, 
             shape[axis] = lines[axis].size
             window = window * lines[axis].reshape(shape)
         shifts = [origins[axis] if lines[axis] is not None else 0 for axis in range(array.ndim)]
-        values = _device.correlate(as_float32(array), window, shifts, border(modes[used[0]]), cval, result)
+        values = _device.correlate(sum_values(array), window, shifts, border(modes[used[0]]), cval, result)
         return store(result, values)
     source = array
     for axis in used:
-        values = _device.correlate_along(as_float32(source), lines[axis], axis, origins[axis],
+        values = _device.correlate_along(sum_values(source), lines[axis], axis, origins[axis],
                                          border(modes[axis]), cval)
         store(result, after_pass(values, lines[axis]) if after_pass else values)
         source = result
@@ -236,7 +236,7 @@ def laplace(input, output=None, mode="reflect", cval=0.0):
             for step in (-1, 1):
                 window[tuple(1 + step if a == axis else 1 for a in range(array.ndim))] += 1
             window[centre] -= 2
-        return store(result, _device.correlate(as_float32(array), window, [0] * array.ndim,
+        return store(result, _device.correlate(sum_values(array), window, [0] * array.ndim,
                                                border(modes[0]), cval))
 
     def second(axis, into, axis_mode):

@@ -70,8 +70,19 @@ def real_input(input) -> np.ndarray:
     return array
 
 
+def sum_values(array: np.ndarray) -> np.ndarray:
+    """The values a weighted sum reads: float64 and integers of 32 or 64 bits in float64 (the
+    device then sums in double, as scipy does, from the values scipy's own conversion gives),
+    the others in float32 (exact for them)."""
+    if array.dtype == np.float64:
+        return array
+    if array.dtype.kind in "iu" and array.dtype.itemsize > 2:
+        return array.astype(np.float64)
+    return as_float32(array)
+
+
 def as_float32(array: np.ndarray) -> np.ndarray:
-    """The values in float32, the device's precision: integers beyond 2**24 would not be exact
+    """The values in float32 (the ranks' precision): integers beyond 2**24 would not be exact
     there, so they are Unserved rather than rounded."""
     if array.dtype == np.float32:
         return array
@@ -108,6 +119,10 @@ def store(output: np.ndarray, values: np.ndarray) -> np.ndarray:
     if values is output:
         return output
     if output.dtype.kind in "iu" and values.dtype.kind == "f":
-        values = values.astype(np.int64)
+        with np.errstate(invalid="ignore"):  # beyond int64: what the cast makes of it, as C's
+            whole = values.astype(np.int64)
+            if output.dtype == np.uint64:  # uint64's upper half is past int64: cast directly
+                whole = np.where(values >= 2.0 ** 63, values.astype(np.uint64), whole.astype(np.uint64))
+        values = whole
     np.copyto(output, values, casting="unsafe")
     return output
