@@ -29,7 +29,7 @@ static void filter_usage(FILE *out)
 {
     fprintf(out,
             "usage: clstencil filter IN OUT --op OPERATOR [--op ...] [-b | --border MODE] [--value V]\n"
-            "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f16|f32] [--build GOAL]\n"
+            "                        [-d | --device SELECTOR] [-t | --type u8|u16|i16|f16|f32|f64] [--build GOAL]\n"
             "                        [--method auto|direct|fft]\n"
             "                        [--compression none|lzw|deflate|zstd] [--max-device-memory SIZE] [-v]\n"
             "       clstencil filter IN -o OUT --op OPERATOR ...\n"
@@ -94,7 +94,8 @@ static void filter_usage(FILE *out)
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU);\n"
             "                  several: a list (1:0,1:1) or gpus (every GPU), over which a batch\n"
             "                  spreads its images and a large image its bands, a context each\n"
-            "  -t, --type T    the output's pixel type: u8, u16, i16, f16 or f32 (default: the input's)\n"
+            "  -t, --type T    the output's pixel type: u8, u16, i16, f16, f32 or f64 (TIFF only; the last\n"
+            "                  stage, a weighted sum, computed in double) (default: the input's)\n"
             "  --build GOAL    auto (one image's default): the specialized kernels where they are\n"
             "                  cached, else built now where the device record expects the build\n"
             "                  and run to take less than a quick kernel's run, else quick ones\n"
@@ -156,7 +157,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator, a part of a name, a list P:D,P:D or gpus"},
-    {"--type", 't', "u8, u16, i16, f16 or f32"},
+    {"--type", 't', "u8, u16, i16, f16, f32 or f64"},
     {"--build", 0, "auto, first-result, fastest-kernel or tiered"},
     {"--method", 0, "auto, direct or fft"},
     {"--output", 'o', "a file (instead of OUT)"},

@@ -37,7 +37,7 @@ static void gen_usage(FILE *out)
             "  --value V            the constant border value (default 0)\n"
             "  -p, --partition P    naive, isp-block, isp-warp, auto (default auto)\n"
             "  --wg WxH             work-group shape (default auto)\n"
-            "  -t, --type T         pixel type of input and output: f32, u8, u16, i16, f16 (default f32)\n"
+            "  -t, --type T         pixel type of input and output: f32, u8, u16, i16, f16, f64 (default f32)\n"
             "  --simd N             SIMD width for isp-warp (default 32)\n"
             "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT or OUT_AT)\n"
             "  --rows N             output rows per work-item: 1 to 8, or 16, 32, 64 or 128\n"
