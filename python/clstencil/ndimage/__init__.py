@@ -8,17 +8,18 @@ The same names, arguments, defaults, output rules (an array, a dtype, or the inp
 exceptions for bad arguments as scipy.ndimage's. Served on the device: real arrays of 1 to 3
 dimensions; windows of any sides up to 63 (31 along a volume's z; lines of weights of any
 length) and any origin; every mode
-(reflect, mirror, nearest, wrap, constant and the grid- names). Sums are computed in float32 on
-the device, whatever the input's dtype (scipy: float64), and stored into the output as scipy
-stores them (truncated toward zero for integer outputs); ranks keep float32, uint8, uint16 and
-int16 values exactly. Integer values beyond 2**24 are not exact in float32 and are not served.
+(reflect, mirror, nearest, wrap, constant and the grid- names). Sums of float64 and of 32- and
+64-bit integers are computed in double on the device (as scipy's), the others in float32, with
+float32 weights, and stored into the output as scipy stores them (truncated toward zero for
+integer outputs); ranks keep float32, uint8, uint16 and int16 values exactly, and take other
+dtypes through float32 (integers beyond 2**24 not served).
 
 Not served (raises Unserved, a NotImplementedError, naming what): complex values, more than
-three dimensions, integers beyond 2**24, 3-D medians and percentiles over a footprint of more
-than one axis, grey morphology with a non-flat structure, windows of several axes wider than 63,
-median and percentile footprints of more than 1,024 pixels, pyopencl arrays (clstencil.filter
-takes those). With `fallback_to_scipy = True` such calls go to
-scipy.ndimage instead; `counts` tells how many calls each answered.
+three dimensions, ranks of integers beyond 2**24, double sums on a device without doubles, 3-D
+medians and percentiles over a footprint of more than one axis, grey morphology with a non-flat
+structure, windows of several axes wider than 63, median and percentile footprints of more than
+1,024 pixels, pyopencl arrays (clstencil.filter takes those). With `fallback_to_scipy = True`
+such calls go to scipy.ndimage instead; `counts` tells how many calls each answered.
 """
 from __future__ import annotations
 
