@@ -72,7 +72,10 @@ cls_status cls_pipeline_add_input(cls_pipeline *pipeline, const char *name, cls_
     if (!pipeline || !name) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or name is NULL");
     if (pipeline->count > pipeline->inputs)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input '%s' comes after a stage: declare the inputs first", name);
-    if ((unsigned)type > CLS_PIXEL_F16) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input '%s' has no pixel type", name);
+    if (type == CLS_PIXEL_F64)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input '%s' is f64: a pipeline reads u8, u16, i16, f16 or f32 inputs (its last"
+                        " stage may write f64)", name);
+    if ((unsigned)type > CLS_PIXEL_F64) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input '%s' has no pixel type", name);
     pipeline_node *node;
     const cls_status status = append(pipeline, name, &node);
     if (status != CLS_OK) return status;
@@ -177,7 +180,9 @@ cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name
 {
     if (!pipeline || !expression) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pipeline or expression is NULL");
     if ((unsigned)output_type > CLS_PIXEL_F16)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the element-wise stage's output type is no pixel type");
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, output_type == CLS_PIXEL_F64
+                                                      ? "an element-wise stage computes in float: it writes no f64"
+                                                      : "the element-wise stage's output type is no pixel type");
     if (pipeline->count == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "an element-wise stage needs images to read: add the inputs first");
     char automatic[CLS_IMAGE_NAME_MAX];
