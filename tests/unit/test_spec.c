@@ -76,7 +76,9 @@ static void partition_and_type_names(void **state)
     assert_int_equal(cls_pixel_type_parse("u16", &type), CLS_OK);
     assert_int_equal(type, CLS_PIXEL_U16);
     assert_int_equal(cls_pixel_size(type), 2);
-    assert_int_equal(cls_pixel_type_parse("f64", &type), CLS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cls_pixel_type_parse("f64", &type), CLS_OK);
+    assert_int_equal(cls_pixel_size(type), 8);
+    assert_int_equal(cls_pixel_type_parse("f128", &type), CLS_ERR_INVALID_ARGUMENT);
 }
 
 static void even_mask_rejected(void **state)
@@ -139,8 +141,32 @@ static void bad_enum_values_rejected(void **state)
     spec.partition = (cls_partition)9;
     expect_invalid(&spec, "not a cls_partition value");
     spec = valid_spec();
-    spec.output_type = (cls_pixel_type)5;
+    spec.output_type = (cls_pixel_type)6;
     expect_invalid(&spec, "not a cls_pixel_type value");
+}
+
+static void double_pixels_take_the_plain_weighted_sum(void **state)
+{
+    (void)state;
+    cls_spec spec = valid_spec();
+    spec.output_type = CLS_PIXEL_F64;
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.separable = CLS_SEPARABLE_TWO_PASS;
+    expect_invalid(&spec, "not with a separable or low-rank form");
+    spec = valid_spec();
+    spec.input_type = CLS_PIXEL_F64;
+    spec.input_path = CLS_INPUT_LOCAL;
+    expect_invalid(&spec, "not with the local or image input path");
+    spec = valid_spec();
+    spec.input_type = CLS_PIXEL_F64;
+    spec.cols_per_item = 2;
+    expect_invalid(&spec, "not with several outputs per work-item");
+    spec = valid_spec();
+    spec.output_type = CLS_PIXEL_F64;
+    spec.mask_count = 2;
+    static float two[18];
+    spec.coefficients = two;
+    expect_invalid(&spec, "not with several masks or an epilogue");
 }
 
 static void non_finite_border_value_rejected(void **state)
@@ -497,6 +523,7 @@ int main(void)
         cmocka_unit_test(separable_needs_one_weighted_sum),
         cmocka_unit_test(single_pass_takes_no_other_variant),
         cmocka_unit_test(two_pass_needs_a_border),
+        cmocka_unit_test(double_pixels_take_the_plain_weighted_sum),
         cmocka_unit_test(non_separable_mask_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
