@@ -5,7 +5,9 @@ arrays), so `clstencil.filter(pinned, op, out=pinned_out)` spends little on tran
 Results that filter() and clstencil.ndimage make for the caller come from a pool of such memory
 (pooled_empty): pinning 64 MiB took 35 ms on an H200 machine, more than the filter, so memory an
 array no longer uses goes back to the pool (up to POOL_BYTES) for the next result of its size;
-at most LIVE_BYTES of results are pinned at once.
+at most LIVE_BYTES of results are pinned at once, and a size is pinned only once a result of
+that size has been freed (a program that keeps its results, as dask's persisted chunks, would
+pay the pinning without reusing it).
 From numpy, 4096^2 float32 through gaussian:5 took 29.4 ms into a new array, 10.0 ms into pinned
 memory (2.6 ms with a pinned input too)."""
 from __future__ import annotations
@@ -41,9 +43,15 @@ POOLED_MAX_BYTES = 256 << 20
 # where nothing is reused, pinning anew costs more than the faster copy saves.
 LIVE_BYTES = 1 << 30
 _pool: dict[tuple[int, int], list[int]] = {}
+_freed_sizes: set[tuple[int, int]] = set()  # (context, bytes) of results freed so far
 _pool_lock = threading.Lock()
 _pooled_bytes = 0
 _live_bytes = 0
+
+
+def _note_freed(key: tuple[int, int]) -> None:
+    with _pool_lock:
+        _freed_sizes.add(key)
 
 
 def _give_back(handle: int, address: int, nbytes: int) -> None:
@@ -69,6 +77,7 @@ def _forget_pool_after_fork() -> None:
     global _pool_lock, _pooled_bytes, _live_bytes
     _pool_lock = threading.Lock()
     _pool.clear()
+    _freed_sizes.clear()
     _pooled_bytes = _live_bytes = 0
 
 
@@ -77,9 +86,9 @@ os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
 def pooled_empty(shape: tuple[int, ...], dtype, device: str | None = None) -> np.ndarray:
-    """An uninitialized array for a result: pinned memory of the device's context from the pool
-    (or newly pinned) up to POOLED_MAX_BYTES an array and LIVE_BYTES in all, ordinary memory for
-    larger arrays, other dtypes, past that total or where the device pins none."""
+    """An uninitialized array for a result: pinned memory of the device's context from the pool,
+    or newly pinned where a result of its size was freed before, up to POOLED_MAX_BYTES an array
+    and LIVE_BYTES in all; else ordinary memory (whose freeing is noted)."""
     global _pooled_bytes, _live_bytes
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
@@ -87,9 +96,13 @@ def pooled_empty(shape: tuple[int, ...], dtype, device: str | None = None) -> np
         return np.empty(shape, dtype)
     handle = context(normalize_selector(device))
     with _pool_lock:
-        if _live_bytes + nbytes > LIVE_BYTES:
-            return np.empty(shape, dtype)
         free = _pool.get((handle, nbytes))
+        reuse = (handle, nbytes) in _freed_sizes
+        if _live_bytes + nbytes > LIVE_BYTES or not (free or reuse):
+            ordinary = np.empty(shape, dtype)
+            if not reuse:
+                weakref.finalize(ordinary, _note_freed, (handle, nbytes))
+            return ordinary
         address = free.pop() if free else None
         if address:
             _pooled_bytes -= nbytes

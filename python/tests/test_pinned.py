@@ -42,12 +42,17 @@ def test_refusals() -> None:
 
 
 def test_results_come_from_a_bounded_pool(monkeypatch) -> None:
-    """New results are pinned memory, reused once freed; past LIVE_BYTES they are ordinary
-    arrays; the values are the same either way."""
+    """A result of a size is ordinary memory until one of that size was freed, then pinned memory,
+    reused once freed; past LIVE_BYTES results are ordinary arrays; the values are the same."""
     from clstencil import pinned
     image = np.random.default_rng(3).random((256, 256), dtype=np.float32)
     expected = clstencil.filter(image, "box:3", out=np.empty_like(image))
+    kept = clstencil.filter(image, "box:3")
+    assert kept.base is None  # nothing of its size freed yet: ordinary memory
+    del kept
+    gc.collect()
     first = clstencil.filter(image, "box:3")
+    assert first.base is not None  # pinned now
     address = first.ctypes.data
     np.testing.assert_array_equal(first, expected)
     del first
