@@ -9,6 +9,7 @@
 #include "operator_internal.h"
 #include "rank_bodies.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +41,12 @@ typedef struct placement {
 } placement;
 
 static cls_status place(const char *what, unsigned width, unsigned height, unsigned depth, const int origin[3],
-                        unsigned max_side, placement *p)
+                        placement *p)
 {
     static const char *const axes[3] = {"x", "y", "z"};
     const unsigned given[3] = {width, height, depth ? depth : 1};
     for (int k = 0; k < 3; ++k) {
-        const unsigned limit = k == 2 ? (depth ? CLS_MAX_MASK_DEPTH : 1) : max_side;
+        const unsigned limit = k == 2 ? (depth ? CLS_MAX_MASK_DEPTH : 1) : CLS_MAX_MASK;
         const cls_status status = place_axis(what, axes[k], given[k], origin ? origin[k] : 0, limit, &p->side[k], &p->first[k]);
         if (status != CLS_OK) return status;
         p->given[k] = given[k];
@@ -72,7 +73,7 @@ cls_status cls_weights_operator(const char *name, const float *weights, unsigned
     char what[64];
     snprintf(what, sizeof what, "%s weights", name);
     placement p;
-    cls_status status = place(what, width, height, depth, origin, CLS_MAX_MASK, &p);
+    cls_status status = place(what, width, height, depth, origin, &p);
     if (status != CLS_OK) return status;
     const size_t taps = (size_t)width * height * p.given[2];
     for (size_t k = 0; k < taps; ++k)
@@ -104,7 +105,7 @@ cls_status cls_footprint_operator(const char *text, const char *name, double per
     char what[96];
     snprintf(what, sizeof what, "operator '%s'", text);
     placement p;
-    cls_status status = place(what, width, height, 0, shift, CLS_MAX_MASK, &p);
+    cls_status status = place(what, width, height, 0, shift, &p);
     if (status != CLS_OK) return status;
     unsigned char *padded = calloc((size_t)p.side[0] * p.side[1], 1);
     if (!padded) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -161,7 +162,7 @@ cls_status cls_operator_footprint(const char *name, double percent, const unsign
     *out = NULL;
     char lower[32];
     size_t n = 0;
-    for (; name[n] && n + 1 < sizeof lower; ++n) lower[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] + 32 : name[n]);
+    for (; name[n] && n + 1 < sizeof lower; ++n) lower[n] = (char)tolower((unsigned char)name[n]);
     lower[n] = '\0';
     if (name[n] || !cls_morphology_operator(lower))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "footprint operator '%s': expected median, percentile, min, max, erode, "

@@ -86,6 +86,12 @@ def _ignored_size(size, footprint):
         warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
 
 
+def _stages(first, second, input, size, footprint, structure, output, mode, cval, origin):
+    """SECOND of FIRST's result, into the output: scipy's two stages, a device run each."""
+    staged = first(input, size, footprint, structure, None, mode, cval, origin)
+    return second(staged, size, footprint, structure, output, mode, cval, origin)
+
+
 def grey_opening(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                  origin=0):
     """scipy.ndimage.grey_opening on the device: erosion, then dilation of its result."""
@@ -93,8 +99,7 @@ def grey_opening(input, size=None, footprint=None, structure=None, output=None, 
     one_run = _in_one_run("opening", input, size, footprint, structure, output, mode, cval, origin)
     if one_run is not None:
         return one_run
-    eroded = grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
-    return grey_dilation(eroded, size, footprint, structure, output, mode, cval, origin)
+    return _stages(grey_erosion, grey_dilation, input, size, footprint, structure, output, mode, cval, origin)
 
 
 def grey_closing(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
@@ -104,8 +109,7 @@ def grey_closing(input, size=None, footprint=None, structure=None, output=None, 
     one_run = _in_one_run("closing", input, size, footprint, structure, output, mode, cval, origin)
     if one_run is not None:
         return one_run
-    dilated = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
-    return grey_erosion(dilated, size, footprint, structure, output, mode, cval, origin)
+    return _stages(grey_dilation, grey_erosion, input, size, footprint, structure, output, mode, cval, origin)
 
 
 def morphological_gradient(input, size=None, footprint=None, structure=None, output=None, mode="reflect",
@@ -131,8 +135,7 @@ def _tophat(kind: str, input, size, footprint, structure, output, mode, cval, or
     array = np.asarray(input)
     white = kind == "tophat"
     first, second = (grey_erosion, grey_dilation) if white else (grey_dilation, grey_erosion)
-    staged = second(first(array, size, footprint, structure, None, mode, cval, origin), size, footprint, structure,
-                    output, mode, cval, origin)
+    staged = _stages(first, second, array, size, footprint, structure, output, mode, cval, origin)
     minuend, subtrahend = (array, staged) if white else (staged, array)
     if minuend.dtype == np.bool_ and subtrahend.dtype == np.bool_ and staged.dtype == np.bool_:
         return np.bitwise_xor(minuend, subtrahend, out=staged)
