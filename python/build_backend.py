@@ -32,8 +32,9 @@ def _metadata(project: dict) -> str:
 
 
 def _files() -> list[tuple[str, Path]]:
-    """(name in the wheel, file) of the package's modules, and the library when it is built."""
-    files = [(f"clstencil/{path.name}", path) for path in sorted(PACKAGE.glob("*.py"))]
+    """(name in the wheel, file) of the package's modules (its subpackages' too), and the library
+    when it is built."""
+    files = [(f"clstencil/{path.relative_to(PACKAGE).as_posix()}", path) for path in sorted(PACKAGE.rglob("*.py"))]
     if LIBRARY.is_file():
         files.append(("clstencil/libclstencil.so", LIBRARY.resolve()))
     return files

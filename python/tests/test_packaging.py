@@ -24,8 +24,10 @@ def test_pip_installs_the_package_into_a_virtual_environment(tmp_path) -> None:
     # The installed package: no PYTHONPATH to the checkout; the library as the test run gives it.
     child = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     script = ("import numpy, clstencil\n"
+              "from clstencil import ndimage\n"
               "out = clstencil.filter(numpy.ones((9, 7), numpy.float32), 'box:3')\n"
               "assert abs(float(out.sum()) - 63) < 1e-3, out\n"
+              "assert float(ndimage.uniform_filter(numpy.ones((9, 7), numpy.float32), 3).sum()) == 63\n"
               "print(clstencil.__file__)\n")
     run = subprocess.run([str(python), "-c", script], check=True, capture_output=True, text=True, cwd=tmp_path,
                          env=child)
@@ -43,7 +45,9 @@ def test_the_wheel_holds_the_modules_and_the_built_library_if_any(tmp_path) -> N
     with zipfile.ZipFile(tmp_path / name) as wheel:
         names = set(wheel.namelist())
         record = wheel.read(f"clstencil-{version}.dist-info/RECORD").decode()
-    modules = {f"clstencil/{path.name}" for path in (PACKAGE_ROOT / "clstencil").glob("*.py")}
+    package = PACKAGE_ROOT / "clstencil"
+    modules = {f"clstencil/{path.relative_to(package).as_posix()}" for path in package.rglob("*.py")}
+    assert "clstencil/ndimage/__init__.py" in modules
     assert modules <= names
     assert all(entry in record for entry in modules)
     if build_backend.LIBRARY.is_file():
