@@ -244,35 +244,35 @@ def laplace(input, output=None, mode="reflect", cval=0.0):
     return _sum_over_axes(array, result, modes, second, _add)
 
 
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
-    """scipy.ndimage.gaussian_laplace on the device: the second Gaussian derivatives summed."""
+def _gaussian_derivatives(input, sigma, order: int, output, mode, cval, kwargs, combine) -> np.ndarray:
+    """The Gaussian derivative of ORDER along each axis in turn (order 0 along the others),
+    combined as _sum_over_axes does."""
     array = real_input(input)
     result = output_array(output, array)
-    modes = per_axis(mode, array.ndim)
 
-    def second(axis, into, axis_mode):
-        orders = [2 if a == axis else 0 for a in range(array.ndim)]
+    def derivative(axis, into, axis_mode):
+        orders = [order if a == axis else 0 for a in range(array.ndim)]
         return gaussian_filter(array, sigma, orders, into, axis_mode, cval, **kwargs)
-    return _sum_over_axes(array, result, modes, second, _add)
+    return _sum_over_axes(array, result, per_axis(mode, array.ndim), derivative, combine)
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
+    """scipy.ndimage.gaussian_laplace on the device: the second Gaussian derivatives summed."""
+    return _gaussian_derivatives(input, sigma, 2, output, mode, cval, kwargs, _add)
+
+
+def _add_square(total: np.ndarray, term: np.ndarray | None) -> None:
+    """Squares the first term in the output, adds the square of each later one."""
+    if term is None:
+        np.multiply(total, total, out=total)
+    else:
+        np.multiply(term, term, out=term)
+        np.add(total, term, out=total, casting="unsafe")
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
     """scipy.ndimage.gaussian_gradient_magnitude on the device: the root of the first Gaussian
     derivatives' squares."""
-    array = real_input(input)
-    result = output_array(output, array)
-    modes = per_axis(mode, array.ndim)
-
-    def first(axis, into, axis_mode):
-        orders = [1 if a == axis else 0 for a in range(array.ndim)]
-        return gaussian_filter(array, sigma, orders, into, axis_mode, cval, **kwargs)
-
-    def add_square(total, term):
-        if term is None:
-            np.multiply(total, total, out=total)
-        else:
-            np.multiply(term, term, out=term)
-            np.add(total, term, out=total, casting="unsafe")
-    _sum_over_axes(array, result, modes, first, add_square)
+    result = _gaussian_derivatives(input, sigma, 1, output, mode, cval, kwargs, _add_square)
     np.sqrt(result, out=result, casting="unsafe")
     return result

@@ -92,24 +92,26 @@ def _stages(first, second, input, size, footprint, structure, output, mode, cval
     return second(staged, size, footprint, structure, output, mode, cval, origin)
 
 
+def _composition(kind: str, first, second, *arguments):
+    """The opening or closing KIND: the library's composition in one run where it applies, else
+    scipy's two stages."""
+    _ignored_size(arguments[1], arguments[2])
+    one_run = _in_one_run(kind, *arguments)
+    return one_run if one_run is not None else _stages(first, second, *arguments)
+
+
 def grey_opening(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                  origin=0):
     """scipy.ndimage.grey_opening on the device: erosion, then dilation of its result."""
-    _ignored_size(size, footprint)
-    one_run = _in_one_run("opening", input, size, footprint, structure, output, mode, cval, origin)
-    if one_run is not None:
-        return one_run
-    return _stages(grey_erosion, grey_dilation, input, size, footprint, structure, output, mode, cval, origin)
+    return _composition("opening", grey_erosion, grey_dilation, input, size, footprint, structure, output, mode,
+                        cval, origin)
 
 
 def grey_closing(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                  origin=0):
     """scipy.ndimage.grey_closing on the device: dilation, then erosion of its result."""
-    _ignored_size(size, footprint)
-    one_run = _in_one_run("closing", input, size, footprint, structure, output, mode, cval, origin)
-    if one_run is not None:
-        return one_run
-    return _stages(grey_dilation, grey_erosion, input, size, footprint, structure, output, mode, cval, origin)
+    return _composition("closing", grey_dilation, grey_erosion, input, size, footprint, structure, output, mode,
+                        cval, origin)
 
 
 def morphological_gradient(input, size=None, footprint=None, structure=None, output=None, mode="reflect",
