@@ -26,25 +26,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per tap, instructions; the y check runs once per mask row in emit.c, hence / mask width. */
-void cls_isp_costs_default(cls_border border, unsigned mask_width, cls_isp_costs *costs)
+/* Instructions of one index check of a mode: on one side, and on both sides at any distance. */
+static void check_costs(cls_border border, double *side, double *both)
 {
-    double side = 0.0, both = 0.0; /* undefined: no per-tap checks (one window test per item) */
+    *side = *both = 0.0; /* undefined: no per-tap checks (one window test per item) */
     switch (border) {
-    case CLS_BORDER_CLAMP: side = 1.0; both = 2.0; break;              /* max or min; clamp */
+    case CLS_BORDER_CLAMP: *side = 1.0; *both = 2.0; break;              /* max or min; clamp */
     case CLS_BORDER_MIRROR:
-    case CLS_BORDER_MIRROR101: side = 3.0; both = 20.0; break;         /* compare, subtract, select;
-                                                                        * remainder by 2n and fold */
-    case CLS_BORDER_REPEAT: side = 3.0; both = 17.0; break;            /* compare, add, select;
-                                                                        * remainder by n, sign fix */
-    case CLS_BORDER_CONSTANT: side = 3.0; both = 6.0; break;           /* inside test, clamp, select */
-    case CLS_BORDER_UNDEFINED: break;
+    case CLS_BORDER_MIRROR101: *side = 3.0; *both = 20.0; break;         /* compare, subtract, select;
+                                                                          * remainder by 2n and fold */
+    case CLS_BORDER_REPEAT: *side = 3.0; *both = 17.0; break;            /* compare, add, select;
+                                                                          * remainder by n, sign fix */
+    case CLS_BORDER_CONSTANT: *side = 3.0; *both = 6.0; break;           /* inside test, clamp, select */
+    case CLS_BORDER_UNDEFINED:
+    case CLS_BORDER_SAME: break;
     }
+}
+
+/* Per tap, instructions; the y check runs once per mask row in emit.c, hence / mask width. */
+void cls_isp_costs_default(cls_border border_x, cls_border border_y, unsigned mask_width, cls_isp_costs *costs)
+{
     const double per_row = mask_width ? 1.0 / mask_width : 1.0;
-    costs->check[CLS_AXIS_X] = side;
-    costs->check_both[CLS_AXIS_X] = both;
-    costs->check[CLS_AXIS_Y] = side * per_row;
-    costs->check_both[CLS_AXIS_Y] = both * per_row;
+    check_costs(border_x, &costs->check[CLS_AXIS_X], &costs->check_both[CLS_AXIS_X]);
+    check_costs(border_y, &costs->check[CLS_AXIS_Y], &costs->check_both[CLS_AXIS_Y]);
+    costs->check[CLS_AXIS_Y] *= per_row;
+    costs->check_both[CLS_AXIS_Y] *= per_row;
     costs->kernel = 4.0;         /* index add, load, conversion, multiply-add */
     costs->region_switch = 12.0; /* four group-id compares and the region chain of emit.c */
 }

@@ -177,8 +177,6 @@ unsigned long cls_border_work_items(const cls_launch_geometry *geometry, unsigne
 
 /* ---------------------------------------------------------------- ISP prediction */
 
-enum { CLS_AXIS_X = 0, CLS_AXIS_Y = 1 };
-
 /* Instruction costs of the ISP paper's model, per tap (one mask element of one output pixel)
  * unless said otherwise. With check_both = 2 * check and equal axes this is eqs. 3 and 6 as
  * printed; calibrate per device and border mode. */
@@ -190,7 +188,7 @@ typedef struct cls_isp_costs {
 } cls_isp_costs;
 
 /* Rough defaults for this library's emitter (see isp_model.c), per border mode and mask width. */
-void cls_isp_costs_default(cls_border border, unsigned mask_width, cls_isp_costs *costs);
+void cls_isp_costs_default(cls_border border_x, cls_border border_y, unsigned mask_width, cls_isp_costs *costs);
 
 /* Calibrated costs (cls_model_choose with a calibration stored by `clstencil tune
  * --calibrate-isp`): a check costs per loaded pixel, the same whether a region checks one side of

@@ -66,7 +66,7 @@ unsigned cls_kernel_outputs(const cls_kernel_config *config)
 int cls_kernel_hardware_border(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
-    return config->input_path == CLS_INPUT_IMAGE &&
+    return config->input_path == CLS_INPUT_IMAGE && !cls_spec_borders_differ(s) &&
            (s->border == CLS_BORDER_CLAMP || (s->border == CLS_BORDER_CONSTANT && s->border_value == 0.0f));
 }
 
@@ -217,7 +217,8 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->spec.input_path = config->input_path;
     config->spec.separable = config->separable;
     config->spec.method = config->method;
-    if (spec->border != CLS_BORDER_CONSTANT) config->spec.border_value = 0.0f;
+    if (!cls_spec_border_any(spec, CLS_BORDER_CONSTANT)) config->spec.border_value = 0.0f;
+    if (!cls_spec_borders_differ(spec)) config->spec.border_y = config->spec.border_z = CLS_BORDER_SAME;
     config->partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
     config->group_width = spec->group_width ? spec->group_width : CLS_FALLBACK_GROUP_WIDTH;
     config->group_height = spec->group_height ? spec->group_height : CLS_FALLBACK_GROUP_HEIGHT;
@@ -255,8 +256,10 @@ char *cls_kernel_key(const cls_kernel_config *config)
     const cls_spec *spec = &config->spec;
     strbuf key;
     strbuf_init(&key);
+    char borders[64];
+    cls_border_axes_name(spec, borders, sizeof borders);
     strbuf_printf(&key, "clstencil-kernel-v1;mask=%ux%u;border=%s;partition=%s;group=%ux%u;in=%s;out=%s",
-                  spec->mask_width, spec->mask_height, cls_border_name(spec->border),
+                  spec->mask_width, spec->mask_height, borders,
                   cls_partition_name(config->partition), config->group_width,
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));

@@ -109,11 +109,22 @@ void emit_format_store(char *text, size_t size, cls_pixel_type type, const char 
 void append_float(strbuf *out, float value);
 /* "", " + 2" or " - 2". */
 void format_offset(char *text, size_t size, int offset);
-/* The in-range index for `index` on an axis of length `length` under a check. */
-void append_index(strbuf *out, axis_check check, const char *index, const char *length);
+/* The in-range index for `index` along the axis (of length width or height) under a check,
+ * through the axis's border functions. */
+void append_index(const emitter *e, strbuf *out, axis_check check, const char *index, cls_axis axis);
 /* The predicate "index is inside" for a check other than CHECK_NONE. */
-void append_inside(strbuf *out, axis_check check, const char *index, const char *length);
-/* Whether constant mode is emitted with select() (not by the image sampler). */
+void append_inside(const emitter *e, strbuf *out, axis_check check, const char *index, cls_axis axis);
+/* Whether constant mode is emitted with select() (not by the image sampler): on the axis, or on
+ * any axis. */
+int software_constant_on(const emitter *e, cls_axis axis);
 int software_constant(const emitter *e);
+
+/* Border code (border_code.c). The suffix of an axis's border functions: "" where every axis has
+ * the same mode, else "_x", "_y" or "_z". */
+const char *border_suffix(const cls_spec *spec, cls_axis axis);
+/* The mode's template (cl-templates/border-*.cl), or one per axis with its suffix. */
+void border_append_templates(strbuf *out, const cls_spec *spec);
+/* `code` (helpers that call the border functions), as it is or once per axis, renamed. */
+void border_append_per_axis(strbuf *out, const cls_spec *spec, const char *code);
 
 #endif

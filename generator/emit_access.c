@@ -7,9 +7,14 @@
 #include <stdio.h>
 
 /* Constant mode by select() in the code, not by the image sampler. */
+int software_constant_on(const emitter *e, cls_axis axis)
+{
+    return cls_spec_border_on(&e->config->spec, axis) == CLS_BORDER_CONSTANT && !cls_kernel_hardware_border(e->config);
+}
+
 int software_constant(const emitter *e)
 {
-    return e->config->spec.border == CLS_BORDER_CONSTANT && !cls_kernel_hardware_border(e->config);
+    return software_constant_on(e, CLS_AXIS_X) || software_constant_on(e, CLS_AXIS_Y);
 }
 
 /* The work-item's own pixel lies inside the image (its region's bounds and guards say so), and a
@@ -47,12 +52,12 @@ static void coordinate(char *text, size_t size, const char *base, const char *of
 
 static int row_checked(const emitter *e, const access *a)
 {
-    return software_constant(e) && a->kind != ACCESS_TILE && a->y != CHECK_NONE;
+    return software_constant_on(e, CLS_AXIS_Y) && a->kind != ACCESS_TILE && a->y != CHECK_NONE;
 }
 
 static int column_checked(const emitter *e, const access *a)
 {
-    return software_constant(e) && a->kind != ACCESS_TILE && a->x != CHECK_NONE;
+    return software_constant_on(e, CLS_AXIS_X) && a->kind != ACCESS_TILE && a->x != CHECK_NONE;
 }
 
 /* The image read of (column, row), as a float. */
@@ -75,7 +80,7 @@ void access_row(emitter *e, const access *a, int indent, const char *row, const 
     if (row_checked(e, a)) {
         indent_line(out, indent);
         strbuf_printf(out, "const int %s_inside = ", row);
-        append_inside(out, a->y, yy, "height");
+        append_inside(e, out, a->y, yy, CLS_AXIS_Y);
         strbuf_append(out, ";\n");
     }
     indent_line(out, indent);
@@ -85,13 +90,13 @@ void access_row(emitter *e, const access *a, int indent, const char *row, const 
         return;
     case ACCESS_IMAGE:
         strbuf_printf(out, "const int %s = ", row);
-        append_index(out, a->y, yy, "height");
+        append_index(e, out, a->y, yy, CLS_AXIS_Y);
         strbuf_append(out, ";\n");
         return;
     case ACCESS_GLOBAL:
         strbuf_printf(out, "const long %s = (long)", row);
         if (a->y == CHECK_NONE) strbuf_printf(out, "(%s)", yy);
-        else append_index(out, a->y, yy, "height");
+        else append_index(e, out, a->y, yy, CLS_AXIS_Y);
         strbuf_append(out, " * input_pitch;\n");
         return;
     }
@@ -112,9 +117,9 @@ static void close_select(emitter *e, const access *a, const char *row_inside, co
     const int in_double = cls_spec_in_double(&e->config->spec);
     strbuf_append(e->out, in_double ? ", (long)(" : ", ");
     if (rows && row_inside) strbuf_append(e->out, row_inside);
-    else if (rows) append_inside(e->out, a->y, yy, "height");
+    else if (rows) append_inside(e, e->out, a->y, yy, CLS_AXIS_Y);
     if (rows && columns) strbuf_append(e->out, " && ");
-    if (columns) append_inside(e->out, a->x, xx, "width");
+    if (columns) append_inside(e, e->out, a->x, xx, CLS_AXIS_X);
     strbuf_append(e->out, in_double ? "))" : ")");
 }
 
@@ -131,7 +136,7 @@ void access_load(emitter *e, const access *a, const char *row, const char *dx)
     open_select(e, a);
     strbuf text;
     strbuf_init(&text);
-    append_index(&text, a->x, xx, "width");
+    append_index(e, &text, a->x, xx, CLS_AXIS_X);
     if (a->kind == ACCESS_IMAGE) {
         append_image_read(e, strbuf_text(&text), row);
     } else {
@@ -159,8 +164,8 @@ void access_pixel(emitter *e, const access *a, const char *dx, const char *dy)
     strbuf column, row;
     strbuf_init(&column);
     strbuf_init(&row);
-    append_index(&column, a->x, xx, "width");
-    append_index(&row, a->y, yy, "height");
+    append_index(e, &column, a->x, xx, CLS_AXIS_X);
+    append_index(e, &row, a->y, yy, CLS_AXIS_Y);
     if (a->kind == ACCESS_IMAGE) {
         append_image_read(e, strbuf_text(&column), strbuf_text(&row));
     } else {

@@ -36,9 +36,9 @@ static void open_undefined_guard(emitter *e, int indent, const access *a)
     strbuf *out = e->out;
     indent_line(out, indent);
     strbuf_append(out, "if (");
-    if (a->x != CHECK_NONE) append_inside(out, a->x, a->base_x, "width");
+    if (a->x != CHECK_NONE) append_inside(e, out, a->x, a->base_x, CLS_AXIS_X);
     if (a->x != CHECK_NONE && a->y != CHECK_NONE) strbuf_append(out, " && ");
-    if (a->y != CHECK_NONE) append_inside(out, a->y, a->base_y, "height");
+    if (a->y != CHECK_NONE) append_inside(e, out, a->y, a->base_y, CLS_AXIS_Y);
     strbuf_append(out, ")\n");
 }
 
@@ -119,7 +119,7 @@ void emit_row_pass(emitter *e, int indent, axis_check x, axis_check y)
         strbuf_append(out, "if (");
         if (a.x != CHECK_NONE) strbuf_append(out, "x - HALF_W >= 0 && x + HALF_W < width");
         if (a.x != CHECK_NONE && a.y != CHECK_NONE) strbuf_append(out, " && ");
-        if (a.y != CHECK_NONE) append_inside(out, a.y, "tile_y + sy", "height");
+        if (a.y != CHECK_NONE) append_inside(e, out, a.y, "tile_y + sy", CLS_AXIS_Y);
         strbuf_append(out, ") {\n");
         a.x = a.y = CHECK_NONE;
         ++indent;

@@ -177,7 +177,7 @@ static void accumulate_direct(emitter *e, unsigned m, int k, int l, int i, int j
 static int vector_row(const emitter *e, const access *a)
 {
     /* Constant mode's checked rows select() the border value per pixel: those stay scalar. */
-    const int selects = software_constant(e) && a->y != CHECK_NONE;
+    const int selects = software_constant_on(e, CLS_AXIS_Y) && a->y != CHECK_NONE;
     return a->kind == ACCESS_GLOBAL && a->x == CHECK_NONE && e->config->cols > 1 && !selects;
 }
 

@@ -60,22 +60,23 @@ void format_offset(char *text, size_t size, int offset)
     else snprintf(text, size, " %c %d", offset < 0 ? '-' : '+', offset < 0 ? -offset : offset);
 }
 
-void append_index(strbuf *out, axis_check check, const char *index, const char *length)
+static const char *axis_length(cls_axis axis)
 {
-    switch (check) {
-    case CHECK_NONE: strbuf_append(out, index); break;
-    case CHECK_LO: strbuf_printf(out, "border_lo(%s, %s)", index, length); break;
-    case CHECK_HI: strbuf_printf(out, "border_hi(%s, %s)", index, length); break;
-    case CHECK_BOTH: strbuf_printf(out, "border_both(%s, %s)", index, length); break;
-    case CHECK_ONCE: strbuf_printf(out, "border_once(%s, %s)", index, length); break;
-    case CHECK_ANY: strbuf_printf(out, "border_any(%s, %s)", index, length); break;
-    }
+    return axis == CLS_AXIS_X ? "width" : axis == CLS_AXIS_Y ? "height" : "depth";
 }
 
-void append_inside(strbuf *out, axis_check check, const char *index, const char *length)
+void append_index(const emitter *e, strbuf *out, axis_check check, const char *index, cls_axis axis)
+{
+    static const char *const names[] = {"", "border_lo", "border_hi", "border_both", "border_once", "border_any"};
+    if (check == CHECK_NONE) strbuf_append(out, index);
+    else strbuf_printf(out, "%s%s(%s, %s)", names[check], border_suffix(&e->config->spec, axis), index, axis_length(axis));
+}
+
+void append_inside(const emitter *e, strbuf *out, axis_check check, const char *index, cls_axis axis)
 {
     static const char *const names[] = {"1", "inside_lo", "inside_hi", "inside_both", "inside_both", "inside_both"};
-    strbuf_printf(out, "%s(%s, %s)", names[check], index, length);
+    strbuf_printf(out, "%s%s(%s, %s)", names[check], check ? border_suffix(&e->config->spec, axis) : "", index,
+                  axis_length(axis));
 }
 
 void indent_line(strbuf *out, int indent)

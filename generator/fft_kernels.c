@@ -35,19 +35,24 @@ static void append_gather(strbuf *out, const cls_spec *spec)
     if (spec->border == CLS_BORDER_UNDEFINED)
         strbuf_append(out, "    const int column = clamp(x, 0, size.x - 1);\n");
     else
-        strbuf_append(out, "    const int column = border_both(x, size.x);\n");
+        strbuf_printf(out, "    const int column = border_both%s(x, size.x);\n", border_suffix(spec, CLS_AXIS_X));
     strbuf_append(out, "    for (int v = first; v < last; ++v) {\n        const int y = top + v;\n");
     if (spec->border == CLS_BORDER_UNDEFINED)
         strbuf_append(out, "        const int row = clamp(y, 0, size.y - 1);\n");
     else
-        strbuf_append(out, "        const int row = border_both(y, size.y);\n");
-    if (spec->border == CLS_BORDER_CONSTANT)
-        strbuf_printf(out, "        values[(size_t)v * row_floats] = inside_both(x, size.x) && inside_both(y, size.y) ? %s : border_value;\n",
-                      load);
+        strbuf_printf(out, "        const int row = border_both%s(y, size.y);\n", border_suffix(spec, CLS_AXIS_Y));
+    const int constant_x = cls_spec_border_on(spec, CLS_AXIS_X) == CLS_BORDER_CONSTANT;
+    const int constant_y = cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_CONSTANT;
+    char inside_x[48] = "", inside_y[48] = "";
+    if (constant_x) snprintf(inside_x, sizeof inside_x, "inside_both%s(x, size.x)", border_suffix(spec, CLS_AXIS_X));
+    if (constant_y) snprintf(inside_y, sizeof inside_y, "inside_both%s(y, size.y)", border_suffix(spec, CLS_AXIS_Y));
+    if (constant_x || constant_y)
+        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s%s%s ? %s : border_value;\n", inside_x,
+                      constant_x && constant_y ? " && " : "", inside_y, load);
     else
         strbuf_printf(out, "        values[(size_t)v * row_floats] = %s;\n", load);
     strbuf_append(out, "    }\n");
-    if (spec->border != CLS_BORDER_CONSTANT) strbuf_append(out, "    (void)border_value;\n");
+    if (!constant_x && !constant_y) strbuf_append(out, "    (void)border_value;\n");
     strbuf_append(out, "}\n\n");
 }
 
@@ -105,17 +110,17 @@ static void append_scatter(strbuf *out, const cls_spec *spec)
 
 char *cls_fft_kernels_source(const cls_spec *spec)
 {
+    char borders[64];
+    cls_border_axes_name(spec, borders, sizeof borders);
     strbuf out;
     strbuf_init(&out);
     strbuf_printf(&out,
                   "/* clstencil %s: the kernels around the FFTs of a %ux%u weighted sum by FFT,\n"
                   " * border %s, %s -> %s. */\n\n",
-                  CLS_VERSION_STRING, spec->mask_width, spec->mask_height, cls_border_name(spec->border),
+                  CLS_VERSION_STRING, spec->mask_width, spec->mask_height, borders,
                   cls_pixel_type_name(spec->input_type), cls_pixel_type_name(spec->output_type));
     if (spec->border != CLS_BORDER_UNDEFINED) {
-        char template_name[64];
-        snprintf(template_name, sizeof template_name, "border-%s.cl", cls_border_name(spec->border));
-        strbuf_append(&out, cls_template(template_name));
+        border_append_templates(&out, spec);
         strbuf_append(&out, "\n");
     }
     strbuf_printf(&out, "#define HALF_W %u\n#define HALF_H %u\n#define CLS_FFT_ROWS %u\n\n", spec->mask_width / 2,

@@ -3,6 +3,7 @@
 #ifndef CLS_GENERATOR_H
 #define CLS_GENERATOR_H
 
+#include "axis.h"
 #include "clstencil.h"
 
 /* Sanity cap on work-items per group before any device limit is known. */
@@ -168,6 +169,15 @@ float *cls_spec_mask_values(const cls_spec *spec, unsigned masks);
 unsigned cls_mask_depth(const cls_spec *spec);
 /* Whether the spec is a volume's (mask_depth 1 or more): its kernel walks columns down z. */
 int cls_spec_is_volume(const cls_spec *spec);
+/* The border mode along an axis: border_y's or border_z's where they name one, else `border`. */
+cls_border cls_spec_border_on(const cls_spec *spec, cls_axis axis);
+/* Whether the axes a kernel of the spec reads along (x and y; z too for a volume's mask) differ
+ * in border mode: its code then borders each axis by its own functions. */
+int cls_spec_borders_differ(const cls_spec *spec);
+/* The spec of a pass along one axis: that axis's mode on every axis. */
+cls_spec cls_spec_along(const cls_spec *spec, cls_axis axis);
+/* Whether any axis a kernel of the spec reads along has the mode. */
+int cls_spec_border_any(const cls_spec *spec, cls_border border);
 /* Whether the spec's kernel computes in double: f64 pixels on either side. */
 int cls_spec_in_double(const cls_spec *spec);
 /* The OpenCL C source of a volume's weighted sum (emit_volume.c; cls_emit_source gives it for a

@@ -64,11 +64,11 @@ void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls
     common.separable = CLS_SEPARABLE_NONE;
     common.row_coefficients = common.column_coefficients = NULL;
     common.mask_count = 1;
-    *row_pass = common;
+    *row_pass = cls_spec_along(&common, CLS_AXIS_X);
     row_pass->mask_height = 1;
     row_pass->coefficients = config->row;
     row_pass->output_type = CLS_PIXEL_F32;
-    *column_pass = common;
+    *column_pass = cls_spec_along(&common, CLS_AXIS_Y);
     column_pass->mask_width = 1;
     column_pass->coefficients = config->column;
     column_pass->input_type = CLS_PIXEL_F32;

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,6 +21,7 @@ static void fill_defaults(cls_spec *spec)
     spec->mask_width = 3;
     spec->mask_height = 3;
     spec->border = CLS_BORDER_CLAMP;
+    spec->border_y = spec->border_z = CLS_BORDER_SAME;
     spec->partition = CLS_PARTITION_AUTO;
     spec->input_type = CLS_PIXEL_F32;
     spec->output_type = CLS_PIXEL_F32;
@@ -65,6 +67,8 @@ static const name_entry border_names[] = {
     {"wrap", CLS_BORDER_REPEAT},         {"periodic", CLS_BORDER_REPEAT},
     {"constant", CLS_BORDER_CONSTANT},
 };
+/* Printed for CLS_BORDER_SAME, never parsed: a caller names the mode it means. */
+static const name_entry same_border_name[] = {{"same", CLS_BORDER_SAME}};
 static const name_entry partition_names[] = {
     {"auto", CLS_PARTITION_AUTO},
     {"naive", CLS_PARTITION_NAIVE},
@@ -119,7 +123,71 @@ cls_status cls_border_parse(const char *name, cls_border *out)
 
 const char *cls_border_name(cls_border border)
 {
+    if (border == CLS_BORDER_SAME) return same_border_name[0].name;
     return name_of(border_names, COUNT(border_names), border);
+}
+
+cls_status cls_border_parse_axes(const char *text, cls_border axes[3])
+{
+    if (!text || !axes) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "border text or axes is NULL");
+    axes[0] = CLS_BORDER_CLAMP;
+    axes[1] = axes[2] = CLS_BORDER_SAME;
+    static const char *const axis_names[3] = {"x", "y", "z"};
+    const char *at = text;
+    for (int axis = 0;; ++axis) {
+        const size_t length = strcspn(at, ",");
+        if (axis == 3)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "border '%s' names more than three axes (x,y,z)", text);
+        char name[32];
+        if (length >= sizeof name) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "unknown border mode in '%s'", text);
+        memcpy(name, at, length);
+        name[length] = '\0';
+        const cls_status status = cls_border_parse(name, &axes[axis]);
+        if (status != CLS_OK)
+            return axis ? cls_fail(status, "border '%s', axis %s: %s", text, axis_names[axis], cls_last_error()) : status;
+        if (!at[length]) return CLS_OK;
+        at += length + 1;
+    }
+}
+
+cls_border cls_spec_border_on(const cls_spec *spec, cls_axis axis)
+{
+    const cls_border own = axis == CLS_AXIS_Y ? spec->border_y : axis == CLS_AXIS_Z ? spec->border_z : spec->border;
+    return own == CLS_BORDER_SAME ? spec->border : own;
+}
+
+int cls_spec_borders_differ(const cls_spec *spec)
+{
+    const cls_border x = cls_spec_border_on(spec, CLS_AXIS_X);
+    return cls_spec_border_on(spec, CLS_AXIS_Y) != x ||
+           (cls_spec_is_volume(spec) && cls_spec_border_on(spec, CLS_AXIS_Z) != x);
+}
+
+cls_spec cls_spec_along(const cls_spec *spec, cls_axis axis)
+{
+    cls_spec pass = *spec;
+    pass.border = cls_spec_border_on(spec, axis);
+    pass.border_y = pass.border_z = CLS_BORDER_SAME;
+    return pass;
+}
+
+int cls_spec_border_any(const cls_spec *spec, cls_border border)
+{
+    for (cls_axis axis = CLS_AXIS_X; axis <= CLS_AXIS_Z; ++axis)
+        if ((axis < CLS_AXIS_Z || cls_spec_is_volume(spec)) && cls_spec_border_on(spec, axis) == border) return 1;
+    return 0;
+}
+
+void cls_border_axes_name(const cls_spec *spec, char *text, size_t size)
+{
+    if (!text || !size) return;
+    if (!spec || !cls_spec_borders_differ(spec)) {
+        snprintf(text, size, "%s", spec ? cls_border_name(spec->border) : "invalid");
+        return;
+    }
+    snprintf(text, size, "%s,%s%s%s", cls_border_name(spec->border), cls_border_name(cls_spec_border_on(spec, CLS_AXIS_Y)),
+             cls_spec_is_volume(spec) ? "," : "",
+             cls_spec_is_volume(spec) ? cls_border_name(cls_spec_border_on(spec, CLS_AXIS_Z)) : "");
 }
 
 cls_status cls_partition_parse(const char *name, cls_partition *out)

@@ -15,6 +15,29 @@
 #include <string.h>
 #include <strings.h>
 
+/* The border mode of every axis: a cls_border value (border_y and border_z: or CLS_BORDER_SAME),
+ * the undefined mode on every axis or on none, a finite value for a constant axis. */
+static cls_status check_borders(const cls_spec *spec)
+{
+    static const char *const fields[3] = {"border", "border_y", "border_z"};
+    const cls_border modes[3] = {spec->border, spec->border_y, spec->border_z};
+    for (int axis = 0; axis < 3; ++axis)
+        if (!(modes[axis] >= CLS_BORDER_UNDEFINED && modes[axis] <= CLS_BORDER_CONSTANT) &&
+            !(axis && modes[axis] == CLS_BORDER_SAME))
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s %d is not a cls_border value", fields[axis], (int)modes[axis]);
+    const int undefined = spec->border == CLS_BORDER_UNDEFINED;
+    for (cls_axis axis = CLS_AXIS_Y; axis <= CLS_AXIS_Z; ++axis)
+        if ((cls_spec_border_on(spec, axis) == CLS_BORDER_UNDEFINED) != undefined)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "border %s along x and %s along %s: the undefined border "
+                            "(border pixels unwritten) takes every axis or none",
+                            cls_border_name(spec->border), cls_border_name(cls_spec_border_on(spec, axis)),
+                            axis == CLS_AXIS_Y ? "y" : "z");
+    if (cls_spec_border_any(spec, CLS_BORDER_CONSTANT) && !isfinite(spec->border_value))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "constant border value is not finite (%g)",
+                        (double)spec->border_value);
+    return CLS_OK;
+}
+
 /* Every value of `count` width x height arrays is finite. */
 static cls_status check_finite(const char *what, const float *values, unsigned width, unsigned height,
                                unsigned count)
@@ -229,12 +252,7 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
                               masks * depth);
         if (status != CLS_OK) return status;
     }
-    if ((unsigned)spec->border > CLS_BORDER_CONSTANT)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "border mode %d is not a cls_border value",
-                        (int)spec->border);
-    if (spec->border == CLS_BORDER_CONSTANT && !isfinite(spec->border_value))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "constant border value is not finite (%g)",
-                        (double)spec->border_value);
+    if ((status = check_borders(spec)) != CLS_OK) return status;
     if ((unsigned)spec->partition > CLS_PARTITION_ISP_WARP)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "partition %d is not a cls_partition value",
                         (int)spec->partition);

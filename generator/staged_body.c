@@ -212,6 +212,38 @@ static cls_status check_reach(const cls_spec *spec, const cls_staged_body *stage
                     reach_x, reach_y, spec->mask_width, spec->mask_height, 2 * reach_x + 1, 2 * reach_y + 1);
 }
 
+/* Where the axes' border modes differ, each extremum stage over a rectangle becomes a stage along
+ * its rows and one along its columns (the extreme of the row extremes: the same result), so that
+ * every van Herk kernel runs along axes of one mode. */
+static cls_status split_rectangles(const cls_spec *spec, cls_staged_body *staged)
+{
+    if (!cls_spec_borders_differ(spec)) return CLS_OK;
+    for (unsigned k = 0; k < staged->count; ++k) {
+        cls_body_stage *stage = &staged->stages[k];
+        if (stage->kind == CLS_STAGE_BODY || stage->width == 1 || stage->height == 1) continue;
+        if (staged->count == CLS_STAGES_MAX)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "more than %d stages: an extremum over a rectangle runs as two "
+                            "where the axes' border modes differ", CLS_STAGES_MAX);
+        const unsigned width = stage->width, height = stage->height;
+        float *row = calloc(width, sizeof *row), *column = calloc(height, sizeof *column);
+        char *comment = strdup("");
+        if (!row || !column || !comment) {
+            free(row), free(column), free(comment);
+            return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+        for (unsigned i = 0; i < width; ++i) row[i] = stage->mask[(height / 2) * width + i];
+        for (unsigned j = 0; j < height; ++j) column[j] = stage->mask[j * width + width / 2];
+        memmove(stage + 2, stage + 1, (staged->count - k - 1) * sizeof *stage);
+        ++staged->count;
+        stage[1] = (cls_body_stage){1, height, stage->kind, comment, column};
+        free(stage->mask);
+        stage->mask = row;
+        stage->height = 1;
+        ++k;
+    }
+    return CLS_OK;
+}
+
 cls_status cls_staged_body_split(const cls_spec *spec, cls_staged_body *staged)
 {
     memset(staged, 0, sizeof *staged);
@@ -245,7 +277,8 @@ cls_status cls_staged_body_split(const cls_spec *spec, cls_staged_body *staged)
             return status;
         }
     }
-    const cls_status status = check_reach(spec, staged);
+    cls_status status = check_reach(spec, staged);
+    if (status == CLS_OK) status = split_rectangles(spec, staged);
     if (status != CLS_OK) cls_staged_body_free(staged);
     return status;
 }
@@ -269,6 +302,10 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
     s.row_coefficients = s.column_coefficients = NULL;
     s.body = stage->kind == CLS_STAGE_BODY ? stage->body : NULL;
     if (s.border == CLS_BORDER_UNDEFINED) s.border = CLS_BORDER_CLAMP; /* the run writes the interior only */
+    if (stage->kind != CLS_STAGE_BODY && cls_spec_borders_differ(spec)) { /* along one axis: split_rectangles */
+        s.border = cls_spec_border_on(spec, stage->height > 1 ? CLS_AXIS_Y : CLS_AXIS_X);
+        s.border_y = s.border_z = CLS_BORDER_SAME;
+    }
     s.input_type = k == 0 ? spec->input_type : CLS_PIXEL_F32;
     s.output_type = k + 1 == staged->count && staged->combine == CLS_COMBINE_NONE ? spec->output_type : CLS_PIXEL_F32;
     return s;

@@ -85,7 +85,9 @@ static int same_kind(const cls_spec *first, const cls_spec *spec)
 {
     return spec->input_type == first->input_type && spec->output_type == first->output_type &&
            spec->mask_width == first->mask_width && spec->mask_height == first->mask_height &&
-           spec->border == first->border && spec->border_value == first->border_value;
+           cls_spec_border_on(spec, CLS_AXIS_X) == cls_spec_border_on(first, CLS_AXIS_X) &&
+           cls_spec_border_on(spec, CLS_AXIS_Y) == cls_spec_border_on(first, CLS_AXIS_Y) &&
+           spec->border_value == first->border_value;
 }
 
 cls_status cls_filter_run_host_spread(cls_filter *const *filters, size_t count, const void *input, void *output,
@@ -124,7 +126,7 @@ cls_status cls_filter_run_host_spread(cls_filter *const *filters, size_t count, 
     for (size_t k = 0; k < count; ++k) {
         bands[k] = (band){.filter = filters[k], .input = input, .output = output, .image = &image,
                           .y0 = y0 + rows * k / count, .y1 = y0 + rows * (k + 1) / count,
-                          .reach = spec->mask_height / 2, .repeat = spec->border == CLS_BORDER_REPEAT};
+                          .reach = spec->mask_height / 2, .repeat = cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT};
         if (k > 0) bands[k].started = pthread_create(&bands[k].thread, NULL, run_band, &bands[k]) == 0;
     }
     run_band(&bands[0]);

@@ -17,8 +17,8 @@ struct cls_two_pass {
     size_t temporary_bytes;
 };
 
-/* What the two passes share with the two-pass spec: border, partition, work-group shape,
- * coarsening, input path, mask storage. */
+/* What the two passes share with the two-pass spec: partition, work-group shape, coarsening,
+ * input path, mask storage; each borders by its axis's mode. */
 static cls_spec pass_spec(const cls_spec *spec)
 {
     cls_spec pass = *spec;
@@ -33,14 +33,15 @@ static cls_spec pass_spec(const cls_spec *spec)
 static cls_status create_passes(cls_two_pass *two_pass, const cls_spec *spec, const float *row,
                                 const float *column)
 {
-    cls_spec row_spec = pass_spec(spec);
+    const cls_spec common = pass_spec(spec);
+    cls_spec row_spec = cls_spec_along(&common, CLS_AXIS_X);
     row_spec.mask_height = 1;
     row_spec.coefficients = row;
     row_spec.output_type = CLS_PIXEL_F32;
     cls_status status = two_pass->calls->create(two_pass->context, &row_spec, &two_pass->pass[0]);
     if (status != CLS_OK) return status;
 
-    cls_spec column_spec = pass_spec(spec);
+    cls_spec column_spec = cls_spec_along(&common, CLS_AXIS_Y);
     column_spec.mask_width = 1;
     column_spec.coefficients = column;
     column_spec.input_type = CLS_PIXEL_F32;
@@ -48,7 +49,7 @@ static cls_status create_passes(cls_two_pass *two_pass, const cls_spec *spec, co
      * its row sum is k * sum(row) for every tap of the column; the row pass never produces
      * such rows, so the column pass must supply them as its border value. (Pixels outside on
      * the left or right of an inside row are the row pass's business: it uses k itself.) */
-    if (spec->border == CLS_BORDER_CONSTANT) {
+    if (cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_CONSTANT) {
         double row_sum = 0.0;
         for (unsigned i = 0; i < spec->mask_width; ++i) row_sum += row[i];
         column_spec.border_value = (float)(spec->border_value * row_sum);

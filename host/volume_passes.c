@@ -19,11 +19,11 @@ struct cls_volume_passes {
     size_t temporary_bytes;
 };
 
-/* The pass along one axis: the spec's border, storage and types, a mask of `length` values along
+/* The pass along one axis: the axis's border mode, the spec's storage and types, a mask of `length` values along
  * the axis and 1 along the others. */
 static cls_spec pass_spec(const cls_spec *spec, int axis, const float *vector, unsigned length)
 {
-    cls_spec pass = *spec;
+    cls_spec pass = cls_spec_along(spec, (cls_axis)axis);
     pass.separable = CLS_SEPARABLE_NONE;
     pass.mask_width = axis == 0 ? length : 1;
     pass.mask_height = axis == 1 ? length : 1;

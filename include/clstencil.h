@@ -177,7 +177,8 @@ typedef enum cls_border {
     CLS_BORDER_MIRROR,        /* dcba|abcd|dcba (OpenCV BORDER_REFLECT) */
     CLS_BORDER_MIRROR101,     /* dcb|abcd|cba   (OpenCV BORDER_REFLECT_101) */
     CLS_BORDER_REPEAT,        /* abcd|abcd|abcd */
-    CLS_BORDER_CONSTANT       /* kkkk|abcd|kkkk */
+    CLS_BORDER_CONSTANT,      /* kkkk|abcd|kkkk */
+    CLS_BORDER_SAME = -1      /* cls_spec.border_y and border_z only: `border`'s mode (their default) */
 } cls_border;
 
 typedef enum cls_partition {
@@ -379,6 +380,13 @@ typedef struct cls_spec {
     /* A volume's window: its weighted sum, or the minimum or maximum over the footprint (the taps
      * whose coefficient is not 0); MIN and MAX take volumes only (2-D: the min:/max: operators). */
     cls_reduction reduction;
+    /* A border mode per axis: `border` is the mode along x (columns), and along y (rows) and z
+     * (slices) too unless border_y or border_z names another (CLS_BORDER_SAME, the default, takes
+     * `border`'s). One border_value serves every constant axis; undefined cannot be mixed with
+     * other modes. A kernel whose axes differ has its border code per axis, no hardware
+     * sampler border, and min:/max: by the direct loop, not van Herk; cls_border_axes_name
+     * prints them ("mirror,clamp"). */
+    cls_border border_y, border_z;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
@@ -393,8 +401,14 @@ void cls_spec_init(cls_spec *spec);
 #define cls_spec_init(spec) cls_spec_init_sized((spec), sizeof *(spec))
 /* Parses a border name or alias, case-insensitively ("replicate" -> CLS_BORDER_CLAMP). */
 cls_status cls_border_parse(const char *name, cls_border *out);
-/* The canonical name of a border mode ("mirror101"). */
+/* The canonical name of a border mode ("mirror101"; "same" for CLS_BORDER_SAME). */
 const char *cls_border_name(cls_border border);
+/* Parses "X[,Y[,Z]]", a border mode per axis as cls_border_parse takes them ("reflect,nearest"),
+ * into axes[0] (x), axes[1] (y) and axes[2] (z): CLS_BORDER_SAME where the text names none. */
+cls_status cls_border_parse_axes(const char *text, cls_border axes[3]);
+/* The modes of a spec's axes as text: "mirror" where they agree, else "mirror,clamp" (x, y; for a
+ * volume's mask x, y, z); `size` bytes at most. */
+void cls_border_axes_name(const cls_spec *spec, char *text, size_t size);
 /* "naive", "isp-block", "isp-warp" or "auto", case-insensitively; and back. */
 cls_status cls_partition_parse(const char *name, cls_partition *out);
 const char *cls_partition_name(cls_partition partition);

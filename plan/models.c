@@ -65,7 +65,7 @@ static void isp_request_for(const cls_planner *planner, const cls_spec *spec, co
     q->isp_registers = isp_registers;
     q->local_bytes = local_bytes;
     if (spec->body || (check_per_load < 0.0 && !cls_plan_calibration(planner, spec->border, &check_per_load))) {
-        cls_isp_costs_default(spec->border, spec->mask_width, &q->costs);
+        cls_isp_costs_default(spec->border, cls_spec_border_on(spec, CLS_AXIS_Y), spec->mask_width, &q->costs);
         return;
     }
     cls_isp_costs_per_load(check_per_load, &q->costs);

@@ -88,7 +88,8 @@ static void filter_usage(FILE *out)
             "                    --op blur=gaussian:5@input --combine 'sharp=input + 1.5 * (input - blur)'\n"
             "                    --op gx=sobel:x@input --op gy=sobel:y@input --combine 'm=hypot(gx, gy)'\n"
             "                  the last step writes OUT; every other step must be read by a later one\n"
-            "  -b, --border MODE  undefined, clamp, mirror, mirror101, repeat, constant (default clamp)\n"
+            "  -b, --border MODE  undefined, clamp, mirror, mirror101, repeat, constant (default clamp);\n"
+            "                  X,Y[,Z]: a mode per axis, along x (columns), y (rows) and z (slices)\n"
             "  --value V       the constant border's value (default 0)\n"
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU);\n"
@@ -154,7 +155,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--op", 0, "an operator such as gaussian:5 or sobel:mag (clstencil filter --help lists them)"},
     {"--combine", 0, "NAME=EXPRESSION, e.g. 'sharp=input + 1.5 * (input - blur)'"},
     {"--input", 0, "NAME=FILE: another input image, of IN's size and type"},
-    {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant"},
+    {"--border", 'b', "undefined, clamp, mirror, mirror101, repeat or constant, or X,Y[,Z] (a mode per axis)"},
     {"--value", 0, "a finite number"},
     {"--device", 'd', "P:D, gpu, cpu, accelerator, a part of a name, a list P:D,P:D or gpus"},
     {"--type", 't', "u8, u16, i16, f16, f32 or f64"},
@@ -201,7 +202,15 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
         args->input_texts[args->input_text_count++] = v;
         break;
     }
-    case OPT_BORDER: status = cls_border_parse(v, &args->plan.border); break;
+    case OPT_BORDER: {
+        cls_border axes[3];
+        if ((status = cls_border_parse_axes(v, axes)) != CLS_OK) break;
+        args->plan.border = axes[0], args->plan.border_y = axes[1], args->plan.border_z = axes[2];
+        for (int axis = 1; axis < 3; ++axis)
+            if (axes[axis] != CLS_BORDER_SAME && (axes[axis] == CLS_BORDER_UNDEFINED) != (axes[0] == CLS_BORDER_UNDEFINED))
+                return bad_usage("--border %s: the undefined border takes every axis or none", v);
+        break;
+    }
     case OPT_VALUE: {
         char *end;
         errno = 0;
@@ -277,6 +286,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
     const char **positional = args->inputs;
     int npositional = 0;
     args->plan.border = CLS_BORDER_CLAMP;
+    args->plan.border_y = args->plan.border_z = CLS_BORDER_SAME;
     args->plan.build_goal = CLS_BUILD_AUTO;
     cli_parser parser;
     cli_init(&parser, "clstencil filter", FILTER_OPTIONS, sizeof FILTER_OPTIONS / sizeof FILTER_OPTIONS[0], argc,
@@ -346,7 +356,13 @@ static int default_build_goal(filter_args *args)
 static int parse_ops(const filter_args *args, filter_op *ops)
 {
     int stages = (int)args->op_count;
-    for (size_t i = 0; i < args->op_count; ++i) stages += strcasecmp(args->op_texts[i], "night") == 0 ? 4 : 0;
+    int night = 0;
+    for (size_t i = 0; i < args->op_count; ++i) night |= strcasecmp(args->op_texts[i], "night") == 0;
+    stages += 4 * night;
+    const filter_plan *plan = &args->plan;
+    if (night && ((plan->border_y != CLS_BORDER_SAME && plan->border_y != plan->border) ||
+                  (plan->border_z != CLS_BORDER_SAME && plan->border_z != plan->border)))
+        return bad_usage("night takes one border mode for every axis, not --border with a mode per axis");
     if (args->plan.border == CLS_BORDER_UNDEFINED && stages > 1)
         return bad_usage("--border undefined leaves each stage's border pixels unwritten, and the next stage "
                          "would read them: use it with a single one-stage --op, or choose another border");

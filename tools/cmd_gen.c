@@ -33,7 +33,8 @@ static void gen_usage(FILE *out)
             "  --body-apart-regions the body, left and right regions have their own copies, every\n"
             "                       other border group runs a fourth (the default)\n"
             "  --fold               baked taps with equal coefficients share one multiplication\n"
-            "  -b, --border MODE    undefined, clamp, mirror, mirror101, repeat, constant (and aliases)\n"
+            "  -b, --border MODE    undefined, clamp, mirror, mirror101, repeat, constant (and aliases);\n"
+            "                       X,Y: a mode along x (columns) and one along y (rows)\n"
             "  --value V            the constant border value (default 0)\n"
             "  -p, --partition P    naive, isp-block, isp-warp, auto (default auto)\n"
             "  --wg WxH             work-group shape (default auto)\n"
@@ -52,7 +53,7 @@ static void gen_usage(FILE *out)
             CLS_MAX_MASK, CLS_MAX_MASKS);
 }
 
-#define BORDERS "undefined, clamp, mirror, mirror101, repeat or constant"
+#define BORDERS "undefined, clamp, mirror, mirror101, repeat or constant, or X,Y (a mode per axis)"
 #define TYPES "f32, u8, u16, i16 or f16"
 
 /* gen's options; the flags (no value) come last. */
@@ -165,7 +166,11 @@ static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts
     } else if (strcmp(a, "--coefficients") == 0) texts->coefficients = v;
     else if (strcmp(a, "--row") == 0) texts->row = v;
     else if (strcmp(a, "--column") == 0) texts->column = v;
-    else if (strcmp(a, "--border") == 0) *status = cls_border_parse(v, &spec->border);
+    else if (strcmp(a, "--border") == 0) {
+        cls_border axes[3];
+        if ((*status = cls_border_parse_axes(v, axes)) == CLS_OK)
+            spec->border = axes[0], spec->border_y = axes[1], spec->border_z = axes[2];
+    }
     else if (strcmp(a, "--value") == 0) {
         char *end;
         spec->border_value = strtof(v, &end);

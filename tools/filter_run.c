@@ -59,6 +59,11 @@ static int label_new_stages(stages *s, const char *const *labels, size_t label_c
     return EXIT_OK_;
 }
 
+cls_border filter_plan_rows_border(const filter_plan *plan)
+{
+    return plan->border_y == CLS_BORDER_SAME ? plan->border : plan->border_y;
+}
+
 /* Appends one stage of SPEC, retyped from IN to OUT, with the plan's border, `auto` choosing
  * for the image's size; named and reading what STEP says (NULL: the next stage of the chain). */
 static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cls_host_image *image,
@@ -67,6 +72,8 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
     spec.expected_width = (unsigned)image->width;
     spec.expected_height = (unsigned)image->height;
     spec.border = plan->border;
+    spec.border_y = plan->border_y;
+    spec.border_z = plan->border_z;
     spec.border_value = plan->border_value;
     spec.input_type = in;
     spec.output_type = out;
@@ -532,7 +539,8 @@ int filter_session_run(filter_session *session, const filter_plan *plan, const c
     const double start = wall_ms();
     if (t.strip_rows) {
         strip_timings strips = {.stage_ms = t.stage_ms};
-        code = filter_strips_run(s->pipeline, session->context, plan->border, in, out, t.strip_rows, &strips);
+        code = filter_strips_run(s->pipeline, session->context, filter_plan_rows_border(plan), in, out, t.strip_rows,
+                                 &strips);
         t.kernel_ms = strips.kernel_ms;
         t.transfer_ms = strips.transfer_ms;
         t.strips = strips.strips;

@@ -29,7 +29,8 @@ typedef struct filter_plan {
     size_t op_count;
     const filter_input *inputs; /* --input images, read beside IN; NULL when none */
     size_t input_count;
-    cls_border border;
+    cls_border border;          /* along x, and along y and z unless border_y, border_z name */
+    cls_border border_y, border_z; /* another mode (CLS_BORDER_SAME: border's) */
     float border_value;
     cls_pixel_type output_type; /* the input's type is the image's */
     const char *device;         /* a selector as for CLSTENCIL_DEVICE, or NULL */
@@ -48,6 +49,8 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
 /* Whether the plan is one volume's operator, which filter_run gives to filter_volume_run: the
  * input's pages are a volume's slices (filter_volume.c). */
 int filter_plan_is_volume(const filter_plan *plan);
+/* The border mode along y, which the pieces of an image split into rows (strips, bands) meet. */
+cls_border filter_plan_rows_border(const filter_plan *plan);
 int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out);
 
 /* A batch's device side: one context for every image, and one pipeline per stage typing, built

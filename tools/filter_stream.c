@@ -50,7 +50,7 @@ static band_span span_of(const stream *st, size_t band)
 {
     const size_t rows = st->rows, height = st->shape.height;
     const long reach = (long)st->reach;
-    const int wrap = st->args->plan.border == CLS_BORDER_REPEAT && rows < height;
+    const int wrap = filter_plan_rows_border(&st->args->plan) == CLS_BORDER_REPEAT && rows < height;
     band_span s = {.page = band / st->per_page, .y0 = band % st->per_page * rows};
     s.y1 = s.y0 + rows < height ? s.y0 + rows : height;
     s.first = wrap ? (long)s.y0 - reach : (long)s.y0 > reach ? (long)s.y0 - reach : 0;

@@ -16,6 +16,8 @@ int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_hos
 {
     cls_spec spec = *cls_operator_spec(plan->ops[0].op);
     spec.border = plan->border;
+    spec.border_y = plan->border_y;
+    spec.border_z = plan->border_z;
     spec.border_value = plan->border_value;
     spec.input_type = in->type;
     spec.output_type = plan->output_type;

@@ -104,6 +104,7 @@ class Spec(SizedStructure):
         ("method", c_int),  # cls_method
         ("mask_depth", c_uint),
         ("reduction", c_int),  # cls_reduction
+        ("border_y", c_int), ("border_z", c_int),  # cls_border: a mode per axis (-1: border's)
     ]
 
 

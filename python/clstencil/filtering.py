@@ -8,7 +8,7 @@ import numpy as np
 from ._library import library
 from .devices import names_several, select_devices
 from .errors import check
-from .filters import border_mode, build_goal, cached_filter, compute_method
+from .filters import border_modes, build_goal, cached_filter, compute_method
 from .images import check_image, describe, has_pitched_rows, pointer
 from .operators import OperatorLike, as_operator
 from .pinned import pooled_empty
@@ -52,12 +52,13 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
 
     array: float32, uint8, uint16, int16 or float16 (other dtypes raise TypeError; convert them
         yourself); any row pitch (and slice pitch), other layouts are copied first. 3-D
-        (slices, rows, columns) with a volume's operator, bordered alike along every axis.
+        (slices, rows, columns) with a volume's operator.
     op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,..."; for volumes
         "gaussian3d:5,1", "box3d:3", "correlate:3x3x3,...") or an Operator.
     border: clamp, mirror, mirror101, repeat, constant (with `value`) or undefined, where only
         pixels whose whole window lies inside the image are computed and the others keep their
-        value in `out` (zero in a new array).
+        value in `out` (zero in a new array); or a sequence of modes, one per axis in numpy's
+        order (("mirror", "clamp"): rows mirrored, columns clamped), undefined on all or none.
     device: a selector ("gpu", "cpu", "P:D", a name); None: CLSTENCIL_DEVICE or the default.
         Several devices ("1:0,1:1", ["1:0", "1:1"] or "gpus": every GPU): the image is split
         into bands of rows, one a device, filtered at once (cls_filter_run_host_spread), with
@@ -90,24 +91,25 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     volume = len(operator.window) == 3
     array = check_image(array, "array", volume)
     input_type = pixel_type(array.dtype, "array")
-    mode = border_mode(border)
+    modes = border_modes(border, array.ndim)
+    undefined = modes[0] == UNDEFINED_BORDER
     goal = build_goal(build)
     chosen_method = compute_method(method)
     value = float(value)
     pooled_device = device if not names_several(device) else None
-    result = prepare_output(array.shape, out, dtype, array.dtype, mode == UNDEFINED_BORDER, pooled_device)
+    result = prepare_output(array.shape, out, dtype, array.dtype, undefined, pooled_device)
     output_type = pixel_type(result.dtype, "out")
     if array.size == 0:
         return result
     region = None
-    if mode == UNDEFINED_BORDER:
+    if undefined:
         region = interior(array.shape, operator.radius)
         if region is None:
             return result
     selectors = select_devices(device) if names_several(device) else [device]
     if volume and len(selectors) > 1:
         raise ValueError("a volume runs on one device: give one device, not several")
-    handles = [cached_filter(selector, operator, mode, value, input_type, output_type, goal,
+    handles = [cached_filter(selector, operator, modes, value, input_type, output_type, goal,
                              chosen_method) for selector in selectors]
     if library().cls_filter_output_count(handles[0]) != 1:
         raise ValueError(f"{operator.name} writes several images; filter() returns one")

@@ -41,6 +41,24 @@ def border_mode(border: str) -> int:
     return mode.value
 
 
+def border_modes(border, ndim: int) -> tuple[int, int, int]:
+    """The (x, y, z) cls_border values of a name, or of a sequence of names, one per array axis
+    in numpy's order (rows, columns; slices, rows, columns), as scipy.ndimage takes modes."""
+    if isinstance(border, str):
+        mode = border_mode(border)
+        return (mode, mode, mode)
+    try:
+        names = list(border)
+    except TypeError:
+        raise TypeError(f"border must be a name such as 'mirror', or one per axis, not "
+                        f"{type(border).__name__}") from None
+    if len(names) != ndim:
+        raise ValueError(f"border names {len(names)} modes for an array of {ndim} axes: give one "
+                         f"name, or one per axis")
+    modes = [border_mode(name) for name in reversed(names)]  # x first
+    return (modes[0], modes[1], modes[2] if ndim == 3 else modes[0])
+
+
 def build_goal(build: str | None) -> int:
     """The cls_build_goal of a name: fastest-kernel, first-result, tiered or auto; None: the
     CLSTENCIL_BUILD_GOAL environment variable, else tiered."""
@@ -65,12 +83,13 @@ def compute_method(method: str | None) -> int:
     return value.value
 
 
-def stage_spec(operator: Operator, border: int, value: float, input_type: int, output_type: int,
+def stage_spec(operator: Operator, border, value: float, input_type: int, output_type: int,
                goal: int, method: int = 0) -> Spec:
-    """The operator's spec with a border, its value, pixel types, a build goal and a method set."""
+    """The operator's spec with a border (a cls_border, or one for each of x, y and z), its
+    value, pixel types, a build goal and a method set."""
     spec = operator.spec_copy()
     spec.method = method
-    spec.border = border
+    spec.border, spec.border_y, spec.border_z = (border,) * 3 if isinstance(border, int) else border
     spec.border_value = value
     spec.input_type = input_type
     spec.output_type = output_type
@@ -78,12 +97,14 @@ def stage_spec(operator: Operator, border: int, value: float, input_type: int, o
     return spec
 
 
-def cached_filter(device: str | None, operator: Operator, border: int, value: float,
+def cached_filter(device: str | None, operator: Operator, border, value: float,
                   input_type: int, output_type: int, goal: int, method: int = 0) -> Any:
     """The process's cls_filter for these parameters, built on first use (thread-safe: a second
-    thread asking for the same filter waits for the first one's build)."""
+    thread asking for the same filter waits for the first one's build). border: a cls_border,
+    or one for each of x, y and z."""
     selector = normalize_selector(device)
-    if border != CONSTANT_BORDER:
+    border = (border,) * 3 if isinstance(border, int) else tuple(border)
+    if CONSTANT_BORDER not in border:
         value = 0.0  # read by the constant border only: one filter serves every value
     value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
     key = (selector, operator.key, border, value_bits, input_type, output_type, goal, method)
@@ -98,7 +119,7 @@ def cached_filter(device: str | None, operator: Operator, border: int, value: fl
             spec = stage_spec(operator, border, value, input_type, output_type, goal, method)
             created = ctypes.c_void_p()
             check(library().cls_filter_create(context(selector), spec, ctypes.byref(created)),
-                  f"building {operator.name} ({library_border_name(border)} border)")
+                  f"building {operator.name} ({border_names(border)} border)")
             found = created.value
             _filters[key] = found
     return found
@@ -107,6 +128,12 @@ def cached_filter(device: str | None, operator: Operator, border: int, value: fl
 def library_border_name(border: int) -> str:
     """The canonical name of a cls_border."""
     return text(library().cls_border_name(border))
+
+
+def border_names(modes: tuple[int, int, int]) -> str:
+    """"mirror" where every axis has it, else the modes along x, y and z ("mirror,clamp,mirror")."""
+    names = [library_border_name(mode) for mode in modes]
+    return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
 def _release_filters() -> None:

@@ -15,7 +15,7 @@ from ._structs import ImageDesc
 from .contexts import wrapped_context
 from .errors import check
 from .filtering import UNDEFINED_BORDER, interior
-from .filters import border_mode, build_goal, cached_filter, compute_method
+from .filters import border_modes, build_goal, cached_filter, compute_method
 from .operators import OperatorLike, as_operator
 from .pixel_types import pixel_type
 
@@ -64,24 +64,25 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
     if len(operator.window) == 3:
         raise ValueError(f"{operator.name} is a volume's operator: pyopencl arrays take 2-D "
                          f"operators (clstencil.filter takes volumes as numpy arrays)")
-    mode = border_mode(border)
+    modes = border_modes(border, 2)
+    undefined = modes[0] == UNDEFINED_BORDER
     goal = build_goal(build)
     chosen_method = compute_method(method)
     if out is None:
         chosen = array.dtype if dtype is None else np.dtype(dtype)
         pixel_type(chosen, "dtype")
-        allocate = pyopencl.array.zeros if mode == UNDEFINED_BORDER else pyopencl.array.empty
+        allocate = pyopencl.array.zeros if undefined else pyopencl.array.empty
         out = allocate(queue, array.shape, chosen)
     out = _check_device_image(out, "out")
     if out.shape != array.shape:
         raise ValueError(f"out has shape {out.shape}, the input {array.shape}")
     if array.size == 0:
         return out
-    region = interior(array.shape, operator.radius) if mode == UNDEFINED_BORDER else None
-    if mode == UNDEFINED_BORDER and region is None:
+    region = interior(array.shape, operator.radius) if undefined else None
+    if undefined and region is None:
         return out
     key = wrapped_context(queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr)
-    handle = cached_filter(key, operator, mode, float(value), pixel_type(array.dtype),
+    handle = cached_filter(key, operator, modes, float(value), pixel_type(array.dtype),
                            pixel_type(out.dtype), goal, chosen_method)
     image = ImageDesc()
     image.height, image.width = array.shape

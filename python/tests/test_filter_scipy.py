@@ -45,6 +45,54 @@ def test_filter_equals_scipy_correlate(op: str, border: str) -> None:
                                    atol=1e-5, err_msg=f"{op}, {border}, shape {shape}")
 
 
+# clstencil's borders as numpy.pad's modes: the per-axis oracle pads each axis by its own.
+PAD_MODES = {"clamp": "edge", "mirror": "symmetric", "mirror101": "reflect", "repeat": "wrap",
+             "constant": "constant"}
+
+
+def padded_reference(image: np.ndarray, mask: np.ndarray, borders: tuple) -> np.ndarray:
+    """The correlation over the image padded axis by axis, each by its mode (numpy's order),
+    as far as the window reaches: no border of the correlation itself is read."""
+    wide = image.astype(np.float64)
+    for axis, (border, side) in enumerate(zip(borders, mask.shape)):
+        reach = [(0, 0)] * image.ndim
+        reach[axis] = (side // 2, side // 2)
+        extra = {"constant_values": BORDER_VALUE} if border == "constant" else {}
+        wide = np.pad(wide, reach, mode=PAD_MODES[border], **extra)
+    full = scipy.ndimage.correlate(wide, mask.astype(np.float64), mode="constant")
+    return full[tuple(slice(side // 2, side // 2 + length) for side, length in zip(mask.shape, image.shape))]
+
+
+@pytest.mark.parametrize("pair", [("mirror", "clamp"), ("constant", "repeat"), ("repeat", "mirror101"),
+                                  ("mirror101", "constant")])
+def test_a_border_per_axis(pair: tuple) -> None:
+    """A sequence of modes, one per axis in numpy's order, for images and a volume."""
+    operator = clstencil.Operator(OPERATORS[0])
+    rng = np.random.default_rng(3)
+    for shape in [(13, 31), (2, 3), (1, 7)]:
+        image = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(image, operator, pair, BORDER_VALUE)
+        np.testing.assert_allclose(result, padded_reference(image, operator.mask, pair), rtol=1e-5, atol=1e-5,
+                                   err_msg=f"{pair}, shape {shape}")
+    weights = rng.uniform(-1, 1, (3, 3, 3)).astype(np.float32)
+    volume = rng.random((5, 9, 7), dtype=np.float32)
+    modes = (pair[1], pair[0], "mirror")
+    result = clstencil.filter(volume, clstencil.Operator.correlate(weights, [0, 0, 0]), modes, BORDER_VALUE)
+    np.testing.assert_allclose(result, padded_reference(volume, weights, modes), rtol=1e-5, atol=1e-5)
+
+
+def test_bad_borders_per_axis_are_refused() -> None:
+    image = np.zeros((4, 5), np.float32)
+    with pytest.raises(ValueError, match="one per axis"):
+        clstencil.filter(image, "box:3", ("mirror", "clamp", "wrap"))
+    with pytest.raises(clstencil.InvalidArgumentError, match="undefined border"):
+        clstencil.filter(image, "box:3", ("undefined", "clamp"))
+    with pytest.raises(clstencil.InvalidArgumentError, match="sideways"):
+        clstencil.filter(image, "box:3", ("sideways", "clamp"))
+    with pytest.raises(TypeError, match="a name such as"):
+        clstencil.Pipeline(border=("mirror", "clamp"))
+
+
 def test_the_random_mask_is_the_operators() -> None:
     np.testing.assert_array_equal(clstencil.Operator(OPERATORS[0]).mask, RANDOM_MASK)
 

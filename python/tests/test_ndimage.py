@@ -63,6 +63,20 @@ def test_ranks_and_morphology_in_every_mode(mode):
     same("morphological_gradient", image, size=3, mode=mode, tolerance=0)
 
 
+def test_modes_per_axis():
+    """One window for float32 sums (each axis bordered by its own mode) and for boxes of
+    extremes; passes for double sums, as scipy's."""
+    image = random((21, 17))
+    modes = ["wrap", "nearest"]
+    same("gaussian_filter", image, 1.5, mode=modes)
+    same("uniform_filter", image, (3, 5), mode=["constant", "reflect"], cval=2.0)
+    same("laplace", image, mode=["mirror", "wrap"])
+    same("sobel", image, axis=0, mode=modes)
+    same("minimum_filter", image, size=(3, 5), mode=modes, tolerance=0)
+    same("maximum_filter", random((7, 9, 6)), size=3, mode=["wrap", "constant", "mirror"], cval=1.0, tolerance=0)
+    same("gaussian_filter", image.astype(np.float64), 1.0, mode=modes, tolerance=1e-7)
+
+
 def test_derivatives_and_laplacians():
     image = random((21, 17))
     for axis in (0, 1):

@@ -90,6 +90,7 @@ long ref_border_index(cls_border border, long p, long n)
         return mod_floor(p, n);
     case CLS_BORDER_CONSTANT:  /* kkkk|abcd|kkkk: never read */
     case CLS_BORDER_UNDEFINED: /* ????|abcd|????: no defined pixel */
+    case CLS_BORDER_SAME:      /* not a mode of its own */
         return -1;
     }
     return -1;
@@ -228,6 +229,14 @@ static long *axis_map(cls_border border, long n, long before, long after)
 int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
                 cls_border border, float border_value, double *out)
 {
+    const cls_border borders[2] = {border, border};
+    return ref_stencil_axes(in, mask, mask_w, mask_h, borders, border_value, out);
+}
+
+int ref_stencil_axes(const ref_image *in, const float *mask, int mask_w, int mask_h, const cls_border borders[2],
+                     float border_value, double *out)
+{
+    const cls_border border = borders[0];
     if (!in || !in->data || !mask || !out || in->width == 0 || in->height == 0 ||
         mask_w < 1 || mask_h < 1 || mask_w % 2 == 0 || mask_h % 2 == 0 ||
         ref_pixel_size(in->type) == 0)
@@ -239,8 +248,8 @@ int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
     const double k = border_value;
 
     double *pix = malloc((size_t)w * (size_t)h * sizeof *pix);
-    long *xmap = axis_map(border, w, hx, rx);
-    long *ymap = axis_map(border, h, hy, ry);
+    long *xmap = axis_map(borders[0], w, hx, rx);
+    long *ymap = axis_map(borders[1], h, hy, ry);
     if (!pix || !xmap || !ymap) {
         free(pix);
         free(xmap);
@@ -286,6 +295,15 @@ int ref_stencil3d(const ref_image *in, size_t depth, size_t slice_pitch, const f
 int ref_reduce3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
                  int mask_d, cls_border border, float border_value, cls_reduction reduction, double *out)
 {
+    const cls_border borders[3] = {border, border, border};
+    return ref_reduce3d_axes(in, depth, slice_pitch, mask, mask_w, mask_h, mask_d, borders, border_value, reduction, out);
+}
+
+int ref_reduce3d_axes(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w,
+                      int mask_h, int mask_d, const cls_border borders[3], float border_value, cls_reduction reduction,
+                      double *out)
+{
+    const cls_border border = borders[0];
     if (!in || !in->data || !mask || !out || in->width == 0 || in->height == 0 || depth == 0 || mask_w < 1 ||
         mask_h < 1 || mask_d < 1 || mask_w % 2 == 0 || mask_h % 2 == 0 || mask_d % 2 == 0 ||
         ref_pixel_size(in->type) == 0)
@@ -295,7 +313,8 @@ int ref_reduce3d(const ref_image *in, size_t depth, size_t slice_pitch, const fl
     const size_t pitch = in->row_pitch ? in->row_pitch : in->width * ref_pixel_size(in->type);
     const size_t slice = slice_pitch ? slice_pitch : pitch * in->height;
     double *pix = malloc((size_t)w * (size_t)h * (size_t)d * sizeof *pix);
-    long *xmap = axis_map(border, w, hx, hx), *ymap = axis_map(border, h, hy, hy), *zmap = axis_map(border, d, hz, hz);
+    long *xmap = axis_map(borders[0], w, hx, hx), *ymap = axis_map(borders[1], h, hy, hy);
+    long *zmap = axis_map(borders[2], d, hz, hz);
     if (!pix || !xmap || !ymap || !zmap) {
         free(pix), free(xmap), free(ymap), free(zmap);
         return -1;

@@ -49,6 +49,11 @@ double ref_read(const ref_image *img, size_t x, size_t y);
 int ref_stencil(const ref_image *in, const float *mask, int mask_w, int mask_h,
                 cls_border border, float border_value, double *out);
 
+/* The same with a border mode per axis: borders[0] along x, borders[1] along y (undefined on
+ * both or neither; the border value for every constant one). */
+int ref_stencil_axes(const ref_image *in, const float *mask, int mask_w, int mask_h, const cls_border borders[2],
+                     float border_value, double *out);
+
 /* The same in 3-D: a volume of `depth` slices of `in` (slice z at in->data + z * slice_pitch; 0:
  * row pitch x height), the mask mask_d slices of mask_w x mask_h (x fastest, then y, then z),
  * every axis bordered alike. out receives width * height * depth doubles, x fastest; in undefined
@@ -60,6 +65,11 @@ int ref_stencil3d(const ref_image *in, size_t depth, size_t slice_pitch, const f
  * not 0) where reduction asks for it. */
 int ref_reduce3d(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
                  int mask_d, cls_border border, float border_value, cls_reduction reduction, double *out);
+
+/* The same with a border mode per axis: x, y, z (undefined on all or none). */
+int ref_reduce3d_axes(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w,
+                      int mask_h, int mask_d, const cls_border borders[3], float border_value, cls_reduction reduction,
+                      double *out);
 
 /* The value an output pixel of `type` holds for the exact result v, as a double:
  * f32: (float)v; u8/u16/i16: round to nearest, ties to even, saturate to the range, NaN -> 0;

@@ -131,6 +131,8 @@ static void key_ignores_what_does_not_change_the_kernel(void **state)
     second.method = CLS_METHOD_DIRECT;     /* what auto resolves to without fft_min_taps */
     second.mask_depth = 0;                 /* a 2-D mask */
     second.reduction = CLS_REDUCTION_SUM;  /* a weighted sum */
+    second.border_y = CLS_BORDER_CLAMP;    /* x's mode, named again */
+    second.border_z = CLS_BORDER_MIRROR;   /* no z axis in a 2-D mask */
     char *k1 = key_of(&first), *k2 = key_of(&second);
     assert_string_equal(k1, k2);
     first.bake_coefficients = second.bake_coefficients = 1; /* -0 and +0 bake alike */
@@ -168,7 +170,7 @@ static void key_changes_with_every_variant(void **state)
     static float two_masks[18] = {1, 0, -1, 2, 0, -2, 1, 0, -1, 1, 2, 1, 0, 0, 0, -1, -2, -1};
     cls_spec base = valid_spec();
     base.bake_coefficients = 1;
-    enum { N = 12 };
+    enum { N = 14 };
     cls_spec variants[N];
     for (int i = 0; i < N; ++i) variants[i] = base;
     variants[0].cols_per_item = 2;
@@ -183,6 +185,8 @@ static void key_changes_with_every_variant(void **state)
     variants[9].bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
     variants[10].region_code = CLS_REGION_CODE_SHARED;
     variants[11].region_code = CLS_REGION_CODE_SEPARATE;
+    variants[12].border_y = CLS_BORDER_MIRROR; /* a mode per axis */
+    variants[13].border = CLS_BORDER_MIRROR, variants[13].border_y = CLS_BORDER_CLAMP;
     char *keys[N + 1];
     keys[N] = key_of(&base);
     for (int i = 0; i < N; ++i) keys[i] = key_of(&variants[i]);

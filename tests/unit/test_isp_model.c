@@ -26,7 +26,7 @@ static cls_isp_request isp_request(const cls_arch_record *r, unsigned size, unsi
     q.rows_per_item = 1;
     q.naive_registers = naive_registers;
     q.isp_registers = isp_registers;
-    cls_isp_costs_default(border, mask, &q.costs);
+    cls_isp_costs_default(border, border, mask, &q.costs);
     return q;
 }
 

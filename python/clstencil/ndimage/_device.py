@@ -28,15 +28,21 @@ def target(out: np.ndarray | None, values: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border: str,
+def as_row(border):
+    """The border of a 1-D array's values run as the one row of a 2-D image."""
+    return border if isinstance(border, str) else [border[0], *border]
+
+
+def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], border,
               cval: float, out: np.ndarray | None = None) -> np.ndarray:
     """scipy's correlate of float32 or float64 values (1-D to 3-D) with weights of the same rank,
     in the values' precision (into `out` where target() allows), by the window's sum: scipy's
-    semantics, where the FFT method would leave round-off where the window does not reach."""
+    semantics, where the FFT method would leave round-off where the window does not reach.
+    border: one clstencil border, or one per axis (numpy's order)."""
     out = target(out, values)
     if values.ndim == 1:  # a row
         row = None if out is None else out[np.newaxis]
-        return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], border, cval, row)[0]
+        return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], as_row(border), cval, row)[0]
     operator = Operator.correlate(weights, origins)
     try:
         return run(values, operator, border, cval, out=out, method="direct")
@@ -81,14 +87,15 @@ def _wide_correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, or
 
 
 def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int],
-                     border: str, cval: float, percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
+                     border, cval: float, percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """The rank or extremum NAME (median, percentile, min, max) over a boolean footprint of the
     values' rank, in their dtype (into `out` where it has that dtype and is not the input). 3-D:
-    the minimum or maximum over any footprint (a volume's reduction), a rank along one axis."""
+    the minimum or maximum over any footprint (a volume's reduction), a rank along one axis.
+    border: one clstencil border, or one per axis (numpy's order)."""
     if out is not None and (out.dtype != values.dtype or np.may_share_memory(out, values)):
         out = None
     if values.ndim == 1:
-        return _filter_2d(values[np.newaxis], name, footprint[np.newaxis], [0, *origins], border, cval,
+        return _filter_2d(values[np.newaxis], name, footprint[np.newaxis], [0, *origins], as_row(border), cval,
                           percent, None if out is None else out[np.newaxis])[0]
     if values.ndim == 2:
         return _filter_2d(values, name, footprint, origins, border, cval, percent, out)
@@ -103,11 +110,12 @@ def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origi
     moved = np.moveaxis(values, axis, -1)
     rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
     line = footprint.reshape(1, -1)
-    result = _filter_2d(rows, name, line, [0, origins[axis]], border, cval, percent)
+    result = _filter_2d(rows, name, line, [0, origins[axis]], as_row(border if isinstance(border, str)
+                                                                     else [border[axis]]), cval, percent)
     return np.moveaxis(result.reshape(moved.shape), -1, axis)
 
 
-def _filter_2d(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int], border: str,
+def _filter_2d(values: np.ndarray, name: str, footprint: np.ndarray, origins: list[int], border,
                cval: float, percent: float, out: np.ndarray | None = None) -> np.ndarray:
     operator = Operator.footprint(name, footprint, origins, percent)
     return run(values, operator, border, cval, out=out)

@@ -35,8 +35,10 @@ def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: s
 
 def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, mode, cval,
                percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
-    return _device.footprint_filter(footprint_values(array), name, footprint, origins, border(mode), cval, percent,
-                                    out)
+    """mode: one scipy mode, or one per axis."""
+    clstencil_border = border(mode) if isinstance(mode, str) else [border(m) for m in mode]
+    return _device.footprint_filter(footprint_values(array), name, footprint, origins, clstencil_border, cval,
+                                    percent, out)
 
 
 def _extremum_along(array, size, axis, output, mode, cval, origin, name):
@@ -79,9 +81,9 @@ def _box_or_footprint(size, footprint):
 
 
 def extremum_filter(input, size, footprint, output, mode, cval, origin, name: str):
-    """The minimum or maximum filter over a box (in one device run where one mode is given and
-    the box fits the device's windows, else as scipy's 1-D passes through the output) or over
-    any other footprint."""
+    """The minimum or maximum filter over a box (in one device run, each axis bordered by its own
+    mode, where the box fits the device's windows, else as scipy's 1-D passes through the
+    output) or over any other footprint."""
     sizes, cells = _box_or_footprint(size, footprint)
     array = real_input(input)
     result = output_array(output, array)
@@ -95,10 +97,9 @@ def extremum_filter(input, size, footprint, output, mode, cval, origin, name: st
         for axis in passes:
             check_origin(origins[axis], int(sizes[axis]))
         fits = max(sizes) <= MAX_SIDE and (array.ndim < 3 or sizes[0] <= MAX_DEPTH)
-        if isinstance(mode, str) and fits:
-            # the library's rectangle passes on the device give the same values
+        if fits:  # the library's rectangle passes on the device give the same values
             box = np.ones([int(side) for side in sizes], bool)
-            return store(result, _footprint(array, name, box, origins, mode, cval, out=result))
+            return store(result, _footprint(array, name, box, origins, modes, cval, out=result))
         source = array
         for axis in passes:  # each pass through the output, as scipy
             _extremum_along(source, int(sizes[axis]), axis, result, modes[axis], cval, origins[axis], name)

@@ -70,13 +70,19 @@ def real_input(input) -> np.ndarray:
     return array
 
 
+def sums_in_double(dtype: np.dtype) -> bool:
+    """Whether weighted sums of values of the dtype run in double: float64 and integers of 32
+    or 64 bits."""
+    return dtype == np.float64 or (dtype.kind in "iu" and dtype.itemsize > 2)
+
+
 def sum_values(array: np.ndarray) -> np.ndarray:
-    """The values a weighted sum reads: float64 and integers of 32 or 64 bits in float64 (the
-    device then sums in double, as scipy does, from the values scipy's own conversion gives),
-    the others in float32 (exact for them)."""
+    """The values a weighted sum reads: in float64 where sums_in_double (the device then sums in
+    double, as scipy does, from the values scipy's own conversion gives), the others in float32
+    (exact for them)."""
     if array.dtype == np.float64:
         return array
-    if array.dtype.kind in "iu" and array.dtype.itemsize > 2:
+    if sums_in_double(array.dtype):
         return array.astype(np.float64)
     return as_float32(array)
 
