@@ -226,8 +226,8 @@ static void flip_mask(float *mask, size_t taps)
 static cls_status parse_convolve(const char *text, const char *name, const char *arguments, cls_operator **out)
 {
     const int convolve = strcmp(name, "convolve") == 0;
-    const char *usage = convolve ? "expected convolve:WxH[xD],c1,...,cN with W and H up to 63 and D up to 31"
-                                 : "expected correlate:WxH[xD],c1,...,cN with W and H up to 63 and D up to 31";
+    const char *usage = convolve ? "expected convolve:WxH[xD][@X,Y[,Z]],c1,...,cN with W and H up to 63 and D up to 31"
+                                 : "expected correlate:WxH[xD][@X,Y[,Z]],c1,...,cN with W and H up to 63 and D up to 31";
     unsigned width, height, depth = 0; /* 0: a 2-D mask (WxH) */
     int used = 0, used_3d = 0;
     const int sides = arguments ? sscanf(arguments, "%ux%u%nx%u%n", &width, &height, &used, &depth, &used_3d) : 0;
@@ -235,6 +235,17 @@ static cls_status parse_convolve(const char *text, const char *name, const char 
     if (sides < 2 || width < 1 || width > CLS_MAX_MASK || height < 1 || height > CLS_MAX_MASK ||
         (sides == 3 && (depth < 1 || depth > CLS_MAX_MASK_DEPTH)))
         return bad(text, usage);
+    int given[3] = {0, 0, 0}; /* the origin: scipy's, of the mask as written */
+    if (arguments[used] == '@') {
+        const char *at = arguments + used + 1;
+        int read = 0;
+        for (int k = 0; k < (depth ? 3 : 2); ++k) {
+            int n = 0;
+            if (sscanf(at + read, k ? ",%d%n" : "%d%n", &given[k], &n) != 1) return bad(text, usage);
+            read += n;
+        }
+        used += 1 + read;
+    }
     const size_t taps = (size_t)width * height * (depth ? depth : 1);
     float *values = malloc(taps * sizeof *values);
     if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -247,11 +258,20 @@ static cls_status parse_convolve(const char *text, const char *name, const char 
         free(values);
         return bad(text, "needs exactly W*H*D finite coefficients");
     }
-    /* convolve: flipped, and scipy's origin -1 along an even side, which keeps cell W/2 the output's */
-    const int origin[3] = {-(convolve && width % 2 == 0), -(convolve && height % 2 == 0), -(convolve && depth % 2 == 0 && depth)};
+    /* convolve: flipped, and scipy's origin o as -o along an odd side, -o - 1 along an even one
+     * (which keeps cell W/2 the output's) */
+    const unsigned lengths[3] = {width, height, depth};
+    int origin[3];
+    for (int k = 0; k < 3; ++k)
+        origin[k] = convolve ? -given[k] - (lengths[k] && lengths[k] % 2 == 0) : given[k];
     if (convolve) flip_mask(values, taps);
     const cls_status status = cls_weights_operator(name, values, width, height, depth, origin, out);
     free(values);
+    if (status == CLS_OK && (given[0] || given[1] || given[2])) { /* the origin as written */
+        const size_t n = strlen((*out)->name);
+        if (depth) snprintf((*out)->name + n, sizeof (*out)->name - n, "@%d,%d,%d", given[0], given[1], given[2]);
+        else snprintf((*out)->name + n, sizeof (*out)->name - n, "@%d,%d", given[0], given[1]);
+    }
     return status;
 }
 

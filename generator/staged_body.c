@@ -301,7 +301,10 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
     s.coefficients = stage->mask;
     s.row_coefficients = s.column_coefficients = NULL;
     s.body = stage->kind == CLS_STAGE_BODY ? stage->body : NULL;
-    if (s.border == CLS_BORDER_UNDEFINED) s.border = CLS_BORDER_CLAMP; /* the run writes the interior only */
+    if (s.border == CLS_BORDER_UNDEFINED) { /* the run writes the interior only */
+        s.border = CLS_BORDER_CLAMP;
+        s.border_y = s.border_z = CLS_BORDER_SAME;
+    }
     if (stage->kind != CLS_STAGE_BODY && cls_spec_borders_differ(spec)) { /* along one axis: split_rectangles */
         s.border = cls_spec_border_on(spec, stage->height > 1 ? CLS_AXIS_Y : CLS_AXIS_X);
         s.border_y = s.border_z = CLS_BORDER_SAME;

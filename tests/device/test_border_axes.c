@@ -342,10 +342,30 @@ static void what_is_refused(void **state)
     assert_string_equal(name, "mirror");
 }
 
+/* Every axis named with x's mode is one mode: the undefined border of a staged composition and
+ * of van Herk's extremes runs as without the per-axis fields (the stages clamp, the interior is
+ * written). */
+static void modes_named_again_are_one_mode(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"opening:3", "min:5x3"};
+    for (size_t n = 0; n < 2; ++n) {
+        cls_operator *op = NULL;
+        assert_int_equal(cls_operator_parse(names[n], &op), CLS_OK);
+        cls_spec spec = *cls_operator_spec(op);
+        spec.border = spec.border_y = spec.border_z = CLS_BORDER_UNDEFINED;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s: %s", names[n], cls_last_error());
+        cls_filter_release(filter);
+        cls_operator_release(op);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(what_is_refused),
+        cmocka_unit_test(modes_named_again_are_one_mode),
         cmocka_unit_test(weighted_sums_match_the_reference),
         cmocka_unit_test(operators_match_the_padded_image),
         cmocka_unit_test(volumes_take_a_mode_an_axis),

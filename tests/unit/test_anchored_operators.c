@@ -113,6 +113,35 @@ static void text_takes_even_sides(void **state)
     rmdir(folder);
 }
 
+/* correlate:WxH@X,Y and convolve:WxH@X,Y: scipy's origins, the convolution's mirrored. */
+static void text_takes_an_origin(void **state)
+{
+    (void)state;
+    cls_operator *c = NULL, *r = NULL;
+    assert_int_equal(cls_operator_parse("correlate:3x1@1,0,1,2,3", &r), CLS_OK);
+    assert_int_equal(cls_operator_parse("convolve:3x1@1,0,1,2,3", &c), CLS_OK);
+    /* correlate, origin 1: cell 2 (weight 3) on the output pixel, the others to its left */
+    assert_float_equal(tap(r, -2, 0), 1, 0);
+    assert_float_equal(tap(r, -1, 0), 2, 0);
+    assert_float_equal(tap(r, 0, 0), 3, 0);
+    /* convolve, origin 1: flipped (3, 2, 1) at origin -1: weight 3 on the output pixel */
+    assert_float_equal(tap(c, 0, 0), 3, 0);
+    assert_float_equal(tap(c, 1, 0), 2, 0);
+    assert_float_equal(tap(c, 2, 0), 1, 0);
+    assert_string_equal(cls_operator_name(r), "correlate:3x1@1,0");
+    cls_operator_release(c);
+    cls_operator_release(r);
+    assert_int_equal(cls_operator_parse("correlate:1x1x3@0,0,-1,1,2,3", &r), CLS_OK);
+    assert_int_equal(cls_operator_spec(r)->mask_depth, 5);
+    assert_float_equal(cls_operator_spec(r)->coefficients[2], 1, 0); /* slice 2 of 5: the output's */
+    assert_string_equal(cls_operator_name(r), "correlate:1x1x3@0,0,-1");
+    cls_operator_release(r);
+    assert_int_equal(cls_operator_parse("correlate:3x1@2,0,1,2,3", &r), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "origin 2 along x"));
+    assert_int_equal(cls_operator_parse("correlate:3x3x3@0,1,1,1,1", &r), CLS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cls_operator_parse("correlate:3x1@1,1,2,3", &r), CLS_ERR_INVALID_ARGUMENT);
+}
+
 static void footprints_of_any_sides(void **state)
 {
     (void)state;
@@ -190,6 +219,7 @@ int main(void)
         cmocka_unit_test(even_weights_sit_around_cell_half_the_side),
         cmocka_unit_test(volumes_take_an_origin_along_z),
         cmocka_unit_test(text_takes_even_sides),
+        cmocka_unit_test(text_takes_an_origin),
         cmocka_unit_test(footprints_of_any_sides),
         cmocka_unit_test(refusals_name_the_axis_and_the_limit),
     };

@@ -11,11 +11,11 @@ length) and any origin; every mode
 (reflect, mirror, nearest, wrap, constant and the grid- names). Sums of float64 and of 32- and
 64-bit integers are computed in double on the device (as scipy's), the others in float32, with
 float32 weights, and stored into the output as scipy stores them (truncated toward zero for
-integer outputs); ranks keep float32, uint8, uint16 and int16 values exactly, and take other
-dtypes through float32 (integers beyond 2**24 not served).
+integer outputs); ranks select exactly (other dtypes than float32, uint8, uint16 and int16 in
+float32 where it holds them, else as indices among the distinct values).
 
 Not served (raises Unserved, a NotImplementedError, naming what): complex values, more than
-three dimensions, ranks of integers beyond 2**24, double sums on a device without doubles, 3-D
+three dimensions, ranks over more than 2**24 distinct values, double sums on a device without doubles, 3-D
 medians and percentiles over a footprint of more than one axis, grey morphology with a non-flat
 structure, windows of several axes wider than 63, median and percentile footprints of more than
 1,024 pixels, pyopencl arrays (clstencil.filter takes those). With `fallback_to_scipy = True`

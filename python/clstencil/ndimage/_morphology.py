@@ -8,8 +8,7 @@ import warnings
 
 import numpy as np
 
-from . import _device
-from ._ranks import extremum_filter, footprint_values
+from ._ranks import extremum_filter, footprint_rank
 from ._support import Unserved, border, output_array, per_axis, real_input, store
 
 # The largest footprint side of the library's two-stage compositions (two stages reach 2W - 1).
@@ -77,8 +76,7 @@ def _in_one_run(name: str, input, size, footprint, structure, output, mode, cval
     result = output_array(output, real_input(array))
     if result.dtype not in (array.dtype, np.float32) or np.may_share_memory(result, array):
         return None
-    values = footprint_values(array)
-    return store(result, _device.footprint_filter(values, name, cells, origins, border(mode), cval, out=result))
+    return store(result, footprint_rank(array, name, cells, origins, border(mode), cval, out=result))
 
 
 def _ignored_size(size, footprint):

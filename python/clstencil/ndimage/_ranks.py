@@ -1,7 +1,9 @@
 """The rank filters of clstencil.ndimage with scipy.ndimage's signatures and semantics: median,
 rank and percentile filters, minimum and maximum filters and their 1-D forms. A rank selects
-one of the window's values, so these keep the input's values exactly where the device reads its
-dtype (float32, uint8, uint16, int16); other dtypes go through float32 (integers up to 2**24)."""
+one of the window's values, so every result is exact: the device reads float32, uint8, uint16
+and int16 as they are, other values in float32 where that holds them exactly, else the index
+of each among the array's distinct values (sorted on the host), which float32 holds exactly for
+up to 2**24 of them, mapped back to the values afterwards."""
 from __future__ import annotations
 
 import operator
@@ -12,16 +14,37 @@ import numpy as np
 from . import _device
 from ._device import MAX_DEPTH, MAX_SIDE
 from ._filters import axis_index
-from ._support import Unserved, as_float32, border, check_origin, one_mode, output_array, per_axis, \
+from ._support import FLOAT32_EXACT, Unserved, border, check_origin, one_mode, output_array, per_axis, \
     real_input, store
 
 # The most pixels a median or percentile footprint holds in the library (CLS_RANK_MAX_PIXELS).
 MAX_RANK_PIXELS = 1024
 
 
-def footprint_values(array: np.ndarray) -> np.ndarray:
-    """The values a rank reads: the array where the device reads its dtype, else in float32."""
-    return array if _device.engine_values(array) else as_float32(array)
+def rank_values(array: np.ndarray, cval: float):
+    """What a rank reads for the array and the constant border's value: (values, cval, decode),
+    decode None where the device's results are the values themselves (the array in a dtype the
+    device reads, or in float32 where float32 holds every value), else the function that maps
+    the results, indices among the distinct values, back to them."""
+    if _device.engine_values(array):
+        return array, cval, None
+    values = array.astype(np.float32)
+    if np.array_equal(values, array, equal_nan=array.dtype.kind == "f") and float(np.float32(cval)) == float(cval):
+        return values, cval, None
+    distinct = np.unique(np.append(array.ravel(), np.asarray(cval, array.dtype)))
+    if distinct.size > FLOAT32_EXACT:
+        raise Unserved(f"a rank over {distinct.size} distinct {array.dtype} values: float32 indexes 2**24")
+    codes = np.searchsorted(distinct, array).astype(np.float32)
+    return codes, float(np.searchsorted(distinct, cval)), lambda result: distinct[result.astype(np.int64)]
+
+
+def footprint_rank(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, clstencil_border, cval,
+                   percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
+    """_device.footprint_filter of the array's values as rank_values reads them, in the values."""
+    values, code_cval, decode = rank_values(array, cval)
+    result = _device.footprint_filter(values, name, footprint, origins, clstencil_border, code_cval, percent,
+                                      None if decode else out)
+    return decode(result) if decode else result
 
 
 def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: str) -> None:
@@ -37,8 +60,7 @@ def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: lis
                percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """mode: one scipy mode, or one per axis."""
     clstencil_border = border(mode) if isinstance(mode, str) else [border(m) for m in mode]
-    return _device.footprint_filter(footprint_values(array), name, footprint, origins, clstencil_border, cval,
-                                    percent, out)
+    return footprint_rank(array, name, footprint, origins, clstencil_border, cval, percent, out)
 
 
 def _extremum_along(array, size, axis, output, mode, cval, origin, name):

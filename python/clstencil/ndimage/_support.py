@@ -84,18 +84,7 @@ def sum_values(array: np.ndarray) -> np.ndarray:
         return array
     if sums_in_double(array.dtype):
         return array.astype(np.float64)
-    return as_float32(array)
-
-
-def as_float32(array: np.ndarray) -> np.ndarray:
-    """The values in float32 (the ranks' precision): integers beyond 2**24 would not be exact
-    there, so they are Unserved rather than rounded."""
-    if array.dtype == np.float32:
-        return array
-    if array.dtype.kind in "iu" and array.dtype.itemsize > 2 and array.size:
-        if int(array.max()) > FLOAT32_EXACT or int(array.min()) < -FLOAT32_EXACT:
-            raise Unserved(f"{array.dtype} values beyond 2**24 are not exact in float32")
-    return array.astype(np.float32)
+    return array.astype(np.float32, copy=False)
 
 
 def output_array(output, input: np.ndarray) -> np.ndarray:
