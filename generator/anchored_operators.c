@@ -126,13 +126,16 @@ cls_status cls_footprint_operator(const char *text, const char *name, double per
 }
 
 /* A volume's footprint: the minimum (min, erode) or maximum (max; dilate over the footprint
- * reflected through the output voxel) of the cells, as a volume mask of ones (cls_spec.reduction). */
-static cls_status volume_footprint(const char *text, const char *name, const unsigned char *cells, unsigned width,
-                                   unsigned height, unsigned depth, const int origin[3], cls_operator **out)
+ * reflected through the output voxel) of the cells, or their median or PERCENT percentile (scipy's
+ * ranks: N/2; floor(N * P / 100), N - 1 for 100), as a volume mask of ones (cls_spec.reduction). */
+static cls_status volume_footprint(const char *text, const char *name, double percent, const unsigned char *cells,
+                                   unsigned width, unsigned height, unsigned depth, const int origin[3],
+                                   cls_operator **out)
 {
     const int dilate = strcmp(name, "dilate") == 0, maximum = dilate || strcmp(name, "max") == 0;
-    if (!maximum && strcmp(name, "min") != 0 && strcmp(name, "erode") != 0)
-        return cls_operator_refuse(text, "a volume's footprint takes min, erode, max or dilate");
+    const int median = strcmp(name, "median") == 0, rank = median || strcmp(name, "percentile") == 0;
+    if (!maximum && !rank && strcmp(name, "min") != 0 && strcmp(name, "erode") != 0)
+        return cls_operator_refuse(text, "a volume's footprint takes min, erode, max, dilate, median or percentile");
     const size_t taps = (size_t)width * height * depth;
     float *values = malloc(taps * sizeof *values);
     if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
@@ -149,9 +152,14 @@ static cls_status volume_footprint(const char *text, const char *name, const uns
         (*out)->mask[k] = (*out)->mask[padded - 1 - k];
         (*out)->mask[padded - 1 - k] = t;
     }
-    spec->reduction = maximum ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
-    snprintf((*out)->name, sizeof (*out)->name, "%s3d:%ux%ux%u@%d,%d,%d,cells", name, width, height, depth,
-             origin ? origin[0] : 0, origin ? origin[1] : 0, origin ? origin[2] : 0);
+    spec->reduction = rank ? CLS_REDUCTION_RANK : maximum ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+    if (rank) spec->rank = cls_footprint_rank(median, percent, inside);
+    if (rank && !median)
+        snprintf((*out)->name, sizeof (*out)->name, "percentile3d:%g,%ux%ux%u@%d,%d,%d,cells", percent, width, height,
+                 depth, origin ? origin[0] : 0, origin ? origin[1] : 0, origin ? origin[2] : 0);
+    else
+        snprintf((*out)->name, sizeof (*out)->name, "%s3d:%ux%ux%u@%d,%d,%d,cells", name, width, height, depth,
+                 origin ? origin[0] : 0, origin ? origin[1] : 0, origin ? origin[2] : 0);
     return CLS_OK;
 }
 
@@ -173,7 +181,7 @@ cls_status cls_operator_footprint(const char *name, double percent, const unsign
     char text[64];
     if (depth) {
         snprintf(text, sizeof text, "%s:%ux%ux%u", lower, width, height, depth);
-        return volume_footprint(text, lower, cells, width, height, depth, origin, out);
+        return volume_footprint(text, lower, percent, cells, width, height, depth, origin, out);
     }
     if (origin && origin[2])
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "footprint operator '%s': origin %d along z of a 2-D footprint", lower,

@@ -219,6 +219,9 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->spec.method = config->method;
     if (!cls_spec_border_any(spec, CLS_BORDER_CONSTANT)) config->spec.border_value = 0.0f;
     if (!cls_spec_borders_differ(spec)) config->spec.border_y = config->spec.border_z = CLS_BORDER_SAME;
+    /* a rank's footprint is the kernel's code: baked, whatever the storage asked for */
+    if (spec->reduction == CLS_REDUCTION_RANK) config->spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    else config->spec.rank = 0;
     config->partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
     config->group_width = spec->group_width ? spec->group_width : CLS_FALLBACK_GROUP_WIDTH;
     config->group_height = spec->group_height ? spec->group_height : CLS_FALLBACK_GROUP_HEIGHT;
@@ -264,7 +267,9 @@ char *cls_kernel_key(const cls_kernel_config *config)
                   config->group_height, cls_pixel_type_name(spec->input_type),
                   cls_pixel_type_name(spec->output_type));
     if (cls_spec_is_volume(spec)) strbuf_printf(&key, ";depth=%u", spec->mask_depth);
-    if (spec->reduction != CLS_REDUCTION_SUM) strbuf_printf(&key, ";reduction=%s", spec->reduction == CLS_REDUCTION_MIN ? "min" : "max");
+    static const char *const reductions[] = {"sum", "min", "max", "rank"};
+    if (spec->reduction != CLS_REDUCTION_SUM) strbuf_printf(&key, ";reduction=%s", reductions[spec->reduction]);
+    if (spec->reduction == CLS_REDUCTION_RANK) strbuf_printf(&key, ";rank=%u", spec->rank);
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);

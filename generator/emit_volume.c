@@ -11,8 +11,6 @@
 
 #include "strbuf.h"
 
-#include <string.h>
-
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +41,15 @@ static int constant_on(const cls_spec *s, cls_axis axis)
     return cls_spec_border_on(s, axis) == CLS_BORDER_CONSTANT;
 }
 
+/* The taps of a rank's footprint: those whose coefficient is not 0. */
+static unsigned footprint_taps(const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    unsigned taps = 0;
+    for (size_t k = 0; k < (size_t)s->mask_width * s->mask_height * s->mask_depth; ++k) taps += c->coefficients[k] != 0.0f;
+    return taps;
+}
+
 static void emit_header(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
@@ -57,6 +64,7 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   CLS_VERSION_STRING, s->mask_width, s->mask_height, s->mask_depth,
                   s->reduction == CLS_REDUCTION_MIN   ? "the minimum over its footprint"
                   : s->reduction == CLS_REDUCTION_MAX ? "the maximum over its footprint"
+                  : s->reduction == CLS_REDUCTION_RANK ? "a rank among its footprint's values"
                                                       : "a weighted sum",
                   s->bake_coefficients == CLS_COEFFICIENTS_LITERALS ? "baked" : "from a __constant buffer",
                   borders, cls_spec_borders_differ(s) ? " (x, y, z)" : " on every axis", c->group_width, c->group_height, cls_pixel_type_name(s->input_type),
@@ -73,7 +81,10 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   s->mask_depth / 2, c->group_width, c->group_height, c->rows);
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", emit_cl_type(s->input_type),
                   emit_cl_type(s->output_type));
-    if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
+    if (s->reduction == CLS_REDUCTION_RANK) {
+        strbuf_printf(out, "#define FOOTPRINT %u /* the footprint's taps, baked into the code */\n"
+                           "#define RANK %u /* the rank taken: 0 is the smallest */\n\n", footprint_taps(c), s->rank);
+    } else if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         strbuf_append(out, "/* Slice by slice, row by row. */\n__constant float baked_mask[MASK_D * MASK_H * MASK_W] = {");
         const size_t taps = (size_t)s->mask_width * s->mask_height * s->mask_depth;
         for (size_t k = 0; k < taps; ++k) {
@@ -188,14 +199,89 @@ static void emit_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "}");
 }
 
+/* A rank's selection, at program scope. */
+static void emit_selection(strbuf *out)
+{
+    strbuf_append(out, "/* The value of rank k (0: the smallest) among v[0 .. n - 1], which it reorders (Wirth's\n"
+                       " * selection: partitions around v[k] until k's part holds it alone). */\n"
+                       "float select_rank(float *v, int n, int k)\n{\n"
+                       "    int lo = 0, hi = n - 1;\n"
+                       "    while (lo < hi) {\n"
+                       "        const float pivot = v[k];\n"
+                       "        int i = lo, j = hi;\n"
+                       "        do {\n"
+                       "            while (v[i] < pivot) ++i;\n"
+                       "            while (pivot < v[j]) --j;\n"
+                       "            if (i <= j) {\n"
+                       "                const float t = v[i];\n"
+                       "                v[i++] = v[j];\n"
+                       "                v[j--] = t;\n"
+                       "            }\n"
+                       "        } while (i <= j);\n"
+                       "        if (j < k) lo = i;\n"
+                       "        if (k < i) hi = j;\n"
+                       "    }\n"
+                       "    return v[k];\n}\n\n");
+}
+
+/* A rank: for each output slice, the footprint's values (the taps whose coefficient is not 0,
+ * slice by slice, row by row) into v, then the value of rank RANK among them. */
+static void emit_rank_walk(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    const unsigned w = s->mask_width, h = s->mask_height, d = s->mask_depth;
+    const int constant_x = constant_on(s, CLS_AXIS_X), constant_y = constant_on(s, CLS_AXIS_Y);
+    const int constant_z = constant_on(s, CLS_AXIS_Z);
+    strbuf_line(out, 1, "float v[FOOTPRINT]; /* the footprint's values */");
+    strbuf_line(out, 1, "for (int z = z_first; z < z_end; ++z) {");
+    if (s->border == CLS_BORDER_UNDEFINED)
+        strbuf_line(out, 2, "if (z < HALF_D || z >= depth - HALF_D) continue; /* undefined: left unwritten */");
+    unsigned n = 0;
+    for (unsigned dz = 0; dz < d; ++dz) {
+        char offset[16];
+        format_offset(offset, sizeof offset, (int)dz - (int)(d / 2));
+        strbuf_line(out, 2, "{");
+        strbuf_line(out, 3, "const long slice = (long)border_both%s(z%s, depth) * input_slice_pitch;",
+                    border_suffix(s, CLS_AXIS_Z), offset);
+        if (constant_z) strbuf_line(out, 3, "const int slice_inside = inside_both%s(z%s, depth);", border_suffix(s, CLS_AXIS_Z), offset);
+        for (unsigned dy = 0; dy < h; ++dy)
+            for (unsigned dx = 0; dx < w; ++dx) {
+                if (c->coefficients[((size_t)dz * h + dy) * w + dx] == 0.0f) continue;
+                char index[64], load[160];
+                snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
+                emit_format_load(load, sizeof load, s->input_type, "input", index);
+                indent_line(out, 3);
+                strbuf_printf(out, "v[%u] = ", n++);
+                if (constant_x || constant_y || constant_z) {
+                    int terms = 0;
+                    if (constant_z) strbuf_printf(out, "%sslice_inside", terms++ ? " && " : "");
+                    if (constant_y) strbuf_printf(out, "%srow_inside[%u]", terms++ ? " && " : "", dy);
+                    if (constant_x) strbuf_printf(out, "%scolumn_inside[%u]", terms++ ? " && " : "", dx);
+                    strbuf_printf(out, " ? %s : border_value;\n", load);
+                } else {
+                    strbuf_printf(out, "%s;\n", load);
+                }
+            }
+        strbuf_line(out, 2, "}");
+    }
+    char store[320];
+    emit_format_store(store, sizeof store, s->output_type, "output", "(long)z * output_slice_pitch + (long)y * output_pitch + x",
+                      "select_rank(v, FOOTPRINT, RANK)");
+    strbuf_line(out, 2, "%s", store);
+    strbuf_line(out, 1, "}");
+}
+
 char *cls_emit_volume_source(const cls_kernel_config *config)
 {
     strbuf out;
     strbuf_init(&out);
     emit_header(&out, config);
+    const int rank = config->spec.reduction == CLS_REDUCTION_RANK;
+    if (rank) emit_selection(&out);
     emit_signature(&out);
     emit_column(&out, config);
-    emit_walk(&out, config);
+    if (rank) emit_rank_walk(&out, config);
+    else emit_walk(&out, config);
     strbuf_append(&out, "}\n");
     return strbuf_take(&out);
 }

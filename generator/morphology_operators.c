@@ -137,6 +137,12 @@ static cls_status from_body(const cls_footprint *footprint, char *body, const ch
     return status;
 }
 
+unsigned cls_footprint_rank(int median, double percent, size_t pixels)
+{
+    if (median) return (unsigned)(pixels / 2);
+    return percent == 100 ? (unsigned)pixels - 1 : (unsigned)((double)pixels * percent / 100.0);
+}
+
 /* The body of the rank filter NAME (median, percentile of PERCENT) over the footprint; *canonical
  * receives the operator's name. */
 static cls_status rank_filter_body(const char *text, const char *name, double percent, const footprint_argument *f,
@@ -144,8 +150,7 @@ static cls_status rank_filter_body(const char *text, const char *name, double pe
 {
     const int median = strcmp(name, "median") == 0;
     const unsigned pixels = cls_footprint_count(&f->footprint);
-    /* scipy.ndimage's ranks: the median is rank N/2; percentile P is rank floor(N * P / 100), N - 1 for 100 */
-    const unsigned rank = median ? pixels / 2 : percent == 100 ? pixels - 1 : (unsigned)((double)pixels * percent / 100.0);
+    const unsigned rank = cls_footprint_rank(median, percent, pixels);
     char what[64];
     if (median) snprintf(what, sizeof what, "median");
     else snprintf(what, sizeof what, "percentile %g", percent);

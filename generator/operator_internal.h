@@ -29,6 +29,9 @@ int cls_volume_operator(const char *name);
 cls_status cls_volume_parse(const char *text, const char *name, int count, const double *n, cls_operator **out);
 /* Whether NAME (lower case) is a rank or morphology operator, whose arguments end in a footprint. */
 int cls_morphology_operator(const char *name);
+/* scipy.ndimage's rank of a median (N/2) or of the PERCENT percentile (floor(N * P / 100), N - 1
+ * for 100) among a footprint's N pixels. */
+unsigned cls_footprint_rank(int median, double percent, size_t pixels);
 /* Parses the rank or morphology operator NAME of TEXT; ARGUMENTS is the text after "NAME:" (NULL
  * when there is no colon). */
 cls_status cls_morphology_parse(const char *text, const char *name, const char *arguments, cls_operator **out);

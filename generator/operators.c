@@ -436,7 +436,7 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
     if (strcmp(name, "dog") == 0 || strcmp(name, "log") == 0 || strcmp(name, "unsharp") == 0 ||
         strcmp(name, "gaussian_d") == 0)
         return parse_gaussian_family(text, name, count, n, words, out);
-    return bad(text, "unknown operator (convolve, correlate, gaussian, gaussian_d, box, gaussian3d, box3d, laplace, sobel, scharr, "
+    return bad(text, "unknown operator (convolve, correlate, gaussian, gaussian_d, box, gaussian3d, box3d, min3d, max3d, median3d, percentile3d, laplace, sobel, scharr, "
                      "bilateral, atrous, tonemap, median, percentile, min, max, erode, dilate, morphgradient, opening, "
                      "closing, tophat, blackhat, dog, log, unsharp)");
 }

@@ -80,12 +80,25 @@ static cls_status check_mask_side(const char *what, unsigned size)
 static cls_status check_volume(const cls_spec *spec, unsigned masks)
 {
     const unsigned depth = spec->mask_depth;
-    if ((unsigned)spec->reduction > CLS_REDUCTION_MAX)
+    if ((unsigned)spec->reduction > CLS_REDUCTION_RANK)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "reduction %d is not a cls_reduction value", (int)spec->reduction);
     if (!depth && spec->reduction != CLS_REDUCTION_SUM)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a minimum or maximum reduction takes a volume's mask (mask_depth): "
-                        "2-D images have the min: and max: operators");
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a minimum, maximum or rank reduction takes a volume's mask "
+                        "(mask_depth): 2-D images have the min:, max:, median: and percentile: operators");
     if (!depth) return CLS_OK;
+    if (spec->reduction == CLS_REDUCTION_RANK) {
+        size_t taps = 0;
+        for (size_t k = 0, n = (size_t)spec->mask_width * spec->mask_height * depth; spec->coefficients && k < n; ++k)
+            taps += spec->coefficients[k] != 0.0f;
+        if (taps > CLS_RANK_MAX_TAPS)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a rank over %zu taps: a volume's rank takes at most %d (each "
+                            "work-item holds them in private memory)", taps, CLS_RANK_MAX_TAPS);
+        if (spec->rank >= taps)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rank %u of a footprint of %zu taps: ranks go from 0 to %zu",
+                            spec->rank, taps, taps ? taps - 1 : 0);
+        if (spec->separable == CLS_SEPARABLE_TWO_PASS)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a rank does not separate into a pass an axis");
+    }
     const char *refused = spec->body                     ? "an operator body"
                           : spec->epilogue               ? "an epilogue"
                           : masks > 1                    ? "several masks"

@@ -241,12 +241,16 @@ typedef enum cls_method {
 } cls_method;
 
 /* What a volume's kernel makes of its window (cls_spec.reduction): the weighted sum, or the
- * minimum or maximum over the footprint, the taps whose coefficient is not 0 (min3d:, max3d:). */
+ * minimum or maximum over the footprint, the taps whose coefficient is not 0 (min3d:, max3d:), or
+ * the value of rank cls_spec.rank among the footprint's values (0: the smallest; median3d:,
+ * percentile3d:), a footprint of at most CLS_RANK_MAX_TAPS taps. */
 typedef enum cls_reduction {
     CLS_REDUCTION_SUM = 0,
     CLS_REDUCTION_MIN,
     CLS_REDUCTION_MAX,
+    CLS_REDUCTION_RANK,
 } cls_reduction;
+#define CLS_RANK_MAX_TAPS 1024
 
 /* FFT results differ from the direct sum by at most CLS_FFT_TOLERANCE * sum |m| * max |input|
  * (f32 outputs; integer outputs, rounded from them, by at most one more unit). */
@@ -387,6 +391,10 @@ typedef struct cls_spec {
      * sampler border, and min:/max: by the direct loop, not van Herk; cls_border_axes_name
      * prints them ("mirror,clamp"). */
     cls_border border_y, border_z;
+    /* CLS_REDUCTION_RANK: the rank of the value taken, from 0 (the footprint's smallest) to its
+     * taps less one; each output selects among its footprint's values in private memory (each
+     * work-item's array as large as the footprint), the footprint baked into the kernel. */
+    unsigned rank;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,

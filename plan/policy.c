@@ -155,8 +155,9 @@ static int volume_separates(const cls_spec *spec)
 static void resolve_volume(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
 {
     *resolved = *spec;
-    resolved->separable = spec->separable == CLS_SEPARABLE_TWO_PASS || volume_separates(spec) ? CLS_SEPARABLE_TWO_PASS
-                                                                                              : CLS_SEPARABLE_NONE;
+    const int passes = spec->separable == CLS_SEPARABLE_TWO_PASS ||
+                       (spec->reduction != CLS_REDUCTION_RANK && volume_separates(spec));
+    resolved->separable = passes ? CLS_SEPARABLE_TWO_PASS : CLS_SEPARABLE_NONE;
     resolved->method = CLS_METHOD_DIRECT;
     resolved->input_path = CLS_INPUT_GLOBAL;
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) resolved->bake_coefficients = CLS_COEFFICIENTS_BUFFER;

@@ -105,6 +105,7 @@ class Spec(SizedStructure):
         ("mask_depth", c_uint),
         ("reduction", c_int),  # cls_reduction
         ("border_y", c_int), ("border_z", c_int),  # cls_border: a mode per axis (-1: border's)
+        ("rank", c_uint),  # CLS_REDUCTION_RANK's
     ]
 
 

@@ -56,7 +56,8 @@ class Operator:
         morphgradient, opening, closing, tophat, blackhat) over a 2-D footprint of any sides
         (true or non-zero: a pixel of it), the output pixel at cell side // 2 + origin (scipy's
         origin; dilate and the compositions reflect the footprint as scipy's grey_dilation). A
-        3-D footprint (depth, height, width) makes a volume's min, max or dilate."""
+        3-D footprint (depth, height, width) makes a volume's min, max, dilate, median or
+        percentile (of at most 1,024 voxels)."""
         cells = np.ascontiguousarray(np.asarray(footprint) != 0, dtype=np.uint8)
         if cells.ndim not in (2, 3):
             raise ValueError(f"a footprint must be 2-D or 3-D, not of shape {cells.shape}")

@@ -350,6 +350,38 @@ int ref_reduce3d_axes(const ref_image *in, size_t depth, size_t slice_pitch, con
     return 0;
 }
 
+static int ascending(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ref_rank3d_axes(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
+                    int mask_d, const cls_border borders[3], float border_value, unsigned rank, double *out)
+{
+    const size_t taps = (size_t)mask_w * mask_h * mask_d, voxels = in ? in->width * in->height * depth : 0;
+    /* each tap's value alone: a mask of one 1 at a time, its maximum (the reference's own reduction) */
+    float *one = calloc(taps, sizeof *one);
+    double *values = malloc(taps * voxels * sizeof *values), *window = malloc(taps * sizeof *window);
+    size_t count = 0;
+    int status = one && values && window ? 0 : -1;
+    for (size_t t = 0; status == 0 && t < taps; ++t) {
+        if (mask[t] == 0.0f) continue;
+        one[t] = 1.0f;
+        status = ref_reduce3d_axes(in, depth, slice_pitch, one, mask_w, mask_h, mask_d, borders, border_value,
+                                   CLS_REDUCTION_MAX, values + count++ * voxels);
+        one[t] = 0.0f;
+    }
+    if (status == 0 && rank >= count) status = -1;
+    for (size_t v = 0; status == 0 && v < voxels; ++v) {
+        for (size_t t = 0; t < count; ++t) window[t] = values[t * voxels + v];
+        qsort(window, count, sizeof *window, ascending);
+        out[v] = isnan(values[v]) ? NAN : window[rank]; /* undefined: NaN where the window leaves */
+    }
+    free(one), free(values), free(window);
+    return status;
+}
+
 int ref_f32_close(double got, double expected)
 {
     return fabs(got - expected) <= 1e-6 || fabs(got - expected) <= 1e-5 * fabs(expected);

@@ -71,6 +71,11 @@ int ref_reduce3d_axes(const ref_image *in, size_t depth, size_t slice_pitch, con
                       int mask_h, int mask_d, const cls_border borders[3], float border_value, cls_reduction reduction,
                       double *out);
 
+/* The value of rank `rank` (0: the smallest) among the values of the footprint (the taps whose
+ * coefficient is not 0), bordered per axis as ref_reduce3d_axes. */
+int ref_rank3d_axes(const ref_image *in, size_t depth, size_t slice_pitch, const float *mask, int mask_w, int mask_h,
+                    int mask_d, const cls_border borders[3], float border_value, unsigned rank, double *out);
+
 /* The value an output pixel of `type` holds for the exact result v, as a double:
  * f32: (float)v; u8/u16/i16: round to nearest, ties to even, saturate to the range, NaN -> 0;
  * f16: (float)v rounded to half precision, ties to even, beyond 65504 infinity. */

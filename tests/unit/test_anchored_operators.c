@@ -208,7 +208,8 @@ static void refusals_name_the_axis_and_the_limit(void **state)
     refused(cls_operator_footprint("blur", 0, cells, 2, 2, 0, NULL, &op), op, "expected median, percentile");
     refused(cls_operator_footprint("percentile", 101, cells, 2, 2, 0, NULL, &op), op, "101 is not from 0 to 100");
     refused(cls_operator_footprint("min", 0, none, 2, 2, 0, NULL, &op), op, "the footprint holds no pixel");
-    refused(cls_operator_footprint("median", 0, cells, 2, 2, 1, NULL, &op), op, "a volume's footprint takes min, erode, max or dilate");
+    refused(cls_operator_footprint("opening", 0, cells, 2, 2, 1, NULL, &op), op,
+            "a volume's footprint takes min, erode, max, dilate, median or percentile");
     refused(cls_operator_footprint("min", 0, cells, 2, 2, 0, along_z, &op), op, "origin 1 along z of a 2-D footprint");
     refused(cls_operator_weights(NULL, 1, 1, 0, NULL, &op), op, "NULL");
 }

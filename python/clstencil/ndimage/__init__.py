@@ -15,8 +15,8 @@ integer outputs); ranks select exactly (other dtypes than float32, uint8, uint16
 float32 where it holds them, else as indices among the distinct values).
 
 Not served (raises Unserved, a NotImplementedError, naming what): complex values, more than
-three dimensions, ranks over more than 2**24 distinct values, double sums on a device without doubles, 3-D
-medians and percentiles over a footprint of more than one axis, grey morphology with a non-flat
+three dimensions, ranks over more than 2**24 distinct values, double sums on a device without doubles,
+grey morphology with a non-flat
 structure, windows of several axes wider than 63, median and percentile footprints of more than
 1,024 pixels, pyopencl arrays (clstencil.filter takes those). With `fallback_to_scipy = True`
 such calls go to scipy.ndimage instead; `counts` tells how many calls each answered.

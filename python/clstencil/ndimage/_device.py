@@ -90,7 +90,7 @@ def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origi
                      border, cval: float, percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """The rank or extremum NAME (median, percentile, min, max) over a boolean footprint of the
     values' rank, in their dtype (into `out` where it has that dtype and is not the input). 3-D:
-    the minimum or maximum over any footprint (a volume's reduction), a rank along one axis.
+    any footprint (a volume's reduction: the minimum, maximum, median or percentile).
     border: one clstencil border, or one per axis (numpy's order)."""
     if out is not None and (out.dtype != values.dtype or np.may_share_memory(out, values)):
         out = None
@@ -101,11 +101,9 @@ def footprint_filter(values: np.ndarray, name: str, footprint: np.ndarray, origi
         return _filter_2d(values, name, footprint, origins, border, cval, percent, out)
     long_axes = [axis for axis, side in enumerate(footprint.shape) if side > 1]
     if len(long_axes) > 1:
-        if name not in ("min", "max"):
-            raise Unserved("a median or percentile over a 3-D footprint is not computed by clstencil")
         if footprint.shape[0] > MAX_DEPTH:
             raise Unserved(f"a 3-D footprint {footprint.shape[0]} deep: clstencil's volumes stop at {MAX_DEPTH}")
-        return run(values, Operator.footprint(name, footprint, origins), border, cval, out=out)
+        return run(values, Operator.footprint(name, footprint, origins, percent), border, cval, out=out)
     axis = long_axes[0] if long_axes else values.ndim - 1
     moved = np.moveaxis(values, axis, -1)
     rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
