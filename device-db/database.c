@@ -89,7 +89,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
         NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps), NUMBER(fft_max_tile),
         NUMBER(low_rank_min_taps), NUMBER(build_ms), NUMBER(build_tap_us), NUMBER(quick_tap_fs),
-        NUMBER(specialized_tap_fs),
+        NUMBER(specialized_tap_fs), NUMBER(rank_network_taps),
 #undef NUMBER
     };
     char shown[256];
@@ -103,7 +103,8 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             const int tile = strcmp(name, "fft_max_tile") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
-                                    strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 || flag;
+                                    strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 ||
+                                    strcmp(name, "rank_network_taps") == 0 || flag;
             const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 16384u : 1u << 30;
             if (parse_unsigned(value, &number) && number >= least && number <= most) {
                 *field = number;

@@ -22,6 +22,8 @@ typedef struct cls_generation_limits {
     unsigned register_cap;             /* CLS_REGISTER_CAP */
     unsigned border_groups_fold_fully; /* 1: mirror101's border groups fold fully (border_both),
                                         * not once where that suffices (border_any) */
+    unsigned rank_network_taps;        /* a volume's rank over at most this many taps runs as a
+                                        * network of exchanges (0: Wirth's selection for every one) */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {

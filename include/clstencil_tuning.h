@@ -76,6 +76,9 @@ typedef struct cls_arch_record {
      * and per tap in microseconds; the quick and the specialized kernel's run per output pixel and
      * tap in femtoseconds */
     unsigned build_ms, build_tap_us, quick_tap_fs, specialized_tap_fs;
+    unsigned rank_network_taps; /* a volume's rank over at most this many taps runs as a network
+                                 * of exchanges fixed at generation (no branch); larger ones, and
+                                 * every one where 0, select by Wirth's algorithm */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

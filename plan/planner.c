@@ -19,6 +19,7 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     if (record->unroll_limit) policy.limits.unroll_limit = record->unroll_limit;
     if (record->register_cap) policy.limits.register_cap = record->register_cap;
     policy.limits.border_groups_fold_fully = record->border_groups_fold_fully;
+    policy.limits.rank_network_taps = record->rank_network_taps;
     if (record->block_budget) policy.block_budget = record->block_budget;
     if (record->stream_rows) policy.stream_rows = record->stream_rows;
     if (record->stream_cols) policy.stream_cols = record->stream_cols;
