@@ -6,7 +6,9 @@
  * along y), and the oldest sum, then complete, is stored. An input voxel is so read
  * (SLICES + MASK_D - 1) / SLICES times per column instead of MASK_D times. The sums of one
  * output run slice by slice, row by row, tap by tap: the order of the CPU reference. A minimum or
- * maximum (cls_spec.reduction) keeps the same window of partial results, over the footprint. */
+ * maximum (cls_spec.reduction) keeps the same window of partial results, over the footprint. A
+ * rank gathers each output's footprint into private memory instead and selects the value: by a
+ * network of exchanges written out here, or by Wirth's algorithm. */
 #include "emit.h"
 
 #include "strbuf.h"
@@ -223,8 +225,7 @@ static void emit_drop(strbuf *out, unsigned *buffer, unsigned *size, int min)
     indent_line(out, 2);
     strbuf_append(out, min ? "/* drop the minimum */" : "/* drop the maximum */");
     for (unsigned j = 0; j < *size; ++j)
-        if (j != keep) strbuf_printf(out, min ? " ORDER(%u, %u)" : " ORDER(%u, %u)", min ? buffer[keep] : buffer[j],
-                                     min ? buffer[j] : buffer[keep]);
+        if (j != keep) strbuf_printf(out, " ORDER(%u, %u)", min ? buffer[keep] : buffer[j], min ? buffer[j] : buffer[keep]);
     strbuf_append(out, "\n");
     if (min) memmove(buffer, buffer + 1, (*size - 1) * sizeof *buffer);
     --*size;
