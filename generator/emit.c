@@ -162,7 +162,7 @@ static void emit_header(emitter *e)
                   " * work-group %ux%u%s, %s -> %s (accumulated in %s).\n",
                   CLS_VERSION_STRING, s->body ? "User-written operator" : "Local operator", s->mask_width,
                   s->mask_height, coefficient_storage(s->bake_coefficients),
-                  borders, cls_spec_borders_differ(s) ? " (x,y)" : "", cls_partition_name(c->partition), c->group_width, c->group_height,
+                  borders, cls_spec_borders_differ(s) ? " (x, y)" : "", cls_partition_name(c->partition), c->group_width, c->group_height,
                   simd_note, cls_pixel_type_name(s->input_type), cls_pixel_type_name(s->output_type), emit_value_type(c));
     describe_variant(e);
     strbuf_append(out, " */\n\n");

@@ -64,6 +64,21 @@ make_tiff_int32() {
 }
 
 case $case in
+border_axes)   # a mode per axis: a horizontal 3-tap sum of a row 10, 30, 50, 70, 90 (every row alike)
+    make_pnm "$work/ramp.pgm" 5 3 255 "lin 20 0 10 mod 256"
+    run 0 "$work/ramp.pgm" "$work/c.pgm" --op correlate:3x1,1,1,1 --border constant,mirror
+    [ "$(samples "$work/c.pgm" | head -n 5 | tr '\n' ' ')" = "40 90 150 210 160 " ] ||
+        fail "constant along x, mirror along y: $(samples "$work/c.pgm" | head -n 5 | tr '\n' ' ')"
+    run 0 "$work/ramp.pgm" "$work/m.pgm" --op correlate:3x1@1,0,1,1,1 --border mirror,constant
+    # origin 1: out(x) = in(x - 2) + in(x - 1) + in(x)
+    [ "$(samples "$work/m.pgm" | head -n 5 | tr '\n' ' ')" = "50 50 90 150 210 " ] ||
+        fail "mirror along x, origin 1: $(samples "$work/m.pgm" | head -n 5 | tr '\n' ' ')"
+    run 1 "$work/ramp.pgm" "$work/u.pgm" --op box:3 --border undefined,clamp
+    logged "the undefined border takes every axis or none"
+    [ ! -e "$work/u.pgm" ] || fail "a refused run left $work/u.pgm"
+    run 1 "$work/ramp.pgm" "$work/n.pgm" --op night --border mirror,clamp
+    logged "night takes one border mode"
+    ;;
 main)   # the README's main job: Gaussian then Sobel magnitude of the sample image
     run 0 "$sample" "$work/edges.tif" --op gaussian:5,1.2 --op sobel:mag
     [ "$(head -c 4 "$work/edges.tif" | od -An -tx1 | tr -d ' ')" = 49492a00 ] || fail "edges.tif is not a little-endian TIFF"
