@@ -44,6 +44,21 @@ static int constant_on(const cls_spec *s, cls_axis axis)
     return cls_spec_border_on(s, axis) == CLS_BORDER_CONSTANT;
 }
 
+/* The condition under which a tap at window row DY, column DX reads the input rather than
+ * border_value: inside along each constant axis ("" where no axis is constant). */
+static void inside_condition(char *text, size_t size, const cls_spec *s, const char *dy, const char *dx)
+{
+    const struct { cls_axis axis; const char *name, *index; } terms[] = {
+        {CLS_AXIS_Z, "slice_inside", NULL}, {CLS_AXIS_Y, "row_inside", dy}, {CLS_AXIS_X, "column_inside", dx}};
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t k = 0; k < sizeof terms / sizeof terms[0]; ++k)
+        if (constant_on(s, terms[k].axis) && used < size)
+            used += (size_t)snprintf(text + used, size - used, "%s%s%s%s%s", used ? " && " : "", terms[k].name,
+                                     terms[k].index ? "[" : "", terms[k].index ? terms[k].index : "",
+                                     terms[k].index ? "]" : "");
+}
+
 /* The taps of a rank's footprint: those whose coefficient is not 0. */
 static unsigned footprint_taps(const cls_kernel_config *c)
 {
@@ -177,11 +192,8 @@ static void emit_walk(strbuf *out, const cls_kernel_config *c)
     const cls_spec *s = &c->spec;
     const int constant_z = constant_on(s, CLS_AXIS_Z);
     const char *z_ = border_suffix(s, CLS_AXIS_Z);
-    char inside[96] = "";
-    if (constant_z) strcat(inside, "slice_inside && ");
-    if (constant_on(s, CLS_AXIS_Y)) strcat(inside, "row_inside[dy] && ");
-    if (constant_on(s, CLS_AXIS_X)) strcat(inside, "column_inside[dx] && ");
-    if (*inside) inside[strlen(inside) - 4] = '\0'; /* the last " && " */
+    char inside[96];
+    inside_condition(inside, sizeof inside, s, "dy", "dx");
     const char *unroll_taps = unrolls_slice(c) ? "#pragma unroll" : "#pragma unroll 1";
     char load[256], value[160], store[320];
     snprintf(value, sizeof value, "slice + row[dy] + column[dx]");
@@ -281,7 +293,6 @@ static void emit_rank_walk(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
     const unsigned w = s->mask_width, h = s->mask_height, d = s->mask_depth;
-    const int constant_x = constant_on(s, CLS_AXIS_X), constant_y = constant_on(s, CLS_AXIS_Y);
     const int constant_z = constant_on(s, CLS_AXIS_Z);
     strbuf_line(out, 1, "float v[FOOTPRINT]; /* the footprint's values */");
     strbuf_line(out, 1, "for (int z = z_first; z < z_end; ++z) {");
@@ -298,20 +309,14 @@ static void emit_rank_walk(strbuf *out, const cls_kernel_config *c)
         for (unsigned dy = 0; dy < h; ++dy)
             for (unsigned dx = 0; dx < w; ++dx) {
                 if (c->coefficients[((size_t)dz * h + dy) * w + dx] == 0.0f) continue;
-                char index[64], load[160];
+                char index[64], load[160], row_index[16], column_index[16], inside[96];
                 snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
                 emit_format_load(load, sizeof load, s->input_type, "input", index);
-                indent_line(out, 3);
-                strbuf_printf(out, "v[%u] = ", n++);
-                if (constant_x || constant_y || constant_z) {
-                    int terms = 0;
-                    if (constant_z) strbuf_printf(out, "%sslice_inside", terms++ ? " && " : "");
-                    if (constant_y) strbuf_printf(out, "%srow_inside[%u]", terms++ ? " && " : "", dy);
-                    if (constant_x) strbuf_printf(out, "%scolumn_inside[%u]", terms++ ? " && " : "", dx);
-                    strbuf_printf(out, " ? %s : border_value;\n", load);
-                } else {
-                    strbuf_printf(out, "%s;\n", load);
-                }
+                snprintf(row_index, sizeof row_index, "%u", dy);
+                snprintf(column_index, sizeof column_index, "%u", dx);
+                inside_condition(inside, sizeof inside, s, row_index, column_index);
+                if (*inside) strbuf_line(out, 3, "v[%u] = %s ? %s : border_value;", n++, inside, load);
+                else strbuf_line(out, 3, "v[%u] = %s;", n++, load);
             }
         strbuf_line(out, 2, "}");
     }

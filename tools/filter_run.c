@@ -59,6 +59,14 @@ static int label_new_stages(stages *s, const char *const *labels, size_t label_c
     return EXIT_OK_;
 }
 
+void filter_plan_set_borders(const filter_plan *plan, cls_spec *spec)
+{
+    spec->border = plan->border;
+    spec->border_y = plan->border_y;
+    spec->border_z = plan->border_z;
+    spec->border_value = plan->border_value;
+}
+
 cls_border filter_plan_rows_border(const filter_plan *plan)
 {
     return plan->border_y == CLS_BORDER_SAME ? plan->border : plan->border_y;
@@ -71,10 +79,7 @@ static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cl
 {
     spec.expected_width = (unsigned)image->width;
     spec.expected_height = (unsigned)image->height;
-    spec.border = plan->border;
-    spec.border_y = plan->border_y;
-    spec.border_z = plan->border_z;
-    spec.border_value = plan->border_value;
+    filter_plan_set_borders(plan, &spec);
     spec.input_type = in;
     spec.output_type = out;
     spec.build_goal = plan->build_goal;

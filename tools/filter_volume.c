@@ -15,10 +15,7 @@ int filter_plan_is_volume(const filter_plan *plan)
 int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out)
 {
     cls_spec spec = *cls_operator_spec(plan->ops[0].op);
-    spec.border = plan->border;
-    spec.border_y = plan->border_y;
-    spec.border_z = plan->border_z;
-    spec.border_value = plan->border_value;
+    filter_plan_set_borders(plan, &spec);
     spec.input_type = in->type;
     spec.output_type = plan->output_type;
     spec.build_goal = plan->build_goal == CLS_BUILD_AUTO ? CLS_BUILD_FASTEST_KERNEL : plan->build_goal;
