@@ -66,14 +66,28 @@ cls_status cls_operator_description(const cls_spec *spec, char **out)
     return CLS_OK;
 }
 
+/* HASH of a description (freed here; NULL: out of memory). */
+static cls_status hash_description(char *description, char hash[17])
+{
+    if (!description) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(description, strlen(description)));
+    free(description);
+    return CLS_OK;
+}
+
 cls_status cls_operator_hash(const cls_spec *spec, char hash[17])
 {
     char *description = NULL;
     const cls_status status = cls_operator_description(spec, &description);
-    if (status != CLS_OK) return status;
-    snprintf(hash, 17, "%016llx", (unsigned long long)XXH3_64bits(description, strlen(description)));
-    free(description);
-    return CLS_OK;
+    return status == CLS_OK ? hash_description(description, hash) : status;
+}
+
+cls_status cls_operator_hash_of(const cls_spec *valid, unsigned masks, const float *values, char hash[17])
+{
+    strbuf text;
+    strbuf_init(&text);
+    describe(&text, valid, masks, values);
+    return hash_description(strbuf_take(&text), hash);
 }
 
 void cls_isp_calibration_hash(cls_border border, char hash[17])

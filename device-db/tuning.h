@@ -56,6 +56,9 @@ char *cls_tuning_text_replace(const char *text, const cls_tuning_entry *entry);
 cls_status cls_operator_description(const cls_spec *spec, char **out);
 /* The hash of that description, 16 hex digits: the section name of the operator's results. */
 cls_status cls_operator_hash(const cls_spec *spec, char hash[17]);
+/* The same for a spec already validated whose MASKS masks' values (-0 as +0) are VALUES: a
+ * planner's request (plan/request.h), described without reading the spec again. */
+cls_status cls_operator_hash_of(const cls_spec *valid, unsigned masks, const float *values, char hash[17]);
 /* The name an ISP calibration of one border mode is filed under in place of an operator hash. */
 void cls_isp_calibration_hash(cls_border border, char hash[17]);
 

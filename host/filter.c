@@ -217,8 +217,8 @@ cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec,
      * too large, say) or that the cached-only scope refuses gives way to the policy's. */
     const cls_planner planner = cls_context_planner(context);
     cls_spec candidates[2];
-    const unsigned count = cls_plan_candidates(&planner, spec, candidates);
-    cls_status status = CLS_OK;
+    unsigned count = 0;
+    cls_status status = cls_plan_candidates(&planner, spec, candidates, &count);
     for (unsigned k = 0; k < count; ++k) {
         status = cls_filter_create_by_policy(context, &candidates[k], out);
         if (status != CLS_ERR_INVALID_ARGUMENT && status != CLS_ERR_UNSUPPORTED) break;

@@ -6,6 +6,8 @@
  * specialized_tap_fs; docs/device-db.md), else the defaults of its device type below. */
 #include "planner.h"
 
+#include "error.h"
+
 #include <stdio.h>
 
 typedef struct costs {
@@ -22,11 +24,12 @@ static costs type_defaults(cls_device_type type)
 }
 
 /* The taps a work-item computes: a mask that runs as row and column passes computes W + H. */
-static double computed_taps(const cls_planner *planner, const cls_spec *spec)
+static double computed_taps(const cls_planner *planner, const cls_request *request)
 {
-    const double count = (spec->mask_count ? spec->mask_count : 1) * (double)cls_mask_depth(spec);
+    const cls_spec *spec = &request->spec;
+    const double count = request->masks * (double)request->depth;
     cls_kernel_config config;
-    if (cls_plan_policy(planner, spec, &config) == CLS_OK) {
+    if (cls_plan_configure(planner, request, &config) == CLS_OK) {
         const int separable = config.separable != CLS_SEPARABLE_NONE;
         cls_kernel_config_free(&config);
         if (separable) return count * (spec->mask_width + spec->mask_height);
@@ -34,8 +37,10 @@ static double computed_taps(const cls_planner *planner, const cls_spec *spec)
     return count * spec->mask_width * spec->mask_height;
 }
 
-int cls_plan_build_now(const cls_planner *planner, const cls_spec *spec, char *reason, size_t reason_size)
+/* The decision for the request (cls_plan_build_now). */
+static int build_now(const cls_planner *planner, const cls_request *request, char *reason, size_t reason_size)
 {
+    const cls_spec *spec = &request->spec;
     costs c = type_defaults(planner->caps->type);
     const cls_arch_record *r = planner->record;
     if (r->build_ms) c.build_ms = r->build_ms;
@@ -48,7 +53,7 @@ int cls_plan_build_now(const cls_planner *planner, const cls_spec *spec, char *r
                                       "the specialized one builds in the background");
         return 0;
     }
-    const double taps = computed_taps(planner, spec);
+    const double taps = computed_taps(planner, request);
     const double quick = pixels * taps * c.quick_tap_fs * 1e-12, special = pixels * taps * c.specialized_tap_fs * 1e-12;
     const double build = c.build_ms + taps * c.build_tap_us * 1e-3;
     const int now = build + special < quick;
@@ -57,5 +62,17 @@ int cls_plan_build_now(const cls_planner *planner, const cls_spec *spec, char *r
                  : "the quick kernel: expected %.0f ms to build the specialized one and %.0f ms to run it, against "
                    "%.0f ms for the quick kernel; the specialized one builds in the background for the next run",
              build, special, quick);
+    return now;
+}
+
+int cls_plan_build_now(const cls_planner *planner, const cls_spec *spec, char *reason, size_t reason_size)
+{
+    cls_request request;
+    if (cls_request_init(&request, spec) != CLS_OK) {
+        snprintf(reason, reason_size, "the quick kernel (%s)", cls_last_error());
+        return 0;
+    }
+    const int now = build_now(planner, &request, reason, reason_size);
+    cls_request_free(&request);
     return now;
 }

@@ -6,7 +6,6 @@
  * the check cost an ISP calibration solves for. */
 #include "planner.h"
 
-#include "body_check.h"
 #include "models.h"
 
 #include <string.h>
@@ -16,29 +15,20 @@
  * combines several masks' sums into one output (hypot, say). In multiply-add units. */
 enum { BODY_TAP_COST = 8, EPILOGUE_COST = 10 };
 
-/* A weighted sum's multiply-adds per output: its masks' taps, less a baked mask's zeros. */
-static unsigned live_taps(const cls_spec *s)
-{
-    const unsigned masks = s->mask_count ? s->mask_count : 1, taps = s->mask_width * s->mask_height;
-    unsigned live = 0;
-    for (unsigned t = 0; t < masks * taps; ++t) live += s->bake_coefficients != CLS_COEFFICIENTS_LITERALS || s->coefficients[t] != 0.0f;
-    return live;
-}
-
 /* The ISP model's view of one work-item (models.h): kernel units and loaded pixels. A baked
  * mask skips its zero coefficients; a coarsened weighted sum loads each input pixel of its
  * (rows + MASK_H - 1) x (cols + MASK_W - 1) window once; an operator body loads every tap. */
-static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *kernel, unsigned *loads)
+static void item_work(const cls_request *r, unsigned rows, unsigned cols, double *kernel, unsigned *loads)
 {
+    const cls_spec *s = &r->spec;
     const unsigned taps = s->mask_width * s->mask_height;
     if (s->body || !s->coefficients) {
         *loads = taps;
         *kernel = (double)taps * BODY_TAP_COST;
         return;
     }
-    const unsigned masks = s->mask_count ? s->mask_count : 1, live = live_taps(s);
     *loads = (rows + s->mask_height - 1) * (cols + s->mask_width - 1);
-    *kernel = (double)live * rows * cols + *loads + (masks > 1 ? (double)EPILOGUE_COST * rows * cols : 0.0);
+    *kernel = (double)r->computed_taps * rows * cols + *loads + (r->masks > 1 ? (double)EPILOGUE_COST * rows * cols : 0.0);
 }
 
 /* The ISP model's request for spec (resolved) on the planner's device at the choice's shape,
@@ -50,10 +40,11 @@ static void item_work(const cls_spec *s, unsigned rows, unsigned cols, double *k
  * every tap, as the paper counts, while the calibration measures a weighted sum, whose window
  * shares one fold per row and column among its loads. On an H100 the calibrated cost made
  * bilateral 13x13 in mirror101 go naive (registers 32 against 48), 4.5x slower than ISP. */
-static void isp_request_for(const cls_planner *planner, const cls_spec *spec, const cls_tuning *choice,
+static void isp_request_for(const cls_planner *planner, const cls_request *request, const cls_tuning *choice,
                             unsigned naive_registers, unsigned isp_registers, unsigned local_bytes,
                             double check_per_load, cls_isp_request *q)
 {
+    const cls_spec *spec = &request->spec;
     memset(q, 0, sizeof *q);
     q->record = planner->record;
     q->geometry = (cls_launch_geometry){choice->width, choice->height, 0, 0, choice->width, choice->height,
@@ -69,7 +60,7 @@ static void isp_request_for(const cls_planner *planner, const cls_spec *spec, co
         return;
     }
     cls_isp_costs_per_load(check_per_load, &q->costs);
-    item_work(spec, choice->rows_per_item ? choice->rows_per_item : 1, choice->cols_per_item ? choice->cols_per_item : 1,
+    item_work(request, choice->rows_per_item ? choice->rows_per_item : 1, choice->cols_per_item ? choice->cols_per_item : 1,
               &q->kernel_per_item, &q->loads_per_item);
     cls_occupancy_extras extras;
     cls_occupancy_extras_default(planner->record, &extras);
@@ -89,11 +80,11 @@ static cls_partition isp_granularity(const cls_tuning *choice, cls_partition pre
 
 /* choice->partition by the ISP gain from the naive and isp-block registers (where the models do
  * not weigh occupancy, both at the ISP build's). */
-static cls_status predict_partition(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice,
+static cls_status predict_partition(const cls_planner *planner, const cls_request *request, cls_tuning *choice,
                                     const unsigned registers[2], int weighs_occupancy, unsigned local_bytes)
 {
     cls_isp_request isp_request;
-    isp_request_for(planner, spec, choice, weighs_occupancy ? registers[0] : registers[1], registers[1], local_bytes,
+    isp_request_for(planner, request, choice, weighs_occupancy ? registers[0] : registers[1], registers[1], local_bytes,
                     -1.0, &isp_request);
     cls_isp_prediction prediction;
     if (cls_isp_predict(&isp_request, &prediction) == CLS_OK)
@@ -102,19 +93,20 @@ static cls_status predict_partition(const cls_planner *planner, const cls_spec *
     return CLS_OK;
 }
 
-int cls_plan_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item)
+int cls_plan_weighs_occupancy(const cls_request *request, unsigned rows_per_item)
 {
+    const cls_spec *spec = &request->spec;
     return rows_per_item < CLS_STREAM_MIN_ROWS &&
-           (spec->body || !spec->coefficients || live_taps(spec) < CLS_COMPUTE_BOUND_TAPS);
+           (spec->body || !spec->coefficients || request->computed_taps < CLS_COMPUTE_BOUND_TAPS);
 }
 
 /* The naive and isp-block builds of spec at the choice's shape: their registers. */
-static cls_status build_pair(const cls_planner *planner, const cls_spec *spec, const cls_tuning *choice,
+static cls_status build_pair(const cls_planner *planner, const cls_request *request, const cls_tuning *choice,
                              unsigned registers[2])
 {
     static const cls_partition partitions[2] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK};
     for (int k = 0; k < 2; ++k) {
-        cls_spec s = *spec;
+        cls_spec s = request->spec;
         s.partition = partitions[k];
         if (choice->group_width) s.group_width = choice->group_width, s.group_height = choice->group_height;
         cls_build_facts facts;
@@ -125,9 +117,10 @@ static cls_status build_pair(const cls_planner *planner, const cls_spec *spec, c
     return CLS_OK;
 }
 
-cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
-                           cls_tuning *choice)
+cls_status cls_plan_models_for(const cls_planner *planner, const cls_request *request, unsigned width,
+                               unsigned height, cls_tuning *choice)
 {
+    const cls_spec *spec = &request->spec;
     const cls_partition partition = spec->partition == CLS_PARTITION_AUTO ? CLS_PARTITION_ISP_BLOCK : spec->partition;
     /* A register-capped kernel whose occupancy the models do not weigh (a compute-bound weighted
      * sum: below) needs no probe build: its shape is the policy's, and both of eq. 10's builds
@@ -135,11 +128,11 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
      * specialized filter (random 9x9 and 13x13 masks on an H100: about 90 of 200 s). */
     unsigned capped = 0;
     if (planner->caps->vendor == CLS_VENDOR_NVIDIA) {
-        cls_spec probe = *spec;
-        probe.partition = partition;
+        cls_request probe = *request;
+        probe.spec.partition = partition;
         cls_kernel_config config;
-        if (cls_plan_policy(planner, &probe, &config) == CLS_OK) {
-            if (!cls_plan_weighs_occupancy(spec, config.rows) && config.separable == CLS_SEPARABLE_NONE)
+        if (cls_plan_configure(planner, &probe, &config) == CLS_OK) {
+            if (!cls_plan_weighs_occupancy(request, config.rows) && config.separable == CLS_SEPARABLE_NONE)
                 capped = cls_kernel_register_cap(&config);
             if (capped)
                 *choice = (cls_tuning){CLS_TUNING_INIT, .partition = partition, .input_path = config.input_path,
@@ -151,9 +144,9 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
     }
     if (capped) {
         const unsigned registers[2] = {capped, capped};
-        return spec->partition != CLS_PARTITION_AUTO ? CLS_OK : predict_partition(planner, spec, choice, registers, 0, 0);
+        return spec->partition != CLS_PARTITION_AUTO ? CLS_OK : predict_partition(planner, request, choice, registers, 0, 0);
     }
-    cls_spec first = *spec;
+    cls_spec first = request->spec;
     first.partition = partition;
     cls_build_facts facts;
     cls_status status = planner->build_facts(planner->runtime, &first, &facts);
@@ -161,7 +154,7 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
     *choice = (cls_tuning){CLS_TUNING_INIT, .partition = partition, .input_path = facts.input_path,
                            .group_width = facts.group_width, .group_height = facts.group_height,
                            .rows_per_item = facts.rows, .cols_per_item = facts.cols, .width = width, .height = height};
-    cls_config_request request = {
+    cls_config_request shape_request = {
         .record = planner->record,
         .usage = {facts.registers, facts.local_bytes},
         .max_group_items = planner->caps->max_work_group_size,
@@ -173,7 +166,7 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
         .cols_per_item = choice->cols_per_item,
         .compute_units = planner->caps->compute_units,
         .max_input_per_output = spec->body ? 0.0 : CLS_WEIGHTED_SUM_INPUT_PER_OUTPUT,
-        .min_group_items = spec->body && !(cls_body_writes_rows(spec->body) && choice->rows_per_item > 1) &&
+        .min_group_items = spec->body && !(request->body_writes_rows && choice->rows_per_item > 1) &&
                                    planner->caps->type == CLS_DEVICE_GPU &&
                                    spec->mask_width * spec->mask_height <= CLS_BODY_MIN_GROUP_WINDOW
                                ? CLS_BODY_MIN_GROUP_ITEMS
@@ -189,10 +182,10 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
      * (232 against 145 us), the warp refinement took 168 registers in constant mode (174 us);
      * 9x9 with 8 x 2 blocks: Algorithm 2's 32x1 (25 warps at 80 registers, against 24) took 83.4
      * us in constant mode against 79.3 at 32x4, and eq. 10 chose naive in repeat (120 against 78). */
-    const int weighs_occupancy = cls_plan_weighs_occupancy(spec, choice->rows_per_item);
+    const int weighs_occupancy = cls_plan_weighs_occupancy(request, choice->rows_per_item);
     if (!spec->group_width && !spec->group_height && weighs_occupancy) {
         cls_config_result result;
-        if (cls_configure(&request, &result) == CLS_OK) {
+        if (cls_configure(&shape_request, &result) == CLS_OK) {
             choice->group_width = result.candidates[result.chosen].group_width;
             choice->group_height = result.candidates[result.chosen].group_height;
             cls_config_result_free(&result);
@@ -201,18 +194,33 @@ cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, uns
     if (spec->partition != CLS_PARTITION_AUTO) return CLS_OK;
     /* naive against isp-block at the chosen shape, from both builds' registers */
     unsigned registers[2];
-    status = build_pair(planner, spec, choice, registers);
-    if (status == CLS_OK) status = predict_partition(planner, spec, choice, registers, weighs_occupancy, request.usage.local_bytes);
+    status = build_pair(planner, request, choice, registers);
+    if (status == CLS_OK) status = predict_partition(planner, request, choice, registers, weighs_occupancy, shape_request.usage.local_bytes);
+    return status;
+}
+
+cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
+                           cls_tuning *choice)
+{
+    cls_request request;
+    cls_status status = cls_request_init(&request, spec);
+    if (status == CLS_OK) status = cls_plan_models_for(planner, &request, width, height, choice);
+    cls_request_free(&request);
     return status;
 }
 
 cls_status cls_plan_isp_check(const cls_planner *planner, const cls_spec *reference, const cls_tuning *measured,
                               double gain, double *check_per_load)
 {
+    cls_request request;
     unsigned registers[2];
-    cls_status status = build_pair(planner, reference, measured, registers);
-    if (status != CLS_OK) return status;
-    cls_isp_request request;
-    isp_request_for(planner, reference, measured, registers[0], registers[1], 0, 0.0, &request);
-    return cls_isp_solve_check_cost(&request, gain, check_per_load);
+    cls_status status = cls_request_init(&request, reference);
+    if (status == CLS_OK) status = build_pair(planner, &request, measured, registers);
+    if (status == CLS_OK) {
+        cls_isp_request isp_request;
+        isp_request_for(planner, &request, measured, registers[0], registers[1], 0, 0.0, &isp_request);
+        status = cls_isp_solve_check_cost(&isp_request, gain, check_per_load);
+    }
+    cls_request_free(&request);
+    return status;
 }

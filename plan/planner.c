@@ -3,6 +3,8 @@
  * lookups each of them makes (a tuned result, an ISP calibration) in the planner's table. */
 #include "planner.h"
 
+#include <string.h>
+
 const char *cls_plan_arch(const cls_planner *planner)
 {
     return planner->caps->arch[0] ? planner->caps->arch : planner->record->id;
@@ -31,28 +33,47 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     return policy;
 }
 
-cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config)
+cls_status cls_plan_configure(const cls_planner *planner, const cls_request *request, cls_kernel_config *config)
 {
     cls_kernel_policy policy = cls_plan_kernel_policy(planner);
     for (;; policy.rows /= 2) {
-        const cls_status status = cls_policy_configure(&policy, spec, config);
-        if (status != CLS_OK || spec->rows_per_item || policy.rows <= 1 ||
+        const cls_status status = cls_policy_configure(&policy, request, config);
+        if (status != CLS_OK || request->spec.rows_per_item || policy.rows <= 1 ||
             cls_kernel_local_bytes(config) <= planner->caps->local_mem_size)
             return status;
         cls_kernel_config_free(config);
     }
 }
 
-int cls_plan_tuned(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
-                   cls_tuning *tuning)
+cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config)
+{
+    cls_request request;
+    cls_status status = cls_request_init(&request, spec);
+    if (status == CLS_OK) status = cls_plan_configure(planner, &request, config);
+    else memset(config, 0, sizeof *config);
+    cls_request_free(&request);
+    return status;
+}
+
+int cls_plan_tuned_for(const cls_planner *planner, const cls_request *request, unsigned width, unsigned height,
+                       cls_tuning *tuning)
 {
     char hash[17];
-    if (cls_operator_hash(spec, hash) != CLS_OK) return 0;
+    if (cls_operator_hash_of(&request->spec, request->masks, request->values, hash) != CLS_OK) return 0;
     const cls_tuning_entry *entry =
         cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash, cls_size_class(width, height), NULL);
     if (!entry || entry->calibrated) return 0;
     *tuning = entry->tuning;
     return 1;
+}
+
+int cls_plan_tuned(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
+                   cls_tuning *tuning)
+{
+    cls_request request;
+    const int found = cls_request_init(&request, spec) == CLS_OK && cls_plan_tuned_for(planner, &request, width, height, tuning);
+    cls_request_free(&request);
+    return found;
 }
 
 int cls_plan_calibration(const cls_planner *planner, cls_border border, double *check_per_load)
@@ -65,15 +86,16 @@ int cls_plan_calibration(const cls_planner *planner, cls_border border, double *
     return 1;
 }
 
-int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice)
+int cls_plan_choice(const cls_planner *planner, const cls_request *request, cls_tuning *choice)
 {
-    if (cls_spec_is_volume(spec)) return 0; /* volumes: the policy's (no tuning or models yet) */
+    const cls_spec *spec = &request->spec;
+    if (request->volume) return 0; /* volumes: the policy's (no tuning or models yet) */
     if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
         spec->group_height && spec->rows_per_item && spec->cols_per_item)
         return 0;
-    if (cls_plan_tuned(planner, spec, spec->expected_width, spec->expected_height, choice)) return 1;
+    if (cls_plan_tuned_for(planner, request, spec->expected_width, spec->expected_height, choice)) return 1;
     return planner->record->use_models && spec->expected_width && spec->expected_height &&
-           cls_plan_models(planner, spec, spec->expected_width, spec->expected_height, choice) == CLS_OK;
+           cls_plan_models_for(planner, request, spec->expected_width, spec->expected_height, choice) == CLS_OK;
 }
 
 cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *t)
@@ -91,11 +113,16 @@ cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *t)
     return chosen;
 }
 
-unsigned cls_plan_candidates(const cls_planner *planner, const cls_spec *spec, cls_spec candidates[2])
+cls_status cls_plan_candidates(const cls_planner *planner, const cls_spec *spec, cls_spec candidates[2], unsigned *count)
 {
-    cls_tuning choice = {CLS_TUNING_INIT};
-    unsigned count = 0;
-    if (cls_plan_choice(planner, spec, &choice)) candidates[count++] = cls_plan_apply(spec, &choice);
-    candidates[count++] = *spec;
-    return count;
+    *count = 0;
+    cls_request request;
+    const cls_status status = cls_request_init(&request, spec);
+    if (status == CLS_OK) {
+        cls_tuning choice = {CLS_TUNING_INIT};
+        if (cls_plan_choice(planner, &request, &choice)) candidates[(*count)++] = cls_plan_apply(&request.spec, &choice);
+        candidates[(*count)++] = request.spec;
+    }
+    cls_request_free(&request);
+    return status;
 }

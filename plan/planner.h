@@ -3,7 +3,9 @@
  * work-group shape, rows and columns per work-item) it takes the tuning results, else the
  * analytic models (occupancy, Hipacc's Algorithm 2, the ISP paper's gain), else the device
  * record's policy. What only a build can tell (a kernel's registers and local memory) it asks of
- * the runtime through a callback, so it never creates a filter and tests can give it any facts. */
+ * the runtime through a callback, so it never creates a filter and tests can give it any facts.
+ * Each function that takes a spec is an entrance: it reads the spec once into a request
+ * (request.h), and the steps past it (those that take the request) never see the caller's spec. */
 #ifndef CLS_PLANNER_H
 #define CLS_PLANNER_H
 
@@ -37,17 +39,24 @@ typedef struct cls_planner {
 const char *cls_plan_arch(const cls_planner *planner);
 /* The device's policy for a kernel: its record's keys over the defaults (policy.h). */
 cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner);
-/* spec with `auto` resolved by the record's policy (work-group shape, rows, and the generated
- * code's limits): rows per work-item halved while a local tile would not fit the device (the
- * configuration is freed by the caller). */
+/* The request with `auto` resolved by the record's policy (work-group shape, rows, and the
+ * generated code's limits): rows per work-item halved while a local tile would not fit the device
+ * (the configuration is freed by the caller). cls_plan_policy: the same for a spec. */
+cls_status cls_plan_configure(const cls_planner *planner, const cls_request *request, cls_kernel_config *config);
 cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config);
-/* The tuned result for spec at width x height (0 x 0: the largest class tuned; else the exact
- * class, else the nearest); 0 when the operator was never tuned on this architecture. */
+/* The tuned result for the request at width x height (0 x 0: the largest class tuned; else the
+ * exact class, else the nearest); 0 when the operator was never tuned on this architecture.
+ * cls_plan_tuned: the same for a spec. */
+int cls_plan_tuned_for(const cls_planner *planner, const cls_request *request, unsigned width, unsigned height,
+                       cls_tuning *tuning);
 int cls_plan_tuned(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
                    cls_tuning *tuning);
 /* The check cost per loaded pixel calibrated for border on this architecture; 0 when none. */
 int cls_plan_calibration(const cls_planner *planner, cls_border border, double *check_per_load);
-/* What the analytic models choose for spec at width x height (cls_model_choose's contract). */
+/* What the analytic models choose for the request at width x height (cls_model_choose's
+ * contract). cls_plan_models: the same for a spec. */
+cls_status cls_plan_models_for(const cls_planner *planner, const cls_request *request, unsigned width,
+                               unsigned height, cls_tuning *choice);
 cls_status cls_plan_models(const cls_planner *planner, const cls_spec *spec, unsigned width, unsigned height,
                            cls_tuning *choice);
 /* The check cost with which the ISP model gives a measured naive-over-isp-block GAIN for the
@@ -59,17 +68,18 @@ cls_status cls_plan_isp_check(const cls_planner *planner, const cls_spec *refere
  * CLS_STREAM_MIN_ROWS or more) nor for a weighted sum of CLS_COMPUTE_BOUND_TAPS or more
  * multiply-adds per output; those keep the policy's shape and count both builds at the ISP
  * build's occupancy. */
-int cls_plan_weighs_occupancy(const cls_spec *spec, unsigned rows_per_item);
-/* `auto`'s choice for the knobs spec leaves to it: the tuning results' for its expected size,
- * else, where the record uses the models and the spec gives its expected size, the models'. 0:
- * no choice applies (the policy decides). */
-int cls_plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice);
+int cls_plan_weighs_occupancy(const cls_request *request, unsigned rows_per_item);
+/* `auto`'s choice for the knobs the request leaves to it: the tuning results' for its expected
+ * size, else, where the record uses the models and the spec gives its expected size, the models'.
+ * 0: no choice applies (the policy decides). */
+int cls_plan_choice(const cls_planner *planner, const cls_request *request, cls_tuning *choice);
 /* spec with the knobs it leaves to `auto` taken from a choice. */
 cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *choice);
 /* The specs to create in order, the first that the device and the build take serving: the
- * choice applied (where cls_plan_choice has one), then spec itself for the policy. Returns how
- * many (1 or 2). */
-unsigned cls_plan_candidates(const cls_planner *planner, const cls_spec *spec, cls_spec candidates[2]);
+ * choice applied (where cls_plan_choice has one), then spec itself (as read) for the policy;
+ * *count of them (1 or 2). A spec that the request refuses: its status, no candidate. */
+cls_status cls_plan_candidates(const cls_planner *planner, const cls_spec *spec, cls_spec candidates[2],
+                               unsigned *count);
 /* CLS_BUILD_AUTO's decision for spec at its expected size (build_goal.c): 1 to build the
  * specialized kernel now, 0 for the quick kernel with the specialized one built in the
  * background; REASON says why, with the expected times. */

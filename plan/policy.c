@@ -3,9 +3,6 @@
  * measurements behind it. */
 #include "policy.h"
 
-#include "body_check.h"
-#include "error.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,25 +13,13 @@ cls_kernel_policy cls_kernel_policy_default(void)
                                .limits = cls_generation_limits_default()};
 }
 
-/* What the rules read of the spec as they decide it: its mask's values and what is decided so far. */
+/* What the rules read as they decide: the request and what is decided so far. */
 typedef struct kernel {
-    const cls_spec *spec;
-    const float *values; /* every mask, -0 as +0 */
-    unsigned masks;
+    const cls_request *request;
+    const cls_spec *spec; /* the request's */
     cls_separable separable;
     cls_input_path input_path;
 } kernel;
-
-/* The multiply-adds of every mask for one output: literals skip the zero taps, the other storages
- * compute every tap. */
-static size_t computed_taps(const kernel *k)
-{
-    const size_t all = (size_t)k->masks * k->spec->mask_width * k->spec->mask_height;
-    if (k->spec->bake_coefficients != CLS_COEFFICIENTS_LITERALS) return all;
-    size_t taps = 0;
-    for (size_t t = 0; t < all; ++t) taps += k->values[t] != 0.0f;
-    return taps;
-}
 
 /* How the policy separates the mask, left to auto: as two passes, one rank-1 weighted sum of at
  * least separate_min_taps taps, in a border mode the passes take, reading global memory (on PoCL,
@@ -49,18 +34,18 @@ static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
 {
     const cls_spec *s = k->spec;
     const unsigned w = s->mask_width, h = s->mask_height, taps = w * h;
-    if (!p->separate_min_taps || taps < p->separate_min_taps || s->body || k->masks > 1 || s->epilogue ||
+    if (!p->separate_min_taps || taps < p->separate_min_taps || s->body || k->request->masks > 1 || s->epilogue ||
         s->border == CLS_BORDER_UNDEFINED || s->fold_equal_taps || s->rows_per_item > 1 || s->cols_per_item > 1 ||
         (s->input_path != CLS_INPUT_AUTO && s->input_path != CLS_INPUT_GLOBAL))
         return CLS_SEPARABLE_NONE;
     float *row = malloc(sizeof(float) * w * CLS_LOW_RANK_MAX), *column = malloc(sizeof(float) * h * CLS_LOW_RANK_MAX);
     cls_separable separable = CLS_SEPARABLE_NONE;
     /* a mask that does not separate is no error here (the message it leaves is never read) */
-    if (row && column && cls_mask_separate(k->values, w, h, row, column) == CLS_OK) {
+    if (row && column && cls_mask_separate(k->request->values, w, h, row, column) == CLS_OK) {
         separable = CLS_SEPARABLE_TWO_PASS;
     } else if (row && column && p->low_rank_min_taps && taps >= p->low_rank_min_taps) {
         double residual;
-        const unsigned rank = cls_mask_low_rank(k->values, w, h, row, column, &residual);
+        const unsigned rank = cls_mask_low_rank(k->request->values, w, h, row, column, &residual);
         if (rank >= 2 && rank * (w + h) < taps) separable = CLS_SEPARABLE_LOW_RANK;
     }
     free(row);
@@ -80,7 +65,7 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
     const int direct_asked = s->partition != CLS_PARTITION_AUTO || s->group_width || s->group_height ||
                              s->rows_per_item || s->cols_per_item || s->input_path != CLS_INPUT_AUTO ||
                              s->fold_equal_taps;
-    return p->fft_min_taps && taps >= p->fft_min_taps && !s->body && k->masks == 1 && !s->epilogue &&
+    return p->fft_min_taps && taps >= p->fft_min_taps && !s->body && k->request->masks == 1 && !s->epilogue &&
            k->separable == CLS_SEPARABLE_NONE && !direct_asked;
 }
 
@@ -88,7 +73,7 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
 static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows, unsigned *cols)
 {
     const cls_spec *s = k->spec;
-    const size_t taps = computed_taps(k);
+    const size_t taps = k->request->computed_taps;
     /* A streaming policy leaves small masks at one output per work-item: on PoCL (2 cores, f32
      * 2048x2048, 128x1 groups) a Gaussian 3x3 took 1.5-1.8 ms against 4.9 streaming 64 rows x 4
      * columns, 5x5 3.2 against 6.9; a random 7x7 9.9 against 8.9, 9x9 19-21 against 11.7. */
@@ -109,7 +94,7 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * gains nothing and stays at one row (its body is too long), as PoCL does (no rows there). */
     if (!s->rows_per_item && s->body && s->border != CLS_BORDER_UNDEFINED && p->rows > 1 &&
         p->rows < CLS_STREAM_MIN_ROWS && s->mask_width * s->mask_height <= 25 &&
-        (cls_body_writes_rows(s->body) ? 1 : p->rows) * strlen(s->body) <= CLS_BODY_BLOCK_BYTES)
+        (k->request->body_writes_rows ? 1 : p->rows) * strlen(s->body) <= CLS_BODY_BLOCK_BYTES)
         *rows = p->rows;
     /* A streaming policy streams where streaming applies, else keeps one row. */
     const int can_stream = k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE && !s->fold_equal_taps;
@@ -134,17 +119,14 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
 /* Whether a volume's mask, its separation left to auto, runs as a pass an axis: a rank-1 mask of
  * CLS_VOLUME_PASSES_MIN_TAPS taps or more in a border mode the passes take (constant included:
  * its value is carried through the sums). */
-static int volume_separates(const cls_spec *spec)
+static int volume_separates(const cls_request *r)
 {
-    const unsigned w = spec->mask_width, h = spec->mask_height, d = cls_mask_depth(spec);
-    if (spec->separable != CLS_SEPARABLE_AUTO || (size_t)w * h * d < CLS_VOLUME_PASSES_MIN_TAPS ||
-        spec->border == CLS_BORDER_UNDEFINED || spec->rows_per_item > 1)
-        return 0;
-    float *values = cls_spec_mask_values(spec, 1);
+    const cls_spec *spec = &r->spec;
+    const unsigned w = spec->mask_width, h = spec->mask_height;
     /* a mask that does not separate is no error here (the message it leaves is never read) */
-    const int separates = values && cls_mask_is_separable3d(values, w, h, d) == CLS_OK;
-    free(values);
-    return separates;
+    return spec->separable == CLS_SEPARABLE_AUTO && (size_t)w * h * r->depth >= CLS_VOLUME_PASSES_MIN_TAPS &&
+           spec->border != CLS_BORDER_UNDEFINED && spec->rows_per_item <= 1 &&
+           cls_mask_is_separable3d(r->values, w, h, r->depth) == CLS_OK;
 }
 
 /* A volume's mask: a pass an axis where it separates (volume_separates), else one weighted sum
@@ -152,11 +134,12 @@ static int volume_separates(const cls_spec *spec)
  * record's group (one row of it where the record streams: PoCL vectorizes along x); coefficients
  * asked for as a kernel argument come from the buffer (a volume's mask outgrows the argument
  * space). */
-static void resolve_volume(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
+static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls_spec *resolved)
 {
+    const cls_spec *spec = &r->spec;
     *resolved = *spec;
     const int passes = spec->separable == CLS_SEPARABLE_TWO_PASS ||
-                       (spec->reduction != CLS_REDUCTION_RANK && volume_separates(spec));
+                       (spec->reduction != CLS_REDUCTION_RANK && volume_separates(r));
     resolved->separable = passes ? CLS_SEPARABLE_TWO_PASS : CLS_SEPARABLE_NONE;
     resolved->method = CLS_METHOD_DIRECT;
     resolved->input_path = CLS_INPUT_GLOBAL;
@@ -171,19 +154,15 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_spec *spec, cls
     }
 }
 
-cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, cls_spec *resolved)
+void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, cls_spec *resolved)
 {
-    cls_status status = cls_spec_validate(spec);
-    if (status != CLS_OK) return status;
-    if (cls_spec_is_volume(spec)) {
-        resolve_volume(p, spec, resolved);
-        return CLS_OK;
+    if (request->volume) {
+        resolve_volume(p, request, resolved);
+        return;
     }
-    kernel k = {.spec = spec, .masks = spec->mask_count ? spec->mask_count : 1};
-    float *values = cls_spec_mask_values(spec, k.masks);
-    if (!values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
-    k.values = values;
-    const int in_double = cls_spec_in_double(spec); /* the plain form only (spec_validate.c) */
+    const cls_spec *spec = &request->spec;
+    kernel k = {.request = request, .spec = spec};
+    const int in_double = request->in_double; /* the plain form only (spec_validate.c) */
     k.separable = spec->separable != CLS_SEPARABLE_AUTO                  ? spec->separable
                   : spec->method == CLS_METHOD_FFT || in_double ? CLS_SEPARABLE_NONE
                                                                  : separates(p, &k);
@@ -197,7 +176,6 @@ cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, 
     if (spec->partition == CLS_PARTITION_AUTO) resolved->partition = CLS_PARTITION_ISP_BLOCK;
     unsigned rows = 1, cols = 1;
     if (!in_double) block_of(p, &k, &rows, &cols);
-    free(values);
     resolved->rows_per_item = rows;
     resolved->cols_per_item = cols;
     unsigned width = spec->group_width ? spec->group_width : p->group_width ? p->group_width : CLS_FALLBACK_GROUP_WIDTH;
@@ -213,16 +191,11 @@ cls_status cls_policy_resolve(const cls_kernel_policy *p, const cls_spec *spec, 
     }
     resolved->group_width = width;
     resolved->group_height = height;
-    return CLS_OK;
 }
 
-cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_spec *spec, cls_kernel_config *config)
+cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_request *request, cls_kernel_config *config)
 {
     cls_spec resolved;
-    const cls_status status = cls_policy_resolve(policy, spec, &resolved);
-    if (status != CLS_OK) {
-        memset(config, 0, sizeof *config);
-        return status;
-    }
+    cls_policy_resolve(policy, request, &resolved);
     return cls_kernel_config_init(config, &resolved, policy->simd_width, &policy->limits);
 }

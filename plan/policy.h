@@ -6,7 +6,7 @@
 #ifndef CLS_POLICY_H
 #define CLS_POLICY_H
 
-#include "generator.h"
+#include "request.h"
 
 /* The columns per work-item of a baked sum read from global memory where the policy streams. */
 #define CLS_STREAM_POLICY_COLS 4u
@@ -66,11 +66,11 @@ typedef struct cls_kernel_policy {
 /* The policy of a device without a record: one row, the generator's fallback group, never
  * separating, streaming or going by FFT. */
 cls_kernel_policy cls_kernel_policy_default(void);
-/* *resolved = spec with every knob it leaves to auto decided by the policy (separable, method,
- * input path, partition, group shape, rows and columns per work-item); what the spec sets stays.
- * Validates the spec first. Pointers in *resolved are spec's. */
-cls_status cls_policy_resolve(const cls_kernel_policy *policy, const cls_spec *spec, cls_spec *resolved);
-/* The generator's configuration of the spec resolved by the policy (freed by the caller). */
-cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_spec *spec, cls_kernel_config *config);
+/* *resolved = the request's spec with every knob it leaves to auto decided by the policy
+ * (separable, method, input path, partition, group shape, rows and columns per work-item); what
+ * the spec sets stays. Pointers in *resolved are the caller's. */
+void cls_policy_resolve(const cls_kernel_policy *policy, const cls_request *request, cls_spec *resolved);
+/* The generator's configuration of the request resolved by the policy (freed by the caller). */
+cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_request *request, cls_kernel_config *config);
 
 #endif

@@ -466,6 +466,16 @@ static void calibration_applies_to_weighted_sums_only(void **state)
 /* Eq. 10 weighs the naive build's occupancy where occupancy limits the kernel: small weighted
  * sums and operator bodies, not weighted sums of 81 or more multiply-adds per output (a baked
  * mask's zeros do not count) nor streaming kernels. */
+
+/* cls_plan_weighs_occupancy for spec, read as the planner's entrance reads it. */
+static int weighs_occupancy(const cls_spec *spec, unsigned rows_per_item)
+{
+    cls_request request;
+    assert_int_equal(cls_request_init(&request, spec), CLS_OK);
+    const int weighs = cls_plan_weighs_occupancy(&request, rows_per_item);
+    cls_request_free(&request);
+    return weighs;
+}
 static void occupancy_weighs_where_it_limits(void **state)
 {
     (void)state;
@@ -475,18 +485,18 @@ static void occupancy_weighs_where_it_limits(void **state)
     cls_spec_init(&spec);
     spec.mask_width = spec.mask_height = 9;
     spec.coefficients = mask;
-    assert_false(cls_plan_weighs_occupancy(&spec, 8));
+    assert_false(weighs_occupancy(&spec, 8));
     spec.bake_coefficients = 1;
-    assert_false(cls_plan_weighs_occupancy(&spec, 1));
+    assert_false(weighs_occupancy(&spec, 1));
     mask[40] = 0.0f; /* 80 multiply-adds baked */
-    assert_true(cls_plan_weighs_occupancy(&spec, 8));
+    assert_true(weighs_occupancy(&spec, 8));
     spec.bake_coefficients = 0; /* a runtime mask multiplies its zeros too */
-    assert_false(cls_plan_weighs_occupancy(&spec, 8));
+    assert_false(weighs_occupancy(&spec, 8));
     spec.body = "OUT = IN(0, 0);";
-    assert_true(cls_plan_weighs_occupancy(&spec, 8));
+    assert_true(weighs_occupancy(&spec, 8));
     cls_spec small = gauss_spec(CLS_BORDER_CLAMP);
-    assert_true(cls_plan_weighs_occupancy(&small, 8));
-    assert_false(cls_plan_weighs_occupancy(&small, CLS_STREAM_MIN_ROWS));
+    assert_true(weighs_occupancy(&small, 8));
+    assert_false(weighs_occupancy(&small, CLS_STREAM_MIN_ROWS));
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,13 +109,23 @@ static cls_spec operator_spec(const char *text, cls_border border, unsigned size
     return spec;
 }
 
+/* cls_plan_choice for spec, read as the planner's entrance reads it. */
+static int plan_choice(const cls_planner *planner, const cls_spec *spec, cls_tuning *choice)
+{
+    cls_request request;
+    assert_int_equal(cls_request_init(&request, spec), CLS_OK);
+    const int chosen = cls_plan_choice(planner, &request, choice);
+    cls_request_free(&request);
+    return chosen;
+}
+
 static void tuned_operator_needs_no_build(void **state)
 {
     fixture *f = *state;
     cls_operator *op = NULL;
     const cls_spec spec = operator_spec("gaussian:3,0.8", CLS_BORDER_CLAMP, 4096, &op);
     cls_tuning choice = {CLS_TUNING_INIT};
-    assert_true(cls_plan_choice(&f->planner, &spec, &choice));
+    assert_true(plan_choice(&f->planner, &spec, &choice));
     assert_int_equal(f->runtime.builds, 0);
     /* device-db/tuning/nvidia-sm90.ini: isp-block, global, 64x4, 8 rows, 2 columns */
     assert_int_equal(choice.partition, CLS_PARTITION_ISP_BLOCK);
@@ -225,7 +236,7 @@ static void failing_build_fails_the_plan(void **state)
     f->runtime.fail_with = CLS_ERR_BUILD;
     cls_tuning choice = {CLS_TUNING_INIT};
     assert_int_equal(cls_plan_models(&f->planner, &spec, 1024, 1024, &choice), CLS_ERR_BUILD);
-    assert_false(cls_plan_choice(&f->planner, &spec, &choice)); /* then the policy decides */
+    assert_false(plan_choice(&f->planner, &spec, &choice)); /* then the policy decides */
     cls_operator_release(op);
 }
 
@@ -277,6 +288,41 @@ static void build_goal_weighs_expected_time(void **state)
     cls_operator_release(op);
 }
 
+/* The entrance reads the caller's spec once: an older, smaller spec at this library's size with
+ * the rest defaulted; the facts the rules read; the operator's key as cls_operator_hash gives it;
+ * an invalid spec refused there with its message. */
+static void request_reads_the_spec_once(void **state)
+{
+    (void)state;
+    static const float mask[9] = {0.0f, 1.0f, -0.0f, 1.0f, 4.0f, 1.0f, -0.0f, 1.0f, 0.0f};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.coefficients = mask;
+    spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+    spec.border_y = CLS_BORDER_MIRROR; /* past the older size: not read */
+    spec.struct_size = offsetof(cls_spec, border_y); /* a program built before borders per axis */
+    cls_request request;
+    assert_int_equal(cls_request_init(&request, &spec), CLS_OK);
+    assert_int_equal(request.spec.struct_size, sizeof(cls_spec));
+    assert_int_equal(request.spec.border_y, CLS_BORDER_SAME);
+    assert_int_equal(request.masks, 1);
+    assert_int_equal(request.depth, 1);
+    assert_false(request.volume);
+    assert_false(request.in_double);
+    assert_int_equal(request.computed_taps, 5); /* literals skip the zeros */
+    assert_false(signbit(request.values[2]));   /* -0 as +0 */
+    char by_spec[17], by_request[17];
+    assert_int_equal(cls_operator_hash(&spec, by_spec), CLS_OK);
+    assert_int_equal(cls_operator_hash_of(&request.spec, request.masks, request.values, by_request), CLS_OK);
+    assert_string_equal(by_spec, by_request);
+    cls_request_free(&request);
+    spec.struct_size = sizeof spec;
+    spec.mask_width = 4;
+    assert_int_equal(cls_request_init(&request, &spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "odd"));
+    cls_request_free(&request);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +333,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),
+        cmocka_unit_test(request_reads_the_spec_once),
         cmocka_unit_test_setup_teardown(build_goal_weighs_expected_time, set_up, tear_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,13 +23,33 @@ static cls_spec valid_spec(void)
     return spec;
 }
 
+/* The configuration of spec under policy, read as the planner's entrance reads it. */
+static cls_status configure(const cls_kernel_policy *policy, const cls_spec *spec, cls_kernel_config *config)
+{
+    cls_request request;
+    cls_status status = cls_request_init(&request, spec);
+    if (status == CLS_OK) status = cls_policy_configure(policy, &request, config);
+    cls_request_free(&request);
+    return status;
+}
+
+/* spec resolved by policy; a spec the request refuses: its status. */
+static cls_status resolve(const cls_kernel_policy *policy, const cls_spec *spec, cls_spec *resolved)
+{
+    cls_request request;
+    const cls_status status = cls_request_init(&request, spec);
+    if (status == CLS_OK) cls_policy_resolve(policy, &request, resolved);
+    cls_request_free(&request);
+    return status;
+}
+
 /* The configuration under the default policy with default_rows ROWS and a SIMD width of 32. */
 static cls_status configure_with_rows(cls_kernel_config *config, const cls_spec *spec, unsigned rows)
 {
     cls_kernel_policy policy = cls_kernel_policy_default();
     policy.simd_width = 32;
     policy.rows = rows;
-    return cls_policy_configure(&policy, spec, config);
+    return configure(&policy, spec, config);
 }
 
 /* A streaming record's policy (PoCL's shape): 64 rows, 64x2 groups. */
@@ -178,7 +198,7 @@ static void a_streaming_policy_streams_where_it_applies(void **state)
         spec.coefficients = ones;
         spec.mask_width = spec.mask_height = sides[k];
         spec.bake_coefficients = 1;
-        assert_int_equal(cls_policy_configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
         assert_int_equal(config.rows, expected_rows[k]);
         assert_int_equal(config.cols, expected_cols[k]);
         /* one output per work-item: a one-row group of the default's size; streaming: the default */
@@ -213,7 +233,7 @@ static void a_policy_separates_large_rank1_masks(void **state)
         spec.mask_width = spec.mask_height = cases[c].side;
         spec.separable = cases[c].asked;
         cls_kernel_config config;
-        assert_int_equal(cls_policy_configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
         assert_int_equal(config.separable, cases[c].expected);
         cls_kernel_config_free(&config);
     }
@@ -253,7 +273,7 @@ static void a_policy_runs_large_masks_by_fft(void **state)
         spec.mask_width = spec.mask_height = cases[c].side;
         spec.method = cases[c].asked;
         cls_kernel_config config;
-        assert_int_equal(cls_policy_configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
         assert_int_equal(config.method, cases[c].expected);
         assert_int_equal(config.spec.method, cases[c].expected);
         cls_kernel_config_free(&config);
@@ -263,7 +283,7 @@ static void a_policy_runs_large_masks_by_fft(void **state)
     asked.mask_width = asked.mask_height = 21;
     asked.rows_per_item = 16;
     cls_kernel_config direct;
-    assert_int_equal(cls_policy_configure(&policy, &asked, &direct), CLS_OK);
+    assert_int_equal(configure(&policy, &asked, &direct), CLS_OK);
     assert_int_equal(direct.method, CLS_METHOD_DIRECT);
     cls_kernel_config_free(&direct);
     cls_spec spec = valid_spec(); /* the default policy never runs by FFT */
@@ -299,14 +319,14 @@ static void the_generator_decides_nothing(void **state)
     cls_spec resolved; /* the policy's resolution leaves nothing to auto */
     cls_kernel_policy policy = streaming_policy();
     policy.fft_min_taps = 400;
-    assert_int_equal(cls_policy_resolve(&policy, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
     assert_int_equal(resolved.method, CLS_METHOD_FFT);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
     assert_int_equal(resolved.input_path, CLS_INPUT_GLOBAL);
     assert_int_equal(resolved.partition, CLS_PARTITION_ISP_BLOCK);
     assert_true(resolved.rows_per_item && resolved.cols_per_item && resolved.group_width && resolved.group_height);
-    spec.mask_width = 0; /* an invalid spec is refused before any rule reads it */
-    assert_int_equal(cls_policy_resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
+    spec.mask_width = 0; /* an invalid spec is refused at the entrance, before any rule reads it */
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
 }
 
 int main(void)
