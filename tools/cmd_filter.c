@@ -41,6 +41,8 @@ static void filter_usage(FILE *out)
             "(binary), .pfm. OUT is replaced only when all went well.\n"
             "A multi-page TIFF is a stack: every page is filtered (2-D, page by page) and OUT, a\n"
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
+            "A volume's operator (median3d:3, ...) takes the pages as slices: one volume, or one per\n"
+            "channel and frame of an ImageJ hyperstack or OME-TIFF (axes their descriptions give).\n"
             "A TIFF's ImageDescription (ImageJ, OME), resolution, ICC profile, Software and DateTime\n"
             "are carried to a TIFF OUT, page by page.\n"
             "IN - reads the image from standard input (its format from its first bytes); OUT -\n"

@@ -74,9 +74,10 @@ static uint16_t pixel(int page, int x, int y)
 }
 
 /* Writes pages FIRST..LAST-1 of the test stack (u16, gray) as one file, with per-page tags, in
- * libtiff's open MODE ("w" classic TIFF, "w8" BigTIFF). */
-static void write_stack_as(const char *name, const char *mode, int first, int last, uint16_t compression,
-                           int width_of_last)
+ * libtiff's open MODE ("w" classic TIFF, "w8" BigTIFF); every page described by DESCRIPTION, or
+ * (NULL) by an ImageJ stack's text. */
+static void write_described(const char *name, const char *mode, int first, int last, uint16_t compression,
+                            int width_of_last, const char *stack_description)
 {
     TIFF *tif = TIFFOpen(path_of(name), mode);
     assert_non_null(tif);
@@ -84,8 +85,10 @@ static void write_stack_as(const char *name, const char *mode, int first, int la
     for (int i = 0; i < ICC_SIZE; ++i) icc[i] = (unsigned char)(i * 13 + 5);
     for (int p = first; p < last; ++p) {
         const int w = p == last - 1 && width_of_last ? width_of_last : W;
-        char description[64];
-        snprintf(description, sizeof description, "ImageJ=1.54f\nimages=%d\npage=%d\n", last - first, p);
+        char description[1024];
+        snprintf(description, sizeof description, "%s", stack_description ? stack_description : "");
+        if (!stack_description)
+            snprintf(description, sizeof description, "ImageJ=1.54f\nimages=%d\npage=%d\n", last - first, p);
         assert_true(TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)w));
         TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)H);
         TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 16);
@@ -109,6 +112,12 @@ static void write_stack_as(const char *name, const char *mode, int first, int la
         assert_true(TIFFWriteDirectory(tif));
     }
     TIFFClose(tif);
+}
+
+static void write_stack_as(const char *name, const char *mode, int first, int last, uint16_t compression,
+                           int width_of_last)
+{
+    write_described(name, mode, first, last, compression, width_of_last, NULL);
 }
 
 static void write_stack(const char *name, int first, int last, uint16_t compression, int width_of_last)
@@ -602,6 +611,27 @@ static int folded(int i, int n, int repeat)
     return j < n ? j : period - 1 - j;
 }
 
+/* Checks OUT's volume of DEPTH pages from FIRST, STEP pages apart: the extreme (MAXIMUM, else the
+ * minimum) over a cube of REACH around each voxel of IN's same pages, mirrored or repeated. */
+static void expect_extremes(uint16_t (*in)[H][W], uint16_t (*out)[H][W], int first, int step, int depth, int reach,
+                            int maximum, int repeat, const char *what)
+{
+    for (int z = 0; z < depth; ++z)
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                int best = maximum ? 0 : 65535;
+                for (int k = -reach; k <= reach; ++k)
+                    for (int j = -reach; j <= reach; ++j)
+                        for (int i = -reach; i <= reach; ++i) {
+                            const int v = in[first + step * folded(z + k, depth, repeat)][folded(y + j, H, repeat)]
+                                            [folded(x + i, W, repeat)];
+                            best = maximum ? (v > best ? v : best) : (v < best ? v : best);
+                        }
+                const int got = out[first + step * z][y][x];
+                if (got != best) fail_msg("%s: voxel (%d, %d, %d) is %d, expected %d", what, x, y, z, got, best);
+            }
+}
+
 /* A volume's operator takes the stack's pages as its slices: the minimum over 3x3x3 (mirror) and
  * the maximum over 5x5x5 (repeat, deeper than the three pages) equal the pages' own, exactly. */
 static void test_volume(void **state)
@@ -615,22 +645,59 @@ static void test_volume(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         assert_int_equal(filter("vol.tif vol-out.tif --op %s --border %s", cases[c].op, cases[c].border), 0);
         assert_int_equal(read_stack("vol-out.tif", out, PAGES + 1), PAGES);
-        const int r = cases[c].reach;
-        for (int p = 0; p < PAGES; ++p)
-            for (int y = 0; y < H; ++y)
-                for (int x = 0; x < W; ++x) {
-                    int best = cases[c].maximum ? 0 : 65535;
-                    for (int k = -r; k <= r; ++k)
-                        for (int j = -r; j <= r; ++j)
-                            for (int i = -r; i <= r; ++i) {
-                                const int v = in[folded(p + k, PAGES, cases[c].repeat)][folded(y + j, H, cases[c].repeat)]
-                                                [folded(x + i, W, cases[c].repeat)];
-                                best = cases[c].maximum ? (v > best ? v : best) : (v < best ? v : best);
-                            }
-                    if (out[p][y][x] != best)
-                        fail_msg("%s %s: voxel (%d, %d, %d) is %d, expected %d", cases[c].op, cases[c].border, x, y, p,
-                                 out[p][y][x], best);
-                }
+        expect_extremes(in, out, 0, 1, PAGES, cases[c].reach, cases[c].maximum, cases[c].repeat, cases[c].op);
+    }
+    free(in);
+    free(out);
+}
+
+enum { HYPER_PAGES = 6 };
+
+/* A hyperstack's volumes: an ImageJ hyperstack of 2 channels x 3 slices (channel fastest), OME-TIFFs
+ * of 3 slices x 2 channels (XYZCT) and of 2 frames x 3 slices (XYTZC, prefixed elements), each
+ * volume filtered alone; descriptions whose axes do not account for the pages refused (exit 6)
+ * with no output. */
+static void test_hyperstack(void **state)
+{
+    (void)state;
+    static const struct { const char *description, *kind; int volumes[2][2]; } cases[] = {
+        {"ImageJ=1.54f\nimages=6\nchannels=2\nslices=3\nhyperstack=true\nmode=composite\nspacing=0.5\n",
+         "ImageJ hyperstack", {{0, 2}, {1, 2}}},
+        {"<?xml version=\"1.0\"?><OME xmlns=\"http://www.openmicroscopy.org/Schemas/OME/2016-06\"><Image ID=\"Image:0\">"
+         "<Pixels ID=\"Pixels:0\" DimensionOrder=\"XYZCT\" Type=\"uint16\" SizeX=\"37\" SizeY=\"23\" SizeZ=\"3\" "
+         "SizeC=\"2\" SizeT=\"1\" PhysicalSizeZ=\"2.0\"></Pixels></Image></OME>",
+         "OME-TIFF", {{0, 1}, {3, 1}}},
+        {"<ome:OME xmlns:ome=\"http://www.openmicroscopy.org/Schemas/OME/2016-06\"><ome:Image ID=\"Image:0\">"
+         "<ome:Pixels DimensionOrder=\"XYTZC\" SizeZ=\"3\" SizeC=\"1\" SizeT=\"2\"></ome:Pixels></ome:Image></ome:OME>",
+         "OME-TIFF", {{0, 2}, {1, 2}}},
+    };
+    uint16_t (*in)[H][W] = calloc(HYPER_PAGES, sizeof *in), (*out)[H][W] = calloc(HYPER_PAGES + 1, sizeof *out);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        write_described("hyper.tif", "w", 0, HYPER_PAGES, COMPRESSION_NONE, 0, cases[c].description);
+        assert_int_equal(read_stack("hyper.tif", in, HYPER_PAGES), HYPER_PAGES);
+        assert_int_equal(filter("hyper.tif hyper-out.tif --op max3d:3 --border mirror -v"), 0);
+        assert_true(logged(cases[c].kind));
+        assert_int_equal(read_stack("hyper-out.tif", out, HYPER_PAGES + 1), HYPER_PAGES);
+        for (int v = 0; v < 2; ++v)
+            expect_extremes(in, out, cases[c].volumes[v][0], cases[c].volumes[v][1], 3, 1, 1, 0, cases[c].kind);
+    }
+    static const struct { const char *description, *why; } refused[] = {
+        {"ImageJ=1.54f\nimages=4\nchannels=2\nslices=2\n", "2 channels x 2 slices x 1 frame, but the file has 6 pages"},
+        {"<OME><Image ID=\"Image:0\"><Pixels DimensionOrder=\"XYZCT\" SizeZ=\"4\" SizeC=\"2\" SizeT=\"1\"></Pixels>"
+         "</Image></OME>", "SizeZ 4, SizeC 2, SizeT 1"},
+        {"<OME><Image ID=\"Image:0\"><Pixels DimensionOrder=\"XYZCT\" SizeZ=\"3\" SizeC=\"1\" SizeT=\"1\"></Pixels>"
+         "</Image><Image ID=\"Image:1\"><Pixels DimensionOrder=\"XYZCT\" SizeZ=\"3\" SizeC=\"1\" SizeT=\"1\">"
+         "</Pixels></Image></OME>", "several images"},
+    };
+    for (size_t r = 0; r < sizeof refused / sizeof refused[0]; ++r) {
+        write_described("bad.tif", "w", 0, HYPER_PAGES, COMPRESSION_NONE, 0, refused[r].description);
+        assert_int_equal(filter("bad.tif bad-out.tif --op max3d:3"), 6);
+        assert_true(logged(refused[r].why));
+        assert_false(exists("bad-out.tif"));
+        assert_int_equal(filter("bad.tif bad-out.tif --op max:3"), 0); /* a 2-D operator: page by page */
+        remove(path_of("bad-out.tif"));
     }
     free(in);
     free(out);
@@ -650,8 +717,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
         cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
-        cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume)};
-    const char *names[] = {"stack", "metadata", "compression", "errors", "bands", "large", "pnm_bands", "volume"};
+        cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume), cmocka_unit_test(test_hyperstack)};
+    const char *names[] = {"stack",     "metadata", "compression", "errors",    "bands",
+                           "large",     "pnm_bands", "volume",     "hyperstack"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
