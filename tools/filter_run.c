@@ -196,9 +196,7 @@ static int shares_host_memory(cls_context *context, cl_device_id device)
     return unified || cls_context_device(context)->type == CLS_DEVICE_CPU;
 }
 
-/* What the device offers a run: its memory (or --max-device-memory), its largest buffer, and
- * whether it shares the host's memory (a CPU device); 0 when nothing is known. */
-static int device_limits(cls_context *context, const filter_plan *plan, uint64_t *global, uint64_t *max_alloc,
+int filter_device_limits(cls_context *context, const filter_plan *plan, uint64_t *global, uint64_t *max_alloc,
                          int *shares_host)
 {
     cl_device_id device = NULL;
@@ -253,7 +251,7 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     if (temporary > largest) largest = temporary;
     uint64_t global = 0, max_alloc = 0;
     int shares_host = 0;
-    if (!device_limits(context, plan, &global, &max_alloc, &shares_host))
+    if (!filter_device_limits(context, plan, &global, &max_alloc, &shares_host))
         return EXIT_OK_; /* nothing known: the allocations report their own failures */
     const uint64_t images = input + output; /* the host's copies */
     uint64_t budget = global;
@@ -602,7 +600,7 @@ static size_t band_rows(cls_context *context, const filter_plan *plan, const fil
     const uint64_t device_row = in_row + out_row + temporary_row;
     uint64_t global = UINT64_MAX, max_alloc = UINT64_MAX;
     int shares_host = 0;
-    device_limits(context, plan, &global, &max_alloc, &shares_host);
+    filter_device_limits(context, plan, &global, &max_alloc, &shares_host);
     uint64_t rows = host_budget / (2 * (in_row + out_row) + (shares_host ? device_row : 0));
     if (global / device_row < rows) rows = global / device_row;
     const uint64_t widest = in_row > out_row ? in_row : out_row;

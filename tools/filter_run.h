@@ -54,6 +54,10 @@ void filter_plan_set_borders(const filter_plan *plan, cls_spec *spec);
 /* The border mode along y, which the pieces of an image split into rows (strips, bands) meet. */
 cls_border filter_plan_rows_border(const filter_plan *plan);
 int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out);
+/* What the device offers a run: its memory (or --max-device-memory), its largest buffer, and
+ * whether it shares the host's memory (a CPU device); 0 when nothing is known. */
+int filter_device_limits(cls_context *context, const filter_plan *plan, uint64_t *global, uint64_t *max_alloc,
+                         int *shares_host);
 
 /* A batch's device side: one context for every image, and one pipeline per stage typing, built
  * for the first image that needs it (its pixel type, or the output's, differs from every earlier

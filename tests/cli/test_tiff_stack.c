@@ -703,6 +703,41 @@ static void test_hyperstack(void **state)
     free(out);
 }
 
+/* A volume that does not fit the device memory the run may use goes in slabs of slices, each with
+ * the slices the mask reaches (wrapped around the ends along a repeat z axis): the same bytes as
+ * one piece, for a walk, a rank and passes, plain stacks and a hyperstack's volumes; a budget that
+ * not even one slice with its reach fits is exit 7, no output. */
+static void test_volume_slabs(void **state)
+{
+    (void)state;
+    write_stack("plain.tif", 0, 6, COMPRESSION_NONE, 0);
+    write_described("hyper.tif", "w", 0, 10, COMPRESSION_NONE, 0,
+                    "ImageJ=1.54f\nimages=10\nchannels=2\nslices=5\nhyperstack=true\n");
+    static const char *ops[] = {"gaussian3d:3", "median3d:3", "gaussian3d:5"};
+    static const char *borders[] = {"mirror", "repeat", "clamp,clamp,repeat"};
+    /* a slice of 37x23 u16 in and out and two f32 temporaries: 10,212 bytes; a hyperstack's slice
+     * spans two pages: 13,616 bytes. 31K and 45K hold three slices: one output slice a slab. */
+    static const struct { const char *file, *budget; } stacks[] = {{"plain.tif", "31K"}, {"hyper.tif", "45K"}};
+    for (size_t f = 0; f < 2; ++f)
+        for (size_t o = 0; o < 3; ++o)
+            for (size_t b = 0; b < 3; ++b) {
+                assert_int_equal(filter("%s one.tif --op %s --border %s", stacks[f].file, ops[o], borders[b]), 0);
+                const int slabbed = o < 2; /* 5x5x5 reaches two slices: a slab of one does not fit */
+                assert_int_equal(filter("%s slabs.tif --op %s --border %s --max-device-memory %s -v", stacks[f].file,
+                                        ops[o], borders[b], stacks[f].budget),
+                                 slabbed ? 0 : 7);
+                if (!slabbed) {
+                    assert_true(logged("even a slab of one slice"));
+                    assert_false(exists("slabs.tif"));
+                    continue;
+                }
+                assert_true(logged(f == 0 ? "slabs:     6 of 1 slices" : "slabs:     5 of 1 slices"));
+                if (!same_files("one.tif", "slabs.tif"))
+                    fail_msg("%s %s %s: slabs differ from one piece", stacks[f].file, ops[o], borders[b]);
+                remove(path_of("slabs.tif"));
+            }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -717,9 +752,10 @@ int main(int argc, char **argv)
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
         cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
-        cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume), cmocka_unit_test(test_hyperstack)};
+        cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume), cmocka_unit_test(test_hyperstack),
+        cmocka_unit_test(test_volume_slabs)};
     const char *names[] = {"stack",     "metadata", "compression", "errors",    "bands",
-                           "large",     "pnm_bands", "volume",     "hyperstack"};
+                           "large",     "pnm_bands", "volume",     "hyperstack", "volume_slabs"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
