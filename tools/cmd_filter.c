@@ -10,6 +10,7 @@
 #include "filter_steps.h"
 #include "filter_run.h"
 #include "filter_stream.h"
+#include "filter_volume.h"
 #include "image_io.h"
 #include "memory_budget.h"
 #include "std_streams.h"
@@ -478,14 +479,10 @@ int cmd_filter(int argc, char **argv)
     cls_host_image result = {0};
     const int overlapped = !volume && filter_stream_pays(&args, input, output); /* a large image: bands */
     code = overlapped ? FILTER_IN_BANDS : filter_read_and_filter(&args, NULL, input, output, &result, &times);
-    if (volume && code == FILTER_IN_BANDS) {
-        fprintf(stderr, "clstencil filter: %s does not fit in the memory the run may use, and a volume is filtered "
-                        "whole\n", input);
-        code = EXIT_OUTPUT;
-        goto done;
-    }
-    const int in_bands = code == FILTER_IN_BANDS;
-    if (in_bands) code = filter_stream_run(&args, input, output, filter_budget_left());
+    const int in_bands = code == FILTER_IN_BANDS; /* larger than the memory: bands, a volume's slabs */
+    if (in_bands)
+        code = volume ? filter_volume_stream(&args, input, output, filter_budget_left())
+                      : filter_stream_run(&args, input, output, filter_budget_left());
     char error[1024];
     if (code == EXIT_OK_ && !in_bands && (code = filter_write_result(output, &result, error, sizeof error, &times)) != EXIT_OK_)
         fprintf(stderr, "clstencil filter: %s\n", error);

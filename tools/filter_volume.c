@@ -1,13 +1,12 @@
 /* filter_volume.c — `clstencil filter` with a volume's operator: the input's pages (a TIFF stack)
  * are the slices of volumes (stack_axes.h: one for a plain stack, one per channel and time point
- * of a hyperstack), each sample of a page a volume of its own, filtered into the output's pages;
- * the whole stack in memory. A volume that does not fit the device goes in slabs of slices, each
- * with the slices around it that the mask reaches along z: the kernels compute each output slice
- * from the same slices in the same order whatever the slab, so the result is the one piece's. */
-#include "filter_run.h"
+ * of a hyperstack), each sample of a page a volume of its own. A volume that does not fit the
+ * device goes in slabs of slices, each with the slices around it that the mask reaches along z:
+ * the kernels compute each output slice from the same slices in the same order whatever the
+ * slab, so the result is the one piece's. */
+#include "filter_volume.h"
 
 #include "commands.h"
-#include "stack_axes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,148 +17,167 @@ int filter_plan_is_volume(const filter_plan *plan)
     return plan->op_count == 1 && plan->ops[0].op && cls_operator_spec(plan->ops[0].op)->mask_depth > 0;
 }
 
-/* The volumes of IN's pages, from its first page's description (carried in OUT's tags); refused
- * (exit 6) where the description's axes do not account for the pages. */
-static int read_axes(const cls_host_image *in, const cls_host_image *out, stack_axes *axes)
+int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume_run *run)
 {
-    const char *description = out->meta && out->meta->page_count ? out->meta->pages[0].description : NULL;
+    *run = (volume_run){.samples = shape->channels ? shape->channels : 1};
+    const char *description = shape->meta && shape->meta->page_count ? shape->meta->pages[0].description : NULL;
     char why[512];
-    if (stack_axes_read(description, in->pages ? in->pages : 1, in->channels ? in->channels : 1, axes, why,
-                        sizeof why) == 0)
-        return EXIT_OK_;
-    fprintf(stderr, "clstencil filter: the stack's pages are not one volume's slices: %s\n", why);
-    return EXIT_INPUT_UNSUPPORTED;
+    if (stack_axes_read(description, shape->pages ? shape->pages : 1, run->samples, &run->axes, why, sizeof why)) {
+        fprintf(stderr, "clstencil filter: the stack's pages are not one volume's slices: %s\n", why);
+        return EXIT_INPUT_UNSUPPORTED;
+    }
+    cls_spec spec = *cls_operator_spec(plan->ops[0].op);
+    filter_plan_set_borders(plan, &spec);
+    spec.input_type = shape->type;
+    spec.output_type = plan->output_type;
+    spec.build_goal = plan->build_goal == CLS_BUILD_AUTO ? CLS_BUILD_FASTEST_KERNEL : plan->build_goal;
+    spec.method = plan->method;
+    spec.expected_width = (unsigned)shape->width;
+    spec.expected_height = (unsigned)shape->height;
+    run->reach = spec.mask_depth / 2;
+    run->wraps = (spec.border_z == CLS_BORDER_SAME ? spec.border : spec.border_z) == CLS_BORDER_REPEAT;
+    cls_status status = cls_context_create(plan->device, &run->context);
+    if (status == CLS_OK) status = cls_filter_create(run->context, &spec, &run->filter);
+    return status == CLS_OK ? EXIT_OK_ : report_failure("filter", status);
 }
 
-/* One volume in the host images: where its first slice starts and how far apart its slices are. */
-typedef struct volume_at {
-    const cls_host_image *in;
-    cls_host_image *out;
-    size_t in_first, out_first, in_pitch, out_pitch, depth;
-} volume_at;
+void volume_run_close(volume_run *run)
+{
+    cls_filter_release(run->filter);
+    cls_context_release(run->context);
+    run->filter = NULL;
+    run->context = NULL;
+}
 
-/* Output slices a slab may take: each slice of its sub-volume holds an input and an output slice
- * (their pitches: in a hyperstack they span the other volumes' pages) and two f32 temporaries (a
- * separable mask's passes), within the device memory the run may use and its largest buffer;
- * the whole depth when it fits, 0 when not even one slice with REACH slices on each side does. */
-static size_t slab_slices(cls_context *context, const filter_plan *plan, const volume_at *v, unsigned reach)
+size_t volume_slab_slices(const volume_run *run, const filter_plan *plan, size_t in_pitch, size_t out_pitch,
+                          size_t width, size_t height, size_t depth, uint64_t host_held)
 {
     uint64_t global = 0, max_alloc = 0;
     int shares_host = 0;
-    if (!filter_device_limits(context, plan, &global, &max_alloc, &shares_host)) return v->depth;
-    const uint64_t temporary = (uint64_t)v->in->width * v->in->height * 4;
-    const uint64_t per_slice = v->in_pitch + v->out_pitch + 2 * temporary;
-    uint64_t largest = v->in_pitch > v->out_pitch ? v->in_pitch : v->out_pitch;
+    if (!filter_device_limits(run->context, plan, &global, &max_alloc, &shares_host)) return depth;
+    const uint64_t temporary = cls_filter_separable(run->filter) == CLS_SEPARABLE_TWO_PASS ? (uint64_t)width * height * 4 : 0;
+    const uint64_t per_slice = in_pitch + out_pitch + 2 * temporary;
+    uint64_t largest = in_pitch > out_pitch ? in_pitch : out_pitch;
     if (temporary > largest) largest = temporary;
     uint64_t budget = global;
     if (shares_host && !plan->max_device_memory) {
-        const uint64_t images = (uint64_t)v->depth * (v->in_pitch + v->out_pitch); /* counted with the read */
-        budget = plan->memory_available > images ? plan->memory_available - images : 0;
+        budget = plan->memory_available > host_held ? plan->memory_available - host_held : 0;
         if (global < budget) budget = global;
     }
     uint64_t slices = budget / per_slice;
     if (max_alloc / largest < slices) slices = max_alloc / largest;
-    if (slices >= v->depth) return v->depth;
-    return slices > 2 * (uint64_t)reach ? (size_t)(slices - 2 * (uint64_t)reach) : 0;
+    if (slices >= depth) return depth;
+    return slices > 2 * (uint64_t)run->reach ? (size_t)(slices - 2 * (uint64_t)run->reach) : 0;
 }
 
-/* Output slices [z0, z1) of the volume through a sub-volume of slices [lo, hi), which holds every
- * slice they reach: straight from the images where those lie within the volume, else (repeat
- * along z, wrapping past an end) through packed copies of the slices, the output's too. */
-static cls_status run_slab(cls_filter *filter, const volume_at *v, long lo, long hi, size_t z0, size_t z1)
+int volume_slab_refused(const volume_run *run)
 {
-    const cls_host_image *in = v->in;
-    const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(v->out), depth = (size_t)(hi - lo);
-    cls_image_desc slab = {CLS_IMAGE_DESC_INIT, .width = in->width, .height = in->height, .depth = depth,
-                           .roi_z = z0 - (size_t)lo, .roi_depth = z1 - z0};
-    if (lo >= 0 && (size_t)hi <= v->depth) {
-        slab.input_offset = v->in_first + (size_t)lo * v->in_pitch;
-        slab.output_offset = v->out_first + (size_t)lo * v->out_pitch;
-        slab.input_slice_pitch = v->in_pitch;
-        slab.output_slice_pitch = v->out_pitch;
-        return cls_filter_run_host(filter, in->pixels, v->out->pixels, &slab);
-    }
-    char *input = malloc(depth * in_plane), *output = malloc(depth * out_plane);
+    fprintf(stderr, "clstencil filter: even a slab of one slice of the volume, with the %u slices on each side "
+                    "that the mask reaches, does not fit the device memory the run may use (--max-device-memory, "
+                    "else the device's memory and its largest buffer)\n", run->reach);
+    return EXIT_OUTPUT;
+}
+
+cls_status volume_run_slab(const volume_run *run, const cls_host_image *shape, const void *in, size_t in_first,
+                           size_t in_pitch, void *out, size_t out_first, size_t out_pitch, size_t slices, size_t z0,
+                           size_t z1)
+{
+    const cls_image_desc slab = {CLS_IMAGE_DESC_INIT, .width = shape->width, .height = shape->height,
+                                 .depth = slices, .input_offset = in_first, .output_offset = out_first,
+                                 .input_slice_pitch = in_pitch, .output_slice_pitch = out_pitch, .roi_z = z0,
+                                 .roi_depth = z1 - z0};
+    return cls_filter_run_host(run->filter, in, out, &slab);
+}
+
+void volume_run_report(const volume_run *run, const filter_plan *plan, const cls_host_image *shape, size_t slab)
+{
+    const stack_axes *a = &run->axes;
+    const size_t pages = shape->pages ? shape->pages : 1;
+    fprintf(stderr, "volume:    %zux%zux%zu, %zu channel%s x %zu frame%s x %zu sample%s of %zu page%s (%s), %s\n",
+            shape->width, shape->height, a->slices, a->channels, a->channels == 1 ? "" : "s", a->frames,
+            a->frames == 1 ? "" : "s", run->samples, run->samples == 1 ? "" : "s", pages, pages == 1 ? "" : "s",
+            a->kind, cls_operator_name(plan->ops[0].op));
+    if (slab < a->slices)
+        fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",
+                (a->slices + slab - 1) / slab, slab, run->reach);
+}
+
+/* One volume of the stack in memory: its first slice's bytes in IN and OUT and their pitches. */
+typedef struct volume_at {
+    size_t in_first, out_first, in_pitch, out_pitch;
+} volume_at;
+
+/* Output slices [z0, z1) through a sub-volume of slices [lo, hi), which holds every slice they
+ * reach: straight from the images where those lie within the volume, else (repeat along z,
+ * wrapping past an end) through packed copies of the slices, the output's too. */
+static cls_status run_slab(const volume_run *run, const cls_host_image *in, cls_host_image *out, const volume_at *v,
+                           long lo, long hi, size_t z0, size_t z1)
+{
+    const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out), slices = (size_t)(hi - lo);
+    const long depth = (long)run->axes.slices;
+    if (lo >= 0 && hi <= depth)
+        return volume_run_slab(run, in, in->pixels, v->in_first + (size_t)lo * v->in_pitch, v->in_pitch, out->pixels,
+                               v->out_first + (size_t)lo * v->out_pitch, v->out_pitch, slices, z0 - (size_t)lo,
+                               z1 - (size_t)lo);
+    char *input = malloc(slices * in_plane), *output = malloc(slices * out_plane);
     cls_status status = input && output ? CLS_OK : CLS_ERR_OUT_OF_MEMORY;
-    for (size_t k = 0; status == CLS_OK && k < depth; ++k) {
-        const long d = (long)v->depth, z = ((lo + (long)k) % d + d) % d;
+    for (size_t k = 0; status == CLS_OK && k < slices; ++k) {
+        const long z = ((lo + (long)k) % depth + depth) % depth;
         memcpy(input + k * in_plane, (const char *)in->pixels + v->in_first + (size_t)z * v->in_pitch, in_plane);
     }
-    if (status == CLS_OK) status = cls_filter_run_host(filter, input, output, &slab);
+    if (status == CLS_OK)
+        status = volume_run_slab(run, in, input, 0, in_plane, output, 0, out_plane, slices, z0 - (size_t)lo,
+                                 z1 - (size_t)lo);
     for (size_t z = z0; status == CLS_OK && z < z1; ++z)
-        memcpy((char *)v->out->pixels + v->out_first + z * v->out_pitch, output + (z - (size_t)lo) * out_plane,
-               out_plane);
+        memcpy((char *)out->pixels + v->out_first + z * v->out_pitch, output + (z - (size_t)lo) * out_plane, out_plane);
     free(input);
     free(output);
     return status;
 }
 
-/* The volume in slabs of SLAB output slices (the whole depth: one piece), each reaching REACH
- * slices past its ends (along a repeat z axis, around them). */
-static cls_status run_volume(cls_filter *filter, const volume_at *v, size_t slab, unsigned reach, int wraps)
+/* One volume in slabs of SLAB output slices (the whole depth: one piece). */
+static cls_status run_volume(const volume_run *run, const cls_host_image *in, cls_host_image *out, const volume_at *v,
+                             size_t slab)
 {
+    const size_t depth = run->axes.slices;
     cls_status status = CLS_OK;
-    for (size_t z0 = 0; status == CLS_OK && z0 < v->depth; z0 += slab) {
-        const size_t z1 = z0 + slab < v->depth ? z0 + slab : v->depth;
-        long lo = slab >= v->depth ? 0 : (long)z0 - (long)reach, hi = slab >= v->depth ? (long)v->depth : (long)(z1 + reach);
-        if (!wraps && lo < 0) lo = 0;
-        if (!wraps && hi > (long)v->depth) hi = (long)v->depth;
-        status = run_slab(filter, v, lo, hi, z0, z1);
+    for (size_t z0 = 0; status == CLS_OK && z0 < depth; z0 += slab) {
+        const size_t z1 = z0 + slab < depth ? z0 + slab : depth;
+        long lo = slab >= depth ? 0 : (long)z0 - (long)run->reach;
+        long hi = slab >= depth ? (long)depth : (long)(z1 + run->reach);
+        if (!run->wraps && lo < 0) lo = 0;
+        if (!run->wraps && hi > (long)depth) hi = (long)depth;
+        status = run_slab(run, in, out, v, lo, hi, z0, z1);
     }
     return status;
 }
 
 int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out)
 {
-    stack_axes axes;
-    const int axes_code = read_axes(in, out, &axes);
-    if (axes_code != EXIT_OK_) return axes_code;
-    cls_spec spec = *cls_operator_spec(plan->ops[0].op);
-    filter_plan_set_borders(plan, &spec);
-    spec.input_type = in->type;
-    spec.output_type = plan->output_type;
-    spec.build_goal = plan->build_goal == CLS_BUILD_AUTO ? CLS_BUILD_FASTEST_KERNEL : plan->build_goal;
-    spec.method = plan->method;
-    spec.expected_width = (unsigned)in->width;
-    spec.expected_height = (unsigned)in->height;
-    cls_context *context = NULL;
-    cls_filter *filter = NULL;
-    cls_status status = cls_context_create(plan->device, &context);
-    if (status == CLS_OK) status = cls_filter_create(context, &spec, &filter);
-    const size_t pages = in->pages ? in->pages : 1, samples = in->channels ? in->channels : 1;
+    volume_run run;
+    cls_host_image shape = *in;
+    shape.meta = out->meta; /* the input's tags, moved to the output */
+    int code = volume_run_open(plan, &shape, &run);
+    const stack_axes *a = &run.axes;
     const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out);
-    const unsigned reach = spec.mask_depth / 2;
-    const int wraps = (spec.border_z == CLS_BORDER_SAME ? spec.border : spec.border_z) == CLS_BORDER_REPEAT;
-    volume_at v = {in, out, 0, 0, axes.slice_step * samples * in_plane, axes.slice_step * samples * out_plane,
-                   axes.slices};
-    const size_t slab = status == CLS_OK ? slab_slices(context, plan, &v, reach) : 0;
-    int code = EXIT_OK_;
-    if (status == CLS_OK && !slab) {
-        fprintf(stderr, "clstencil filter: even a slab of one slice of the volume, with the %u slices on each side "
-                        "that the mask reaches, does not fit the device memory the run may use (--max-device-memory, "
-                        "else the device's memory and its largest buffer)\n", reach);
-        code = EXIT_OUTPUT;
-    }
-    for (size_t t = 0; status == CLS_OK && code == EXIT_OK_ && t < axes.frames; ++t)
-        for (size_t c = 0; status == CLS_OK && c < axes.channels; ++c)
-            for (size_t s = 0; status == CLS_OK && s < samples; ++s) {
-                const size_t first = (t * axes.frame_step + c * axes.channel_step) * samples + s;
+    volume_at v = {.in_pitch = a->slice_step * run.samples * in_plane, .out_pitch = a->slice_step * run.samples * out_plane};
+    const uint64_t held = (uint64_t)image_plane_count(in) * in_plane + (uint64_t)image_plane_count(out) * out_plane;
+    const size_t slab = code == EXIT_OK_ ? volume_slab_slices(&run, plan, v.in_pitch, v.out_pitch, in->width, in->height,
+                                                              a->slices, held)
+                                         : 0;
+    if (code == EXIT_OK_ && !slab) code = volume_slab_refused(&run);
+    cls_status status = CLS_OK;
+    for (size_t t = 0; code == EXIT_OK_ && status == CLS_OK && t < a->frames; ++t)
+        for (size_t c = 0; status == CLS_OK && c < a->channels; ++c)
+            for (size_t s = 0; status == CLS_OK && s < run.samples; ++s) {
+                const size_t first = (t * a->frame_step + c * a->channel_step) * run.samples + s;
                 v.in_first = first * in_plane;
                 v.out_first = first * out_plane;
-                status = run_volume(filter, &v, slab, reach, wraps);
+                status = run_volume(&run, in, out, &v, slab);
             }
-    if (status == CLS_OK && code == EXIT_OK_ && plan->verbose) {
-        fprintf(stderr, "volume:    %zux%zux%zu, %zu channel%s x %zu frame%s x %zu sample%s of %zu page%s (%s), %s\n",
-                in->width, in->height, axes.slices, axes.channels, axes.channels == 1 ? "" : "s", axes.frames,
-                axes.frames == 1 ? "" : "s", samples, samples == 1 ? "" : "s", pages, pages == 1 ? "" : "s",
-                axes.kind, cls_operator_name(plan->ops[0].op));
-        if (slab < axes.slices)
-            fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",
-                    (axes.slices + slab - 1) / slab, slab, reach);
-    }
     if (status == CLS_ERR_OUT_OF_MEMORY) fprintf(stderr, "clstencil filter: out of memory for a slab's wrapped slices\n");
     if (status != CLS_OK) code = status == CLS_ERR_OUT_OF_MEMORY ? EXIT_OUTPUT : report_failure("filter", status);
-    cls_filter_release(filter);
-    cls_context_release(context);
+    if (code == EXIT_OK_ && plan->verbose) volume_run_report(&run, plan, &shape, slab);
+    volume_run_close(&run);
     return code;
 }

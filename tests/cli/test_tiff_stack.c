@@ -715,9 +715,10 @@ static void test_volume_slabs(void **state)
                     "ImageJ=1.54f\nimages=10\nchannels=2\nslices=5\nhyperstack=true\n");
     static const char *ops[] = {"gaussian3d:3", "median3d:3", "gaussian3d:5"};
     static const char *borders[] = {"mirror", "repeat", "clamp,clamp,repeat"};
-    /* a slice of 37x23 u16 in and out and two f32 temporaries: 10,212 bytes; a hyperstack's slice
-     * spans two pages: 13,616 bytes. 31K and 45K hold three slices: one output slice a slab. */
-    static const struct { const char *file, *budget; } stacks[] = {{"plain.tif", "31K"}, {"hyper.tif", "45K"}};
+    /* a slice of 37x23 u16 in and out: 3,404 bytes (a hyperstack's spans two pages: 6,808), and
+     * 6,808 more of f32 temporaries for a mask run as passes (5x5x5). 10K and 20K hold three
+     * slices of a walk: one output slice a slab; a pass's slices do not fit. */
+    static const struct { const char *file, *budget; } stacks[] = {{"plain.tif", "10K"}, {"hyper.tif", "20K"}};
     for (size_t f = 0; f < 2; ++f)
         for (size_t o = 0; o < 3; ++o)
             for (size_t b = 0; b < 3; ++b) {
@@ -738,6 +739,50 @@ static void test_volume_slabs(void **state)
             }
 }
 
+/* A stack larger than the memory the run may use goes through a volume's operator in slabs read
+ * from and written to the files: the same bytes as in memory (a plain stack, a hyperstack's
+ * interleaved volumes; repeat wraps around the ends), the description carried; a budget that not
+ * even one slice with its reach fits is exit 7, no output. */
+static void test_volume_file_slabs(void **state)
+{
+    (void)state;
+    write_stack("plain.tif", 0, 12, COMPRESSION_NONE, 0);
+    const char *hyper = "ImageJ=1.54f\nimages=20\nchannels=2\nslices=10\nhyperstack=true\n";
+    write_described("hyper.tif", "w", 0, 20, COMPRESSION_LZW, 0, hyper);
+    /* a slice: 37x23 u16 in and out, 3,404 bytes (a hyperstack's two pages: 6,808); half the budget
+     * holds the slabs' buffers: 30K four slices (two output slices a slab), 45K three (one) */
+    static const struct { const char *file, *budget, *slabs; } stacks[] = {{"plain.tif", "30K", "slabs:     6 of 2"},
+                                                                          {"hyper.tif", "45K", "slabs:     10 of 1"}};
+    static const char *ops[] = {"gaussian3d:3", "median3d:3"};
+    static const char *borders[] = {"mirror", "clamp,clamp,repeat"};
+    for (size_t f = 0; f < 2; ++f)
+        for (size_t o = 0; o < 2; ++o)
+            for (size_t b = 0; b < 2; ++b) {
+                assert_int_equal(filter("%s one.tif --op %s --border %s", stacks[f].file, ops[o], borders[b]), 0);
+                setenv("CLSTENCIL_MEMORY_MAX", stacks[f].budget, 1);
+                const int code = filter("%s slabs.tif --op %s --border %s -v", stacks[f].file, ops[o], borders[b]);
+                unsetenv("CLSTENCIL_MEMORY_MAX");
+                assert_int_equal(code, 0);
+                assert_true(logged(stacks[f].slabs));
+                assert_true(logged("files:     in slabs"));
+                if (!same_files("one.tif", "slabs.tif"))
+                    fail_msg("%s %s %s: slabs from the file differ from one piece", stacks[f].file, ops[o], borders[b]);
+            }
+    TIFF *tif = TIFFOpen(path_of("slabs.tif"), "r");
+    assert_non_null(tif);
+    const char *description = NULL;
+    assert_true(TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &description));
+    assert_string_equal(description, hyper);
+    TIFFClose(tif);
+    remove(path_of("slabs.tif"));
+    setenv("CLSTENCIL_MEMORY_MAX", "12K", 1);
+    const int code = filter("plain.tif slabs.tif --op gaussian3d:3");
+    unsetenv("CLSTENCIL_MEMORY_MAX");
+    assert_int_equal(code, 7);
+    assert_true(logged("even a slab of one slice"));
+    assert_false(exists("slabs.tif"));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -753,9 +798,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
         cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
         cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume), cmocka_unit_test(test_hyperstack),
-        cmocka_unit_test(test_volume_slabs)};
+        cmocka_unit_test(test_volume_slabs), cmocka_unit_test(test_volume_file_slabs)};
     const char *names[] = {"stack",     "metadata", "compression", "errors",    "bands",
-                           "large",     "pnm_bands", "volume",     "hyperstack", "volume_slabs"};
+                           "large",     "pnm_bands", "volume",     "hyperstack", "volume_slabs",
+                           "volume_file_slabs"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
