@@ -21,8 +21,8 @@ int filter_check_output(const char *path, const cls_host_image *image)
     char error[512];
     image_format format = image_format_of(path);
     if (format == IMAGE_FORMAT_UNKNOWN) {
-        fprintf(stderr, "clstencil filter: %s: unknown output format (the extension must be .tif, .tiff, "
-                        ".pgm, .ppm, .pnm or .pfm)\n", path);
+        fprintf(stderr, "clstencil filter: %s: unknown output format (the extension must be " IMAGE_EXTENSIONS ")\n",
+                path);
         return EXIT_USAGE;
     }
     if (format == IMAGE_FORMAT_TIFF && !image_has_tiff()) {
@@ -30,7 +30,7 @@ int filter_check_output(const char *path, const cls_host_image *image)
         return EXIT_USAGE;
     }
     if (!image) return EXIT_OK_;
-    if (format != IMAGE_FORMAT_TIFF && image_pnm_check(format, path, image, error, sizeof error) != IMAGE_OK) {
+    if (image_format_check(format, path, image, error, sizeof error) != IMAGE_OK) {
         fprintf(stderr, "clstencil filter: %s; choose another type (--type) or format\n", error);
         return EXIT_USAGE;
     }

@@ -223,6 +223,7 @@ void image_meta_free(image_meta *meta)
         free(p->icc);
     }
     free(meta->pages);
+    free(meta->header);
     free(meta);
 }
 
@@ -260,6 +261,8 @@ image_format image_format_of(const char *path)
     static const struct { const char *ext; image_format format; } table[] = {
         {"tif", IMAGE_FORMAT_TIFF}, {"tiff", IMAGE_FORMAT_TIFF}, {"pgm", IMAGE_FORMAT_PGM},
         {"ppm", IMAGE_FORMAT_PPM},  {"pnm", IMAGE_FORMAT_PNM},   {"pfm", IMAGE_FORMAT_PFM},
+        {"mha", IMAGE_FORMAT_METAIMAGE}, {"mhd", IMAGE_FORMAT_METAIMAGE}, {"nrrd", IMAGE_FORMAT_NRRD},
+        {"nhdr", IMAGE_FORMAT_NRRD},
     };
     const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
     if (!dot || (slash && dot < slash))
@@ -278,10 +281,16 @@ image_format image_format_of(const char *path)
     return IMAGE_FORMAT_UNKNOWN;
 }
 
+int image_format_detached(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (strcasecmp(dot, ".mhd") == 0 || strcasecmp(dot, ".nhdr") == 0);
+}
+
 static int unknown_extension(const char *path, char *error, size_t error_size)
 {
     return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
-                      "unknown image format (the extension must be .tif, .tiff, .pgm, .ppm, .pnm or .pfm)");
+                      "unknown image format (the extension must be " IMAGE_EXTENSIONS ")");
 }
 
 int image_read(const char *path, cls_host_image *out, char *error, size_t error_size)
@@ -325,6 +334,8 @@ int image_read(const char *path, cls_host_image *out, char *error, size_t error_
     case IMAGE_FORMAT_PPM:
     case IMAGE_FORMAT_PNM:
     case IMAGE_FORMAT_PFM: return image_pnm_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
+    case IMAGE_FORMAT_METAIMAGE: return image_metaimage_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
+    case IMAGE_FORMAT_NRRD: return image_nrrd_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
     default: close(fd); return unknown_extension(path, error, error_size);
     }
 }
@@ -420,6 +431,19 @@ int image_write_through(const char *path, image_file_writer writer, void *contex
     return status;
 }
 
+int image_format_check(image_format format, const char *path, const cls_host_image *image, char *error,
+                       size_t error_size)
+{
+    if (image_format_detached(path))
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "a header whose voxels lie in another file is read, not written: write a .mha or .nrrd");
+    if (format == IMAGE_FORMAT_METAIMAGE || format == IMAGE_FORMAT_NRRD)
+        return image_volume_check(path, image, error, error_size);
+    if (format != IMAGE_FORMAT_TIFF)
+        return image_pnm_check(format, path, image, error, error_size);
+    return IMAGE_OK;
+}
+
 /* image_write's writer: the format of PATH's extension. */
 static int write_image(int fd, const char *path, void *context, char *error, size_t error_size)
 {
@@ -427,6 +451,10 @@ static int write_image(int fd, const char *path, void *context, char *error, siz
     const image_format format = image_format_of(path);
     if (format == IMAGE_FORMAT_TIFF)
         return image_tiff_write(fd, path, image, error, error_size);
+    if (format == IMAGE_FORMAT_METAIMAGE)
+        return image_metaimage_write(fd, path, image, error, error_size);
+    if (format == IMAGE_FORMAT_NRRD)
+        return image_nrrd_write(fd, path, image, error, error_size);
     return image_pnm_write(fd, format, path, image, error, error_size);
 }
 
@@ -448,8 +476,7 @@ int image_write(const char *path, const cls_host_image *image, char *error, size
         return unknown_extension(path, error, error_size);
     if (format == IMAGE_FORMAT_TIFF && !image_has_tiff())
         return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "built without TIFF support");
-    if (format != IMAGE_FORMAT_TIFF &&
-        (status = image_pnm_check(format, path, image, error, error_size)) != IMAGE_OK)
+    if ((status = image_format_check(format, path, image, error, error_size)) != IMAGE_OK)
         return status;
     return image_write_through(path, write_image, (void *)image, error, error_size);
 }

@@ -66,6 +66,8 @@ typedef struct image_meta {
     int narrowed_f64;              /* the input's samples were 64-bit floats, read as f32 */
     size_t page_count;             /* entries in PAGES (the writer uses those it has) */
     image_page_meta *pages;
+    char *header;                  /* a volume header's lines of spacing, origin, orientation (image_raw.h) */
+    int header_format;             /* the image_format they belong to */
 } image_meta;
 
 #define IMAGE_MAX_CHANNELS 4
@@ -134,11 +136,17 @@ typedef enum image_format {
     IMAGE_FORMAT_PGM,
     IMAGE_FORMAT_PPM,
     IMAGE_FORMAT_PNM,
-    IMAGE_FORMAT_PFM
+    IMAGE_FORMAT_PFM,
+    IMAGE_FORMAT_METAIMAGE, /* .mha (one file), read also as .mhd (a header naming its data file) */
+    IMAGE_FORMAT_NRRD       /* .nrrd (one file), read also as .nhdr (detached) */
 } image_format;
 
-/* The format of PATH's extension (.tif .tiff .pgm .ppm .pnm .pfm, any case), or UNKNOWN. */
+/* The format of PATH's extension (.tif .tiff .pgm .ppm .pnm .pfm .mha .mhd .nrrd .nhdr, any
+ * case), or UNKNOWN; *detached: a header whose voxels are in another file (.mhd, .nhdr). */
 image_format image_format_of(const char *path);
+int image_format_detached(const char *path);
+/* The extensions image_format_of knows, for messages. */
+#define IMAGE_EXTENSIONS ".tif, .tiff, .pgm, .ppm, .pnm, .pfm, .mha, .nrrd (and to read, .mhd or .nhdr)"
 /* Writes "PATH: reason" into ERROR and returns CODE. */
 int image_fail(char *error, size_t error_size, int code, const char *path, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
@@ -158,5 +166,18 @@ int image_tiff_write(int fd, const char *path, const cls_host_image *image, char
                      size_t error_size);
 int image_pnm_write(int fd, image_format format, const char *path, const cls_host_image *image,
                     char *error, size_t error_size);
+/* MetaImage and NRRD (image_metaimage.c, image_nrrd.c): a volume, a slice a page. */
+int image_metaimage_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
+                         size_t error_size);
+int image_metaimage_write(int fd, const char *path, const cls_host_image *image, char *error, size_t error_size);
+int image_nrrd_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
+                    size_t error_size);
+int image_nrrd_write(int fd, const char *path, const cls_host_image *image, char *error, size_t error_size);
+/* Whether PATH's FORMAT can hold IMAGE (PNM's channels and types, the volume formats' types; a
+ * detached header is not written): IMAGE_OK, or IMAGE_ERR_UNSUPPORTED with the reason. */
+int image_format_check(image_format format, const char *path, const cls_host_image *image, char *error,
+                       size_t error_size);
+/* Whether the volume formats hold IMAGE: not f16 (neither has half floats), at most 4 channels. */
+int image_volume_check(const char *path, const cls_host_image *image, char *error, size_t error_size);
 
 #endif

@@ -783,6 +783,41 @@ static void test_volume_file_slabs(void **state)
     assert_false(exists("slabs.tif"));
 }
 
+/* A MetaImage volume (the test stack's voxels) through a volume's operator into an NRRD: the same
+ * voxels as the TIFF stack's run, little-endian after the header's empty line. */
+static void test_volume_files(void **state)
+{
+    (void)state;
+    write_stack("vol.tif", 0, PAGES, COMPRESSION_NONE, 0);
+    FILE *mha = fopen(path_of("vol.mha"), "wb");
+    assert_non_null(mha);
+    fprintf(mha, "NDims = 3\nDimSize = %d %d %d\nElementSpacing = 0.5 0.5 2\nElementType = MET_USHORT\n"
+                 "ElementDataFile = LOCAL\n", W, H, PAGES);
+    for (int p = 0; p < PAGES; ++p)
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const uint16_t v = pixel(p, x, y);
+                assert_int_equal(fwrite(&v, 2, 1, mha), 1);
+            }
+    fclose(mha);
+    assert_int_equal(filter("vol.tif vol-out.tif --op max3d:3 --border mirror"), 0);
+    assert_int_equal(filter("vol.mha vol-out.nrrd --op max3d:3 --border mirror"), 0);
+    uint16_t (*want)[H][W] = alloc_pages();
+    assert_int_equal(read_stack("vol-out.tif", want, PAGES), PAGES);
+    FILE *nrrd = fopen(path_of("vol-out.nrrd"), "rb");
+    assert_non_null(nrrd);
+    char line[256];
+    while (fgets(line, sizeof line, nrrd) && strcmp(line, "\n") != 0)
+        if (strncmp(line, "sizes:", 6) == 0) assert_string_equal(line, "sizes: 37 23 3\n");
+    uint16_t (*got)[H][W] = alloc_pages();
+    assert_int_equal(fread(got, sizeof *got, PAGES, nrrd), PAGES);
+    assert_int_equal(fgetc(nrrd), EOF);
+    fclose(nrrd);
+    assert_memory_equal(got, want, PAGES * sizeof *want);
+    free(want);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -798,10 +833,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stack), cmocka_unit_test(test_metadata), cmocka_unit_test(test_compression),
         cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
         cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume), cmocka_unit_test(test_hyperstack),
-        cmocka_unit_test(test_volume_slabs), cmocka_unit_test(test_volume_file_slabs)};
+        cmocka_unit_test(test_volume_slabs), cmocka_unit_test(test_volume_file_slabs),
+        cmocka_unit_test(test_volume_files)};
     const char *names[] = {"stack",     "metadata", "compression", "errors",    "bands",
                            "large",     "pnm_bands", "volume",     "hyperstack", "volume_slabs",
-                           "volume_file_slabs"};
+                           "volume_file_slabs", "volume_files"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
