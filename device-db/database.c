@@ -89,7 +89,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(stream_rows), NUMBER(stream_cols), NUMBER(stream_below_rows), NUMBER(stream_min_taps),
         NUMBER(border_groups_fold_fully), NUMBER(separate_min_taps), NUMBER(fft_min_taps), NUMBER(fft_max_tile),
         NUMBER(low_rank_min_taps), NUMBER(build_ms), NUMBER(build_tap_us), NUMBER(quick_tap_fs),
-        NUMBER(specialized_tap_fs), NUMBER(rank_network_taps),
+        NUMBER(specialized_tap_fs), NUMBER(rank_network_taps), NUMBER(single_pass_min_taps),
 #undef NUMBER
     };
     char shown[256];
@@ -104,7 +104,8 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
                                     strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 ||
-                                    strcmp(name, "rank_network_taps") == 0 || flag;
+                                    strcmp(name, "rank_network_taps") == 0 ||
+                                    strcmp(name, "single_pass_min_taps") == 0 || flag;
             const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 16384u : 1u << 30;
             if (parse_unsigned(value, &number) && number >= least && number <= most) {
                 *field = number;

@@ -79,6 +79,9 @@ typedef struct cls_arch_record {
     unsigned rank_network_taps; /* a volume's rank over at most this many taps runs as a network
                                  * of exchanges fixed at generation (no branch); larger ones, and
                                  * every one where 0, select by Wirth's algorithm */
+    unsigned single_pass_min_taps; /* a rank-1 mask of at least this many taps whose spec leaves
+                                    * `separable` to auto runs as one kernel of a row pass into
+                                    * local memory and a column pass from it (0: never) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -28,6 +28,7 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     if (record->stream_below_rows) policy.stream_below_rows = record->stream_below_rows;
     policy.stream_min_taps = record->stream_min_taps;
     policy.separate_min_taps = record->separate_min_taps;
+    policy.single_pass_min_taps = record->single_pass_min_taps;
     policy.fft_min_taps = record->fft_min_taps;
     policy.low_rank_min_taps = record->low_rank_min_taps;
     return policy;

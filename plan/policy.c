@@ -21,29 +21,35 @@ typedef struct kernel {
     cls_input_path input_path;
 } kernel;
 
-/* How the policy separates the mask, left to auto: as two passes, one rank-1 weighted sum of at
- * least separate_min_taps taps, in a border mode the passes take, reading global memory (on PoCL,
- * 2 cores, 2048x2048: Gaussian 9x9 12.6 -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25 379 ->
- * 67; 3x3 and 5x5 masks no faster); as low-rank pairs under the same conditions where the mask, of
- * at least low_rank_min_taps taps, has a rank r (2 to CLS_LOW_RANK_MAX) that makes r (W + H) taps
- * less than W H (a 17x17 difference of Gaussians ran slower so on PoCL, 118 ms against 97 direct
- * at 2048x2048, and on an H200, 321 µs against 294 at 4096x4096: no record sets it); else not.
- * The quick kernel of the first-result goal separates as well, so its sums stay those of the
- * specialized kernel. */
+/* How the policy separates the mask, left to auto, a rank-1 weighted sum in a border mode the
+ * separable kernels take, reading global memory: as one kernel of a row pass into local memory
+ * and a column pass from it where the mask has at least single_pass_min_taps taps (in blocks of
+ * rows like a 2-D mask; on an H200, f32 4096x4096, clamp, against the 2-D mask: Gaussian 13x13
+ * 99.4 us against 125.2, box 15x15 109.7 against 188.4, Gaussian 31x31 263.6 against 400.9 by FFT;
+ * 7x7 69.5 against 57.8, 5x5 56.1 against 47.5); else as two passes, of at least
+ * separate_min_taps taps, one output a work-item (on PoCL, 2 cores, 2048x2048: Gaussian 9x9 12.6
+ * -> 8.8 ms, box 15x15 31.7 -> 21.1, Gaussian 25x25 379 -> 67; 3x3 and 5x5 masks no faster); as
+ * low-rank pairs under the two passes' conditions where the mask, of at least low_rank_min_taps
+ * taps, has a rank r (2 to CLS_LOW_RANK_MAX) that makes r (W + H) taps less than W H (a 17x17
+ * difference of Gaussians ran slower so on PoCL, 118 ms against 97 direct at 2048x2048, and on an
+ * H200, 321 µs against 294 at 4096x4096: no record sets it); else not. The quick kernel of the
+ * first-result goal separates as well, so its sums stay those of the specialized kernel. */
 static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
 {
     const cls_spec *s = k->spec;
     const unsigned w = s->mask_width, h = s->mask_height, taps = w * h;
-    if (!p->separate_min_taps || taps < p->separate_min_taps || s->body || k->request->masks > 1 || s->epilogue ||
-        s->border == CLS_BORDER_UNDEFINED || s->fold_equal_taps || s->rows_per_item > 1 || s->cols_per_item > 1 ||
+    const int single_pass = p->single_pass_min_taps && taps >= p->single_pass_min_taps;
+    const int passes = p->separate_min_taps && taps >= p->separate_min_taps && s->rows_per_item <= 1;
+    if ((!single_pass && !passes) || s->body || k->request->masks > 1 || s->epilogue ||
+        s->border == CLS_BORDER_UNDEFINED || s->fold_equal_taps || s->cols_per_item > 1 ||
         (s->input_path != CLS_INPUT_AUTO && s->input_path != CLS_INPUT_GLOBAL))
         return CLS_SEPARABLE_NONE;
     float *row = malloc(sizeof(float) * w * CLS_LOW_RANK_MAX), *column = malloc(sizeof(float) * h * CLS_LOW_RANK_MAX);
     cls_separable separable = CLS_SEPARABLE_NONE;
     /* a mask that does not separate is no error here (the message it leaves is never read) */
     if (row && column && cls_mask_separate(k->request->values, w, h, row, column) == CLS_OK) {
-        separable = CLS_SEPARABLE_TWO_PASS;
-    } else if (row && column && p->low_rank_min_taps && taps >= p->low_rank_min_taps) {
+        separable = single_pass ? CLS_SEPARABLE_SINGLE_PASS : CLS_SEPARABLE_TWO_PASS;
+    } else if (row && column && passes && p->low_rank_min_taps && taps >= p->low_rank_min_taps) {
         double residual;
         const unsigned rank = cls_mask_low_rank(k->request->values, w, h, row, column, &residual);
         if (rank >= 2 && rank * (w + h) < taps) separable = CLS_SEPARABLE_LOW_RANK;

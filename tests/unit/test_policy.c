@@ -246,6 +246,45 @@ static void a_policy_separates_large_rank1_masks(void **state)
     cls_kernel_config_free(&config);
 }
 
+/* single_pass_min_taps (the H200's record): a rank-1 mask left to auto of that many taps runs as
+ * one kernel of a row and a column pass, in blocks of rows, before two passes and before the FFT;
+ * smaller masks, masks not of rank 1, columns per work-item and the spec's own choice keep the
+ * 2-D mask. */
+static void a_policy_runs_large_rank1_masks_in_one_separable_kernel(void **state)
+{
+    (void)state;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.simd_width = 32;
+    policy.rows = 8;
+    policy.single_pass_min_taps = 121;
+    policy.separate_min_taps = 26; /* two passes, where single-pass does not apply */
+    policy.fft_min_taps = 300;
+    static float rank1[289], random13[169], rank1_9[81];
+    for (unsigned k = 0; k < 289; ++k) rank1[k] = (float)(1 + k % 17) * (float)(1 + k / 17);
+    for (unsigned k = 0; k < 169; ++k) random13[k] = (float)((k * 37) % 11) - 5.0f;
+    for (unsigned k = 0; k < 81; ++k) rank1_9[k] = (float)(1 + k % 9) * (float)(1 + k / 9);
+    const struct { const float *mask; unsigned side, rows, cols; cls_separable expected; cls_method method; } cases[] = {
+        {rank1, 17, 0, 0, CLS_SEPARABLE_SINGLE_PASS, CLS_METHOD_DIRECT}, /* 289 taps: not by FFT either */
+        {rank1, 17, 4, 0, CLS_SEPARABLE_SINGLE_PASS, CLS_METHOD_DIRECT}, /* its rows given: still one kernel */
+        {rank1, 17, 0, 2, CLS_SEPARABLE_NONE, CLS_METHOD_DIRECT},        /* columns per work-item: the 2-D mask */
+        {random13, 13, 0, 0, CLS_SEPARABLE_NONE, CLS_METHOD_DIRECT},     /* not of rank 1 */
+        {rank1_9, 9, 0, 0, CLS_SEPARABLE_TWO_PASS, CLS_METHOD_DIRECT},   /* 81 taps: two passes */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = cases[c].mask;
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.rows_per_item = cases[c].rows;
+        spec.cols_per_item = cases[c].cols;
+        cls_kernel_config config;
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(config.separable, cases[c].expected);
+        assert_int_equal(config.method, cases[c].method);
+        if (cases[c].expected == CLS_SEPARABLE_SINGLE_PASS) assert_int_equal(config.rows, cases[c].rows ? cases[c].rows : 8);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* fft_min_taps: a weighted sum of that many taps or more, its method left to auto, runs by FFT
  * unless it runs as separable passes; the spec's own method wins; the default policy never. */
 static void a_policy_runs_large_masks_by_fft(void **state)
@@ -334,6 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
         cmocka_unit_test(a_policy_separates_large_rank1_masks),
+        cmocka_unit_test(a_policy_runs_large_rank1_masks_in_one_separable_kernel),
         cmocka_unit_test(a_policy_runs_large_masks_by_fft),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
