@@ -142,25 +142,28 @@ static void headers_by_hand(void **state)
 static void refusals(void **state)
 {
     (void)state;
-    write_text(at("zip.mha"), "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\nCompressedData = True\n"
-                              "ElementDataFile = LOCAL\nxxxx");
-    expect_read_error(at("zip.mha"), IMAGE_ERR_UNSUPPORTED, "CompressedData");
-    write_text(at("int.mha"), "NDims = 2\nDimSize = 2 2\nElementType = MET_INT\nElementDataFile = LOCAL\nxxxxxxxxxxxxxxxx");
-    expect_read_error(at("int.mha"), IMAGE_ERR_UNSUPPORTED, "MET_INT");
-    write_text(at("4d.mha"), "NDims = 4\nDimSize = 2 2 2 2\nElementType = MET_UCHAR\nElementDataFile = LOCAL\nx");
-    expect_read_error(at("4d.mha"), IMAGE_ERR_UNSUPPORTED, "NDims 4");
-    write_text(at("short.mha"), "NDims = 3\nDimSize = 2 2 2\nElementType = MET_UCHAR\nElementDataFile = LOCAL\nxxxxx");
-    expect_read_error(at("short.mha"), IMAGE_ERR_CORRUPT, "slice 2 of 2");
-    write_text(at("gone.mhd"), "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\nElementDataFile = gone.raw\n");
-    expect_read_error(at("gone.mhd"), IMAGE_ERR_MISSING, "gone.raw");
-    write_text(at("nodata.mha"), "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\n");
-    expect_read_error(at("nodata.mha"), IMAGE_ERR_CORRUPT, "ElementDataFile");
-    write_text(at("gz.nrrd"), "NRRD0004\ntype: uchar\ndimension: 2\nsizes: 2 2\nencoding: gzip\n\nxxxx");
-    expect_read_error(at("gz.nrrd"), IMAGE_ERR_UNSUPPORTED, "encoding gzip");
-    write_text(at("noend.nrrd"), "NRRD0004\ntype: float\ndimension: 2\nsizes: 2 2\nencoding: raw\n\nxxxxxxxxxxxxxxxx");
-    expect_read_error(at("noend.nrrd"), IMAGE_ERR_CORRUPT, "endian");
-    write_text(at("magic.nrrd"), "NRRB0004\n\n");
-    expect_read_error(at("magic.nrrd"), IMAGE_ERR_CORRUPT, "magic");
+    static const struct { const char *name, *text; int code; const char *keyword; } files[] = {
+        {"zip.mha", "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\nCompressedData = True\nElementDataFile = LOCAL\nxxxx",
+         IMAGE_ERR_UNSUPPORTED, "CompressedData"},
+        {"int.mha", "NDims = 2\nDimSize = 2 2\nElementType = MET_INT\nElementDataFile = LOCAL\nxxxxxxxxxxxxxxxx",
+         IMAGE_ERR_UNSUPPORTED, "MET_INT"},
+        {"4d.mha", "NDims = 4\nDimSize = 2 2 2 2\nElementType = MET_UCHAR\nElementDataFile = LOCAL\nx", IMAGE_ERR_UNSUPPORTED,
+         "NDims 4"},
+        {"short.mha", "NDims = 3\nDimSize = 2 2 2\nElementType = MET_UCHAR\nElementDataFile = LOCAL\nxxxxx",
+         IMAGE_ERR_CORRUPT, "slice 2 of 2"},
+        {"gone.mhd", "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\nElementDataFile = gone.raw\n", IMAGE_ERR_MISSING,
+         "gone.raw"},
+        {"nodata.mha", "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\n", IMAGE_ERR_CORRUPT, "ElementDataFile"},
+        {"gz.nrrd", "NRRD0004\ntype: uchar\ndimension: 2\nsizes: 2 2\nencoding: gzip\n\nxxxx", IMAGE_ERR_UNSUPPORTED,
+         "encoding gzip"},
+        {"noend.nrrd", "NRRD0004\ntype: float\ndimension: 2\nsizes: 2 2\nencoding: raw\n\nxxxxxxxxxxxxxxxx",
+         IMAGE_ERR_CORRUPT, "endian"},
+        {"magic.nrrd", "NRRB0004\n\n", IMAGE_ERR_CORRUPT, "magic"},
+    };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
+        write_text(at(files[f].name), files[f].text);
+        expect_read_error(at(files[f].name), files[f].code, files[f].keyword);
+    }
     cls_host_image image = make_volume(4, 3, 1, 2, CLS_PIXEL_F16);
     expect_write_error(at("half.nrrd"), &image, IMAGE_ERR_UNSUPPORTED);
     image_free(&image);
