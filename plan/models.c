@@ -1,7 +1,6 @@
 /* models.c — the analytic models applied to a spec on a device (cls_plan_models): the build under
  * the policy gives the kernel's registers and local memory (through the runtime's callback),
- * Algorithm 2 (device-db/configure.c) the work-group shape, and the ISP gain (device-db/
- * isp_model.c), from the naive and isp-block builds at that shape, the partition (ISP as isp-warp
+ * Algorithm 2 (configure.c) the work-group shape, and the ISP gain (isp_model.c), from the naive and isp-block builds at that shape, the partition (ISP as isp-warp
  * on the global path), without any build for a register-capped compute-bound sum on NVIDIA; and
  * the check cost an ISP calibration solves for. */
 #include "planner.h"

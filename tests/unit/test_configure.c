@@ -1,4 +1,4 @@
-/* test_configure.c — Hipacc's Algorithm 2 (device-db/configure.c): border work-items counted
+/* test_configure.c — Hipacc's Algorithm 2 (plan/configure.c): border work-items counted
  * exactly (checked against a brute-force count written from DESIGN.md), candidates valid and
  * sorted, and the shapes Hipacc reports (32x6 for the 13x13 bilateral filter on a Fermi GPU). */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* test_isp_model.c — the ISP paper's gain model (device-db/isp_model.c, eqs. 3-10): region block
+/* test_isp_model.c — the ISP paper's gain model (plan/isp_model.c, eqs. 3-10): region block
  * counts, instruction counts worked by hand, occupancy ratios from register counts (the paper's
  * Table 2) and the naive-or-ISP choice at the edges. */
 #include <stdarg.h>
