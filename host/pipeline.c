@@ -118,13 +118,17 @@ cls_status cls_pipeline_add_stage(cls_pipeline *pipeline, const char *name, cons
     cls_spec copy;
     cls_status status = cls_spec_read(caller_spec, &copy);
     if (status != CLS_OK) return status;
-    if (cls_spec_is_volume(&copy))
-        return cls_fail(CLS_ERR_UNSUPPORTED, "a pipeline's stages are 2-D operators: filter a volume (mask depth %u) "
-                        "with cls_filter_create and cls_filter_run_host or cls_filter_enqueue", copy.mask_depth);
     if (pipeline->count == 0 && (status = cls_pipeline_add_input(pipeline, "input", copy.input_type)) != CLS_OK)
         return status;
     char automatic[CLS_IMAGE_NAME_MAX];
     if (!name) default_name(pipeline, automatic, sizeof automatic), name = automatic;
+    const int volume = cls_spec_is_volume(&copy);
+    for (size_t k = pipeline->inputs; k < pipeline->count; ++k)
+        if (pipeline->nodes[k].kind == NODE_STENCIL && pipeline->nodes[k].volume != volume)
+            return cls_fail(CLS_ERR_UNSUPPORTED, "stage '%s' is a %s operator and stage '%s' a %s one: a pipeline's "
+                            "stencil stages are all 2-D operators (images) or all volumes' (volumes)",
+                            name, volume ? "volume's" : "2-D", pipeline->nodes[k].name,
+                            volume ? "2-D" : "volume's");
     size_t source;
     if ((status = source_node(pipeline, from ? from : default_source(pipeline), name, &source)) != CLS_OK)
         return status;
@@ -146,6 +150,7 @@ cls_status cls_pipeline_add_stage(cls_pipeline *pipeline, const char *name, cons
         return status;
     }
     node->kind = NODE_STENCIL;
+    node->volume = volume;
     node->type = copy.output_type;
     node->operands[0] = source;
     node->operand_count = 1;

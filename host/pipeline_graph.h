@@ -1,6 +1,8 @@
 /* pipeline_graph.h — a pipeline's images and stages (internal, host/pipeline*.c). A pipeline is
  * a graph: named inputs, then stages in the order they were added, each reading earlier images
  * by name (a stencil stage one, an element-wise stage up to four); the last stage is the output.
+ * Its stencil stages are all 2-D operators, run on images, or all volumes' operators, run on
+ * volumes (element-wise stages then voxel by voxel).
  * pipeline.c builds it, pipeline_run.c runs it. */
 #ifndef CLS_PIPELINE_GRAPH_H
 #define CLS_PIPELINE_GRAPH_H
@@ -23,6 +25,7 @@ typedef struct pipeline_node {
     char *expression;          /* NODE_ELEMENTWISE, owned */
     unsigned reach_x, reach_y; /* how far its pixels reach into the inputs */
     int undefined_border;      /* leaves border pixels unwritten: no stage may read it */
+    int volume;                /* NODE_STENCIL: a volume's operator (mask_depth) */
 } pipeline_node;
 
 struct cls_pipeline {

@@ -97,18 +97,31 @@ static cls_status reserve_temporaries(cls_pipeline *pipeline, size_t count, size
     return CLS_OK;
 }
 
-/* Where a launch finds one image: its buffer, and offset and row pitch in bytes (0: packed). */
+/* Where a launch finds one image: its buffer, and offset, row and slice pitch in bytes (0:
+ * packed). */
 typedef struct placed {
     cl_mem buffer;
-    size_t offset, pitch;
+    size_t offset, pitch, slice_pitch;
 } placed;
 
 static placed place(const cls_pipeline *pipeline, size_t node, const size_t *slots, const cl_mem *inputs,
                     const cls_image_desc *image)
 {
-    if (node < pipeline->inputs) return (placed){inputs[node], image->input_offset, image->input_row_pitch};
-    return (placed){pipeline->temporaries[slots[node]], 0, 0};
+    if (node < pipeline->inputs)
+        return (placed){inputs[node], image->input_offset, image->input_row_pitch, image->input_slice_pitch};
+    return (placed){pipeline->temporaries[slots[node]], 0, 0, 0};
 }
+
+/* Whether the pipeline's stencil stages are volumes' operators. */
+static int runs_volumes(const cls_pipeline *pipeline)
+{
+    for (size_t k = pipeline->inputs; k < pipeline->count; ++k)
+        if (pipeline->nodes[k].kind == NODE_STENCIL) return pipeline->nodes[k].volume;
+    return 0;
+}
+
+/* The slices of a launch: 1 for an image. */
+static size_t slices_of(const cls_image_desc *image) { return image->depth > 1 ? image->depth : 1; }
 
 /* An element-wise stage's launch over ROI (x0, y0, x1, y1) into TO. */
 static cls_status enqueue_elementwise(const cls_pipeline *pipeline, const pipeline_node *node, const placed *from,
@@ -135,20 +148,41 @@ static cls_status enqueue_stage(cls_pipeline *pipeline, size_t i, const size_t *
     const int last = i + 1 == pipeline->count;
     placed from[CLS_ELEMENTWISE_OPERANDS_MAX];
     for (size_t k = 0; k < node->operand_count; ++k) from[k] = place(pipeline, node->operands[k], slots, inputs, image);
-    const placed to = last ? (placed){output, image->output_offset, image->output_row_pitch}
-                           : (placed){pipeline->temporaries[slots[i]], 0, 0};
+    const placed to = last ? (placed){output, image->output_offset, image->output_row_pitch, image->output_slice_pitch}
+                           : (placed){pipeline->temporaries[slots[i]], 0, 0, 0};
     if (node->kind == NODE_STENCIL) {
         cls_image_desc stage = {CLS_IMAGE_DESC_INIT, .width = image->width, .height = image->height,
                                 .input_row_pitch = from[0].pitch, .input_offset = from[0].offset,
-                                .output_row_pitch = to.pitch, .output_offset = to.offset};
+                                .output_row_pitch = to.pitch, .output_offset = to.offset,
+                                .depth = image->depth, .input_slice_pitch = from[0].slice_pitch,
+                                .output_slice_pitch = to.slice_pitch};
         if (last) {
             stage.roi_x = image->roi_x, stage.roi_y = image->roi_y;
             stage.roi_width = image->roi_width, stage.roi_height = image->roi_height;
+            stage.roi_z = image->roi_z, stage.roi_depth = image->roi_depth;
         }
         return cls_filter_enqueue(node->filter, from[0].buffer, to.buffer, &stage, wait_count, wait_list, event);
     }
+    /* A volume's voxels, element by element: its slices one after another as the rows of one tall
+     * image, which needs them packed (a slice pitch of the rows' and no region of slices). */
+    const size_t slices = slices_of(image);
+    for (size_t k = 0; slices > 1 && k <= node->operand_count; ++k) {
+        const placed *p = k < node->operand_count ? &from[k] : &to;
+        const size_t row = p->pitch ? p->pitch : image->width * cls_pixel_size(k < node->operand_count
+                                                                                   ? pipeline->nodes[node->operands[k]].type
+                                                                                   : node->type);
+        if (p->slice_pitch && p->slice_pitch != row * image->height)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s' runs on a volume whose slices are packed: "
+                            "a slice pitch of %zu bytes is not its %zu rows'", node->name, p->slice_pitch, image->height);
+    }
+    if (last && slices > 1 && (image->roi_depth || image->roi_z))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s' computes every voxel: no region of slices",
+                        node->name);
     const int whole = !last || (image->roi_width == 0 && image->roi_height == 0);
-    cl_int roi[4] = {0, 0, (cl_int)image->width, (cl_int)image->height};
+    cl_int roi[4] = {0, 0, (cl_int)image->width, (cl_int)(image->height * slices)};
+    if (!whole && slices > 1)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s' computes every voxel: no region of interest",
+                        node->name);
     if (!whole) {
         if (image->roi_x + image->roi_width > image->width || image->roi_y + image->roi_height > image->height ||
             !image->roi_width || !image->roi_height)
@@ -172,9 +206,9 @@ static cls_status read_launch(const cls_pipeline *pipeline, size_t input_count, 
     if (status != CLS_OK) return status;
     if (copy->width == 0 || copy->height == 0)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "image size %zux%zu is empty", copy->width, copy->height);
-    if (copy->depth > 1)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a pipeline filters images: a volume of %zu slices goes through a "
-                        "volume filter (cls_filter_run_host)", copy->depth);
+    if (copy->depth > 1 && !runs_volumes(pipeline))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the pipeline's stages are 2-D operators: a volume of %zu slices goes "
+                        "through volumes' operators (mask_depth)", copy->depth);
     return CLS_OK;
 }
 
@@ -191,7 +225,8 @@ cls_status cls_pipeline_enqueue_inputs(cls_pipeline *pipeline, size_t input_coun
     size_t *slots = malloc(pipeline->count * sizeof *slots), count = 0;
     if (!slots) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     status = plan_temporaries(pipeline, slots, &count);
-    if (status == CLS_OK && count) status = reserve_temporaries(pipeline, count, image->width * image->height * 4);
+    if (status == CLS_OK && count)
+        status = reserve_temporaries(pipeline, count, image->width * image->height * slices_of(image) * 4);
     cl_event previous = NULL;
     for (size_t i = pipeline->inputs; status == CLS_OK && i < pipeline->count; ++i) {
         const int first = i == pipeline->inputs;
@@ -218,13 +253,16 @@ cls_status cls_pipeline_enqueue(cls_pipeline *pipeline, cl_mem input, cl_mem out
     return cls_pipeline_enqueue_inputs(pipeline, 1, &input, output, image, wait_count, wait_list, event, stage_events);
 }
 
-/* The bytes a host image of TYPE spans under the description's pitch and offset (input or output). */
+/* The bytes a host image of TYPE spans under the description's pitches and offset (input or
+ * output), every slice of a volume. */
 static size_t span(const cls_image_desc *image, cls_pixel_type type, int input)
 {
     const size_t pixel = cls_pixel_size(type), row = image->width * pixel;
     const size_t offset = input ? image->input_offset : image->output_offset;
     const size_t pitch = input ? image->input_row_pitch : image->output_row_pitch;
-    return offset + (pitch ? pitch : row) * (image->height - 1) + row;
+    const size_t slice_pitch = input ? image->input_slice_pitch : image->output_slice_pitch;
+    const size_t slice = (pitch ? pitch : row) * (image->height - 1) + row;
+    return offset + (slice_pitch ? slice_pitch : (pitch ? pitch : row) * image->height) * (slices_of(image) - 1) + slice;
 }
 
 cls_status cls_pipeline_run_host_inputs(cls_pipeline *pipeline, size_t input_count, const void *const *inputs,

@@ -673,7 +673,9 @@ void cls_operator_release(cls_operator *op);
  * output; every other image must be read by a later stage. Intermediate images stay on the
  * device in buffers the pipeline owns (a whole image each, reused once their last reader ran);
  * no host round trip in between. A plain chain (cls_pipeline_add) names nothing: each stage
- * reads the one before, the first the input. */
+ * reads the one before, the first the input. Its stencil stages are all 2-D operators, run on
+ * images, or all volumes' operators (mask_depth), run on volumes (the image description's depth
+ * and slice pitches; element-wise stages then voxel by voxel, on packed slices). */
 typedef struct cls_pipeline cls_pipeline;
 
 cls_status cls_pipeline_create(cls_context *context, cls_pipeline **out);

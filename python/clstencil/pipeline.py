@@ -115,9 +115,11 @@ class Pipeline:
         the pipeline."""
         mode = self._border if border is None else border_mode(border)
         operator = as_operator(op)
-        if len(operator.window) == 3:
-            raise ValueError(f"{operator.name} is a volume's operator: pipelines take 2-D operators "
-                             f"(clstencil.filter takes volumes)")
+        volume = len(operator.window) == 3
+        if self.volume is not None and self.volume != volume:
+            raise ValueError(f"{operator.name} is a {'volume' if volume else '2-D'} operator and the pipeline's "
+                             f"stages are {'volume' if self.volume else '2-D'} ones: a pipeline's stencil stages "
+                             f"are all 2-D (images) or all volumes' (3-D arrays)")
         self._append(Stage(operator, mode, self._value if value is None else float(value),
                            name, source, method=compute_method(method)))
         return self
@@ -133,6 +135,8 @@ class Pipeline:
         """Appends the Night filter of the ISP paper: a-trous smoothing at dilations 1, 2, 4 and
         8, then the tone mapping v / (1 + v); inputs near 0..1 expected."""
         mode = self._border if border is None else border_mode(border)
+        if self.volume:
+            raise ValueError("the Night filter's stages are 2-D and the pipeline's are volumes' operators")
         self._append(Stage(None, mode, 0.0))
         return self
 
@@ -207,17 +211,28 @@ class Pipeline:
             raise
         return handle
 
+    @property
+    def volume(self) -> bool | None:
+        """Whether the stencil stages are volumes' operators (3-D arrays), 2-D ones (images), or
+        None while the pipeline has none."""
+        for stage in self._stages:
+            if stage.expression is None:  # the Night filter's stages are 2-D
+                return stage.operator is not None and len(stage.operator.window) == 3
+        return None
+
     def run(self, array: np.ndarray, *more: np.ndarray, out: np.ndarray | None = None,
             dtype=None) -> np.ndarray:
-        """Runs every stage on a 2-D float32, uint8, uint16, int16 or float16 array (one per
-        input, of one shape and dtype); returns the last stage's image (in `out` when given,
-        else a new array of `dtype`, default the input's)."""
-        array = check_image(array, "array")
+        """Runs every stage on a float32, uint8, uint16, int16 or float16 array (one per input,
+        of one shape and dtype): 2-D, or 3-D (slices, rows, columns) where the stages are
+        volumes' operators; returns the last stage's image (in `out` when given, else a new
+        array of `dtype`, default the input's)."""
+        volume = bool(self.volume)
+        array = check_image(array, "array", volume)
         input_type = pixel_type(array.dtype, "array")
         if len(more) + 1 != len(self._inputs):
             raise ValueError(f"the pipeline reads {len(self._inputs)} image(s) "
                              f"({', '.join(self._inputs)}), {len(more) + 1} given")
-        others = [np.ascontiguousarray(check_image(extra, f"input {name!r}"))
+        others = [np.ascontiguousarray(check_image(extra, f"input {name!r}", volume))
                   for extra, name in zip(more, self._inputs[1:])]
         for extra, name in zip(others, self._inputs[1:]):
             if extra.shape != array.shape or extra.dtype != array.dtype:

@@ -123,6 +123,19 @@ def test_undefined_border_computes_the_interior_only() -> None:
     assert not result[untouched].any()
 
 
+@pytest.mark.parametrize("border", ["mirror", "repeat"])
+def test_a_pipeline_of_volumes(border: str) -> None:
+    """An opening and its top-hat through one Pipeline equal scipy's, a strided volume in."""
+    volume = np.random.default_rng(7).random((9, 14, 11), dtype=np.float32)
+    pipeline = (clstencil.Pipeline(border=border).add("min3d:3", name="eroded")
+                .add("max3d:3", name="opened").add_elementwise("tophat", "input - opened"))
+    opened = scipy.ndimage.grey_opening(volume, size=3, mode=SCIPY_MODES[border])
+    np.testing.assert_array_equal(pipeline.run(volume), volume - opened)
+    strided = np.zeros((9, 14, 22), np.float32)
+    strided[:, :, ::2] = volume
+    np.testing.assert_array_equal(pipeline.run(strided[:, :, ::2]), volume - opened)
+
+
 def test_what_a_volume_refuses() -> None:
     volume = np.zeros((4, 4, 4), np.float32)
     with pytest.raises(ValueError, match="volume's operator"):
@@ -131,8 +144,12 @@ def test_what_a_volume_refuses() -> None:
         clstencil.filter(volume[0], "box3d:3")
     with pytest.raises(ValueError, match="one device"):
         clstencil.filter(volume, "box3d:3", device="0:0,0:0")
-    with pytest.raises(ValueError, match="pipelines take 2-D"):
-        clstencil.Pipeline().add("box3d:3")
+    with pytest.raises(ValueError, match="all 2-D"):
+        clstencil.Pipeline().add("box3d:3").add("gaussian:3")
+    with pytest.raises(ValueError, match="3-D"):
+        clstencil.Pipeline().add("box3d:3").run(volume[0])
+    with pytest.raises(ValueError, match="Night"):
+        clstencil.Pipeline().add("box3d:3").add_night()
     with pytest.raises(clstencil.InvalidArgumentError, match="D up to 31"):
         clstencil.Operator("correlate:1x1x33," + ",".join(["1"] * 33))
     with pytest.raises(clstencil.InvalidArgumentError, match="SIZE up to 31"):

@@ -401,10 +401,14 @@ static void refusals(void **state)
     desc.roi_z = 0, desc.roi_depth = 0;
     assert_int_equal(cls_filter_run_host_spread(&filter, 1, in, out, &desc), CLS_ERR_UNSUPPORTED);
     cls_filter_release(filter);
-    cls_pipeline *pipeline = NULL; /* pipelines take 2-D stages and images */
+    cls_pipeline *pipeline = NULL; /* a pipeline's stencil stages: all 2-D or all volumes' */
     assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
-    assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_ERR_UNSUPPORTED);
+    cls_spec flat_stage = volume_spec(mask, 3, 3, 0, CLS_BORDER_CLAMP, 1);
+    assert_int_equal(cls_pipeline_add(pipeline, &flat_stage), CLS_OK);
+    assert_int_equal(cls_pipeline_run_host(pipeline, in, out, &desc), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "2-D operators"));
+    assert_int_equal(cls_pipeline_add(pipeline, &spec), CLS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cls_last_error(), "all 2-D operators (images) or all volumes'"));
     cls_pipeline_release(pipeline);
     cls_spec flat = volume_spec(mask, 3, 3, 0, CLS_BORDER_CLAMP, 1);
     flat.reduction = CLS_REDUCTION_MIN;
@@ -418,6 +422,63 @@ static void refusals(void **state)
     free(mask);
 }
 
+/* A pipeline of volumes' operators: an opening (a minimum, then a maximum over 3x3x3) in one run
+ * equals the two filters run one after the other, and a top-hat (the input less the opening, an
+ * element-wise stage voxel by voxel) equals that difference, in every border mode but undefined;
+ * slices that are not packed refuse the element-wise stage. */
+static void volume_pipelines(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101,
+                                         CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    const unsigned w = 17, h = 11, d = 9;
+    const size_t voxels = (size_t)w * h * d;
+    float *in = malloc(sizeof(float) * voxels), *mid = malloc(sizeof(float) * voxels),
+          *opened = malloc(sizeof(float) * voxels), *out = malloc(sizeof(float) * voxels);
+    assert_true(in && mid && opened && out);
+    for (size_t k = 0; k < voxels; ++k) in[k] = (float)((k * 37) % 101) / 7.0f - 3.0f;
+    float *ones = make_mask(3, 3, 3);
+    for (unsigned k = 0; k < 27; ++k) ones[k] = 1.0f;
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h, .depth = d};
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        cls_spec minimum = volume_spec(ones, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
+        minimum.reduction = CLS_REDUCTION_MIN;
+        minimum.border_value = 0.5f;
+        cls_spec maximum = minimum;
+        maximum.reduction = CLS_REDUCTION_MAX;
+        cls_filter *first = NULL, *second = NULL;
+        if (cls_filter_create(context, &minimum, &first) != CLS_OK || cls_filter_create(context, &maximum, &second) != CLS_OK)
+            fail_msg("%s", cls_last_error());
+        assert_int_equal(cls_filter_run_host(first, in, mid, &desc), CLS_OK);
+        assert_int_equal(cls_filter_run_host(second, mid, opened, &desc), CLS_OK);
+        cls_filter_release(first);
+        cls_filter_release(second);
+        cls_pipeline *pipeline = NULL;
+        assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
+        assert_int_equal(cls_pipeline_add_stage(pipeline, "eroded", &minimum, NULL), CLS_OK);
+        assert_int_equal(cls_pipeline_add_stage(pipeline, "opened", &maximum, NULL), CLS_OK);
+        if (cls_pipeline_run_host(pipeline, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+        if (memcmp(out, opened, sizeof(float) * voxels) != 0)
+            fail_msg("%s: the opening's pipeline differs from its two filters", cls_border_name(borders[b]));
+        assert_int_equal(cls_pipeline_add_elementwise(pipeline, "tophat", "input - opened", CLS_PIXEL_F32), CLS_OK);
+        if (cls_pipeline_run_host(pipeline, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+        for (size_t k = 0; k < voxels; ++k)
+            if (out[k] != in[k] - opened[k])
+                fail_msg("%s: top-hat voxel %zu is %g, expected %g", cls_border_name(borders[b]), k, (double)out[k],
+                         (double)(in[k] - opened[k]));
+        cls_image_desc padded = desc; /* slices further apart than their rows */
+        padded.input_slice_pitch = padded.output_slice_pitch = (size_t)w * (h + 1) * sizeof(float);
+        float *wide = calloc((size_t)w * (h + 1) * d, sizeof(float));
+        assert_non_null(wide);
+        assert_int_equal(cls_pipeline_run_host(pipeline, wide, wide, &padded), CLS_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(cls_last_error(), "slices are packed"));
+        free(wide);
+        cls_pipeline_release(pipeline);
+    }
+    free(ones);
+    free(in), free(mid), free(opened), free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +486,7 @@ int main(void)
         cmocka_unit_test(separable_masks_run_a_pass_an_axis),
         cmocka_unit_test(minimum_and_maximum),
         cmocka_unit_test(medians_and_percentiles),
+        cmocka_unit_test(volume_pipelines),
         cmocka_unit_test(the_quick_kernel_and_the_tiered_build),
         cmocka_unit_test(a_region_of_a_padded_volume),
         cmocka_unit_test(pixel_types),
