@@ -175,14 +175,11 @@ static cls_status enqueue_stage(cls_pipeline *pipeline, size_t i, const size_t *
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s' runs on a volume whose slices are packed: "
                             "a slice pitch of %zu bytes is not its %zu rows'", node->name, p->slice_pitch, image->height);
     }
-    if (last && slices > 1 && (image->roi_depth || image->roi_z))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s' computes every voxel: no region of slices",
-                        node->name);
     const int whole = !last || (image->roi_width == 0 && image->roi_height == 0);
-    cl_int roi[4] = {0, 0, (cl_int)image->width, (cl_int)(image->height * slices)};
-    if (!whole && slices > 1)
+    if (slices > 1 && (!whole || (last && (image->roi_depth || image->roi_z))))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "element-wise stage '%s' computes every voxel: no region of interest",
                         node->name);
+    cl_int roi[4] = {0, 0, (cl_int)image->width, (cl_int)(image->height * slices)};
     if (!whole) {
         if (image->roi_x + image->roi_width > image->width || image->roi_y + image->roi_height > image->height ||
             !image->roi_width || !image->roi_height)
