@@ -403,9 +403,14 @@ static int parse_ops(const filter_args *args, filter_op *ops)
             fprintf(stderr, "clstencil filter: --op %s: %s\n", text, cls_last_error());
             return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
         }
-        if (cls_operator_spec(ops[i].op)->mask_depth && args->op_count > 1)
-            return bad_usage("--op %s: a volume's operator runs alone (one --op, no --combine)", text);
     }
+    /* Volumes' operators chain with volumes' operators only, step after step. */
+    int volumes = 0;
+    for (size_t i = 0; i < args->op_count; ++i) volumes += ops[i].op && cls_operator_spec(ops[i].op)->mask_depth;
+    for (size_t i = 0; volumes && i < args->op_count; ++i)
+        if (!ops[i].op || !cls_operator_spec(ops[i].op)->mask_depth || ops[i].name[0] || ops[i].from[0])
+            return bad_usage("--op %s: a volume's operators chain with volumes' operators only, one after another "
+                             "(no 2-D operator, night, --combine, NAME= or @FROM)", args->op_texts[i]);
     return EXIT_OK_;
 }
 

@@ -14,7 +14,7 @@
 
 int filter_plan_is_volume(const filter_plan *plan)
 {
-    return plan->op_count == 1 && plan->ops[0].op && cls_operator_spec(plan->ops[0].op)->mask_depth > 0;
+    return plan->op_count >= 1 && plan->ops[0].op && cls_operator_spec(plan->ops[0].op)->mask_depth > 0;
 }
 
 int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume_run *run)
@@ -26,26 +26,33 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
         fprintf(stderr, "clstencil filter: the stack's pages are not one volume's slices: %s\n", why);
         return EXIT_INPUT_UNSUPPORTED;
     }
-    cls_spec spec = *cls_operator_spec(plan->ops[0].op);
-    filter_plan_set_borders(plan, &spec);
-    spec.input_type = shape->type;
-    spec.output_type = plan->output_type;
-    spec.build_goal = plan->build_goal == CLS_BUILD_AUTO ? CLS_BUILD_FASTEST_KERNEL : plan->build_goal;
-    spec.method = plan->method;
-    spec.expected_width = (unsigned)shape->width;
-    spec.expected_height = (unsigned)shape->height;
-    run->reach = spec.mask_depth / 2;
-    run->wraps = (spec.border_z == CLS_BORDER_SAME ? spec.border : spec.border_z) == CLS_BORDER_REPEAT;
     cls_status status = cls_context_create(plan->device, &run->context);
-    if (status == CLS_OK) status = cls_filter_create(run->context, &spec, &run->filter);
+    if (status == CLS_OK) status = cls_pipeline_create(run->context, &run->pipeline);
+    int separable = 0;
+    for (size_t k = 0; status == CLS_OK && k < plan->op_count; ++k) {
+        cls_spec spec = *cls_operator_spec(plan->ops[k].op);
+        filter_plan_set_borders(plan, &spec);
+        spec.input_type = k == 0 ? shape->type : CLS_PIXEL_F32;
+        spec.output_type = k + 1 == plan->op_count ? plan->output_type : CLS_PIXEL_F32;
+        spec.build_goal = plan->build_goal == CLS_BUILD_AUTO ? CLS_BUILD_FASTEST_KERNEL : plan->build_goal;
+        spec.method = plan->method;
+        spec.expected_width = (unsigned)shape->width;
+        spec.expected_height = (unsigned)shape->height;
+        run->reach += spec.mask_depth / 2;
+        run->wraps = (spec.border_z == CLS_BORDER_SAME ? spec.border : spec.border_z) == CLS_BORDER_REPEAT;
+        status = cls_pipeline_add(run->pipeline, &spec);
+        if (status == CLS_OK) separable |= cls_filter_separable(cls_pipeline_stage(run->pipeline, k)) == CLS_SEPARABLE_TWO_PASS;
+    }
+    /* the images between stages, and the two of a stage that runs as a pass an axis */
+    run->temporaries = (unsigned)cls_pipeline_intermediate_count(run->pipeline) + (separable ? 2 : 0);
     return status == CLS_OK ? EXIT_OK_ : report_failure("filter", status);
 }
 
 void volume_run_close(volume_run *run)
 {
-    cls_filter_release(run->filter);
+    cls_pipeline_release(run->pipeline);
     cls_context_release(run->context);
-    run->filter = NULL;
+    run->pipeline = NULL;
     run->context = NULL;
 }
 
@@ -55,8 +62,8 @@ size_t volume_slab_slices(const volume_run *run, const filter_plan *plan, size_t
     uint64_t global = 0, max_alloc = 0;
     int shares_host = 0;
     if (!filter_device_limits(run->context, plan, &global, &max_alloc, &shares_host)) return depth;
-    const uint64_t temporary = cls_filter_separable(run->filter) == CLS_SEPARABLE_TWO_PASS ? (uint64_t)width * height * 4 : 0;
-    const uint64_t per_slice = in_pitch + out_pitch + 2 * temporary;
+    const uint64_t temporary = run->temporaries ? (uint64_t)width * height * 4 : 0;
+    const uint64_t per_slice = in_pitch + out_pitch + run->temporaries * temporary;
     uint64_t largest = in_pitch > out_pitch ? in_pitch : out_pitch;
     if (temporary > largest) largest = temporary;
     uint64_t budget = global;
@@ -86,7 +93,7 @@ cls_status volume_run_slab(const volume_run *run, const cls_host_image *shape, c
                                  .depth = slices, .input_offset = in_first, .output_offset = out_first,
                                  .input_slice_pitch = in_pitch, .output_slice_pitch = out_pitch, .roi_z = z0,
                                  .roi_depth = z1 - z0};
-    return cls_filter_run_host(run->filter, in, out, &slab);
+    return cls_pipeline_run_host(run->pipeline, in, out, &slab);
 }
 
 void volume_run_report(const volume_run *run, const filter_plan *plan, const cls_host_image *shape, size_t slab)
@@ -96,7 +103,7 @@ void volume_run_report(const volume_run *run, const filter_plan *plan, const cls
     fprintf(stderr, "volume:    %zux%zux%zu, %zu channel%s x %zu frame%s x %zu sample%s of %zu page%s (%s), %s\n",
             shape->width, shape->height, a->slices, a->channels, a->channels == 1 ? "" : "s", a->frames,
             a->frames == 1 ? "" : "s", run->samples, run->samples == 1 ? "" : "s", pages, pages == 1 ? "" : "s",
-            a->kind, cls_operator_name(plan->ops[0].op));
+            a->kind, plan->op_count == 1 ? cls_operator_name(plan->ops[0].op) : "a pipeline of volumes' operators");
     if (slab < a->slices)
         fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",
                 (a->slices + slab - 1) / slab, slab, run->reach);

@@ -10,21 +10,22 @@
 /* One run's device side and the volumes of the stack. */
 typedef struct volume_run {
     cls_context *context;
-    cls_filter *filter;
+    cls_pipeline *pipeline; /* the plan's volume operators in order, f32 between them */
     stack_axes axes;
-    size_t samples;  /* a page's channels: a volume each */
-    unsigned reach;  /* the slices the mask reaches on each side */
-    int wraps;       /* the border along z is repeat: a slab reads around the ends */
+    size_t samples;         /* a page's channels: a volume each */
+    unsigned reach;         /* the slices the stages reach on each side, together */
+    unsigned temporaries;   /* f32 volumes a slab holds besides its input and output */
+    int wraps;              /* the border along z is repeat: a slab reads around the ends */
 } volume_run;
 
-/* The filter of the plan's volume operator for SHAPE's pixels (its first page's description gives
- * the volumes: exit 6 where it does not account for the pages). Prints what went wrong and
+/* The pipeline of the plan's volume operators for SHAPE's pixels (its first page's description
+ * gives the volumes: exit 6 where it does not account for the pages). Prints what went wrong and
  * returns the exit code; volume_run_close frees what it made either way. */
 int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume_run *run);
 void volume_run_close(volume_run *run);
 /* Output slices a slab may take on the device: each slice of its sub-volume holds an input and
  * an output slice (of IN_PITCH and OUT_PITCH bytes: in a hyperstack they span the other volumes'
- * pages) and, where the mask runs as a pass an axis, two f32 temporaries of WIDTH x HEIGHT, within the device
+ * pages) and the run's f32 temporaries of WIDTH x HEIGHT (stages between, passes), within the device
  * memory the run may use (HOST_HELD: bytes of images a device sharing the host's memory cannot
  * have) and its largest buffer; DEPTH when the whole volume fits, 0 when not even one slice with
  * the reach on each side does. */

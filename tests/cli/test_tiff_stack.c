@@ -632,6 +632,24 @@ static void expect_extremes(uint16_t (*in)[H][W], uint16_t (*out)[H][W], int fir
             }
 }
 
+/* The minimum over a cube of REACH around each voxel of IN's volume (DEPTH pages from FIRST, STEP
+ * apart), mirrored, into the same pages of OUT. */
+static void minimum_into(uint16_t (*in)[H][W], uint16_t (*out)[H][W], int first, int step, int depth, int reach)
+{
+    for (int z = 0; z < depth; ++z)
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                int best = 65535;
+                for (int k = -reach; k <= reach; ++k)
+                    for (int j = -reach; j <= reach; ++j)
+                        for (int i = -reach; i <= reach; ++i) {
+                            const int v = in[first + step * folded(z + k, depth, 0)][folded(y + j, H, 0)][folded(x + i, W, 0)];
+                            best = v < best ? v : best;
+                        }
+                out[first + step * z][y][x] = (uint16_t)best;
+            }
+}
+
 /* A volume's operator takes the stack's pages as its slices: the minimum over 3x3x3 (mirror) and
  * the maximum over 5x5x5 (repeat, deeper than the three pages) equal the pages' own, exactly. */
 static void test_volume(void **state)
@@ -818,6 +836,41 @@ static void test_volume_files(void **state)
     free(got);
 }
 
+/* Volumes' operators one after another: an opening (--op min3d:3 --op max3d:3) of a plain stack
+ * and of a hyperstack's volumes equals the maximum of the minimum, and in slabs on the device
+ * the same bytes. */
+static void test_volume_chain(void **state)
+{
+    (void)state;
+    write_stack("plain.tif", 0, 6, COMPRESSION_NONE, 0);
+    write_described("hyper.tif", "w", 0, 10, COMPRESSION_NONE, 0,
+                    "ImageJ=1.54f\nimages=10\nchannels=2\nslices=5\nhyperstack=true\n");
+    static const struct { const char *file; int pages, volumes, step; } stacks[] = {{"plain.tif", 6, 1, 1},
+                                                                                   {"hyper.tif", 10, 2, 2}};
+    uint16_t (*in)[H][W] = calloc(10, sizeof *in), (*mid)[H][W] = calloc(10, sizeof *mid),
+             (*out)[H][W] = calloc(11, sizeof *out);
+    assert_true(in && mid && out);
+    for (size_t f = 0; f < 2; ++f) {
+        assert_int_equal(read_stack(stacks[f].file, in, stacks[f].pages), stacks[f].pages);
+        assert_int_equal(filter("%s open.tif --op min3d:3 --op max3d:3 --border mirror -v", stacks[f].file), 0);
+        assert_true(logged("a pipeline of volumes' operators"));
+        assert_int_equal(read_stack("open.tif", out, stacks[f].pages + 1), stacks[f].pages);
+        const int depth = stacks[f].pages / stacks[f].volumes;
+        for (int v = 0; v < stacks[f].volumes; ++v) {
+            minimum_into(in, mid, v, stacks[f].step, depth, 1);
+            expect_extremes(mid, out, v, stacks[f].step, depth, 1, 1, 0, stacks[f].file);
+        }
+        if (f) continue; /* five slices: a slab of one with two on each side is the whole volume */
+        /* two stages reach two slices each way; a slice holds its input, its output and the f32
+         * image between the stages, 6,808 bytes: 35K hold five, one output slice a slab */
+        assert_int_equal(filter("%s slabs.tif --op min3d:3 --op max3d:3 --border mirror --max-device-memory 35K -v",
+                                stacks[f].file), 0);
+        assert_true(logged("slabs:     6 of 1 slices, each with the 2 slices"));
+        assert_true(same_files("open.tif", "slabs.tif"));
+    }
+    free(in), free(mid), free(out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -834,10 +887,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors), cmocka_unit_test(test_bands), cmocka_unit_test(test_large),
         cmocka_unit_test(test_pnm_bands), cmocka_unit_test(test_volume), cmocka_unit_test(test_hyperstack),
         cmocka_unit_test(test_volume_slabs), cmocka_unit_test(test_volume_file_slabs),
-        cmocka_unit_test(test_volume_files)};
+        cmocka_unit_test(test_volume_files), cmocka_unit_test(test_volume_chain)};
     const char *names[] = {"stack",     "metadata", "compression", "errors",    "bands",
                            "large",     "pnm_bands", "volume",     "hyperstack", "volume_slabs",
-                           "volume_file_slabs", "volume_files"};
+                           "volume_file_slabs", "volume_files",
+                           "volume_chain"};
     int result = 2;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (strcmp(test_case, names[i]) == 0) result = _cmocka_run_group_tests(names[i], &all[i], 1, NULL, NULL);
