@@ -132,8 +132,7 @@ int image_metaimage_read(int fd, const char *path, uint64_t file_size, cls_host_
     }
     if (status == IMAGE_OK)
         status = raw_read(fd, file_size, &source, IMAGE_FORMAT_METAIMAGE, carried, path, out, error, error_size);
-    else
-        close(fd);
+    close(fd);
     free(text);
     free(carried);
     return status;

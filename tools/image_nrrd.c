@@ -155,7 +155,7 @@ int image_nrrd_read(int fd, const char *path, uint64_t file_size, cls_host_image
     source.offset = (h.data_file ? 0 : h.data_offset) + (h.byte_skip > 0 ? (uint64_t)h.byte_skip : 0);
     source.at_end = h.byte_skip == -1;
     if (status == IMAGE_OK) status = raw_read(fd, file_size, &source, IMAGE_FORMAT_NRRD, carried, path, out, error, error_size);
-    else close(fd);
+    close(fd);
     free(text);
     free(carried);
     return status;

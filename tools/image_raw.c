@@ -145,7 +145,6 @@ int raw_read(int fd, uint64_t file_size, const raw_source *source, image_format 
     const uint64_t offset = !source->at_end ? source->offset : file_size > bytes ? file_size - bytes : 0;
     if (data >= 0) status = read_voxels(data, offset, &source->layout, format, carried, path, out, error, error_size);
     if (data >= 0 && data != fd) close(data);
-    close(fd);
     return status;
 }
 

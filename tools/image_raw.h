@@ -27,7 +27,7 @@ typedef struct raw_source {
     int at_end;            /* the voxels end their file (MetaImage's HeaderSize, NRRD's byte skip -1) */
 } raw_source;
 
-/* Reads the voxels SOURCE places (FD: the header's file of FILE_SIZE bytes, closed here) into *OUT
+/* Reads the voxels SOURCE places (FD: the header's file of FILE_SIZE bytes) into *OUT
  * (allocated here, a slice a page; doubles narrowed, noted in its meta) with the header's lines
  * CARRIED (NULL: none) kept for FORMAT's writer. A file that ends before the voxels is
  * IMAGE_ERR_CORRUPT. */
