@@ -1,5 +1,7 @@
 /* programs.c — where a context's programs come from: this process's cache (one build per
- * source and options), else the disk cache, else a build from source, which is then stored.
+ * source and options), else the disk cache, else a build from source, which is then stored (on
+ * a runtime with its own cache of builds, PoCL, the entry records the build and the runtime's
+ * cache holds the program).
  * Builds run outside the cache's lock, so threads build different programs at once; a thread
  * that asks for a program another is building waits for that build. Within a thread's
  * cached-only scope a program that would need a build from source is refused instead. */
@@ -56,7 +58,21 @@ static double now_milliseconds(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Loads from the disk cache or builds, and stores what was built. */
+/* Whether the device's runtime keeps its own cache of builds on disk: PoCL, unless
+ * POCL_KERNEL_CACHE=0. */
+static int runtime_caches_builds(const cls_device_caps *caps)
+{
+    const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
+    return caps->vendor == CLS_VENDOR_POCL && !(pocl_cache && strcmp(pocl_cache, "0") == 0);
+}
+
+static int runtime_held(const unsigned char *binary, size_t size)
+{
+    return size == sizeof CLS_CACHE_RUNTIME_HELD - 1 && memcmp(binary, CLS_CACHE_RUNTIME_HELD, size) == 0;
+}
+
+/* Loads from the disk cache or builds, and stores what was built: its binary, or where the
+ * runtime keeps its own cache, that it was built. */
 static cls_status load_or_build(cls_context *context, const cls_kernel_source *kernel, const char *options,
                                 const char *key, cl_program *program, cls_build_info *info)
 {
@@ -66,8 +82,14 @@ static cls_status load_or_build(cls_context *context, const cls_kernel_source *k
     const double start = now_milliseconds();
     unsigned char *binary = NULL;
     size_t size = 0;
+    const int runtime_caches = runtime_caches_builds(&context->caps);
     if (cls_disk_cache_load(&cache, key, &binary, &size, info)) {
-        status = cls_build_from_binary(context->context, context->device, binary, size, options, program);
+        /* A record of a build serves only while the runtime's cache is on; else it is a miss, kept. */
+        const int held = runtime_held(binary, size);
+        status = !held ? cls_build_from_binary(context->context, context->device, binary, size, options, program)
+                 : runtime_caches ? cls_build_from_source(context->context, context->device, &context->caps, kernel,
+                                                          options, program, &(cls_build_info){CLS_BUILD_INFO_INIT})
+                                  : CLS_ERR_UNSUPPORTED;
         free(binary);
         if (status == CLS_OK) {
             cls_disk_cache_count(1);
@@ -76,7 +98,7 @@ static cls_status load_or_build(cls_context *context, const cls_kernel_source *k
             cls_disk_cache_close(&cache);
             return CLS_OK;
         }
-        cls_disk_cache_remove(&cache, key); /* the device refused it: never again */
+        if (!held) cls_disk_cache_remove(&cache, key); /* the device refused it: never again */
     }
     if (cached_only.open) {
         cached_only.refused = 1;
@@ -88,7 +110,10 @@ static cls_status load_or_build(cls_context *context, const cls_kernel_source *k
                                    info);
     if (status == CLS_OK) {
         info->build_milliseconds = now_milliseconds() - start;
-        if (cache.enabled && cls_program_binary(*program, &binary, &size)) {
+        if (cache.enabled && runtime_caches) {
+            cls_disk_cache_store(&cache, key, (const unsigned char *)CLS_CACHE_RUNTIME_HELD,
+                                 sizeof CLS_CACHE_RUNTIME_HELD - 1, info);
+        } else if (cache.enabled && cls_program_binary(*program, &binary, &size)) {
             cls_disk_cache_store(&cache, key, binary, size, info);
             free(binary);
         }

@@ -20,7 +20,7 @@ typedef struct costs {
 static costs type_defaults(cls_device_type type)
 {
     if (type == CLS_DEVICE_GPU) return (costs){1000.0, 100000.0, 400.0, 50.0};
-    return (costs){400.0, 28000.0, 580000.0, 40000.0};
+    return (costs){150.0, 15000.0, 580000.0, 40000.0};
 }
 
 /* The taps a work-item computes: a mask that runs as row and column passes computes W + H. */

@@ -111,7 +111,7 @@ static void filter_usage(FILE *out)
             "                  cache) the specialized kernels, which can take a minute for large\n"
             "                  masks on a GPU; tiered (a batch's default): the quick kernels first,\n"
             "                  the specialized ones built in the background and swapped in between\n"
-            "                  images (and bands); CLSTENCIL_BUILD_GOAL sets the default\n"
+            "                  images; CLSTENCIL_BUILD_GOAL sets the default\n"
             "  --method M      how weighted sums are computed: direct (the window's multiply-adds),\n"
             "                  fft (tiles transformed with VkFFT: the cost no longer grows with the\n"
             "                  mask; f32 within 1e-5 x sum|mask| x max|input| of direct) or auto\n"
@@ -342,7 +342,7 @@ static int parse_args(int argc, char **argv, filter_args *args)
 }
 
 /* The default goal of every build: CLSTENCIL_BUILD_GOAL where set (the Python package's variable
- * too), else auto for one image and tiered for a batch and bands; --build overrides it. */
+ * too), else auto for one image (in one piece or in bands) and tiered for a batch; --build overrides it. */
 static int default_build_goal(filter_args *args)
 {
     const char *named = getenv("CLSTENCIL_BUILD_GOAL");

@@ -282,9 +282,6 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
 {
     stream st = {.args = args, .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
     filter_plan plan = args->plan;
-    /* Many bands are like a batch: the quick kernels first, the specialized ones swapped in when
-     * built (the same sums either way). */
-    if (!args->has_build) plan.build_goal = CLS_BUILD_TIERED;
     int code = open_input(&st, input);
     if (code == EXIT_OK_) {
         if (!args->has_type) plan.output_type = st.shape.type;

@@ -1,7 +1,8 @@
-/* test_cache_device.c — the binary cache with a real device, across processes: a miss then a
- * hit, damaged and refused entries rebuilt and replaced, 8 processes racing, and a disabled
- * cache. Every run checks the filter's output against the CPU reference. The parent never
+/* test_cache_device.c — the binary cache with a real device, across processes: what an entry
+ * holds, a miss then a hit, damaged and refused entries rebuilt and replaced, 8 processes racing,
+ * and a disabled cache. Every run checks the filter's output against the CPU reference. The parent never
  * touches OpenCL; each step runs in a forked child. */
+#define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -193,6 +195,50 @@ static void eight_processes_race(void **state)
     assert_int_equal(in_child(6 + 5, 0), HIT);
 }
 
+/* Whether the device's runtime keeps its own cache of builds (PoCL, unless POCL_KERNEL_CACHE=0):
+ * then an entry records the build instead of holding the binary. */
+static int runtime_holds_builds(void)
+{
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        cls_context *context = NULL;
+        if (cls_context_create(NULL, &context) != CLS_OK) _exit(FAILED);
+        const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
+        const int held = cls_context_device(context)->vendor == CLS_VENDOR_POCL && !(pocl_cache && !strcmp(pocl_cache, "0"));
+        cls_context_release(context);
+        _exit(held);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) <= 1);
+    return WEXITSTATUS(status);
+}
+
+static void entry_holds_the_binary_or_records_the_build(void **state)
+{
+    (void)state;
+    assert_int_equal(in_child(0, 0), MISS);
+    char path[512];
+    entry_path(path, sizeof path);
+    struct stat entry;
+    assert_int_equal(stat(path, &entry), 0);
+    FILE *file = fopen(path, "rb");
+    assert_non_null(file);
+    char bytes[4096] = "";
+    const size_t got = fread(bytes, 1, sizeof bytes - 1, file);
+    fclose(file);
+    const int recorded = memmem(bytes, got, CLS_CACHE_RUNTIME_HELD, strlen(CLS_CACHE_RUNTIME_HELD)) != NULL;
+    if (runtime_holds_builds()) {
+        assert_true(recorded);
+        assert_true(entry.st_size < 1024);
+    } else {
+        assert_false(recorded);
+        assert_true(entry.st_size > 1024); /* a program's binary */
+    }
+    assert_int_equal(in_child(0, 0), HIT);
+}
+
 static void disabled_cache_writes_nothing(void **state)
 {
     (void)state;
@@ -209,14 +255,21 @@ static void disabled_cache_writes_nothing(void **state)
     assert_int_equal(files, 0);
 }
 
+/* The tests run as the environment is (on PoCL: entries that record builds), then on PoCL with
+ * its cache of builds off (entries that hold binaries, as on GPUs). */
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(entry_holds_the_binary_or_records_the_build, setup, teardown),
         cmocka_unit_test_setup_teardown(miss_then_hit_across_processes, setup, teardown),
         cmocka_unit_test_setup_teardown(damaged_entry_is_rebuilt_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(refused_binary_is_rebuilt_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(eight_processes_race, setup, teardown),
         cmocka_unit_test_setup_teardown(disabled_cache_writes_nothing, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("as set", tests, NULL, NULL);
+    if (!runtime_holds_builds()) return failed;
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+    failed += cmocka_run_group_tests_name("POCL_KERNEL_CACHE=0", tests, NULL, NULL);
+    return failed;
 }
