@@ -1,5 +1,8 @@
 /* band_io.c — band_io.h over tiff_reader/tiff_writer and pnm_file: one interface for the formats a
- * run in bands reads and writes. */
+ * run in bands reads and writes. The input is read ahead as a sequence, and each band written
+ * starts its writeback to the disk, so that the output's final fsync does not write the whole
+ * file after the last band. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "band_io.h"
 
 #include "pnm_file.h"
@@ -41,6 +44,7 @@ int band_reader_open(const char *path, band_reader **out, cls_host_image *shape,
                                      path, "cannot be opened: %s", strerror(errno))
                  : fstat(fd, &st) != 0 ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", strerror(errno))
                                       : IMAGE_OK;
+    if (status == IMAGE_OK) (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     if (status != IMAGE_OK) {
         if (fd >= 0) close(fd);
     } else if (image_format_of(path) != IMAGE_FORMAT_TIFF) {
@@ -103,6 +107,7 @@ void band_reader_close(band_reader *r)
 
 struct band_writer {
     const char *path;
+    int fd;        /* the file, owned by pnm or tiff */
     pnm_file *pnm; /* else a TIFF */
     size_t next_row;
     int write_errno; /* a PNM row that could not be written */
@@ -120,6 +125,7 @@ int band_writer_open(int fd, const char *path, const cls_host_image *shape, band
         return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "out of memory");
     }
     w->path = path;
+    w->fd = fd;
     int status;
     if (image_format_of(path) != IMAGE_FORMAT_TIFF) {
         status = pnm_create(fd, path, shape, &w->pnm, error, error_size);
@@ -138,19 +144,32 @@ int band_writer_open(int fd, const char *path, const cls_host_image *shape, band
     return status;
 }
 
+/* Starts the writeback of what was written so far (a pipe or a file system without it: nothing). */
+static void start_writeback(const band_writer *w)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+    (void)sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)w;
+#endif
+}
+
 int band_writer_rows(band_writer *w, const cls_host_image *band, size_t band_row, size_t rows)
 {
+    int status;
     if (w->pnm) {
-        const int status = pnm_write_rows(w->pnm, w->next_row, rows, band, band_row);
+        status = pnm_write_rows(w->pnm, w->next_row, rows, band, band_row);
         if (status != IMAGE_OK && !w->write_errno) w->write_errno = errno ? errno : EIO;
         w->next_row += rows;
-        return status;
-    }
+    } else {
 #ifdef CLS_WITH_TIFF
-    return tiff_writer_rows(w->tiff, band, 0, band_row, rows);
+        status = tiff_writer_rows(w->tiff, band, 0, band_row, rows);
 #else
-    return IMAGE_ERR_WRITE;
+        status = IMAGE_ERR_WRITE;
 #endif
+    }
+    if (status == IMAGE_OK) start_writeback(w);
+    return status;
 }
 
 int band_writer_close(band_writer *w, char *error, size_t error_size)
