@@ -103,13 +103,14 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
 
 
 def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:
-    """Pipeline.run over a 2-D dask array, lazily and bit for bit equal (within the FFT's
-    tolerance for stages by FFT, whose rounding depends on the chunk's size) to running it on the
-    whole array: the halo is the sum of the stages' radii. The stages must all use repeat or
+    """Pipeline.run over a 2-D dask array (3-D for a pipeline of volumes' operators), lazily and
+    bit for bit equal (within the FFT's tolerance for stages by FFT, whose rounding depends on the
+    chunk's size) to running it on the whole array: the halo is the sum of the stages' radii
+    along each axis. The stages must all use repeat or
     all other border modes (a mix needs one clstencil.dask.filter per stage)."""
-    x = _check_dask_array(x)
     if not isinstance(pipeline, Pipeline):
         raise TypeError(f"pipeline must be a clstencil.Pipeline, not {type(pipeline).__name__}")
+    x = _check_dask_array(x, volume=bool(pipeline.volume))
     if not pipeline.stages:
         raise ValueError("the pipeline has no stage")
     repeats = {border == REPEAT_BORDER for border in pipeline.borders}
@@ -120,4 +121,4 @@ def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:
     block_function = functools.partial(_pipeline_block, pipeline=pipeline, out_dtype=out_dtype)
     return da.map_overlap(block_function, x, depth=dict(enumerate(pipeline.radius)),
                           boundary=overlap_boundary(x, repeats == {True}), trim=True,
-                          dtype=out_dtype, meta=np.empty((0, 0), dtype=out_dtype))
+                          dtype=out_dtype, meta=np.empty((0,) * x.ndim, dtype=out_dtype))

@@ -160,18 +160,19 @@ class Pipeline:
         return self._inputs
 
     @property
-    def radius(self) -> tuple[int, int]:
-        """(rows, columns) that an output pixel depends on around it: the largest sum of the
-        stages' reaches along any path from an input."""
-        reach = {name: (0, 0) for name in self._inputs}
+    def radius(self) -> tuple[int, ...]:
+        """(rows, columns), for volumes' operators (slices, rows, columns), that an output depends
+        on around it: the largest sum of the stages' reaches along any path from an input."""
+        zero = (0, 0, 0) if self.volume else (0, 0)
+        reach = {name: zero for name in self._inputs}
         last = self._inputs[0]
         for number, stage in enumerate(self._stages, 1):
             if stage.expression is not None:
-                read = [reach[name] for name in _names_read(stage.expression, reach)] or [(0, 0)]
-                here = (max(r[0] for r in read), max(r[1] for r in read))
+                read = [reach[name] for name in _names_read(stage.expression, reach)] or [zero]
+                here = tuple(max(axis) for axis in zip(*read))
             else:
-                base = reach.get(stage.source or last, (0, 0))
-                here = (base[0] + stage.radius[0], base[1] + stage.radius[1])
+                base = reach.get(stage.source or last, zero)
+                here = tuple(b + r for b, r in zip(base, stage.radius))
             last = stage.name or f"stage{number}"
             reach[last] = here
         return reach[last]

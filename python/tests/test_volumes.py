@@ -125,7 +125,8 @@ def test_undefined_border_computes_the_interior_only() -> None:
 
 @pytest.mark.parametrize("border", ["mirror", "repeat"])
 def test_a_pipeline_of_volumes(border: str) -> None:
-    """An opening and its top-hat through one Pipeline equal scipy's, a strided volume in."""
+    """An opening and its top-hat through one Pipeline equal scipy's, a strided volume in, and
+    the same through dask in chunks smaller than the halo along no axis."""
     volume = np.random.default_rng(7).random((9, 14, 11), dtype=np.float32)
     pipeline = (clstencil.Pipeline(border=border).add("min3d:3", name="eroded")
                 .add("max3d:3", name="opened").add_elementwise("tophat", "input - opened"))
@@ -134,6 +135,11 @@ def test_a_pipeline_of_volumes(border: str) -> None:
     strided = np.zeros((9, 14, 22), np.float32)
     strided[:, :, ::2] = volume
     np.testing.assert_array_equal(pipeline.run(strided[:, :, ::2]), volume - opened)
+    da = pytest.importorskip("dask.array")
+    import clstencil.dask as chunked_filters
+    assert pipeline.radius == (2, 2, 2)  # the erosion's reach and the dilation's, per axis
+    chunked = chunked_filters.run_pipeline(da.from_array(volume, chunks=(4, 5, 6)), pipeline)
+    np.testing.assert_array_equal(chunked.compute(scheduler="threads"), volume - opened)
 
 
 def test_what_a_volume_refuses() -> None:
