@@ -94,8 +94,8 @@ static int one_of(const token *t, const char *const *names)
 }
 
 /* The macros of the generated source: never declared, defined or undefined by a body. */
-static const char *const macro_names[] = {"IN", "OUT", "OUT_AT", "MASK", "FOR_WINDOW", "MASK_W", "MASK_H", "HALF_W",
-                                          "HALF_H", "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", "SIMD_WIDTH", "TILE_W",
+static const char *const macro_names[] = {"IN", "OUT", "OUT_AT", "MASK", "FOR_WINDOW", "MASK_W", "MASK_H", "MASK_D",
+                                          "HALF_W", "HALF_H", "HALF_D", "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", "SIMD_WIDTH", "TILE_W",
                                           "TILE_H", "SPAN_W", "REGISTER_CAP", NULL};
 /* Words that begin a declaration. */
 static const char *const type_words[] = {"const", "volatile", "private", "__private", "unsigned", "signed", "char",
@@ -188,14 +188,20 @@ typedef struct definition {
 enum { DEFINITIONS_MAX = 64, EVALUATION_DEPTH = 8 };
 #define ARRAY_BYTES_CAP (1LL << 40) /* products saturate here: far above any limit */
 
-/* A constant integer expression of the tokens [i, end): literals, MASK_W, MASK_H, HALF_W, HALF_H, ROWS
- * and the body's own object-like #defines of such expressions, with + - * / % and brackets. */
+/* The window a body reads: WIDTH x HEIGHT, and SLICES deep for a volume's body (0: 2-D). */
+typedef struct window {
+    unsigned width, height, slices;
+} window;
+
+/* A constant integer expression of the tokens [i, end): literals, MASK_W, MASK_H, HALF_W, HALF_H,
+ * (a volume's) MASK_D and HALF_D, ROWS and the body's own object-like #defines of such
+ * expressions, with + - * / % and brackets. */
 typedef struct evaluation {
     const token *t;
     size_t i, end;
     const definition *definitions;
     size_t definition_count;
-    unsigned width, height;
+    window w;
     int depth, ok;
 } evaluation;
 
@@ -208,10 +214,12 @@ static long long saturate(long long value)
 
 static long long evaluate_name(evaluation *v, const token *name)
 {
-    if (is(name, "MASK_W")) return v->width;
-    if (is(name, "MASK_H")) return v->height;
-    if (is(name, "HALF_W")) return v->width / 2;
-    if (is(name, "HALF_H")) return v->height / 2;
+    if (is(name, "MASK_W")) return v->w.width;
+    if (is(name, "MASK_H")) return v->w.height;
+    if (is(name, "HALF_W")) return v->w.width / 2;
+    if (is(name, "HALF_H")) return v->w.height / 2;
+    if (v->w.slices && is(name, "MASK_D")) return v->w.slices;
+    if (v->w.slices && is(name, "HALF_D")) return v->w.slices / 2;
     if (is(name, "ROWS")) return CLS_BODY_MAX_ROWS; /* the most a body gets */
     for (size_t k = v->definition_count; k-- > 0;) {
         const definition *d = &v->definitions[k];
@@ -302,7 +310,7 @@ static long long initializer_elements(const token *t, size_t count, size_t i)
  * evaluated (an empty one from the initializer). -1 when a size is no constant the checker can
  * evaluate. */
 static long long array_bytes(const token *t, size_t count, size_t i, unsigned element, const definition *definitions,
-                             size_t definition_count, unsigned width, unsigned height)
+                             size_t definition_count, window w)
 {
     long long elements = 1;
     size_t k = i + 1;
@@ -312,7 +320,7 @@ static long long array_bytes(const token *t, size_t count, size_t i, unsigned el
         if (end == k + 1) {
             size = initializer_elements(t, count, end + 1);
         } else {
-            evaluation v = {t, k + 1, end, definitions, definition_count, width, height, 0, 1};
+            evaluation v = {t, k + 1, end, definitions, definition_count, w, 0, 1};
             size = evaluate_sum(&v);
             if (!v.ok || v.i != end) return -1;
         }
@@ -330,23 +338,31 @@ static int reserved(const token *t)
            (memcmp(t->text, "cls_", 4) == 0 || memcmp(t->text, "CLS_", 4) == 0);
 }
 
-/* IN(dx, dy) at T[i] with literal offsets outside the window: refused. */
-static cls_status check_window_read(const token *t, size_t count, size_t i, unsigned width, unsigned height)
+/* IN(dx, dy) (a volume's IN(dx, dy, dz)) at T[i] with literal offsets outside the window: refused. */
+static cls_status check_window_read(const token *t, size_t count, size_t i, window w)
 {
     size_t j = i + 2;
-    long dx, dy;
-    if (!(literal_argument(t, count, &j, &dx) && j < count && is(&t[j], ",") && (++j, 1) &&
-          literal_argument(t, count, &j, &dy) && j < count && is(&t[j], ")")))
-        return CLS_OK;
-    const long hw = (long)width / 2, hh = (long)height / 2;
-    if (dx >= -hw && dx <= hw && dy >= -hh && dy <= hh) return CLS_OK;
+    long d[3] = {0, 0, 0};
+    const int axes = w.slices ? 3 : 2;
+    for (int a = 0; a < axes; ++a) {
+        if (a && !(j < count && is(&t[j], ",") && (++j, 1))) return CLS_OK;
+        if (!literal_argument(t, count, &j, &d[a])) return CLS_OK;
+    }
+    if (!(j < count && is(&t[j], ")"))) return CLS_OK;
+    const long hw = (long)w.width / 2, hh = (long)w.height / 2, hd = (long)w.slices / 2;
+    if (d[0] >= -hw && d[0] <= hw && d[1] >= -hh && d[1] <= hh && d[2] >= -hd && d[2] <= hd) return CLS_OK;
+    if (w.slices)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "operator body, line %u: IN(%ld, %ld, %ld) reads outside the %ux%ux%u window (|dx| <= %ld, "
+                        "|dy| <= %ld, |dz| <= %ld): declare a larger window (user:FILE,WxHxD)",
+                        t[i].line, d[0], d[1], d[2], w.width, w.height, w.slices, hw, hh, hd);
     return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                     "operator body, line %u: IN(%ld, %ld) reads outside the %ux%u window (|dx| <= %ld, |dy| <= %ld): "
                     "declare a larger window (user:FILE,WxH)",
-                    t[i].line, dx, dy, width, height, hw, hh);
+                    t[i].line, d[0], d[1], w.width, w.height, hw, hh);
 }
 
-static cls_status check_tokens(const token *t, size_t count, unsigned width, unsigned height)
+static cls_status check_tokens(const token *t, size_t count, window w)
 {
     int depth = 0, in_declaration = 0, declaration_depth = 0, operators_in_row = 0;
     int uses_out = 0, assigns_out = 0, rows = 0, assigns_rows = 0; /* OUT and OUT_AT */
@@ -406,7 +422,7 @@ static cls_status check_tokens(const token *t, size_t count, unsigned width, uns
             return refuse(k->line, "declares '%s', a macro of the generated code: choose another name", k->text,
                           k->length);
         if (declared && after && is(after, "[")) {
-            const long long bytes = array_bytes(t, count, i, element, definitions, definition_count, width, height);
+            const long long bytes = array_bytes(t, count, i, element, definitions, definition_count, w);
             if (bytes < 0)
                 return refuse(k->line, "the size of array '%s' is not a constant of integer literals, MASK_W, "
                                        "MASK_H, ROWS and the body's own #defines", k->text, k->length);
@@ -422,11 +438,13 @@ static cls_status check_tokens(const token *t, size_t count, unsigned width, uns
             assigns_rows |= assigned_before(t, i) || assigned_after(t, count, closing(t, count, i + 1));
         rows |= is(k, "OUT_AT");
         if (is(k, "IN") && after && is(after, "(")) {
-            const cls_status status = check_window_read(t, count, i, width, height);
+            const cls_status status = check_window_read(t, count, i, w);
             if (status != CLS_OK) return status;
         }
     }
     if (depth != 0) return refuse(count ? t[count - 1].line : 1, "a bracket is never closed", NULL, 0);
+    if (rows && w.slices)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume's operator body writes one output, OUT: not OUT_AT(k)");
     if (rows && uses_out)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body uses both OUT (one output) and OUT_AT(k) (a column "
                                                   "of ROWS outputs): write one of them");
@@ -444,7 +462,7 @@ int cls_body_writes_rows(const char *body)
     return 0;
 }
 
-cls_status cls_body_check(const char *body, unsigned width, unsigned height)
+static cls_status check_body(const char *body, window w)
 {
     if (!body) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body is NULL");
     const size_t length = strlen(body);
@@ -471,7 +489,17 @@ cls_status cls_body_check(const char *body, unsigned width, unsigned height)
         }
         tokens[count++] = t;
     }
-    if (status == CLS_OK) status = check_tokens(tokens, count, width, height);
+    if (status == CLS_OK) status = check_tokens(tokens, count, w);
     free(tokens);
     return status;
+}
+
+cls_status cls_body_check(const char *body, unsigned width, unsigned height)
+{
+    return check_body(body, (window){width, height, 0});
+}
+
+cls_status cls_body_check_volume(const char *body, unsigned width, unsigned height, unsigned depth)
+{
+    return check_body(body, (window){width, height, depth});
 }

@@ -33,6 +33,9 @@
  * Returns CLS_OK, or CLS_ERR_INVALID_ARGUMENT with the rule and the body's line in
  * cls_last_error(). */
 cls_status cls_body_check(const char *body, unsigned width, unsigned height);
+/* The same for a volume's body over WIDTH x HEIGHT x DEPTH: IN(dx, dy, dz) with literals inside
+ * the window (|dz| <= DEPTH/2 too), MASK_D and HALF_D in array sizes, and OUT only (no OUT_AT). */
+cls_status cls_body_check_volume(const char *body, unsigned width, unsigned height, unsigned depth);
 
 /* Whether BODY (checked) writes a column of outputs through OUT_AT(k) rather than OUT. */
 int cls_body_writes_rows(const char *body);

@@ -88,6 +88,14 @@ void emit_column_pass(emitter *e, int indent);
 /* An operator body (emit_body.c): the macros it uses, and the call of its function for a region
  * reading through `a` (the function itself goes to e->program), which sets sum. */
 void emit_body_helpers(emitter *e);
+/* The number of the line that text appended to OUT next starts (a body's #line after it). */
+unsigned emit_next_line(const strbuf *out);
+
+/* A volume's user-written body (emit_volume_body.c): MASK, FOR_WINDOW and OUT in the header, the
+ * window reader and the body's function at program scope, and the walk that calls it a voxel. */
+void emit_volume_body_macros(strbuf *out, const cls_kernel_config *c);
+void emit_volume_body_functions(strbuf *out, const cls_kernel_config *c);
+void emit_volume_body_walk(strbuf *out, const cls_kernel_config *c);
 void emit_body_call(emitter *e, int indent, const access *a);
 /* The baked coefficients of every mask as the program-scope array `name` (emit.c). */
 void emit_baked_array(emitter *e, const char *name, const char *comment);

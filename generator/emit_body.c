@@ -105,8 +105,7 @@ static const char *check_words(axis_check check, int rows)
     }
 }
 
-/* The number of the line that text appended next starts. */
-static unsigned next_line(const strbuf *out)
+unsigned emit_next_line(const strbuf *out)
 {
     unsigned lines = 1;
     for (const char *p = strbuf_text(out); *p; ++p) lines += *p == '\n';
@@ -153,7 +152,7 @@ static void emit_operator_function(emitter *program, const access *a, const char
     if (!rows) strbuf_append(out, "    float cls_out = 0.0f;\n");
     strbuf_append(out, "    {\n#line 1 \"operator\"\n");
     strbuf_append(out, program->config->spec.body);
-    strbuf_printf(out, "\n#line %u \"clstencil\"\n", next_line(out) + 1);
+    strbuf_printf(out, "\n#line %u \"clstencil\"\n", emit_next_line(out) + 1);
     strbuf_append(out, rows ? "    }\n#undef IN\n#undef OUT_AT\n}\n\n" : "    }\n    return cls_out;\n#undef IN\n}\n\n");
 }
 

@@ -8,7 +8,8 @@
  * output run slice by slice, row by row, tap by tap: the order of the CPU reference. A minimum or
  * maximum (cls_spec.reduction) keeps the same window of partial results, over the footprint. A
  * rank gathers each output's footprint into private memory instead and selects the value: by a
- * network of exchanges written out here, or by Wirth's algorithm. */
+ * network of exchanges written out here, or by Wirth's algorithm. A user-written body runs once a
+ * voxel (emit_volume_body.c). */
 #include "emit.h"
 
 #include "strbuf.h"
@@ -90,7 +91,8 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   " * work-group %ux%u, %s -> %s (accumulated in float).\n"
                   " * Each work-item walks one x, y column down %u output slice%s.\n */\n\n",
                   CLS_VERSION_STRING, s->mask_width, s->mask_height, s->mask_depth,
-                  s->reduction == CLS_REDUCTION_MIN   ? "the minimum over its footprint"
+                  s->body                             ? "a user-written body"
+                  : s->reduction == CLS_REDUCTION_MIN ? "the minimum over its footprint"
                   : s->reduction == CLS_REDUCTION_MAX ? "the maximum over its footprint"
                   : s->reduction == CLS_REDUCTION_RANK ? "a rank among its footprint's values"
                                                       : "a weighted sum",
@@ -109,7 +111,9 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   s->mask_depth / 2, c->group_width, c->group_height, c->rows);
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", emit_cl_type(s->input_type),
                   emit_cl_type(s->output_type));
-    if (s->reduction == CLS_REDUCTION_RANK) {
+    if (s->body) {
+        emit_volume_body_macros(out, c);
+    } else if (s->reduction == CLS_REDUCTION_RANK) {
         strbuf_printf(out, "#define FOOTPRINT %u /* the footprint's taps, baked into the code */\n"
                            "#define RANK %u /* the rank taken: 0 is the smallest */\n", footprint_taps(c), s->rank);
         if (ranks_by_network(c))
@@ -151,7 +155,7 @@ static void emit_signature(strbuf *out)
                        "                      const float border_value)\n{\n");
 }
 
-/* The work-item's column and block of slices, and its window's bordered columns and rows. */
+/* The work-item's column and block of slices. */
 static void emit_column(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
@@ -166,6 +170,12 @@ static void emit_column(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "output += output_offset;");
     strbuf_line(out, 1, "(void)mask;");
     strbuf_line(out, 1, "(void)border_value;");
+}
+
+/* The window's bordered columns and rows. */
+static void emit_window_indices(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
     strbuf_line(out, 1, "/* The window's columns and rows, bordered once: they stay while the work-item walks down z. */");
     strbuf_line(out, 1, "int column[MASK_W];");
     strbuf_line(out, 1, "long row[MASK_H];");
@@ -338,12 +348,18 @@ char *cls_emit_volume_source(const cls_kernel_config *config)
     strbuf out;
     strbuf_init(&out);
     emit_header(&out, config);
-    const int rank = config->spec.reduction == CLS_REDUCTION_RANK;
+    const int body = config->spec.body != NULL, rank = config->spec.reduction == CLS_REDUCTION_RANK;
+    if (body) emit_volume_body_functions(&out, config);
     if (rank && !ranks_by_network(config)) emit_selection(&out);
     emit_signature(&out);
     emit_column(&out, config);
-    if (rank) emit_rank_walk(&out, config);
-    else emit_walk(&out, config);
+    if (body) {
+        emit_volume_body_walk(&out, config);
+    } else {
+        emit_window_indices(&out, config);
+        if (rank) emit_rank_walk(&out, config);
+        else emit_walk(&out, config);
+    }
     strbuf_append(&out, "}\n");
     return strbuf_take(&out);
 }

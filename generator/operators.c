@@ -441,22 +441,44 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
                      "closing, tophat, blackhat, dog, log, unsharp)");
 }
 
-cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask, cls_operator **out)
+/* The user operator of a body over a window already checked, made by MADE; released on failure. */
+static cls_status finish_user(cls_operator **out, cls_status made, const char *body, const float *mask)
 {
-    if (!body || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body or output pointer is NULL");
-    *out = NULL;
-    if (!cls_operator_odd_size(width) || !cls_operator_odd_size(height))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "user operator window %ux%u: sides must be odd and at most 63", width, height);
-    cls_status status = cls_operator_new(width, height, out);
-    if (status != CLS_OK) return status;
-    for (unsigned k = 0; k < width * height; ++k) (*out)->mask[k] = mask ? mask[k] : 1.0f;
+    if (made != CLS_OK) return made;
+    const cls_spec *spec = &(*out)->spec;
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height * (spec->mask_depth ? spec->mask_depth : 1);
+    for (size_t k = 0; k < taps; ++k) (*out)->mask[k] = mask ? mask[k] : 1.0f;
     (*out)->spec.bake_coefficients = 0; /* one build serves every mask */
-    snprintf((*out)->name, sizeof (*out)->name, "user:%ux%u", width, height);
-    status = set_body(*out, body);
+    cls_status status = set_body(*out, body);
     if (status == CLS_OK) status = cls_spec_validate(&(*out)->spec); /* the body's rules included */
     if (status != CLS_OK) {
         cls_operator_release(*out);
         *out = NULL;
     }
     return status;
+}
+
+cls_status cls_operator_user_volume(const char *body, unsigned width, unsigned height, unsigned depth,
+                                    const float *mask, cls_operator **out)
+{
+    if (!body || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body or output pointer is NULL");
+    *out = NULL;
+    if (!cls_operator_odd_size(width) || !cls_operator_odd_size(height) || !cls_operator_odd_size(depth) ||
+        depth > CLS_MAX_MASK_DEPTH)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "user operator window %ux%ux%u: sides must be odd, at most 63 "
+                        "(the depth at most %d)", width, height, depth, CLS_MAX_MASK_DEPTH);
+    const cls_status made = cls_operator_new_volume(width, height, depth, out);
+    if (made == CLS_OK) snprintf((*out)->name, sizeof (*out)->name, "user:%ux%ux%u", width, height, depth);
+    return finish_user(out, made, body, mask);
+}
+
+cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask, cls_operator **out)
+{
+    if (!body || !out) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "operator body or output pointer is NULL");
+    *out = NULL;
+    if (!cls_operator_odd_size(width) || !cls_operator_odd_size(height))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "user operator window %ux%u: sides must be odd and at most 63", width, height);
+    const cls_status made = cls_operator_new(width, height, out);
+    if (made == CLS_OK) snprintf((*out)->name, sizeof (*out)->name, "user:%ux%u", width, height);
+    return finish_user(out, made, body, mask);
 }

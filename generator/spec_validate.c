@@ -76,7 +76,8 @@ static cls_status check_mask_side(const char *what, unsigned size)
 }
 
 /* A volume's mask (mask_depth 1 or more) is one built-in weighted sum walked down z, or a pass an
- * axis where it separates (two-pass): what it does not take is named. */
+ * axis where it separates (two-pass), or a user-written body run for every voxel: what it does not
+ * take is named. */
 static cls_status check_volume(const cls_spec *spec, unsigned masks)
 {
     const unsigned depth = spec->mask_depth;
@@ -99,8 +100,23 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
         if (spec->separable == CLS_SEPARABLE_TWO_PASS)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a rank does not separate into a pass an axis");
     }
-    const char *refused = spec->body                     ? "an operator body"
-                          : spec->epilogue               ? "an epilogue"
+    if (spec->body) {
+        const char *refused = spec->reduction != CLS_REDUCTION_SUM ? "a minimum, maximum or rank reduction"
+                              : cls_body_is_staged(spec->body)      ? "stages (#stage)"
+                              : spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_SINGLE_PASS ||
+                                      spec->separable == CLS_SEPARABLE_LOW_RANK
+                                  ? "separation"
+                              : spec->method == CLS_METHOD_FFT ? "the FFT method"
+                              : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
+                                  ? "the local or image input path"
+                              : spec->cols_per_item > 1 ? "several columns per work-item"
+                                                        : NULL;
+        if (refused)
+            return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume's operator body (depth %u) runs once per voxel: it "
+                            "does not take %s", depth, refused);
+        return cls_body_check_volume(spec->body, spec->mask_width, spec->mask_height, depth);
+    }
+    const char *refused = spec->epilogue                 ? "an epilogue"
                           : masks > 1                    ? "several masks"
                           : spec->row_coefficients       ? "row and column vectors (give the whole mask)"
                           : spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK
@@ -114,8 +130,8 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
                           : spec->cols_per_item > 1 ? "several columns per work-item"
                                                     : NULL;
     if (refused)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it takes "
-                        "no %s", depth, refused);
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it does "
+                        "not take %s", depth, refused);
     if (spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
     return cls_mask_is_separable3d(spec->coefficients, spec->mask_width, spec->mask_height, depth);
 }
@@ -297,10 +313,11 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
         !cls_spec_is_volume(spec))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "several rows or columns per work-item need a border mode other than undefined");
-    if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && spec->body)
+    if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && spec->body && !cls_spec_is_volume(spec))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "%u rows per work-item stream a weighted sum: an operator body "
                                                   "takes 1 to 8", spec->rows_per_item);
-    if (spec->body && (status = cls_body_is_staged(spec->body) ? cls_staged_body_check(spec)
+    if (spec->body && !cls_spec_is_volume(spec) &&
+        (status = cls_body_is_staged(spec->body) ? cls_staged_body_check(spec)
                                                                 : cls_body_check(spec->body, spec->mask_width,
                                                                                  spec->mask_height)) != CLS_OK)
         return status;

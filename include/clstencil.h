@@ -376,10 +376,12 @@ typedef struct cls_spec {
     /* A volume's mask: its depth along z, odd, 1 to CLS_MAX_MASK_DEPTH (0: a 2-D mask; 1: a
      * volume's mask one slice deep, which filters each slice).
      * coefficients then hold mask_depth slices of mask_width x mask_height, x fastest, then y,
-     * then z. A volume mask is one built-in weighted sum (no body, epilogue, second mask,
-     * separation, FFT, tap folding, local or image input path, or columns per work-item); its
-     * kernel walks each x, y column of the output down z, rows_per_item output slices a
-     * work-item (0: the device's choice). Images of any depth go through it (cls_image_desc). */
+     * then z. A volume mask is one built-in weighted sum, or a body of volumes that reads
+     * IN(dx, dy, dz) (cls_operator_user_volume), with no epilogue, second mask, single-pass or
+     * low-rank separation, FFT, tap folding, local or image input path, or columns per
+     * work-item; its kernel walks each x, y column of the output down z, rows_per_item output
+     * slices a work-item (0: the device's choice). Images of any depth go through it
+     * (cls_image_desc). */
     unsigned mask_depth;
     /* A volume's window: its weighted sum, or the minimum or maximum over the footprint (the taps
      * whose coefficient is not 0); MIN and MAX take volumes only (2-D: the min:/max: operators). */
@@ -643,6 +645,12 @@ cls_status cls_operator_parse(const char *text, cls_operator **out);
 /* A user-written operator (see cls_spec.body) over a WxH window; mask may be NULL (all 1). */
 cls_status cls_operator_user(const char *body, unsigned width, unsigned height, const float *mask,
                              cls_operator **out);
+/* A user-written operator of volumes over a WxHxD window (odd sides, D up to CLS_MAX_MASK_DEPTH):
+ * the body reads IN(dx, dy, dz), MASK(dx, dy, dz) and FOR_WINDOW(dx, dy, dz), and may read x, y,
+ * z, width, height and depth; it assigns OUT (no OUT_AT, stages, reduction or separation). mask
+ * (D slices of H rows of W, x fastest) may be NULL (all 1). */
+cls_status cls_operator_user_volume(const char *body, unsigned width, unsigned height, unsigned depth,
+                                    const float *mask, cls_operator **out);
 /* Operators from arrays, scipy.ndimage's way: windows of any sides, odd or even, with the output
  * pixel at cell side/2 + origin along each axis (origin from -(side/2) to (side-1)/2; NULL: 0 on
  * every axis; OpenCV calls it the anchor). Such a window runs as the smallest centred odd window

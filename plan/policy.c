@@ -124,13 +124,13 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
 
 /* Whether a volume's mask, its separation left to auto, runs as a pass an axis: a rank-1 mask of
  * CLS_VOLUME_PASSES_MIN_TAPS taps or more in a border mode the passes take (constant included:
- * its value is carried through the sums). */
+ * its value is carried through the sums), not a user-written body's (which only MASK reads). */
 static int volume_separates(const cls_request *r)
 {
     const cls_spec *spec = &r->spec;
     const unsigned w = spec->mask_width, h = spec->mask_height;
     /* a mask that does not separate is no error here (the message it leaves is never read) */
-    return spec->separable == CLS_SEPARABLE_AUTO && (size_t)w * h * r->depth >= CLS_VOLUME_PASSES_MIN_TAPS &&
+    return spec->separable == CLS_SEPARABLE_AUTO && !spec->body && (size_t)w * h * r->depth >= CLS_VOLUME_PASSES_MIN_TAPS &&
            spec->border != CLS_BORDER_UNDEFINED && spec->rows_per_item <= 1 &&
            cls_mask_is_separable3d(r->values, w, h, r->depth) == CLS_OK;
 }

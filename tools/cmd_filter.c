@@ -82,6 +82,7 @@ static void filter_usage(FILE *out)
             "                                           along x and OY along y, 0 to 2 each\n"
             "                  user:FILE[,WxH]          an operator body (IN, MASK, FOR_WINDOW, OUT)\n"
             "                                           over a WxH window (default 3x3)\n"
+            "                  user:FILE,WxHxD          a volume's body: IN(dx, dy, dz), ...\n"
             "  --op NAME=OPERATOR[@FROM]  a named step reading the image FROM: \"input\" (IN) or an\n"
             "                  earlier step's NAME (default: the step before); steps without a name\n"
             "                  are stage1, stage2, ...\n"

@@ -44,8 +44,9 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
         if (status == CLS_OK) separable |= cls_filter_separable(cls_pipeline_stage(run->pipeline, k)) == CLS_SEPARABLE_TWO_PASS;
     }
     /* the images between stages, and the two of a stage that runs as a pass an axis */
+    if (status != CLS_OK) return report_failure("filter", status);
     run->temporaries = (unsigned)cls_pipeline_intermediate_count(run->pipeline) + (separable ? 2 : 0);
-    return status == CLS_OK ? EXIT_OK_ : report_failure("filter", status);
+    return EXIT_OK_;
 }
 
 void volume_run_close(volume_run *run)

@@ -1,5 +1,6 @@
-/* user_operator.c — `filter --op user:FILE[,WxH]`: an operator body read from a file (a regular
- * file of bounded size), over the window given or 3x3. */
+/* user_operator.c — `filter --op user:FILE[,WxH]` or `user:FILE,WxHxD`: an operator body read
+ * from a file (a regular file of bounded size), over the window given or 3x3; with a depth, a
+ * volume's operator. */
 #include "user_operator.h"
 
 #include "commands.h"
@@ -47,19 +48,36 @@ static char *read_body(const char *path)
     return text;
 }
 
+/* WxH, or WxHxD (*depth then its depth, else 0). */
+static int parse_window(const char *text, unsigned *width, unsigned *height, unsigned *depth)
+{
+    *depth = 0;
+    const char *second = strchr(text, 'x'), *third = second ? strchr(second + 1, 'x') : NULL;
+    if (!third) return parse_size(text, width, height);
+    char flat[32], *end = NULL;
+    if ((size_t)(third - text) >= sizeof flat) return 0;
+    memcpy(flat, text, (size_t)(third - text));
+    flat[third - text] = '\0';
+    const unsigned long d = strtoul(third + 1, &end, 10);
+    if (!(third[1] >= '0' && third[1] <= '9') || *end || d % 2 == 0 || d > CLS_MAX_MASK_DEPTH) return 0;
+    *depth = (unsigned)d;
+    return parse_size(flat, width, height);
+}
+
 cls_status user_operator_parse(const char *spec, cls_operator **out, int *read_failed)
 {
     char *path = strdup(spec);
     if (!path) return CLS_ERR_OUT_OF_MEMORY;
-    unsigned width = 3, height = 3;
+    unsigned width = 3, height = 3, depth = 0;
     char *comma = strrchr(path, ',');
     struct stat info;
-    if (comma && parse_size(comma + 1, &width, &height)) *comma = '\0';
-    else width = height = 3; /* a comma that belongs to the file name; sscanf may have written */
+    if (comma && parse_window(comma + 1, &width, &height, &depth)) *comma = '\0';
+    else width = height = 3, depth = 0; /* a comma that belongs to the file name; sscanf may have written */
     if (comma && *comma && stat(path, &info) != 0) { /* neither FILE,WxH nor a file named so */
         char excerpt[256];
         printable_excerpt(comma + 1, excerpt, sizeof excerpt);
-        fprintf(stderr, "clstencil filter: --op user:%s: '%s' is not a window WxH (odd sides, 1 to 63), "
+        fprintf(stderr, "clstencil filter: --op user:%s: '%s' is not a window WxH or WxHxD (odd sides, 1 to 63; "
+                        "the depth to 31), "
                         "and no file is named %s\n", spec, excerpt, path);
         free(path);
         *read_failed = 1;
@@ -68,7 +86,9 @@ cls_status user_operator_parse(const char *spec, cls_operator **out, int *read_f
     char *body = read_body(path);
     cls_status status = CLS_ERR_IO;
     *read_failed = !body;
-    if (body) status = cls_operator_user(body, width, height, NULL, out);
+    if (body)
+        status = depth ? cls_operator_user_volume(body, width, height, depth, NULL, out)
+                       : cls_operator_user(body, width, height, NULL, out);
     free(body);
     free(path);
     return status;

@@ -56,6 +56,7 @@ PROTOTYPES: dict[str, tuple[object, list[object]]] = {
 
     "cls_operator_parse": (status, [c_char_p, handle_out]),
     "cls_operator_user": (status, [c_char_p, c_uint, c_uint, POINTER(ctypes.c_float), handle_out]),
+    "cls_operator_user_volume": (status, [c_char_p, c_uint, c_uint, c_uint, POINTER(ctypes.c_float), handle_out]),
     "cls_operator_weights": (status, [POINTER(ctypes.c_float), c_uint, c_uint, c_uint, POINTER(c_int),
                                       handle_out]),
     "cls_operator_footprint": (status, [c_char_p, ctypes.c_double, POINTER(ctypes.c_ubyte), c_uint,

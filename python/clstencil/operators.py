@@ -81,30 +81,39 @@ class Operator:
 
     @classmethod
     def user(cls, body: str, width: int = 3, height: int = 3,
-             mask: Sequence[float] | np.ndarray | None = None) -> "Operator":
+             mask: Sequence[float] | np.ndarray | None = None, depth: int = 0) -> "Operator":
         """A user-written operator: OpenCL C statements over a width x height window that read
         IN(dx, dy), MASK(dx, dy), may loop FOR_WINDOW(dx, dy) { ... } and assign OUT (or, for a
         column of ROWS outputs at once, OUT_AT(k); docs/api.md). mask
-        (height x width values, row by row) defaults to all ones. A compile error raises
-        ClstencilError with the build log, lines numbered from the body's first line."""
+        (height x width values, row by row) defaults to all ones. With a depth, a volume's
+        operator over width x height x depth that reads IN(dx, dy, dz), MASK(dx, dy, dz) and
+        FOR_WINDOW(dx, dy, dz) and assigns OUT (mask: depth x height x width). A compile error
+        raises ClstencilError with the build log, lines numbered from the body's first line."""
         if not isinstance(body, str):
             raise TypeError(f"an operator body is a string of OpenCL C, not {type(body).__name__}")
         for name, size in (("width", width), ("height", height)):
             if not isinstance(size, (int, np.integer)) or size < 1:
                 raise ValueError(f"window {name} must be a positive odd whole number, not {size!r}")
+        if not isinstance(depth, (int, np.integer)) or depth < 0:
+            raise ValueError(f"window depth must be a positive odd whole number (0: 2-D), not {depth!r}")
+        taps = width * height * (depth or 1)
         mask_values = None
         mask_pointer = None
         if mask is not None:
             mask_values = np.ascontiguousarray(mask, dtype=np.float32).ravel()
-            if mask_values.size != width * height:
-                raise ValueError(f"mask has {mask_values.size} values; a {width}x{height} window "
-                                 f"needs {width * height}")
+            if mask_values.size != taps:
+                window = f"{width}x{height}" + (f"x{depth}" if depth else "")
+                raise ValueError(f"mask has {mask_values.size} values; a {window} window needs {taps}")
             mask_pointer = mask_values.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
         created = ctypes.c_void_p()
-        check(library().cls_operator_user(body.encode(), int(width), int(height), mask_pointer,
-                                          ctypes.byref(created)), "user operator")
+        if depth:
+            check(library().cls_operator_user_volume(body.encode(), int(width), int(height), int(depth),
+                                                     mask_pointer, ctypes.byref(created)), "user operator")
+        else:
+            check(library().cls_operator_user(body.encode(), int(width), int(height), mask_pointer,
+                                              ctypes.byref(created)), "user operator")
         mask_bytes = b"" if mask_values is None else mask_values.tobytes()
-        return cls._made(created.value, ("user", body, int(width), int(height), mask_bytes))
+        return cls._made(created.value, ("user", body, int(width), int(height), mask_bytes, int(depth)))
 
     def _spec(self) -> Spec:
         """The operator's own spec (owned by the operator, read-only)."""
@@ -172,9 +181,9 @@ class Operator:
             _, name, cells, shape, shifts, percent = self.key
             return Operator.footprint, (name, np.frombuffer(cells, np.uint8).reshape(shape), shifts,
                                         percent)
-        _, body, width, height, mask_bytes = self.key
+        _, body, width, height, mask_bytes, depth = self.key
         mask = np.frombuffer(mask_bytes, dtype=np.float32) if mask_bytes else None
-        return Operator.user, (body, width, height, mask)
+        return Operator.user, (body, width, height, mask, depth)
 
     def __repr__(self) -> str:
         return f"Operator({self.name!r})"

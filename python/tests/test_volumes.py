@@ -1,8 +1,10 @@
 """Volumes through clstencil.filter against scipy.ndimage.correlate in 3-D: every border mode
 scipy shares, volumes from 1x1x1 to 33x45x67 (smaller than the mask along some axes included),
 masks 3x3x3 and 3x5x7 (random) and gaussian3d, strided arrays, integer pixels, the undefined
-border's interior, and what a volume refuses."""
+border's interior, user-written bodies, and what a volume refuses."""
 from __future__ import annotations
+
+import pickle
 
 import numpy as np
 import pytest
@@ -42,6 +44,35 @@ def test_volume_equals_scipy_correlate(op: str, border: str) -> None:
         assert result.dtype == np.float32 and result.shape == shape
         np.testing.assert_allclose(result, reference(volume, operator, border), rtol=1e-5,
                                    atol=1e-5, err_msg=f"{op}, {border}, shape {shape}")
+
+
+WEIGHTED_SUM_BODY = """
+float s = 0.0f;
+FOR_WINDOW(dx, dy, dz) s += MASK(dx, dy, dz) * IN(dx, dy, dz);
+OUT = s;
+"""
+
+
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_a_user_written_body_of_volumes(border: str) -> None:
+    """A body over a 3x5x7 window that sums MASK(dx, dy, dz) * IN(dx, dy, dz) equals scipy's
+    correlate with that mask, borders and volumes smaller than the window included; it pickles
+    (dask sends operators to workers)."""
+    operator = clstencil.Operator.user(WEIGHTED_SUM_BODY, 3, 5, RANDOM_357, depth=7)
+    assert operator.window == (7, 5, 3)
+    again = pickle.loads(pickle.dumps(operator))
+    rng = np.random.default_rng(8)
+    for shape in SHAPES[:3]:
+        volume = rng.random(shape, dtype=np.float32)
+        expected = scipy.ndimage.correlate(volume.astype(np.float64), RANDOM_357.astype(np.float64),
+                                           mode=SCIPY_MODES[border], cval=BORDER_VALUE)
+        for op in (operator, again):
+            np.testing.assert_allclose(clstencil.filter(volume, op, border, BORDER_VALUE), expected,
+                                       rtol=1e-5, atol=1e-5, err_msg=f"{border}, shape {shape}")
+    with pytest.raises(ValueError, match="a 3x5x7 window needs 105"):
+        clstencil.Operator.user(WEIGHTED_SUM_BODY, 3, 5, RANDOM_3, depth=7)
+    with pytest.raises(clstencil.InvalidArgumentError, match="reads outside the 3x3x3 window"):
+        clstencil.Operator.user("OUT = IN(0, 0, 2);", depth=3)
 
 
 @pytest.mark.parametrize("border", list(SCIPY_MODES))

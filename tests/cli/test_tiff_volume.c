@@ -2,9 +2,10 @@
  * libtiff: a stack's pages as a volume's slices against a reference by hand, ImageJ hyperstacks'
  * and OME-TIFFs' volumes (and descriptions refused), volumes larger than the device and stacks
  * larger than the memory in slabs (the same bytes as one piece), a MetaImage in and an NRRD out,
- * and volumes' operators chained.
+ * volumes' operators chained, and a user-written body of volumes (user:FILE,WxHxD).
  * Usage: test_tiff_volume PATH-TO-CLSTENCIL CASE
- *        (CASE: volume, hyperstack, volume_slabs, volume_file_slabs, volume_files, volume_chain) */
+ *        (CASE: volume, hyperstack, volume_slabs, volume_file_slabs, volume_files, volume_chain,
+ *        volume_user) */
 #include "tiff_fixture.h"
 
 #include <stdio.h>
@@ -272,12 +273,35 @@ static void test_volume_chain(void **state)
     free(in), free(mid), free(out);
 }
 
+/* A user-written body over a 5x5x5 window (user:FILE,5x5x5): the maximum of its voxels equals
+ * max3d:5's by hand, repeat, exactly; a window of an even depth is refused (exit 1). */
+static void test_volume_user(void **state)
+{
+    (void)state;
+    write_stack("vol.tif", 0, PAGES, COMPRESSION_NONE, 0);
+    FILE *body = fopen(path_of("max.cl"), "w");
+    assert_non_null(body);
+    fputs("float m = -INFINITY;\nFOR_WINDOW(i, j, k) m = fmax(m, IN(i, j, k));\nOUT = m;\n", body);
+    fclose(body);
+    uint16_t (*in)[H][W] = alloc_pages(), (*out)[H][W] = alloc_pages();
+    assert_int_equal(read_stack("vol.tif", in, PAGES), PAGES);
+    assert_int_equal(filter("vol.tif user-out.tif --op user:max.cl,5x5x5 --border repeat -v"), 0);
+    assert_true(logged("user:5x5x5"));
+    assert_int_equal(read_stack("user-out.tif", out, PAGES + 1), PAGES);
+    expect_extremes(in, out, 0, 1, PAGES, 2, 1, 1, "user:max.cl,5x5x5");
+    assert_int_equal(filter("vol.tif even.tif --op user:max.cl,5x5x4"), 1);
+    assert_true(logged("is not a window WxH or WxHxD"));
+    free(in);
+    free(out);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_volume),       cmocka_unit_test(test_hyperstack),   cmocka_unit_test(test_volume_slabs),
-        cmocka_unit_test(test_volume_file_slabs), cmocka_unit_test(test_volume_files), cmocka_unit_test(test_volume_chain)};
-    static const char *const names[] = {"volume",            "hyperstack",   "volume_slabs",
-                                        "volume_file_slabs", "volume_files", "volume_chain"};
+        cmocka_unit_test(test_volume_file_slabs), cmocka_unit_test(test_volume_files), cmocka_unit_test(test_volume_chain),
+        cmocka_unit_test(test_volume_user)};
+    static const char *const names[] = {"volume",            "hyperstack",   "volume_slabs", "volume_file_slabs",
+                                        "volume_files",      "volume_chain", "volume_user"};
     return tiff_cases_run(argc, argv, all, names, sizeof all / sizeof all[0]);
 }

@@ -170,13 +170,32 @@ static void operator_parameters(void **state)
     cls_operator_release(op);
 }
 
+/* A volume's body: IN(dx, dy, dz) with literals inside the window, MASK_D and HALF_D in array
+ * sizes, one output (no OUT_AT). */
+static void volume_bodies(void **state)
+{
+    (void)state;
+    const char *sum = "float s = 0.0f;\nFOR_WINDOW(dx, dy, dz) s += MASK(dx, dy, dz) * IN(dx, dy, dz);\nOUT = s;";
+    assert_int_equal(cls_body_check_volume(sum, 3, 5, 7), CLS_OK);
+    assert_int_equal(cls_body_check_volume("OUT = IN(1, -2, 3);", 3, 5, 7), CLS_OK);
+    assert_int_equal(cls_body_check_volume("float v[MASK_W * MASK_H * MASK_D]; v[HALF_D] = 0; OUT = v[0];", 3, 3, 3),
+                     CLS_OK);
+    assert_int_equal(cls_body_check_volume("OUT = IN(1, -2, 4);", 3, 5, 7), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "line 1: IN(1, -2, 4) reads outside the 3x5x7 window (|dx| <= 1, "
+                                             "|dy| <= 2, |dz| <= 3): declare a larger window (user:FILE,WxHxD)"));
+    assert_int_equal(cls_body_check_volume("OUT_AT(0) = IN(0, 0, 0);", 3, 3, 3), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "writes one output, OUT: not OUT_AT(k)"));
+    assert_int_equal(cls_body_check_volume("float v[MASK_D * 2000]; OUT = v[0];", 3, 3, 3), CLS_ERR_INVALID_ARGUMENT);
+    refused("float v[MASK_D]; OUT = v[0];", 3, 3, "is not a constant"); /* 2-D: no depth */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ordinary_bodies_pass), cmocka_unit_test(window_reads),
         cmocka_unit_test(names),                cmocka_unit_test(private_arrays),
         cmocka_unit_test(out_assignment),
-        cmocka_unit_test(column_bodies),
+        cmocka_unit_test(column_bodies),        cmocka_unit_test(volume_bodies),
         cmocka_unit_test(structure_and_size),   cmocka_unit_test(user_operator_checks_its_body),
         cmocka_unit_test(operator_parameters),
     };
