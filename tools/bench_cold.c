@@ -7,6 +7,7 @@
  * cache (a warm start). */
 #include "bench_options.h"
 #include "commands.h"
+#include "user_operator.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,8 @@ static cls_status measure(const bench_options *o, const char *text, cls_border b
 {
     setenv("CLSTENCIL_CACHE_DIR", folder, 1);
     cls_operator *op = NULL;
-    cls_status status = cls_operator_parse(text, &op);
+    int read_failed;
+    cls_status status = command_operator_parse(text, &op, &read_failed);
     if (status != CLS_OK) return status;
     cls_spec spec = *cls_operator_spec(op);
     spec.border = border;

@@ -5,6 +5,7 @@
  * --short check against the plain global variant. */
 #include "bench.h"
 #include "commands.h"
+#include "user_operator.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -162,7 +163,9 @@ static cls_status create_filter(bench_run *run, size_t first, size_t count, benc
     cls_operator *ops[BENCH_MAX_STAGES] = {NULL};
     float *masks = NULL;
     cls_status status = CLS_OK;
-    for (size_t i = 0; i < count && status == CLS_OK; ++i) status = cls_operator_parse(run->c->ops[first + i], &ops[i]);
+    int read_failed;
+    for (size_t i = 0; i < count && status == CLS_OK; ++i)
+        status = command_operator_parse(run->c->ops[first + i], &ops[i], &read_failed);
     if (status == CLS_OK && count > 1 && !(masks = merge_masks(ops, count, result))) status = result->status;
     const size_t f = run->filter_count;
     if (status == CLS_OK) {

@@ -4,6 +4,7 @@
 #include "bench_options.h"
 #include "cli.h"
 #include "commands.h"
+#include "user_operator.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -129,8 +130,9 @@ static int add_op(bench_options *o, const char *text)
     }
     /* The label names an operator as the library does: "convolve:9x9", not its 81 values. */
     cls_operator *op = NULL;
-    if (!night && cls_operator_parse(text, &op) != CLS_OK) {
-        fprintf(stderr, "clstencil %s: --op %s: %s\n", COMMAND(o), text, cls_last_error());
+    int read_failed = 0;
+    if (!night && command_operator_parse(text, &op, &read_failed) != CLS_OK) {
+        if (!read_failed) fprintf(stderr, "clstencil %s: --op %s: %s\n", COMMAND(o), text, cls_last_error());
         return 0;
     }
     for (size_t i = 0; i < adds; ++i) o->ops[o->op_count++] = night ? NIGHT[i] : text;

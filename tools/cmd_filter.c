@@ -396,8 +396,7 @@ static int parse_ops(const filter_args *args, filter_op *ops)
             continue;
         }
         int read_failed = 0;
-        cls_status status = strncasecmp(body, "user:", 5) == 0 ? user_operator_parse(body + 5, &ops[i].op, &read_failed)
-                                                               : cls_operator_parse(body, &ops[i].op);
+        cls_status status = command_operator_parse(body, &ops[i].op, &read_failed);
         free(body);
         if (read_failed) return EXIT_USAGE;
         if (status != CLS_OK) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,7 +40,7 @@ static char *read_body(const char *path)
     }
     if (fd >= 0) close(fd);
     if (error || problem) {
-        fprintf(stderr, "clstencil filter: cannot read the operator body %s: %s\n", path,
+        fprintf(stderr, "clstencil: cannot read the operator body %s: %s\n", path,
                 problem ? problem : strerror(error));
         free(text);
         return NULL;
@@ -64,6 +65,13 @@ static int parse_window(const char *text, unsigned *width, unsigned *height, uns
     return parse_size(flat, width, height);
 }
 
+cls_status command_operator_parse(const char *text, cls_operator **out, int *read_failed)
+{
+    *read_failed = 0;
+    return strncasecmp(text, "user:", 5) == 0 ? user_operator_parse(text + 5, out, read_failed)
+                                              : cls_operator_parse(text, out);
+}
+
 cls_status user_operator_parse(const char *spec, cls_operator **out, int *read_failed)
 {
     char *path = strdup(spec);
@@ -76,7 +84,7 @@ cls_status user_operator_parse(const char *spec, cls_operator **out, int *read_f
     if (comma && *comma && stat(path, &info) != 0) { /* neither FILE,WxH nor a file named so */
         char excerpt[256];
         printable_excerpt(comma + 1, excerpt, sizeof excerpt);
-        fprintf(stderr, "clstencil filter: --op user:%s: '%s' is not a window WxH or WxHxD (odd sides, 1 to 63; "
+        fprintf(stderr, "clstencil: --op user:%s: '%s' is not a window WxH or WxHxD (odd sides, 1 to 63; "
                         "the depth to 31), "
                         "and no file is named %s\n", spec, excerpt, path);
         free(path);
