@@ -105,6 +105,16 @@ void volume_run_report(const volume_run *run, const filter_plan *plan, const cls
             shape->width, shape->height, a->slices, a->channels, a->channels == 1 ? "" : "s", a->frames,
             a->frames == 1 ? "" : "s", run->samples, run->samples == 1 ? "" : "s", pages, pages == 1 ? "" : "s",
             a->kind, plan->op_count == 1 ? cls_operator_name(plan->ops[0].op) : "a pipeline of volumes' operators");
+    for (size_t k = 0; k < cls_pipeline_stage_count(run->pipeline); ++k) {
+        const cls_filter *stage = cls_pipeline_stage(run->pipeline, k);
+        cls_build_info info = {CLS_BUILD_INFO_INIT};
+        cls_filter_build_info(stage, &info);
+        if (cls_filter_separable(stage) == CLS_SEPARABLE_TWO_PASS)
+            fprintf(stderr, "stage %zu:   %-22s a pass an axis\n", k + 1, cls_operator_name(plan->ops[k].op));
+        else
+            fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms\n", k + 1, cls_operator_name(plan->ops[k].op),
+                    info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds);
+    }
     if (slab < a->slices)
         fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",
                 (a->slices + slab - 1) / slab, slab, run->reach);
