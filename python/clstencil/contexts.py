@@ -59,6 +59,24 @@ def context(device: str | tuple | None = None) -> Any:
         return found
 
 
+def lane(device: str | None = None) -> tuple:
+    """The key of the calling thread's own context for a device selector, created on first use.
+    A context runs one host image at a time (its buffers and queue are shared), so threads that
+    filter at once, such as dask's worker threads, each copy and launch in a lane of their own
+    instead of waiting for one another; the lanes of one device share the binary cache on disk."""
+    selector = normalize_selector(device)
+    key = ("lane", selector, threading.get_ident())
+    if key not in _contexts:
+        with _lock:
+            if key not in _contexts:
+                created = ctypes.c_void_p()
+                check(library().cls_context_create(None if selector is None else selector.encode(),
+                                                   ctypes.byref(created)),
+                      "creating an OpenCL context")
+                _contexts[key] = created.value
+    return key
+
+
 def wrapped_context(cl_context: int, cl_device: int, cl_queue: int) -> tuple:
     """The key of a cls_context that wraps a caller's OpenCL context, device and queue (given as
     their addresses), created on first use. The library retains the three, so the addresses stay

@@ -7,7 +7,9 @@ the image's edge there, and clstencil's own border handling applies, exactly as 
 for every border mode, mirror101 included. Only repeat needs data from the opposite edge, which
 dask's periodic boundary provides. Every worker process filters with its own context on the
 device that CLSTENCIL_DEVICE names (else the default one) and reuses the disk cache
-(CLSTENCIL_CACHE_DIR), so one worker per GPU is a matter of the workers' environment.
+(CLSTENCIL_CACHE_DIR), so one worker per GPU is a matter of the workers' environment. Each of a
+worker's threads filters in a context of its own (contexts.lane), so that its chunks' copies and
+launches do not wait for the other threads'.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
+from .contexts import lane
+from .devices import names_several
 from .filtering import filter as filter_numpy
 from .filters import border_mode, build_goal, compute_method
 from .operators import Operator, OperatorLike, as_operator
@@ -58,7 +62,8 @@ def _output_dtype(x: da.Array, dtype) -> np.dtype:
 def _filter_block(block: np.ndarray, op: Operator, border: str, value: float,
                   device: str | None, out_dtype: np.dtype, build: str | None,
                   method: str | None) -> np.ndarray:
-    return filter_numpy(block, op, border, value, device=device, dtype=out_dtype, build=build,
+    chosen = device if names_several(device) else lane(device)
+    return filter_numpy(block, op, border, value, device=chosen, dtype=out_dtype, build=build,
                         method=method)
 
 

@@ -66,7 +66,7 @@ def names_several(device) -> bool:
     """Whether a device= value names several devices: a list or tuple of selectors, or a
     string with commas ("1:0,1:1") or "gpus" (every GPU)."""
     if isinstance(device, (list, tuple)) and not (isinstance(device, tuple) and device
-                                                  and device[0] == "queue"):
+                                                  and device[0] in ("queue", "lane")):
         return True
     return isinstance(device, str) and ("," in device or device.strip().lower() == "gpus")
 
