@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -44,6 +45,29 @@ def test_integer_types_and_pipelines_in_chunks() -> None:
         np.testing.assert_array_equal(
             clstencil.dask.run_pipeline(x, pipeline, dtype=np.float32).compute(scheduler="threads"),
             pipeline.run(image, dtype=np.float32), err_msg=border)
+
+
+def test_each_thread_filters_in_a_lane_of_its_own() -> None:
+    """contexts.lane: one context a thread and device selector, the same one again for the same
+    thread; chunks filtered by four threads at once equal one piece."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from clstencil.contexts import context, lane
+
+    together = threading.Barrier(4)  # four threads at once
+
+    def keys_of_a_thread(_: int) -> tuple:
+        together.wait()
+        return lane(), lane()
+
+    with ThreadPoolExecutor(4) as pool:
+        keys = list(pool.map(keys_of_a_thread, range(4)))
+    assert all(first == second for first, second in keys)
+    assert len({context(first) for first, _ in keys}) == len({first for first, _ in keys}) == 4
+    image = np.random.default_rng(9).random((300, 260), dtype=np.float32)
+    chunked = clstencil.dask.filter(da.from_array(image, chunks=(64, 50)), "gaussian:5", "mirror")
+    np.testing.assert_array_equal(chunked.compute(scheduler="threads", num_workers=4),
+                                  clstencil.filter(image, "gaussian:5", "mirror"))
 
 
 def test_dask_errors() -> None:
