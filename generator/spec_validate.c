@@ -100,35 +100,35 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
         if (spec->separable == CLS_SEPARABLE_TWO_PASS)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a rank does not separate into a pass an axis");
     }
+    /* what neither a volume's sum nor its body takes */
+    const char *refused = spec->method == CLS_METHOD_FFT ? "the FFT method"
+                          : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
+                              ? "the local or image input path"
+                          : spec->cols_per_item > 1 ? "several columns per work-item"
+                                                    : NULL;
     if (spec->body) {
-        const char *refused = spec->reduction != CLS_REDUCTION_SUM ? "a minimum, maximum or rank reduction"
-                              : cls_body_is_staged(spec->body)      ? "stages (#stage)"
-                              : spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_SINGLE_PASS ||
-                                      spec->separable == CLS_SEPARABLE_LOW_RANK
-                                  ? "separation"
-                              : spec->method == CLS_METHOD_FFT ? "the FFT method"
-                              : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
-                                  ? "the local or image input path"
-                              : spec->cols_per_item > 1 ? "several columns per work-item"
-                                                        : NULL;
+        const int separated = spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_SINGLE_PASS ||
+                              spec->separable == CLS_SEPARABLE_LOW_RANK;
+        if (!refused)
+            refused = spec->reduction != CLS_REDUCTION_SUM ? "a minimum, maximum or rank reduction"
+                      : cls_body_is_staged(spec->body)      ? "stages (#stage)"
+                      : separated                           ? "separation"
+                                                            : NULL;
         if (refused)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume's operator body (depth %u) runs once per voxel: it "
                             "does not take %s", depth, refused);
         return cls_body_check_volume(spec->body, spec->mask_width, spec->mask_height, depth);
     }
-    const char *refused = spec->epilogue                 ? "an epilogue"
-                          : masks > 1                    ? "several masks"
-                          : spec->row_coefficients       ? "row and column vectors (give the whole mask)"
-                          : spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK
-                              ? "single-pass or low-rank separation (two-pass: a pass an axis)"
-                          : spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED
-                              ? "passes in the undefined border mode"
-                          : spec->method == CLS_METHOD_FFT ? "the FFT method"
-                          : spec->fold_equal_taps        ? "tap folding"
-                          : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
-                              ? "the local or image input path"
-                          : spec->cols_per_item > 1 ? "several columns per work-item"
-                                                    : NULL;
+    if (!refused)
+        refused = spec->epilogue           ? "an epilogue"
+                  : masks > 1              ? "several masks"
+                  : spec->row_coefficients ? "row and column vectors (give the whole mask)"
+                  : spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK
+                      ? "single-pass or low-rank separation (two-pass: a pass an axis)"
+                  : spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED
+                      ? "passes in the undefined border mode"
+                  : spec->fold_equal_taps ? "tap folding"
+                                          : NULL;
     if (refused)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it does "
                         "not take %s", depth, refused);
