@@ -75,6 +75,9 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
            k->separable == CLS_SEPARABLE_NONE && !direct_asked;
 }
 
+/* The rows of a streaming policy's block for a mask of one column (block_of). */
+#define COLUMN_BLOCK_ROWS 8
+
 /* Rows and columns per work-item (*rows, *cols) where the spec leaves them to auto. */
 static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows, unsigned *cols)
 {
@@ -118,6 +121,21 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
     if (blocks && can_stream && !s->rows_per_item && !s->cols_per_item && *rows <= p->stream_below_rows &&
         taps * p->stream_cols <= p->limits.unroll_limit) {
         *rows = p->stream_rows;
+        *cols = p->stream_cols;
+    }
+    /* A streaming policy's masks of one row or one column, a separable mask's passes: a row shares
+     * no input rows, so it keeps one output per work-item (PoCL, 2 cores, f32 2048^2: 31x1 5.5 ms
+     * against 21.1 streaming, 13x1 2.2 against 6.8); a column of 9 rows or more takes a block of
+     * COLUMN_BLOCK_ROWS rows and stream_cols columns, which share their rows' loads (1x9 2.3 ms
+     * against 5.6 at one output per work-item, 1x13 3.1 against 15.6 and 5.6 streaming, 1x25 7.5
+     * against 66.9 and 31.4; 1x7 1.9 against 1.3, hence the 9 rows; baked coefficients only: with
+     * the buffer's a 1x31 column in blocks took 3x longer than streaming). */
+    const int leaves_block = !s->rows_per_item && !s->cols_per_item && p->rows >= CLS_STREAM_MIN_ROWS && !s->body &&
+                             k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE;
+    if (leaves_block && s->mask_height == 1 && s->mask_width > 1) *rows = *cols = 1;
+    if (leaves_block && s->mask_width == 1 && s->mask_height >= 9 && s->bake_coefficients &&
+        s->border != CLS_BORDER_UNDEFINED) {
+        *rows = COLUMN_BLOCK_ROWS;
         *cols = p->stream_cols;
     }
 }
@@ -187,11 +205,12 @@ void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, 
     unsigned width = spec->group_width ? spec->group_width : p->group_width ? p->group_width : CLS_FALLBACK_GROUP_WIDTH;
     unsigned height =
         spec->group_height ? spec->group_height : p->group_height ? p->group_height : CLS_FALLBACK_GROUP_HEIGHT;
-    /* Under a streaming policy, a kernel left at one output per work-item takes a one-row group of
-     * the default's size: what PoCL's work-group vectorizer turns into SIMD loads along the row
-     * (Gaussian 3x3, 2048x2048: 1.5-1.8 ms in 128x1 groups, 2.2-2.5 in 64x2; streaming kernels
-     * keep 64x2: random 25x25 364 ms against 436 in 128x1). */
-    if (p->rows >= CLS_STREAM_MIN_ROWS && rows == 1 && cols == 1 && !spec->group_width && !spec->group_height) {
+    /* Under a streaming policy, a kernel that does not stream (one output per work-item, or a
+     * column's block) takes a one-row group of the default's size: what PoCL's work-group
+     * vectorizer turns into SIMD loads along the row (Gaussian 3x3, 2048x2048: 1.5-1.8 ms in 128x1
+     * groups, 2.2-2.5 in 64x2; 1x11 in blocks 2.5 against 2.7; streaming kernels keep 64x2:
+     * random 25x25 364 ms against 436 in 128x1). */
+    if (p->rows >= CLS_STREAM_MIN_ROWS && rows < CLS_STREAM_MIN_ROWS && !spec->group_width && !spec->group_height) {
         width *= height;
         height = 1;
     }
