@@ -208,6 +208,36 @@ static void a_streaming_policy_streams_where_it_applies(void **state)
     }
 }
 
+/* A streaming policy's masks of one row and one column (a separable mask's passes): a row at one
+ * output per work-item, however many taps; a column of 9 rows or more in blocks of 8 rows and the
+ * policy's stream columns, in a one-row group; a shorter column, or one from the buffer, as
+ * before. */
+static void a_streaming_policy_plans_rows_and_columns(void **state)
+{
+    (void)state;
+    cls_kernel_policy policy = streaming_policy();
+    policy.stream_min_taps = 26;
+    static float ones[31];
+    for (unsigned k = 0; k < 31; ++k) ones[k] = 1.0f;
+    const struct { unsigned w, h; int bake; unsigned rows, cols, group_w, group_h; } cases[] = {
+        {31, 1, 1, 1, 1, 128, 1},  {13, 1, 1, 1, 1, 128, 1}, {1, 13, 1, 8, CLS_STREAM_POLICY_COLS, 128, 1},
+        {1, 31, 1, 8, CLS_STREAM_POLICY_COLS, 128, 1}, {1, 7, 1, 1, 1, 128, 1}, {1, 31, 0, 64, 1, 64, 2}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = ones;
+        spec.mask_width = cases[c].w, spec.mask_height = cases[c].h;
+        spec.bake_coefficients = cases[c].bake;
+        cls_kernel_config config;
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
+        if (config.rows != cases[c].rows || config.cols != cases[c].cols || config.group_width != cases[c].group_w ||
+            config.group_height != cases[c].group_h)
+            fail_msg("%ux%u (%s): %u rows x %u columns in %ux%u", cases[c].w, cases[c].h,
+                     cases[c].bake ? "baked" : "buffer", config.rows, config.cols, config.group_width,
+                     config.group_height);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* separate_min_taps (PoCL's record: 26): a rank-1 mask left to auto runs as two passes. */
 static void a_policy_separates_large_rank1_masks(void **state)
 {
@@ -376,6 +406,7 @@ int main(void)
         cmocka_unit_test(a_policy_runs_large_rank1_masks_in_one_separable_kernel),
         cmocka_unit_test(a_policy_runs_large_masks_by_fft),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
+        cmocka_unit_test(a_streaming_policy_plans_rows_and_columns),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
         cmocka_unit_test(the_generator_decides_nothing),
