@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 static const struct { const char *name; cls_pixel_type type; size_t bytes; } element_types[] = {
     {"MET_UCHAR", CLS_PIXEL_U8, 1},   {"MET_USHORT", CLS_PIXEL_U16, 2}, {"MET_SHORT", CLS_PIXEL_I16, 2},
@@ -108,34 +107,32 @@ static int layout_of(const header *h, raw_layout *l, const char *path, char *err
                       h->type ? h->type : "(none)");
 }
 
-int image_metaimage_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
-                         size_t error_size)
+/* MetaImage's raw_header_reader. */
+static int read_header(char *text, size_t length, char *carried, raw_source *source, const char *path, char *error,
+                       size_t error_size)
 {
-    size_t length = 0;
-    char *text = raw_header_text(fd, file_size, path, &length, error, error_size);
-    char *carried = text ? calloc(2 * length + 64, 1) : NULL; /* "Key=Value" grows to "Key = Value" */
+    (void)length;
     header h = {0};
-    raw_source source = {0};
-    int status = !text ? IMAGE_ERR_UNREADABLE
-                 : !carried ? image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory")
-                            : parse(text, &h, carried, path, error, error_size);
-    if (status == IMAGE_OK) status = layout_of(&h, &source.layout, path, error, error_size);
+    int status = parse(text, &h, carried, path, error, error_size);
+    if (status == IMAGE_OK) status = layout_of(&h, &source->layout, path, error, error_size);
     if (status == IMAGE_OK && (strcasecmp(h.data_file, "LIST") == 0 || strchr(h.data_file, '%')))
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                             "ElementDataFile %s (a file a slice) is not read: one data file", h.data_file);
     if (status == IMAGE_OK && strcasecmp(h.data_file, "LOCAL") == 0) {
-        source.offset = h.data_offset;
+        source->offset = h.data_offset;
     } else if (status == IMAGE_OK) {
-        source.data_file = h.data_file;
-        source.offset = h.header_size > 0 ? (uint64_t)h.header_size : 0;
-        source.at_end = h.header_size == -1;
+        source->data_file = h.data_file;
+        source->offset = h.header_size > 0 ? (uint64_t)h.header_size : 0;
+        source->at_end = h.header_size == -1;
     }
-    if (status == IMAGE_OK)
-        status = raw_read(fd, file_size, &source, IMAGE_FORMAT_METAIMAGE, carried, path, out, error, error_size);
-    close(fd);
-    free(text);
-    free(carried);
     return status;
+}
+
+int image_metaimage_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error,
+                         size_t error_size)
+{
+    /* "Key=Value" grows to "Key = Value" in the carried lines */
+    return raw_read_headed(fd, file_size, IMAGE_FORMAT_METAIMAGE, read_header, 2, path, out, error, error_size);
 }
 
 static void write_header(FILE *file, const cls_host_image *image)

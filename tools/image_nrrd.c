@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 static const struct { const char *name; cls_pixel_type type; size_t bytes; } sample_types[] = {
     {"uchar", CLS_PIXEL_U8, 1},     {"unsigned char", CLS_PIXEL_U8, 1}, {"uint8", CLS_PIXEL_U8, 1},
@@ -137,28 +136,25 @@ static int layout_of(const header *h, raw_layout *l, const char *path, char *err
     return IMAGE_OK;
 }
 
-int image_nrrd_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error, size_t error_size)
+/* NRRD's raw_header_reader. */
+static int read_header(char *text, size_t length, char *carried, raw_source *source, const char *path, char *error,
+                       size_t error_size)
 {
-    size_t length = 0;
-    char *text = raw_header_text(fd, file_size, path, &length, error, error_size);
-    char *carried = text ? calloc(length + 64, 1) : NULL;
     header h = {0};
-    raw_source source = {0};
-    int status = !text ? IMAGE_ERR_UNREADABLE
-                 : !carried ? image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory")
-                            : parse(text, length, &h, carried, path, error, error_size);
-    if (status == IMAGE_OK) status = layout_of(&h, &source.layout, path, error, error_size);
+    int status = parse(text, length, &h, carried, path, error, error_size);
+    if (status == IMAGE_OK) status = layout_of(&h, &source->layout, path, error, error_size);
     if (status == IMAGE_OK && h.data_file && strchr(h.data_file, '%'))
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
                             "data file %s (a file a slice) is not read: one data file", h.data_file);
-    source.data_file = h.data_file;
-    source.offset = (h.data_file ? 0 : h.data_offset) + (h.byte_skip > 0 ? (uint64_t)h.byte_skip : 0);
-    source.at_end = h.byte_skip == -1;
-    if (status == IMAGE_OK) status = raw_read(fd, file_size, &source, IMAGE_FORMAT_NRRD, carried, path, out, error, error_size);
-    close(fd);
-    free(text);
-    free(carried);
+    source->data_file = h.data_file;
+    source->offset = (h.data_file ? 0 : h.data_offset) + (h.byte_skip > 0 ? (uint64_t)h.byte_skip : 0);
+    source->at_end = h.byte_skip == -1;
     return status;
+}
+
+int image_nrrd_read(int fd, const char *path, uint64_t file_size, cls_host_image *out, char *error, size_t error_size)
+{
+    return raw_read_headed(fd, file_size, IMAGE_FORMAT_NRRD, read_header, 1, path, out, error, error_size);
 }
 
 static void write_header(FILE *file, const cls_host_image *image)

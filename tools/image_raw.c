@@ -155,7 +155,9 @@ const char *raw_carried(const cls_host_image *image, image_format format)
 
 enum { HEADER_MAX = 1 << 20 };
 
-char *raw_header_text(int fd, uint64_t file_size, const char *path, size_t *length, char *error, size_t error_size)
+/* The header's text: the first bytes of FD (up to 1 MiB, *length of them) as a string; NULL with
+ * the reason in ERROR. */
+static char *header_text(int fd, uint64_t file_size, const char *path, size_t *length, char *error, size_t error_size)
 {
     const size_t size = file_size < HEADER_MAX ? (size_t)file_size : HEADER_MAX;
     char *text = malloc(size + 1);
@@ -175,3 +177,19 @@ char *raw_header_text(int fd, uint64_t file_size, const char *path, size_t *leng
     return text;
 }
 
+int raw_read_headed(int fd, uint64_t file_size, image_format format, raw_header_reader read_header,
+                    size_t carried_per_byte, const char *path, cls_host_image *out, char *error, size_t error_size)
+{
+    size_t length = 0;
+    char *text = header_text(fd, file_size, path, &length, error, error_size);
+    char *carried = text ? calloc(carried_per_byte * length + 64, 1) : NULL;
+    raw_source source = {0};
+    int status = !text ? IMAGE_ERR_UNREADABLE
+                 : !carried ? image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory")
+                            : read_header(text, length, carried, &source, path, error, error_size);
+    if (status == IMAGE_OK) status = raw_read(fd, file_size, &source, format, carried, path, out, error, error_size);
+    close(fd);
+    free(text);
+    free(carried);
+    return status;
+}

@@ -39,7 +39,13 @@ int raw_write(int fd, const char *path, const cls_host_image *image, void (*head
               char *error, size_t error_size);
 /* The carried lines for an output of FORMAT, or NULL (none, or another format's). */
 const char *raw_carried(const cls_host_image *image, image_format format);
-/* The header's text: the first bytes of FD (up to 1 MiB, *length of them) as a string, freed by
- * the caller; NULL with the reason in ERROR. */
-char *raw_header_text(int fd, uint64_t file_size, const char *path, size_t *length, char *error, size_t error_size);
+/* A format's reading of its header: TEXT (LENGTH bytes, its own to cut into strings) into *SOURCE,
+ * whose strings may point into TEXT, and the lines to carry into CARRIED (room for
+ * raw_read_headed's CARRIED_PER_BYTE times LENGTH bytes and 64 more). */
+typedef int (*raw_header_reader)(char *text, size_t length, char *carried, raw_source *source, const char *path,
+                                 char *error, size_t error_size);
+/* Reads a volume whose header starts FD (FILE_SIZE bytes; closed here): its text (up to 1 MiB)
+ * through READ_HEADER, then the voxels it places, as raw_read. */
+int raw_read_headed(int fd, uint64_t file_size, image_format format, raw_header_reader read_header,
+                    size_t carried_per_byte, const char *path, cls_host_image *out, char *error, size_t error_size);
 #endif
