@@ -1,11 +1,12 @@
-/* filter_run.c — the device side of `clstencil filter`: builds one pipeline (a stage per --op,
- * the Night filter's five for `night`), copies every channel plane (of every page) to the device in one
+/* filter_run.c — the device side of `clstencil filter`: runs the plan's pipeline (its stages:
+ * filter_stages.c), copies every channel plane (of every page) to the device in one
  * transfer, enqueues the pipeline once per plane (buffer offsets select the plane), copies the
  * result back, and with -v reports the device, each stage's build and the profiled times. A session
  * keeps the context and the pipeline for a batch of images. */
 #include "cl_report.h"
 #include "commands.h"
 #include "filter_run.h"
+#include "filter_stages.h"
 #include "filter_strips.h"
 #include "memory_budget.h"
 
@@ -13,180 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The pipeline and what -v says about each of its stages. */
-typedef struct stages {
-    cls_pipeline *pipeline;
-    const char **labels; /* one per pipeline stage; point into the plan or at literals */
-    char (*created)[64]; /* one per stage: the kernel it was created with (describe_variant) */
-    size_t count, capacity;
-} stages;
-
-/* How a stencil stage computes: "fft", or its partition and outputs per work-item. */
-static void describe_variant(const cls_filter *stage, char *text, size_t size)
-{
-    if (cls_filter_method(stage) == CLS_METHOD_FFT) {
-        snprintf(text, size, "fft");
-        return;
-    }
-    unsigned rows = 0, cols = 0;
-    cls_filter_outputs_per_item(stage, &rows, &cols);
-    snprintf(text, size, "%s, %ux%u per work-item", cls_partition_name(cls_filter_partition(stage)), cols, rows);
-}
-
-/* Labels the stages the pipeline gained since the last call: the k-th new one LABELS[k], or the
- * last label when there are more stages than labels. */
-static int label_new_stages(stages *s, const char *const *labels, size_t label_count)
-{
-    const size_t now = cls_pipeline_stage_count(s->pipeline);
-    if (now > s->capacity) {
-        const char **grown = realloc(s->labels, now * 2 * sizeof *grown);
-        if (grown) s->labels = grown;
-        char(*created)[64] = grown ? realloc(s->created, now * 2 * sizeof *created) : NULL;
-        if (!created) {
-            fprintf(stderr, "clstencil filter: out of memory\n");
-            return EXIT_FAILURE_;
-        }
-        s->created = created;
-        s->capacity = now * 2;
-    }
-    for (size_t k = 0; s->count < now; ++k) {
-        const cls_filter *stage = cls_pipeline_stage(s->pipeline, s->count);
-        s->created[s->count][0] = '\0';
-        if (stage) describe_variant(stage, s->created[s->count], sizeof s->created[s->count]);
-        s->labels[s->count++] = labels[k < label_count ? k : label_count - 1];
-    }
-    return EXIT_OK_;
-}
-
-void filter_plan_set_borders(const filter_plan *plan, cls_spec *spec)
-{
-    spec->border = plan->border;
-    spec->border_y = plan->border_y;
-    spec->border_z = plan->border_z;
-    spec->border_value = plan->border_value;
-}
-
-cls_border filter_plan_rows_border(const filter_plan *plan)
-{
-    return plan->border_y == CLS_BORDER_SAME ? plan->border : plan->border_y;
-}
-
-/* Appends one stage of SPEC, retyped from IN to OUT, with the plan's border, `auto` choosing
- * for the image's size; named and reading what STEP says (NULL: the next stage of the chain). */
-static int add_stage(stages *s, const filter_plan *plan, cls_spec spec, const cls_host_image *image,
-                     cls_pixel_type in, cls_pixel_type out, const char *label, const filter_op *step)
-{
-    spec.expected_width = (unsigned)image->width;
-    spec.expected_height = (unsigned)image->height;
-    filter_plan_set_borders(plan, &spec);
-    spec.input_type = in;
-    spec.output_type = out;
-    spec.build_goal = plan->build_goal;
-    if (plan->method != CLS_METHOD_AUTO) {
-        const int weighted_sum = !spec.body && spec.mask_count <= 1 && !spec.epilogue;
-        if (plan->method == CLS_METHOD_FFT && !weighted_sum) {
-            fprintf(stderr, "clstencil filter: --method fft: %s is not a weighted sum of one mask\n", label);
-            return EXIT_USAGE;
-        }
-        spec.method = plan->method;
-    }
-    cls_status status = cls_pipeline_add_stage(s->pipeline, step && step->name[0] ? step->name : NULL, &spec,
-                                               step && step->from[0] ? step->from : NULL);
-    if (status != CLS_OK) return report_failure("filter", status);
-    return label_new_stages(s, &label, 1);
-}
-
-/* The tone mapping for an image of TYPE: values keep an integer image's stored scale through
- * the f32 stages, so on u8, u16 and i16 images it maps 0..255 (0..65535, 0..32767) to 0..1 and
- * back (an i16 image's negative values saturate at -32768 there). */
-static const char *tonemap_for(cls_pixel_type type)
-{
-    return type == CLS_PIXEL_U8    ? "tonemap:255"
-           : type == CLS_PIXEL_U16 ? "tonemap:65535"
-           : type == CLS_PIXEL_I16 ? "tonemap:32767"
-                                   : "tonemap";
-}
-
-/* Appends the operator of TEXT (a literal: it is the stage's label too), named as STEP says. */
-static int add_parsed_stage(stages *s, const filter_plan *plan, const char *text, const cls_host_image *image,
-                            cls_pixel_type in, cls_pixel_type out, const filter_op *step)
-{
-    cls_operator *op = NULL;
-    cls_status status = cls_operator_parse(text, &op);
-    if (status != CLS_OK) return report_failure("filter", status);
-    const int code = add_stage(s, plan, *cls_operator_spec(op), image, in, out, text, step);
-    cls_operator_release(op);
-    return code;
-}
-
-/* The Night filter on an integer image: a-trous 1, 2, 4, 8, then the tone mapping on its scale. */
-static int add_integer_night(stages *s, const filter_plan *plan, const cls_host_image *image, cls_pixel_type in,
-                             cls_pixel_type out)
-{
-    static const char *const smoothing[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8"};
-    int code = EXIT_OK_;
-    for (size_t k = 0; code == EXIT_OK_ && k < 4; ++k)
-        code = add_parsed_stage(s, plan, smoothing[k], image, k == 0 ? in : CLS_PIXEL_F32, CLS_PIXEL_F32, NULL);
-    return code == EXIT_OK_ ? add_parsed_stage(s, plan, tonemap_for(image->type), image, CLS_PIXEL_F32, out, NULL)
-                            : code;
-}
-
-/* An element-wise step: its expression of the named images, stored as OUT. */
-static int add_combination(stages *s, const filter_op *step, cls_pixel_type out)
-{
-    cls_status status = cls_pipeline_add_elementwise(s->pipeline, step->name, step->expression, out);
-    if (status != CLS_OK) {
-        fprintf(stderr, "clstencil filter: --combine %s: %s\n", step->text, cls_last_error());
-        return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
-    }
-    return label_new_stages(s, &step->text, 1);
-}
-
-/* Every step in order, reading the input (named "input", of the image's type) or f32 images: the
- * last step writes the plan's output type, every other one f32. */
-static int build_stages(stages *s, const filter_plan *plan, const cls_host_image *image)
-{
-    cls_status status = cls_pipeline_add_input(s->pipeline, "input", image->type);
-    for (size_t k = 0; status == CLS_OK && k < plan->input_count; ++k) /* --input: IN's type */
-        status = cls_pipeline_add_input(s->pipeline, plan->inputs[k].name, image->type);
-    if (status != CLS_OK) {
-        fprintf(stderr, "clstencil filter: --input: %s\n", cls_last_error());
-        return status == CLS_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILURE_;
-    }
-    /* u8, u16 or i16 in and out: the tone mapping maps the stored scale to 0..1 and back (with an f32
-     * output, the values are taken as they come: scaled by an earlier --op, as the usage says) */
-    const int integer_image = image_type_is_integer(image->type) && image_type_is_integer(plan->output_type);
-    for (size_t i = 0; i < plan->op_count; ++i) {
-        const int last = i + 1 == plan->op_count;
-        const filter_op *op = &plan->ops[i];
-        const cls_pixel_type out = last ? plan->output_type : CLS_PIXEL_F32;
-        int reads_input = op->from[0] ? strcmp(op->from, "input") == 0 : i == 0;
-        for (size_t k = 0; op->from[0] && k < plan->input_count; ++k) reads_input |= !strcmp(op->from, plan->inputs[k].name);
-        const cls_pixel_type in = reads_input ? image->type : CLS_PIXEL_F32;
-        int code;
-        if (op->expression) code = add_combination(s, op, out);
-        else if (op->op && integer_image && strcmp(cls_operator_name(op->op), "tonemap") == 0)
-            code = add_parsed_stage(s, plan, tonemap_for(image->type), image, in, out, op);
-        else if (op->op)
-            code = add_stage(s, plan, *cls_operator_spec(op->op), image, in, out,
-                             op->name[0] || op->from[0] ? op->text : cls_operator_name(op->op), op);
-        else if (integer_image) code = add_integer_night(s, plan, image, in, out);
-        else { /* The Night filter: its stages, typed the same way. */
-            status = cls_pipeline_add_night(s->pipeline, plan->border, in, out);
-            if (status != CLS_OK) return report_failure("filter", status);
-            static const char *const night[] = {"night 1/5 (atrous:1)", "night 2/5 (atrous:2)", "night 3/5 (atrous:4)",
-                                                "night 4/5 (atrous:8)", "night 5/5 (tonemap)"};
-            code = label_new_stages(s, night, sizeof night / sizeof night[0]);
-        }
-        if (code != EXIT_OK_) return code;
-    }
-    if ((status = cls_pipeline_check(s->pipeline)) != CLS_OK) { /* an image nobody reads */
-        fprintf(stderr, "clstencil filter: %s\n", cls_last_error());
-        return EXIT_USAGE;
-    }
-    return EXIT_OK_;
-}
 
 /* Whether the device of the queue shares the host's memory: a CPU device, or one that says so. */
 static int shares_host_memory(cls_context *context, cl_device_id device)
@@ -233,7 +60,7 @@ static int runs_in_place(cls_context *context, const cls_host_image *in, const c
  * CPU device) against the host's budget too. Sets *strip_rows to 0 when the whole image fits,
  * else to the output rows of the strips that do (filter_strips.c); exit 7 with a message when not
  * even one row does. */
-static int fit_device_memory(cls_context *context, const filter_plan *plan, const stages *s, const cls_host_image *in,
+static int fit_device_memory(cls_context *context, const filter_plan *plan, const filter_stages *s, const cls_host_image *in,
                              const cls_host_image *out, size_t *strip_rows)
 {
     *strip_rows = 0;
@@ -288,7 +115,7 @@ typedef struct timings {
     size_t band_devices;       /* the devices the bands are spread over (this one takes every n-th) */
 } timings;
 
-static void report(const stages *s, cls_context *context, const cls_host_image *in,
+static void report(const filter_stages *s, cls_context *context, const cls_host_image *in,
                    const cls_host_image *out, const timings *t)
 {
     const cls_device_caps *caps = cls_context_device(context);
@@ -319,7 +146,7 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
         char variant[64], swapped[96] = ""; /* a tiered stage's kernel once its background build ended */
-        describe_variant(stage, variant, sizeof variant);
+        filter_stage_variant(stage, variant, sizeof variant);
         if (strcmp(variant, s->created[i]) != 0) snprintf(swapped, sizeof swapped, ", then %s", variant);
         const unsigned kernels = cls_filter_kernel_count(stage);
         char last[48] = ""; /* a launch's event is its last kernel's */
@@ -344,7 +171,7 @@ static void report(const stages *s, cls_context *context, const cls_host_image *
 /* Runs the built pipeline over every plane (output rows [ROI_Y, ROI_Y + ROI_ROWS) only, or all of
  * them when ROI_ROWS is 0); stage events land in events[c * count + i]. A device that shares the
  * host's memory runs on the images in place; any other gets a copy and gives one back. */
-static int run_planes(const stages *s, cls_context *context, const filter_plan *plan, const cls_host_image *in,
+static int run_planes(const filter_stages *s, cls_context *context, const filter_plan *plan, const cls_host_image *in,
                       cls_host_image *out, size_t roi_y, size_t roi_rows, timings *t)
 {
     const size_t in_plane = image_plane_bytes(in), out_plane = image_plane_bytes(out);
@@ -427,7 +254,7 @@ static int run_planes(const stages *s, cls_context *context, const filter_plan *
 
 /* A pipeline of a session and the types it was built for. */
 typedef struct typed_pipeline {
-    stages s;
+    filter_stages s;
     cls_pixel_type in_type, out_type;
 } typed_pipeline;
 
@@ -462,16 +289,8 @@ int filter_session_open(const filter_plan *plan, filter_session **out)
     return EXIT_OK_;
 }
 
-static void drop_stages(stages *s)
-{
-    if (s->pipeline) cls_pipeline_release(s->pipeline); /* waits for tiered builds */
-    free(s->labels);
-    free(s->created);
-    memset(s, 0, sizeof *s);
-}
-
 /* A batch's -v lines for a new pipeline: each stage's build, once. */
-static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_type out_type, double wall)
+static void report_builds(const filter_stages *s, const cls_host_image *in, cls_pixel_type out_type, double wall)
 {
     fprintf(stderr, "pipeline:  %zu stage%s for %s -> %s, built in %.1f ms (host clock)\n", s->count,
             s->count == 1 ? "" : "s", image_type_name(in->type), image_type_name(out_type), wall);
@@ -484,7 +303,7 @@ static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_t
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
         char variant[64];
-        describe_variant(stage, variant, sizeof variant);
+        filter_stage_variant(stage, variant, sizeof variant);
         fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms (%s)\n", i + 1, s->labels[i],
                 info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
                 variant);
@@ -493,7 +312,7 @@ static void report_builds(const stages *s, const cls_host_image *in, cls_pixel_t
 
 /* The session's pipeline for IN's type and the plan's output type, built when there is none
  * (the oldest dropped when all slots are taken); NULL after a message with *code set. */
-static stages *pipeline_for(filter_session *session, const filter_plan *plan, const cls_host_image *in,
+static filter_stages *pipeline_for(filter_session *session, const filter_plan *plan, const cls_host_image *in,
                             double *build_wall_ms, int *code)
 {
     for (size_t i = 0; i < session->count; ++i)
@@ -504,7 +323,7 @@ static stages *pipeline_for(filter_session *session, const filter_plan *plan, co
         fprintf(stderr, "pipeline:  another build: this image is %s -> %s, the first of these types\n",
                 image_type_name(in->type), image_type_name(plan->output_type));
     if (session->count == SESSION_PIPELINES) {
-        drop_stages(&session->pipelines[0].s);
+        filter_stages_free(&session->pipelines[0].s);
         memmove(session->pipelines, session->pipelines + 1, (SESSION_PIPELINES - 1) * sizeof *session->pipelines);
         --session->count;
     }
@@ -515,8 +334,8 @@ static stages *pipeline_for(filter_session *session, const filter_plan *plan, co
         *code = report_failure("filter", status);
         return NULL;
     }
-    if ((*code = build_stages(&slot->s, plan, in)) != EXIT_OK_) {
-        drop_stages(&slot->s);
+    if ((*code = filter_stages_build(&slot->s, plan, in)) != EXIT_OK_) {
+        filter_stages_free(&slot->s);
         return NULL;
     }
     slot->in_type = in->type;
@@ -534,7 +353,7 @@ int filter_session_run(filter_session *session, const filter_plan *plan, const c
     timings t = {0};
     t.context_wall_ms = session->context_wall_ms;
     int code = EXIT_OK_;
-    stages *s = pipeline_for(session, plan, in, &t.build_wall_ms, &code);
+    filter_stages *s = pipeline_for(session, plan, in, &t.build_wall_ms, &code);
     if (!s) return code;
     if ((code = fit_device_memory(session->context, plan, s, in, out, &t.strip_rows)) != EXIT_OK_) return code;
     if (!(t.stage_ms = calloc(s->count ? s->count : 1, sizeof *t.stage_ms)))
@@ -563,7 +382,7 @@ cls_context *filter_session_context(const filter_session *session) { return sess
 void filter_session_close(filter_session *session)
 {
     if (!session) return;
-    for (size_t i = 0; i < session->count; ++i) drop_stages(&session->pipelines[i].s);
+    for (size_t i = 0; i < session->count; ++i) filter_stages_free(&session->pipelines[i].s);
     cls_context_release(session->context);
     free(session);
 }
@@ -581,7 +400,7 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
 struct filter_bands {
     filter_session *session;
     const filter_plan *plan;
-    stages *s;
+    filter_stages *s;
     cls_host_image shape_in, shape_out; /* the whole image's, no pixels */
     unsigned reach;
     timings t;

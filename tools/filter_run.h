@@ -49,10 +49,6 @@ int filter_run(const filter_plan *plan, const cls_host_image *in, cls_host_image
 /* Whether the plan is one volume's operator, which filter_run gives to filter_volume_run: the
  * input's pages are a volume's slices (filter_volume.c). */
 int filter_plan_is_volume(const filter_plan *plan);
-/* The plan's border modes and value set in SPEC. */
-void filter_plan_set_borders(const filter_plan *plan, cls_spec *spec);
-/* The border mode along y, which the pieces of an image split into rows (strips, bands) meet. */
-cls_border filter_plan_rows_border(const filter_plan *plan);
 int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_host_image *out);
 /* What the device offers a run: its memory (or --max-device-memory), its largest buffer, and
  * whether it shares the host's memory (a CPU device); 0 when nothing is known. */

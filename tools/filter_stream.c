@@ -11,6 +11,7 @@
 #include "band_io.h"
 #include "commands.h"
 #include "filter_inputs.h"
+#include "filter_stages.h"
 #include "memory_budget.h"
 
 #include <pthread.h>

@@ -7,6 +7,7 @@
 #include "filter_volume.h"
 
 #include "commands.h"
+#include "filter_stages.h"
 
 #include <stdio.h>
 #include <stdlib.h>
