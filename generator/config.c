@@ -149,6 +149,18 @@ int cls_kernel_streams(const cls_kernel_config *config)
     return config->rows >= CLS_STREAM_MIN_ROWS;
 }
 
+int cls_kernel_stages_row_sums(const cls_kernel_config *config)
+{
+    return config->separable == CLS_SEPARABLE_SINGLE_PASS && !cls_kernel_streams(config);
+}
+
+unsigned cls_kernel_ahead_rows(const cls_kernel_config *config)
+{
+    const unsigned ahead = config->limits.single_pass_ahead, span = config->spec.mask_width + config->cols - 1;
+    if (config->separable != CLS_SEPARABLE_SINGLE_PASS || !cls_kernel_streams(config) || ahead < 2) return 1;
+    return ahead * span <= CLS_AHEAD_PIXELS ? ahead : 1;
+}
+
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config)
 {
     if (config->input_path != CLS_INPUT_GLOBAL || config->cols < 2 || config->unaligned_input) return 1;
@@ -162,7 +174,7 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
     const size_t tile_h = (size_t)config->group_height * config->rows + 2 * (s->mask_height / 2);
-    if (config->separable == CLS_SEPARABLE_SINGLE_PASS) return tile_h * (config->group_width + 1) * sizeof(float);
+    if (cls_kernel_stages_row_sums(config)) return tile_h * (config->group_width + 1) * sizeof(float);
     if (config->input_path != CLS_INPUT_LOCAL) return 0;
     const size_t tile_w = (size_t)config->group_width * config->cols + 2 * (s->mask_width / 2);
     return tile_h * (tile_w + 1) * sizeof(float);
@@ -273,6 +285,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);
+    if (cls_kernel_ahead_rows(config) > 1) strbuf_printf(&key, ";ahead=%u", cls_kernel_ahead_rows(config));
     if (config->masks > 1) strbuf_printf(&key, ";masks=%u", config->masks);
     if (config->input_path != CLS_INPUT_GLOBAL) strbuf_printf(&key, ";input=%s", cls_input_path_name(config->input_path));
     if (cls_kernel_hardware_border(config)) strbuf_append(&key, ";hardware-border");

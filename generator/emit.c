@@ -37,9 +37,10 @@ static const isp_region isp_regions[] = {
     {NULL, "Body", "no side", CHECK_NONE, CHECK_NONE},
 };
 
+/* The local-memory paths: a staged tile, or the single pass's row sums (unless it streams). */
 static int local_memory(const cls_kernel_config *c)
 {
-    return c->input_path == CLS_INPUT_LOCAL || c->separable == CLS_SEPARABLE_SINGLE_PASS;
+    return c->input_path == CLS_INPUT_LOCAL || cls_kernel_stages_row_sums(c);
 }
 
 /* How the groups of a kernel with the body region apart that are neither body nor left or right
@@ -106,7 +107,7 @@ static void emit_region_direct(emitter *e, int indent, axis_check x, axis_check 
 /* The code of one region on a local-memory path: stage the tile (or the row sums). */
 static void emit_region_staging(emitter *e, int indent, axis_check x, axis_check y)
 {
-    if (e->config->separable == CLS_SEPARABLE_SINGLE_PASS) emit_row_pass(e, indent, x, y);
+    if (cls_kernel_stages_row_sums(e->config)) emit_row_pass(e, indent, x, y);
     else emit_staging(e, indent, x, y);
 }
 
@@ -135,6 +136,9 @@ static void describe_variant(emitter *e)
         strbuf_append(out, cls_kernel_hardware_border(c) ? " (the sampler's address mode is the border)"
                                                          : " (software border, the sampler never leaves the image)");
     if (c->separable != CLS_SEPARABLE_NONE) strbuf_printf(out, ", separable %s", cls_separable_name(c->separable));
+    if (c->separable == CLS_SEPARABLE_SINGLE_PASS)
+        strbuf_append(out, cls_kernel_streams(c) ? " (row sums fed to the column sums in registers)"
+                                                 : " (row sums through local memory)");
     strbuf_printf(out, ", %u output row%s x %u output column%s per work-item", c->rows, c->rows > 1 ? "s" : "",
                   c->cols, c->cols > 1 ? "s" : "");
     if (c->masks > 1) strbuf_printf(out, ", %u masks in one pass", c->masks);
@@ -201,7 +205,9 @@ static void emit_header(emitter *e)
         strbuf_printf(out, "#define REGISTER_CAP %u /* per work-item, built to where the compiler takes a cap: "
                            "border code spills, not the body */\n", cls_kernel_register_cap(c));
     if (cls_kernel_streams(c)) strbuf_append(out, "#define SPAN_W (MASK_W + COLS - 1) /* input columns of a row of outputs */\n");
-    if (c->separable == CLS_SEPARABLE_SINGLE_PASS)
+    if (cls_kernel_ahead_rows(c) > 1)
+        strbuf_printf(out, "#define AHEAD %u /* input rows loaded together, then summed */\n", cls_kernel_ahead_rows(c));
+    if (cls_kernel_stages_row_sums(c))
         strbuf_append(out, "#define TILE_W GROUP_W /* row sums: one column per work-item */\n"
                            "#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
     else if (c->input_path == CLS_INPUT_LOCAL)
@@ -267,7 +273,7 @@ static void emit_signature(emitter *e)
         strbuf_line(out, 1, "/* The group's tile: its outputs and the halo, from image column tile_x and row tile_y. */");
         strbuf_line(out, 1, "const int tile_x = roi.s0 + group_x * GROUP_W * COLS - HALF_W;");
         strbuf_line(out, 1, "const int tile_y = roi.s1 + group_y * GROUP_H * ROWS - HALF_H;");
-        if (c->separable == CLS_SEPARABLE_SINGLE_PASS) strbuf_line(out, 1, "(void)tile_x;");
+        if (cls_kernel_stages_row_sums(c)) strbuf_line(out, 1, "(void)tile_x;");
         emit_tile_declaration(e, 1);
     }
 }
@@ -383,7 +389,7 @@ static void emit_local_sums(emitter *e)
     strbuf_line(out, 1, "barrier(CLK_LOCAL_MEM_FENCE);");
     emit_guard(e, 1, 1, 1);
     if (c->spec.border == CLS_BORDER_UNDEFINED) emit_undefined_skip(e, 1, CHECK_BOTH, CHECK_BOTH);
-    if (c->separable == CLS_SEPARABLE_SINGLE_PASS) {
+    if (cls_kernel_stages_row_sums(c)) {
         emit_column_pass(e, 1);
         return;
     }

@@ -68,6 +68,9 @@ void emit_stream_row_sums(emitter *e, int indent, const access *a, int rolled);
 void emit_stream_row_load(emitter *e, int indent, const access *a, const char *name);
 /* The baked multiply-adds of the row held in `name` into the window of partial sums. */
 void emit_stream_baked_sums(emitter *e, int indent, const char *name);
+/* A separable mask's row sums of the row held in `name`, fed to the window through the column
+ * vector (the single pass streaming in registers). */
+void emit_stream_separable_sums(emitter *e, int indent, const char *name);
 /* A region's streaming loop (emit_stream.c): the window of sums walked down the strip through
  * the region's checks, each complete output row stored on the way. */
 void emit_stream(emitter *e, int indent, const access *a, int rolled);

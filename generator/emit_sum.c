@@ -493,6 +493,44 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name)
     }
 }
 
+/* A separable mask's share of the row held in `name`: for each of the COLS columns, the row sum
+ * through the row vector, then fed to the MASK_H partial sums through the column vector (slot k
+ * through column tap MASK_H - 1 - k): MASK_W + MASK_H multiply-adds an output and input row where
+ * the 2-D window takes their product. Literal zeros are skipped; the buffer holds the row, then
+ * the column. */
+void emit_stream_separable_sums(emitter *e, int indent, const char *name)
+{
+    const cls_kernel_config *c = e->config;
+    const int w = (int)c->spec.mask_width, h = (int)c->spec.mask_height;
+    const int literals = cls_kernel_literal_coefficients(c);
+    strbuf *out = e->out;
+    for (int l = 0; l < (int)c->cols; ++l) {
+        strbuf_line(out, indent, "{   /* output column %d: its row sum, then the row's share of its column sums */", l);
+        indent_line(out, indent + 1);
+        strbuf_printf(out, "const %s r =", emit_value_type(c));
+        int terms = 0;
+        for (int i = 0; i < w; ++i) {
+            if (literals && c->row[i] == 0.0f) continue;
+            strbuf_append(out, terms++ ? " + " : " ");
+            if (literals) append_float(out, c->row[i]);
+            else strbuf_printf(out, "mask[%d]", i);
+            strbuf_printf(out, " * %s[%d]", name, i + l);
+        }
+        strbuf_append(out, terms ? ";\n" : " 0.0f;\n");
+        indent_line(out, indent + 1);
+        for (int k = 0, sums = 0; k < h; ++k) {
+            const int j = h - 1 - k;
+            if (literals && c->column[j] == 0.0f) continue;
+            strbuf_printf(out, "%ssum[0][%d][%d] += ", sums++ ? " " : "", k, l);
+            if (literals) append_float(out, c->column[j]);
+            else strbuf_printf(out, "mask[MASK_W + %d]", j);
+            strbuf_append(out, " * r;");
+        }
+        strbuf_append(out, "\n");
+        strbuf_line(out, indent, "}");
+    }
+}
+
 void emit_sums_rolled(emitter *e, int indent, const access *a)
 {
     if (single_sum(e->config)) emit_loops_single(e, indent, a, rolled_mask(e), 1);

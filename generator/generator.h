@@ -24,6 +24,8 @@ typedef struct cls_generation_limits {
                                         * not once where that suffices (border_any) */
     unsigned rank_network_taps;        /* a volume's rank over at most this many taps runs as a
                                         * network of exchanges (0: Wirth's selection for every one) */
+    unsigned single_pass_ahead;        /* input rows a streaming single pass loads together
+                                        * (cls_kernel_ahead_rows; 0 or 1: one row ahead) */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {
@@ -127,6 +129,17 @@ unsigned cls_kernel_register_cap(const cls_kernel_config *config);
  * walks down its strip with a window of MASK_H partial sums (emit_stream.c), so its unrolled
  * code is one input row's multiply-adds instead of the whole block's. */
 int cls_kernel_streams(const cls_kernel_config *config);
+/* Whether a separable single pass stages the row sums of its tile in local memory for the column
+ * pass (fewer rows than streaming); a streaming one feeds them to its window in registers. */
+int cls_kernel_stages_row_sums(const cls_kernel_config *config);
+/* The input rows a streaming single pass loads together before it sums them (AHEAD in the
+ * source): the record's single_pass_ahead where that many rows of the window's span fit in
+ * CLS_AHEAD_PIXELS registers, else 1 (the next row loaded while the current one is summed). One
+ * row in flight per work-item leaves an H200 waiting on memory: Gaussian 13x13 at 4096^2 took
+ * 99 us one row ahead, 76 two, 63 four; Gaussian 31x31 (a span of 32) 237 one row ahead and 282
+ * two, its rows' registers crowding out work-items. */
+unsigned cls_kernel_ahead_rows(const cls_kernel_config *config);
+#define CLS_AHEAD_PIXELS 64u
 /* The pixels per aligned vector load of the window rows (4, 2, or 1 for none): the largest of 4
  * and 2 that divides both the columns per work-item and the mask's half width, so that every
  * row's window starts on a multiple of it. The launch must keep the input's offset plus the

@@ -207,11 +207,12 @@ static cls_status check_separable(const cls_spec *spec, unsigned masks)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable %s needs the built-in weighted sum of one mask (no body, mask count or epilogue)", name);
     if (spec->separable == CLS_SEPARABLE_SINGLE_PASS &&
-        (spec->cols_per_item > 1 || spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE ||
-         spec->fold_equal_taps))
+        ((spec->cols_per_item > 1 && spec->rows_per_item < CLS_STREAM_MIN_ROWS) || spec->input_path == CLS_INPUT_LOCAL ||
+         spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "separable single-pass stages its own row sums: it takes no columns per work-item, "
-                        "no local or image input path and no tap folding");
+                        "separable single-pass computes its own row sums: it takes no local or image input path "
+                        "and no tap folding, and several columns per work-item only where it streams (%u rows "
+                        "or more)", CLS_STREAM_MIN_ROWS);
     if (spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable two-pass cannot leave border pixels unwritten: use a border mode other than "
@@ -300,11 +301,10 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
                         spec->rows_per_item);
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && !cls_spec_is_volume(spec) &&
         (spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
-         spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS ||
-         spec->separable == CLS_SEPARABLE_LOW_RANK))
+         spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "%u rows per work-item stream the window through registers: they read the global "
-                        "input, unseparated and without tap folding",
+                        "input, unseparated or in a single pass, without tap folding",
                         spec->rows_per_item);
     if (spec->cols_per_item && !cls_cols_per_item_valid(spec->cols_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "columns per work-item %u is not 1, 2, 4 or 8", spec->cols_per_item);

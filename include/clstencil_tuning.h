@@ -82,6 +82,10 @@ typedef struct cls_arch_record {
     unsigned single_pass_min_taps; /* a rank-1 mask of at least this many taps whose spec leaves
                                     * `separable` to auto runs as one kernel of a row pass into
                                     * local memory and a column pass from it (0: never) */
+    unsigned single_pass_rows, single_pass_cols; /* that kernel's outputs per work-item where the
+                                    * spec leaves them to auto (0: default_rows x 1); 16 rows or
+                                    * more stream its row sums through registers */
+    unsigned single_pass_ahead;    /* input rows such a streaming kernel loads together (0: one) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -29,6 +29,9 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     policy.stream_min_taps = record->stream_min_taps;
     policy.separate_min_taps = record->separate_min_taps;
     policy.single_pass_min_taps = record->single_pass_min_taps;
+    policy.single_pass_rows = record->single_pass_rows;
+    policy.single_pass_cols = record->single_pass_cols;
+    policy.limits.single_pass_ahead = record->single_pass_ahead;
     policy.fft_min_taps = record->fft_min_taps;
     policy.low_rank_min_taps = record->low_rank_min_taps;
     return policy;

@@ -41,7 +41,8 @@
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
  * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
- * separate_min_taps, single_pass_min_taps, fft_min_taps, low_rank_min_taps; docs/device-db.md) and about the generated
+ * separate_min_taps, single_pass_min_taps, single_pass_rows, single_pass_cols, fft_min_taps, low_rank_min_taps;
+ * docs/device-db.md) and about the generated
  * code (limits). Zero thresholds mean never. */
 typedef struct cls_kernel_policy {
     unsigned simd_width;                /* the device's (0: the generator's fallback) */
@@ -57,6 +58,8 @@ typedef struct cls_kernel_policy {
     unsigned single_pass_min_taps; /* a rank-1 mask of at least this many taps runs as one kernel
                                     * of a row pass into local memory and a column pass from it
                                     * (before two passes, where both apply) */
+    unsigned single_pass_rows, single_pass_cols; /* that kernel's block (0: rows x 1); 16 rows or
+                                    * more stream the row sums through registers */
     unsigned fft_min_taps;      /* a weighted sum of at least this many taps that does not run as
                                  * separable passes runs by FFT */
     unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps

@@ -10,7 +10,7 @@
  * meets both blocks and every partition both blocks, both group shapes and runtime and baked
  * masks; the rolled 19x19 mask runs under mirror101 and constant, the two masks from u8 under
  * clamp and repeat. Every filter runs on every image size. CLS_TEST_EXHAUSTIVE=1 builds the full
- * product (130 filters). */
+ * product (130 filters). A separable mask's single pass streams too, in every mode but undefined. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,8 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <clstencil.h>
+#include <clstencil_tuning.h>
 
 #include "generator.h" /* CLS_UNROLL_LIMIT */
 #include "reference/reference.h"
@@ -210,6 +212,102 @@ static void two_masks_with_epilogue_from_u8(void **state)
     free(in), free(out), free(in_f), free(gx), free(gy);
 }
 
+/* The separable single pass streaming: each input row's row sums fed to the window through the
+ * column vector. Rank-1 masks without symmetry (square, wide, tall), literals and the buffer, one
+ * and four columns, every partition, every border mode but undefined (which takes no blocks), and
+ * a region of interest at an odd offset; compared with the 2-D mask's reference. */
+static void separable_single_pass_streams(void **state)
+{
+    (void)state;
+    static const unsigned masks[][2] = {{5, 5}, {13, 3}, {3, 9}};
+    static const unsigned images[][2] = {{1, 1}, {6, 11}, {37, 9}, {70, 97}};
+    static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
+    static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 41, 60};
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP), m = mode % 3;
+        const unsigned w = masks[m][0], h = masks[m][1];
+        float row[13], column[13], mask[13 * 13];
+        for (unsigned i = 0; i < w; ++i) row[i] = (float)(1 + (i * 5 + mode) % 7) / 8.0f - 0.3f;
+        for (unsigned j = 0; j < h; ++j) column[j] = (float)(1 + (j * 3 + mode) % 5) / 6.0f;
+        for (unsigned j = 0; j < h; ++j)
+            for (unsigned i = 0; i < w; ++i) mask[j * w + i] = column[j] * row[i];
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = w;
+        spec.mask_height = h;
+        spec.coefficients = mask;
+        spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+        spec.bake_coefficients = mode % 2 == 0;
+        spec.border = (cls_border)b;
+        spec.border_value = 0.75f;
+        spec.partition = partitions[mode % 3];
+        spec.group_width = mode % 2 ? 16 : 8;
+        spec.group_height = mode % 2 ? 1 : 4;
+        spec.rows_per_item = mode % 2 ? 16 : 32;
+        spec.cols_per_item = mode % 2 ? 1 : 4;
+        cls_filter *filter = create(&spec);
+        assert_non_null(strstr(cls_filter_source(filter), "fed to the column sums in registers"));
+        assert_null(strstr(cls_filter_source(filter), "__local"));
+        for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
+            check_image(filter, &spec, images[i][0], images[i][1], whole, "separable single pass");
+        check_image(filter, &spec, 70, 97, roi, "separable single pass, region of interest");
+        cls_filter_release(filter);
+    }
+}
+
+/* The single pass loading four input rows together (a record's single_pass_ahead, set here by an
+ * overlay of the device's own record): strips whose rows are not a multiple of four, the last
+ * batch past the strip, one and two columns, in every border mode but undefined. */
+static void single_pass_loads_rows_ahead(void **state)
+{
+    (void)state;
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load("", &db), CLS_OK);
+    const cls_arch_record *record = cls_device_db_match(db, cls_context_device(context), NULL);
+    assert_non_null(record);
+    char overlay[] = "/tmp/clstencil-ahead-XXXXXX";
+    const int fd = mkstemp(overlay);
+    assert_true(fd >= 0);
+    FILE *file = fdopen(fd, "w");
+    fprintf(file, "[%s]\nsingle_pass_ahead = 4\n", record->id);
+    fclose(file);
+    cls_device_db_release(db);
+    assert_int_equal(cls_set_config_paths(overlay, ""), CLS_OK);
+    cls_context *ahead_context = NULL;
+    assert_int_equal(cls_context_create(NULL, &ahead_context), CLS_OK);
+    static const unsigned images[][2] = {{5, 3}, {29, 35}, {64, 71}};
+    static const unsigned whole[4] = {0, 0, 0, 0};
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP);
+        const unsigned w = mode % 2 ? 7 : 3, h = mode % 2 ? 3 : 5;
+        float mask[35];
+        for (unsigned j = 0; j < h; ++j)
+            for (unsigned i = 0; i < w; ++i) mask[j * w + i] = (float)(1 + (j * 3 + mode) % 4) * ((float)i - 1.5f);
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = w;
+        spec.mask_height = h;
+        spec.coefficients = mask;
+        spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+        spec.bake_coefficients = mode % 2 == 1;
+        spec.border = (cls_border)b;
+        spec.border_value = -1.25f;
+        spec.group_width = 16;
+        spec.group_height = 2;
+        spec.rows_per_item = mode % 2 ? 16 : 32;
+        spec.cols_per_item = mode % 3 ? 2 : 1;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(ahead_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        assert_non_null(strstr(cls_filter_source(filter), "#define AHEAD 4"));
+        for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
+            check_image(filter, &spec, images[i][0], images[i][1], whole, "four rows ahead");
+        cls_filter_release(filter);
+    }
+    cls_context_release(ahead_context);
+    assert_int_equal(cls_set_config_paths(NULL, NULL), CLS_OK);
+    unlink(overlay);
+}
+
 static void unsupported_combinations_are_refused(void **state)
 {
     (void)state;
@@ -226,8 +324,10 @@ static void unsupported_combinations_are_refused(void **state)
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "stream"));
     spec.input_path = CLS_INPUT_GLOBAL;
-    spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+    spec.separable = CLS_SEPARABLE_TWO_PASS;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS; /* streams its row sums */
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
     spec.separable = CLS_SEPARABLE_NONE;
     spec.cols_per_item = 16;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
@@ -244,6 +344,8 @@ int main(void)
         cmocka_unit_test(constant_mode),
         cmocka_unit_test(rolled_borders_and_region_of_interest),
         cmocka_unit_test(two_masks_with_epilogue_from_u8),
+        cmocka_unit_test(separable_single_pass_streams),
+        cmocka_unit_test(single_pass_loads_rows_ahead),
         cmocka_unit_test(unsupported_combinations_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -315,6 +315,52 @@ static void a_policy_runs_large_rank1_masks_in_one_separable_kernel(void **state
     }
 }
 
+/* single_pass_rows, _cols and _ahead (the H200's record: 64, 2, 4): the single pass streams, its
+ * row sums in registers, four rows loaded together, where four rows of its span fit in
+ * CLS_AHEAD_PIXELS; else, and where the spec gives fewer rows, the row sums go through local
+ * memory; streaming asked for by the spec loads one row ahead where four do not fit. */
+static void a_policy_streams_the_single_pass_where_the_record_says(void **state)
+{
+    (void)state;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.simd_width = 32;
+    policy.rows = 8;
+    policy.single_pass_min_taps = 121;
+    policy.single_pass_rows = 64;
+    policy.single_pass_cols = 2;
+    policy.limits.single_pass_ahead = 4;
+    static float rank1_13[169], rank1_31[961];
+    for (unsigned k = 0; k < 169; ++k) rank1_13[k] = (float)(1 + k % 13) * (float)(1 + k / 13);
+    for (unsigned k = 0; k < 961; ++k) rank1_31[k] = (float)(1 + k % 31) * (float)(1 + k / 31);
+    const struct { const float *mask; unsigned side, asked_rows, asked_cols, rows, cols, ahead; } cases[] = {
+        {rank1_13, 13, 0, 0, 64, 2, 4},  /* a span of 14: 56 pixels four rows ahead */
+        {rank1_31, 31, 0, 0, 8, 1, 1},   /* a span of 32: four rows do not fit, local memory */
+        {rank1_31, 31, 64, 2, 64, 2, 1}, /* streaming asked for: one row ahead */
+        {rank1_13, 13, 4, 0, 4, 1, 1},   /* the spec's rows: through local memory */
+        {rank1_13, 13, 64, 2, 64, 2, 4}, /* the block given back (as the models do): still one pass */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = cases[c].mask;
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.rows_per_item = cases[c].asked_rows;
+        spec.cols_per_item = cases[c].asked_cols;
+        cls_kernel_config config;
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+        assert_int_equal(config.rows, cases[c].rows);
+        assert_int_equal(config.cols, cases[c].cols);
+        assert_int_equal(cls_kernel_ahead_rows(&config), cases[c].ahead);
+        assert_int_equal(cls_kernel_stages_row_sums(&config), cases[c].rows < CLS_STREAM_MIN_ROWS);
+        assert_int_equal(cls_kernel_local_bytes(&config) > 0, cases[c].rows < CLS_STREAM_MIN_ROWS);
+        char *source = cls_emit_source(&config);
+        assert_non_null(source);
+        assert_int_equal(strstr(source, "#define AHEAD 4") != NULL, cases[c].ahead == 4);
+        free(source);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* fft_min_taps: a weighted sum of that many taps or more, its method left to auto, runs by FFT
  * unless it runs as separable passes; the spec's own method wins; the default policy never. */
 static void a_policy_runs_large_masks_by_fft(void **state)
@@ -407,6 +453,7 @@ int main(void)
         cmocka_unit_test(a_policy_runs_large_masks_by_fft),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),
         cmocka_unit_test(a_streaming_policy_plans_rows_and_columns),
+        cmocka_unit_test(a_policy_streams_the_single_pass_where_the_record_says),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
         cmocka_unit_test(the_generator_decides_nothing),

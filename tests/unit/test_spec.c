@@ -422,12 +422,16 @@ static void single_pass_takes_no_other_variant(void **state)
         if (k == 1) spec.input_path = CLS_INPUT_LOCAL;
         if (k == 2) spec.input_path = CLS_INPUT_IMAGE;
         if (k == 3) spec.bake_coefficients = spec.fold_equal_taps = 1;
-        expect_invalid(&spec, "separable single-pass stages its own row sums");
+        expect_invalid(&spec, "separable single-pass computes its own row sums");
     }
-    cls_spec spec = valid_spec(); /* rows and the undefined border are fine */
+    cls_spec spec = valid_spec(); /* rows, columns where it streams, and the undefined border are fine */
     spec.separable = CLS_SEPARABLE_SINGLE_PASS;
     spec.rows_per_item = 4;
     assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.rows_per_item = 64;
+    spec.cols_per_item = 4;
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.cols_per_item = 1;
     spec.rows_per_item = 1;
     spec.border = CLS_BORDER_UNDEFINED;
     assert_int_equal(cls_spec_validate(&spec), CLS_OK);
