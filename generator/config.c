@@ -165,9 +165,16 @@ unsigned cls_kernel_aligned_loads(const cls_kernel_config *config)
 {
     if (config->input_path != CLS_INPUT_GLOBAL || config->cols < 2 || config->unaligned_input) return 1;
     const unsigned half = config->spec.mask_width / 2;
+    const int padded = config->separable == CLS_SEPARABLE_SINGLE_PASS && cls_kernel_streams(config);
     for (unsigned width = 4; width > 1; width /= 2)
-        if (config->cols % width == 0 && half % width == 0) return width;
+        if (config->cols % width == 0 && (half % width == 0 || padded)) return width;
     return 1;
+}
+
+int cls_kernel_chunk_origin(const cls_kernel_config *config)
+{
+    const unsigned width = cls_kernel_aligned_loads(config), half = config->spec.mask_width / 2;
+    return width > 1 && half % width ? (int)(half % width) - (int)width : 0;
 }
 
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)

@@ -192,15 +192,16 @@ static int chunk_width(const emitter *e, int start, int span)
     return 1;
 }
 
-/* Declares v<r>_<start> = the chunk of row `row` from window column `start`, for every chunk of
- * the row's span that holds a pixel used by the block's `rows` output rows. */
+/* Declares v<r>_<k> = the chunk of row `row` from window column `start` (k: start less the
+ * chunks' origin, cls_kernel_chunk_origin), for every chunk of the row's span that holds a pixel
+ * used by the block's `rows` output rows. */
 static void emit_vector_chunks(emitter *e, int indent, const access *a, int rows, int r, int span_x)
 {
     const cls_kernel_config *c = e->config;
-    const int half = (int)c->spec.mask_width / 2;
+    const int half = (int)c->spec.mask_width / 2, origin = cls_kernel_chunk_origin(c);
     const int aligned = cls_kernel_aligned_loads(c) > 1;
     const char *type = emit_cl_type(c->spec.input_type);
-    for (int start = 0, width; start < span_x; start += width) {
+    for (int start = origin, width; start < span_x; start += width) {
         width = chunk_width(e, start, span_x);
         int used = 0;
         for (int x = start; x < start + width; ++x) used += for_each_use(e, rows, r, x, NULL);
@@ -215,9 +216,9 @@ static void emit_vector_chunks(emitter *e, int indent, const access *a, int rows
             snprintf(load, sizeof load, "vload%d(0, input + row + %s%s)", width, a->base_x, dx);
         indent_line(e->out, indent);
         if (c->spec.input_type == CLS_PIXEL_F32 || c->spec.input_type == CLS_PIXEL_F16)
-            strbuf_printf(e->out, "const float%d v%d_%d = %s;\n", width, r, start, load);
+            strbuf_printf(e->out, "const float%d v%d_%d = %s;\n", width, r, start - origin, load);
         else
-            strbuf_printf(e->out, "const float%d v%d_%d = convert_float%d(%s);\n", width, r, start, width, load);
+            strbuf_printf(e->out, "const float%d v%d_%d = convert_float%d(%s);\n", width, r, start - origin, width, load);
     }
 }
 
@@ -225,10 +226,11 @@ static void emit_vector_chunks(emitter *e, int indent, const access *a, int rows
 static void append_window_pixel(emitter *e, const access *a, int vector, int r, int x, int span_x)
 {
     if (vector) {
-        for (int start = 0, width; start < span_x; start += width) {
+        const int origin = cls_kernel_chunk_origin(e->config);
+        for (int start = origin, width; start < span_x; start += width) {
             width = chunk_width(e, start, span_x);
             if (x < start || x >= start + width || width == 1) continue;
-            strbuf_printf(e->out, "v%d_%d.s%x", r, start, (unsigned)(x - start));
+            strbuf_printf(e->out, "v%d_%d.s%x", r, start - origin, (unsigned)(x - start));
             return;
         }
     }

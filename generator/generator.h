@@ -142,9 +142,14 @@ unsigned cls_kernel_ahead_rows(const cls_kernel_config *config);
 #define CLS_AHEAD_PIXELS 64u
 /* The pixels per aligned vector load of the window rows (4, 2, or 1 for none): the largest of 4
  * and 2 that divides both the columns per work-item and the mask's half width, so that every
- * row's window starts on a multiple of it. The launch must keep the input's offset plus the
- * region of interest's x, and its pitch, multiples of it (cls_filter falls back otherwise). */
+ * row's window starts on a multiple of it; a streaming single pass needs only the columns
+ * divided, its loads starting up to 3 pixels before the window (cls_kernel_chunk_origin). The
+ * launch must keep the input's offset plus the region of interest's x, and its pitch, multiples
+ * of it (cls_filter falls back otherwise): the padded loads then stay within the row's pitch. */
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config);
+/* The window column (0 or negative) where those aligned loads start: the half width's remainder
+ * moved back to a multiple of the width (box 15x15 in pairs: column -1). On an H200 ... */
+int cls_kernel_chunk_origin(const cls_kernel_config *config);
 /* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
 size_t cls_kernel_local_bytes(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input

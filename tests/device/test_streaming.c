@@ -220,7 +220,8 @@ static void separable_single_pass_streams(void **state)
 {
     (void)state;
     static const unsigned masks[][2] = {{5, 5}, {13, 3}, {3, 9}};
-    static const unsigned images[][2] = {{1, 1}, {6, 11}, {37, 9}, {70, 97}};
+    /* rows of 8 and 64 pixels: the aligned loads, which start before the window */
+    static const unsigned images[][2] = {{1, 1}, {6, 11}, {8, 5}, {37, 9}, {64, 70}, {70, 97}};
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
     static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 41, 60};
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
