@@ -148,7 +148,8 @@ unsigned cls_kernel_ahead_rows(const cls_kernel_config *config);
  * of it (cls_filter falls back otherwise): the padded loads then stay within the row's pitch. */
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config);
 /* The window column (0 or negative) where those aligned loads start: the half width's remainder
- * moved back to a multiple of the width (box 15x15 in pairs: column -1). On an H200 ... */
+ * moved back to a multiple of the width (box 15x15 in pairs: column -1). On an H200 at 4096^2,
+ * two columns a work-item: box 15x15 79.6 -> 69.6 us, 11x11 67.4 -> 61.7, against single loads. */
 int cls_kernel_chunk_origin(const cls_kernel_config *config);
 /* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
 size_t cls_kernel_local_bytes(const cls_kernel_config *config);

@@ -144,7 +144,7 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * column sums in registers, single_pass_ahead input rows loaded together; columns only where
      * it streams. On an H200, f32 4096^2, clamp, 64 rows x 2 columns four rows ahead against the
      * row sums through local memory (8 rows, 32x4): Gaussian 13x13 63.4 against 99.3 us, box
-     * 15x15 79.6 against 109.6. A mask whose rows ahead do not fit in CLS_AHEAD_PIXELS keeps the
+     * 15x15 69.6 against 109.6. A mask whose rows ahead do not fit in CLS_AHEAD_PIXELS keeps the
      * local memory: Gaussian 31x31 streamed one row ahead took 239 / 245 us in clamp / mirror101
      * against 263 / 220 (255 registers). */
     if (k->separable == CLS_SEPARABLE_SINGLE_PASS && p->single_pass_rows && !s->rows_per_item && !s->cols_per_item &&
