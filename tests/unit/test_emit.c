@@ -236,6 +236,71 @@ static void window_rows_load_aligned_vectors(void **state)
     free(source);
 }
 
+/* The separable single pass streaming two columns a work-item reads its rows in aligned pairs,
+ * which start before the window where the half width is odd (15x15: at x - 8, one pixel early). */
+static void streaming_single_pass_loads_aligned_pairs(void **state)
+{
+    (void)state;
+    float row[15], mask[225];
+    for (unsigned i = 0; i < 15; ++i) row[i] = (float)(i + 1);
+    for (unsigned k = 0; k < 225; ++k) mask[k] = row[k % 15] * row[k / 15];
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 15;
+    spec.coefficients = mask;
+    spec.bake_coefficients = 1;
+    spec.border = CLS_BORDER_CLAMP;
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+    spec.rows_per_item = 64;
+    spec.cols_per_item = 2;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_OK);
+    assert_int_equal(cls_kernel_chunk_origin(&config), -1);
+    char *source = cls_emit_source(&config);
+    assert_non_null(source);
+    assert_non_null(strstr(source, "const float2 v14_0 = *(__global const float2 *)(input + row + x - 8);"));
+    assert_non_null(strstr(source, "px[0] = v14_0.s1;")); /* window column 0 is the pair's second */
+    assert_null(strstr(source, "__local"));
+    free(source);
+    config.unaligned_input = 1; /* rows that start anywhere: from the window's first column */
+    assert_int_equal(cls_kernel_chunk_origin(&config), 0);
+    cls_kernel_config_free(&config);
+}
+
+/* On a record that inlines bodies by force (PoCL), FOR_WINDOW unrolls its columns, and its rows
+ * too where the unrolled text stays small: a short body over 3x3, not a long one over 5x5. */
+static void bodies_unroll_their_window_where_the_record_inlines(void **state)
+{
+    (void)state;
+    static float ones[25] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    char long_body[700];
+    snprintf(long_body, sizeof long_body, "/* %0600d */\nfloat s = 0.0f;\nFOR_WINDOW(dx, dy) s += IN(dx, dy);\nOUT = s;\n", 0);
+    const struct { const char *body; unsigned side; int fold_fully, pragmas; } cases[] = {
+        {"float s = 0.0f;\nFOR_WINDOW(dx, dy) s += IN(dx, dy);\nOUT = s;\n", 3, 1, 2},
+        {long_body, 5, 1, 1},
+        {"float s = 0.0f;\nFOR_WINDOW(dx, dy) s += IN(dx, dy);\nOUT = s;\n", 3, 0, 0}, /* GPUs: as written */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.coefficients = ones;
+        spec.body = cases[c].body;
+        spec.border = CLS_BORDER_CLAMP;
+        cls_generation_limits limits = cls_generation_limits_default();
+        limits.border_groups_fold_fully = (unsigned)cases[c].fold_fully;
+        cls_kernel_config config;
+        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+        char *source = cls_emit_source(&config);
+        assert_non_null(source);
+        const char *begin = strstr(source, "#define FOR_WINDOW"), *end = begin ? strstr(begin, "#define OUT") : NULL;
+        assert_non_null(end);
+        assert_int_equal(count_in(begin, end, "_Pragma(\"unroll\")"), cases[c].pragmas);
+        free(source);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* A border region checks only the taps that face its side: the work-item's own pixel lies inside
  * the image. Coarsened, the taps past the last output column (row) fold fully. */
 static void taps_check_only_the_side_they_face(void **state)
@@ -357,6 +422,8 @@ int main(void)
         cmocka_unit_test(baked_mask_skips_zero_taps),
         cmocka_unit_test(large_baked_mask_unrolls_only_the_body),
         cmocka_unit_test(window_rows_load_aligned_vectors),
+        cmocka_unit_test(streaming_single_pass_loads_aligned_pairs),
+        cmocka_unit_test(bodies_unroll_their_window_where_the_record_inlines),
         cmocka_unit_test(taps_check_only_the_side_they_face),
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
