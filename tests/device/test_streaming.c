@@ -212,6 +212,22 @@ static void two_masks_with_epilogue_from_u8(void **state)
     free(in), free(out), free(in_f), free(gx), free(gy);
 }
 
+/* A separable single pass over the w x h rank-1 mask, streaming rows x cols outputs a work-item. */
+static cls_spec single_pass_spec(unsigned w, unsigned h, const float *mask, cls_border border, unsigned rows,
+                                 unsigned cols)
+{
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = w;
+    spec.mask_height = h;
+    spec.coefficients = mask;
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+    spec.border = border;
+    spec.rows_per_item = rows;
+    spec.cols_per_item = cols;
+    return spec;
+}
+
 /* The separable single pass streaming: each input row's row sums fed to the window through the
  * column vector. Rank-1 masks without symmetry (square, wide, tall), literals and the buffer, one
  * and four columns, every partition, every border mode but undefined (which takes no blocks), and
@@ -232,20 +248,12 @@ static void separable_single_pass_streams(void **state)
         for (unsigned j = 0; j < h; ++j) column[j] = (float)(1 + (j * 3 + mode) % 5) / 6.0f;
         for (unsigned j = 0; j < h; ++j)
             for (unsigned i = 0; i < w; ++i) mask[j * w + i] = column[j] * row[i];
-        cls_spec spec;
-        cls_spec_init(&spec);
-        spec.mask_width = w;
-        spec.mask_height = h;
-        spec.coefficients = mask;
-        spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+        cls_spec spec = single_pass_spec(w, h, mask, (cls_border)b, mode % 2 ? 16 : 32, mode % 2 ? 1 : 4);
         spec.bake_coefficients = mode % 2 == 0;
-        spec.border = (cls_border)b;
         spec.border_value = 0.75f;
         spec.partition = partitions[mode % 3];
         spec.group_width = mode % 2 ? 16 : 8;
         spec.group_height = mode % 2 ? 1 : 4;
-        spec.rows_per_item = mode % 2 ? 16 : 32;
-        spec.cols_per_item = mode % 2 ? 1 : 4;
         cls_filter *filter = create(&spec);
         assert_non_null(strstr(cls_filter_source(filter), "fed to the column sums in registers"));
         assert_null(strstr(cls_filter_source(filter), "__local"));
@@ -284,19 +292,11 @@ static void single_pass_loads_rows_ahead(void **state)
         float mask[35];
         for (unsigned j = 0; j < h; ++j)
             for (unsigned i = 0; i < w; ++i) mask[j * w + i] = (float)(1 + (j * 3 + mode) % 4) * ((float)i - 1.5f);
-        cls_spec spec;
-        cls_spec_init(&spec);
-        spec.mask_width = w;
-        spec.mask_height = h;
-        spec.coefficients = mask;
-        spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+        cls_spec spec = single_pass_spec(w, h, mask, (cls_border)b, mode % 2 ? 16 : 32, mode % 3 ? 2 : 1);
         spec.bake_coefficients = mode % 2 == 1;
-        spec.border = (cls_border)b;
         spec.border_value = -1.25f;
         spec.group_width = 16;
         spec.group_height = 2;
-        spec.rows_per_item = mode % 2 ? 16 : 32;
-        spec.cols_per_item = mode % 3 ? 2 : 1;
         cls_filter *filter = NULL;
         if (cls_filter_create(ahead_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
         assert_non_null(strstr(cls_filter_source(filter), "#define AHEAD 4"));
