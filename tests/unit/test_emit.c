@@ -301,6 +301,38 @@ static void bodies_unroll_their_window_where_the_record_inlines(void **state)
     }
 }
 
+/* A volume's walk down z is written out step by step on a record that folds fully (PoCL: its
+ * vectorizer takes no loop), where the written-out taps stay within the unroll limit: a 3x3x3
+ * mask over 32 slices, not 5x5x5; elsewhere it loops to z_end. */
+static void volume_walks_are_written_out_where_the_record_vectorizes(void **state)
+{
+    (void)state;
+    static float ones[125];
+    for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
+    const struct { unsigned side; int fold_fully, written_out; } cases[] = {{3, 1, 1}, {5, 1, 0}, {3, 0, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = spec.mask_height = spec.mask_depth = cases[c].side;
+        spec.coefficients = ones;
+        spec.bake_coefficients = 1;
+        spec.border = CLS_BORDER_CLAMP;
+        spec.rows_per_item = 32;
+        cls_generation_limits limits = cls_generation_limits_default();
+        limits.border_groups_fold_fully = (unsigned)cases[c].fold_fully;
+        cls_kernel_config config;
+        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+        char *source = cls_emit_source(&config);
+        assert_non_null(source);
+        assert_int_equal(strstr(source, "for (int i = 0; i < SLICES + MASK_D - 1; ++i)") != NULL, cases[c].written_out);
+        assert_int_equal(strstr(source, "if (done >= z_first && done < z_end)") != NULL, cases[c].written_out);
+        assert_int_equal(strstr(source, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z)") != NULL,
+                         !cases[c].written_out);
+        free(source);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* A border region checks only the taps that face its side: the work-item's own pixel lies inside
  * the image. Coarsened, the taps past the last output column (row) fold fully. */
 static void taps_check_only_the_side_they_face(void **state)
@@ -424,6 +456,7 @@ int main(void)
         cmocka_unit_test(window_rows_load_aligned_vectors),
         cmocka_unit_test(streaming_single_pass_loads_aligned_pairs),
         cmocka_unit_test(bodies_unroll_their_window_where_the_record_inlines),
+        cmocka_unit_test(volume_walks_are_written_out_where_the_record_vectorizes),
         cmocka_unit_test(taps_check_only_the_side_they_face),
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
