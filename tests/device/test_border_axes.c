@@ -20,21 +20,7 @@
 
 #include "reference/reference.h"
 #include "support/test_level.h"
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
+#include "support/context_fixture.h"
 
 static const cls_border modes[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT,
                                    CLS_BORDER_CONSTANT};

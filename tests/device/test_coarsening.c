@@ -24,21 +24,7 @@
 #include "generator.h" /* CLS_UNROLL_LIMIT */
 #include "reference/reference.h"
 #include "support/test_level.h"
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
+#include "support/context_fixture.h"
 
 /* Whether the default run builds mask m with rows r, baked or not, in partition p, under border
  * mode `mode` (0 for clamp to 4 for constant); see the top comment. */

@@ -20,23 +20,9 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/context_fixture.h"
 
 enum { W = 23, H = 17 };
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 /* The minimum (or the maximum) of IN (W x H doubles) over the footprint CELLS (fw x fh); the
  * maximum takes the footprint reflected, as grey dilation does. Outside the image the border

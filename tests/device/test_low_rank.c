@@ -13,24 +13,10 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/context_fixture.h"
 
 #define SENTINEL -7.0f
 enum { W = 41, H = 29, PITCH = 45, IN_OFFSET = 3, OUT_OFFSET = 2, MW = 15, MH = 11 };
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 /* A difference of Gaussians (rank 2) or that plus a ramp's outer product (rank 3). */
 static void fill_mask(float *mask, unsigned rank)

@@ -23,24 +23,10 @@
 
 #include "reference/reference.h"
 #include "support/test_level.h"
+#include "support/context_fixture.h"
 
 enum { W = 37, H = 23, MAX_PITCH = 44, OUT_OFFSET = 3 };
 #define SENTINEL -7.0f
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 /* The input layouts: an odd pitch and offset (no row starts on an even pixel), and an even pitch
  * and offset (rows start on even pixels where the region's x is even). */

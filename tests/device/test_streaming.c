@@ -28,21 +28,7 @@
 #include "generator.h" /* CLS_UNROLL_LIMIT */
 #include "reference/reference.h"
 #include "support/test_level.h"
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
+#include "support/context_fixture.h"
 
 /* A mask without symmetry, so that a slot fed the wrong mask row shows. */
 static void fill_mask(float *mask, unsigned w, unsigned h, unsigned seed)

@@ -18,23 +18,9 @@
 
 #include "reference/reference.h"
 #include "support/test_level.h"
+#include "support/context_fixture.h"
 
 #define SENTINEL -7.0f
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 /* A mask of w x h x d taps, none zero, not symmetric. */
 static float *make_mask(unsigned w, unsigned h, unsigned d)

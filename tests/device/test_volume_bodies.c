@@ -17,23 +17,9 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/context_fixture.h"
 
 #define SENTINEL -7.0f
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 static const char *const SUM_BODY = "float s = 0.0f;\n"
                                     "FOR_WINDOW(dx, dy, dz) s += MASK(dx, dy, dz) * IN(dx, dy, dz);\n"
