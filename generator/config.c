@@ -154,11 +154,15 @@ int cls_kernel_stages_row_sums(const cls_kernel_config *config)
     return config->separable == CLS_SEPARABLE_SINGLE_PASS && !cls_kernel_streams(config);
 }
 
+unsigned cls_single_pass_ahead(unsigned ahead, unsigned mask_width, unsigned cols)
+{
+    return ahead > 1 && ahead * (mask_width + cols - 1) <= CLS_AHEAD_PIXELS ? ahead : 1;
+}
+
 unsigned cls_kernel_ahead_rows(const cls_kernel_config *config)
 {
-    const unsigned ahead = config->limits.single_pass_ahead, span = config->spec.mask_width + config->cols - 1;
-    if (config->separable != CLS_SEPARABLE_SINGLE_PASS || !cls_kernel_streams(config) || ahead < 2) return 1;
-    return ahead * span <= CLS_AHEAD_PIXELS ? ahead : 1;
+    if (config->separable != CLS_SEPARABLE_SINGLE_PASS || !cls_kernel_streams(config)) return 1;
+    return cls_single_pass_ahead(config->limits.single_pass_ahead, config->spec.mask_width, config->cols);
 }
 
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config)

@@ -140,6 +140,9 @@ int cls_kernel_stages_row_sums(const cls_kernel_config *config);
  * two, its rows' registers crowding out work-items. */
 unsigned cls_kernel_ahead_rows(const cls_kernel_config *config);
 #define CLS_AHEAD_PIXELS 64u
+/* The rows a streaming single pass of that mask width and columns loads together when the record
+ * asks for `ahead`: ahead where they fit in CLS_AHEAD_PIXELS, else 1 (the planner asks it too). */
+unsigned cls_single_pass_ahead(unsigned ahead, unsigned mask_width, unsigned cols);
 /* The pixels per aligned vector load of the window rows (4, 2, or 1 for none): the largest of 4
  * and 2 that divides both the columns per work-item and the mask's half width, so that every
  * row's window starts on a multiple of it; a streaming single pass needs only the columns

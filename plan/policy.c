@@ -151,8 +151,8 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
         s->border != CLS_BORDER_UNDEFINED) {
         const unsigned block_rows = p->single_pass_rows;
         const unsigned block_cols = block_rows >= CLS_STREAM_MIN_ROWS && p->single_pass_cols ? p->single_pass_cols : 1;
-        if (block_rows < CLS_STREAM_MIN_ROWS ||
-            p->limits.single_pass_ahead * (s->mask_width + block_cols - 1) <= CLS_AHEAD_PIXELS)
+        const unsigned ahead = p->limits.single_pass_ahead;
+        if (block_rows < CLS_STREAM_MIN_ROWS || ahead < 2 || cls_single_pass_ahead(ahead, s->mask_width, block_cols) > 1)
             *rows = block_rows, *cols = block_cols;
     }
 }
