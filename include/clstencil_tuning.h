@@ -86,6 +86,8 @@ typedef struct cls_arch_record {
                                     * spec leaves them to auto (0: default_rows x 1); 16 rows or
                                     * more stream its row sums through registers */
     unsigned single_pass_ahead;    /* input rows such a streaming kernel loads together (0: one) */
+    unsigned volume_slices;        /* output slices a work-item walks down a volume's mask
+                                    * (0: the library's 32) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;
