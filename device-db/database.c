@@ -5,6 +5,7 @@
 
 #include "embedded.h"
 #include "error.h"
+#include "generator.h"
 #include "overlay_parse.h"
 #include "strbuf.h"
 #include "text_file.h"
@@ -91,6 +92,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(low_rank_min_taps), NUMBER(build_ms), NUMBER(build_tap_us), NUMBER(quick_tap_fs),
         NUMBER(specialized_tap_fs), NUMBER(rank_network_taps), NUMBER(single_pass_min_taps),
         NUMBER(single_pass_rows), NUMBER(single_pass_cols), NUMBER(single_pass_ahead), NUMBER(volume_slices),
+        NUMBER(volume_columns),
 #undef NUMBER
     };
     char shown[256];
@@ -110,16 +112,19 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             /* a single pass's block and a volume walk's slices: rows and columns per work-item that
              * a spec takes */
             const int rows = strcmp(name, "single_pass_rows") == 0 || strcmp(name, "volume_slices") == 0,
-                      cols = strcmp(name, "single_pass_cols") == 0;
+                      cols = strcmp(name, "single_pass_cols") == 0, volume_cols = strcmp(name, "volume_columns") == 0;
             const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 16384u : 1u << 30;
             const int parsed = parse_unsigned(value, &number);
-            if (rows || cols) {
-                if (parsed && (rows ? cls_rows_per_item_valid(number) : cls_cols_per_item_valid(number))) {
+            if (rows || cols || volume_cols) {
+                if (parsed && (rows          ? cls_rows_per_item_valid(number)
+                               : volume_cols ? cls_volume_cols_per_item_valid(number)
+                                             : cls_cols_per_item_valid(number))) {
                     *field = number;
                     return 1;
                 }
                 strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name,
-                              rows ? "1 to 8, 16, 32, 64 or 128" : "1, 2, 4 or 8", cls_printable(value, shown, sizeof shown));
+                              rows ? "1 to 8, 16, 32, 64 or 128" : volume_cols ? "1, 4 or 8" : "1, 2, 4 or 8",
+                              cls_printable(value, shown, sizeof shown));
                 return 0;
             }
             if (parsed && number >= least && number <= most) {

@@ -193,6 +193,9 @@ float *cls_spec_mask_values(const cls_spec *spec, unsigned masks);
 unsigned cls_mask_depth(const cls_spec *spec);
 /* Whether the spec is a volume's (mask_depth 1 or more): its kernel walks columns down z. */
 int cls_spec_is_volume(const cls_spec *spec);
+/* Whether a volume's walk takes this many output columns per work-item: 1, or 4 or 8 read from
+ * the slice's tile in local memory (emit_volume_tile.c). */
+int cls_volume_cols_per_item_valid(unsigned cols);
 /* The border mode along an axis: border_y's or border_z's where they name one, else `border`. */
 cls_border cls_spec_border_on(const cls_spec *spec, cls_axis axis);
 /* Whether the axes a kernel of the spec reads along (x and y; z too for a volume's mask) differ

@@ -66,6 +66,11 @@ int cls_cols_per_item_valid(unsigned cols)
     return cols == 1 || cols == 2 || cols == 4 || cols == 8;
 }
 
+int cls_volume_cols_per_item_valid(unsigned cols)
+{
+    return cols == 1 || cols == 4 || cols == 8;
+}
+
 static cls_status check_mask_side(const char *what, unsigned size)
 {
     if (size == 0 || size > CLS_MAX_MASK || size % 2 == 0)
@@ -104,8 +109,11 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
     const char *refused = spec->method == CLS_METHOD_FFT ? "the FFT method"
                           : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
                               ? "the local or image input path"
-                          : spec->cols_per_item > 1 ? "several columns per work-item"
-                                                    : NULL;
+                          : spec->cols_per_item > 1 && (spec->body || spec->reduction == CLS_REDUCTION_RANK)
+                              ? "several columns per work-item"
+                          : spec->cols_per_item > 1 && !cls_volume_cols_per_item_valid(spec->cols_per_item)
+                              ? "2 columns per work-item (1, 4 or 8: columns come from the slice's tile in float4s)"
+                              : NULL;
     if (spec->body) {
         const int separated = spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_SINGLE_PASS ||
                               spec->separable == CLS_SEPARABLE_LOW_RANK;

@@ -29,7 +29,8 @@ static cls_spec pass_spec(const cls_spec *spec, int axis, const float *vector, u
     pass.mask_height = axis == 1 ? length : 1;
     pass.mask_depth = axis == 2 ? length : 1;
     pass.coefficients = vector;
-    pass.rows_per_item = 0;
+    pass.rows_per_item = 0; /* each pass's block planned for its own mask */
+    pass.cols_per_item = 0;
     if (axis > 0) pass.input_type = CLS_PIXEL_F32;
     if (axis < 2) pass.output_type = CLS_PIXEL_F32;
     return pass;

@@ -1,6 +1,7 @@
 /* volume_work.c — the work of a volume's weighted sum (cls_work_ops, host.h): the program of
  * generator/emit_volume.c, its mask buffer, and each launch's arguments and grid: the region's
- * columns and rows in work-groups, its slices in blocks of the configuration's rows. */
+ * columns (in blocks of the configuration's cols) and rows in work-groups, its slices in blocks of
+ * the configuration's rows. */
 #include "build.h"
 
 #include "error.h"
@@ -102,7 +103,8 @@ static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count,
     cls_volume_work *work = opaque;
     const cls_kernel_config *c = work->config;
     const size_t local[3] = {c->group_width, c->group_height, 1};
-    const size_t global[3] = {round_up(r->geometry.roi_width, local[0]), round_up(r->geometry.roi_height, local[1]),
+    const size_t columns = (r->geometry.roi_width + c->cols - 1) / c->cols; /* work-items along x */
+    const size_t global[3] = {round_up(columns, local[0]), round_up(r->geometry.roi_height, local[1]),
                               (r->roi_depth + c->rows - 1) / c->rows};
     pthread_mutex_lock(&work->launch_lock);
     cl_int error = set_arguments(work, input, outputs[0], r);

@@ -88,6 +88,8 @@ typedef struct cls_arch_record {
     unsigned single_pass_ahead;    /* input rows such a streaming kernel loads together (0: one) */
     unsigned volume_slices;        /* output slices a work-item walks down a volume's mask
                                     * (0: the library's 32) */
+    unsigned volume_columns;       /* output columns a work-item of that walk computes, 4 or 8 from
+                                    * the slice's tile in local memory (0 or 1: one column, no tile) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

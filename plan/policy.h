@@ -38,6 +38,12 @@
  * walk of a 3x3x3 mask took 2.3 times a copy of the volume, of 5x5x5 6.3 times and of 13x13x13
  * 238; three passes cost about three walks of one-axis masks. */
 #define CLS_VOLUME_PASSES_MIN_TAPS 64u
+/* Where a record gives a volume's walk several output columns a work-item (volume_columns), the
+ * slice's tile must fit: a work-item loads at most CLS_VOLUME_TILE_LOADS of its pixels a slice,
+ * and keeps at most CLS_VOLUME_TILE_SUMS partial sums (mask depth x columns), each a register it
+ * holds down the whole walk (and each load's offset one more). */
+#define CLS_VOLUME_TILE_LOADS 16u
+#define CLS_VOLUME_TILE_SUMS 64u
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
  * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
@@ -66,6 +72,8 @@ typedef struct cls_kernel_policy {
                                  * runs as low-rank pairs where they save taps */
     unsigned volume_slices;     /* output slices a work-item walks down z through a volume's mask
                                  * (CLS_VOLUME_SLICES) */
+    unsigned volume_columns;    /* output columns a work-item of that walk computes from the slice's
+                                 * tile in local memory, where the tile fits (0 or 1: one, no tile) */
     cls_generation_limits limits;
 } cls_kernel_policy;
 

@@ -254,7 +254,8 @@ static void check_volume(cls_spec *spec, const cls_border borders[3], const char
 }
 
 /* The walk down z (a random 3x3x3 mask), passes along the axes (a Gaussian), the maximum over a
- * box (passes) and over a cross (the walk), each with three different modes. */
+ * box (passes) and over a cross (the walk), each with three different modes; the walks also with
+ * the slice's tile in local memory (4 or 8 columns a work-item). */
 static void volumes_take_a_mode_an_axis(void **state)
 {
     (void)state;
@@ -272,7 +273,11 @@ static void volumes_take_a_mode_an_axis(void **state)
         spec.mask_width = spec.mask_height = spec.mask_depth = 3;
         spec.coefficients = random, spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
         check_volume(&spec, triples[t], "random 3x3x3");
+        spec.cols_per_item = t % 2 ? 8 : 4; /* the slice's tile in local memory */
+        check_volume(&spec, triples[t], "random 3x3x3 from the slice's tile");
         spec.coefficients = cross, spec.reduction = CLS_REDUCTION_MAX;
+        check_volume(&spec, triples[t], "maximum over a cross from the slice's tile");
+        spec.cols_per_item = 1;
         check_volume(&spec, triples[t], "maximum over a cross");
         static const char *const names[] = {"gaussian3d:5", "max3d:5"};
         for (size_t n = 0; n < 2; ++n) {

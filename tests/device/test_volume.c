@@ -2,8 +2,8 @@
  * reference in 3-D (every axis bordered alike). Every border mode with masks 1x1x3, 3x3x3 and 3x5x7
  * (baked and from the buffer) over volumes from 1x1x1 to 67x45x33, blocks of slices that end
  * inside the volume, the quick kernel of the first-result goal, regions of interest with padded
- * rows and slices and offsets (nothing outside the region written), pixel types, and what a
- * volume refuses. */
+ * rows and slices and offsets (nothing outside the region written), pixel types, the walk with the
+ * slice's tile in local memory (4 or 8 columns a work-item), and what a volume refuses. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -90,6 +90,48 @@ static void every_border_mode_and_mask(void **state)
             cls_filter_release(filter);
             free(mask);
         }
+}
+
+/* The walk with the slice's tile in local memory: 4 or 8 output columns a work-item, in every
+ * border mode, over volumes narrower than a group's tile and wider than several (rows that end
+ * inside a group's columns), groups of one row and of several, a mask wider than tall; the
+ * minimum and maximum over a box and over a cross the same way. */
+static void columns_from_the_slice_tile(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    /* mask, coefficient storage, columns and slices per work-item, group (0: the device's) */
+    static const struct { unsigned w, h, d; int bake; unsigned cols, slices, group_w, group_h; } masks[] = {
+        {3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
+        {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
+        {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
+    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+            float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
+            cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
+            spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
+            spec.group_width = masks[m].group_w, spec.group_height = masks[m].group_h;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            for (size_t v = 0; v < sizeof volumes / sizeof volumes[0]; ++v)
+                check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
+            cls_filter_release(filter);
+            free(mask);
+        }
+        float box[27], cross[27];
+        for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
+        for (int extreme = 0; extreme < 2; ++extreme) {
+            cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
+            spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+            spec.cols_per_item = extreme ? 8 : 4;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            check_volume(filter, &spec, 37, 5, 6);
+            cls_filter_release(filter);
+        }
+    }
 }
 
 /* A separable mask as a pass an axis (auto's choice for a Gaussian of 7^3 taps, asked for a 3x5x3
@@ -271,11 +313,12 @@ static void the_quick_kernel_and_the_tiered_build(void **state)
 
 /* A region of interest of a volume with padded rows and slices and offsets: the region computed
  * with the whole volume's borders, every other voxel (and the padding) left as it was. */
-static void check_region(const float *mask, cls_separable separable)
+static void check_region(const float *mask, cls_separable separable, unsigned cols)
 {
     enum { W = 13, H = 9, D = 8, PITCH = 16, SLICE = PITCH * H + 5, IN_OFFSET = 3, OUT_OFFSET = 2 };
     cls_spec spec = volume_spec(mask, 3, 3, 5, CLS_BORDER_REPEAT, CLS_COEFFICIENTS_LITERALS);
     spec.rows_per_item = separable == CLS_SEPARABLE_NONE ? 2 : 0;
+    spec.cols_per_item = cols;
     spec.separable = separable;
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
@@ -317,22 +360,26 @@ static void a_region_of_a_padded_volume(void **state)
 {
     (void)state;
     float *mask = make_mask(3, 3, 5);
-    check_region(mask, CLS_SEPARABLE_NONE);
+    check_region(mask, CLS_SEPARABLE_NONE, 1);
+    check_region(mask, CLS_SEPARABLE_NONE, 4); /* the slice's tile in local memory */
     for (unsigned k = 0; k < 45; ++k) mask[k] = (float)(1 + k % 3) * (float)(2 + k / 3 % 3) * (float)(k / 9) / 10.0f;
-    check_region(mask, CLS_SEPARABLE_TWO_PASS); /* the passes: x and y over the whole volume, z over the region */
+    check_region(mask, CLS_SEPARABLE_TWO_PASS, 0); /* the passes: x and y over the whole volume, z over the region */
     free(mask);
 }
 
-/* u8 in and out (rounded and saturated), u16 in, f32 out. */
+/* u8 in and out (rounded and saturated), u16 in, f32 out; by the plain walk and from the slice's tile. */
 static void pixel_types(void **state)
 {
     (void)state;
     enum { W = 11, H = 7, D = 6 };
     static const float box[27] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    static const struct { cls_pixel_type in, out; } types[] = {{CLS_PIXEL_U8, CLS_PIXEL_U8}, {CLS_PIXEL_U16, CLS_PIXEL_F32}};
+    /* types, and columns a work-item (4: from the slice's tile) */
+    static const struct { cls_pixel_type in, out; unsigned cols; } types[] = {
+        {CLS_PIXEL_U8, CLS_PIXEL_U8, 1}, {CLS_PIXEL_U16, CLS_PIXEL_F32, 1}, {CLS_PIXEL_U8, CLS_PIXEL_U8, 4},
+        {CLS_PIXEL_U16, CLS_PIXEL_F32, 4}};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
         cls_spec spec = volume_spec(box, 3, 3, 3, CLS_BORDER_MIRROR101, CLS_COEFFICIENTS_LITERALS);
-        spec.input_type = types[t].in, spec.output_type = types[t].out;
+        spec.input_type = types[t].in, spec.output_type = types[t].out, spec.cols_per_item = types[t].cols;
         cls_filter *filter = NULL;
         if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
         const size_t in_size = ref_pixel_size(types[t].in), out_size = ref_pixel_size(types[t].out);
@@ -469,6 +516,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_mode_and_mask),
+        cmocka_unit_test(columns_from_the_slice_tile),
         cmocka_unit_test(separable_masks_run_a_pass_an_axis),
         cmocka_unit_test(minimum_and_maximum),
         cmocka_unit_test(medians_and_percentiles),

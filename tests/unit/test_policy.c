@@ -410,6 +410,50 @@ static void a_policy_runs_large_masks_by_fft(void **state)
     cls_kernel_config_free(&config);
 }
 
+/* A volume's walk takes the record's volume_columns where its slice's tile fits (a sum, minimum or
+ * maximum; a work-item's loads and partial sums within their limits), one column elsewhere and
+ * where the record sets none; a spec's own columns stay, and those a volume does not take are
+ * refused by name. */
+static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
+{
+    (void)state;
+    static float values[31 * 31 * 3];
+    for (unsigned k = 0; k < sizeof values / sizeof values[0]; ++k) values[k] = (float)((k * 37) % 11) - 5.0f;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
+    static const struct { unsigned w, h, d; cls_reduction reduction; unsigned asked, cols; } cases[] = {
+        {3, 3, 3, CLS_REDUCTION_SUM, 0, 4},  {5, 5, 5, CLS_REDUCTION_SUM, 0, 4},  {3, 3, 3, CLS_REDUCTION_MAX, 0, 4},
+        {3, 3, 3, CLS_REDUCTION_RANK, 0, 1}, /* a rank gathers its footprint */
+        {31, 31, 3, CLS_REDUCTION_SUM, 0, 1}, /* 42 tile pixels a work-item */
+        {1, 1, 31, CLS_REDUCTION_SUM, 0, 1},  /* 124 partial sums */
+        {3, 3, 3, CLS_REDUCTION_SUM, 8, 8},   {3, 3, 3, CLS_REDUCTION_SUM, 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec(), resolved;
+        spec.coefficients = values;
+        spec.mask_width = cases[c].w, spec.mask_height = cases[c].h, spec.mask_depth = cases[c].d;
+        spec.reduction = cases[c].reduction;
+        spec.cols_per_item = cases[c].asked;
+        assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+        if (resolved.cols_per_item != cases[c].cols)
+            fail_msg("%ux%ux%u: %u columns, expected %u", cases[c].w, cases[c].h, cases[c].d, resolved.cols_per_item,
+                     cases[c].cols);
+        if (c == 0) {
+            const cls_kernel_policy plain = cls_kernel_policy_default(); /* a record without the key */
+            assert_int_equal(resolve(&plain, &spec, &resolved), CLS_OK);
+            assert_int_equal(resolved.cols_per_item, 1);
+        }
+    }
+    cls_spec spec = valid_spec(), resolved;
+    spec.coefficients = values;
+    spec.mask_width = spec.mask_height = spec.mask_depth = 3;
+    spec.cols_per_item = 2;
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "2 columns per work-item (1, 4 or 8"));
+    spec.cols_per_item = 4, spec.reduction = CLS_REDUCTION_RANK;
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "several columns per work-item"));
+}
+
 /* The generator applies what it is given: a spec left to auto takes the plain form, never the
  * policy's rows, separation or FFT. */
 static void the_generator_decides_nothing(void **state)
@@ -456,6 +500,7 @@ int main(void)
         cmocka_unit_test(a_policy_streams_the_single_pass_where_the_record_says),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
+        cmocka_unit_test(a_policy_tiles_volume_walks_where_the_record_says),
         cmocka_unit_test(the_generator_decides_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,145 @@
+/* emit_volume_tile.c — a volume's walk with the slice's tile in local memory: the work-group walks
+ * down z over a tile of GROUP_W x COLUMNS by GROUP_H outputs; at each input slice its work-items
+ * load the tile with the window's halo once (each tile pixel by one work-item, its offset bordered
+ * once before the walk), and each work-item reads its COLUMNS + MASK_W - 1 values of a tile row
+ * as float4s and adds them into the partial sums of its COLUMNS outputs in the MASK_D output
+ * slices that input slice reaches. A voxel is so loaded from global memory about once a slice
+ * instead of MASK_W x MASK_H times, and a work-item reads local memory (MASK_W - 1) / COLUMNS + 1
+ * float4s a row instead of MASK_W loads an output: the plain walk (emit_volume.c) is bound by its
+ * loads and their addresses, not by memory. The sums run slice by slice, row by row, tap by tap,
+ * as in the plain walk and the CPU reference. */
+#include "emit.h"
+
+#include "strbuf.h"
+
+#include <stdio.h>
+
+void emit_volume_tile_macros(strbuf *out, const cls_kernel_config *c)
+{
+    strbuf_printf(out,
+                  "#define COLUMNS %u /* output columns per work-item, read from the slice's tile */\n"
+                  "#define TILE_W (GROUP_W * COLUMNS + 2 * HALF_W) /* the group's outputs and the window's halo */\n"
+                  "#define TILE_H (GROUP_H + 2 * HALF_H)\n"
+                  "#define TILE_FLOAT4S ((TILE_W + 3) / 4 + 1) /* a tile row's float4s, one more against bank conflicts */\n"
+                  "#define TILE_LOADS ((TILE_W * TILE_H + GROUP_W * GROUP_H - 1) / (GROUP_W * GROUP_H)) "
+                  "/* tile pixels a work-item loads */\n"
+                  "#define ROW_FLOAT4S ((COLUMNS + 2 * HALF_W + 3) / 4) /* float4s a work-item reads of a tile row */\n",
+                  c->cols);
+}
+
+/* The group's tile, the work-item's outputs, and the tile pixels it loads at every slice. */
+static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    const int constant_x = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT,
+              constant_y = cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT;
+    const char *x_ = border_suffix(s, CLS_AXIS_X), *y_ = border_suffix(s, CLS_AXIS_Y);
+    strbuf_line(out, 1, "__local float4 tile4[TILE_H][TILE_FLOAT4S];");
+    strbuf_line(out, 1, "__local float *tile = (__local float *)tile4;");
+    strbuf_line(out, 1, "const int item = (int)get_local_id(1) * GROUP_W + (int)get_local_id(0);");
+    strbuf_line(out, 1, "const int x = roi.s0 + (int)get_global_id(0) * COLUMNS, y = roi.s1 + (int)get_global_id(1);");
+    strbuf_line(out, 1, "const int tile_x = roi.s0 + (int)get_group_id(0) * GROUP_W * COLUMNS - HALF_W;");
+    strbuf_line(out, 1, "const int tile_y = roi.s1 + (int)get_group_id(1) * GROUP_H - HALF_H;");
+    strbuf_line(out, 1, "const int z_first = roi_z.s0 + (int)get_global_id(2) * SLICES;");
+    strbuf_line(out, 1, "if (z_first >= roi_z.s1) return; /* the whole group: its block of slices is outside the region */");
+    strbuf_line(out, 1, "const int z_end = min(z_first + SLICES, roi_z.s1);");
+    strbuf_line(out, 1, "input += input_offset;");
+    strbuf_line(out, 1, "output += output_offset;");
+    strbuf_line(out, 1, "(void)mask;");
+    strbuf_line(out, 1, "(void)border_value;");
+    strbuf_line(out, 1, "/* The tile pixels this work-item loads, bordered once: they stay while the group walks down z. */");
+    strbuf_line(out, 1, "long at[TILE_LOADS];");
+    strbuf_line(out, 1, "int into[TILE_LOADS]; /* where in the tile; -1: past its end */");
+    if (constant_x || constant_y) strbuf_line(out, 1, "int inside[TILE_LOADS];");
+    strbuf_line(out, 1, "#pragma unroll");
+    strbuf_line(out, 1, "for (int i = 0; i < TILE_LOADS; ++i) {");
+    strbuf_line(out, 2, "const int e = item + i * GROUP_W * GROUP_H, tx = e %% TILE_W, ty = e / TILE_W;");
+    strbuf_line(out, 2, "into[i] = e < TILE_W * TILE_H ? ty * TILE_FLOAT4S * 4 + tx : -1;");
+    strbuf_line(out, 2, "at[i] = (long)border_both%s(tile_y + ty, height) * input_pitch + border_both%s(tile_x + tx, width);", y_, x_);
+    if (constant_x && constant_y)
+        strbuf_line(out, 2, "inside[i] = inside_both%s(tile_x + tx, width) && inside_both%s(tile_y + ty, height);", x_, y_);
+    else if (constant_x || constant_y)
+        strbuf_line(out, 2, "inside[i] = inside_both%s(tile_%s + t%s, %s);", constant_x ? x_ : y_, constant_x ? "x" : "y",
+                    constant_x ? "x" : "y", constant_x ? "width" : "height");
+    strbuf_line(out, 1, "}");
+}
+
+/* The store of column j's complete sum, where the output is in the region (and, undefined, where
+ * its window stays inside the volume). */
+static void emit_tile_store(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    char store[320];
+    emit_format_store(store, sizeof store, s->output_type, "row_out", "x + j", "sum[MASK_D - 1][j]");
+    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice sum[MASK_D - 1] completes */");
+    if (s->border == CLS_BORDER_UNDEFINED) {
+        strbuf_line(out, 2, "if (done >= z_first && y < roi.s3 && done >= HALF_D && done < depth - HALF_D && y >= HALF_H && "
+                            "y < height - HALF_H) {");
+    } else {
+        strbuf_line(out, 2, "if (done >= z_first && y < roi.s3) {");
+    }
+    strbuf_line(out, 3, "__global output_t *row_out = output + (long)done * output_slice_pitch + (long)y * output_pitch;");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j)");
+    if (s->border == CLS_BORDER_UNDEFINED)
+        strbuf_printf(out, "                if (x + j < roi.s2 && x + j >= HALF_W && x + j < width - HALF_W) %s\n", store);
+    else
+        strbuf_printf(out, "                if (x + j < roi.s2) %s\n", store);
+    strbuf_line(out, 2, "}");
+}
+
+void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    const int constant_x = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT,
+              constant_y = cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT,
+              constant_z = cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT;
+    const char *z_ = border_suffix(s, CLS_AXIS_Z);
+    emit_tile_prologue(out, c);
+    char load[160], join[160];
+    emit_format_load(load, sizeof load, s->input_type, "slice", "at[i]");
+    emit_volume_join(join, sizeof join, s, "sum[k][j]", "v[j + dx]");
+    const char *start = emit_volume_window_start(s);
+    strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
+    strbuf_line(out, 1, "#pragma unroll");
+    strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", start);
+    strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
+    strbuf_line(out, 2, "__global const input_t *slice = input + (long)border_both%s(z, depth) * input_slice_pitch;", z_);
+    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE); /* the group is done with the last slice's tile */");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i)");
+    const char *kept = constant_x || constant_y ? "inside[i]" : "";
+    if (constant_z || *kept)
+        strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s%s%s%s ? %s : border_value;\n",
+                      constant_z ? "inside_both" : "", constant_z ? z_ : "", constant_z ? "(z, depth)" : "",
+                      constant_z && *kept ? " && inside[i]" : kept, load);
+    else
+        strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s;\n", load);
+    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    const char *unroll_taps = (size_t)s->mask_width * s->mask_height * s->mask_depth * c->cols <= c->limits.unroll_limit
+                                  ? "#pragma unroll"
+                                  : "#pragma unroll 1";
+    strbuf_line(out, 2, "%s", unroll_taps);
+    strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");
+    strbuf_line(out, 3, "float v[ROW_FLOAT4S * 4]; /* the work-item's values of tile row get_local_id(1) + dy */");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int i = 0; i < ROW_FLOAT4S; ++i) "
+                        "vstore4(tile4[get_local_id(1) + dy][get_local_id(0) * (COLUMNS / 4) + i], i, v);");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int dx = 0; dx < MASK_W; ++dx)");
+    strbuf_line(out, 4, "#pragma unroll");
+    strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j)");
+    strbuf_line(out, 5, "#pragma unroll");
+    strbuf_line(out, 5, "for (int k = 0; k < MASK_D; ++k) %s", join);
+    strbuf_line(out, 2, "}");
+    emit_tile_store(out, c);
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int k = MASK_D - 1; k > 0; --k)");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = sum[k - 1][j];");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[0][j] = %s;", start);
+    strbuf_line(out, 1, "}");
+}
