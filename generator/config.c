@@ -184,6 +184,13 @@ int cls_kernel_chunk_origin(const cls_kernel_config *config)
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
+    if (cls_spec_is_volume(s)) { /* the slice's tile (emit_volume_tile.c), and a single pass's sums along x */
+        if (config->cols <= 1) return 0;
+        const size_t tile_h = (size_t)config->group_height + 2 * (s->mask_height / 2);
+        const size_t tile_float4s = ((size_t)config->group_width * config->cols + 2 * (s->mask_width / 2) + 3) / 4 + 1;
+        const size_t sums_float4s = config->separable == CLS_SEPARABLE_SINGLE_PASS ? config->group_width * config->cols / 4 + 1 : 0;
+        return tile_h * (tile_float4s + sums_float4s) * 4 * sizeof(float);
+    }
     const size_t tile_h = (size_t)config->group_height * config->rows + 2 * (s->mask_height / 2);
     if (cls_kernel_stages_row_sums(config)) return tile_h * (config->group_width + 1) * sizeof(float);
     if (config->input_path != CLS_INPUT_LOCAL) return 0;
@@ -250,7 +257,9 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->group_height = spec->group_height ? spec->group_height : CLS_FALLBACK_GROUP_HEIGHT;
     config->simd_width = simd_width ? simd_width : CLS_FALLBACK_SIMD_WIDTH;
     config->rows = spec->rows_per_item ? spec->rows_per_item : 1;
-    config->cols = spec->cols_per_item ? spec->cols_per_item : 1;
+    /* a volume's single pass reads the slice's tile, 4 columns a work-item in its plain form */
+    const int volume_single_pass = cls_spec_is_volume(spec) && config->separable == CLS_SEPARABLE_SINGLE_PASS;
+    config->cols = spec->cols_per_item ? spec->cols_per_item : volume_single_pass ? 4 : 1;
     if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_BODY_APART;
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;

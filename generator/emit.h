@@ -100,14 +100,18 @@ void emit_volume_body_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_body_functions(strbuf *out, const cls_kernel_config *c);
 void emit_volume_body_walk(strbuf *out, const cls_kernel_config *c);
 /* A volume's walk with the slice's tile in local memory, COLUMNS outputs a work-item
- * (emit_volume_tile.c): its macros, and the kernel's body after the signature. */
+ * (emit_volume_tile.c): its macros, and the kernel's body after the signature, of any mask or of
+ * a separable one in a single pass (its vectors in the separable macros). */
 void emit_volume_tile_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c);
+void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c);
+void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c);
 /* A volume's window (emit_volume.c): its partial results' start, and the statement that joins a
  * tap's value into partial result SUM (a weighted sum, or the minimum or maximum over the
- * footprint: the taps whose coefficient is not 0). */
+ * footprint: the taps whose COEFFICIENT is not 0). */
 const char *emit_volume_window_start(const cls_spec *s);
-void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *sum, const char *value);
+void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
+                      const char *value);
 void emit_body_call(emitter *e, int indent, const access *a);
 /* The baked coefficients of every mask as the program-scope array `name` (emit.c). */
 void emit_baked_array(emitter *e, const char *name, const char *comment);

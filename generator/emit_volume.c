@@ -23,13 +23,14 @@ const char *emit_volume_window_start(const cls_spec *s)
     return s->reduction == CLS_REDUCTION_MIN ? "INFINITY" : s->reduction == CLS_REDUCTION_MAX ? "-INFINITY" : "0.0f";
 }
 
-void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *sum, const char *value)
+void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
+                      const char *value)
 {
     if (s->reduction == CLS_REDUCTION_MIN || s->reduction == CLS_REDUCTION_MAX)
-        snprintf(text, size, "if (COEFFICIENT(k, dy, dx) != 0.0f) %s = %s(%s, %s);", sum,
+        snprintf(text, size, "if (%s != 0.0f) %s = %s(%s, %s);", coefficient, sum,
                  s->reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax", sum, value);
     else
-        snprintf(text, size, "%s += COEFFICIENT(k, dy, dx) * %s;", sum, value);
+        snprintf(text, size, "%s += %s * %s;", sum, coefficient, value);
 }
 
 /* Past this many taps a slice's loops stay loops (the k loop over the partial sums still unrolls). */
@@ -92,6 +93,9 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   " * Each work-item walks %s down %u output slice%s.\n */\n\n",
                   CLS_VERSION_STRING, s->mask_width, s->mask_height, s->mask_depth,
                   s->body                             ? "a user-written body"
+                  : c->separable == CLS_SEPARABLE_SINGLE_PASS
+                      ? s->reduction == CLS_REDUCTION_SUM ? "a separable weighted sum, along x, y and z in one pass"
+                                                          : "the minimum or maximum over a box, along x, y and z in one pass"
                   : s->reduction == CLS_REDUCTION_MIN ? "the minimum over its footprint"
                   : s->reduction == CLS_REDUCTION_MAX ? "the maximum over its footprint"
                   : s->reduction == CLS_REDUCTION_RANK ? "a rank among its footprint's values"
@@ -117,6 +121,8 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   emit_cl_type(s->output_type));
     if (s->body) {
         emit_volume_body_macros(out, c);
+    } else if (c->separable == CLS_SEPARABLE_SINGLE_PASS) {
+        emit_volume_separable_macros(out, c);
     } else if (s->reduction == CLS_REDUCTION_RANK) {
         strbuf_printf(out, "#define FOOTPRINT %u /* the footprint's taps, baked into the code */\n"
                            "#define RANK %u /* the rank taken: 0 is the smallest */\n", footprint_taps(c), s->rank);
@@ -227,7 +233,7 @@ static void emit_walk(strbuf *out, const cls_kernel_config *c)
     snprintf(value, sizeof value, "slice + row[dy] + column[dx]");
     emit_format_load(load, sizeof load, s->input_type, "input", value);
     char join[128];
-    emit_volume_join(join, sizeof join, s, "sum[k]", "v");
+    emit_volume_join(join, sizeof join, s, "COEFFICIENT(k, dy, dx)", "sum[k]", "v");
     strbuf_line(out, 1, "float sum[MASK_D]; /* sum[k]: output slice z + HALF_D - k, which slice k of the mask reaches */");
     strbuf_line(out, 1, "#pragma unroll");
     strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k) sum[k] = %s;", emit_volume_window_start(s));
@@ -382,6 +388,8 @@ char *cls_emit_volume_source(const cls_kernel_config *config)
     if (config->cols == 1) emit_column(&out, config);
     if (body) {
         emit_volume_body_walk(&out, config);
+    } else if (config->separable == CLS_SEPARABLE_SINGLE_PASS) {
+        emit_volume_separable_walk(&out, config);
     } else if (config->cols > 1) {
         emit_volume_tiled_walk(&out, config);
     } else {

@@ -1,13 +1,16 @@
 /* emit_volume_tile.c — a volume's walk with the slice's tile in local memory: the work-group walks
  * down z over a tile of GROUP_W x COLUMNS by GROUP_H outputs; at each input slice its work-items
  * load the tile with the window's halo once (each tile pixel by one work-item, its offset bordered
- * once before the walk), and each work-item reads its COLUMNS + MASK_W - 1 values of a tile row
- * as float4s and adds them into the partial sums of its COLUMNS outputs in the MASK_D output
- * slices that input slice reaches. A voxel is so loaded from global memory about once a slice
- * instead of MASK_W x MASK_H times, and a work-item reads local memory (MASK_W - 1) / COLUMNS + 1
- * float4s a row instead of MASK_W loads an output: the plain walk (emit_volume.c) is bound by its
- * loads and their addresses, not by memory. The sums run slice by slice, row by row, tap by tap,
- * as in the plain walk and the CPU reference. */
+ * once before the walk). For any mask, each work-item then reads its COLUMNS + MASK_W - 1 values
+ * of a tile row as float4s and adds them into the partial sums of its COLUMNS outputs in the MASK_D
+ * output slices that input slice reaches: a voxel is so loaded from global memory about once a
+ * slice instead of MASK_W x MASK_H times, and a work-item reads local memory (MASK_W - 1) / COLUMNS
+ * + 1 float4s a row instead of MASK_W loads an output (the plain walk, emit_volume.c, is bound by
+ * its loads and their addresses, not by memory); the sums run slice by slice, row by row, tap by
+ * tap, as in the plain walk and the CPU reference. For a separable mask (x[i] y[j] z[k], the
+ * single pass), the slice's tile is summed along x into a second tile in local memory, that along
+ * y, and each work-item's column sums go into its window of output slices along z: one kernel
+ * where the passes (host/volume_passes.c) write and read two temporary volumes. */
 #include "emit.h"
 
 #include "strbuf.h"
@@ -88,45 +91,77 @@ static void emit_tile_store(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 2, "}");
 }
 
-void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
+/* The window of partial results down z: MASK_D output slices x COLUMNS, from the start. */
+static void emit_window(strbuf *out, const cls_kernel_config *c)
 {
-    const cls_spec *s = &c->spec;
-    const int constant_x = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT,
-              constant_y = cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT,
-              constant_z = cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT;
-    const char *z_ = border_suffix(s, CLS_AXIS_Z);
-    emit_tile_prologue(out, c);
-    char load[160], join[160];
-    emit_format_load(load, sizeof load, s->input_type, "slice", "at[i]");
-    emit_volume_join(join, sizeof join, s, "sum[k][j]", "v[j + dx]");
-    const char *start = emit_volume_window_start(s);
     strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
     strbuf_line(out, 1, "#pragma unroll");
     strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
     strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", start);
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", emit_volume_window_start(&c->spec));
     strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
+}
+
+/* Input slice z's tile into local memory, bordered (constant: border_value outside). */
+static void emit_tile_load(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    const int constant_xy = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT ||
+                            cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT,
+              constant_z = cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT;
+    const char *z_ = border_suffix(s, CLS_AXIS_Z);
+    char load[160], kept[96] = "";
+    emit_format_load(load, sizeof load, s->input_type, "slice", "at[i]");
+    if (constant_z) snprintf(kept, sizeof kept, "inside_both%s(z, depth)%s", z_, constant_xy ? " && inside[i]" : "");
+    else if (constant_xy) snprintf(kept, sizeof kept, "inside[i]");
     strbuf_line(out, 2, "__global const input_t *slice = input + (long)border_both%s(z, depth) * input_slice_pitch;", z_);
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE); /* the group is done with the last slice's tile */");
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i)");
-    const char *kept = constant_x || constant_y ? "inside[i]" : "";
-    if (constant_z || *kept)
-        strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s%s%s%s ? %s : border_value;\n",
-                      constant_z ? "inside_both" : "", constant_z ? z_ : "", constant_z ? "(z, depth)" : "",
-                      constant_z && *kept ? " && inside[i]" : kept, load);
+    if (*kept)
+        strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s ? %s : border_value;\n", kept, load);
     else
         strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s;\n", load);
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+}
+
+/* The values V[0 .. ROW_FLOAT4S * 4 - 1] of the work-item's columns in row ROW of a local array
+ * of float4s. */
+static void emit_row_values(strbuf *out, int indent, const char *array, const char *row)
+{
+    strbuf_line(out, indent, "float v[ROW_FLOAT4S * 4];");
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int i = 0; i < ROW_FLOAT4S; ++i) vstore4(%s[%s][get_local_id(0) * (COLUMNS / 4) + i], i, v);",
+                array, row);
+}
+
+/* The complete output slice stored, the window moved down a slice. */
+static void emit_window_end(strbuf *out, const cls_kernel_config *c)
+{
+    emit_tile_store(out, c);
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int k = MASK_D - 1; k > 0; --k)");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = sum[k - 1][j];");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[0][j] = %s;", emit_volume_window_start(&c->spec));
+    strbuf_line(out, 1, "}");
+}
+
+void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    emit_tile_prologue(out, c);
+    emit_window(out, c);
+    emit_tile_load(out, c);
+    char join[160];
+    emit_volume_join(join, sizeof join, s, "COEFFICIENT(k, dy, dx)", "sum[k][j]", "v[j + dx]");
     const char *unroll_taps = (size_t)s->mask_width * s->mask_height * s->mask_depth * c->cols <= c->limits.unroll_limit
                                   ? "#pragma unroll"
                                   : "#pragma unroll 1";
     strbuf_line(out, 2, "%s", unroll_taps);
     strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");
-    strbuf_line(out, 3, "float v[ROW_FLOAT4S * 4]; /* the work-item's values of tile row get_local_id(1) + dy */");
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int i = 0; i < ROW_FLOAT4S; ++i) "
-                        "vstore4(tile4[get_local_id(1) + dy][get_local_id(0) * (COLUMNS / 4) + i], i, v);");
+    emit_row_values(out, 3, "tile4", "get_local_id(1) + dy");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int dx = 0; dx < MASK_W; ++dx)");
     strbuf_line(out, 4, "#pragma unroll");
@@ -134,12 +169,70 @@ void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 5, "#pragma unroll");
     strbuf_line(out, 5, "for (int k = 0; k < MASK_D; ++k) %s", join);
     strbuf_line(out, 2, "}");
-    emit_tile_store(out, c);
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int k = MASK_D - 1; k > 0; --k)");
+    emit_window_end(out, c);
+}
+
+void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    const unsigned sides[3] = {s->mask_width, s->mask_height, s->mask_depth};
+    float vectors[3][CLS_MAX_MASK];
+    if (cls_mask_separate3d(c->coefficients, sides[0], sides[1], sides[2], vectors[0], vectors[1], vectors[2]) != CLS_OK)
+        return; /* validated as separable: cannot happen */
+    static const char *const names[3] = {"along_x", "along_y", "along_z"};
+    strbuf_append(out, "/* The mask, x[i] y[j] z[k]: its vectors. */\n");
+    for (int axis = 0; axis < 3; ++axis) {
+        strbuf_printf(out, "__constant float %s[%u] = {", names[axis], sides[axis]);
+        for (unsigned k = 0; k < sides[axis]; ++k) {
+            strbuf_append(out, k ? ", " : "");
+            append_float(out, vectors[axis][k]);
+        }
+        strbuf_append(out, "};\n");
+    }
+    strbuf_append(out, "#define SUMS_FLOAT4S (GROUP_W * COLUMNS / 4 + 1) /* a row of the sums along x, one more against bank conflicts */\n\n");
+}
+
+void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    const char *start = emit_volume_window_start(s);
+    char join[160];
+    strbuf_line(out, 1, "__local float4 sums4[TILE_H][SUMS_FLOAT4S]; /* the tile's rows summed along x */");
+    emit_tile_prologue(out, c);
+    emit_window(out, c);
+    emit_tile_load(out, c);
+    strbuf_line(out, 2, "/* Along x: the row sums of the work-item's columns in tile rows get_local_id(1), + GROUP_H, ... */");
+    strbuf_line(out, 2, "for (int r = get_local_id(1); r < TILE_H; r += GROUP_H) {");
+    emit_row_values(out, 3, "tile4", "r");
+    strbuf_line(out, 3, "float row[COLUMNS];");
     strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = sum[k - 1][j];");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) row[j] = %s;", start);
+    emit_volume_join(join, sizeof join, s, "along_x[dx]", "row[j]", "v[j + dx]");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int dx = 0; dx < MASK_W; ++dx)");
+    strbuf_line(out, 4, "#pragma unroll");
+    strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int i = 0; i < COLUMNS / 4; ++i) sums4[r][get_local_id(0) * (COLUMNS / 4) + i] = vload4(i, row);");
+    strbuf_line(out, 2, "}");
+    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    strbuf_line(out, 2, "/* Along y: the work-item's column sums; along z: into the window of output slices. */");
+    strbuf_line(out, 2, "float column[COLUMNS];");
     strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[0][j] = %s;", start);
-    strbuf_line(out, 1, "}");
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) column[j] = %s;", start);
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");
+    strbuf_line(out, 3, "float u[COLUMNS];");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int i = 0; i < COLUMNS / 4; ++i) vstore4(sums4[get_local_id(1) + dy][get_local_id(0) * (COLUMNS / 4) + i], i, u);");
+    emit_volume_join(join, sizeof join, s, "along_y[dy]", "column[j]", "u[j]");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    strbuf_line(out, 2, "}");
+    emit_volume_join(join, sizeof join, s, "along_z[k]", "sum[k][j]", "column[j]");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int k = 0; k < MASK_D; ++k)");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    emit_window_end(out, c);
 }

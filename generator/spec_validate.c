@@ -102,7 +102,7 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
         if (spec->rank >= taps)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rank %u of a footprint of %zu taps: ranks go from 0 to %zu",
                             spec->rank, taps, taps ? taps - 1 : 0);
-        if (spec->separable == CLS_SEPARABLE_TWO_PASS)
+        if (spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_SINGLE_PASS)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a rank does not separate into a pass an axis");
     }
     /* what neither a volume's sum nor its body takes */
@@ -131,8 +131,9 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
         refused = spec->epilogue           ? "an epilogue"
                   : masks > 1              ? "several masks"
                   : spec->row_coefficients ? "row and column vectors (give the whole mask)"
-                  : spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK
-                      ? "single-pass or low-rank separation (two-pass: a pass an axis)"
+                  : spec->separable == CLS_SEPARABLE_LOW_RANK ? "low-rank separation"
+                  : spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->cols_per_item == 1
+                      ? "a single pass of one column per work-item (it reads the slice's tile: 4 or 8 columns)"
                   : spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED
                       ? "passes in the undefined border mode"
                   : spec->fold_equal_taps ? "tap folding"
@@ -140,7 +141,7 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
     if (refused)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a volume mask (depth %u) is one weighted sum walked down z: it does "
                         "not take %s", depth, refused);
-    if (spec->separable != CLS_SEPARABLE_TWO_PASS) return CLS_OK;
+    if (spec->separable != CLS_SEPARABLE_TWO_PASS && spec->separable != CLS_SEPARABLE_SINGLE_PASS) return CLS_OK;
     return cls_mask_is_separable3d(spec->coefficients, spec->mask_width, spec->mask_height, depth);
 }
 

@@ -176,31 +176,38 @@ static int volume_separates(const cls_request *r)
  * tile with 4 columns a work-item in 32x4 groups: a random 3x3x3 mask 359 us against 592 walking
  * a column each (1.38x a copy of the volume against 2.28x), 5x5x5 777 against 1,688; 8 columns
  * 503 and 868 (more registers, fewer groups). */
+static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsigned cols)
+{
+    const cls_spec *spec = &r->spec;
+    const size_t items = (size_t)resolved->group_width * resolved->group_height;
+    const size_t tile = ((size_t)resolved->group_width * cols + spec->mask_width - 1) *
+                        (resolved->group_height + spec->mask_height - 1);
+    return (tile + items - 1) / items <= CLS_VOLUME_TILE_LOADS && (size_t)r->depth * cols <= CLS_VOLUME_TILE_SUMS;
+}
+
 static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r, const cls_spec *resolved)
 {
     const cls_spec *spec = &r->spec;
     const unsigned cols = p->volume_columns;
     if (cols <= 1 || spec->body || spec->reduction == CLS_REDUCTION_RANK || resolved->separable == CLS_SEPARABLE_TWO_PASS)
         return 1;
-    const size_t items = (size_t)resolved->group_width * resolved->group_height;
-    const size_t tile = ((size_t)resolved->group_width * cols + spec->mask_width - 1) *
-                        (resolved->group_height + spec->mask_height - 1);
-    const int fits = (tile + items - 1) / items <= CLS_VOLUME_TILE_LOADS && (size_t)r->depth * cols <= CLS_VOLUME_TILE_SUMS;
-    return fits ? cols : 1;
+    return volume_tile_fits(r, resolved, cols) ? cols : 1;
 }
 
-/* A volume's mask: a pass an axis where it separates (volume_separates), else one weighted sum
- * read from global memory, its work-items walking volume_slices output slices down z each, in the
- * record's group (one row of it where the record streams: PoCL vectorizes along x); coefficients
- * asked for as a kernel argument come from the buffer (a volume's mask outgrows the argument
- * space). */
+/* A volume's mask: where it separates (volume_separates), one pass along x, y and z from the
+ * slice's tile where the record reads tiles (volume_columns) and the tile fits, else a pass an
+ * axis; else one weighted sum, its work-items walking volume_slices output slices down z each, in
+ * the record's group (one row of it where the record streams: PoCL vectorizes along x), reading
+ * the slice's tile where the record says so; coefficients asked for as a kernel argument come
+ * from the buffer (a volume's mask outgrows the argument space). */
 static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls_spec *resolved)
 {
     const cls_spec *spec = &r->spec;
     *resolved = *spec;
-    const int passes = spec->separable == CLS_SEPARABLE_TWO_PASS ||
-                       (spec->reduction != CLS_REDUCTION_RANK && volume_separates(r));
-    resolved->separable = passes ? CLS_SEPARABLE_TWO_PASS : CLS_SEPARABLE_NONE;
+    const int separates = spec->separable == CLS_SEPARABLE_AUTO && spec->reduction != CLS_REDUCTION_RANK && volume_separates(r);
+    resolved->separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
+                          : separates                         ? CLS_SEPARABLE_TWO_PASS
+                                                              : CLS_SEPARABLE_NONE;
     resolved->method = CLS_METHOD_DIRECT;
     resolved->input_path = CLS_INPUT_GLOBAL;
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) resolved->bake_coefficients = CLS_COEFFICIENTS_BUFFER;
@@ -211,7 +218,15 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         resolved->group_height = p->group_height ? p->group_height : CLS_FALLBACK_GROUP_HEIGHT;
         if (p->rows >= CLS_STREAM_MIN_ROWS) resolved->group_width *= resolved->group_height, resolved->group_height = 1;
     }
-    resolved->cols_per_item = spec->cols_per_item ? spec->cols_per_item : volume_columns(p, r, resolved);
+    if (separates && p->volume_columns > 1 && !spec->cols_per_item) { /* one pass in a group of more rows, where it fits */
+        cls_spec single = *resolved;
+        if (!spec->group_width && !spec->group_height) single.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
+        if (volume_tile_fits(r, &single, p->volume_columns)) *resolved = single, resolved->separable = CLS_SEPARABLE_SINGLE_PASS;
+    }
+    resolved->cols_per_item = spec->cols_per_item                               ? spec->cols_per_item
+                              : resolved->separable != CLS_SEPARABLE_SINGLE_PASS ? volume_columns(p, r, resolved)
+                              : p->volume_columns > 1                            ? p->volume_columns
+                                                                                 : 4;
 }
 
 void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, cls_spec *resolved)

@@ -102,6 +102,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->single_pass_rows, 64); /* the single pass streams, four rows ahead */
     assert_int_equal(r->single_pass_cols, 2);
     assert_int_equal(r->single_pass_ahead, 4);
+    assert_int_equal(r->volume_columns, 4); /* the slice's tile in local memory */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
     cls_device_caps mi = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "gfx90a", "gfx90a:sramecc+:xnack-");
@@ -219,6 +220,7 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[pocl-cpu]\nfft_max_tile = 32\n", "2: 'fft_max_tile' must be a decimal integer from 64 to 16384, not '32'");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_rows = 12\n", "2: 'single_pass_rows' must be 1 to 8, 16, 32, 64 or 128, not '12'");
     expect_parse_error("[pocl-cpu]\nvolume_slices = 0\n", "2: 'volume_slices' must be 1 to 8, 16, 32, 64 or 128, not '0'");
+    expect_parse_error("[nvidia-sm90]\nvolume_columns = 2\n", "2: 'volume_columns' must be 1, 4 or 8, not '2'");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_cols = 3\n", "2: 'single_pass_cols' must be 1, 2, 4 or 8, not '3'");
     expect_parse_error("[pocl-cpu]\nborder_groups_fold_fully = 2\n",
                        "2: 'border_groups_fold_fully' must be a decimal integer from 0 to 1, not '2'");

@@ -333,6 +333,36 @@ static void volume_walks_are_written_out_where_the_record_vectorizes(void **stat
     }
 }
 
+/* With several columns a work-item, a volume's walk loads each slice's tile into local memory and
+ * reads its rows as float4s; a separable mask in a single pass also sums the tile along x into
+ * local memory, its vectors baked (no whole mask); one column keeps the plain walk. */
+static void volume_walks_read_the_slice_tile_with_columns(void **state)
+{
+    (void)state;
+    static float ones[125];
+    for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
+    const struct { unsigned cols; cls_separable separable; int tile, sums; } cases[] = {
+        {4, CLS_SEPARABLE_NONE, 1, 0}, {8, CLS_SEPARABLE_SINGLE_PASS, 1, 1}, {1, CLS_SEPARABLE_NONE, 0, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = spec.mask_height = spec.mask_depth = 5;
+        spec.coefficients = ones;
+        spec.bake_coefficients = 1;
+        spec.cols_per_item = cases[c].cols;
+        spec.separable = cases[c].separable;
+        char *source = NULL;
+        assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+        assert_int_equal(strstr(source, "#define COLUMNS") != NULL, cases[c].tile);
+        assert_int_equal(strstr(source, "tile[into[i]] = ") != NULL, cases[c].tile);
+        assert_int_equal(strstr(source, "vstore4(tile4[get_local_id(1) + dy]") != NULL, cases[c].tile && !cases[c].sums);
+        assert_int_equal(strstr(source, "__local float4 sums4[TILE_H][SUMS_FLOAT4S];") != NULL, cases[c].sums);
+        assert_int_equal(strstr(source, "__constant float along_z[5]") != NULL, cases[c].sums);
+        assert_int_equal(strstr(source, "baked_mask") == NULL, cases[c].sums);
+        free(source);
+    }
+}
+
 /* A border region checks only the taps that face its side: the work-item's own pixel lies inside
  * the image. Coarsened, the taps past the last output column (row) fold fully. */
 static void taps_check_only_the_side_they_face(void **state)
@@ -457,6 +487,7 @@ int main(void)
         cmocka_unit_test(streaming_single_pass_loads_aligned_pairs),
         cmocka_unit_test(bodies_unroll_their_window_where_the_record_inlines),
         cmocka_unit_test(volume_walks_are_written_out_where_the_record_vectorizes),
+        cmocka_unit_test(volume_walks_read_the_slice_tile_with_columns),
         cmocka_unit_test(taps_check_only_the_side_they_face),
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),

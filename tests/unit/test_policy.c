@@ -412,7 +412,8 @@ static void a_policy_runs_large_masks_by_fft(void **state)
 
 /* A volume's walk takes the record's volume_columns where its slice's tile fits (a sum, minimum or
  * maximum; a work-item's loads and partial sums within their limits), one column elsewhere and
- * where the record sets none; a spec's own columns stay, and those a volume does not take are
+ * where the record sets none; a separable mask runs in one pass from the tile, in groups of more
+ * rows, where the tile fits; a spec's own columns stay, and those a volume does not take are
  * refused by name. */
 static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
 {
@@ -443,7 +444,22 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
             assert_int_equal(resolved.cols_per_item, 1);
         }
     }
-    cls_spec spec = valid_spec(), resolved;
+    static float ones[13 * 13 * 13]; /* a separable mask of 2,197 taps: one pass in 8-row groups */
+    for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
+    cls_spec box = valid_spec(), resolved;
+    box.coefficients = ones;
+    box.mask_width = box.mask_height = box.mask_depth = 13;
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.cols_per_item, 4);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
+    assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.group_width = 32, box.group_height = 4; /* a group of the caller's whose tile does not fit: passes */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    cls_spec spec = valid_spec();
     spec.coefficients = values;
     spec.mask_width = spec.mask_height = spec.mask_depth = 3;
     spec.cols_per_item = 2;
