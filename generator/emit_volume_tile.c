@@ -91,38 +91,56 @@ static void emit_tile_store(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 2, "}");
 }
 
-/* The window of partial results down z: MASK_D output slices x COLUMNS, from the start. */
-static void emit_window(strbuf *out, const cls_kernel_config *c)
-{
-    strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
-    strbuf_line(out, 1, "#pragma unroll");
-    strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", emit_volume_window_start(&c->spec));
-    strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
-}
-
-/* Input slice z's tile into local memory, bordered (constant: border_value outside). */
-static void emit_tile_load(strbuf *out, const cls_kernel_config *c)
+/* The loads of slice Z's tile pixels into next[] at INDENT, bordered (constant: border_value
+ * outside). */
+static void emit_slice_loads(strbuf *out, const cls_kernel_config *c, int indent, const char *z)
 {
     const cls_spec *s = &c->spec;
     const int constant_xy = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT ||
                             cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT,
               constant_z = cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT;
     const char *z_ = border_suffix(s, CLS_AXIS_Z);
-    char load[160], kept[96] = "";
+    char load[160], kept[128] = "";
     emit_format_load(load, sizeof load, s->input_type, "slice", "at[i]");
-    if (constant_z) snprintf(kept, sizeof kept, "inside_both%s(z, depth)%s", z_, constant_xy ? " && inside[i]" : "");
+    if (constant_z) snprintf(kept, sizeof kept, "inside_both%s(%s, depth)%s", z_, z, constant_xy ? " && inside[i]" : "");
     else if (constant_xy) snprintf(kept, sizeof kept, "inside[i]");
-    strbuf_line(out, 2, "__global const input_t *slice = input + (long)border_both%s(z, depth) * input_slice_pitch;", z_);
+    strbuf_line(out, indent, "__global const input_t *slice = input + (long)border_both%s(%s, depth) * input_slice_pitch;", z_, z);
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int i = 0; i < TILE_LOADS; ++i)");
+    if (*kept)
+        strbuf_line(out, indent + 1, "if (i < TILE_LOADS - 1 || into[i] >= 0) next[i] = %s ? %s : border_value;", kept, load);
+    else
+        strbuf_line(out, indent + 1, "if (i < TILE_LOADS - 1 || into[i] >= 0) next[i] = %s;", load);
+}
+
+/* The slice's tile into local memory from next[], and the next slice's pixels loaded into next[]
+ * while the group sums this one: the loads' latency hidden behind the sums. */
+static void emit_tile_load(strbuf *out, const cls_kernel_config *c)
+{
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE); /* the group is done with the last slice's tile */");
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i)");
-    if (*kept)
-        strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s ? %s : border_value;\n", kept, load);
-    else
-        strbuf_printf(out, "            if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = %s;\n", load);
+    strbuf_line(out, 3, "if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = next[i];");
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    strbuf_line(out, 2, "if (z + 1 < z_end + HALF_D) {");
+    emit_slice_loads(out, c, 3, "z + 1");
+    strbuf_line(out, 2, "}");
+}
+
+/* The first slice's tile pixels, and the window of partial results down z: MASK_D output slices
+ * x COLUMNS, from the start; the walk's loop opened. */
+static void emit_window(strbuf *out, const cls_kernel_config *c)
+{
+    strbuf_line(out, 1, "float next[TILE_LOADS]; /* the tile pixels of the slice the group sums next */");
+    strbuf_line(out, 1, "{");
+    emit_slice_loads(out, c, 2, "z_first - HALF_D");
+    strbuf_line(out, 1, "}");
+    strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
+    strbuf_line(out, 1, "#pragma unroll");
+    strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", emit_volume_window_start(&c->spec));
+    strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
 }
 
 /* The values V[0 .. ROW_FLOAT4S * 4 - 1] of the work-item's columns in row ROW of a local array

@@ -95,7 +95,8 @@ static void every_border_mode_and_mask(void **state)
 /* The walk with the slice's tile in local memory: 4 or 8 output columns a work-item, in every
  * border mode, over volumes narrower than a group's tile and wider than several (rows that end
  * inside a group's columns), groups of one row and of several, a mask wider than tall; the
- * minimum and maximum over a box and over a cross the same way. */
+ * minimum over a box and the maximum over a cross the same way. Each mode takes two of the three
+ * masks and one of the extremes (all under CLS_TEST_EXHAUSTIVE). */
 static void columns_from_the_slice_tile(void **state)
 {
     (void)state;
@@ -109,6 +110,7 @@ static void columns_from_the_slice_tile(void **state)
     static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
         for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+            if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
             float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
             cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
             spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
@@ -123,6 +125,7 @@ static void columns_from_the_slice_tile(void **state)
         float box[27], cross[27];
         for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
         for (int extreme = 0; extreme < 2; ++extreme) {
+            if (!cls_test_pick((unsigned)(b + (size_t)extreme), 2)) continue;
             cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
             spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
             spec.cols_per_item = extreme ? 8 : 4;
@@ -136,7 +139,8 @@ static void columns_from_the_slice_tile(void **state)
 
 /* A separable mask in one pass along x, y and z from the slice's tile: a Gaussian and an asked
  * 3x5x3 product (4 and 8 columns a work-item), and the minimum and maximum over a 5x3x5 box, in
- * every border mode (undefined included: one kernel leaves voxels unwritten as the walk does). */
+ * every border mode (undefined included: one kernel leaves voxels unwritten as the walk does),
+ * each mode with two of the four (all under CLS_TEST_EXHAUSTIVE). */
 static void separable_masks_in_a_single_pass(void **state)
 {
     (void)state;
@@ -150,6 +154,7 @@ static void separable_masks_in_a_single_pass(void **state)
     for (unsigned k = 0; k < 75; ++k) box[k] = 1.0f;
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
         for (int kind = 0; kind < 4; ++kind) {
+            if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
             cls_spec spec = kind == 0 ? *cls_operator_spec(gaussian)
                             : kind == 1 ? volume_spec(product, 3, 5, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
                                         : volume_spec(box, 5, 3, 5, borders[b], CLS_COEFFICIENTS_BUFFER);

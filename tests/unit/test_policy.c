@@ -423,7 +423,7 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     cls_kernel_policy policy = cls_kernel_policy_default();
     policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
     static const struct { unsigned w, h, d; cls_reduction reduction; unsigned asked, cols; } cases[] = {
-        {3, 3, 3, CLS_REDUCTION_SUM, 0, 4},  {5, 5, 5, CLS_REDUCTION_SUM, 0, 4},  {3, 3, 3, CLS_REDUCTION_MAX, 0, 4},
+        {3, 3, 3, CLS_REDUCTION_SUM, 0, 4},  {5, 5, 5, CLS_REDUCTION_SUM, 0, 4},  {3, 3, 5, CLS_REDUCTION_MAX, 0, 4},
         {3, 3, 3, CLS_REDUCTION_RANK, 0, 1}, /* a rank gathers its footprint */
         {31, 31, 3, CLS_REDUCTION_SUM, 0, 1}, /* 42 tile pixels a work-item */
         {1, 1, 31, CLS_REDUCTION_SUM, 0, 1},  /* 124 partial sums */
@@ -456,6 +456,12 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.mask_width = box.mask_height = box.mask_depth = 3; /* a box of 27 taps: one pass from the tile */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK); /* and the plain walk without tiles */
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
+    box.mask_width = box.mask_height = box.mask_depth = 13;
     box.group_width = 32, box.group_height = 4; /* a group of the caller's whose tile does not fit: passes */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
