@@ -202,9 +202,10 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
 }
 
 /* A volume's mask: where it separates, one pass along x, y and z from the slice's tile where the
- * record reads tiles (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32:
- * min3d:3 343 us in one pass against 379 by the tiled walk, box3d:3 341 against 337), else a pass
- * an axis from 64 taps (volume_passes); else one weighted sum, its work-items walking volume_slices output slices down z each, in
+ * record reads tiles (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32, in
+ * the record's 32x4 groups: min3d:3 343 us in one pass against 378 by the tiled walk, box3d:3 341
+ * against 335; in 32x8 groups 370 and 360), in groups of CLS_VOLUME_SINGLE_PASS_ROWS rows from 64
+ * taps, else a pass an axis from 64 taps (volume_passes); else one weighted sum, its work-items walking volume_slices output slices down z each, in
  * the record's group (one row of it where the record streams: PoCL vectorizes along x), reading
  * the slice's tile where the record says so; coefficients asked for as a kernel argument come
  * from the buffer (a volume's mask outgrows the argument space). */
@@ -226,9 +227,9 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         resolved->group_height = p->group_height ? p->group_height : CLS_FALLBACK_GROUP_HEIGHT;
         if (p->rows >= CLS_STREAM_MIN_ROWS) resolved->group_width *= resolved->group_height, resolved->group_height = 1;
     }
-    if (rank1 && p->volume_columns > 1 && !spec->cols_per_item) { /* one pass in a group of more rows, where it fits */
+    if (rank1 && p->volume_columns > 1 && !spec->cols_per_item) { /* one pass (large masks in more rows), where it fits */
         cls_spec single = *resolved;
-        if (!spec->group_width && !spec->group_height) single.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
+        if (!spec->group_width && !spec->group_height && volume_passes(r)) single.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
         if (volume_tile_fits(r, &single, p->volume_columns)) *resolved = single, resolved->separable = CLS_SEPARABLE_SINGLE_PASS;
     }
     resolved->cols_per_item = spec->cols_per_item                               ? spec->cols_per_item

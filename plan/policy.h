@@ -43,9 +43,9 @@
  * and keeps at most CLS_VOLUME_TILE_SUMS partial sums (mask depth x columns), each a register it
  * holds down the whole walk (and each load's offset one more). */
 #define CLS_VOLUME_TILE_LOADS 16u
-/* A separable volume mask in one pass from the slice's tile sums the tile's rows along x for the
- * group's rows and the mask's halo: groups of 8 rows (the record's width) spread that over more
- * outputs. H200, 512^3 f32, clamp, 4 columns a work-item, groups 32x4 / 32x8 / 32x16: gaussian3d:5
+/* A separable volume mask of 64 taps or more in one pass from the slice's tile sums the tile's
+ * rows along x for the group's rows and the mask's halo: groups of 8 rows (the record's width)
+ * spread that over more outputs. H200, 512^3 f32, clamp, 4 columns a work-item, groups 32x4 / 32x8 / 32x16: gaussian3d:5
  * 464 / 445 / 488 us (three passes: 969), gaussian3d:13,2 1,338 / 1,126 / 1,246 (1,325), min3d:9
  * 913 / 913 / 1,067 (1,194). */
 #define CLS_VOLUME_SINGLE_PASS_ROWS 8u

@@ -456,9 +456,10 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
-    box.mask_width = box.mask_height = box.mask_depth = 3; /* a box of 27 taps: one pass from the tile */
+    box.mask_width = box.mask_height = box.mask_depth = 3; /* a box of 27 taps: one pass, the record's group */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.group_height, 4);
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK); /* and the plain walk without tiles */
     assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
     box.mask_width = box.mask_height = box.mask_depth = 13;
