@@ -177,12 +177,8 @@ static int volume_passes(const cls_request *r)
            spec->border != CLS_BORDER_UNDEFINED && spec->rows_per_item <= 1;
 }
 
-/* Output columns a work-item of a volume's walk computes: the record's volume_columns, read from
- * the slice's tile in local memory, for a sum, minimum or maximum walked in one kernel whose tile
- * fits (CLS_VOLUME_TILE_LOADS, CLS_VOLUME_TILE_SUMS); else one. On an H200, 512^3 f32, clamp, the
- * tile with 4 columns a work-item in 32x4 groups: a random 3x3x3 mask 359 us against 592 walking
- * a column each (1.38x a copy of the volume against 2.28x), 5x5x5 777 against 1,688; 8 columns
- * 503 and 868 (more registers, fewer groups). */
+/* Whether the slice's tile of the resolved group, COLS columns a work-item, fits: its pixels a
+ * work-item loads (CLS_VOLUME_TILE_LOADS) and the partial sums it keeps (CLS_VOLUME_TILE_SUMS). */
 static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsigned cols)
 {
     const cls_spec *spec = &r->spec;
@@ -192,6 +188,12 @@ static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsi
     return (tile + items - 1) / items <= CLS_VOLUME_TILE_LOADS && (size_t)r->depth * cols <= CLS_VOLUME_TILE_SUMS;
 }
 
+/* Output columns a work-item of a volume's walk computes: the record's volume_columns, read from
+ * the slice's tile in local memory, for a sum, minimum or maximum walked in one kernel whose tile
+ * fits; else one. On an H200, 512^3 f32, clamp, the tile with 4 columns a work-item in 32x4
+ * groups: a random 3x3x3 mask 335 us against 594 walking a column each (1.32x a copy of the
+ * volume against 2.33x), 5x5x5 762 against 1,588; 8 columns 456-695 for the 3x3x3 (more
+ * registers, fewer groups). */
 static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r, const cls_spec *resolved)
 {
     const cls_spec *spec = &r->spec;
