@@ -69,6 +69,15 @@ static void check_volume(cls_filter *filter, const cls_spec *spec, unsigned w, u
     free(in), free(out), free(expected);
 }
 
+/* A filter of SPEC checked on each of COUNT volumes. */
+static void check_volumes(const cls_spec *spec, const unsigned (*volumes)[3], size_t count)
+{
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+    for (size_t v = 0; v < count; ++v) check_volume(filter, spec, volumes[v][0], volumes[v][1], volumes[v][2]);
+    cls_filter_release(filter);
+}
+
 static void every_border_mode_and_mask(void **state)
 {
     (void)state;
@@ -83,11 +92,7 @@ static void every_border_mode_and_mask(void **state)
             float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
             cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
             spec.rows_per_item = masks[m].slices;
-            cls_filter *filter = NULL;
-            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-            for (size_t v = 0; v < sizeof volumes / sizeof volumes[0]; ++v)
-                check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
-            cls_filter_release(filter);
+            check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
             free(mask);
         }
 }
@@ -115,11 +120,7 @@ static void columns_from_the_slice_tile(void **state)
             cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
             spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
             spec.group_width = masks[m].group_w, spec.group_height = masks[m].group_h;
-            cls_filter *filter = NULL;
-            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-            for (size_t v = 0; v < sizeof volumes / sizeof volumes[0]; ++v)
-                check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
-            cls_filter_release(filter);
+            check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
             free(mask);
         }
         float box[27], cross[27];
