@@ -194,16 +194,29 @@ static void emit_window_indices(strbuf *out, const cls_kernel_config *c)
     if (constant_x && constant_y) strbuf_line(out, 1, "int column_inside[MASK_W], row_inside[MASK_H];");
     else if (constant_x) strbuf_line(out, 1, "int column_inside[MASK_W];");
     else if (constant_y) strbuf_line(out, 1, "int row_inside[MASK_H];");
-    strbuf_line(out, 1, "#pragma unroll");
-    strbuf_line(out, 1, "for (int dx = 0; dx < MASK_W; ++dx) {");
-    strbuf_line(out, 2, "column[dx] = border_both%s(x + dx - HALF_W, width);", x_);
-    if (constant_x) strbuf_line(out, 2, "column_inside[dx] = inside_both%s(x + dx - HALF_W, width);", x_);
-    strbuf_line(out, 1, "}");
-    strbuf_line(out, 1, "#pragma unroll");
-    strbuf_line(out, 1, "for (int dy = 0; dy < MASK_H; ++dy) {");
-    strbuf_line(out, 2, "row[dy] = (long)border_both%s(y + dy - HALF_H, height) * input_pitch;", y_);
-    if (constant_y) strbuf_line(out, 2, "row_inside[dy] = inside_both%s(y + dy - HALF_H, height);", y_);
-    strbuf_line(out, 1, "}");
+    /* A window one column (row) wide reads the work-item's own, inside the volume: unbordered, its
+     * loads stay contiguous along x for a vectorizer (PoCL, 2 cores, 128^3 f32: a 1x13x1 pass 15.5 ->
+     * 9.8 ms, 1x1x13 4.2 -> 1.9, gaussian3d:13,2 by passes 21.1 -> 19.9). */
+    if (s->mask_width == 1) {
+        strbuf_line(out, 1, "column[0] = x; /* one column: the work-item's own */");
+        if (constant_x) strbuf_line(out, 1, "column_inside[0] = 1;");
+    } else {
+        strbuf_line(out, 1, "#pragma unroll");
+        strbuf_line(out, 1, "for (int dx = 0; dx < MASK_W; ++dx) {");
+        strbuf_line(out, 2, "column[dx] = border_both%s(x + dx - HALF_W, width);", x_);
+        if (constant_x) strbuf_line(out, 2, "column_inside[dx] = inside_both%s(x + dx - HALF_W, width);", x_);
+        strbuf_line(out, 1, "}");
+    }
+    if (s->mask_height == 1) {
+        strbuf_line(out, 1, "row[0] = (long)y * input_pitch; /* one row: the work-item's own */");
+        if (constant_y) strbuf_line(out, 1, "row_inside[0] = 1;");
+    } else {
+        strbuf_line(out, 1, "#pragma unroll");
+        strbuf_line(out, 1, "for (int dy = 0; dy < MASK_H; ++dy) {");
+        strbuf_line(out, 2, "row[dy] = (long)border_both%s(y + dy - HALF_H, height) * input_pitch;", y_);
+        if (constant_y) strbuf_line(out, 2, "row_inside[dy] = inside_both%s(y + dy - HALF_H, height);", y_);
+        strbuf_line(out, 1, "}");
+    }
 }
 
 /* Whether the walk is written out step by step (SLICES + MASK_D - 1 of them, a loop the compiler
