@@ -207,10 +207,11 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
  * record reads tiles (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32, in
  * the record's 32x4 groups: min3d:3 343 us in one pass against 378 by the tiled walk, box3d:3 341
  * against 335; in 32x8 groups 370 and 360), in groups of CLS_VOLUME_SINGLE_PASS_ROWS rows from 64
- * taps, else a pass an axis from 64 taps (volume_passes); else one weighted sum, its work-items walking volume_slices output slices down z each, in
- * the record's group (one row of it where the record streams: PoCL vectorizes along x), reading
- * the slice's tile where the record says so; coefficients asked for as a kernel argument come
- * from the buffer (a volume's mask outgrows the argument space). */
+ * taps; else a pass an axis from 64 taps (volume_passes); else one weighted sum, its work-items
+ * walking volume_slices output slices down z each, in the record's group (one row of it where the
+ * record streams: PoCL vectorizes along x), reading the slice's tile where the record says so.
+ * Coefficients asked for as a kernel argument come from the buffer (a volume's mask outgrows the
+ * argument space). */
 static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls_spec *resolved)
 {
     const cls_spec *spec = &r->spec;
