@@ -185,7 +185,7 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
     if (cls_spec_is_volume(s)) { /* the slice's tile (emit_volume_tile.c), and a single pass's sums along x */
-        if (config->cols <= 1) return 0;
+        if (config->input_path != CLS_INPUT_LOCAL) return 0;
         const size_t tile_h = (size_t)config->group_height + 2 * (s->mask_height / 2);
         const size_t tile_float4s = ((size_t)config->group_width * config->cols + 2 * (s->mask_width / 2) + 3) / 4 + 1;
         const size_t sums_float4s = config->separable == CLS_SEPARABLE_SINGLE_PASS ? config->group_width * config->cols / 4 + 1 : 0;
@@ -243,7 +243,10 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->spec.body = config->body;
     config->spec.epilogue = config->epilogue;
     config->spec.mask_count = config->masks;
-    config->input_path = spec->input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL : spec->input_path;
+    /* a volume's columns read from the slice's tile are its local input path: a single pass's, and
+     * 4 or 8 columns' where the spec leaves the path to auto (else explicit vectors, global) */
+    const int volume_tile = cls_spec_is_volume(spec) && (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->cols_per_item > 1);
+    config->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : volume_tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
     config->spec.input_path = config->input_path;
     config->spec.separable = config->separable;
     config->spec.method = config->method;

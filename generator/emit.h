@@ -106,6 +106,10 @@ void emit_volume_tile_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c);
 void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c);
+/* A volume's walk with COLUMNS adjacent outputs a work-item in explicit vectors, on the global
+ * input path (emit_volume_vectors.c): its macros, and the kernel's body after the signature. */
+void emit_volume_vector_macros(strbuf *out, const cls_kernel_config *c);
+void emit_volume_vector_walk(strbuf *out, const cls_kernel_config *c);
 /* A volume's window (emit_volume.c): its partial results' start, and the statement that joins a
  * tap's value into partial result SUM (a weighted sum, or the minimum or maximum over the
  * footprint: the taps whose COEFFICIENT is not 0). */

@@ -103,8 +103,10 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   s->bake_coefficients == CLS_COEFFICIENTS_LITERALS ? "baked" : "from a __constant buffer",
                   borders, cls_spec_borders_differ(s) ? " (x, y, z)" : " on every axis", c->group_width, c->group_height, cls_pixel_type_name(s->input_type),
                   cls_pixel_type_name(s->output_type),
-                  c->cols > 1 ? "its columns of the group's tile, which each input slice loads into local memory,"
-                              : "one x, y column",
+                  c->cols > 1 && c->input_path == CLS_INPUT_LOCAL
+                      ? "its columns of the group's tile, which each input slice loads into local memory,"
+                  : c->cols > 1 ? "its adjacent columns, a vector of outputs,"
+                                : "one x, y column",
                   c->rows, c->rows > 1 ? "s" : "");
     border_append_templates(out, s);
     if (s->border == CLS_BORDER_UNDEFINED)
@@ -116,7 +118,8 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   "#define GROUP_W %u\n#define GROUP_H %u\n#define SLICES %u /* output slices per work-item */\n",
                   s->mask_width, s->mask_height, s->mask_depth, s->mask_width / 2, s->mask_height / 2,
                   s->mask_depth / 2, c->group_width, c->group_height, c->rows);
-    if (c->cols > 1) emit_volume_tile_macros(out, c);
+    if (c->cols > 1 && c->input_path == CLS_INPUT_LOCAL) emit_volume_tile_macros(out, c);
+    else if (c->cols > 1) emit_volume_vector_macros(out, c);
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", emit_cl_type(s->input_type),
                   emit_cl_type(s->output_type));
     if (s->body) {
@@ -403,8 +406,10 @@ char *cls_emit_volume_source(const cls_kernel_config *config)
         emit_volume_body_walk(&out, config);
     } else if (config->separable == CLS_SEPARABLE_SINGLE_PASS) {
         emit_volume_separable_walk(&out, config);
-    } else if (config->cols > 1) {
+    } else if (config->cols > 1 && config->input_path == CLS_INPUT_LOCAL) {
         emit_volume_tiled_walk(&out, config);
+    } else if (config->cols > 1) {
+        emit_volume_vector_walk(&out, config);
     } else {
         emit_window_indices(&out, config);
         if (rank) emit_rank_walk(&out, config);

@@ -107,8 +107,9 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
     }
     /* what neither a volume's sum nor its body takes */
     const char *refused = spec->method == CLS_METHOD_FFT ? "the FFT method"
-                          : spec->input_path == CLS_INPUT_LOCAL || spec->input_path == CLS_INPUT_IMAGE
-                              ? "the local or image input path"
+                          : spec->input_path == CLS_INPUT_IMAGE ? "the image input path"
+                          : spec->input_path == CLS_INPUT_LOCAL && spec->cols_per_item <= 1
+                              ? "the local input path with one column per work-item (the slice's tile: 4 or 8)"
                           : spec->cols_per_item > 1 && (spec->body || spec->reduction == CLS_REDUCTION_RANK)
                               ? "several columns per work-item"
                           : spec->cols_per_item > 1 && !cls_volume_cols_per_item_valid(spec->cols_per_item)
@@ -134,6 +135,8 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
                   : spec->separable == CLS_SEPARABLE_LOW_RANK ? "low-rank separation"
                   : spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->cols_per_item == 1
                       ? "a single pass of one column per work-item (it reads the slice's tile: 4 or 8 columns)"
+                  : spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->input_path == CLS_INPUT_GLOBAL
+                      ? "a single pass on the global input path (it reads the slice's tile: the local path)"
                   : spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED
                       ? "passes in the undefined border mode"
                   : spec->fold_equal_taps ? "tap folding"

@@ -49,6 +49,13 @@
  * 464 / 445 / 488 us (three passes: 969), gaussian3d:13,2 1,338 / 1,126 / 1,246 (1,325), min3d:9
  * 913 / 913 / 1,067 (1,194). */
 #define CLS_VOLUME_SINGLE_PASS_ROWS 8u
+/* The group of a volume's walk in explicit vectors (CPU runtimes) where the spec leaves it to
+ * auto: PoCL, 2 cores, 128^3 f32, 8 columns a work-item, groups 128x1 / 16x1 / 16x4 / 16x8 /
+ * 32x4: box3d:3 2.08 / 1.78 / 1.76 / 1.74 / 1.77 ms, gaussian3d:13,2 4.58 / 4.09 / 3.72 / 3.63 /
+ * 3.71 (the one-row groups of the work-item vectorizer leave most work-items of a narrow volume
+ * idle). */
+#define CLS_VOLUME_VECTOR_GROUP_WIDTH 16u
+#define CLS_VOLUME_VECTOR_GROUP_HEIGHT 8u
 #define CLS_VOLUME_TILE_SUMS 64u
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,

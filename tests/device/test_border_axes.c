@@ -255,7 +255,7 @@ static void check_volume(cls_spec *spec, const cls_border borders[3], const char
 
 /* The walk down z (a random 3x3x3 mask), passes along the axes (a Gaussian), the maximum over a
  * box (passes) and over a cross (the walk), each with three different modes; the walks also with
- * the slice's tile in local memory (4 or 8 columns a work-item). */
+ * the slice's tile in local memory and in explicit vectors (4 or 8 columns a work-item). */
 static void volumes_take_a_mode_an_axis(void **state)
 {
     (void)state;
@@ -273,11 +273,15 @@ static void volumes_take_a_mode_an_axis(void **state)
         spec.mask_width = spec.mask_height = spec.mask_depth = 3;
         spec.coefficients = random, spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
         check_volume(&spec, triples[t], "random 3x3x3");
-        spec.cols_per_item = t % 2 ? 8 : 4; /* the slice's tile in local memory */
+        spec.cols_per_item = t % 2 ? 8 : 4, spec.input_path = CLS_INPUT_LOCAL; /* the slice's tile */
         check_volume(&spec, triples[t], "random 3x3x3 from the slice's tile");
+        spec.cols_per_item = t % 2 ? 4 : 8, spec.input_path = CLS_INPUT_GLOBAL; /* vectors */
+        check_volume(&spec, triples[t], "random 3x3x3 in vectors");
         spec.coefficients = cross, spec.reduction = CLS_REDUCTION_MAX;
+        check_volume(&spec, triples[t], "maximum over a cross in vectors");
+        spec.cols_per_item = t % 2 ? 8 : 4, spec.input_path = CLS_INPUT_LOCAL;
         check_volume(&spec, triples[t], "maximum over a cross from the slice's tile");
-        spec.cols_per_item = 1;
+        spec.cols_per_item = 1, spec.input_path = CLS_INPUT_AUTO;
         check_volume(&spec, triples[t], "maximum over a cross");
         static const char *const names[] = {"gaussian3d:5", "max3d:5"};
         for (size_t n = 0; n < 2; ++n) {

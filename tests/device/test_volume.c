@@ -3,7 +3,8 @@
  * (baked and from the buffer) over volumes from 1x1x1 to 67x45x33, blocks of slices that end
  * inside the volume, the quick kernel of the first-result goal, regions of interest with padded
  * rows and slices and offsets (nothing outside the region written), pixel types, the walk with the
- * slice's tile in local memory (4 or 8 columns a work-item), and what a volume refuses. */
+ * slice's tile in local memory and in explicit vectors (4 or 8 columns a work-item), and what a
+ * volume refuses. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -120,6 +121,7 @@ static void columns_from_the_slice_tile(void **state)
             cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
             spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
             spec.group_width = masks[m].group_w, spec.group_height = masks[m].group_h;
+            spec.input_path = CLS_INPUT_LOCAL; /* the tile, on any device */
             check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
             free(mask);
         }
@@ -129,12 +131,50 @@ static void columns_from_the_slice_tile(void **state)
             if (!cls_test_pick((unsigned)(b + (size_t)extreme), 2)) continue;
             cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
             spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
-            spec.cols_per_item = extreme ? 8 : 4;
+            spec.cols_per_item = extreme ? 8 : 4, spec.input_path = CLS_INPUT_LOCAL;
             cls_filter *filter = NULL;
             if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
             check_volume(filter, &spec, 37, 5, 6);
             cls_filter_release(filter);
         }
+    }
+}
+
+/* The walk in explicit vectors (the global path, CPU runtimes' form): 4 or 8 adjacent output
+ * columns a work-item, in every border mode, over volumes narrower than a vector and rows that
+ * end inside one (lanes stored one by one), work-items whose windows leave the volume along x
+ * (lanes loaded one by one) beside those that load vectors, groups of one row and of several;
+ * the minimum over a box and the maximum over a cross. Each mode takes two of the three masks
+ * and one of the extremes (all under CLS_TEST_EXHAUSTIVE). */
+static void columns_in_vectors(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    static const struct { unsigned w, h, d; int bake; unsigned cols, slices, group_w, group_h; } masks[] = {
+        {3, 3, 3, CLS_COEFFICIENTS_LITERALS, 8, 0, 0, 0},
+        {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 4, 4, 8, 2},
+        {13, 1, 3, CLS_COEFFICIENTS_LITERALS, 8, 2, 16, 1}};
+    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+            if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
+            float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
+            cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
+            spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
+            spec.group_width = masks[m].group_w, spec.group_height = masks[m].group_h;
+            spec.input_path = CLS_INPUT_GLOBAL; /* vectors, on any device */
+            check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
+            free(mask);
+        }
+        float box[27], cross[27];
+        for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
+        const int extreme = (int)(b % 2);
+        cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
+        spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+        spec.cols_per_item = extreme ? 4 : 8, spec.input_path = CLS_INPUT_GLOBAL;
+        static const unsigned extremes[][3] = {{37, 5, 6}, {3, 2, 4}};
+        check_volumes(&spec, extremes, 2);
     }
 }
 
@@ -358,12 +398,12 @@ static void the_quick_kernel_and_the_tiered_build(void **state)
 
 /* A region of interest of a volume with padded rows and slices and offsets: the region computed
  * with the whole volume's borders, every other voxel (and the padding) left as it was. */
-static void check_region(const float *mask, cls_separable separable, unsigned cols)
+static void check_region(const float *mask, cls_separable separable, unsigned cols, cls_input_path path)
 {
     enum { W = 13, H = 9, D = 8, PITCH = 16, SLICE = PITCH * H + 5, IN_OFFSET = 3, OUT_OFFSET = 2 };
     cls_spec spec = volume_spec(mask, 3, 3, 5, CLS_BORDER_REPEAT, CLS_COEFFICIENTS_LITERALS);
     spec.rows_per_item = separable == CLS_SEPARABLE_NONE ? 2 : 0;
-    spec.cols_per_item = cols;
+    spec.cols_per_item = cols, spec.input_path = path;
     spec.separable = separable;
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
@@ -405,26 +445,30 @@ static void a_region_of_a_padded_volume(void **state)
 {
     (void)state;
     float *mask = make_mask(3, 3, 5);
-    check_region(mask, CLS_SEPARABLE_NONE, 1);
-    check_region(mask, CLS_SEPARABLE_NONE, 4); /* the slice's tile in local memory */
+    check_region(mask, CLS_SEPARABLE_NONE, 1, CLS_INPUT_AUTO);
+    check_region(mask, CLS_SEPARABLE_NONE, 4, CLS_INPUT_LOCAL); /* the slice's tile in local memory */
+    check_region(mask, CLS_SEPARABLE_NONE, 8, CLS_INPUT_GLOBAL); /* vectors */
     for (unsigned k = 0; k < 45; ++k) mask[k] = (float)(1 + k % 3) * (float)(2 + k / 3 % 3) * (float)(k / 9) / 10.0f;
-    check_region(mask, CLS_SEPARABLE_TWO_PASS, 0); /* the passes: x and y over the whole volume, z over the region */
+    check_region(mask, CLS_SEPARABLE_TWO_PASS, 0, CLS_INPUT_AUTO); /* the passes: x and y over the whole volume, z over the region */
     free(mask);
 }
 
-/* u8 in and out (rounded and saturated), u16 in, f32 out; by the plain walk and from the slice's tile. */
+/* u8 in and out (rounded and saturated), u16 and f16 in, f32 out; by the plain walk, from
+ * the slice's tile and in vectors. */
 static void pixel_types(void **state)
 {
     (void)state;
     enum { W = 11, H = 7, D = 6 };
     static const float box[27] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    /* types, and columns a work-item (4: from the slice's tile) */
-    static const struct { cls_pixel_type in, out; unsigned cols; } types[] = {
-        {CLS_PIXEL_U8, CLS_PIXEL_U8, 1}, {CLS_PIXEL_U16, CLS_PIXEL_F32, 1}, {CLS_PIXEL_U8, CLS_PIXEL_U8, 4},
-        {CLS_PIXEL_U16, CLS_PIXEL_F32, 4}};
+    /* types, and columns a work-item (from the slice's tile, local, or in vectors, global) */
+    static const struct { cls_pixel_type in, out; unsigned cols; cls_input_path path; } types[] = {
+        {CLS_PIXEL_U8, CLS_PIXEL_U8, 1, CLS_INPUT_AUTO},   {CLS_PIXEL_U16, CLS_PIXEL_F32, 1, CLS_INPUT_AUTO},
+        {CLS_PIXEL_U8, CLS_PIXEL_U8, 4, CLS_INPUT_LOCAL},  {CLS_PIXEL_U16, CLS_PIXEL_F32, 4, CLS_INPUT_LOCAL},
+        {CLS_PIXEL_U8, CLS_PIXEL_U8, 8, CLS_INPUT_GLOBAL}, {CLS_PIXEL_F16, CLS_PIXEL_F32, 8, CLS_INPUT_GLOBAL}};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
         cls_spec spec = volume_spec(box, 3, 3, 3, CLS_BORDER_MIRROR101, CLS_COEFFICIENTS_LITERALS);
         spec.input_type = types[t].in, spec.output_type = types[t].out, spec.cols_per_item = types[t].cols;
+        spec.input_path = types[t].path;
         cls_filter *filter = NULL;
         if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
         const size_t in_size = ref_pixel_size(types[t].in), out_size = ref_pixel_size(types[t].out);
@@ -562,6 +606,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_mode_and_mask),
         cmocka_unit_test(columns_from_the_slice_tile),
+        cmocka_unit_test(columns_in_vectors),
         cmocka_unit_test(separable_masks_run_a_pass_an_axis),
         cmocka_unit_test(separable_masks_in_a_single_pass),
         cmocka_unit_test(minimum_and_maximum),

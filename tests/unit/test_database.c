@@ -116,6 +116,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->fft_min_taps, 300);
     assert_int_equal(pocl_record->fft_max_tile, 1024);
     assert_int_equal(pocl_record->volume_slices, 8); /* a walk written out: fewer slices, shorter builds */
+    assert_int_equal(pocl_record->volume_columns, 8); /* in vectors of 8 columns */
     cls_device_caps odd = device(CLS_VENDOR_UNKNOWN, CLS_DEVICE_ACCELERATOR, "", "Odd Thing");
     assert_string_equal(matched(db, &odd, CLS_MATCH_GENERIC), "generic");
     /* an architecture key of another vendor does not match */

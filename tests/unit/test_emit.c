@@ -334,15 +334,18 @@ static void volume_walks_are_written_out_where_the_record_vectorizes(void **stat
 }
 
 /* With several columns a work-item, a volume's walk loads each slice's tile into local memory and
- * reads its rows as float4s; a separable mask in a single pass also sums the tile along x into
- * local memory, its vectors baked (no whole mask); one column keeps the plain walk. */
+ * reads its rows as float4s (the local path, auto's form for several columns), or on the global
+ * path loads its window rows as vectors of outputs; a separable mask in a single pass also sums
+ * the tile along x into local memory, its vectors baked (no whole mask); one column keeps the
+ * plain walk. */
 static void volume_walks_read_the_slice_tile_with_columns(void **state)
 {
     (void)state;
     static float ones[125];
     for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
-    const struct { unsigned cols; cls_separable separable; int tile, sums; } cases[] = {
-        {4, CLS_SEPARABLE_NONE, 1, 0}, {8, CLS_SEPARABLE_SINGLE_PASS, 1, 1}, {1, CLS_SEPARABLE_NONE, 0, 0}};
+    const struct { unsigned cols; cls_separable separable; cls_input_path path; int tile, sums; } cases[] = {
+        {4, CLS_SEPARABLE_NONE, CLS_INPUT_AUTO, 1, 0}, {8, CLS_SEPARABLE_SINGLE_PASS, CLS_INPUT_AUTO, 1, 1},
+        {1, CLS_SEPARABLE_NONE, CLS_INPUT_AUTO, 0, 0}, {8, CLS_SEPARABLE_NONE, CLS_INPUT_GLOBAL, 0, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         cls_spec spec;
         cls_spec_init(&spec);
@@ -351,9 +354,13 @@ static void volume_walks_read_the_slice_tile_with_columns(void **state)
         spec.bake_coefficients = 1;
         spec.cols_per_item = cases[c].cols;
         spec.separable = cases[c].separable;
+        spec.input_path = cases[c].path;
         char *source = NULL;
         assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
-        assert_int_equal(strstr(source, "#define COLUMNS") != NULL, cases[c].tile);
+        const int vectors = cases[c].path == CLS_INPUT_GLOBAL;
+        assert_int_equal(strstr(source, "typedef float8 vector_t;") != NULL, vectors);
+        assert_int_equal(strstr(source, "inside_x ? vload8(0, line + x + dx - HALF_W) : (vector_t)(LANE(0), ") != NULL, vectors);
+        assert_int_equal(strstr(source, "#define COLUMNS") != NULL, cases[c].tile || vectors);
         assert_int_equal(strstr(source, "tile[into[i]] = ") != NULL, cases[c].tile);
         assert_int_equal(strstr(source, "vstore4(tile4[get_local_id(1) + dy]") != NULL, cases[c].tile && !cases[c].sums);
         assert_int_equal(strstr(source, "__local float4 sums4[TILE_H][SUMS_FLOAT4S];") != NULL, cases[c].sums);

@@ -452,6 +452,7 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
     assert_int_equal(resolved.cols_per_item, 4);
+    assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
     assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
     const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
@@ -466,6 +467,27 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     box.group_width = 32, box.group_height = 4; /* a group of the caller's whose tile does not fit: passes */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    cls_kernel_policy cpu = cls_kernel_policy_default(); /* a CPU runtime's: vectors, no tile, no one pass */
+    cpu.group_width = 64, cpu.group_height = 2, cpu.rows = 64, cpu.volume_columns = 8;
+    cpu.limits.border_groups_fold_fully = 1;
+    box.mask_width = box.mask_height = box.mask_depth = 3, box.group_width = box.group_height = 0;
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolved.input_path, CLS_INPUT_GLOBAL);
+    assert_int_equal(resolved.group_width, CLS_VOLUME_VECTOR_GROUP_WIDTH);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_VECTOR_GROUP_HEIGHT);
+    box.mask_width = box.mask_height = box.mask_depth = 13; /* passes, each planned for its mask */
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.mask_width = box.mask_height = 1; /* the z pass's mask: vectors whatever its partial sums */
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    box.mask_depth = 31; /* 31 partial sums a column: vectors; the tile's do not fit */
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 1);
     cls_spec spec = valid_spec();
     spec.coefficients = values;
     spec.mask_width = spec.mask_height = spec.mask_depth = 3;
