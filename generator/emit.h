@@ -110,7 +110,7 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c);
  * input path (emit_volume_vectors.c): its macros, and the kernel's body after the signature. */
 void emit_volume_vector_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_vector_walk(strbuf *out, const cls_kernel_config *c);
-/* A volume's window (emit_volume.c): its partial results' start, and the statement that joins a
+/* A volume's window (volume_window.c): its partial results' start, and the statement that joins a
  * tap's value into partial result SUM (a weighted sum, or the minimum or maximum over the
  * footprint: the taps whose COEFFICIENT is not 0). */
 const char *emit_volume_window_start(const cls_spec *s);

@@ -18,21 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *emit_volume_window_start(const cls_spec *s)
-{
-    return s->reduction == CLS_REDUCTION_MIN ? "INFINITY" : s->reduction == CLS_REDUCTION_MAX ? "-INFINITY" : "0.0f";
-}
-
-void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
-                      const char *value)
-{
-    if (s->reduction == CLS_REDUCTION_MIN || s->reduction == CLS_REDUCTION_MAX)
-        snprintf(text, size, "if (%s != 0.0f) %s = %s(%s, %s);", coefficient, sum,
-                 s->reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax", sum, value);
-    else
-        snprintf(text, size, "%s += %s * %s;", sum, coefficient, value);
-}
-
 /* Past this many taps a slice's loops stay loops (the k loop over the partial sums still unrolls). */
 static int unrolls_slice(const cls_kernel_config *c)
 {

@@ -98,7 +98,8 @@ static void emit_store(strbuf *out, const cls_kernel_config *c)
     char vector[256], lane[256];
     const char *type = emit_cl_type(s->output_type);
     if (s->output_type == CLS_PIXEL_F16) snprintf(vector, sizeof vector, "vstore_half%u_rte(sum[MASK_D - 1], 0, line);", c->cols);
-    else if (s->output_type == CLS_PIXEL_F32 || s->output_type == CLS_PIXEL_F64)
+    else if (s->output_type == CLS_PIXEL_F32) snprintf(vector, sizeof vector, "vstore%u(sum[MASK_D - 1], 0, line);", c->cols);
+    else if (s->output_type == CLS_PIXEL_F64)
         snprintf(vector, sizeof vector, "vstore%u(convert_%s%u(sum[MASK_D - 1]), 0, line);", c->cols, type, c->cols);
     else snprintf(vector, sizeof vector, "vstore%u(convert_%s%u_sat_rte(sum[MASK_D - 1]), 0, line);", c->cols, type, c->cols);
     emit_format_store(lane, sizeof lane, s->output_type, "line", "j", "values[j]");

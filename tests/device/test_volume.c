@@ -98,84 +98,66 @@ static void every_border_mode_and_mask(void **state)
         }
 }
 
-/* The walk with the slice's tile in local memory: 4 or 8 output columns a work-item, in every
- * border mode, over volumes narrower than a group's tile and wider than several (rows that end
- * inside a group's columns), groups of one row and of several, a mask wider than tall; the
- * minimum over a box and the maximum over a cross the same way. Each mode takes two of the three
- * masks and one of the extremes (all under CLS_TEST_EXHAUSTIVE). */
-static void columns_from_the_slice_tile(void **state)
-{
-    (void)state;
-    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
-                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
-    /* mask, coefficient storage, columns and slices per work-item, group (0: the device's) */
-    static const struct { unsigned w, h, d; int bake; unsigned cols, slices, group_w, group_h; } masks[] = {
-        {3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
-        {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
-        {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
-    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
-        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
-            if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
-            float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
-            cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
-            spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
-            spec.group_width = masks[m].group_w, spec.group_height = masks[m].group_h;
-            spec.input_path = CLS_INPUT_LOCAL; /* the tile, on any device */
-            check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
-            free(mask);
-        }
-        float box[27], cross[27];
-        for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
-        for (int extreme = 0; extreme < 2; ++extreme) {
-            if (!cls_test_pick((unsigned)(b + (size_t)extreme), 2)) continue;
-            cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
-            spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
-            spec.cols_per_item = extreme ? 8 : 4, spec.input_path = CLS_INPUT_LOCAL;
-            cls_filter *filter = NULL;
-            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-            check_volume(filter, &spec, 37, 5, 6);
-            cls_filter_release(filter);
-        }
-    }
-}
+/* A walk of several columns a work-item: mask, coefficient storage, columns and slices per
+ * work-item, group (0: the device's). */
+typedef struct columns_case {
+    unsigned w, h, d;
+    int bake;
+    unsigned cols, slices, group_w, group_h;
+} columns_case;
 
-/* The walk in explicit vectors (the global path, CPU runtimes' form): 4 or 8 adjacent output
- * columns a work-item, in every border mode, over volumes narrower than a vector and rows that
- * end inside one (lanes stored one by one), work-items whose windows leave the volume along x
- * (lanes loaded one by one) beside those that load vectors, groups of one row and of several;
- * the minimum over a box and the maximum over a cross. Each mode takes two of the three masks
- * and one of the extremes (all under CLS_TEST_EXHAUSTIVE). */
-static void columns_in_vectors(void **state)
+/* Each case on input PATH in every border mode (two of the three cases a mode, all under
+ * CLS_TEST_EXHAUSTIVE) over volumes from 1x1x1 to 67x45x33, and a mode's extreme: the minimum
+ * over a box (4 columns) or the maximum over a cross (8). */
+static void columns_in_every_mode(cls_input_path path, const columns_case cases[3])
 {
-    (void)state;
     static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
                                          CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
-    static const struct { unsigned w, h, d; int bake; unsigned cols, slices, group_w, group_h; } masks[] = {
-        {3, 3, 3, CLS_COEFFICIENTS_LITERALS, 8, 0, 0, 0},
-        {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 4, 4, 8, 2},
-        {13, 1, 3, CLS_COEFFICIENTS_LITERALS, 8, 2, 16, 1}};
     static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
+    static const unsigned extremes[][3] = {{37, 5, 6}, {3, 2, 4}};
+    float box[27], cross[27];
+    for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
-        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+        for (size_t m = 0; m < 3; ++m) {
             if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
-            float *mask = make_mask(masks[m].w, masks[m].h, masks[m].d);
-            cls_spec spec = volume_spec(mask, masks[m].w, masks[m].h, masks[m].d, borders[b], masks[m].bake);
-            spec.cols_per_item = masks[m].cols, spec.rows_per_item = masks[m].slices;
-            spec.group_width = masks[m].group_w, spec.group_height = masks[m].group_h;
-            spec.input_path = CLS_INPUT_GLOBAL; /* vectors, on any device */
+            const columns_case *c = &cases[m];
+            float *mask = make_mask(c->w, c->h, c->d);
+            cls_spec spec = volume_spec(mask, c->w, c->h, c->d, borders[b], c->bake);
+            spec.cols_per_item = c->cols, spec.rows_per_item = c->slices, spec.input_path = path;
+            spec.group_width = c->group_w, spec.group_height = c->group_h;
             check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
             free(mask);
         }
-        float box[27], cross[27];
-        for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
         const int extreme = (int)(b % 2);
         cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
         spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
-        spec.cols_per_item = extreme ? 4 : 8, spec.input_path = CLS_INPUT_GLOBAL;
-        static const unsigned extremes[][3] = {{37, 5, 6}, {3, 2, 4}};
-        check_volumes(&spec, extremes, 2);
+        spec.cols_per_item = extreme ? 8 : 4, spec.input_path = path;
+        check_volumes(&spec, extremes, sizeof extremes / sizeof extremes[0]);
     }
+}
+
+/* The walk with the slice's tile in local memory (the local path, the GPUs' form): groups' tiles
+ * wider than the volume and several along a row, rows that end inside a group's columns, groups
+ * of one row and of several, a mask wider than tall. */
+static void columns_from_the_slice_tile(void **state)
+{
+    (void)state;
+    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
+                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
+                                          {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
+    columns_in_every_mode(CLS_INPUT_LOCAL, cases);
+}
+
+/* The walk in explicit vectors (the global path, CPU runtimes' form): volumes narrower than a
+ * vector and rows that end inside one (lanes stored one by one), work-items whose windows leave
+ * the volume along x (lanes loaded one by one) beside those that load vectors. */
+static void columns_in_vectors(void **state)
+{
+    (void)state;
+    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 8, 0, 0, 0},
+                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 4, 4, 8, 2},
+                                          {13, 1, 3, CLS_COEFFICIENTS_LITERALS, 8, 2, 16, 1}};
+    columns_in_every_mode(CLS_INPUT_GLOBAL, cases);
 }
 
 /* A separable mask in one pass along x, y and z from the slice's tile: a Gaussian and an asked
