@@ -2,9 +2,9 @@
  * reference in 3-D (every axis bordered alike). Every border mode with masks 1x1x3, 3x3x3 and 3x5x7
  * (baked and from the buffer) over volumes from 1x1x1 to 67x45x33, blocks of slices that end
  * inside the volume, the quick kernel of the first-result goal, regions of interest with padded
- * rows and slices and offsets (nothing outside the region written), pixel types, the walk with the
- * slice's tile in local memory and in explicit vectors (4 or 8 columns a work-item), and what a
- * volume refuses. */
+ * rows and slices and offsets (nothing outside the region written), pixel types (also by the
+ * walks of several columns a work-item, whose other cases are test_volume_columns.c's), and what
+ * a volume refuses. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,64 +20,7 @@
 #include "reference/reference.h"
 #include "support/test_level.h"
 #include "support/context_fixture.h"
-
-#define SENTINEL -7.0f
-
-/* A mask of w x h x d taps, none zero, not symmetric. */
-static float *make_mask(unsigned w, unsigned h, unsigned d)
-{
-    float *mask = malloc(sizeof(float) * w * h * d);
-    assert_non_null(mask);
-    for (unsigned k = 0; k < w * h * d; ++k) mask[k] = (float)((k * 7) % 13) / 13.0f - 0.3f;
-    return mask;
-}
-
-static cls_spec volume_spec(const float *mask, unsigned w, unsigned h, unsigned d, cls_border border, int bake)
-{
-    cls_spec spec;
-    cls_spec_init(&spec);
-    spec.mask_width = w, spec.mask_height = h, spec.mask_depth = d;
-    spec.coefficients = mask;
-    spec.border = border;
-    spec.border_value = 0.25f;
-    spec.bake_coefficients = bake;
-    spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
-    return spec;
-}
-
-/* The filter on a packed f32 volume of w x h x d against the reference; every voxel checked
- * (undefined mode: those whose window leaves the volume keep the sentinel). */
-static void check_volume(cls_filter *filter, const cls_spec *spec, unsigned w, unsigned h, unsigned d)
-{
-    const size_t voxels = (size_t)w * h * d;
-    float *in = malloc(sizeof(float) * voxels), *out = malloc(sizeof(float) * voxels);
-    double *expected = malloc(sizeof(double) * voxels);
-    assert_true(in && out && expected);
-    for (size_t k = 0; k < voxels; ++k) in[k] = (float)((k * 31) % 53) / 53.0f + 0.5f, out[k] = SENTINEL;
-    const ref_image image = {in, w, h, 0, CLS_PIXEL_F32};
-    assert_int_equal(ref_reduce3d(&image, d, 0, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height,
-                                  (int)spec->mask_depth, spec->border, spec->border_value, spec->reduction, expected),
-                     0);
-    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h, .depth = d};
-    if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
-    for (size_t k = 0; k < voxels; ++k) {
-        const int unwritten = isnan(expected[k]);
-        if (unwritten ? out[k] == SENTINEL : ref_f32_close(out[k], expected[k])) continue;
-        fail_msg("%ux%ux%u mask, %s, %ux%ux%u volume: voxel (%zu, %zu, %zu) is %.9g, expected %.9g",
-                 spec->mask_width, spec->mask_height, spec->mask_depth, cls_border_name(spec->border), w, h, d,
-                 k % w, k / w % h, k / w / h, (double)out[k], unwritten ? (double)SENTINEL : expected[k]);
-    }
-    free(in), free(out), free(expected);
-}
-
-/* A filter of SPEC checked on each of COUNT volumes. */
-static void check_volumes(const cls_spec *spec, const unsigned (*volumes)[3], size_t count)
-{
-    cls_filter *filter = NULL;
-    if (cls_filter_create(context, spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-    for (size_t v = 0; v < count; ++v) check_volume(filter, spec, volumes[v][0], volumes[v][1], volumes[v][2]);
-    cls_filter_release(filter);
-}
+#include "support/volume_check.h"
 
 static void every_border_mode_and_mask(void **state)
 {
@@ -96,106 +39,6 @@ static void every_border_mode_and_mask(void **state)
             check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
             free(mask);
         }
-}
-
-/* A walk of several columns a work-item: mask, coefficient storage, columns and slices per
- * work-item, group (0: the device's). */
-typedef struct columns_case {
-    unsigned w, h, d;
-    int bake;
-    unsigned cols, slices, group_w, group_h;
-} columns_case;
-
-/* Each case on input PATH in every border mode (two of the three cases a mode, all under
- * CLS_TEST_EXHAUSTIVE) over volumes from 1x1x1 to 67x45x33, and a mode's extreme: the minimum
- * over a box (4 columns) or the maximum over a cross (8). */
-static void columns_in_every_mode(cls_input_path path, const columns_case cases[3])
-{
-    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
-                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
-    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
-    static const unsigned extremes[][3] = {{37, 5, 6}, {3, 2, 4}};
-    float box[27], cross[27];
-    for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
-        for (size_t m = 0; m < 3; ++m) {
-            if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
-            const columns_case *c = &cases[m];
-            float *mask = make_mask(c->w, c->h, c->d);
-            cls_spec spec = volume_spec(mask, c->w, c->h, c->d, borders[b], c->bake);
-            spec.cols_per_item = c->cols, spec.rows_per_item = c->slices, spec.input_path = path;
-            spec.group_width = c->group_w, spec.group_height = c->group_h;
-            check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
-            free(mask);
-        }
-        const int extreme = (int)(b % 2);
-        cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
-        spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
-        spec.cols_per_item = extreme ? 8 : 4, spec.input_path = path;
-        check_volumes(&spec, extremes, sizeof extremes / sizeof extremes[0]);
-    }
-}
-
-/* The walk with the slice's tile in local memory (the local path, the GPUs' form): groups' tiles
- * wider than the volume and several along a row, rows that end inside a group's columns, groups
- * of one row and of several, a mask wider than tall. */
-static void columns_from_the_slice_tile(void **state)
-{
-    (void)state;
-    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
-                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
-                                          {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
-    columns_in_every_mode(CLS_INPUT_LOCAL, cases);
-}
-
-/* The walk in explicit vectors (the global path, CPU runtimes' form): volumes narrower than a
- * vector and rows that end inside one (lanes stored one by one), work-items whose windows leave
- * the volume along x (lanes loaded one by one) beside those that load vectors. */
-static void columns_in_vectors(void **state)
-{
-    (void)state;
-    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 8, 0, 0, 0},
-                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 4, 4, 8, 2},
-                                          {13, 1, 3, CLS_COEFFICIENTS_LITERALS, 8, 2, 16, 1}};
-    columns_in_every_mode(CLS_INPUT_GLOBAL, cases);
-}
-
-/* A separable mask in one pass along x, y and z from the slice's tile: a Gaussian and an asked
- * 3x5x3 product (4 and 8 columns a work-item), and the minimum and maximum over a 5x3x5 box, in
- * every border mode (undefined included: one kernel leaves voxels unwritten as the walk does),
- * each mode with two of the four (all under CLS_TEST_EXHAUSTIVE). */
-static void separable_masks_in_a_single_pass(void **state)
-{
-    (void)state;
-    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
-                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
-    cls_operator *gaussian = NULL;
-    assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &gaussian), CLS_OK);
-    static const float x[3] = {1, 2, -1}, y[5] = {0.5f, 1, 3, 1, 0.25f}, z[3] = {2, 1, 0.5f};
-    float product[45], box[75];
-    for (unsigned k = 0; k < 45; ++k) product[k] = z[k / 15] * y[k / 3 % 5] * x[k % 3];
-    for (unsigned k = 0; k < 75; ++k) box[k] = 1.0f;
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
-        for (int kind = 0; kind < 4; ++kind) {
-            if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
-            cls_spec spec = kind == 0 ? *cls_operator_spec(gaussian)
-                            : kind == 1 ? volume_spec(product, 3, 5, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
-                                        : volume_spec(box, 5, 3, 5, borders[b], CLS_COEFFICIENTS_BUFFER);
-            spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
-            spec.separable = CLS_SEPARABLE_SINGLE_PASS;
-            spec.cols_per_item = kind == 1 ? 8 : 4;
-            if (kind >= 2) spec.reduction = kind == 2 ? CLS_REDUCTION_MIN : CLS_REDUCTION_MAX;
-            if (kind == 1) spec.group_width = 8, spec.group_height = 2;
-            cls_filter *filter = NULL;
-            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-            assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
-            assert_int_equal(cls_filter_kernel_count(filter), 1);
-            check_volume(filter, &spec, 1, 1, 1);
-            check_volume(filter, &spec, 19, 6, 13);
-            if (kind == 0) check_volume(filter, &spec, 67, 45, 33);
-            cls_filter_release(filter);
-        }
-    cls_operator_release(gaussian);
 }
 
 /* A separable mask as a pass an axis (auto's choice for a Gaussian of 7^3 taps where the device
@@ -587,10 +430,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_mode_and_mask),
-        cmocka_unit_test(columns_from_the_slice_tile),
-        cmocka_unit_test(columns_in_vectors),
         cmocka_unit_test(separable_masks_run_a_pass_an_axis),
-        cmocka_unit_test(separable_masks_in_a_single_pass),
         cmocka_unit_test(minimum_and_maximum),
         cmocka_unit_test(medians_and_percentiles),
         cmocka_unit_test(volume_pipelines),

@@ -1,0 +1,127 @@
+/* test_volume_columns.c — a volume's walks of several output columns a work-item, on the default
+ * device against the CPU reference in 3-D: from the slice's tile in local memory (the local input
+ * path, the GPUs' form), in explicit vectors (the global path, CPU runtimes' form), and separable
+ * masks in one pass from the tile, in every border mode. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+
+#include <clstencil.h>
+
+#include "reference/reference.h"
+#include "support/test_level.h"
+#include "support/context_fixture.h"
+#include "support/volume_check.h"
+
+/* A walk of several columns a work-item: mask, coefficient storage, columns and slices per
+ * work-item, group (0: the device's). */
+typedef struct columns_case {
+    unsigned w, h, d;
+    int bake;
+    unsigned cols, slices, group_w, group_h;
+} columns_case;
+
+/* Each case on input PATH in every border mode (two of the three cases a mode, all under
+ * CLS_TEST_EXHAUSTIVE) over volumes from 1x1x1 to 67x45x33, and a mode's extreme: the minimum
+ * over a box (4 columns) or the maximum over a cross (8). */
+static void columns_in_every_mode(cls_input_path path, const columns_case cases[3])
+{
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
+    static const unsigned extremes[][3] = {{37, 5, 6}, {3, 2, 4}};
+    float box[27], cross[27];
+    for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        for (size_t m = 0; m < 3; ++m) {
+            if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
+            const columns_case *c = &cases[m];
+            float *mask = make_mask(c->w, c->h, c->d);
+            cls_spec spec = volume_spec(mask, c->w, c->h, c->d, borders[b], c->bake);
+            spec.cols_per_item = c->cols, spec.rows_per_item = c->slices, spec.input_path = path;
+            spec.group_width = c->group_w, spec.group_height = c->group_h;
+            check_volumes(&spec, volumes, sizeof volumes / sizeof volumes[0]);
+            free(mask);
+        }
+        const int extreme = (int)(b % 2);
+        cls_spec spec = volume_spec(extreme ? cross : box, 3, 3, 3, borders[b], CLS_COEFFICIENTS_LITERALS);
+        spec.reduction = extreme ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+        spec.cols_per_item = extreme ? 8 : 4, spec.input_path = path;
+        check_volumes(&spec, extremes, sizeof extremes / sizeof extremes[0]);
+    }
+}
+
+/* The walk with the slice's tile in local memory (the local path, the GPUs' form): groups' tiles
+ * wider than the volume and several along a row, rows that end inside a group's columns, groups
+ * of one row and of several, a mask wider than tall. */
+static void columns_from_the_slice_tile(void **state)
+{
+    (void)state;
+    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
+                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
+                                          {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
+    columns_in_every_mode(CLS_INPUT_LOCAL, cases);
+}
+
+/* The walk in explicit vectors (the global path, CPU runtimes' form): volumes narrower than a
+ * vector and rows that end inside one (lanes stored one by one), work-items whose windows leave
+ * the volume along x (lanes loaded one by one) beside those that load vectors. */
+static void columns_in_vectors(void **state)
+{
+    (void)state;
+    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 8, 0, 0, 0},
+                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 4, 4, 8, 2},
+                                          {13, 1, 3, CLS_COEFFICIENTS_LITERALS, 8, 2, 16, 1}};
+    columns_in_every_mode(CLS_INPUT_GLOBAL, cases);
+}
+
+/* A separable mask in one pass along x, y and z from the slice's tile: a Gaussian and an asked
+ * 3x5x3 product (4 and 8 columns a work-item), and the minimum and maximum over a 5x3x5 box, in
+ * every border mode (undefined included: one kernel leaves voxels unwritten as the walk does),
+ * each mode with two of the four (all under CLS_TEST_EXHAUSTIVE). */
+static void separable_masks_in_a_single_pass(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    cls_operator *gaussian = NULL;
+    assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &gaussian), CLS_OK);
+    static const float x[3] = {1, 2, -1}, y[5] = {0.5f, 1, 3, 1, 0.25f}, z[3] = {2, 1, 0.5f};
+    float product[45], box[75];
+    for (unsigned k = 0; k < 45; ++k) product[k] = z[k / 15] * y[k / 3 % 5] * x[k % 3];
+    for (unsigned k = 0; k < 75; ++k) box[k] = 1.0f;
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+        for (int kind = 0; kind < 4; ++kind) {
+            if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
+            cls_spec spec = kind == 0 ? *cls_operator_spec(gaussian)
+                            : kind == 1 ? volume_spec(product, 3, 5, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
+                                        : volume_spec(box, 5, 3, 5, borders[b], CLS_COEFFICIENTS_BUFFER);
+            spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+            spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+            spec.cols_per_item = kind == 1 ? 8 : 4;
+            if (kind >= 2) spec.reduction = kind == 2 ? CLS_REDUCTION_MIN : CLS_REDUCTION_MAX;
+            if (kind == 1) spec.group_width = 8, spec.group_height = 2;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
+            assert_int_equal(cls_filter_kernel_count(filter), 1);
+            check_volume(filter, &spec, 1, 1, 1);
+            check_volume(filter, &spec, 19, 6, 13);
+            if (kind == 0) check_volume(filter, &spec, 67, 45, 33);
+            cls_filter_release(filter);
+        }
+    cls_operator_release(gaussian);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(columns_from_the_slice_tile),
+        cmocka_unit_test(columns_in_vectors),
+        cmocka_unit_test(separable_masks_in_a_single_pass),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
