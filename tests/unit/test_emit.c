@@ -301,22 +301,29 @@ static void bodies_unroll_their_window_where_the_record_inlines(void **state)
     }
 }
 
+/* A SIDE x SIDE x SIDE box (up to 5), baked, in clamp mode. */
+static cls_spec volume_box(unsigned side)
+{
+    static float ones[125];
+    for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = spec.mask_depth = side;
+    spec.coefficients = ones;
+    spec.bake_coefficients = 1;
+    spec.border = CLS_BORDER_CLAMP;
+    return spec;
+}
+
 /* A volume's walk down z is written out step by step on a record that folds fully (PoCL: its
  * vectorizer takes no loop), where the written-out taps stay within the unroll limit: a 3x3x3
  * mask over 32 slices, not 5x5x5; elsewhere it loops to z_end. */
 static void volume_walks_are_written_out_where_the_record_vectorizes(void **state)
 {
     (void)state;
-    static float ones[125];
-    for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
     const struct { unsigned side; int fold_fully, written_out; } cases[] = {{3, 1, 1}, {5, 1, 0}, {3, 0, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec;
-        cls_spec_init(&spec);
-        spec.mask_width = spec.mask_height = spec.mask_depth = cases[c].side;
-        spec.coefficients = ones;
-        spec.bake_coefficients = 1;
-        spec.border = CLS_BORDER_CLAMP;
+        cls_spec spec = volume_box(cases[c].side);
         spec.rows_per_item = 32;
         cls_generation_limits limits = cls_generation_limits_default();
         limits.border_groups_fold_fully = (unsigned)cases[c].fold_fully;
@@ -341,17 +348,11 @@ static void volume_walks_are_written_out_where_the_record_vectorizes(void **stat
 static void volume_walks_read_the_slice_tile_with_columns(void **state)
 {
     (void)state;
-    static float ones[125];
-    for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
     const struct { unsigned cols; cls_separable separable; cls_input_path path; int tile, sums; } cases[] = {
         {4, CLS_SEPARABLE_NONE, CLS_INPUT_AUTO, 1, 0}, {8, CLS_SEPARABLE_SINGLE_PASS, CLS_INPUT_AUTO, 1, 1},
         {1, CLS_SEPARABLE_NONE, CLS_INPUT_AUTO, 0, 0}, {8, CLS_SEPARABLE_NONE, CLS_INPUT_GLOBAL, 0, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec;
-        cls_spec_init(&spec);
-        spec.mask_width = spec.mask_height = spec.mask_depth = 5;
-        spec.coefficients = ones;
-        spec.bake_coefficients = 1;
+        cls_spec spec = volume_box(5);
         spec.cols_per_item = cases[c].cols;
         spec.separable = cases[c].separable;
         spec.input_path = cases[c].path;
