@@ -110,9 +110,11 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c);
  * input path (emit_volume_vectors.c): its macros, and the kernel's body after the signature. */
 void emit_volume_vector_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_vector_walk(strbuf *out, const cls_kernel_config *c);
-/* A volume's window (volume_window.c): its partial results' start, and the statement that joins a
- * tap's value into partial result SUM (a weighted sum, or the minimum or maximum over the
- * footprint: the taps whose COEFFICIENT is not 0). */
+/* What a volume's walks share (volume_window.c): the end of the work-item's block of slices
+ * (z_end, after z_first) and its buffers moved to their offsets; the window's partial results'
+ * start, and the statement that joins a tap's value into partial result SUM (a weighted sum, or
+ * the minimum or maximum over the footprint: the taps whose COEFFICIENT is not 0). */
+void emit_volume_block(strbuf *out);
 const char *emit_volume_window_start(const cls_spec *s);
 void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
                       const char *value);

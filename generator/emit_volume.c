@@ -163,11 +163,7 @@ static void emit_column(strbuf *out, const cls_kernel_config *c)
     if (s->border == CLS_BORDER_UNDEFINED)
         strbuf_line(out, 1, "if (x < HALF_W || x >= width - HALF_W || y < HALF_H || y >= height - HALF_H) return; "
                             "/* undefined: left unwritten */");
-    strbuf_line(out, 1, "const int z_end = min(z_first + SLICES, roi_z.s1);");
-    strbuf_line(out, 1, "input += input_offset;");
-    strbuf_line(out, 1, "output += output_offset;");
-    strbuf_line(out, 1, "(void)mask;");
-    strbuf_line(out, 1, "(void)border_value;");
+    emit_volume_block(out);
 }
 
 /* The window's bordered columns and rows. */

@@ -45,11 +45,7 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "const int tile_y = roi.s1 + (int)get_group_id(1) * GROUP_H - HALF_H;");
     strbuf_line(out, 1, "const int z_first = roi_z.s0 + (int)get_global_id(2) * SLICES;");
     strbuf_line(out, 1, "if (z_first >= roi_z.s1) return; /* the whole group: its block of slices is outside the region */");
-    strbuf_line(out, 1, "const int z_end = min(z_first + SLICES, roi_z.s1);");
-    strbuf_line(out, 1, "input += input_offset;");
-    strbuf_line(out, 1, "output += output_offset;");
-    strbuf_line(out, 1, "(void)mask;");
-    strbuf_line(out, 1, "(void)border_value;");
+    emit_volume_block(out);
     strbuf_line(out, 1, "/* The tile pixels this work-item loads, bordered once: they stay while the group walks down z. */");
     strbuf_line(out, 1, "long at[TILE_LOADS];");
     strbuf_line(out, 1, "int into[TILE_LOADS]; /* where in the tile; -1: past its end */");

@@ -52,11 +52,7 @@ static void emit_prologue(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "if (x >= roi.s2 || y >= roi.s3 || z_first >= roi_z.s1) return; /* outside the region computed */");
     if (s->border == CLS_BORDER_UNDEFINED)
         strbuf_line(out, 1, "if (y < HALF_H || y >= height - HALF_H) return; /* undefined: left unwritten */");
-    strbuf_line(out, 1, "const int z_end = min(z_first + SLICES, roi_z.s1);");
-    strbuf_line(out, 1, "input += input_offset;");
-    strbuf_line(out, 1, "output += output_offset;");
-    strbuf_line(out, 1, "(void)mask;");
-    strbuf_line(out, 1, "(void)border_value;");
+    emit_volume_block(out);
     strbuf_line(out, 1, "/* whether the work-item's windows lie inside along x: their rows load as vectors */");
     strbuf_line(out, 1, "const int inside_x = x >= HALF_W && x + SPAN - HALF_W <= width;");
     strbuf_line(out, 1, "int column[SPAN]; /* the windows' columns, bordered, for the lanes of the others */");

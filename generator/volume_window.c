@@ -1,9 +1,20 @@
-/* volume_window.c — a volume's window of partial results down z (emit.h): what each partial
- * result starts from and how a tap's value joins it, shared by the walks of emit_volume.c,
- * emit_volume_tile.c and emit_volume_vectors.c. */
+/* volume_window.c — what the walks of a volume's sum share (emit.h; emit_volume.c,
+ * emit_volume_tile.c, emit_volume_vectors.c): the work-item's block of slices and buffers, and
+ * its window of partial results down z, what each starts from and how a tap's value joins it. */
 #include "emit.h"
 
+#include "strbuf.h"
+
 #include <stdio.h>
+
+void emit_volume_block(strbuf *out)
+{
+    strbuf_line(out, 1, "const int z_end = min(z_first + SLICES, roi_z.s1);");
+    strbuf_line(out, 1, "input += input_offset;");
+    strbuf_line(out, 1, "output += output_offset;");
+    strbuf_line(out, 1, "(void)mask;");
+    strbuf_line(out, 1, "(void)border_value;");
+}
 
 const char *emit_volume_window_start(const cls_spec *s)
 {
