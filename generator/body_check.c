@@ -101,7 +101,7 @@ static const char *const macro_names[] = {"IN", "OUT", "OUT_AT", "MASK", "FOR_WI
 static const char *const type_words[] = {"const", "volatile", "private", "__private", "unsigned", "signed", "char",
                                          "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
                                          "double", "half", "bool", "size_t", "float2", "float3", "float4", "float8",
-                                         "float16", "int2", "int3", "int4", "int8", "int16", "uint2", "uint4", NULL};
+                                         "float16", "int2", "int3", "int4", "int8", "int16", "uint2", "uint4", "value_t", NULL};
 
 static cls_status refuse(unsigned line, const char *format, const char *name, size_t length)
 {
@@ -164,7 +164,8 @@ static unsigned element_bytes(const token *t)
 {
     static const struct { const char *base; unsigned bytes; } bases[] = {
         {"char", 1}, {"uchar", 1}, {"bool", 1}, {"short", 2}, {"ushort", 2}, {"half", 2}, {"int", 4}, {"uint", 4},
-        {"float", 4}, {"long", 8}, {"ulong", 8}, {"double", 8}, {"size_t", 8}, {"unsigned", 4}, {"signed", 4}};
+        {"float", 4}, {"long", 8}, {"ulong", 8}, {"double", 8}, {"size_t", 8}, {"unsigned", 4}, {"signed", 4},
+        {"value_t", 4 * CLS_BODY_MAX_LANES}};
     for (size_t k = 0; k < sizeof bases / sizeof bases[0]; ++k) {
         const size_t n = strlen(bases[k].base);
         if (t->length < n || memcmp(t->text, bases[k].base, n) != 0) continue;
@@ -460,6 +461,48 @@ int cls_body_writes_rows(const char *body)
     for (token t = next(&l); t.kind != TOKEN_END; t = next(&l))
         if (t.kind == TOKEN_NAME && is(&t, "OUT_AT")) return 1;
     return 0;
+}
+
+/* Names after which a body's text would not compile, or not mean the same, with value_t a vector:
+ * scalar types, the output column (one per lane), and functions whose result on a vector is a
+ * vector of integers. */
+static const char *const scalar_words[] = {"float", "double", "half", "x", "isnan", "isinf", "isfinite", "signbit",
+                                           "as_uint", "as_int", NULL};
+
+/* Whether the directive at T (after its '#') opens a conditional (1), closes one (-1), is an #else
+ * or #elif (2), or is "#if ROWS > 1" (3); 0 for any other. */
+static int conditional(const token *t, lexer *l)
+{
+    if (is(t, "if")) {
+        lexer ahead = *l;
+        const token rows = next(&ahead), greater = next(&ahead), one = next(&ahead);
+        return is(&rows, "ROWS") && is(&greater, ">") && is(&one, "1") ? 3 : 1;
+    }
+    if (is(t, "ifdef") || is(t, "ifndef")) return 1;
+    if (is(t, "endif")) return -1;
+    return is(t, "else") || is(t, "elif") ? 2 : 0;
+}
+
+int cls_body_in_lanes(const char *body)
+{
+    lexer l = {body, 1, 1};
+    int names_value_t = 0, scalar = 0, scalar_beyond_one_row = 0;
+    int depth = 0, rows_depth = 0; /* conditionals open; the depth of an open "#if ROWS > 1" (0: none) */
+    for (token t = next(&l); t.kind != TOKEN_END; t = next(&l)) {
+        if (t.kind == TOKEN_HASH) {
+            const token directive = next(&l);
+            const int kind = conditional(&directive, &l);
+            if (kind == 1 || kind == 3) ++depth;
+            if (kind == 3 && !rows_depth) rows_depth = depth;
+            if ((kind == 2 || kind == -1) && depth == rows_depth) rows_depth = 0;
+            if (kind == -1) --depth;
+            continue;
+        }
+        if (t.kind != TOKEN_NAME) continue;
+        if (one_of(&t, scalar_words)) *(rows_depth ? &scalar_beyond_one_row : &scalar) = 1;
+        names_value_t |= is(&t, "value_t");
+    }
+    return !names_value_t || scalar ? 0 : scalar_beyond_one_row ? 1 : 2;
 }
 
 static cls_status check_body(const char *body, window w)

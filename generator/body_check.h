@@ -15,6 +15,9 @@
 #define CLS_BODY_MAX_PRIVATE_BYTES 16384
 /* The most output rows per work-item a body runs with (its ROWS): beyond, a kernel streams. */
 #define CLS_BODY_MAX_ROWS 8
+/* The most adjacent outputs a body computes at once in lanes (value_t a vector of them); value_t
+ * arrays count that many floats an element. */
+#define CLS_BODY_MAX_LANES 8
 
 /* Checks BODY for a window of WIDTH x HEIGHT (odd sides). The body runs in a function of its own
  * (emit_body.c), so any name it declares is its own and the kernel's are out of reach; the rules
@@ -39,5 +42,12 @@ cls_status cls_body_check_volume(const char *body, unsigned width, unsigned heig
 
 /* Whether BODY (checked) writes a column of outputs through OUT_AT(k) rather than OUT. */
 int cls_body_writes_rows(const char *body);
+/* Whether BODY (checked) runs in lanes: it holds its pixel values in value_t (float, or in lanes a
+ * vector of adjacent outputs' values, x to x + COLS - 1) and names none of the words that would
+ * not compile or would mean something else with vectors (float, double, half, x, isnan, isinf,
+ * isfinite, signbit, as_uint, as_int); its conditions (if, while) must not test values. 2: it
+ * does, at any ROWS; 1: only at one row, where such words stand only in "#if ROWS > 1" sections
+ * (up to their #else or #endif); 0: it does not. */
+int cls_body_in_lanes(const char *body);
 
 #endif

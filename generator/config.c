@@ -149,6 +149,12 @@ int cls_kernel_streams(const cls_kernel_config *config)
     return config->rows >= CLS_STREAM_MIN_ROWS;
 }
 
+int cls_kernel_body_lanes(const cls_kernel_config *config)
+{
+    return (config->body_in_lanes == 2 || (config->body_in_lanes == 1 && config->rows == 1)) && config->cols > 1 &&
+           config->input_path == CLS_INPUT_GLOBAL && config->masks == 1 && !config->epilogue;
+}
+
 int cls_kernel_stages_row_sums(const cls_kernel_config *config)
 {
     return config->separable == CLS_SEPARABLE_SINGLE_PASS && !cls_kernel_streams(config);
@@ -227,6 +233,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
                         "the operator body runs in stages, a kernel each: create it as a filter or a pipeline "
                         "stage (cls_generate_source gives every stage's source), not as one kernel");
     config->body_writes_rows = spec->body && cls_body_writes_rows(spec->body);
+    config->body_in_lanes = spec->body && !cls_spec_is_volume(spec) ? cls_body_in_lanes(spec->body) : 0;
     config->masks = spec->mask_count ? spec->mask_count : 1;
     if (!(config->coefficients = cls_spec_mask_values(spec, config->masks)))
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");

@@ -123,7 +123,7 @@ static void emit_region(emitter *e, int indent, axis_check x, axis_check y, int 
 static int bodies_in_four_regions(const cls_kernel_config *c)
 {
     return c->spec.body && c->limits.border_groups_fold_fully && c->partition != CLS_PARTITION_NAIVE &&
-           c->input_path == CLS_INPUT_GLOBAL && !local_memory(c);
+           c->input_path == CLS_INPUT_GLOBAL && !local_memory(c) && !cls_kernel_body_lanes(c);
 }
 
 /* The variant in words, for the header comment. */
@@ -141,6 +141,7 @@ static void describe_variant(emitter *e)
                                                  : " (row sums through local memory)");
     strbuf_printf(out, ", %u output row%s x %u output column%s per work-item", c->rows, c->rows > 1 ? "s" : "",
                   c->cols, c->cols > 1 ? "s" : "");
+    if (cls_kernel_body_lanes(c)) strbuf_append(out, " in lanes (one vector)");
     if (c->masks > 1) strbuf_printf(out, ", %u masks in one pass", c->masks);
     if (c->epilogue) strbuf_printf(out, ", epilogue %s", c->epilogue);
     if (c->spec.fold_equal_taps) strbuf_append(out, ", equal taps folded");
@@ -425,10 +426,14 @@ char *cls_emit_source(const cls_kernel_config *config)
     emit_header(&header);
     emitter e = {&kernel, config, &out}; /* an operator body's functions go before the kernel */
     emit_signature(&e);
-    emit_sum_declaration(&e, 1);
-    emit_regions(&e);
-    if (local_memory(config)) emit_local_sums(&e);
-    if (!cls_kernel_streams(config)) emit_store(&e); /* a streaming region stores as it goes */
+    if (cls_kernel_body_lanes(config)) {
+        emit_body_lanes(&e);
+    } else {
+        emit_sum_declaration(&e, 1);
+        emit_regions(&e);
+        if (local_memory(config)) emit_local_sums(&e);
+        if (!cls_kernel_streams(config)) emit_store(&e); /* a streaming region stores as it goes */
+    }
     strbuf_append(&kernel, "}\n");
     strbuf_append(&out, strbuf_text(&kernel));
     strbuf_free(&kernel);

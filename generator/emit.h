@@ -119,6 +119,9 @@ const char *emit_volume_window_start(const cls_spec *s);
 void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
                       const char *value);
 void emit_body_call(emitter *e, int indent, const access *a);
+/* The kernel's code after the signature for a body in lanes (emit_body_lanes.c): the test of the
+ * work-item's windows, the body's calls into the vectors sum[k] and their stores. */
+void emit_body_lanes(emitter *e);
 /* The baked coefficients of every mask as the program-scope array `name` (emit.c). */
 void emit_baked_array(emitter *e, const char *name, const char *comment);
 
@@ -136,6 +139,11 @@ void emit_format_load_as(char *text, size_t size, cls_pixel_type type, const cha
                          const char *index);
 void emit_format_store(char *text, size_t size, cls_pixel_type type, const char *pointer, const char *index,
                        const char *value);
+/* The same for LANES adjacent pixels from ADDRESS on, as one floatN (vloadN, vload_halfN, or
+ * converted), and a store of the floatN VALUE to them (vstoreN, rounded and saturated as above). */
+void emit_format_vector_load(char *text, size_t size, cls_pixel_type type, unsigned lanes, const char *address);
+void emit_format_vector_store(char *text, size_t size, cls_pixel_type type, unsigned lanes, const char *value,
+                              const char *address);
 void append_float(strbuf *out, float value);
 /* "", " + 2" or " - 2". */
 void format_offset(char *text, size_t size, int offset);

@@ -12,6 +12,12 @@
  * returns nothing and writes them into the caller's array, and its reader takes dy as far as
  * HALF_H + ROWS - 1 (the block's last row).
  *
+ * In lanes (cls_kernel_body_lanes: a body written in value_t, several columns a work-item on a CPU
+ * runtime) the functions compute the COLS adjacent outputs (x .. x + COLS - 1, y) at once: IN
+ * returns a vector of their pixels at (dx, dy), value_t is that vector, and the kernel calls the
+ * copy that checks nothing where the work-item's windows lie inside the image, else the one that
+ * borders every lane (emit_body_lanes.c).
+ *
  * So a body sees only those four names, the macros (IN, OUT, MASK, FOR_WINDOW, MASK_W, ...) and
  * its own declarations: any name it declares is its own (it may shadow x or width), and the
  * kernel's variables (input, output, pitches, ...) are out of its reach. IN and MASK expand to
@@ -142,22 +148,59 @@ unsigned emit_next_line(const strbuf *out)
     return lines;
 }
 
+/* The offsets a window reader clamps dx and dy to: the window, and a column's rows below it. */
+#define WINDOW_DX " + clamp(dx, -HALF_W, HALF_W)"
+static const char *window_dy(const emitter *e)
+{
+    return e->config->body_writes_rows ? " + clamp(dy, -HALF_H, HALF_H + ROWS - 1)" : " + clamp(dy, -HALF_H, HALF_H)";
+}
+
+/* The lanes' reader returns the vector of the COLS pixels (x + l + dx, y + dy): one vector load
+ * where it checks nothing, else each lane through the checks. */
+static void emit_lanes_reader(emitter *program, const access *a)
+{
+    strbuf *out = program->out;
+    const cls_kernel_config *c = program->config;
+    if (a->x == CHECK_NONE && a->y == CHECK_NONE) {
+        char address[160], load[256];
+        snprintf(address, sizeof address, "input + (long)(y%s) * input_pitch + x" WINDOW_DX, window_dy(program));
+        emit_format_vector_load(load, sizeof load, c->spec.input_type, c->cols, address);
+        strbuf_printf(out, "    return %s;\n", load);
+        return;
+    }
+    strbuf_append(out, "    return (value_t)(");
+    for (unsigned l = 0; l < c->cols; ++l) {
+        char dx[64];
+        snprintf(dx, sizeof dx, WINDOW_DX " + %u", l);
+        strbuf_append(out, l ? ",\n                     " : "");
+        access_pixel(program, a, dx, window_dy(program));
+    }
+    strbuf_append(out, ");\n");
+}
+
 static void emit_window_function(emitter *program, const access *a, const char *suffix)
 {
     strbuf *out = program->out;
     parameter p[PARAMETERS_MAX];
     const size_t n = window_parameters(a, p);
+    const int lanes = cls_kernel_body_lanes(program->config);
     char name[64];
     snprintf(name, sizeof name, "cls_window_%s", suffix);
     if (a->kind == ACCESS_TILE) strbuf_append(out, "/* IN(dx, dy) from the tile in local memory. */\n");
+    else if (lanes && a->x == CHECK_NONE && a->y == CHECK_NONE)
+        strbuf_append(out, "/* IN(dx, dy) of the COLS outputs from x on, where their windows lie inside: one vector load. */\n");
+    else if (lanes) strbuf_append(out, "/* IN(dx, dy) of the COLS outputs from x on, each lane through every side's checks. */\n");
     else strbuf_printf(out, "/* IN(dx, dy) in the region that checks %s and %s. */\n", check_words(a->x, 0),
                        check_words(a->y, 1));
-    open_function(program, "float", name, p, n, "", ", const int dx, const int dy");
-    strbuf_append(out, "    return ");
-    const int rows = program->config->body_writes_rows;
-    access_pixel(program, a, " + clamp(dx, -HALF_W, HALF_W)",
-                 rows ? " + clamp(dy, -HALF_H, HALF_H + ROWS - 1)" : " + clamp(dy, -HALF_H, HALF_H)");
-    strbuf_append(out, ";\n}\n\n");
+    open_function(program, lanes ? "value_t" : "float", name, p, n, "", ", const int dx, const int dy");
+    if (lanes) {
+        emit_lanes_reader(program, a);
+    } else {
+        strbuf_append(out, "    return ");
+        access_pixel(program, a, WINDOW_DX, window_dy(program));
+        strbuf_append(out, ";\n");
+    }
+    strbuf_append(out, "}\n\n");
 }
 
 static void emit_operator_function(emitter *program, const access *a, const char *suffix)
@@ -170,16 +213,19 @@ static void emit_operator_function(emitter *program, const access *a, const char
     char name[64];
     snprintf(name, sizeof name, "cls_operator_%s", suffix);
     const int rows = program->config->body_writes_rows;
+    const char *value = cls_kernel_body_lanes(program->config) ? "value_t" : "float";
+    char outs[48];
+    snprintf(outs, sizeof outs, ", __private %s *cls_outs", value);
     strbuf_append(out, "/* The operator body: its names are its own; the kernel's are not in scope. */\n");
-    if (rows) open_function(program, "void", name, p, n, "cls_", ", __private float *cls_outs");
-    else open_function(program, "float", name, p, n, "cls_", "");
+    if (rows) open_function(program, "void", name, p, n, "cls_", outs);
+    else open_function(program, value, name, p, n, "cls_", "");
     strbuf_printf(out, "#define IN(dx, dy) cls_window_%s(", suffix);
     append_names(out, p, readers, "cls_");
     strbuf_append(out, ", (int)(dx), (int)(dy))\n");
     if (rows) strbuf_append(out, "#define OUT_AT(k) cls_outs[clamp((int)(k), 0, ROWS - 1)]\n");
     strbuf_append(out, "    const int x = cls_x, y = cls_y, width = cls_width, height = cls_height;\n"
                        "    (void)x; (void)y; (void)width; (void)height;\n");
-    if (!rows) strbuf_append(out, "    float cls_out = 0.0f;\n");
+    if (!rows) strbuf_printf(out, "    %s cls_out = 0.0f;\n", value);
     strbuf_append(out, "    {\n#line 1 \"operator\"\n");
     strbuf_append(out, program->config->spec.body);
     strbuf_printf(out, "\n#line %u \"clstencil\"\n", emit_next_line(out) + 1);
@@ -216,14 +262,33 @@ static void emit_rows_call(emitter *e, int indent, const access *a, const char *
     strbuf_line(e->out, indent, "}");
 }
 
+/* A call in lanes: the vectors of the column's ROWS outputs into sum[k], one call for a body that
+ * writes OUT_AT, else one a row. */
+static void emit_lanes_call(emitter *e, int indent, const access *a, const char *suffix, const parameter *p, size_t n)
+{
+    if (e->config->body_writes_rows) {
+        indent_line(e->out, indent);
+        strbuf_printf(e->out, "cls_operator_%s(", suffix);
+        append_arguments(e->out, a, p, n, "", "");
+        strbuf_append(e->out, ", sum);\n");
+        return;
+    }
+    strbuf_line(e->out, indent, "#pragma unroll");
+    strbuf_line(e->out, indent, "for (int k = 0; k < ROWS; ++k)");
+    indent_line(e->out, indent + 1);
+    strbuf_printf(e->out, "sum[k] = cls_operator_%s(", suffix);
+    append_arguments(e->out, a, p, n, "", " + k");
+    strbuf_append(e->out, ");\n");
+}
+
 void emit_body_call(emitter *e, int indent, const access *a)
 {
     char suffix[32];
     if (a->kind == ACCESS_TILE) snprintf(suffix, sizeof suffix, "tile");
     else snprintf(suffix, sizeof suffix, "%s_%s", check_name(a->x), check_name(a->y));
-    const int rows = e->config->body_writes_rows;
+    const int rows = e->config->body_writes_rows, lanes = cls_kernel_body_lanes(e->config);
     char signature[64];
-    snprintf(signature, sizeof signature, "%s cls_operator_%s(", rows ? "void" : "float", suffix);
+    snprintf(signature, sizeof signature, "%s cls_operator_%s(", rows ? "void" : lanes ? "value_t" : "float", suffix);
     if (!strstr(strbuf_text(e->program), signature)) { /* regions with equal checks share one */
         emitter program = {e->program, e->config, NULL};
         emit_window_function(&program, a, suffix);
@@ -232,6 +297,10 @@ void emit_body_call(emitter *e, int indent, const access *a)
 
     parameter p[PARAMETERS_MAX];
     const size_t n = operator_parameters(e, a, p);
+    if (lanes) {
+        emit_lanes_call(e, indent, a, suffix, p, n);
+        return;
+    }
     if (rows) {
         emit_rows_call(e, indent, a, suffix, p, n);
         return;
@@ -264,5 +333,10 @@ void emit_body_helpers(emitter *e)
         strbuf_append(out, "#define MASK(dx, dy) cls_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
     }
     emit_for_window(e);
-    strbuf_append(out, "#define OUT cls_out\n\n");
+    strbuf_append(out, "#define OUT cls_out\n");
+    if (cls_kernel_body_lanes(e->config))
+        strbuf_printf(out, "typedef float%u value_t; /* the values of COLS adjacent outputs, one vector */\n", e->config->cols);
+    else if (strstr(s->body, "value_t"))
+        strbuf_append(out, "typedef float value_t; /* the body's values: one pixel's */\n");
+    strbuf_append(out, "\n");
 }

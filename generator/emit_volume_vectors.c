@@ -76,9 +76,7 @@ static void format_row_vector(char *text, size_t size, const cls_kernel_config *
 {
     const cls_spec *s = &c->spec;
     char vector[128], lanes[256] = "";
-    if (s->input_type == CLS_PIXEL_F16) snprintf(vector, sizeof vector, "vload_half%u(0, line + x + dx - HALF_W)", c->cols);
-    else if (s->input_type == CLS_PIXEL_F32) snprintf(vector, sizeof vector, "vload%u(0, line + x + dx - HALF_W)", c->cols);
-    else snprintf(vector, sizeof vector, "convert_float%u(vload%u(0, line + x + dx - HALF_W))", c->cols, c->cols);
+    emit_format_vector_load(vector, sizeof vector, s->input_type, c->cols, "line + x + dx - HALF_W");
     size_t used = 0;
     for (unsigned j = 0; j < c->cols && used < sizeof lanes; ++j)
         used += (size_t)snprintf(lanes + used, sizeof lanes - used, "%sLANE(%u)", j ? ", " : "", j);
@@ -92,12 +90,7 @@ static void emit_store(strbuf *out, const cls_kernel_config *c)
     const cls_spec *s = &c->spec;
     const int undefined = s->border == CLS_BORDER_UNDEFINED;
     char vector[256], lane[256];
-    const char *type = emit_cl_type(s->output_type);
-    if (s->output_type == CLS_PIXEL_F16) snprintf(vector, sizeof vector, "vstore_half%u_rte(sum[MASK_D - 1], 0, line);", c->cols);
-    else if (s->output_type == CLS_PIXEL_F32) snprintf(vector, sizeof vector, "vstore%u(sum[MASK_D - 1], 0, line);", c->cols);
-    else if (s->output_type == CLS_PIXEL_F64)
-        snprintf(vector, sizeof vector, "vstore%u(convert_%s%u(sum[MASK_D - 1]), 0, line);", c->cols, type, c->cols);
-    else snprintf(vector, sizeof vector, "vstore%u(convert_%s%u_sat_rte(sum[MASK_D - 1]), 0, line);", c->cols, type, c->cols);
+    emit_format_vector_store(vector, sizeof vector, s->output_type, c->cols, "sum[MASK_D - 1]", "line");
     emit_format_store(lane, sizeof lane, s->output_type, "line", "j", "values[j]");
     strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice sum[MASK_D - 1] completes */");
     if (undefined)

@@ -45,6 +45,22 @@ void emit_format_store(char *text, size_t size, cls_pixel_type type, const char 
     else snprintf(text, size, "%s[%s] = convert_%s_sat_rte(%s);", pointer, index, emit_cl_type(type), value);
 }
 
+void emit_format_vector_load(char *text, size_t size, cls_pixel_type type, unsigned lanes, const char *address)
+{
+    if (type == CLS_PIXEL_F16) snprintf(text, size, "vload_half%u(0, %s)", lanes, address);
+    else if (type == CLS_PIXEL_F32) snprintf(text, size, "vload%u(0, %s)", lanes, address);
+    else snprintf(text, size, "convert_float%u(vload%u(0, %s))", lanes, lanes, address);
+}
+
+void emit_format_vector_store(char *text, size_t size, cls_pixel_type type, unsigned lanes, const char *value,
+                              const char *address)
+{
+    if (type == CLS_PIXEL_F16) snprintf(text, size, "vstore_half%u_rte(%s, 0, %s);", lanes, value, address);
+    else if (type == CLS_PIXEL_F32) snprintf(text, size, "vstore%u(%s, 0, %s);", lanes, value, address);
+    else if (type == CLS_PIXEL_F64) snprintf(text, size, "vstore%u(convert_double%u(%s), 0, %s);", lanes, lanes, value, address);
+    else snprintf(text, size, "vstore%u(convert_%s%u_sat_rte(%s), 0, %s);", lanes, emit_cl_type(type), lanes, value, address);
+}
+
 void append_float(strbuf *out, float value)
 {
     char text[48];

@@ -34,6 +34,7 @@ typedef struct cls_kernel_config {
     float *coefficients;     /* owned copy */
     char *body;              /* owned copy of spec.body, or NULL */
     int body_writes_rows;    /* the body writes a column of outputs (OUT_AT) */
+    int body_in_lanes;       /* the body may run in lanes (value_t a vector): cls_body_in_lanes */
     cls_partition partition; /* never AUTO */
     unsigned group_width, group_height;
     unsigned simd_width;     /* used by isp-warp only */
@@ -129,6 +130,12 @@ unsigned cls_kernel_register_cap(const cls_kernel_config *config);
  * walks down its strip with a window of MASK_H partial sums (emit_stream.c), so its unrolled
  * code is one input row's multiply-adds instead of the whole block's. */
 int cls_kernel_streams(const cls_kernel_config *config);
+/* Whether an operator body runs in lanes: a body that may (body_in_lanes; at one row where it says
+ * so), COLS 2, 4 or 8 columns a work-item, one mask and no epilogue, on the global input path. The work-item's COLS adjacent
+ * outputs are one vector (value_t a floatN), each IN(dx, dy) one vector load where the work-item's
+ * windows lie inside the image, else lane by lane through the borders (emit_body.c): the
+ * vectorizers of CPU runtimes need not find the lanes across work-items. */
+int cls_kernel_body_lanes(const cls_kernel_config *config);
 /* Whether a separable single pass stages the row sums of its tile in local memory for the column
  * pass (fewer rows than streaming); a streaming one feeds them to its window in registers. */
 int cls_kernel_stages_row_sums(const cls_kernel_config *config);

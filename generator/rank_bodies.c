@@ -164,8 +164,8 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
     unsigned k = 0;
     for (int dy = -ry; dy <= ry; ++dy)
         for (int dx = -rx; dx <= rx; ++dx)
-            if (cls_footprint_contains(f, dx, dy)) strbuf_printf(&out, "float p%u = IN(%d, %d);\n", k++, dx, dy);
-    strbuf_append(&out, "float t;\n");
+            if (cls_footprint_contains(f, dx, dy)) strbuf_printf(&out, "value_t p%u = IN(%d, %d);\n", k++, dx, dy);
+    strbuf_append(&out, "value_t t;\n");
     for (size_t i = 0; i < count; ++i) {
         const unsigned lo = c[i].lo, hi = c[i].hi;
         if (c[i].need_lo && c[i].need_hi)
@@ -211,6 +211,24 @@ static void print_comparators(strbuf *out, const char *array, const comparator *
     for (size_t k = 0; k < count; ++k) {
         const char *kind = !pruned || (c[k].need_lo && c[k].need_hi) ? "CE" : c[k].need_lo ? "LO" : "HI";
         strbuf_printf(out, "%s%s(%s,%u,%u)", k ? " " : "", kind, array, c[k].lo, c[k].hi);
+    }
+}
+
+/* Batcher's odd-even merge sort of the 25 values p[0 .. 24] as loops (CE each exchange), each
+ * loop under the pragma PRAGMA ("unroll" or "unroll 1"), INDENT levels deep. */
+static void append_batcher_loops(strbuf *out, const char *pragma, int indent)
+{
+    static const char *const lines[] = {
+        "for (int m = 1; m < 32; m *= 2)\n",
+        "    _Pragma(\"%s\") for (int d = 16; d >= 1; d /= 2)\n",
+        "        _Pragma(\"%s\") for (int i = 0; i < 25; ++i)\n",
+        "            if (d <= m && i >= d % m && (i - d % m) % (2 * d) < d &&\n",
+        "                i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(p, i, i + d)\n"};
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; ++k) {
+        for (int i = 0; i < indent; ++i) strbuf_append(out, "    ");
+        if (k == 0) strbuf_printf(out, "_Pragma(\"%s\") ", pragma);
+        if (k == 1 || k == 2) strbuf_printf(out, lines[k], pragma);
+        else strbuf_append(out, lines[k]);
     }
 }
 
@@ -268,7 +286,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         " * at a time: each row sorted once, every other pair of rows merged once, the four rows\n"
                         " * two outputs share merged once (to ranks %u-%u), and each output's fifth row merged */\n",
                   rank, lo, hi);
-    strbuf_append(&out, "#define CE(v, a, b) { const float t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
+    strbuf_append(&out, "#define CE(v, a, b) { const value_t t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
                         "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
                         "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
                         "#if ROWS > 1\n"
@@ -312,15 +330,9 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "    }\n"
                         "}\n",
                   last[rank - lo], last[rank - lo]);
-    strbuf_printf(&out,
-                        "#define UNROLL _Pragma(\"unroll 1\")\n"
-                        "#else\n"
-                        "#define UNROLL _Pragma(\"unroll\")\n"
-                        "#endif\n"
-                        "/* After the unrolled walk (which stays in registers): the outputs whose window holds a NaN,\n"
-                        " * or +0 with -0, take the network; with one row, every output. */\n"
-                        "int network_rows = ROWS > 1 ? 0 : 1;\n"
-                        "#if ROWS > 1\n"
+    strbuf_append(&out, "/* After the unrolled walk (which stays in registers): the outputs whose window holds a NaN,\n"
+                        " * or +0 with -0, take the network. */\n"
+                        "int network_rows = 0;\n"
                         "if (check_rows) {\n"
                         "    int positive_zero = 0, negative_zero = 0, not_a_number = 0; /* bit r: input row r - 2 holds one */\n"
                         "    #pragma unroll\n"
@@ -339,24 +351,29 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "            network_rows |= check_rows & 1 << k;\n"
                         "    }\n"
                         "}\n"
-                        "#endif\n"
                         "#pragma unroll 1\n"
                         "for (int k = 0; k < ROWS; ++k) {\n"
                         "    if (network_rows >> k & 1) { /* the other rank bodies' Batcher network */\n"
                         "        float p[25];\n"
                         "        #pragma unroll\n"
-                        "        for (int w = 0; w < 25; ++w) p[w] = IN(w %% 5 - 2, w / 5 - 2 + k);\n"
-                        "        UNROLL for (int m = 1; m < 32; m *= 2)\n"
-                        "            UNROLL for (int d = 16; d >= 1; d /= 2)\n"
-                        "                UNROLL for (int i = 0; i < 25; ++i)\n"
-                        "                    if (d <= m && i >= d %% m && (i - d %% m) %% (2 * d) < d &&\n"
-                        "                        i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(p, i, i + d)\n"
-                        "        #pragma unroll\n"
+                        "        for (int w = 0; w < 25; ++w) p[w] = IN(w % 5 - 2, w / 5 - 2 + k);\n");
+    append_batcher_loops(&out, "unroll 1", 2);
+    strbuf_printf(&out, "        #pragma unroll\n"
                         "        for (int j = 0; j < ROWS; ++j) /* constant indices: OUT_AT's array stays in registers */\n"
                         "            if (j == k) OUT_AT(j) = p[%u];\n"
                         "    }\n"
                         "}\n"
-                        "#undef CE\n#undef LO\n#undef HI\n#undef UNROLL\n",
+                        "#else\n"
+                        "/* One output a work-item (nothing to share), or one vector of them in lanes: the network\n"
+                        " * alone, unrolled, the compiler dropping what rank %u does not depend on. */\n"
+                        "value_t p[25];\n"
+                        "#pragma unroll\n"
+                        "for (int w = 0; w < 25; ++w) p[w] = IN(w %% 5 - 2, w / 5 - 2);\n",
+                  rank, rank);
+    append_batcher_loops(&out, "unroll", 0);
+    strbuf_printf(&out, "OUT_AT(0) = p[%u];\n"
+                        "#endif\n"
+                        "#undef CE\n#undef LO\n#undef HI\n",
                   rank);
     return finish(&out, body);
 }
@@ -377,18 +394,18 @@ static cls_status median_3x3(const cls_footprint *f, const char *what, char **bo
                         " * each input row sorted once, and each output the median of its rows' largest minimum,\n"
                         " * median middle and smallest maximum */\n"
                         "#define MEDIAN3(a, b, c) fmax(fmin(a, b), fmin(fmax(a, b), c))\n"
-                        "float low[3], middle[3], high[3]; /* rings: input row t - 1 sorted, at t % 3 */\n"
+                        "value_t low[3], middle[3], high[3]; /* rings: input row t - 1 sorted, at t % 3 */\n"
                         "#pragma unroll\n"
                         "for (int t = 0; t < ROWS + 2; ++t) { /* input row t - 1 */\n"
-                        "    const float a = IN(-1, t - 1), b = IN(0, t - 1), c = IN(1, t - 1);\n"
+                        "    const value_t a = IN(-1, t - 1), b = IN(0, t - 1), c = IN(1, t - 1);\n"
                         "    low[t % 3] = fmin(fmin(a, b), c);\n"
                         "    middle[t % 3] = MEDIAN3(a, b, c);\n"
                         "    high[t % 3] = fmax(fmax(a, b), c);\n"
                         "    if (t >= 2) { /* output t - 2, its rows in window order */\n"
                         "        const int top = (t - 2) % 3, centre = (t - 1) % 3, bottom = t % 3;\n"
-                        "        const float lows = fmax(fmax(low[top], low[centre]), low[bottom]);\n"
-                        "        const float highs = fmin(fmin(high[top], high[centre]), high[bottom]);\n"
-                        "        const float middles = MEDIAN3(middle[top], middle[centre], middle[bottom]);\n"
+                        "        const value_t lows = fmax(fmax(low[top], low[centre]), low[bottom]);\n"
+                        "        const value_t highs = fmin(fmin(high[top], high[centre]), high[bottom]);\n"
+                        "        const value_t middles = MEDIAN3(middle[top], middle[centre], middle[bottom]);\n"
                         "        OUT_AT(t - 2) = MEDIAN3(lows, middles, highs);\n"
                         "    }\n"
                         "}\n"
@@ -456,7 +473,7 @@ static void footprint_loop(strbuf *out, const cls_footprint *f, const char *stat
     const char *cond = condition(f, test, sizeof test);
     strbuf_append(out, "FOR_WINDOW(dx, dy) {\n");
     if (cond) strbuf_printf(out, "    if (!(%s)) continue;\n", cond);
-    strbuf_printf(out, "    const float v = IN(dx, dy);\n    %s\n}\n", statement);
+    strbuf_printf(out, "    const value_t v = IN(dx, dy);\n    %s\n}\n", statement);
 }
 
 cls_status cls_extremum_body(const cls_footprint *f, int maximum, char **body)
@@ -465,7 +482,7 @@ cls_status cls_extremum_body(const cls_footprint *f, int maximum, char **body)
     strbuf_init(&out);
     describe(&out, f, maximum ? "grey dilation: the maximum" : "grey erosion: the minimum");
     strbuf_append(&out, "; NaN pixels are skipped (fmin, fmax) */\n");
-    strbuf_printf(&out, "float extreme = %sINFINITY;\n", maximum ? "-" : "");
+    strbuf_printf(&out, "value_t extreme = %sINFINITY;\n", maximum ? "-" : "");
     footprint_loop(&out, f, maximum ? "extreme = fmax(extreme, v);" : "extreme = fmin(extreme, v);");
     strbuf_append(&out, "OUT = extreme;\n");
     return finish(&out, body);
@@ -480,14 +497,14 @@ cls_status cls_morph_gradient_body(const cls_footprint *f, char **body)
     strbuf_init(&out);
     describe(&out, f, "morphological gradient: maximum - minimum");
     if (!cond || strcmp(cond, reflected_cond) == 0) {
-        strbuf_append(&out, " in one pass */\nfloat lowest = INFINITY, highest = -INFINITY;\n");
+        strbuf_append(&out, " in one pass */\nvalue_t lowest = INFINITY, highest = -INFINITY;\n");
         footprint_loop(&out, f, "lowest = fmin(lowest, v);\n    highest = fmax(highest, v);");
     } else {
         /* an asymmetric footprint: grey dilation takes the maximum over its reflection */
         strbuf_append(&out, " in one pass, the maximum over the footprint reflected (grey\n"
                             " * dilation), the minimum over the footprint (grey erosion) */\n"
-                            "float lowest = INFINITY, highest = -INFINITY;\nFOR_WINDOW(dx, dy) {\n"
-                            "    const float v = IN(dx, dy);\n");
+                            "value_t lowest = INFINITY, highest = -INFINITY;\nFOR_WINDOW(dx, dy) {\n"
+                            "    const value_t v = IN(dx, dy);\n");
         strbuf_printf(&out, "    if (%s) lowest = fmin(lowest, v);\n    if (%s) highest = fmax(highest, v);\n}\n", cond,
                       reflected_cond);
     }

@@ -90,6 +90,8 @@ typedef struct cls_arch_record {
                                     * (0: the library's 32) */
     unsigned volume_columns;       /* output columns a work-item of that walk computes, 4 or 8 from
                                     * the slice's tile in local memory (0 or 1: one column, no tile) */
+    unsigned body_lanes;           /* adjacent outputs a work-item computes as one vector for an
+                                    * operator body written in value_t, 2, 4 or 8 (0 or 1: one) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

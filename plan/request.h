@@ -18,6 +18,8 @@ typedef struct cls_request {
     size_t computed_taps;    /* multiply-adds of every mask for one output: literals skip the zero
                               * taps, the other storages compute every tap */
     int body_writes_rows;    /* an operator body that writes a column of outputs itself (OUT_AT) */
+    int body_in_lanes;       /* an operator body that may run in lanes (cls_body_in_lanes: 2 at any
+                              * rows, 1 at one row) */
 } cls_request;
 
 /* *request from the caller's spec: read, validated (the message of the first rule it breaks)

@@ -2,8 +2,8 @@
  * 7x5 and 37x23 (work-group 24x4, not a multiple of the SIMD width), and 17x17 again with 8
  * output rows per work-item (all modes but undefined), then a subset of each kernel variant
  * (local-memory staging above all, image input, separable single-pass and two-pass, columns per
- * work-item, several outputs, folded taps, streaming rows), and checks the results against the
- * CPU reference.
+ * work-item, several outputs, folded taps, streaming rows, a body in lanes), and checks the
+ * results against the CPU reference.
  * Meant to run under oclgrind (tests/device/oclgrind.sh), which reports any out-of-bounds
  * access, race (local-memory staging) or divergent barrier.
  * The simulator takes seconds per 17x17 launch, so the default run simulates one 17x17 case per
@@ -76,7 +76,12 @@ static const subset_variant VARIANTS[] = {
     {"stream",        CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 16, 2, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
     {"stream",        CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 16, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
     {"stream",        CLS_BORDER_REPEAT,     0.0f, 17, WARP,  16, 4, 2, 1, 0, 1, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    /* the weighted sum as a body in value_t: vectors of the columns (LANES_BODY) */
+    {"lanes",         CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 8, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"lanes",         CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 4, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"lanes",         CLS_BORDER_MIRROR101,  0.0f,  5, WARP,  2, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
 };
+#define LANES_BODY "value_t total = 0.0f;\nFOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy);\nOUT = total;\n"
 #define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
 
 /* The masks of a variant, one after another: a rank-1 tent when separable or folded, else
@@ -123,6 +128,7 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
     spec.epilogue = v->epilogue ? "hypot(r0, r1)" : NULL;
     spec.input_path = v->input;
     spec.separable = v->separable;
+    spec.body = strcmp(v->name, "lanes") == 0 ? LANES_BODY : NULL;
     cls_filter *filter = NULL;
     const cls_status status = cls_filter_create(context, &spec, &filter);
     if (v->input == CLS_INPUT_IMAGE && !cls_context_device(context)->image_support) {

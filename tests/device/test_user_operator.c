@@ -1,8 +1,9 @@
 /* test_user_operator.c — user-written operator bodies on the default device: a weighted sum
  * written by hand equals the CPU reference, a window maximum (not a convolution) equals a CPU
  * maximum over the border-mapped window, on every pixel, and a weighted sum that writes a column of
- * outputs (OUT_AT) equals the reference too; and a compile error comes back with
- * the build log pointing at the body's own line.
+ * outputs (OUT_AT) equals the reference too, as do the same bodies written in value_t run in
+ * lanes (8, 4 or 2 adjacent outputs a work-item as one vector, a width of 37 that no vector
+ * divides); and a compile error comes back with the build log pointing at the body's own line.
  *
  * The default run builds the weighted sum and the window maximum in every border mode with both
  * mask sizes (3x3, 7x7), the partition and the baking of the mask rotating: each mode meets both
@@ -66,6 +67,18 @@ static const char *weighted_sum_column = "for (int k = 0; k < ROWS; ++k) {\n"
 static const char *window_maximum = "float best = -INFINITY;\n"
                                     "FOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\n"
                                     "OUT = best;\n";
+/* The same three in value_t: bodies that run in lanes. */
+static const char *weighted_sum_lanes = "value_t total = 0.0f;\n"
+                                        "FOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy);\n"
+                                        "OUT = total;\n";
+static const char *weighted_sum_column_lanes = "for (int k = 0; k < ROWS; ++k) {\n"
+                                               "    value_t total = 0.0f;\n"
+                                               "    FOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy + k);\n"
+                                               "    OUT_AT(k) = total;\n"
+                                               "}\n";
+static const char *window_maximum_lanes = "value_t best = -INFINITY;\n"
+                                          "FOR_WINDOW(dx, dy) best = fmax(best, IN(dx, dy));\n"
+                                          "OUT = best;\n";
 
 /* The window maximum on the CPU, through the reference's border mapping. */
 static double cpu_maximum(int x, int y, int n, cls_border border, float value)
@@ -90,7 +103,11 @@ static int picked(int maximum, int every_size, int border, int s, int p, int bak
     return (every_size || s == border % 2) && p == (i + maximum) % 3 && bake == i % 2;
 }
 
-static void run_body(const char *body, int maximum, int every_size)
+/* Blocks of outputs per work-item by partition (none where the border is undefined): a call of
+ * the body per output, or in lanes a call per row of vectors. */
+static const unsigned block_rows[] = {1, 4, 2}, block_cols[] = {1, 2, 1}, lane_cols[] = {8, 4, 2};
+
+static void run_body(const char *body, int maximum, int every_size, int lanes)
 {
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
     static const unsigned sizes[] = {3, 7};
@@ -116,11 +133,9 @@ static void run_body(const char *body, int maximum, int every_size)
                     spec.partition = partitions[p];
                     spec.group_width = 16;
                     spec.group_height = 4;
-                    /* blocks of outputs per work-item: a call of the body per output */
                     if (border != CLS_BORDER_UNDEFINED) {
-                        static const unsigned rows[] = {1, 4, 2}, cols[] = {1, 2, 1};
-                        spec.rows_per_item = rows[p];
-                        spec.cols_per_item = cols[p];
+                        spec.rows_per_item = block_rows[p];
+                        spec.cols_per_item = lanes ? lane_cols[p] : block_cols[p];
                     }
                     spec.body = body;
                     cls_filter *filter = NULL;
@@ -150,25 +165,74 @@ static void run_body(const char *body, int maximum, int every_size)
 static void hand_written_weighted_sum(void **state)
 {
     (void)state;
-    run_body(weighted_sum, 0, 1);
+    run_body(weighted_sum, 0, 1, 0);
 }
 
 static void kernel_names_are_the_bodys_own(void **state)
 {
     (void)state;
-    run_body(weighted_sum_own_names, 0, 0);
+    run_body(weighted_sum_own_names, 0, 0, 0);
 }
 
 static void column_of_outputs(void **state)
 {
     (void)state;
-    run_body(weighted_sum_column, 0, 0);
+    run_body(weighted_sum_column, 0, 0, 0);
 }
 
 static void window_maximum_in_every_mode(void **state)
 {
     (void)state;
-    run_body(window_maximum, 1, 1);
+    run_body(window_maximum, 1, 1, 0);
+}
+
+static void bodies_in_lanes(void **state)
+{
+    (void)state;
+    run_body(weighted_sum_lanes, 0, 1, 1);
+    run_body(weighted_sum_column_lanes, 0, 0, 1);
+    run_body(window_maximum_lanes, 1, 0, 1);
+}
+
+/* A sum in lanes over u8 (rounded and saturated), u16, f16 and f32 pixels: the vectors' loads
+ * and stores convert as the pixels' do, a mode each. */
+static void lanes_in_pixel_types(void **state)
+{
+    (void)state;
+    static const float box[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const struct { cls_pixel_type in, out; cls_border border; } types[] = {
+        {CLS_PIXEL_U8, CLS_PIXEL_U8, CLS_BORDER_MIRROR101}, {CLS_PIXEL_U16, CLS_PIXEL_F32, CLS_BORDER_CONSTANT},
+        {CLS_PIXEL_F16, CLS_PIXEL_F16, CLS_BORDER_CLAMP}, {CLS_PIXEL_F32, CLS_PIXEL_U16, CLS_BORDER_REPEAT}};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        static unsigned char in[W * H * 4], out[W * H * 4];
+        static double expected[W * H];
+        const size_t in_size = ref_pixel_size(types[t].in), out_size = ref_pixel_size(types[t].out);
+        for (size_t k = 0; k < W * H; ++k) ref_store(types[t].in, (double)((k * 37) % 251) / 4.0, in + k * in_size);
+        const ref_image image = {in, W, H, 0, types[t].in};
+        ref_stencil(&image, box, 3, 3, types[t].border, 2.5f, expected);
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.coefficients = box;
+        spec.border = types[t].border;
+        spec.border_value = 2.5f;
+        spec.input_type = types[t].in, spec.output_type = types[t].out;
+        spec.cols_per_item = 8, spec.rows_per_item = 2;
+        spec.body = weighted_sum_lanes;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
+        if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+        for (size_t k = 0; k < W * H; ++k) {
+            const double got = ref_load(types[t].out, out + k * out_size), want = ref_to_output(types[t].out, expected[k]);
+            const int close = types[t].out == CLS_PIXEL_F32 ? ref_f32_close(got, want)
+                              : types[t].out == CLS_PIXEL_F16 ? ref_f16_close(got, want)
+                                                              : got == want;
+            if (!close)
+                fail_msg("%s -> %s, pixel %zu: %g, expected %g", cls_pixel_type_name(types[t].in),
+                         cls_pixel_type_name(types[t].out), k, got, want);
+        }
+        cls_filter_release(filter);
+    }
 }
 
 static void compile_error_points_at_the_body(void **state)
@@ -209,6 +273,8 @@ int main(void)
         cmocka_unit_test(kernel_names_are_the_bodys_own),
         cmocka_unit_test(column_of_outputs),
         cmocka_unit_test(window_maximum_in_every_mode),
+        cmocka_unit_test(bodies_in_lanes),
+        cmocka_unit_test(lanes_in_pixel_types),
         cmocka_unit_test(compile_error_points_at_the_body),
         cmocka_unit_test(body_without_out_is_refused),
     };

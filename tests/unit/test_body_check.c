@@ -88,6 +88,23 @@ static void out_assignment(void **state)
     accepted("OUT -= 1;", 3, 3);
 }
 
+/* A body written in value_t may run in lanes, at any rows or, where its other words stand in
+ * "#if ROWS > 1" sections only, at one row; not where it names a scalar word or not value_t. */
+static void lane_bodies(void **state)
+{
+    (void)state;
+    assert_int_equal(cls_body_in_lanes("value_t m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;"), 2);
+    assert_int_equal(cls_body_in_lanes("OUT = fmax(IN(-1, 0), IN(1, 0));"), 0); /* no value_t: scalar */
+    assert_int_equal(cls_body_in_lanes("value_t a = IN(0, 0);\nfloat b = 1.0f;\nOUT = a * b;"), 0);
+    assert_int_equal(cls_body_in_lanes("value_t a = IN(0, 0);\nOUT = a * x;"), 0); /* x: one column a lane */
+    assert_int_equal(cls_body_in_lanes("value_t a = IN(0, 0);\nOUT = isnan(a) ? 0.0f : a;"), 0);
+    assert_int_equal(cls_body_in_lanes("value_t v = IN(0, 0); /* float x */\nOUT = v;"), 2); /* comments are no words */
+    const char *one_row = "#if ROWS > 1\nfloat s = IN(0, 0);\n#ifdef A\n#endif\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n"
+                          "#else\nvalue_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n";
+    assert_int_equal(cls_body_in_lanes(one_row), 1);
+    assert_int_equal(cls_body_in_lanes("#if ROWS > 2\nfloat s = 0.0f;\n#endif\nvalue_t v = IN(0, 0);\nOUT = v;"), 0);
+}
+
 /* A body that writes OUT_AT(k) computes a column of ROWS outputs; it does not also use OUT. */
 static void column_bodies(void **state)
 {
@@ -196,6 +213,7 @@ int main(void)
         cmocka_unit_test(names),                cmocka_unit_test(private_arrays),
         cmocka_unit_test(out_assignment),
         cmocka_unit_test(column_bodies),        cmocka_unit_test(volume_bodies),
+        cmocka_unit_test(lane_bodies),
         cmocka_unit_test(structure_and_size),   cmocka_unit_test(user_operator_checks_its_body),
         cmocka_unit_test(operator_parameters),
     };

@@ -117,6 +117,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->fft_max_tile, 1024);
     assert_int_equal(pocl_record->volume_slices, 8); /* a walk written out: fewer slices, shorter builds */
     assert_int_equal(pocl_record->volume_columns, 8); /* in vectors of 8 columns */
+    assert_int_equal(pocl_record->body_lanes, 8);     /* bodies in value_t: 8 outputs in a float8 */
     cls_device_caps odd = device(CLS_VENDOR_UNKNOWN, CLS_DEVICE_ACCELERATOR, "", "Odd Thing");
     assert_string_equal(matched(db, &odd, CLS_MATCH_GENERIC), "generic");
     /* an architecture key of another vendor does not match */
@@ -222,6 +223,7 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nsingle_pass_rows = 12\n", "2: 'single_pass_rows' must be 1 to 8, 16, 32, 64 or 128, not '12'");
     expect_parse_error("[pocl-cpu]\nvolume_slices = 0\n", "2: 'volume_slices' must be 1 to 8, 16, 32, 64 or 128, not '0'");
     expect_parse_error("[nvidia-sm90]\nvolume_columns = 2\n", "2: 'volume_columns' must be 1, 4 or 8, not '2'");
+    expect_parse_error("[pocl-cpu]\nbody_lanes = 16\n", "2: 'body_lanes' must be 1, 2, 4 or 8, not '16'");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_cols = 3\n", "2: 'single_pass_cols' must be 1, 2, 4 or 8, not '3'");
     expect_parse_error("[pocl-cpu]\nborder_groups_fold_fully = 2\n",
                        "2: 'border_groups_fold_fully' must be a decimal integer from 0 to 1, not '2'");

@@ -371,6 +371,38 @@ static void volume_walks_read_the_slice_tile_with_columns(void **state)
     }
 }
 
+/* A body in value_t with several columns runs in lanes: value_t a vector of them, one vector load
+ * where the work-item's windows lie inside, each lane bordered elsewhere, vector stores; in
+ * floats, or with one column, value_t is a float and the regions are ISP's. */
+static void lane_bodies_load_and_store_vectors(void **state)
+{
+    (void)state;
+    const struct { const char *body; unsigned cols; int lanes; } cases[] = {
+        {"value_t v = IN(-1, 0);\nOUT = fmax(v, IN(1, 0));", 8, 1},
+        {"value_t v = IN(-1, 0);\nOUT = fmax(v, IN(1, 0));", 1, 0},
+        {"float v = IN(-1, 0);\nOUT = fmax(v, IN(1, 0));", 8, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        static const float ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.coefficients = ones;
+        spec.border = CLS_BORDER_MIRROR;
+        spec.cols_per_item = cases[c].cols;
+        spec.body = cases[c].body;
+        char *source = NULL;
+        assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+        const int lanes = cases[c].lanes, in_value_t = strstr(cases[c].body, "value_t") != NULL;
+        assert_int_equal(strstr(source, "typedef float8 value_t;") != NULL, lanes);
+        assert_int_equal(strstr(source, "typedef float value_t;") != NULL, in_value_t && !lanes);
+        assert_int_equal(strstr(source, "return vload8(0, input + (long)(y + clamp(dy, -HALF_H, HALF_H)) * input_pitch + x + "
+                                        "clamp(dx, -HALF_W, HALF_W));") != NULL, lanes);
+        assert_int_equal(strstr(source, "border_both(x + clamp(dx, -HALF_W, HALF_W) + 7, width)") != NULL, lanes);
+        assert_int_equal(strstr(source, "vstore8(sum[k], 0, line);") != NULL, lanes);
+        assert_int_equal(strstr(source, "Region Body") == NULL, lanes);
+        free(source);
+    }
+}
+
 /* A border region checks only the taps that face its side: the work-item's own pixel lies inside
  * the image. Coarsened, the taps past the last output column (row) fold fully. */
 static void taps_check_only_the_side_they_face(void **state)
@@ -499,6 +531,7 @@ int main(void)
         cmocka_unit_test(taps_check_only_the_side_they_face),
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
+        cmocka_unit_test(lane_bodies_load_and_store_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -190,8 +190,8 @@ static void footprints_come_from_mask_files(void **state)
     /* the median network loads the five pixels, row by row */
     op = parsed_with_mask("median:", path);
     const char *body = cls_operator_spec(op)->body;
-    assert_non_null(strstr(body, "float p0 = IN(-1, -1);\nfloat p1 = IN(-1, 0);\nfloat p2 = IN(-1, 1);\n"
-                                 "float p3 = IN(0, 1);\nfloat p4 = IN(1, 1);\n"));
+    assert_non_null(strstr(body, "value_t p0 = IN(-1, -1);\nvalue_t p1 = IN(-1, 0);\nvalue_t p2 = IN(-1, 1);\n"
+                                 "value_t p3 = IN(0, 1);\nvalue_t p4 = IN(1, 1);\n"));
     assert_non_null(strstr(body, "OUT = p2;"));
     cls_operator_release(op);
     /* percentile 30 of 5 pixels: rank floor(5 * 0.3) = 1 */

@@ -499,6 +499,45 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_non_null(strstr(cls_last_error(), "several columns per work-item"));
 }
 
+/* A body that runs in lanes takes the record's body_lanes columns: one row, or 4 where it writes a
+ * column of outputs at any rows; a body in floats, a record without lanes, the spec's own block
+ * and an undefined border keep theirs. */
+static void a_policy_runs_lane_bodies_in_lanes(void **state)
+{
+    (void)state;
+    cls_kernel_policy cpu = cls_kernel_policy_default();
+    cpu.rows = 64, cpu.body_lanes = 8;
+    cpu.limits.border_groups_fold_fully = 1;
+    cls_spec spec = valid_spec(), resolved;
+    spec.body = "value_t m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;";
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolved.rows_per_item, 1);
+    spec.body = "for (int k = 0; k < ROWS; ++k) { value_t v = IN(0, k); OUT_AT(k) = v; }";
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolved.rows_per_item, 4);
+    spec.body = "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#else\n"
+                "value_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n"; /* lanes at one row only */
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolved.rows_per_item, 1);
+    spec.body = "float m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;";
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 1);
+    spec.body = "value_t v = IN(0, 0);\nOUT = v;";
+    spec.cols_per_item = 2; /* the spec's own */
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 2);
+    spec.cols_per_item = 0, spec.border = CLS_BORDER_UNDEFINED;
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 1);
+    spec.border = CLS_BORDER_CLAMP;
+    cpu.body_lanes = 0; /* a record without lanes (a GPU's) */
+    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 1);
+}
+
 /* The generator applies what it is given: a spec left to auto takes the plain form, never the
  * policy's rows, separation or FFT. */
 static void the_generator_decides_nothing(void **state)
@@ -546,6 +585,7 @@ int main(void)
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
         cmocka_unit_test(a_policy_tiles_volume_walks_where_the_record_says),
+        cmocka_unit_test(a_policy_runs_lane_bodies_in_lanes),
         cmocka_unit_test(the_generator_decides_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

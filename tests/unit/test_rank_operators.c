@@ -125,15 +125,15 @@ static float run_median_3x3(const char *body, const float *values)
     static const char *const lines[] = {
         "#define MEDIAN3(a, b, c) fmax(fmin(a, b), fmin(fmax(a, b), c))\n",
         "for (int t = 0; t < ROWS + 2; ++t) { /* input row t - 1 */\n",
-        "const float a = IN(-1, t - 1), b = IN(0, t - 1), c = IN(1, t - 1);\n",
+        "const value_t a = IN(-1, t - 1), b = IN(0, t - 1), c = IN(1, t - 1);\n",
         "low[t % 3] = fmin(fmin(a, b), c);\n",
         "middle[t % 3] = MEDIAN3(a, b, c);\n",
         "high[t % 3] = fmax(fmax(a, b), c);\n",
         "if (t >= 2) { /* output t - 2, its rows in window order */\n",
         "const int top = (t - 2) % 3, centre = (t - 1) % 3, bottom = t % 3;\n",
-        "const float lows = fmax(fmax(low[top], low[centre]), low[bottom]);\n",
-        "const float highs = fmin(fmin(high[top], high[centre]), high[bottom]);\n",
-        "const float middles = MEDIAN3(middle[top], middle[centre], middle[bottom]);\n",
+        "const value_t lows = fmax(fmax(low[top], low[centre]), low[bottom]);\n",
+        "const value_t highs = fmin(fmin(high[top], high[centre]), high[bottom]);\n",
+        "const value_t middles = MEDIAN3(middle[top], middle[centre], middle[bottom]);\n",
         "OUT_AT(t - 2) = MEDIAN3(lows, middles, highs);\n",
     };
     for (size_t k = 0; k < sizeof lines / sizeof lines[0]; ++k)
@@ -166,10 +166,10 @@ static float run_network(const char *body, const float *values, unsigned n)
     for (const char *line = body; *line; line = strchr(line, '\n') + 1) {
         unsigned a, b, c, d, e, f, g;
         int dx, dy;
-        if (strncmp(line, "/*", 2) == 0 || strncmp(line, " *", 2) == 0 || strncmp(line, "float t;", 8) == 0 ||
+        if (strncmp(line, "/*", 2) == 0 || strncmp(line, " *", 2) == 0 || strncmp(line, "value_t t;", 10) == 0 ||
             strncmp(line, "(void)t;", 8) == 0) {
             /* comments and declarations */
-        } else if (sscanf(line, "float p%u = IN(%d, %d);", &a, &dx, &dy) == 3) {
+        } else if (sscanf(line, "value_t p%u = IN(%d, %d);", &a, &dx, &dy) == 3) {
             assert_int_equal(a, loaded);
             p[a] = values[loaded++];
         } else if (sscanf(line, "t = fmin(p%u, p%u); p%u = fmax(p%u, p%u); p%u = t;", &a, &b, &c, &d, &e, &f) == 6) {
