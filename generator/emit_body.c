@@ -162,7 +162,7 @@ static void emit_lanes_reader(emitter *program, const access *a)
     strbuf *out = program->out;
     const cls_kernel_config *c = program->config;
     if (a->x == CHECK_NONE && a->y == CHECK_NONE) {
-        char address[160], load[256];
+        char address[160], load[1024];
         snprintf(address, sizeof address, "input + (long)(y%s) * input_pitch + x" WINDOW_DX, window_dy(program));
         emit_format_vector_load(load, sizeof load, c->spec.input_type, c->cols, address);
         strbuf_printf(out, "    return %s;\n", load);

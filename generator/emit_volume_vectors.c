@@ -75,7 +75,7 @@ static void emit_prologue(strbuf *out, const cls_kernel_config *c)
 static void format_row_vector(char *text, size_t size, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
-    char vector[128], lanes[256] = "";
+    char vector[512], lanes[256] = "";
     emit_format_vector_load(vector, sizeof vector, s->input_type, c->cols, "line + x + dx - HALF_W");
     size_t used = 0;
     for (unsigned j = 0; j < c->cols && used < sizeof lanes; ++j)
@@ -116,7 +116,7 @@ void emit_volume_vector_walk(strbuf *out, const cls_kernel_config *c)
     const int constant_y = constant_on(s, CLS_AXIS_Y), constant_z = constant_on(s, CLS_AXIS_Z);
     const char *z_ = border_suffix(s, CLS_AXIS_Z);
     emit_prologue(out, c);
-    char start[48], join[160], value[512];
+    char start[48], join[160], value[1024];
     snprintf(start, sizeof start, "(vector_t)(%s)", emit_volume_window_start(s));
     emit_volume_join(join, sizeof join, s, "COEFFICIENT(k, dy, dx)", "sum[k]", "v");
     format_row_vector(value, sizeof value, c);

@@ -47,8 +47,12 @@ void emit_format_store(char *text, size_t size, cls_pixel_type type, const char 
 
 void emit_format_vector_load(char *text, size_t size, cls_pixel_type type, unsigned lanes, const char *address)
 {
-    if (type == CLS_PIXEL_F16) snprintf(text, size, "vload_half%u(0, %s)", lanes, address);
-    else if (type == CLS_PIXEL_F32) snprintf(text, size, "vload%u(0, %s)", lanes, address);
+    if (type == CLS_PIXEL_F16) { /* lane by lane: PoCL 3.1's vload_half8 crashed (a 31-wide row's extremes) */
+        int used = snprintf(text, size, "(float%u)(", lanes);
+        for (unsigned j = 0; j < lanes && used > 0 && (size_t)used < size; ++j)
+            used += snprintf(text + used, size - (size_t)used, "%svload_half(%u, %s)", j ? ", " : "", j, address);
+        if (used > 0 && (size_t)used < size) snprintf(text + used, size - (size_t)used, ")");
+    } else if (type == CLS_PIXEL_F32) snprintf(text, size, "vload%u(0, %s)", lanes, address);
     else snprintf(text, size, "convert_float%u(vload%u(0, %s))", lanes, lanes, address);
 }
 

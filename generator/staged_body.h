@@ -20,6 +20,7 @@
 #define CLS_STAGED_BODY_H
 
 #include "clstencil.h"
+#include "van_herk.h"
 
 #define CLS_STAGES_MAX 8
 /* The kernel that combines the input with the stages' result. */
@@ -78,8 +79,8 @@ cls_status cls_staged_body_check(const cls_spec *spec);
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
 /* Every stage's source in order, then the combination's, with comment lines between: what
  * cls_generate_source gives for a staged spec (*source freed with cls_free), the extremum stages
- * as GPUs run them (cls_van_herk_plan's walk_strips); cls_staged_source_on as a device runs them. */
+ * as GPUs run them (in strips); cls_staged_source_on as a device runs them (cls_van_herk_plan's form). */
 cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source);
-cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, int walk_strips, char **source);
+cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_van_herk_form form, char **source);
 
 #endif

@@ -40,10 +40,10 @@ char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, c
 
 cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source)
 {
-    return cls_staged_source_on(spec, simd_width, 1, source);
+    return cls_staged_source_on(spec, simd_width, CLS_VAN_HERK_STRIPS, source);
 }
 
-cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, int walk_strips, char **source)
+cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_van_herk_form form, char **source)
 {
     *source = NULL;
     cls_staged_body staged;
@@ -65,7 +65,7 @@ cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, int w
         const cls_stage_kind kind = staged.stages[k].kind;
         char *text = NULL;
         if (kind == CLS_STAGE_BODY) status = cls_generate_source(&stage, simd_width, &text);
-        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, walk_strips)))
+        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, form)))
             status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         if (status != CLS_OK) break;
         const int last = k + 1 == staged.count;

@@ -22,19 +22,31 @@
 #define COLUMN_ROWS 64
 
 /* The widest window the tile kernel takes (2H - 1 rows of 256 / (2H - 1) segments of W floats in
- * local memory: 32 KiB at most). */
+ * local memory: 32 KiB at most), and the lanes kernel (a row's extreme across the window, directly:
+ * W vector loads a row). */
 #define TILE_MAX_WIDTH 31
+/* The lanes kernel: output rows a work-item walks (whole segments of the window's height; each
+ * walk reads a segment more than its outputs' rows), in groups of LANES_GROUP work-items a row. */
+#define LANES_ROWS 256
+#define LANES_GROUP 16
 
 static unsigned row_group(unsigned side) { return side > 31 ? ROW_GROUP / 2 : ROW_GROUP; }
 
-cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage, int walk_strips)
+cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage, cls_van_herk_form form)
 {
     cls_van_herk_launch launch = {0};
     launch.fused = stage->mask_width > 1 && stage->mask_height > 1;
     launch.vertical = stage->mask_width == 1 && stage->mask_height > 1;
     launch.side = launch.vertical ? stage->mask_height : stage->mask_width;
-    launch.strips = launch.fused && (walk_strips || stage->mask_width > TILE_MAX_WIDTH);
-    if (launch.fused && !launch.strips) {
+    launch.lanes = form == CLS_VAN_HERK_IN_LANES && stage->mask_width <= TILE_MAX_WIDTH;
+    launch.strips = !launch.lanes && launch.fused && (form == CLS_VAN_HERK_STRIPS || stage->mask_width > TILE_MAX_WIDTH);
+    if (launch.lanes) {
+        const unsigned height = stage->mask_height, segments = height < LANES_ROWS ? LANES_ROWS / height : 1;
+        launch.group_width = LANES_GROUP;
+        launch.group_height = 1;
+        launch.tile_width = CLS_VAN_HERK_LANES;
+        launch.tile_height = segments * height;
+    } else if (launch.fused && !launch.strips) {
         /* a row of segments a work-item each, for the 2 KH - 1 input rows of KH output rows */
         const unsigned rows = 2 * stage->mask_height - 1, segments = ROW_GROUP / rows;
         launch.group_width = segments * rows;
@@ -91,11 +103,12 @@ static void append_header(strbuf *out, const cls_spec *stage, int maximum, const
                   " * extremes h; the window of output p (pixels p - HALF ... p + HALF) is h of one segment and g of\n"
                   " * the next. */\n\n",
                   maximum ? "maximum" : "minimum", stage->mask_width, stage->mask_height,
-                  l->strips ? "one kernel walking down strips of the image"
+                  l->lanes ? "in lanes (each row's extreme across the window, then the columns)"
+                  : l->strips ? "one kernel walking down strips of the image"
                   : l->fused ? "the rows and then the columns of a tile in local memory" : l->vertical ? "the column pass" : "the row pass",
                   cls_border_name(stage->border), cls_pixel_type_name(stage->input_type),
-                  cls_pixel_type_name(stage->output_type), l->fused ? "rows, then the columns" : l->vertical ? "column" : "row");
-    if (l->strips)
+                  cls_pixel_type_name(stage->output_type), l->fused ? "rows, then the columns" : l->vertical || l->lanes ? "column" : "row");
+    if (l->strips || l->lanes)
         strbuf_printf(out,
                       "#define KW %u /* the window's width: a row segment's pixels */\n"
                       "#define HALF_W %u\n"
@@ -104,7 +117,7 @@ static void append_header(strbuf *out, const cls_spec *stage, int maximum, const
                       stage->mask_width, stage->mask_width / 2, stage->mask_height, stage->mask_height / 2);
     else
         strbuf_printf(out, "#define K %u /* the window's side: a segment's pixels */\n#define HALF %u\n", l->side, l->side / 2);
-    if (l->fused && !l->strips)
+    if (l->fused && !l->strips && !l->lanes)
         strbuf_printf(out, "#define KH %u /* the window's height */\n#define HALF_H %u\n", stage->mask_height, stage->mask_height / 2);
     strbuf_printf(out,
                   "#define EXTREME(a, b) %s(a, b)\n"
@@ -292,15 +305,16 @@ static void append_tile_pass(strbuf *out, const cls_spec *stage, const cls_van_h
                   store);
 }
 
-char *cls_van_herk_source(const cls_spec *stage, int maximum, int walk_strips)
+char *cls_van_herk_source(const cls_spec *stage, int maximum, cls_van_herk_form form)
 {
-    const cls_van_herk_launch launch = cls_van_herk_plan(stage, walk_strips);
+    const cls_van_herk_launch launch = cls_van_herk_plan(stage, form);
     strbuf out;
     strbuf_init(&out);
     append_header(&out, stage, maximum, &launch);
     append_helpers(&out, stage);
     strbuf_append(&out, "\n");
-    if (launch.strips) van_herk_append_strip_walker(&out, stage, &launch);
+    if (launch.lanes) van_herk_append_lanes(&out, stage, &launch);
+    else if (launch.strips) van_herk_append_strip_walker(&out, stage, &launch);
     else if (launch.fused) append_tile_pass(&out, stage, &launch);
     else if (launch.vertical) append_column_pass(&out, stage, &launch);
     else append_row_pass(&out, stage, &launch);

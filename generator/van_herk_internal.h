@@ -1,6 +1,7 @@
 /* van_herk_internal.h — what the files of the van Herk/Gil-Werman passes share (internal):
  * van_herk.c plans every pass and writes the row and column passes and the tile kernel,
- * van_herk_strips.c the strip walker (a window of several rows and columns on GPUs). */
+ * van_herk_strips.c the strip walker (a window of several rows and columns on GPUs),
+ * van_herk_lanes.c the lanes kernel (any window up to 31 wide on CPU runtimes). */
 #ifndef CLS_VAN_HERK_INTERNAL_H
 #define CLS_VAN_HERK_INTERNAL_H
 
@@ -16,5 +17,7 @@ void van_herk_append_signature(strbuf *out, const cls_spec *stage, unsigned grou
 void van_herk_strip_launch(unsigned width, unsigned height, cls_van_herk_launch *launch);
 /* The strip walker's kernel over STAGE's window, launched as L says. */
 void van_herk_append_strip_walker(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l);
+/* The lanes kernel over STAGE's window (van_herk_lanes.c), launched as L says. */
+void van_herk_append_lanes(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l);
 
 #endif

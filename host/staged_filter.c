@@ -57,26 +57,29 @@ static cls_status create_combination(cls_staged_run *run)
     return CLS_OK;
 }
 
-/* Whether the device runs a window of several rows and columns as the strip walker (GPUs and
- * accelerators) or the tile kernel (CPUs): cls_van_herk_plan. CLSTENCIL_VAN_HERK=strips or tiles
- * overrides it (the tests run both on any device). */
-static int walks_strips(const cls_context *context)
+/* How the device runs the van Herk passes (cls_van_herk_plan): a window of several rows and
+ * columns as the strip walker (GPUs and accelerators), else in lanes where the record computes
+ * bodies in lanes (body_lanes: PoCL), else the tile kernel. CLSTENCIL_VAN_HERK=strips, tiles or
+ * lanes overrides it (the tests run each on any device). */
+static cls_van_herk_form van_herk_form(const cls_context *context)
 {
     const char *choice = getenv("CLSTENCIL_VAN_HERK");
-    if (choice && strcmp(choice, "strips") == 0) return 1;
-    if (choice && strcmp(choice, "tiles") == 0) return 0;
-    return context->caps.type != CLS_DEVICE_CPU;
+    if (choice && strcmp(choice, "strips") == 0) return CLS_VAN_HERK_STRIPS;
+    if (choice && strcmp(choice, "tiles") == 0) return CLS_VAN_HERK_TILES;
+    if (choice && strcmp(choice, "lanes") == 0) return CLS_VAN_HERK_IN_LANES;
+    if (context->caps.type != CLS_DEVICE_CPU) return CLS_VAN_HERK_STRIPS;
+    return context->record.body_lanes > 1 ? CLS_VAN_HERK_IN_LANES : CLS_VAN_HERK_TILES;
 }
 
 /* The van Herk kernel of extremum stage STAGE (MAXIMUM or not) into *pass. */
 static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, int maximum, extremum_pass *pass)
 {
-    const int walk_strips = walks_strips(run->context);
-    pass->launch = cls_van_herk_plan(stage, walk_strips);
+    const cls_van_herk_form form = van_herk_form(run->context);
+    pass->launch = cls_van_herk_plan(stage, form);
     pass->input_size = cls_pixel_size(stage->input_type);
     pass->output_size = cls_pixel_size(stage->output_type);
     pass->border_value = stage->border_value;
-    char *source = cls_van_herk_source(stage, maximum, walk_strips);
+    char *source = cls_van_herk_source(stage, maximum, form);
     if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_build_info info;
     const cls_kernel_source kernel = {source, CLS_VAN_HERK_KERNEL_NAME, 0};
@@ -126,7 +129,7 @@ cls_status cls_staged_run_create(cls_context *context, const cls_filter_calls *c
         cls_staged_body_free(&staged);
     }
     if (status == CLS_OK && run->combine) status = create_combination(run);
-    if (status == CLS_OK) status = cls_staged_source_on(spec, context->caps.simd_width, walks_strips(context), &run->source);
+    if (status == CLS_OK) status = cls_staged_source_on(spec, context->caps.simd_width, van_herk_form(context), &run->source);
     if (status != CLS_OK) {
         cls_staged_run_release(run);
         return status;
@@ -256,9 +259,11 @@ static cls_status enqueue_extremum(cls_staged_run *run, unsigned k, cl_mem from,
     error |= clSetKernelArg(kernel, 7, sizeof(cl_int), &arguments[5]);
     error |= clSetKernelArg(kernel, 8, sizeof roi, &roi);
     error |= clSetKernelArg(kernel, 9, sizeof(float), &pass->border_value);
-    /* the row pass: a group per tile; the column pass: a work-item per column and tile_height rows */
-    const size_t across = l->vertical ? columns : (columns + l->tile_width - 1) / l->tile_width * l->group_width;
-    const size_t down = (rows + l->tile_height - 1) / l->tile_height * (l->vertical ? 1 : l->group_height);
+    /* the row pass and the tiles: a group per tile; the column pass and the lanes kernel: a
+     * work-item per tile_width columns and tile_height rows */
+    const int per_item = l->vertical || l->lanes;
+    const size_t across = (columns + l->tile_width - 1) / l->tile_width * (per_item ? 1 : l->group_width);
+    const size_t down = (rows + l->tile_height - 1) / l->tile_height * (per_item ? 1 : l->group_height);
     const size_t local[2] = {l->group_width, l->group_height};
     const size_t global[2] = {(across + local[0] - 1) / local[0] * local[0], (down + local[1] - 1) / local[1] * local[1]};
     if (error == CL_SUCCESS)

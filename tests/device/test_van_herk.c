@@ -4,12 +4,13 @@
  * 1x1 to 97x64 (smaller than the window too, odd sizes), u8, u16, f16 and f32 pixels, NaN pixels
  * (skipped; a window of NaN alone gives the loop's start, +-INFINITY), a region of interest with
  * pitches and offsets, the undefined border's interior, images of several of the one kernel's
- * strips and bands (261x533), and a composition; each with the one kernel of a WxH window as the
- * tile kernel and as the strip walker (CLSTENCIL_VAN_HERK). Every output pixel,
- * the border ones included, must be the definition's bit for bit. The default suite runs each
- * window in one border mode (every mode appears), four of the types, four strip cases and the
- * composition in some modes, and the kernel that is not the device's own on the region and the
- * strips only; CLS_TEST_EXHAUSTIVE=1 runs the full product with both kernels. */
+ * strips and bands (261x533), and a composition; each with the passes in their three forms
+ * (CLSTENCIL_VAN_HERK): the tile kernel, the strip walker and the lanes kernel. Every output
+ * pixel, the border ones included, must be the definition's bit for bit. The default suite runs
+ * each window in one border mode (every mode appears), four of the types, four strip cases and
+ * the composition in some modes, and the forms that are not the device's own (GPUs: strips; CPU
+ * runtimes: lanes) on the region and the strips only; CLS_TEST_EXHAUSTIVE=1 runs the full product
+ * in every form. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,8 +35,8 @@ static int setup(void **state)
     return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
 }
 
-/* The two shapes of the one kernel of a window of several rows and columns, whatever the device:
- * the tile kernel (CPUs) and the strip walker (GPUs). */
+/* The forms of the passes, whatever the device: the tile kernel, the strip walker (GPUs) and the
+ * lanes kernel (CPU runtimes whose record computes in lanes). */
 static int setup_tiles(void **state)
 {
     setenv("CLSTENCIL_VAN_HERK", "tiles", 1);
@@ -45,6 +46,12 @@ static int setup_tiles(void **state)
 static int setup_strips(void **state)
 {
     setenv("CLSTENCIL_VAN_HERK", "strips", 1);
+    return setup(state);
+}
+
+static int setup_lanes(void **state)
+{
+    setenv("CLSTENCIL_VAN_HERK", "lanes", 1);
     return setup(state);
 }
 
@@ -318,12 +325,14 @@ int main(void)
         cmocka_unit_test(strips_and_bands),
         cmocka_unit_test(composition),
     };
-    /* The device's own kernel runs every test; the other one, by default, the region and the
-     * strips and bands (every kernel a build: PoCL took minutes for the whole set twice). */
+    /* The device's own form runs every test; the others, by default, the region and the strips
+     * and bands (every kernel a build: PoCL took minutes for the whole set twice). */
     const struct CMUnitTest other[] = {cmocka_unit_test(region_pitch_and_offset), cmocka_unit_test(strips_and_bands)};
     const int cpu = device_is_cpu(), all = cls_test_exhaustive();
-    const int failed = cpu || all ? cmocka_run_group_tests_name("the tile kernel", tests, setup_tiles, teardown)
-                                  : cmocka_run_group_tests_name("the tile kernel", other, setup_tiles, teardown);
-    return failed + (!cpu || all ? cmocka_run_group_tests_name("the strip walker", tests, setup_strips, teardown)
-                                 : cmocka_run_group_tests_name("the strip walker", other, setup_strips, teardown));
+#define GROUP(name, own, setup)                                                                                        \
+    ((own) || all ? cmocka_run_group_tests_name(name, tests, setup, teardown)                                           \
+                  : cmocka_run_group_tests_name(name, other, setup, teardown))
+    return GROUP("the tile kernel", 0, setup_tiles) + GROUP("the strip walker", !cpu, setup_strips) +
+           GROUP("the lanes kernel", cpu, setup_lanes);
+#undef GROUP
 }

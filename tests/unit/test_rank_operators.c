@@ -15,6 +15,7 @@
 #include "body_check.h"
 #include "policy.h"
 #include "rank_bodies.h"
+#include "van_herk.h"
 
 static void footprint_shapes(void **state)
 {
@@ -432,6 +433,28 @@ static void van_herk_sources(void **state)
     source = source_of("opening:9x3", CLS_BORDER_CONSTANT, CLS_PIXEL_F32);
     assert_non_null(strstr(source, "inside_x[k] && inside_both(y, height) ? (float)row[across[k]] : border_value"));
     cls_free(source);
+    /* in lanes (CPU runtimes): a window up to 31 wide by row extremes in float8s, then van Herk
+     * down the columns; wider rows keep the row pass */
+    cls_spec stage;
+    cls_spec_init(&stage);
+    stage.mask_width = 31, stage.mask_height = 11, stage.border = CLS_BORDER_CONSTANT, stage.input_type = CLS_PIXEL_F16;
+    cls_van_herk_launch launch = cls_van_herk_plan(&stage, CLS_VAN_HERK_IN_LANES);
+    assert_true(launch.lanes);
+    assert_int_equal(launch.tile_width, CLS_VAN_HERK_LANES);
+    assert_int_equal(launch.tile_height % 11, 0);
+    char *lanes = cls_van_herk_source(&stage, 0, CLS_VAN_HERK_IN_LANES);
+    assert_non_null(strstr(lanes, "in lanes (each row's extreme across the window, then the columns)"));
+    assert_non_null(strstr(lanes, "typedef float8 lanes_t;"));
+    assert_non_null(strstr(lanes, "if (!inside_both(yy, height)) return (lanes_t)(border_value);"));
+    assert_non_null(strstr(lanes, "e = EXTREME(e, (float8)(vload_half(0, line + x - HALF_W + dx), "));
+    assert_non_null(strstr(lanes, "for (int i = 0; i < KH; ++i) h[i] = ROW(y0 - HALF_H + i);"));
+    free(lanes);
+    stage.mask_height = 1; /* a row: its extremes alone */
+    lanes = cls_van_herk_source(&stage, 1, CLS_VAN_HERK_IN_LANES);
+    assert_non_null(strstr(lanes, "for (int y = y0; y < y0 + SEGMENTS && y < roi.w; ++y) STORE(ROW(y), y);"));
+    free(lanes);
+    stage.mask_width = 33;
+    assert_false(cls_van_herk_plan(&stage, CLS_VAN_HERK_IN_LANES).lanes);
 }
 
 /* A spec of a W x H window of ones running BODY. */

@@ -65,8 +65,8 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
                 ok = emit_programs(planner, &stage, out);
                 continue;
             }
-            const cls_van_herk_launch launch = cls_van_herk_plan(&stage, 1); /* a GPU walks strips */
-            char *source = cls_van_herk_source(&stage, staged.stages[k].kind == CLS_STAGE_MAXIMUM, 1);
+            const cls_van_herk_launch launch = cls_van_herk_plan(&stage, CLS_VAN_HERK_STRIPS); /* a GPU walks strips */
+            char *source = cls_van_herk_source(&stage, staged.stages[k].kind == CLS_STAGE_MAXIMUM, CLS_VAN_HERK_STRIPS);
             ok = write_program(out, source, launch.vertical ? 0 : launch.group_width * launch.group_height, 0);
             free(source);
         }
