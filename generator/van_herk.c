@@ -125,17 +125,6 @@ static void append_header(strbuf *out, const cls_spec *stage, int maximum, const
                   maximum ? "fmax" : "fmin", maximum ? "-" : "");
 }
 
-void van_herk_append_signature(strbuf *out, const cls_spec *stage, unsigned group)
-{
-    strbuf_append(out, "__kernel ");
-    if (group) strbuf_printf(out, "__attribute__((reqd_work_group_size(%u, 1, 1)))\n", group);
-    strbuf_printf(out,
-                  "void " CLS_VAN_HERK_KERNEL_NAME "(__global const %s *restrict input, int input_offset,\n"
-                  "    int input_pitch, __global %s *restrict output, int output_offset, int output_pitch, int width,\n"
-                  "    int height, int4 roi, float border_value)\n{\n",
-                  emit_cl_type(stage->input_type), emit_cl_type(stage->output_type));
-}
-
 /* The extremes over K pixels along the rows of the local tile (SEGMENTS segments of K pixels a
  * row), a work-item (item) a segment, as the row pass and the tile kernel compute them: g in
  * place, h in registers, then each output of the segment, h of it and g of the next, back in

@@ -1,7 +1,8 @@
 /* van_herk_internal.h — what the files of the van Herk/Gil-Werman passes share (internal):
  * van_herk.c plans every pass and writes the row and column passes and the tile kernel,
  * van_herk_strips.c the strip walker (a window of several rows and columns on GPUs),
- * van_herk_lanes.c the lanes kernel (any window up to 31 wide on CPU runtimes). */
+ * van_herk_lanes.c the lanes kernel (any window up to 31 wide on CPU runtimes), each with
+ * van_herk_signature.c's signature. */
 #ifndef CLS_VAN_HERK_INTERNAL_H
 #define CLS_VAN_HERK_INTERNAL_H
 
