@@ -6,6 +6,7 @@
 #include "rank_bodies.h"
 
 #include "error.h"
+#include "networks.h"
 #include "strbuf.h"
 
 #include <stdio.h>
@@ -89,53 +90,12 @@ static cls_status finish(strbuf *out, char **body)
     return *body ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
-/* A comparator of the network: wires lo < hi; which of its outputs later comparators need. */
-typedef struct comparator {
-    unsigned short lo, hi;
-    unsigned char need_lo, need_hi;
-} comparator;
-
-/* Batcher's odd-even merge sort of `wires` (a power of two) wires, keeping the comparators
- * whose wires are both below n (the others compare with +infinity padding: no-ops). Returns
- * the count written to C (NULL: count only). */
-static size_t batcher(unsigned wires, unsigned n, comparator *c)
-{
-    size_t count = 0;
-    for (unsigned p = 1; p < wires; p *= 2)
-        for (unsigned k = p; k >= 1; k /= 2)
-            for (unsigned j = k % p; j + k < wires; j += 2 * k)
-                for (unsigned i = 0; i < k && i + j + k < wires; ++i)
-                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n) {
-                        if (c) c[count] = (comparator){(unsigned short)(i + j), (unsigned short)(i + j + k), 0, 0};
-                        ++count;
-                    }
-    return count;
-}
-
-/* From the last comparator back, keeps those an output marked in NEEDED (one flag per wire,
- * updated) depends on, marking which of their two outputs is needed; returns the count kept,
- * moved to the front of C in their order. */
-static size_t prune(comparator *c, size_t total, unsigned char *needed)
-{
-    size_t kept = total;
-    for (size_t k = total; k-- > 0;) {
-        comparator x = c[k];
-        x.need_lo = needed[x.lo];
-        x.need_hi = needed[x.hi];
-        if (!x.need_lo && !x.need_hi) continue;
-        needed[x.lo] = needed[x.hi] = 1;
-        c[--kept] = x;
-    }
-    memmove(c, c + kept, (total - kept) * sizeof *c);
-    return total - kept;
-}
-
 /* The network selecting rank RANK of n values: Batcher's sort pruned to what it depends on. */
 static comparator *selection_network(unsigned n, unsigned rank, size_t *count)
 {
     unsigned wires = 1;
     while (wires < n) wires *= 2;
-    const size_t total = batcher(wires, n, NULL);
+    const size_t total = batcher_sort(wires, n, NULL);
     comparator *c = malloc((total ? total : 1) * sizeof *c);
     unsigned char *needed = calloc(n, 1);
     if (!c || !needed) {
@@ -143,9 +103,9 @@ static comparator *selection_network(unsigned n, unsigned rank, size_t *count)
         free(needed);
         return NULL;
     }
-    batcher(wires, n, c);
+    batcher_sort(wires, n, c);
     needed[rank] = 1;
-    *count = prune(c, total, needed);
+    *count = network_prune(c, total, needed);
     free(needed);
     return c;
 }
@@ -176,42 +136,6 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
     strbuf_printf(&out, "(void)t;\nOUT = p%u;\n", rank);
     free(c);
     return finish(&out, body);
-}
-
-/* Batcher's odd-even merge of the sorted lists of wires A (na) and B (nb) into C (NULL: count
- * only): A at positions P - na .. P - 1, B at P .. P + nb - 1 of a merge of 2P positions (P a
- * power of two); the comparators touching the padding (-infinity below A, +infinity above B)
- * are no-ops and left out. ORDER (if not NULL) receives the wires in the merged order. */
-static size_t merge(const unsigned *a, unsigned na, const unsigned *b, unsigned nb, comparator *c, unsigned *order)
-{
-    enum { MAX_POSITIONS = 64 };
-    unsigned half = 1;
-    while (half < na || half < nb) half *= 2;
-    int wire[MAX_POSITIONS];
-    for (unsigned k = 0; k < 2 * half; ++k)
-        wire[k] = k + na >= half && k < half ? (int)a[k + na - half] : k >= half && k < half + nb ? (int)b[k - half] : -1;
-    size_t count = 0;
-    for (unsigned k = half; k >= 1; k /= 2)
-        for (unsigned j = k % half; j + k < 2 * half; j += 2 * k)
-            for (unsigned i = j; i < j + k && i + k < 2 * half; ++i)
-                if (wire[i] >= 0 && wire[i + k] >= 0) {
-                    if (c) c[count] = (comparator){(unsigned short)wire[i], (unsigned short)wire[i + k], 0, 0};
-                    ++count;
-                }
-    if (order)
-        for (unsigned k = 0, n = 0; k < 2 * half; ++k)
-            if (wire[k] >= 0) order[n++] = (unsigned)wire[k];
-    return count;
-}
-
-/* COUNT comparators on one line over the array ARRAY: CE(ARRAY,a,b) both outputs, LO the
- * minimum only, HI the maximum only (where PRUNED). */
-static void print_comparators(strbuf *out, const char *array, const comparator *c, size_t count, int pruned)
-{
-    for (size_t k = 0; k < count; ++k) {
-        const char *kind = !pruned || (c[k].need_lo && c[k].need_hi) ? "CE" : c[k].need_lo ? "LO" : "HI";
-        strbuf_printf(out, "%s%s(%s,%u,%u)", k ? " " : "", kind, array, c[k].lo, c[k].hi);
-    }
 }
 
 /* Batcher's odd-even merge sort of the 25 values p[0 .. 24] as loops (CE each exchange), each
@@ -262,22 +186,22 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
 {
     enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE, FOUR = 2 * LIST };
     comparator sort[16], pair[32], four[96], last_merge[64];
-    const size_t sorts = batcher(8, SIDE, sort);
+    const size_t sorts = batcher_sort(8, SIDE, sort);
     unsigned wires[N];
     for (unsigned k = 0; k < N; ++k) wires[k] = k;
     /* a pair: rows of wires 0-4 and 5-9; the four middle rows: pairs of wires 0-9 and 10-19 */
-    const size_t pairs = merge(wires, SIDE, wires + SIDE, SIDE, pair, NULL);
+    const size_t pairs = batcher_merge(wires, SIDE, wires + SIDE, SIDE, pair, NULL);
     unsigned first[LIST], second[LIST], both[FOUR], last[FOUR];
-    merge(wires, SIDE, wires + SIDE, SIDE, NULL, first);
+    batcher_merge(wires, SIDE, wires + SIDE, SIDE, NULL, first);
     for (unsigned k = 0; k < LIST; ++k) second[k] = first[k] + LIST;
-    size_t fours = merge(first, LIST, second, LIST, four, both);
+    size_t fours = batcher_merge(first, LIST, second, LIST, four, both);
     /* the fifth row (wires 20-24) moves a rank of the 20 up by at most 5 */
     const unsigned lo = rank > SIDE ? rank - SIDE : 0, hi = rank < FOUR - 1 ? rank : FOUR - 1;
-    size_t lasts = merge(both + lo, hi - lo + 1, wires + FOUR, SIDE, last_merge, last);
+    size_t lasts = batcher_merge(both + lo, hi - lo + 1, wires + FOUR, SIDE, last_merge, last);
     unsigned char needed[N] = {0};
     needed[last[rank - lo]] = 1;
-    lasts = prune(last_merge, lasts, needed);
-    fours = prune(four, fours, needed);
+    lasts = network_prune(last_merge, lasts, needed);
+    fours = network_prune(four, fours, needed);
 
     strbuf out;
     strbuf_init(&out);
@@ -300,13 +224,13 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "    for (int i = 0; i < 5; ++i) row[t % 5][i] = IN(i - 2, t - 2);\n"
                         "    total[t % 5] = row[t % 5][0] + row[t % 5][1] + row[t % 5][2] + row[t % 5][3] + row[t % 5][4];\n"
                         "    ");
-    print_comparators(&out, "row[t % 5]", sort, sorts, 0);
+    network_print(&out, "row[t % 5]", sort, sorts, 0);
     strbuf_append(&out, "\n"
                         "    if (t >= 2 && t % 2 == 0) { /* rows t - 3 and t - 2 */\n"
                         "        #pragma unroll\n"
                         "        for (int i = 0; i < 5; ++i) pair[t / 2 % 2][i] = row[(t - 1) % 5][i], pair[t / 2 % 2][i + 5] = row[t % 5][i];\n"
                         "        ");
-    print_comparators(&out, "pair[t / 2 % 2]", pair, pairs, 0);
+    network_print(&out, "pair[t / 2 % 2]", pair, pairs, 0);
     strbuf_append(&out, "\n"
                         "    }\n"
                         "    if (t >= 4 && t - 4 < ROWS) { /* output t - 4 */\n"
@@ -314,7 +238,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "            #pragma unroll\n"
                         "            for (int i = 0; i < 10; ++i) four[i] = pair[(t / 2 + 1) % 2][i], four[i + 10] = pair[t / 2 % 2][i];\n"
                         "            ");
-    print_comparators(&out, "four", four, fours, 1);
+    network_print(&out, "four", four, fours, 1);
     strbuf_append(&out, "\n"
                         "        }\n"
                         "        float p[25]; /* the four rows and the fifth: row -2, or row 2 */\n"
@@ -323,7 +247,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "        #pragma unroll\n"
                         "        for (int i = 0; i < 5; ++i) p[i + 20] = row[(t % 2 == 0 ? t - 4 : t) % 5][i];\n"
                         "        ");
-    print_comparators(&out, "p", last_merge, lasts, 1);
+    network_print(&out, "p", last_merge, lasts, 1);
     strbuf_printf(&out, "\n"
                         "        OUT_AT(t - 4) = p[%u];\n"
                         "        check_rows |= (isnan(total[0] + total[1] + total[2] + total[3] + total[4]) | (p[%u] == 0.0f)) << (t - 4);\n"
