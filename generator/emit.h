@@ -115,6 +115,15 @@ void emit_volume_vector_walk(strbuf *out, const cls_kernel_config *c);
  * start, and the statement that joins a tap's value into partial result SUM (a weighted sum, or
  * the minimum or maximum over the footprint: the taps whose COEFFICIENT is not 0). */
 void emit_volume_block(strbuf *out);
+/* The condition under which a tap at window row DY, column DX reads the input rather than
+ * border_value: inside along each constant axis (slice_inside, row_inside[DY], column_inside[DX];
+ * "" where no axis is constant). */
+void emit_volume_inside(char *text, size_t size, const cls_spec *s, const char *dy, const char *dx);
+/* A box's rank by sorted slices (emit_volume_rank.c): whether it applies (a rank whose footprint is
+ * the whole box, more than one slice deep and one pixel a slice, up to 128 taps), and the walk's
+ * code after the window's indices; 0 when out of memory (nothing written). */
+int emit_volume_box_by_slices(const cls_kernel_config *c);
+int emit_volume_sorted_slices(strbuf *out, const cls_kernel_config *c);
 const char *emit_volume_window_start(const cls_spec *s);
 void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
                       const char *value);

@@ -31,20 +31,6 @@ static int constant_on(const cls_spec *s, cls_axis axis)
     return cls_spec_border_on(s, axis) == CLS_BORDER_CONSTANT;
 }
 
-/* The condition under which a tap at window row DY, column DX reads the input rather than
- * border_value: inside along each constant axis ("" where no axis is constant). */
-static void inside_condition(char *text, size_t size, const cls_spec *s, const char *dy, const char *dx)
-{
-    const struct { cls_axis axis; const char *name, *index; } terms[] = {
-        {CLS_AXIS_Z, "slice_inside", NULL}, {CLS_AXIS_Y, "row_inside", dy}, {CLS_AXIS_X, "column_inside", dx}};
-    size_t used = 0;
-    text[0] = '\0';
-    for (size_t k = 0; k < sizeof terms / sizeof terms[0]; ++k)
-        if (constant_on(s, terms[k].axis) && used < size)
-            used += (size_t)snprintf(text + used, size - used, "%s%s%s%s%s", used ? " && " : "", terms[k].name,
-                                     terms[k].index ? "[" : "", terms[k].index ? terms[k].index : "",
-                                     terms[k].index ? "]" : "");
-}
 
 /* The taps of a rank's footprint: those whose coefficient is not 0. */
 static unsigned footprint_taps(const cls_kernel_config *c)
@@ -224,7 +210,7 @@ static void emit_walk(strbuf *out, const cls_kernel_config *c)
     const int constant_z = constant_on(s, CLS_AXIS_Z), written_out = walks_written_out(c);
     const char *z_ = border_suffix(s, CLS_AXIS_Z);
     char inside[96];
-    inside_condition(inside, sizeof inside, s, "dy", "dx");
+    emit_volume_inside(inside, sizeof inside, s, "dy", "dx");
     const char *unroll_taps = unrolls_slice(c) ? "#pragma unroll" : "#pragma unroll 1";
     char load[256], value[160], store[320];
     snprintf(value, sizeof value, "slice + row[dy] + column[dx]");
@@ -354,7 +340,7 @@ static void emit_rank_walk(strbuf *out, const cls_kernel_config *c)
                 emit_format_load(load, sizeof load, s->input_type, "input", index);
                 snprintf(row_index, sizeof row_index, "%u", dy);
                 snprintf(column_index, sizeof column_index, "%u", dx);
-                inside_condition(inside, sizeof inside, s, row_index, column_index);
+                emit_volume_inside(inside, sizeof inside, s, row_index, column_index);
                 if (*inside) strbuf_line(out, 3, "v[%u] = %s ? %s : border_value;", n++, inside, load);
                 else strbuf_line(out, 3, "v[%u] = %s;", n++, load);
             }
@@ -393,8 +379,9 @@ char *cls_emit_volume_source(const cls_kernel_config *config)
         emit_volume_vector_walk(&out, config);
     } else {
         emit_window_indices(&out, config);
-        if (rank) emit_rank_walk(&out, config);
-        else emit_walk(&out, config);
+        if (!rank) emit_walk(&out, config);
+        else if (!(ranks_by_network(config) && emit_volume_box_by_slices(config) && emit_volume_sorted_slices(&out, config)))
+            emit_rank_walk(&out, config);
     }
     strbuf_append(&out, "}\n");
     return strbuf_take(&out);

@@ -1,6 +1,7 @@
-/* volume_window.c — what the walks of a volume's sum share (emit.h; emit_volume.c,
- * emit_volume_tile.c, emit_volume_vectors.c): the work-item's block of slices and buffers, and
- * its window of partial results down z, what each starts from and how a tap's value joins it. */
+/* volume_window.c — what the walks of a volume share (emit.h; emit_volume.c, emit_volume_tile.c,
+ * emit_volume_vectors.c, emit_volume_rank.c): the work-item's block of slices and buffers, the
+ * constant border's test of a tap, and its window of partial results down z, what each starts
+ * from and how a tap's value joins it. */
 #include "emit.h"
 
 #include "strbuf.h"
@@ -29,4 +30,17 @@ void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *co
                  s->reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax", sum, value);
     else
         snprintf(text, size, "%s += %s * %s;", sum, coefficient, value);
+}
+
+void emit_volume_inside(char *text, size_t size, const cls_spec *s, const char *dy, const char *dx)
+{
+    const struct { cls_axis axis; const char *name, *index; } terms[] = {
+        {CLS_AXIS_Z, "slice_inside", NULL}, {CLS_AXIS_Y, "row_inside", dy}, {CLS_AXIS_X, "column_inside", dx}};
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t k = 0; k < sizeof terms / sizeof terms[0]; ++k)
+        if (cls_spec_border_on(s, terms[k].axis) == CLS_BORDER_CONSTANT && used < size)
+            used += (size_t)snprintf(text + used, size - used, "%s%s%s%s%s", used ? " && " : "", terms[k].name,
+                                     terms[k].index ? "[" : "", terms[k].index ? terms[k].index : "",
+                                     terms[k].index ? "]" : "");
 }

@@ -340,6 +340,38 @@ static void volume_walks_are_written_out_where_the_record_vectorizes(void **stat
     }
 }
 
+/* A rank over a box runs by sorted slices where the record takes networks (each slice's window
+ * sorted once, an output's slices merged and pruned); another footprint (a cross) as the forgetful
+ * network; past the record's taps (or the quick kernel's naive partition) by Wirth's selection. */
+static void volume_ranks_sort_slices_of_a_box(void **state)
+{
+    (void)state;
+    static float cross[27];
+    for (unsigned k = 0; k < 27; ++k) cross[k] = (float)((k % 9 == 4) || (k / 9 == 1 && (k % 9) % 2 == 1) || k == 13);
+    const struct { int box; unsigned taps_allowed; int slices, forgetful; } cases[] = {
+        {1, 125, 1, 0}, {0, 125, 0, 1}, {1, 26, 0, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = volume_box(3);
+        if (!cases[c].box) spec.coefficients = cross;
+        spec.reduction = CLS_REDUCTION_RANK;
+        spec.rank = cases[c].box ? 13 : 3;
+        spec.partition = CLS_PARTITION_ISP_BLOCK;
+        cls_generation_limits limits = cls_generation_limits_default();
+        limits.rank_network_taps = cases[c].taps_allowed;
+        cls_kernel_config config;
+        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+        char *source = cls_emit_source(&config);
+        assert_non_null(source);
+        assert_int_equal(strstr(source, "Rank RANK by sorted slices: each input slice's window sorted once (28 exchanges)") != NULL,
+                         cases[c].slices);
+        assert_int_equal(strstr(source, "for (int zz = z_first - HALF_D; zz < z_end + HALF_D; ++zz)") != NULL, cases[c].slices);
+        assert_int_equal(strstr(source, "Rank RANK by a forgetful selection") != NULL, cases[c].forgetful);
+        assert_int_equal(strstr(source, "select_rank(v, FOOTPRINT, RANK)") != NULL, !cases[c].slices && !cases[c].forgetful);
+        free(source);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* With several columns a work-item, a volume's walk loads each slice's tile into local memory and
  * reads its rows as float4s (the local path, auto's form for several columns), or on the global
  * path loads its window rows as vectors of outputs; a separable mask in a single pass also sums
@@ -532,6 +564,7 @@ int main(void)
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
         cmocka_unit_test(lane_bodies_load_and_store_vectors),
+        cmocka_unit_test(volume_ranks_sort_slices_of_a_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
