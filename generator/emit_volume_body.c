@@ -18,6 +18,7 @@
 #include "strbuf.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int constant_on(const cls_spec *s, cls_axis axis)
 {
@@ -46,7 +47,9 @@ void emit_volume_body_macros(strbuf *out, const cls_kernel_config *c)
                        "    for (int dz = -HALF_D; dz <= HALF_D; ++dz) \\\n"
                        "        for (int dy = -HALF_H; dy <= HALF_H; ++dy) \\\n"
                        "            for (int dx = -HALF_W; dx <= HALF_W; ++dx)\n"
-                       "#define OUT cls_out\n\n");
+                       "#define OUT cls_out\n");
+    if (strstr(s->body, "value_t")) strbuf_append(out, "typedef float value_t; /* the body's values: one voxel's */\n");
+    strbuf_append(out, "\n");
 }
 
 /* IN(dx, dy, dz) as cls_window: each axis bordered by its mode; as cls_window_inside, for a voxel

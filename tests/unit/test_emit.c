@@ -340,6 +340,25 @@ static void volume_walks_are_written_out_where_the_record_vectorizes(void **stat
     }
 }
 
+/* A body that names value_t gets it as a float where it runs without lanes: 2-D with one column,
+ * and every body of volumes. */
+static void value_t_is_a_float_outside_lanes(void **state)
+{
+    (void)state;
+    cls_spec spec = volume_box(3);
+    spec.bake_coefficients = 0;
+    spec.body = "value_t v = IN(0, 0, 0);\nOUT = v;";
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    assert_non_null(strstr(source, "typedef float value_t;"));
+    free(source);
+    spec.mask_depth = 0;
+    spec.body = "value_t v = IN(0, 0);\nOUT = v;";
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    assert_non_null(strstr(source, "typedef float value_t;"));
+    free(source);
+}
+
 /* A rank over a box runs by sorted slices where the record takes networks (each slice's window
  * sorted once, an output's slices merged and pruned); another footprint (a cross) as the forgetful
  * network; past the record's taps (or the quick kernel's naive partition) by Wirth's selection. */
@@ -565,6 +584,7 @@ int main(void)
         cmocka_unit_test(generation_is_deterministic),
         cmocka_unit_test(lane_bodies_load_and_store_vectors),
         cmocka_unit_test(volume_ranks_sort_slices_of_a_box),
+        cmocka_unit_test(value_t_is_a_float_outside_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
