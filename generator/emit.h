@@ -119,6 +119,11 @@ void emit_volume_block(strbuf *out);
  * border_value: inside along each constant axis (slice_inside, row_inside[DY], column_inside[DX];
  * "" where no axis is constant). */
 void emit_volume_inside(char *text, size_t size, const cls_spec *s, const char *dy, const char *dx);
+/* `TARGET[n] = ...;` for each tap (dy, dx) of a slice of the window that MASK_SLICE (its
+ * coefficients; NULL: every tap) does not zero, read at slice + row[dy] + column[dx] (the constant
+ * border's value outside), at INDENT, numbered from N; returns the next number. */
+unsigned emit_volume_slice_taps(strbuf *out, int indent, const cls_spec *s, const float *mask_slice, const char *target,
+                                unsigned n);
 /* A box's rank by sorted slices (emit_volume_rank.c): whether it applies (a rank whose footprint is
  * the whole box, more than one slice deep and one pixel a slice, up to 128 taps), and the walk's
  * code after the window's indices; 0 when out of memory (nothing written). */

@@ -332,18 +332,7 @@ static void emit_rank_walk(strbuf *out, const cls_kernel_config *c)
         strbuf_line(out, 3, "const long slice = (long)border_both%s(z%s, depth) * input_slice_pitch;",
                     border_suffix(s, CLS_AXIS_Z), offset);
         if (constant_z) strbuf_line(out, 3, "const int slice_inside = inside_both%s(z%s, depth);", border_suffix(s, CLS_AXIS_Z), offset);
-        for (unsigned dy = 0; dy < h; ++dy)
-            for (unsigned dx = 0; dx < w; ++dx) {
-                if (c->coefficients[((size_t)dz * h + dy) * w + dx] == 0.0f) continue;
-                char index[64], load[160], row_index[16], column_index[16], inside[96];
-                snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
-                emit_format_load(load, sizeof load, s->input_type, "input", index);
-                snprintf(row_index, sizeof row_index, "%u", dy);
-                snprintf(column_index, sizeof column_index, "%u", dx);
-                emit_volume_inside(inside, sizeof inside, s, row_index, column_index);
-                if (*inside) strbuf_line(out, 3, "v[%u] = %s ? %s : border_value;", n++, inside, load);
-                else strbuf_line(out, 3, "v[%u] = %s;", n++, load);
-            }
+        n = emit_volume_slice_taps(out, 3, s, c->coefficients + (size_t)dz * h * w, "v", n);
         strbuf_line(out, 2, "}");
     }
     char value[48] = "select_rank(v, FOOTPRINT, RANK)";

@@ -110,18 +110,7 @@ static void emit_slice_load(strbuf *out, const cls_kernel_config *c, const compa
     const char *z_ = border_suffix(s, CLS_AXIS_Z);
     strbuf_line(out, 2, "const long slice = (long)border_both%s(zz, depth) * input_slice_pitch;", z_);
     if (cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT) strbuf_line(out, 2, "const int slice_inside = inside_both%s(zz, depth);", z_);
-    unsigned n = 0;
-    for (unsigned dy = 0; dy < s->mask_height; ++dy)
-        for (unsigned dx = 0; dx < s->mask_width; ++dx) {
-            char index[64], load[160], row[16], column[16], inside[96];
-            snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
-            emit_format_load(load, sizeof load, s->input_type, "input", index);
-            snprintf(row, sizeof row, "%u", dy);
-            snprintf(column, sizeof column, "%u", dx);
-            emit_volume_inside(inside, sizeof inside, s, row, column);
-            if (*inside) strbuf_line(out, 2, "sorted[MASK_D][%u] = %s ? %s : border_value;", n++, inside, load);
-            else strbuf_line(out, 2, "sorted[MASK_D][%u] = %s;", n++, load);
-        }
+    emit_volume_slice_taps(out, 2, s, NULL, "sorted[MASK_D]", 0);
     indent_line(out, 2);
     network_print(out, "sorted[MASK_D]", sort, sorts, 0);
     strbuf_append(out, "\n");
