@@ -1,7 +1,8 @@
 /* programs.c — where a context's programs come from: this process's cache (one build per
  * source and options), else the disk cache, else a build from source, which is then stored (on
  * a runtime with its own cache of builds, PoCL, the entry records the build and the runtime's
- * cache holds the program).
+ * cache holds the program; without it, each program loaded from a binary unpacks into a folder
+ * of its own).
  * Builds run outside the cache's lock, so threads build different programs at once; a thread
  * that asks for a program another is building waits for that build. Within a thread's
  * cached-only scope a program that would need a build from source is refused instead. */
@@ -9,6 +10,7 @@
 
 #include "disk_cache.h"
 #include "error.h"
+#include "pocl_binary.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +88,12 @@ static cls_status load_or_build(cls_context *context, const cls_kernel_source *k
     if (cls_disk_cache_load(&cache, key, &binary, &size, info)) {
         /* A record of a build serves only while the runtime's cache is on; else it is a miss, kept. */
         const int held = runtime_held(binary, size);
-        status = !held ? cls_build_from_binary(context->context, context->device, binary, size, options, program)
+        /* PoCL without its cache deletes the folder a binary names when the program goes */
+        const int loadable = context->caps.vendor != CLS_VENDOR_POCL || runtime_caches ||
+                             cls_pocl_binary_make_private(binary, size);
+        status = !held ? loadable ? cls_build_from_binary(context->context, context->device, binary, size, options,
+                                                          program)
+                                  : CLS_ERR_UNSUPPORTED
                  : runtime_caches ? cls_build_from_source(context->context, context->device, &context->caps, kernel,
                                                           options, program, &(cls_build_info){CLS_BUILD_INFO_INIT})
                                   : CLS_ERR_UNSUPPORTED;

@@ -1,5 +1,6 @@
 /* test_cache_device.c — the binary cache with a real device, across processes: what an entry
- * holds, a miss then a hit, damaged and refused entries rebuilt and replaced, 8 processes racing,
+ * holds, a miss then a hit, damaged and refused entries rebuilt and replaced, 8 processes racing
+ * to build and then to load the same entries,
  * and a disabled cache. Every run checks the filter's output against the CPU reference. The parent never
  * touches OpenCL; each step runs in a forked child. */
 #define _GNU_SOURCE /* memmem */
@@ -57,50 +58,62 @@ static void spec_of(int variant, cls_spec *spec, float *mask)
     spec->border_value = 0.5f;
 }
 
+/* A well-formed entry for variant v's kernel whose payload the device refuses, under the real key. */
+static void store_garbage(cls_context *context, const cls_spec *spec)
+{
+    char *source = NULL;
+    cls_generate_source(spec, cls_context_device(context)->simd_width, &source);
+    strbuf options, key;
+    strbuf_init(&options);
+    strbuf_init(&key);
+    cls_build_options(cls_context_device(context), &options);
+    char fingerprint[17];
+    cls_device_fingerprint(cls_context_device(context), fingerprint);
+    cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
+    cls_disk_cache cache;
+    cls_disk_cache_open(&cache);
+    const cls_build_info info = {0};
+    cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)"not a binary", 12, &info);
+    cls_disk_cache_close(&cache);
+    strbuf_free(&options);
+    strbuf_free(&key);
+    cls_free(source);
+}
+
+/* Runs a filter of variant v and checks it against the CPU reference; returns MISS or HIT (where
+ * its program came from), or WRONG/FAILED. */
+static int run_and_check(cls_filter *filter, const cls_spec *spec)
+{
+    float in[W * H], out[W * H];
+    double expected[W * H];
+    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 31) / 31.0f;
+    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
+    if (cls_filter_run_host(filter, in, out, &image) != CLS_OK) return FAILED;
+    const ref_image reference_in = {in, W, H, 0, CLS_PIXEL_F32};
+    ref_stencil(&reference_in, spec->coefficients, (int)spec->mask_width, (int)spec->mask_height, spec->border,
+                spec->border_value, expected);
+    for (int k = 0; k < W * H; ++k)
+        if (fabs(out[k] - expected[k]) > 1e-5) return WRONG;
+    cls_build_info info = {CLS_BUILD_INFO_INIT};
+    cls_filter_build_info(filter, &info);
+    return info.from_disk_cache ? HIT : MISS;
+}
+
 /* In a child: builds variant v, runs it, checks it; returns MISS or HIT, or WRONG/FAILED. */
 static int run_variant(int variant, int corrupt_with_garbage)
 {
     cls_context *context = NULL;
     if (cls_context_create(NULL, &context) != CLS_OK) return FAILED;
-    float mask[49], in[W * H], out[W * H];
-    double expected[W * H];
+    float mask[49];
     cls_spec spec;
     spec_of(variant, &spec, mask);
-    if (corrupt_with_garbage) {
-        /* A well-formed entry whose payload the device refuses, under the real key. */
-        char *source = NULL;
-        cls_generate_source(&spec, cls_context_device(context)->simd_width, &source);
-        strbuf options, key;
-        strbuf_init(&options);
-        strbuf_init(&key);
-        cls_build_options(cls_context_device(context), &options);
-        char fingerprint[17];
-        cls_device_fingerprint(cls_context_device(context), fingerprint);
-        cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
-        cls_disk_cache cache;
-        cls_disk_cache_open(&cache);
-        const cls_build_info info = {0};
-        cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)"not a binary", 12, &info);
-        cls_disk_cache_close(&cache);
-        strbuf_free(&options);
-        strbuf_free(&key);
-        cls_free(source);
-    }
+    if (corrupt_with_garbage) store_garbage(context, &spec);
     cls_filter *filter = NULL;
     if (cls_filter_create(context, &spec, &filter) != CLS_OK) return FAILED;
-    for (int k = 0; k < W * H; ++k) in[k] = (float)((k * 7) % 31) / 31.0f;
-    const cls_image_desc image = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
-    if (cls_filter_run_host(filter, in, out, &image) != CLS_OK) return FAILED;
-    const ref_image reference_in = {in, W, H, 0, CLS_PIXEL_F32};
-    ref_stencil(&reference_in, mask, (int)spec.mask_width, (int)spec.mask_height, spec.border, spec.border_value,
-                expected);
-    for (int k = 0; k < W * H; ++k)
-        if (fabs(out[k] - expected[k]) > 1e-5) return WRONG;
-    cls_build_info info = {CLS_BUILD_INFO_INIT};
-    cls_filter_build_info(filter, &info);
+    const int result = run_and_check(filter, &spec);
     cls_filter_release(filter);
     cls_context_release(context);
-    return info.from_disk_cache ? HIT : MISS;
+    return result;
 }
 
 static int in_child(int variant, int corrupt)
@@ -193,6 +206,24 @@ static void eight_processes_race(void **state)
     assert_int_equal(count_files(".tmp-"), 0); /* no temp file left behind */
     assert_int_equal(in_child(4, 0), HIT);     /* whole entries */
     assert_int_equal(in_child(6 + 5, 0), HIT);
+    /* and loaded by all at once (PoCL without its cache: each program unpacks in a folder of its own) */
+    for (int p = 0; p < PROCESSES; ++p) {
+        children[p] = fork();
+        if (children[p] == 0) {
+            int worst = HIT;
+            for (int round = 0; round < 3; ++round) {
+                const int result = run_variant(4 + round % 2, 0);
+                if (result != HIT) worst = result;
+            }
+            _exit(worst);
+        }
+    }
+    for (int p = 0; p < PROCESSES; ++p) {
+        int status = 0;
+        waitpid(children[p], &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), HIT);
+    }
 }
 
 /* Whether the device's runtime keeps its own cache of builds (PoCL, unless POCL_KERNEL_CACHE=0):
