@@ -207,7 +207,7 @@ static void tiff_write_round_trips(void **state)
 #else
     static const cls_pixel_type types[5] = {CLS_PIXEL_U8, CLS_PIXEL_U16, CLS_PIXEL_I16, CLS_PIXEL_F16,
                                             CLS_PIXEL_F32};
-    static const size_t sizes[3][2] = {{1, 1}, {37, 23}, {300, 210}}; /* the last: many strips */
+    static const size_t sizes[3][2] = {{1, 1}, {37, 23}, {700, 900}}; /* the last: several strips */
     for (int t = 0; t < 5; ++t)
         for (size_t ch = 1; ch <= 4; ++ch)
             for (int s = 0; s < 3; ++s) {
@@ -234,8 +234,13 @@ static void tiff_write_round_trips(void **state)
                     assert_int_equal(count, 1);
                     assert_int_equal(extra[0], EXTRASAMPLE_UNASSALPHA);
                 }
-                if (s == 2)
-                    assert_true(TIFFNumberOfStrips(tif) > 1);
+                /* strips of whole rows, about 512 KiB each */
+                uint32_t rows_per_strip = 0;
+                assert_true(TIFFGetField(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip));
+                const size_t row_bytes = sizes[s][0] * ch * image_sample_bytes(types[t]);
+                const size_t expected = (512u << 10) / row_bytes;
+                assert_int_equal(rows_per_strip, expected < sizes[s][1] ? expected : sizes[s][1]);
+                if (s == 2) assert_true(TIFFNumberOfStrips(tif) > 1);
                 TIFFClose(tif);
                 image_free(&image);
             }
