@@ -178,10 +178,22 @@ static void refused_binary_is_rebuilt_and_replaced(void **state)
     assert_int_equal(in_child(3, 0), HIT);
 }
 
+enum { PROCESSES = 8 };
+
+/* Waits for every child; each must have exited with EXPECTED. */
+static void wait_for_all(const pid_t *children, int expected)
+{
+    for (int p = 0; p < PROCESSES; ++p) {
+        int status = 0;
+        waitpid(children[p], &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), expected);
+    }
+}
+
 static void eight_processes_race(void **state)
 {
     (void)state;
-    enum { PROCESSES = 8 };
     pid_t children[PROCESSES];
     fflush(NULL);
     for (int p = 0; p < PROCESSES; ++p) {
@@ -197,16 +209,12 @@ static void eight_processes_race(void **state)
             _exit(worst);
         }
     }
-    for (int p = 0; p < PROCESSES; ++p) {
-        int status = 0;
-        waitpid(children[p], &status, 0);
-        assert_true(WIFEXITED(status));
-        assert_int_equal(WEXITSTATUS(status), MISS);
-    }
+    wait_for_all(children, MISS);
     assert_int_equal(count_files(".tmp-"), 0); /* no temp file left behind */
     assert_int_equal(in_child(4, 0), HIT);     /* whole entries */
     assert_int_equal(in_child(6 + 5, 0), HIT);
     /* and loaded by all at once (PoCL without its cache: each program unpacks in a folder of its own) */
+    fflush(NULL);
     for (int p = 0; p < PROCESSES; ++p) {
         children[p] = fork();
         if (children[p] == 0) {
@@ -218,12 +226,7 @@ static void eight_processes_race(void **state)
             _exit(worst);
         }
     }
-    for (int p = 0; p < PROCESSES; ++p) {
-        int status = 0;
-        waitpid(children[p], &status, 0);
-        assert_true(WIFEXITED(status));
-        assert_int_equal(WEXITSTATUS(status), HIT);
-    }
+    wait_for_all(children, HIT);
 }
 
 /* Whether the device's runtime keeps its own cache of builds (PoCL, unless POCL_KERNEL_CACHE=0):
