@@ -448,6 +448,12 @@ static void van_herk_sources(void **state)
     assert_non_null(strstr(lanes, "if (!inside_both(yy, height)) return (lanes_t)(border_value);"));
     assert_non_null(strstr(lanes, "e = EXTREME(e, (float8)(vload_half(0, line + x - HALF_W + dx), "));
     assert_non_null(strstr(lanes, "for (int i = 0; i < KH; ++i) h[i] = ROW(y0 - HALF_H + i);"));
+    assert_null(strstr(lanes, "#pragma unroll\n    for (int i = 0; i < KH; ++i) h[i]")); /* 11 rows: loops */
+    free(lanes);
+    stage.mask_height = 7; /* a short window: its column walk unrolled */
+    lanes = cls_van_herk_source(&stage, 0, CLS_VAN_HERK_IN_LANES);
+    assert_non_null(strstr(lanes, "#pragma unroll\n    for (int i = 0; i < KH; ++i) h[i] = ROW(y0 - HALF_H + i);"));
+    assert_non_null(strstr(lanes, "#pragma unroll\n        for (int i = 0; i < KH; ++i) v[i] = ROW("));
     free(lanes);
     stage.mask_height = 1; /* a row: its extremes alone */
     lanes = cls_van_herk_source(&stage, 1, CLS_VAN_HERK_IN_LANES);
