@@ -161,6 +161,11 @@ unsigned cls_kernel_aligned_loads(const cls_kernel_config *config);
  * moved back to a multiple of the width (box 15x15 in pairs: column -1). On an H200 at 4096^2,
  * two columns a work-item: box 15x15 79.6 -> 69.6 us, 11x11 67.4 -> 61.7, against single loads. */
 int cls_kernel_chunk_origin(const cls_kernel_config *config);
+/* The window taps a body's FOR_WINDOW writes out in its source (what its build pays for): on
+ * records whose border groups fold fully (PoCL, which inlines by force) the window's columns,
+ * and its rows too where the unrolled text, taps x the body's length, stays small; elsewhere
+ * every tap (the compiler's own unrolling). */
+unsigned cls_body_unrolled_taps(const cls_spec *spec, int fold_fully);
 /* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
 size_t cls_kernel_local_bytes(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input

@@ -263,7 +263,8 @@ static void spec_knobs_stay(void **state)
  * take less than the quick kernel's run: never on an H100 for a single image (builds of seconds,
  * quick kernels of milliseconds); with a CPU runtime's costs in the record, for a 13x13 mask at
  * 8192^2 (6.6 s quick against 5.1 s to build) but not at 1024^2, nor for a Gaussian 5x5 at 8192^2
- * (about 1 s quick against 1.1 s to build), nor without an expected size. */
+ * (about 1 s quick against 1.1 s to build), nor without an expected size; a body's build by the
+ * taps its source writes out. */
 static void build_goal_weighs_expected_time(void **state)
 {
     fixture *f = *state;
@@ -285,6 +286,17 @@ static void build_goal_weighs_expected_time(void **state)
     cls_operator *op = NULL;
     const cls_spec gaussian = operator_spec("gaussian:5,1.2", CLS_BORDER_CLAMP, 8192, &op);
     assert_false(cls_plan_build_now(&f->planner, &gaussian, reason, sizeof reason));
+    cls_operator_release(op);
+    /* A body's build pays for the taps its FOR_WINDOW writes out: on a record that inlines by
+     * force, the 13x13 bilateral filter's 13 columns (its rows stay a loop), elsewhere all 169. */
+    f->record.build_ms = 150, f->record.build_tap_us = 15000;
+    const cls_spec bilateral = operator_spec("bilateral:3,0.1,13", CLS_BORDER_CLAMP, 2048, &op);
+    f->record.border_groups_fold_fully = 1;
+    assert_true(cls_plan_build_now(&f->planner, &bilateral, reason, sizeof reason));
+    assert_non_null(strstr(reason, "built now: expected 345 ms to build"));
+    f->record.border_groups_fold_fully = 0;
+    assert_false(cls_plan_build_now(&f->planner, &bilateral, reason, sizeof reason));
+    assert_non_null(strstr(reason, "expected 2685 ms to build"));
     cls_operator_release(op);
 }
 
