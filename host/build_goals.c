@@ -5,6 +5,7 @@
  * background build of tiered.c, of the argument form on GPUs. A weighted sum by FFT is built
  * the same way for every goal. */
 #include "build.h"
+#include "body_check.h"
 #include "staged_body.h"
 #include "staged_filter.h"
 
@@ -39,13 +40,20 @@ cls_planner cls_context_planner(const cls_context *context)
 /* The quick kernel of CLS_BUILD_FIRST_RESULT: the same sums in the same order (row by row over
  * the window, each tap's coefficient times its pixel), with the least code to compile: the mask
  * read from its buffer, one output per work-item, the naive partition (one copy of the sum,
- * every tap checking the borders), the global input, and no model probes. */
-static cls_spec quick_spec(const cls_spec *spec)
+ * every tap checking the borders), the global input, and no model probes. A body that runs in
+ * lanes keeps them on a record that has them: its vectors give the specialized kernel's bits (a
+ * scalar exp2 differs from a vector one in the last place), for little more compile (PoCL,
+ * 2048^2, the 13x13 bilateral filter: built in 161 ms instead of 105, run in 142 ms, not 2.24 s). */
+static cls_spec quick_spec(const cls_context *context, const cls_spec *spec)
 {
     cls_spec quick = *spec;
     quick.bake_coefficients = 0;
     quick.partition = CLS_PARTITION_NAIVE;
     quick.rows_per_item = quick.cols_per_item = 1;
+    if (context->record.body_lanes > 1 && spec->body && !cls_spec_is_volume(spec) &&
+        spec->border != CLS_BORDER_UNDEFINED && spec->mask_count <= 1 && !spec->epilogue &&
+        cls_body_in_lanes(spec->body))
+        quick.cols_per_item = context->record.body_lanes; /* the policy's conditions for lanes */
     quick.input_path = CLS_INPUT_GLOBAL;
     quick.expected_width = quick.expected_height = 0;
     quick.build_goal = CLS_BUILD_FASTEST_KERNEL;
@@ -148,7 +156,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
         if (status == CLS_OK) cls_filter_set_decision(*out, decision);
         return status;
     }
-    const cls_spec quick = quick_spec(spec);
+    const cls_spec quick = quick_spec(context, spec);
     status = cls_filter_create_fastest(context, &quick, out);
     if (status != CLS_OK || spec->build_goal == CLS_BUILD_FIRST_RESULT) return status;
     cls_filter_set_decision(*out, decision[0] ? decision

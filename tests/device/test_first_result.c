@@ -5,7 +5,7 @@
  * context (as a new process would) then gets the specialized kernel from the disk cache without
  * building anything. CLS_BUILD_TIERED starts on the quick kernel and, once its background build
  * ends, launches the specialized one, with the same bits; a filter released while its build runs
- * waits for it. Also: a folded-tap spec builds its specialized kernel at once, and a bad build
+ * waits for it. A body in lanes keeps them in the quick kernel. Also: a folded-tap spec builds its specialized kernel at once, and a bad build
  * goal is refused. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -145,6 +145,48 @@ static void mirror101(void **state) { (void)state, quick_then_specialized(CLS_BO
 static void repeat(void **state) { (void)state, quick_then_specialized(CLS_BORDER_REPEAT); }
 static void constant(void **state) { (void)state, quick_then_specialized(CLS_BORDER_CONSTANT); }
 
+/* A body that runs in lanes keeps them in the quick kernel on a record with lanes (PoCL's): its
+ * vectors compute as the specialized kernel's do, bit for bit, and match the CPU reference. */
+static void a_lane_body_keeps_its_lanes_in_the_quick_kernel(void **state)
+{
+    (void)state;
+    static const char body[] = "value_t total = 0.0f;\n"
+                               "FOR_WINDOW(dx, dy) total += MASK(dx, dy) * exp2(IN(dx, dy) - IN(0, 0));\n"
+                               "OUT = total;\n";
+    cls_context *context = NULL;
+    assert_int_equal(cls_context_create(NULL, &context), CLS_OK);
+    cls_spec first = spec_for(CLS_BORDER_MIRROR, CLS_BUILD_FIRST_RESULT), fastest = first;
+    first.body = fastest.body = body;
+    fastest.build_goal = CLS_BUILD_FASTEST_KERNEL;
+    cls_filter *quick = NULL, *specialized = NULL;
+    assert_int_equal(cls_filter_create(context, &first, &quick), CLS_OK);
+    unsigned rows = 0, cols = 0;
+    cls_filter_outputs_per_item(quick, &rows, &cols);
+    assert_int_equal(cls_filter_partition(quick), CLS_PARTITION_NAIVE);
+    assert_int_equal(rows, 1);
+    if (cls_context_device(context)->vendor == CLS_VENDOR_POCL) assert_int_equal(cols, 8);
+    static float got_quick[W * H], got_specialized[W * H];
+    run(quick, got_quick);
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            double total = 0.0;
+            for (int j = -N / 2; j <= N / 2; ++j)
+                for (int i = -N / 2; i <= N / 2; ++i) {
+                    const long xx = ref_border_index(CLS_BORDER_MIRROR, x + i, W);
+                    const long yy = ref_border_index(CLS_BORDER_MIRROR, y + j, H);
+                    total += mask[(j + N / 2) * N + i + N / 2] * exp2((double)input[yy * W + xx] - input[y * W + x]);
+                }
+            if (fabs(got_quick[y * W + x] - total) > 1e-4 * (1.0 + fabs(total)))
+                fail_msg("lanes: quick kernel (%d, %d) is %.9g, expected %.9g", x, y, got_quick[y * W + x], total);
+        }
+    assert_int_equal(cls_filter_create(context, &fastest, &specialized), CLS_OK);
+    run(specialized, got_specialized);
+    assert_memory_equal(got_quick, got_specialized, sizeof got_quick);
+    cls_filter_release(quick);
+    cls_filter_release(specialized);
+    cls_context_release(context);
+}
+
 static void tiered_swaps_in_the_specialized_kernel(void **state)
 {
     (void)state;
@@ -206,6 +248,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(undefined), cmocka_unit_test(clamp),  cmocka_unit_test(mirror),
         cmocka_unit_test(mirror101), cmocka_unit_test(repeat), cmocka_unit_test(constant),
+        cmocka_unit_test(a_lane_body_keeps_its_lanes_in_the_quick_kernel),
         cmocka_unit_test(tiered_swaps_in_the_specialized_kernel), cmocka_unit_test(folded_taps_build_the_specialized_kernel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
