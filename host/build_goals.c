@@ -5,7 +5,6 @@
  * background build of tiered.c, of the argument form on GPUs. A weighted sum by FFT is built
  * the same way for every goal. */
 #include "build.h"
-#include "body_check.h"
 #include "staged_body.h"
 #include "staged_filter.h"
 
@@ -49,11 +48,9 @@ static cls_spec quick_spec(const cls_context *context, const cls_spec *spec)
     cls_spec quick = *spec;
     quick.bake_coefficients = 0;
     quick.partition = CLS_PARTITION_NAIVE;
-    quick.rows_per_item = quick.cols_per_item = 1;
-    if (context->record.body_lanes > 1 && spec->body && !cls_spec_is_volume(spec) &&
-        spec->border != CLS_BORDER_UNDEFINED && spec->mask_count <= 1 && !spec->epilogue &&
-        cls_body_in_lanes(spec->body))
-        quick.cols_per_item = context->record.body_lanes; /* the policy's conditions for lanes */
+    quick.rows_per_item = 1;
+    const cls_planner planner = cls_context_planner(context);
+    quick.cols_per_item = cls_plan_body_lanes(&planner, spec);
     quick.input_path = CLS_INPUT_GLOBAL;
     quick.expected_width = quick.expected_height = 0;
     quick.build_goal = CLS_BUILD_FASTEST_KERNEL;

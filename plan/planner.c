@@ -40,6 +40,16 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     return policy;
 }
 
+unsigned cls_plan_body_lanes(const cls_planner *planner, const cls_spec *spec)
+{
+    cls_request request;
+    if (cls_request_init(&request, spec) != CLS_OK) return 1;
+    const cls_kernel_policy policy = cls_plan_kernel_policy(planner);
+    const unsigned lanes = cls_policy_body_lanes(&policy, &request);
+    cls_request_free(&request);
+    return lanes;
+}
+
 cls_status cls_plan_configure(const cls_planner *planner, const cls_request *request, cls_kernel_config *config)
 {
     cls_kernel_policy policy = cls_plan_kernel_policy(planner);

@@ -84,5 +84,7 @@ cls_status cls_plan_candidates(const cls_planner *planner, const cls_spec *spec,
  * specialized kernel now, 0 for the quick kernel with the specialized one built in the
  * background; REASON says why, with the expected times. */
 int cls_plan_build_now(const cls_planner *planner, const cls_spec *spec, char *reason, size_t reason_size);
+/* cls_policy_body_lanes under the planner's record for spec (1 where the spec is refused). */
+unsigned cls_plan_body_lanes(const cls_planner *planner, const cls_spec *spec);
 
 #endif

@@ -84,6 +84,15 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
 #define LANES_COLUMN_ROWS 4
 
 /* Rows and columns per work-item (*rows, *cols) where the spec leaves them to auto. */
+unsigned cls_policy_body_lanes(const cls_kernel_policy *p, const cls_request *request)
+{
+    const cls_spec *s = &request->spec;
+    return request->body_in_lanes && p->body_lanes > 1 && s->border != CLS_BORDER_UNDEFINED && request->masks == 1 &&
+                   !s->epilogue
+               ? p->body_lanes
+               : 1;
+}
+
 static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows, unsigned *cols)
 {
     const cls_spec *s = k->spec;
@@ -165,8 +174,8 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * 2, 4, 8 rows 2.83, 2.49, 2.32, 2.59 ms, 4 lanes x 8 rows 4.78 (OpenCV's medianBlur on both
      * cores: 2.8-3.2 ms); median 5x5 (its network at one row) 156 ms, 8 lanes 11.1 (2 rows 11.8;
      * medianBlur 19-20.5). */
-    if (k->request->body_in_lanes && p->body_lanes > 1 && !s->rows_per_item && !s->cols_per_item &&
-        s->border != CLS_BORDER_UNDEFINED && k->input_path == CLS_INPUT_GLOBAL && k->request->masks == 1 && !s->epilogue) {
+    if (!s->rows_per_item && !s->cols_per_item && k->input_path == CLS_INPUT_GLOBAL &&
+        cls_policy_body_lanes(p, k->request) > 1) {
         *cols = p->body_lanes;
         *rows = k->request->body_writes_rows && k->request->body_in_lanes == 2 ? LANES_COLUMN_ROWS : 1;
     }

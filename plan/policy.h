@@ -101,5 +101,9 @@ cls_kernel_policy cls_kernel_policy_default(void);
 void cls_policy_resolve(const cls_kernel_policy *policy, const cls_request *request, cls_spec *resolved);
 /* The generator's configuration of the request resolved by the policy (freed by the caller). */
 cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_request *request, cls_kernel_config *config);
+/* The columns the request's operator body computes as one vector where it reads global memory:
+ * the policy's body_lanes for a body that runs in lanes (cls_body_in_lanes) in a border mode
+ * other than undefined, one mask, no epilogue; else 1. */
+unsigned cls_policy_body_lanes(const cls_kernel_policy *policy, const cls_request *request);
 
 #endif
