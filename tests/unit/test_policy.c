@@ -502,40 +502,39 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
 /* A body that runs in lanes takes the record's body_lanes columns: one row, or 4 where it writes a
  * column of outputs at any rows; a body in floats, a record without lanes, the spec's own block
  * and an undefined border keep theirs. */
+/* The columns and rows the policy gives spec, asserted. */
+static void expect_block(const cls_kernel_policy *policy, const cls_spec *spec, unsigned cols, unsigned rows)
+{
+    cls_spec resolved;
+    assert_int_equal(resolve(policy, spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, cols);
+    if (rows) assert_int_equal(resolved.rows_per_item, rows);
+}
+
 static void a_policy_runs_lane_bodies_in_lanes(void **state)
 {
     (void)state;
     cls_kernel_policy cpu = cls_kernel_policy_default();
     cpu.rows = 64, cpu.body_lanes = 8;
     cpu.limits.border_groups_fold_fully = 1;
-    cls_spec spec = valid_spec(), resolved;
+    cls_spec spec = valid_spec();
     spec.body = "value_t m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;";
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 8);
-    assert_int_equal(resolved.rows_per_item, 1);
+    expect_block(&cpu, &spec, 8, 1);
     spec.body = "for (int k = 0; k < ROWS; ++k) { value_t v = IN(0, k); OUT_AT(k) = v; }";
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 8);
-    assert_int_equal(resolved.rows_per_item, 4);
+    expect_block(&cpu, &spec, 8, 4);
     spec.body = "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#else\n"
                 "value_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n"; /* lanes at one row only */
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 8);
-    assert_int_equal(resolved.rows_per_item, 1);
+    expect_block(&cpu, &spec, 8, 1);
     spec.body = "float m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;";
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 1);
+    expect_block(&cpu, &spec, 1, 0);
     spec.body = "value_t v = IN(0, 0);\nOUT = v;";
     spec.cols_per_item = 2; /* the spec's own */
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 2);
+    expect_block(&cpu, &spec, 2, 0);
     spec.cols_per_item = 0, spec.border = CLS_BORDER_UNDEFINED;
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 1);
+    expect_block(&cpu, &spec, 1, 0);
     spec.border = CLS_BORDER_CLAMP;
     cpu.body_lanes = 0; /* a record without lanes (a GPU's) */
-    assert_int_equal(resolve(&cpu, &spec, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 1);
+    expect_block(&cpu, &spec, 1, 0);
 }
 
 /* The generator applies what it is given: a spec left to auto takes the plain form, never the
