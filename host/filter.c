@@ -446,15 +446,17 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
     return cls_filter_enqueue_outputs(filter, input, 1, &output, image, wait_count, wait_list, event);
 }
 
-/* Whether a launch writes every byte of its output buffers: the whole image, packed rows from
- * the buffer's start, and a border mode that computes every pixel. */
-static int writes_every_byte(const cls_filter *filter, const cls_resolved_image *r)
+/* Whether a launch writes every byte of its outputs' region rows (region_rows): a border mode that
+ * computes every pixel, a region of interest of whole packed rows and, where it spans several
+ * slices, of whole slices. A host run need not copy those rows in first (a band of an image split
+ * over devices: its rows of the output, none of the bands beside it). */
+static int writes_every_region_byte(const cls_filter *filter, const cls_resolved_image *r)
 {
     const cls_launch_geometry *g = &r->geometry;
-    return filter->config.spec.border != CLS_BORDER_UNDEFINED && g->roi_x == 0 && g->roi_y == 0 &&
-           g->roi_width == g->width && g->roi_height == g->height && r->offset[1] == 0 &&
+    const int whole_slices = g->roi_y == 0 && g->roi_height == g->height && r->slice_pitch[1] == r->pitch[1] * g->height;
+    return filter->config.spec.border != CLS_BORDER_UNDEFINED && g->roi_x == 0 && g->roi_width == g->width &&
            r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type) &&
-           r->roi_depth == r->depth && (r->depth == 1 || r->slice_pitch[1] == r->pitch[1] * g->height);
+           (r->roi_depth <= 1 || whole_slices);
 }
 
 /* The bytes of an output that hold the region of interest's rows (of a volume: from its first
@@ -476,7 +478,7 @@ static cl_int write_host_images(cls_filter *filter, const void *input, unsigned 
 {
     cl_command_queue queue = filter->context->queue;
     cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, r->bytes[0], input, 0, NULL, NULL);
-    const int copy_in = !writes_every_byte(serving(filter), r);
+    const int copy_in = !writes_every_region_byte(serving(filter), r);
     size_t from, bytes;
     region_rows(r, &from, &bytes);
     for (unsigned k = 0; copy_in && bytes && error == CL_SUCCESS && k < count; ++k)
@@ -504,7 +506,18 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     cl_mem in = NULL, out[CLS_MAX_MASKS] = {NULL};
     status = cls_host_run_begin(filter->context, r.bytes[0], output_count, r.bytes[1], &in, out);
     if (status != CLS_OK) return status;
-    const cl_int written = write_host_images(filter, input, output_count, outputs, &r, in, out);
+    const cls_spec *spec = &filter->config.spec;
+    const unsigned reach = spec->mask_height / 2;
+    unsigned chunks = 0;
+    if (writes_every_region_byte(serving(filter), &r) && !serving(filter)->work_ops->serialized)
+        status = cls_chunked_run_chunks(filter->context, &r, reach, &chunks);
+    if (status == CLS_OK && chunks) {
+        status = cls_chunked_run(filter, filter->context, input, output_count, outputs, image, &r, in, out, chunks,
+                                 reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
+        cls_host_run_end(filter->context);
+        return status;
+    }
+    const cl_int written = status == CLS_OK ? write_host_images(filter, input, output_count, outputs, &r, in, out) : CL_SUCCESS;
     if (written != CL_SUCCESS)
         status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(written));
     if (status == CLS_OK) status = cls_filter_enqueue_outputs(filter, in, output_count, out, image, 0, NULL, NULL);

@@ -30,6 +30,7 @@ struct cls_context {
     pthread_mutex_t host_run_lock;                  /* guards the host runs' buffers (host_run.c) */
     cl_mem host_run_buffers[1 + CLS_MAX_MASKS];     /* the input, then the outputs */
     size_t host_run_bytes[1 + CLS_MAX_MASKS];
+    cl_command_queue host_run_queues[2];            /* a chunked run's copies in and out */
     pthread_mutex_t pinned_lock;                    /* guards pinned (host_memory.c) */
     struct cls_pinned *pinned;                      /* cls_host_alloc's allocations */
 };
@@ -47,6 +48,10 @@ cls_status cls_host_run_reserve(cls_context *context, unsigned count, const size
 cls_status cls_host_run_begin(cls_context *context, size_t input_bytes, unsigned output_count, size_t output_bytes,
                               cl_mem *input, cl_mem *outputs);
 void cls_host_run_end(cls_context *context);
+/* The two queues of a chunked run beside the context's (copies in, copies out), made at the first
+ * call; the caller holds the host-run buffers (cls_host_run_begin). */
+cls_status cls_host_run_queues(cls_context *context, cl_command_queue queues[2]);
+
 /* Frees the buffers (cls_context_release). */
 void cls_host_run_release(cls_context *context);
 
@@ -184,6 +189,30 @@ typedef struct cls_resolved_image {
  * pitches and offsets, the bytes of each buffer, the region of interest and its slices. */
 cls_status cls_resolve_image(const struct cls_kernel_config *config, const cls_image_desc *image,
                              cls_resolved_image *r);
+
+/* ---- a host run in overlapping chunks of rows (chunked_run.c) */
+
+/* How many chunks of rows a host run of the resolved image takes on the context's device (*CHUNKS
+ * 0: one piece): a 2-D image of at least two chunks' bytes on a device with memory of its own, each
+ * chunk taller than the 2 REACH + 1 rows its mask spans. A malformed CLSTENCIL_HOST_CHUNK_BYTES
+ * is refused. */
+cls_status cls_chunked_run_chunks(const cls_context *context, const cls_resolved_image *r, unsigned reach,
+                                  unsigned *chunks);
+/* Chunk K of CHUNKS over rows [Y0, Y0 + ROWS) of an image of HEIGHT rows: its output rows [first,
+ * last) and the input rows its copy adds, [copy_first, copy_last) (empty where the copies before
+ * hold them): with every copy before it, the rows its outputs reach, REACH above and below. */
+typedef struct cls_chunk_rows {
+    size_t first, last, copy_first, copy_last;
+} cls_chunk_rows;
+void cls_chunk_span(size_t height, size_t y0, size_t rows, unsigned reach, unsigned chunks, unsigned k,
+                    cls_chunk_rows *span);
+/* The host run of FILTER in CHUNKS chunks of the region of interest's rows (whole packed rows, each
+ * written by the launch): the input's rows copied into IN as the chunks need them (REPEAT_ROWS: the
+ * border along y wraps, so the first and last REACH rows go first), each chunk's launch after its
+ * rows' copy, its output rows copied out after it; returns once every copy has ended. */
+cls_status cls_chunked_run(cls_filter *filter, cls_context *context, const void *input, unsigned count,
+                           void *const *outputs, const cls_image_desc *image, const cls_resolved_image *r,
+                           cl_mem in, const cl_mem *out, unsigned chunks, unsigned reach, int repeat_rows);
 
 /* One interface for the work a filter launches: a kernel of its own, a separable pair or an
  * operator in stages. The filter is a handle over it: it checks every launch's geometry and

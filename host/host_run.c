@@ -54,8 +54,24 @@ cls_status cls_host_run_begin(cls_context *context, size_t input_bytes, unsigned
 
 void cls_host_run_end(cls_context *context) { pthread_mutex_unlock(&context->host_run_lock); }
 
+cls_status cls_host_run_queues(cls_context *context, cl_command_queue queues[2])
+{
+    for (unsigned k = 0; k < 2; ++k) {
+        cl_int error = CL_SUCCESS;
+        if (!context->host_run_queues[k])
+            context->host_run_queues[k] = clCreateCommandQueue(context->context, context->device, 0, &error);
+        if (error != CL_SUCCESS)
+            return cls_fail(CLS_ERR_OPENCL, "cannot create a queue for the copies on %s: %s", context->caps.name,
+                            cls_cl_error_name(error));
+        queues[k] = context->host_run_queues[k];
+    }
+    return CLS_OK;
+}
+
 void cls_host_run_release(cls_context *context)
 {
     for (unsigned k = 0; k < CLS_HOST_RUN_BUFFERS; ++k)
         if (context->host_run_buffers[k]) clReleaseMemObject(context->host_run_buffers[k]);
+    for (unsigned k = 0; k < 2; ++k)
+        if (context->host_run_queues[k]) clReleaseCommandQueue(context->host_run_queues[k]);
 }

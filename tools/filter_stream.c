@@ -43,6 +43,7 @@ typedef struct stream {
     size_t read, filtered, written;    /* bands past each step (filtered: every band before it) */
     unsigned char *done;               /* per band: filtered (the devices finish out of order) */
     int failed;
+    double read_ms, write_ms, close_ms; /* the reading and writing steps' own time, the output's close */
     int code;                          /* the exit code of the first step that failed */
     char error[1024];                  /* its message (a filter failure has printed its own) */
 } stream;
@@ -114,7 +115,9 @@ static void *read_bands(void *context)
     const size_t lag = 2 * st->devices;
     for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i < lag ? 0 : i - lag + 1); ++i) {
         const band_span s = span_of(st, i);
+        const double start = wall_ms();
         const int status = read_band(st, &s, &st->in[set_of(st, i)], error, sizeof error);
+        st->read_ms += wall_ms() - start;
         step_done(st, &st->read, i, status == IMAGE_OK ? EXIT_OK_ : filter_input_exit_code(status), error);
     }
     return NULL;
@@ -126,7 +129,9 @@ static void *write_bands(void *context)
     stream *st = context;
     for (size_t i = 0; i < st->band_count && wait_for(st, &st->filtered, i + 1); ++i) {
         const band_span s = span_of(st, i);
+        const double start = wall_ms();
         const int status = band_writer_rows(st->writer, &st->out[set_of(st, i)], s.y0 - (size_t)s.first, s.y1 - s.y0);
+        st->write_ms += wall_ms() - start;
         step_done(st, &st->written, i, status == IMAGE_OK ? EXIT_OK_ : EXIT_OUTPUT, NULL);
     }
     return NULL;
@@ -191,7 +196,9 @@ static int write_stream(int fd, const char *path, void *context, char *error, si
     char checked[512], closing[512];
     if (!st->failed && band_reader_check(st->reader, checked, sizeof checked) != IMAGE_OK)
         step_done(st, &st->read, 0, EXIT_INPUT_CORRUPT, checked);
+    const double start = wall_ms();
     status = band_writer_close(st->writer, closing, sizeof closing);
+    st->close_ms = wall_ms() - start;
     if (!st->failed && status != IMAGE_OK) step_done(st, &st->written, 0, EXIT_OUTPUT, closing);
     if (st->failed && st->code == EXIT_OUTPUT && !st->error[0]) snprintf(st->error, sizeof st->error, "%s", closing);
     snprintf(error, error_size, "%s", st->error);
@@ -300,6 +307,9 @@ int filter_stream_run(const filter_args *args, const char *input, const char *ou
     }
     if (code != EXIT_OK_ && st.error[0]) fprintf(stderr, "clstencil filter: %s\n", st.error);
     for (size_t k = 0; k < st.devices; ++k) filter_bands_close(st.bands[k], code == EXIT_OK_);
+    if (code == EXIT_OK_ && args->plan.verbose)
+        fprintf(stderr, "files:     read %.1f ms, written %.1f ms beside the filtering; the output closed (flushed to "
+                        "the disk) in %.1f ms\n", st.read_ms, st.write_ms, st.close_ms);
     for (size_t set = 0; set < 2 * st.devices; ++set) { /* before the contexts: pinned memory is theirs */
         image_free(&st.in[set]);
         image_free(&st.out[set]);
