@@ -13,8 +13,8 @@
 
 /* A chunk's input of at least CHUNK_BYTES (CLSTENCIL_HOST_CHUNK_BYTES where set: then on every
  * device, a CPU's too, which is how the tests reach this file; 0 never chunks), at most CHUNKS_MAX. */
-#define CHUNK_BYTES ((size_t)16 << 20)
-#define CHUNKS_MAX 16
+#define CHUNK_BYTES ((size_t)4 << 20)
+#define CHUNKS_MAX 32
 
 /* Whether the device copies host memory into memory of its own (a CPU device or one with unified
  * memory works on the host's pages: nothing to overlap). */
