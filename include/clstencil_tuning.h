@@ -92,6 +92,8 @@ typedef struct cls_arch_record {
                                     * the slice's tile in local memory (0 or 1: one column, no tile) */
     unsigned body_lanes;           /* adjacent outputs a work-item computes as one vector for an
                                     * operator body written in value_t, 2, 4 or 8 (0 or 1: one) */
+    unsigned row_body_lanes;       /* the same for such a body that writes a column of outputs at
+                                    * any rows (OUT_AT: the 3x3 median), where body_lanes is 0 or 1 */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -87,10 +87,9 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
 unsigned cls_policy_body_lanes(const cls_kernel_policy *p, const cls_request *request)
 {
     const cls_spec *s = &request->spec;
-    return request->body_in_lanes && p->body_lanes > 1 && s->border != CLS_BORDER_UNDEFINED && request->masks == 1 &&
-                   !s->epilogue
-               ? p->body_lanes
-               : 1;
+    if (!request->body_in_lanes || s->border == CLS_BORDER_UNDEFINED || request->masks != 1 || s->epilogue) return 1;
+    if (p->body_lanes > 1) return p->body_lanes;
+    return request->body_writes_rows && request->body_in_lanes == 2 && p->row_body_lanes > 1 ? p->row_body_lanes : 1;
 }
 
 static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows, unsigned *cols)
@@ -173,10 +172,13 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * 2048^2, clamp: median 3x3 23.2 ms one output a work-item (1-8 rows: 23.2-28.6), 8 lanes x 1,
      * 2, 4, 8 rows 2.83, 2.49, 2.32, 2.59 ms, 4 lanes x 8 rows 4.78 (OpenCV's medianBlur on both
      * cores: 2.8-3.2 ms); median 5x5 (its network at one row) 156 ms, 8 lanes 11.1 (2 rows 11.8;
-     * medianBlur 19-20.5). */
-    if (!s->rows_per_item && !s->cols_per_item && k->input_path == CLS_INPUT_GLOBAL &&
-        cls_policy_body_lanes(p, k->request) > 1) {
-        *cols = p->body_lanes;
+     * medianBlur 19-20.5). GPU records name lanes only for a body that writes a column of rows
+     * (row_body_lanes): H200, 4096^2, clamp / mirror101, median 3x3 in 8 rows 54.0 / 53.1 us, in 4
+     * lanes x 4 rows 46.8 / 49.1 (8 lanes 66.2 / 66.9); every other body ran slower in lanes
+     * (median 5x5 117.5 -> 276.1, max 5x5 62.2 -> 108.6, the bilateral 13x13 1,321 -> 1,342). */
+    const unsigned lanes = cls_policy_body_lanes(p, k->request);
+    if (!s->rows_per_item && !s->cols_per_item && k->input_path == CLS_INPUT_GLOBAL && lanes > 1) {
+        *cols = lanes;
         *rows = k->request->body_writes_rows && k->request->body_in_lanes == 2 ? LANES_COLUMN_ROWS : 1;
     }
 }

@@ -89,6 +89,8 @@ typedef struct cls_kernel_policy {
                                  * tile in local memory, where the tile fits (0 or 1: one, no tile) */
     unsigned body_lanes;        /* adjacent outputs a work-item computes in one vector for an
                                  * operator body that runs in lanes (0 or 1: none) */
+    unsigned row_body_lanes;    /* the same for one that writes a column of outputs at any rows,
+                                 * where body_lanes is 0 or 1 */
     cls_generation_limits limits;
 } cls_kernel_policy;
 
@@ -103,7 +105,8 @@ void cls_policy_resolve(const cls_kernel_policy *policy, const cls_request *requ
 cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_request *request, cls_kernel_config *config);
 /* The columns the request's operator body computes as one vector where it reads global memory:
  * the policy's body_lanes for a body that runs in lanes (cls_body_in_lanes) in a border mode
- * other than undefined, one mask, no epilogue; else 1. */
+ * other than undefined, one mask, no epilogue, or its row_body_lanes where the body runs in lanes
+ * at any rows and writes a column of outputs; else 1. */
 unsigned cls_policy_body_lanes(const cls_kernel_policy *policy, const cls_request *request);
 
 #endif

@@ -501,7 +501,8 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
 
 /* A body that runs in lanes takes the record's body_lanes columns: one row, or 4 where it writes a
  * column of outputs at any rows; a body in floats, a record without lanes, the spec's own block
- * and an undefined border keep theirs. */
+ * and an undefined border keep theirs; a record with row_body_lanes alone gives lanes to the
+ * column writers only. */
 /* The columns and rows the policy gives spec, asserted. */
 static void expect_block(const cls_kernel_policy *policy, const cls_spec *spec, unsigned cols, unsigned rows)
 {
@@ -533,8 +534,16 @@ static void a_policy_runs_lane_bodies_in_lanes(void **state)
     spec.cols_per_item = 0, spec.border = CLS_BORDER_UNDEFINED;
     expect_block(&cpu, &spec, 1, 0);
     spec.border = CLS_BORDER_CLAMP;
-    cpu.body_lanes = 0; /* a record without lanes (a GPU's) */
+    cpu.body_lanes = 0; /* a record without lanes */
     expect_block(&cpu, &spec, 1, 0);
+    cls_kernel_policy gpu = cpu; /* lanes only for a body that writes a column of rows in lanes */
+    gpu.row_body_lanes = 4;
+    expect_block(&gpu, &spec, 1, 0);
+    spec.body = "for (int k = 0; k < ROWS; ++k) { value_t v = IN(0, k); OUT_AT(k) = v; }";
+    expect_block(&gpu, &spec, 4, 4);
+    spec.body = "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#else\n"
+                "value_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n"; /* lanes at one row only */
+    expect_block(&gpu, &spec, 1, 0);
 }
 
 /* The generator applies what it is given: a spec left to auto takes the plain form, never the
