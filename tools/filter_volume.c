@@ -27,7 +27,9 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
         fprintf(stderr, "clstencil filter: the stack's pages are not one volume's slices: %s\n", why);
         return EXIT_INPUT_UNSUPPORTED;
     }
+    const double start = wall_ms();
     cls_status status = cls_context_create(plan->device, &run->context);
+    run->context_ms = wall_ms() - start;
     if (status == CLS_OK) status = cls_pipeline_create(run->context, &run->pipeline);
     int separable = 0;
     for (size_t k = 0; status == CLS_OK && k < plan->op_count; ++k) {
@@ -44,6 +46,7 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
         status = cls_pipeline_add(run->pipeline, &spec);
         if (status == CLS_OK) separable |= cls_filter_separable(cls_pipeline_stage(run->pipeline, k)) == CLS_SEPARABLE_TWO_PASS;
     }
+    run->builds_ms = wall_ms() - start - run->context_ms;
     /* the images between stages, and the two of a stage that runs as a pass an axis */
     if (status != CLS_OK) return report_failure("filter", status);
     run->temporaries = (unsigned)cls_pipeline_intermediate_count(run->pipeline) + (separable ? 2 : 0);
@@ -119,6 +122,8 @@ void volume_run_report(const volume_run *run, const filter_plan *plan, const cls
     if (slab < a->slices)
         fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",
                 (a->slices + slab - 1) / slab, slab, run->reach);
+    fprintf(stderr, "wall:      context %.1f ms, builds %.1f ms, run %.1f ms (host clock)\n", run->context_ms,
+            run->builds_ms, run->run_ms);
 }
 
 /* One volume of the stack in memory: its first slice's bytes in IN and OUT and their pitches. */
@@ -186,6 +191,7 @@ int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_hos
                                          : 0;
     if (code == EXIT_OK_ && !slab) code = volume_slab_refused(&run);
     cls_status status = CLS_OK;
+    const double start = wall_ms();
     for (size_t t = 0; code == EXIT_OK_ && status == CLS_OK && t < a->frames; ++t)
         for (size_t c = 0; status == CLS_OK && c < a->channels; ++c)
             for (size_t s = 0; status == CLS_OK && s < run.samples; ++s) {
@@ -194,6 +200,7 @@ int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_hos
                 v.out_first = first * out_plane;
                 status = run_volume(&run, in, out, &v, slab);
             }
+    run.run_ms = wall_ms() - start;
     if (status == CLS_ERR_OUT_OF_MEMORY) fprintf(stderr, "clstencil filter: out of memory for a slab's wrapped slices\n");
     if (status != CLS_OK) code = status == CLS_ERR_OUT_OF_MEMORY ? EXIT_OUTPUT : report_failure("filter", status);
     if (code == EXIT_OK_ && plan->verbose) volume_run_report(&run, plan, &shape, slab);

@@ -16,6 +16,7 @@ typedef struct volume_run {
     unsigned reach;         /* the slices the stages reach on each side, together */
     unsigned temporaries;   /* f32 volumes a slab holds besides its input and output */
     int wraps;              /* the border along z is repeat: a slab reads around the ends */
+    double context_ms, builds_ms, run_ms; /* host clock, for -v */
 } volume_run;
 
 /* The pipeline of the plan's volume operators for SHAPE's pixels (its first page's description
