@@ -93,6 +93,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(specialized_tap_fs), NUMBER(rank_network_taps), NUMBER(single_pass_min_taps),
         NUMBER(single_pass_rows), NUMBER(single_pass_cols), NUMBER(single_pass_ahead), NUMBER(volume_slices),
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
+        NUMBER(volume_deep_slices),
 #undef NUMBER
     };
     char shown[256];
@@ -111,7 +112,8 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                                     strcmp(name, "single_pass_min_taps") == 0 || flag;
             /* a single pass's block and a volume walk's slices: rows and columns per work-item that
              * a spec takes */
-            const int rows = strcmp(name, "single_pass_rows") == 0 || strcmp(name, "volume_slices") == 0,
+            const int rows = strcmp(name, "single_pass_rows") == 0 || strcmp(name, "volume_slices") == 0 ||
+                             strcmp(name, "volume_deep_slices") == 0,
                       cols = strcmp(name, "single_pass_cols") == 0 || strcmp(name, "body_lanes") == 0 ||
                              strcmp(name, "row_body_lanes") == 0,
                       volume_cols = strcmp(name, "volume_columns") == 0;

@@ -94,6 +94,8 @@ typedef struct cls_arch_record {
                                     * operator body written in value_t, 2, 4 or 8 (0 or 1: one) */
     unsigned row_body_lanes;       /* the same for such a body that writes a column of outputs at
                                     * any rows (OUT_AT: the 3x3 median), where body_lanes is 0 or 1 */
+    unsigned volume_deep_slices;   /* output slices a work-item walks from the slice's tile for a
+                                    * mask more than 3 slices deep (0: volume_slices) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -278,6 +278,9 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     /* several columns: the slice's tile (local) on GPUs and in a single pass, vectors elsewhere */
     const int tile = resolved->separable == CLS_SEPARABLE_SINGLE_PASS || (resolved->cols_per_item > 1 && !volume_vectors(p));
     resolved->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
+    /* a deep mask's walk from the tile re-reads its halo of slices once a walk: longer walks */
+    if (!spec->rows_per_item && p->volume_deep_slices && resolved->input_path == CLS_INPUT_LOCAL && spec->mask_depth > 3)
+        resolved->rows_per_item = p->volume_deep_slices;
     if (resolved->cols_per_item > 1 && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;
 }

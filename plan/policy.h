@@ -87,6 +87,8 @@ typedef struct cls_kernel_policy {
                                  * (CLS_VOLUME_SLICES) */
     unsigned volume_columns;    /* output columns a work-item of that walk computes from the slice's
                                  * tile in local memory, where the tile fits (0 or 1: one, no tile) */
+    unsigned volume_deep_slices; /* the walk's slices from the tile for a mask more than 3 deep
+                                  * (0: volume_slices) */
     unsigned body_lanes;        /* adjacent outputs a work-item computes in one vector for an
                                  * operator body that runs in lanes (0 or 1: none) */
     unsigned row_body_lanes;    /* the same for one that writes a column of outputs at any rows,

@@ -100,6 +100,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->fft_min_taps, 300); /* 19x19 and up by FFT when the method is auto */
     assert_int_equal(r->body_lanes, 0);     /* a GPU's work-items are its lanes ... */
     assert_int_equal(r->row_body_lanes, 4); /* ... but for the 3x3 median's column of rows */
+    assert_int_equal(r->volume_deep_slices, 128); /* deep masks' walks from the tile */
     assert_int_equal(r->fft_max_tile, 512);
     assert_int_equal(r->single_pass_rows, 64); /* the single pass streams, four rows ahead */
     assert_int_equal(r->single_pass_cols, 2);
@@ -227,6 +228,7 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nvolume_columns = 2\n", "2: 'volume_columns' must be 1, 4 or 8, not '2'");
     expect_parse_error("[pocl-cpu]\nbody_lanes = 16\n", "2: 'body_lanes' must be 1, 2, 4 or 8, not '16'");
     expect_parse_error("[nvidia-sm90]\nrow_body_lanes = 3\n", "2: 'row_body_lanes' must be 1, 2, 4 or 8, not '3'");
+    expect_parse_error("[nvidia-sm90]\nvolume_deep_slices = 100\n", "2: 'volume_deep_slices' must be");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_cols = 3\n", "2: 'single_pass_cols' must be 1, 2, 4 or 8, not '3'");
     expect_parse_error("[pocl-cpu]\nborder_groups_fold_fully = 2\n",
                        "2: 'border_groups_fold_fully' must be a decimal integer from 0 to 1, not '2'");

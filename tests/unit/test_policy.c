@@ -413,8 +413,8 @@ static void a_policy_runs_large_masks_by_fft(void **state)
 /* A volume's walk takes the record's volume_columns where its slice's tile fits (a sum, minimum or
  * maximum; a work-item's loads and partial sums within their limits), one column elsewhere and
  * where the record sets none; a separable mask runs in one pass from the tile, in groups of more
- * rows, where the tile fits; a spec's own columns stay, and those a volume does not take are
- * refused by name. */
+ * rows, where the tile fits, walking the record's deep slices where its mask is more than 3 deep;
+ * a spec's own columns and slices stay, and columns a volume does not take are refused by name. */
 static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
 {
     (void)state;
@@ -454,6 +454,18 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_int_equal(resolved.cols_per_item, 4);
     assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
     assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
+    cls_kernel_policy deep = policy; /* a record whose deep masks walk further: those from the tile */
+    deep.volume_deep_slices = 128;
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, 128);
+    box.rows_per_item = 16; /* the spec's own */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, 16);
+    box.rows_per_item = 0, box.mask_depth = 3; /* a mask 3 deep keeps the record's slices */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
+    box.mask_depth = 13;
     const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
