@@ -527,16 +527,19 @@ static void expect_block(const cls_kernel_policy *policy, const cls_spec *spec, 
 static void a_policy_runs_lane_bodies_in_lanes(void **state)
 {
     (void)state;
+    static const char *const column = "for (int k = 0; k < ROWS; ++k) { value_t v = IN(0, k); OUT_AT(k) = v; }";
+    static const char *const one_row = /* lanes at one row only */
+        "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#else\n"
+        "value_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n";
     cls_kernel_policy cpu = cls_kernel_policy_default();
     cpu.rows = 64, cpu.body_lanes = 8;
     cpu.limits.border_groups_fold_fully = 1;
     cls_spec spec = valid_spec();
     spec.body = "value_t m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;";
     expect_block(&cpu, &spec, 8, 1);
-    spec.body = "for (int k = 0; k < ROWS; ++k) { value_t v = IN(0, k); OUT_AT(k) = v; }";
+    spec.body = column;
     expect_block(&cpu, &spec, 8, 4);
-    spec.body = "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#else\n"
-                "value_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n"; /* lanes at one row only */
+    spec.body = one_row;
     expect_block(&cpu, &spec, 8, 1);
     spec.body = "float m = INFINITY;\nFOR_WINDOW(dx, dy) m = fmin(m, IN(dx, dy));\nOUT = m;";
     expect_block(&cpu, &spec, 1, 0);
@@ -551,10 +554,9 @@ static void a_policy_runs_lane_bodies_in_lanes(void **state)
     cls_kernel_policy gpu = cpu; /* lanes only for a body that writes a column of rows in lanes */
     gpu.row_body_lanes = 4;
     expect_block(&gpu, &spec, 1, 0);
-    spec.body = "for (int k = 0; k < ROWS; ++k) { value_t v = IN(0, k); OUT_AT(k) = v; }";
+    spec.body = column;
     expect_block(&gpu, &spec, 4, 4);
-    spec.body = "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#else\n"
-                "value_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n"; /* lanes at one row only */
+    spec.body = one_row;
     expect_block(&gpu, &spec, 1, 0);
 }
 
