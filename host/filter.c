@@ -511,13 +511,14 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     unsigned chunks = 0;
     if (writes_every_region_byte(serving(filter), &r) && !serving(filter)->work_ops->serialized)
         status = cls_chunked_run_chunks(filter->context, &r, reach, &chunks);
-    if (status == CLS_OK && chunks) {
-        status = cls_chunked_run(filter, filter->context, input, output_count, outputs, image, &r, in, out, chunks,
-                                 reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
+    if (status != CLS_OK || chunks) {
+        if (status == CLS_OK)
+            status = cls_chunked_run(filter, filter->context, input, output_count, outputs, image, &r, in, out, chunks,
+                                     reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
         cls_host_run_end(filter->context);
         return status;
     }
-    const cl_int written = status == CLS_OK ? write_host_images(filter, input, output_count, outputs, &r, in, out) : CL_SUCCESS;
+    const cl_int written = write_host_images(filter, input, output_count, outputs, &r, in, out);
     if (written != CL_SUCCESS)
         status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(written));
     if (status == CLS_OK) status = cls_filter_enqueue_outputs(filter, in, output_count, out, image, 0, NULL, NULL);
