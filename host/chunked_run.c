@@ -82,7 +82,7 @@ void cls_chunk_span(size_t height, size_t y0, size_t rows, unsigned reach, unsig
     span->copy_last = span->last + reach < height ? span->last + reach : height;
 }
 
-cls_status cls_chunked_run(cls_filter *filter, cls_context *context, const void *input, unsigned count,
+cls_status cls_chunked_run(cls_context *context, const cls_chunk_launch *launch, const void *input, unsigned count,
                            void *const *outputs, const cls_image_desc *image, const cls_resolved_image *r,
                            cl_mem in, const cl_mem *out, unsigned chunks, unsigned reach, int repeat_rows)
 {
@@ -114,8 +114,7 @@ cls_status cls_chunked_run(cls_filter *filter, cls_context *context, const void 
         chunk.roi_y = span.first;
         chunk.roi_height = span.last - span.first;
         cl_event *kernel = next_event(&list);
-        status = cls_filter_enqueue_outputs(filter, in, count, out, &chunk, last_copy ? 1 : 0,
-                                            last_copy ? &last_copy : NULL, kernel);
+        status = launch->enqueue(launch->launcher, &chunk, last_copy ? 1 : 0, last_copy ? &last_copy : NULL, kernel);
         if (status != CLS_OK) break;
         const size_t from = r->offset[1] + span.first * r->pitch[1];
         size_t to = r->offset[1] + span.last * r->pitch[1];

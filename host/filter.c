@@ -486,6 +486,21 @@ static cl_int write_host_images(cls_filter *filter, const void *input, unsigned 
     return error;
 }
 
+/* A chunked run's launches (cls_chunk_launch): the filter over a chunk of its host run's images. */
+typedef struct host_launch {
+    cls_filter *filter;
+    cl_mem input;
+    unsigned count;
+    const cl_mem *outputs;
+} host_launch;
+
+static cls_status launch_chunk(void *launcher, const cls_image_desc *chunk, cl_uint wait_count,
+                               const cl_event *wait_list, cl_event *event)
+{
+    const host_launch *l = launcher;
+    return cls_filter_enqueue_outputs(l->filter, l->input, l->count, l->outputs, chunk, wait_count, wait_list, event);
+}
+
 cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, unsigned output_count,
                                        void *const *outputs, const cls_image_desc *described)
 {
@@ -512,8 +527,10 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     if (writes_every_region_byte(serving(filter), &r) && !serving(filter)->work_ops->serialized)
         status = cls_chunked_run_chunks(filter->context, &r, reach, &chunks);
     if (status != CLS_OK || chunks) {
+        host_launch chunk_launcher = {filter, in, output_count, out};
+        const cls_chunk_launch launch = {launch_chunk, &chunk_launcher};
         if (status == CLS_OK)
-            status = cls_chunked_run(filter, filter->context, input, output_count, outputs, image, &r, in, out, chunks,
+            status = cls_chunked_run(filter->context, &launch, input, output_count, outputs, image, &r, in, out, chunks,
                                      reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
         cls_host_run_end(filter->context);
         return status;

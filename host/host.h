@@ -206,11 +206,19 @@ typedef struct cls_chunk_rows {
 } cls_chunk_rows;
 void cls_chunk_span(size_t height, size_t y0, size_t rows, unsigned reach, unsigned chunks, unsigned k,
                     cls_chunk_rows *span);
-/* The host run of FILTER in CHUNKS chunks of the region of interest's rows (whole packed rows, each
- * written by the launch): the input's rows copied into IN as the chunks need them (REPEAT_ROWS: the
- * border along y wraps, so the first and last REACH rows go first), each chunk's launch after its
- * rows' copy, its output rows copied out after it; returns once every copy has ended. */
-cls_status cls_chunked_run(cls_filter *filter, cls_context *context, const void *input, unsigned count,
+/* A chunk's launch: the filter's kernels over the chunk's region of interest of the whole image,
+ * after the events of WAIT_LIST, *EVENT the last one's (filter.c hands it over, so that
+ * chunked_run.c never calls back into the file that calls it). */
+typedef struct cls_chunk_launch {
+    cls_status (*enqueue)(void *launcher, const cls_image_desc *chunk, cl_uint wait_count, const cl_event *wait_list,
+                          cl_event *event);
+    void *launcher;
+} cls_chunk_launch;
+/* A host run in CHUNKS chunks of the region of interest's rows (whole packed rows, each written by
+ * the launch): the input's rows copied into IN as the chunks need them (REPEAT_ROWS: the border
+ * along y wraps, so the first and last REACH rows go first), each chunk's launch after its rows'
+ * copy, its rows of the COUNT outputs copied from OUT after it; returns once every copy has ended. */
+cls_status cls_chunked_run(cls_context *context, const cls_chunk_launch *launch, const void *input, unsigned count,
                            void *const *outputs, const cls_image_desc *image, const cls_resolved_image *r,
                            cl_mem in, const cl_mem *out, unsigned chunks, unsigned reach, int repeat_rows);
 
