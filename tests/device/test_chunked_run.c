@@ -1,8 +1,9 @@
 /* test_chunked_run.c — host runs in overlapping chunks of rows (chunked_run.c) on the default
  * device, made to take chunks of a few KiB by CLSTENCIL_HOST_CHUNK_BYTES: every border mode (the
  * repeat mode's wrapped rows among them) on the whole image and on regions of whole rows, whose
- * other rows keep their values, two outputs, against the CPU reference; a malformed size refused;
- * and, whatever the timing, every chunk's copies before its launch holding every row it reads. */
+ * other rows keep their values, in place, two outputs, against the CPU reference; a malformed size
+ * refused; and, whatever the timing, every chunk's copies before its launch holding every row it
+ * reads, and no copy after it reading the rows its result overwrites (in place). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -102,6 +103,29 @@ static void every_border_on_whole_images_and_rows(void **state)
     }
 }
 
+/* The output in the input's own memory: a chunk's rows come back only once no later copy reads them. */
+static void in_place_in_chunks(void **state)
+{
+    (void)state;
+    static float image_in[W * H], pixels[W * H];
+    static double expected[W * H];
+    fill_input(image_in);
+    memcpy(pixels, image_in, sizeof pixels);
+    const ref_image image = {image_in, W, H, 0, CLS_PIXEL_F32};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 5;
+    spec.coefficients = mask;
+    spec.border = CLS_BORDER_REPEAT;
+    cls_filter *filter = NULL;
+    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("creating the filter: %s", cls_last_error());
+    assert_int_equal(ref_stencil(&image, mask, 5, 5, CLS_BORDER_REPEAT, 0.0f, expected), 0);
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
+    if (cls_filter_run_host(filter, pixels, pixels, &desc) != CLS_OK) fail_msg("the run: %s", cls_last_error());
+    check_rows(pixels, expected, 0, H, "in place, repeat");
+    cls_filter_release(filter);
+}
+
 static void two_outputs_in_chunks(void **state)
 {
     (void)state;
@@ -141,7 +165,7 @@ static void every_chunk_has_its_rows_copied_before_its_launch(void **state)
 {
     (void)state;
     static const size_t heights[] = {9, 40, 203, 1000};
-    static unsigned char copied[1000];
+    static unsigned char copied[1000], returned[1000];
     for (size_t h = 0; h < sizeof heights / sizeof heights[0]; ++h)
         for (unsigned reach = 0; reach <= 4; ++reach)
             for (int repeat = 0; repeat <= 1; ++repeat)
@@ -150,6 +174,7 @@ static void every_chunk_has_its_rows_copied_before_its_launch(void **state)
                         for (unsigned chunks = 2; chunks <= 16 && rows / chunks > 2 * reach; ++chunks) {
                             const size_t height = heights[h];
                             memset(copied, 0, height);
+                            memset(returned, 0, height);
                             if (repeat) { /* the wrapped rows that go first */
                                 cls_chunk_rows top;
                                 cls_chunk_span(height, y0, rows, reach, chunks, 0, &top);
@@ -163,7 +188,10 @@ static void every_chunk_has_its_rows_copied_before_its_launch(void **state)
                                 assert_int_equal(span.first, next); /* the chunks tile the rows in order */
                                 assert_true(span.last > span.first);
                                 next = span.last;
-                                for (size_t v = span.copy_first; v < span.copy_last; ++v) copied[v] = 1;
+                                for (size_t v = span.copy_first; v < span.copy_last; ++v) {
+                                    if (returned[v]) fail_msg("chunk %u copies row %zu, already overwritten", k, v);
+                                    copied[v] = 1;
+                                }
                                 for (size_t y = span.first; y < span.last; ++y)
                                     for (long dy = -(long)reach; dy <= (long)reach; ++dy)
                                         if (!copied[row_read((long)y + dy, height, repeat)])
@@ -171,6 +199,7 @@ static void every_chunk_has_its_rows_copied_before_its_launch(void **state)
                                                      "row %zu reads row %zu before its copy", height, y0, rows,
                                                      reach, chunks, repeat ? ", repeat" : "", k, y,
                                                      row_read((long)y + dy, height, repeat));
+                                for (size_t y = span.first; y < span.last; ++y) returned[y] = 1;
                             }
                             assert_int_equal(next, y0 + rows);
                         }
@@ -199,6 +228,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_on_whole_images_and_rows),
+        cmocka_unit_test(in_place_in_chunks),
         cmocka_unit_test(two_outputs_in_chunks),
         cmocka_unit_test(a_malformed_chunk_size_is_refused),
         cmocka_unit_test(every_chunk_has_its_rows_copied_before_its_launch),
