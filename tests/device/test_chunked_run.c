@@ -17,32 +17,14 @@
 
 #include "host.h"
 #include "reference/reference.h"
+#include "support/context_fixture.h"
 
 enum { W = 61, H = 203 }; /* 48 KiB of f32: 12 chunks of 4 KiB */
 #define SENTINEL -7.0f
-static cls_context *context;
 /* lopsided, so that a flipped axis or a row from the wrong chunk shows */
 static const float mask[25] = {0.1f, 0.3f, -0.2f, 0.05f, 0.4f, 0.2f,  -0.1f, 0.6f, 0.3f, 0.1f, 0.7f,  0.2f, 1.0f,
                                -0.3f, 0.2f, 0.1f, 0.5f, 0.3f, -0.4f, 0.2f, 0.05f, 0.1f, 0.2f, 0.3f, -0.15f};
 static const float sobel_xy[18] = {-1, 0, 1, -2, 0, 2, -1, 0, 1, /* x */ -1, -2, -1, 0, 0, 0, 1, 2, 1 /* y */};
-
-static int setup(void **state)
-{
-    (void)state;
-    setenv("CLSTENCIL_HOST_CHUNK_BYTES", "4K", 1);
-    if (cls_context_create(NULL, &context) != CLS_OK) {
-        fprintf(stderr, "no OpenCL device: %s\n", cls_last_error());
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 static void fill_input(float *in)
 {
@@ -226,6 +208,7 @@ static void a_malformed_chunk_size_is_refused(void **state)
 
 int main(void)
 {
+    setenv("CLSTENCIL_HOST_CHUNK_BYTES", "4K", 1); /* read at every run */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_on_whole_images_and_rows),
         cmocka_unit_test(in_place_in_chunks),
