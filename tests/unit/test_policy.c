@@ -1,7 +1,7 @@
 /* test_policy.c — auto's policy for one kernel (plan/policy.c): the rows and columns per
  * work-item where coarsening applies, blocks within the budget, streaming, the group shape,
- * separable passes and FFT for large masks; and that the generator applies a resolved spec
- * without deciding anything. */
+ * separable passes and FFT for large masks, operator bodies in lanes; and that the generator
+ * applies a resolved spec without deciding anything (a volume's walk: test_volume_policy.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,16 +12,7 @@
 #include <string.h>
 
 #include "policy.h"
-
-static float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-
-static cls_spec valid_spec(void)
-{
-    cls_spec spec;
-    cls_spec_init(&spec);
-    spec.coefficients = box3;
-    return spec;
-}
+#include "support/policy_check.h"
 
 /* The configuration of spec under policy, read as the planner's entrance reads it. */
 static cls_status configure(const cls_kernel_policy *policy, const cls_spec *spec, cls_kernel_config *config)
@@ -29,16 +20,6 @@ static cls_status configure(const cls_kernel_policy *policy, const cls_spec *spe
     cls_request request;
     cls_status status = cls_request_init(&request, spec);
     if (status == CLS_OK) status = cls_policy_configure(policy, &request, config);
-    cls_request_free(&request);
-    return status;
-}
-
-/* spec resolved by policy; a spec the request refuses: its status. */
-static cls_status resolve(const cls_kernel_policy *policy, const cls_spec *spec, cls_spec *resolved)
-{
-    cls_request request;
-    const cls_status status = cls_request_init(&request, spec);
-    if (status == CLS_OK) cls_policy_resolve(policy, &request, resolved);
     cls_request_free(&request);
     return status;
 }
@@ -410,107 +391,6 @@ static void a_policy_runs_large_masks_by_fft(void **state)
     cls_kernel_config_free(&config);
 }
 
-/* A volume's walk takes the record's volume_columns where its slice's tile fits (a sum, minimum or
- * maximum; a work-item's loads and partial sums within their limits), one column elsewhere and
- * where the record sets none; a separable mask runs in one pass from the tile, in groups of more
- * rows, where the tile fits, walking the record's deep slices where its mask is more than 3 deep;
- * a spec's own columns and slices stay, and columns a volume does not take are refused by name. */
-static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
-{
-    (void)state;
-    static float values[31 * 31 * 3];
-    for (unsigned k = 0; k < sizeof values / sizeof values[0]; ++k) values[k] = (float)((k * 37) % 11) - 5.0f;
-    cls_kernel_policy policy = cls_kernel_policy_default();
-    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
-    static const struct { unsigned w, h, d; cls_reduction reduction; unsigned asked, cols; } cases[] = {
-        {3, 3, 3, CLS_REDUCTION_SUM, 0, 4},  {5, 5, 5, CLS_REDUCTION_SUM, 0, 4},  {3, 3, 5, CLS_REDUCTION_MAX, 0, 4},
-        {3, 3, 3, CLS_REDUCTION_RANK, 0, 1}, /* a rank gathers its footprint */
-        {31, 31, 3, CLS_REDUCTION_SUM, 0, 1}, /* 42 tile pixels a work-item */
-        {1, 1, 31, CLS_REDUCTION_SUM, 0, 1},  /* 124 partial sums */
-        {3, 3, 3, CLS_REDUCTION_SUM, 8, 8},   {3, 3, 3, CLS_REDUCTION_SUM, 1, 1}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec = valid_spec(), resolved;
-        spec.coefficients = values;
-        spec.mask_width = cases[c].w, spec.mask_height = cases[c].h, spec.mask_depth = cases[c].d;
-        spec.reduction = cases[c].reduction;
-        spec.cols_per_item = cases[c].asked;
-        assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
-        if (resolved.cols_per_item != cases[c].cols)
-            fail_msg("%ux%ux%u: %u columns, expected %u", cases[c].w, cases[c].h, cases[c].d, resolved.cols_per_item,
-                     cases[c].cols);
-        if (c == 0) {
-            const cls_kernel_policy plain = cls_kernel_policy_default(); /* a record without the key */
-            assert_int_equal(resolve(&plain, &spec, &resolved), CLS_OK);
-            assert_int_equal(resolved.cols_per_item, 1);
-        }
-    }
-    static float ones[13 * 13 * 13]; /* a separable mask of 2,197 taps: one pass in 8-row groups */
-    for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
-    cls_spec box = valid_spec(), resolved;
-    box.coefficients = ones;
-    box.mask_width = box.mask_height = box.mask_depth = 13;
-    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
-    assert_int_equal(resolved.cols_per_item, 4);
-    assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
-    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
-    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
-    cls_kernel_policy deep = policy; /* a record whose deep masks walk further: those from the tile */
-    deep.volume_deep_slices = 128;
-    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.rows_per_item, 128);
-    box.rows_per_item = 16; /* the spec's own */
-    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.rows_per_item, 16);
-    box.rows_per_item = 0, box.mask_depth = 3; /* a mask 3 deep keeps the record's slices */
-    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
-    box.mask_depth = 13;
-    const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
-    assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
-    box.mask_width = box.mask_height = box.mask_depth = 3; /* a box of 27 taps: one pass, the record's group */
-    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
-    assert_int_equal(resolved.group_height, 4);
-    assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK); /* and the plain walk without tiles */
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
-    box.mask_width = box.mask_height = box.mask_depth = 13;
-    box.group_width = 32, box.group_height = 4; /* a group of the caller's whose tile does not fit: passes */
-    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
-    cls_kernel_policy cpu = cls_kernel_policy_default(); /* a CPU runtime's: vectors, no tile, no one pass */
-    cpu.group_width = 64, cpu.group_height = 2, cpu.rows = 64, cpu.volume_columns = 8;
-    cpu.limits.border_groups_fold_fully = 1;
-    box.mask_width = box.mask_height = box.mask_depth = 3, box.group_width = box.group_height = 0;
-    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
-    assert_int_equal(resolved.cols_per_item, 8);
-    assert_int_equal(resolved.input_path, CLS_INPUT_GLOBAL);
-    assert_int_equal(resolved.group_width, CLS_VOLUME_VECTOR_GROUP_WIDTH);
-    assert_int_equal(resolved.group_height, CLS_VOLUME_VECTOR_GROUP_HEIGHT);
-    box.mask_width = box.mask_height = box.mask_depth = 13; /* passes, each planned for its mask */
-    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
-    box.mask_width = box.mask_height = 1; /* the z pass's mask: vectors whatever its partial sums */
-    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 8);
-    box.mask_depth = 31; /* 31 partial sums a column: vectors; the tile's do not fit */
-    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 8);
-    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.cols_per_item, 1);
-    cls_spec spec = valid_spec();
-    spec.coefficients = values;
-    spec.mask_width = spec.mask_height = spec.mask_depth = 3;
-    spec.cols_per_item = 2;
-    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(cls_last_error(), "2 columns per work-item (1, 4 or 8"));
-    spec.cols_per_item = 4, spec.reduction = CLS_REDUCTION_RANK;
-    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(cls_last_error(), "several columns per work-item"));
-}
-
 /* A body that runs in lanes takes the record's body_lanes columns: one row, or 4 where it writes a
  * column of outputs at any rows; a body in floats, a record without lanes, the spec's own block
  * and an undefined border keep theirs; a record with row_body_lanes alone gives lanes to the
@@ -606,7 +486,6 @@ int main(void)
         cmocka_unit_test(a_policy_streams_the_single_pass_where_the_record_says),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
-        cmocka_unit_test(a_policy_tiles_volume_walks_where_the_record_says),
         cmocka_unit_test(a_policy_runs_lane_bodies_in_lanes),
         cmocka_unit_test(the_generator_decides_nothing),
     };

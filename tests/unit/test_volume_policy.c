@@ -1,0 +1,136 @@
+/* test_volume_policy.c — auto's policy for a volume's walk (plan/policy.c): the slice's tile and
+ * its columns where the record reads tiles, one pass for separable masks, vectors on CPU runtimes,
+ * the deep masks' longer walks, and the columns a volume refuses. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "support/policy_check.h"
+
+/* A volume's walk takes the record's volume_columns where its slice's tile fits (a sum, minimum or
+ * maximum; a work-item's loads and partial sums within their limits), one column elsewhere and
+ * where the record sets none; a separable mask runs in one pass from the tile, in groups of more
+ * rows, where the tile fits; a spec's own columns stay, and those a volume does not take are
+ * refused by name. */
+static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
+{
+    (void)state;
+    static float values[31 * 31 * 3];
+    for (unsigned k = 0; k < sizeof values / sizeof values[0]; ++k) values[k] = (float)((k * 37) % 11) - 5.0f;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
+    static const struct { unsigned w, h, d; cls_reduction reduction; unsigned asked, cols; } cases[] = {
+        {3, 3, 3, CLS_REDUCTION_SUM, 0, 4},  {5, 5, 5, CLS_REDUCTION_SUM, 0, 4},  {3, 3, 5, CLS_REDUCTION_MAX, 0, 4},
+        {3, 3, 3, CLS_REDUCTION_RANK, 0, 1}, /* a rank gathers its footprint */
+        {31, 31, 3, CLS_REDUCTION_SUM, 0, 1}, /* 42 tile pixels a work-item */
+        {1, 1, 31, CLS_REDUCTION_SUM, 0, 1},  /* 124 partial sums */
+        {3, 3, 3, CLS_REDUCTION_SUM, 8, 8},   {3, 3, 3, CLS_REDUCTION_SUM, 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec(), resolved;
+        spec.coefficients = values;
+        spec.mask_width = cases[c].w, spec.mask_height = cases[c].h, spec.mask_depth = cases[c].d;
+        spec.reduction = cases[c].reduction;
+        spec.cols_per_item = cases[c].asked;
+        assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+        if (resolved.cols_per_item != cases[c].cols)
+            fail_msg("%ux%ux%u: %u columns, expected %u", cases[c].w, cases[c].h, cases[c].d, resolved.cols_per_item,
+                     cases[c].cols);
+        if (c == 0) {
+            const cls_kernel_policy plain = cls_kernel_policy_default(); /* a record without the key */
+            assert_int_equal(resolve(&plain, &spec, &resolved), CLS_OK);
+            assert_int_equal(resolved.cols_per_item, 1);
+        }
+    }
+    static float ones[13 * 13 * 13]; /* a separable mask of 2,197 taps: one pass in 8-row groups */
+    for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
+    cls_spec box = valid_spec(), resolved;
+    box.coefficients = ones;
+    box.mask_width = box.mask_height = box.mask_depth = 13;
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.cols_per_item, 4);
+    assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
+    assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.mask_width = box.mask_height = box.mask_depth = 3; /* a box of 27 taps: one pass, the record's group */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.group_height, 4);
+    assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK); /* and the plain walk without tiles */
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
+    box.mask_width = box.mask_height = box.mask_depth = 13;
+    box.group_width = 32, box.group_height = 4; /* a group of the caller's whose tile does not fit: passes */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    cls_kernel_policy cpu = cls_kernel_policy_default(); /* a CPU runtime's: vectors, no tile, no one pass */
+    cpu.group_width = 64, cpu.group_height = 2, cpu.rows = 64, cpu.volume_columns = 8;
+    cpu.limits.border_groups_fold_fully = 1;
+    box.mask_width = box.mask_height = box.mask_depth = 3, box.group_width = box.group_height = 0;
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolved.input_path, CLS_INPUT_GLOBAL);
+    assert_int_equal(resolved.group_width, CLS_VOLUME_VECTOR_GROUP_WIDTH);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_VECTOR_GROUP_HEIGHT);
+    box.mask_width = box.mask_height = box.mask_depth = 13; /* passes, each planned for its mask */
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.mask_width = box.mask_height = 1; /* the z pass's mask: vectors whatever its partial sums */
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    box.mask_depth = 31; /* 31 partial sums a column: vectors; the tile's do not fit */
+    assert_int_equal(resolve(&cpu, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 8);
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 1);
+    cls_spec spec = valid_spec();
+    spec.coefficients = values;
+    spec.mask_width = spec.mask_height = spec.mask_depth = 3;
+    spec.cols_per_item = 2;
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "2 columns per work-item (1, 4 or 8"));
+    spec.cols_per_item = 4, spec.reduction = CLS_REDUCTION_RANK;
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "several columns per work-item"));
+}
+
+/* A mask more than 3 deep walks the record's volume_deep_slices from the tile; a spec's own
+ * slices stay, and a mask 3 deep, or a record without the key, keeps volume_slices. */
+static void deep_masks_walk_the_records_deep_slices(void **state)
+{
+    (void)state;
+    static float ones[13 * 13 * 13];
+    for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
+    cls_spec box = valid_spec(), resolved;
+    box.coefficients = ones;
+    box.mask_width = box.mask_height = box.mask_depth = 13;
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
+    cls_kernel_policy deep = policy; /* a record whose deep masks walk further: those from the tile */
+    deep.volume_deep_slices = 128;
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, 128);
+    box.rows_per_item = 16; /* the spec's own */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, 16);
+    box.rows_per_item = 0, box.mask_depth = 3; /* a mask 3 deep keeps the record's slices */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_policy_tiles_volume_walks_where_the_record_says),
+        cmocka_unit_test(deep_masks_walk_the_records_deep_slices),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
