@@ -138,9 +138,7 @@ static void two_outputs_in_chunks(void **state)
  * its edge (mirror101 reaches furthest from the edge of the folding modes; clamp reads the edge). */
 static size_t row_read(long v, size_t height, int repeat)
 {
-    const long h = (long)height;
-    if (repeat) return (size_t)(((v % h) + h) % h);
-    return (size_t)(v < 0 ? -v : v >= h ? 2 * h - 2 - v : v);
+    return (size_t)ref_border_index(repeat ? CLS_BORDER_REPEAT : CLS_BORDER_MIRROR101, v, (long)height);
 }
 
 static void every_chunk_has_its_rows_copied_before_its_launch(void **state)
