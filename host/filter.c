@@ -524,7 +524,8 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     const cls_spec *spec = &filter->config.spec;
     const unsigned reach = spec->mask_height / 2;
     unsigned chunks = 0;
-    if (writes_every_region_byte(serving(filter), &r) && !serving(filter)->work_ops->serialized)
+    const cls_filter *served = serving(filter);
+    if (writes_every_region_byte(served, &r) && !served->work_ops->serialized)
         status = cls_chunked_run_chunks(filter->context, &r, reach, &chunks);
     if (status != CLS_OK || chunks) {
         host_launch chunk_launcher = {filter, in, output_count, out};
