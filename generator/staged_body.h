@@ -77,6 +77,16 @@ cls_status cls_staged_body_check(const cls_spec *spec);
  * output_pitch (elements), width (the image's) and roi (int4: x0, y0, x1, y1), the pixels it
  * computes, one work-item each from (x0, y0). */
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
+/* Whether the split body is two extremum stages over rectangles of more than one row and column (an
+ * opening, a closing or their top-hats) whose tiles fit the fused kernel's local memory (windows
+ * up to 15x15): cls_fused_stages_source's kernel runs them as one. */
+int cls_staged_fuses(const cls_staged_body *staged);
+/* The fused kernel (generator/fused_stages.c), malloc'd (NULL on OOM): both stages of STAGED
+ * (cls_staged_fuses) and its combination in one kernel CLS_VAN_HERK_KERNEL_NAME with the van Herk
+ * kernels' arguments (van_herk.h), reading SPEC's input type and writing its output type, bit for
+ * bit the stages' results; launched as cls_fused_stages_launch says (a group a tile). */
+char *cls_fused_stages_source(const cls_spec *spec, const cls_staged_body *staged);
+cls_van_herk_launch cls_fused_stages_launch(void);
 /* Every stage's source in order, then the combination's, with comment lines between: what
  * cls_generate_source gives for a staged spec (*source freed with cls_free), the extremum stages
  * as GPUs run them (in strips); cls_staged_source_on as a device runs them (cls_van_herk_plan's form). */

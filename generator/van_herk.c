@@ -72,9 +72,7 @@ cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage, cls_van_herk_form f
     return launch;
 }
 
-/* The helpers: fold (an index of the axis, any, into the image by the border mode), inside (constant
- * mode) and pixel (one input pixel as a float, the constant outside the image). */
-static void append_helpers(strbuf *out, const cls_spec *stage)
+void van_herk_append_helpers(strbuf *out, const cls_spec *stage)
 {
     char template_name[64];
     snprintf(template_name, sizeof template_name, "border-%s.cl", cls_border_name(stage->border));
@@ -300,7 +298,7 @@ char *cls_van_herk_source(const cls_spec *stage, int maximum, cls_van_herk_form 
     strbuf out;
     strbuf_init(&out);
     append_header(&out, stage, maximum, &launch);
-    append_helpers(&out, stage);
+    van_herk_append_helpers(&out, stage);
     strbuf_append(&out, "\n");
     if (launch.lanes) van_herk_append_lanes(&out, stage, &launch);
     else if (launch.strips) van_herk_append_strip_walker(&out, stage, &launch);

@@ -2,7 +2,8 @@
  * van_herk.c plans every pass and writes the row and column passes and the tile kernel,
  * van_herk_strips.c the strip walker (a window of several rows and columns on GPUs),
  * van_herk_lanes.c the lanes kernel (any window up to 31 wide on CPU runtimes), each with
- * van_herk_signature.c's signature. */
+ * van_herk_signature.c's signature and van_herk.c's helpers; fused_stages.c (two stages in one
+ * kernel) uses both. */
 #ifndef CLS_VAN_HERK_INTERNAL_H
 #define CLS_VAN_HERK_INTERNAL_H
 
@@ -12,6 +13,11 @@
 /* The kernel's signature up to its opening brace (the arguments cls_van_herk_source lists), with
  * reqd_work_group_size(GROUP, 1, 1) unless GROUP is 0. */
 void van_herk_append_signature(strbuf *out, const cls_spec *stage, unsigned group);
+
+/* The helpers every kernel of the family uses: fold (an index of the axis, any, into the image by
+ * the border mode), inside_both (constant mode) and pixel (one input pixel as a float, the
+ * constant outside the image). */
+void van_herk_append_helpers(strbuf *out, const cls_spec *stage);
 
 /* The strip walker's work-group and strip (group_width, group_height, tile_width, tile_height of
  * *LAUNCH) for a WIDTH x HEIGHT window. */

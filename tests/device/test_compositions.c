@@ -3,7 +3,9 @@
  * default device through the C API:
  * a filter with a region of interest, row pitches and offsets on u8 images; the undefined border,
  * which writes only the pixels whose window fits; a pipeline stage after another; the
- * first-result, fastest and tiered builds giving the same bits. The oracle is grey erosion and dilation written here
+ * first-result, fastest and tiered builds giving the same bits. Their stages run as stages here
+ * (CLSTENCIL_MORPHOLOGY=stages; GPUs fuse two extremum stages into one kernel, which
+ * test_fused_stages checks on any device). The oracle is grey erosion and dilation written here
  * from their definitions, with the CPU reference's border indexing. (scipy.ndimage checks every
  * border mode and footprint: python/tests/test_morphology_compositions.py.) */
 #include <stdarg.h>
@@ -224,5 +226,6 @@ int main(void)
         cmocka_unit_test(pipeline_stage),
         cmocka_unit_test(build_goals_agree),
     };
+    setenv("CLSTENCIL_MORPHOLOGY", "stages", 1);
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,6 +25,7 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/extremum_check.h"
 #include "support/test_level.h"
 
 static cls_context *context;
@@ -65,62 +66,6 @@ static int teardown(void **state)
 /* The sizes every filter runs on: 1x1 up to 97x64, odd, narrower and shorter than the windows. */
 static const unsigned sizes[][2] = {{1, 1}, {2, 3}, {5, 1}, {1, 6}, {7, 5}, {16, 15}, {31, 31}, {33, 30}, {97, 64}};
 enum { MAX_PIXELS = 97 * 64 };
-
-static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101,
-                                     CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT, CLS_BORDER_UNDEFINED};
-
-/* The minimum (maximum) over the fw x fh rectangle around (x, y) of IN (w x h), started from
- * +INFINITY (-INFINITY), NaN skipped; outside the image the border mode's pixel or VALUE. */
-static double extremum_at(const double *in, int w, int h, int x, int y, int fw, int fh, int maximum, cls_border border,
-                          double value)
-{
-    double best = maximum ? -INFINITY : INFINITY;
-    for (int dy = -fh / 2; dy <= fh / 2; ++dy)
-        for (int dx = -fw / 2; dx <= fw / 2; ++dx) {
-            const long px = ref_border_index(border, x + dx, w), py = ref_border_index(border, y + dy, h);
-            const double v = px < 0 || py < 0 ? value : in[py * w + px];
-            best = maximum ? fmax(best, v) : fmin(best, v);
-        }
-    return best;
-}
-
-/* A filter for TEXT in BORDER (constant: VALUE) from IN to OUT pixels, or NULL after a failure. */
-static cls_filter *create(const char *text, cls_border border, float value, cls_pixel_type in, cls_pixel_type out)
-{
-    cls_operator *op = NULL;
-    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
-    cls_spec spec = *cls_operator_spec(op);
-    spec.border = border;
-    spec.border_value = value;
-    spec.input_type = in;
-    spec.output_type = out;
-    cls_filter *filter = NULL;
-    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s: %s", text, cls_last_error());
-    cls_operator_release(op);
-    return filter;
-}
-
-/* A deterministic image of w x h pixels of TYPE into `pixels` and as doubles into `values`: a
- * spread of values with repeats and, in floats, a NaN in about one pixel of 13. */
-static void make_image(cls_pixel_type type, unsigned w, unsigned h, unsigned seed, void *pixels, double *values)
-{
-    for (unsigned k = 0; k < w * h; ++k) {
-        seed = seed * 1103515245u + 12345u;
-        double v = (double)((seed >> 16) % 1000) - 300.0;
-        if (type == CLS_PIXEL_U8) v = (seed >> 16) % 256;
-        if (type == CLS_PIXEL_U16) v = (seed >> 12) % 65536;
-        if ((type == CLS_PIXEL_F32 || type == CLS_PIXEL_F16) && (seed >> 8) % 13 == 0) v = NAN;
-        ref_store(type, v, (unsigned char *)pixels + k * ref_pixel_size(type));
-        values[k] = ref_to_output(type, v); /* what the pixel holds */
-    }
-}
-
-/* The output pixel at k of TYPE, as a double. */
-static double pixel_of(cls_pixel_type type, const void *pixels, size_t k)
-{
-    const ref_image image = {(const unsigned char *)pixels + k * ref_pixel_size(type), 1, 1, 0, type};
-    return ref_read(&image, 0, 0);
-}
 
 /* Runs FILTER (the extremum over fw x fh) on every size and checks every pixel: the definition's,
  * converted to the output type, or with the undefined border untouched where the window leaves
@@ -172,7 +117,7 @@ static void every_border_and_window(void **state)
             const int fw = windows[n][0], fh = windows[n][1], maximum = windows[n][2] ^ (int)(b % 2);
             char text[48];
             snprintf(text, sizeof text, "%s:%dx%d", maximum ? "max" : "min", fw, fh);
-            cls_filter *filter = create(text, borders[b], -2.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+            cls_filter *filter = create_operator_filter(context, text, borders[b], -2.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
             check_sizes(filter, text, fw, fh, maximum, borders[b], -2.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
             cls_filter_release(filter);
         }
@@ -191,7 +136,7 @@ static void pixel_types(void **state)
             if (!cls_test_exhaustive() && (t % 3 != b || t == 2 || t == 5)) continue; /* u8, u16, f32 -> u8, f16 */
             const int maximum = (int)(t + b) % 2;
             const char *text = maximum ? "dilate:31x11" : "erode:11x15";
-            cls_filter *filter = create(text, some[b], 7.0f, types[t].in, types[t].out);
+            cls_filter *filter = create_operator_filter(context, text, some[b], 7.0f, types[t].in, types[t].out);
             check_sizes(filter, text, maximum ? 31 : 11, maximum ? 11 : 15, maximum, some[b], 7.0f, types[t].in, types[t].out);
             cls_filter_release(filter);
         }
@@ -218,7 +163,7 @@ static void region_pitch_and_offset(void **state)
     static const char *const texts[] = {"min:31x9", "max:7x13"};
     for (int maximum = 0; maximum <= 1; ++maximum) {
         const int fw = maximum ? 7 : 31, fh = maximum ? 13 : 9;
-        cls_filter *filter = create(texts[maximum], CLS_BORDER_MIRROR, 0, CLS_PIXEL_U8, CLS_PIXEL_U8);
+        cls_filter *filter = create_operator_filter(context, texts[maximum], CLS_BORDER_MIRROR, 0, CLS_PIXEL_U8, CLS_PIXEL_U8);
         memset(output, 0xAB, sizeof output);
         assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
         for (int y = 0; y < H; ++y)
@@ -255,7 +200,7 @@ static void strips_and_bands(void **state)
             const int fw = windows[n][0], fh = windows[n][1], maximum = (int)(n + b) % 2, region = (int)b;
             char text[48];
             snprintf(text, sizeof text, "%s:%dx%d", maximum ? "max" : "min", fw, fh);
-            cls_filter *filter = create(text, some[b], 1.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+            cls_filter *filter = create_operator_filter(context, text, some[b], 1.5f, CLS_PIXEL_F32, CLS_PIXEL_F32);
             const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = (size_t)H, .roi_x = region ? 130 : 0,
                                          .roi_y = region ? 150 : 0, .roi_width = region ? 120 : 0,
                                          .roi_height = region ? (size_t)H - 160 : 0};
@@ -289,7 +234,7 @@ static void composition(void **state)
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     for (size_t b = 0; b + 1 < sizeof borders / sizeof borders[0]; ++b) {
         if (!cls_test_exhaustive() && b % 2) continue;
-        cls_filter *filter = create("tophat:15x9", borders[b], 3.0f, CLS_PIXEL_F32, CLS_PIXEL_F32);
+        cls_filter *filter = create_operator_filter(context, "tophat:15x9", borders[b], 3.0f, CLS_PIXEL_F32, CLS_PIXEL_F32);
         assert_non_null(strstr(cls_filter_source(filter), "van Herk"));
         assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
         for (int y = 0; y < H; ++y)
