@@ -150,13 +150,7 @@ static void region_pitch_and_offset(void **state)
     enum { W = 45, H = 38, IN_PITCH = W + 7, IN_OFFSET = 5, OUT_PITCH = W + 3, OUT_OFFSET = 2 };
     static uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
     static double image[W * H];
-    unsigned seed = 11;
-    for (size_t k = 0; k < sizeof input; ++k) {
-        seed = seed * 1103515245u + 12345u;
-        input[k] = (uint8_t)(seed >> 16);
-    }
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) image[y * W + x] = input[IN_OFFSET + y * IN_PITCH + x];
+    make_rows_u8(input, sizeof input, IN_OFFSET, IN_PITCH, W, H, image);
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
                                  .output_row_pitch = OUT_PITCH, .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
                                  .roi_x = 3, .roi_y = 4, .roi_width = 37, .roi_height = 29};

@@ -1,6 +1,7 @@
 /* extremum_check.h — what the tests of rectangles' minima and maxima share: every border mode, the
  * definition (the extremum over the window, with the CPU reference's border indexing) and a
- * deterministic image with repeats and NaN pixels, a filter of an operator's text. */
+ * deterministic image with repeats and NaN pixels, u8 rows with a pitch and offset, a filter of an
+ * operator's text. */
 #ifndef CLS_TEST_EXTREMUM_CHECK_H
 #define CLS_TEST_EXTREMUM_CHECK_H
 
@@ -42,6 +43,19 @@ static void make_image(cls_pixel_type type, unsigned w, unsigned h, unsigned see
         ref_store(type, v, (unsigned char *)pixels + k * ref_pixel_size(type));
         values[k] = ref_to_output(type, v); /* what the pixel holds */
     }
+}
+
+/* SIZE deterministic bytes into BYTES, and the w x h u8 image they hold from OFFSET, PITCH bytes a
+ * row, as doubles into VALUES (the bytes around it stand for other data). */
+static void make_rows_u8(unsigned char *bytes, size_t size, int offset, int pitch, int w, int h, double *values)
+{
+    unsigned seed = 11;
+    for (size_t k = 0; k < size; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        bytes[k] = (unsigned char)(seed >> 16);
+    }
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) values[y * w + x] = bytes[offset + y * pitch + x];
 }
 
 /* The output pixel at k of TYPE, as a double. */

@@ -11,16 +11,7 @@
 #include <string.h>
 
 #include "generator.h"
-
-static float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-
-static cls_spec valid_spec(void)
-{
-    cls_spec spec;
-    cls_spec_init(&spec);
-    spec.coefficients = box3;
-    return spec;
-}
+#include "support/valid_spec.h"
 
 static char *key_of(const cls_spec *spec)
 {

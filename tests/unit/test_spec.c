@@ -11,16 +11,7 @@
 
 #include "generator.h"
 #include "struct_size.h"
-
-static float box3[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-
-static cls_spec valid_spec(void)
-{
-    cls_spec spec;
-    cls_spec_init(&spec);
-    spec.coefficients = box3;
-    return spec;
-}
+#include "support/valid_spec.h"
 
 static void expect_invalid(const cls_spec *spec, const char *message_part)
 {
