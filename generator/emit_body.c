@@ -95,21 +95,22 @@ static int forced_inline(const emitter *e)
  * (the cold build 0.9 / 0.9 / 2.3 s with its first launch), 13x13 3.45 / 2.05 s (3.9 / 3.0 s). */
 #define CLS_BODY_UNROLL_BYTES 6144
 
-static int rows_unrolled(const cls_spec *s, int fold_fully)
+/* Whether the window's rows, unrolled too, stay within CLS_BODY_UNROLL_BYTES. */
+static int rows_fit(const cls_spec *s)
 {
-    return fold_fully && (size_t)s->mask_width * s->mask_height * strlen(s->body) <= CLS_BODY_UNROLL_BYTES;
+    return (size_t)s->mask_width * s->mask_height * strlen(s->body) <= CLS_BODY_UNROLL_BYTES;
 }
 
 unsigned cls_body_unrolled_taps(const cls_spec *spec, int fold_fully)
 {
-    return !fold_fully || rows_unrolled(spec, fold_fully) ? spec->mask_width * spec->mask_height : spec->mask_width;
+    return !fold_fully || rows_fit(spec) ? spec->mask_width * spec->mask_height : spec->mask_width;
 }
 
 static void emit_for_window(emitter *e)
 {
     const cls_spec *s = &e->config->spec;
     const int columns = forced_inline(e);
-    const int rows = rows_unrolled(s, columns);
+    const int rows = columns && rows_fit(s);
     strbuf_printf(e->out, "#define FOR_WINDOW(dx, dy) \\\n"
                           "    %sfor (int dy = -HALF_H; dy <= HALF_H; ++dy) \\\n"
                           "        %sfor (int dx = -HALF_W; dx <= HALF_W; ++dx)\n",

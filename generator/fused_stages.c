@@ -73,7 +73,6 @@ int cls_staged_fuses(const cls_staged_body *staged)
 cls_van_herk_launch cls_fused_stages_launch(void)
 {
     cls_van_herk_launch launch = {0};
-    launch.fused = 1;
     launch.group_width = GROUP;
     launch.group_height = 1;
     launch.tile_width = TILE_W;
@@ -85,6 +84,35 @@ static const char *extreme(const cls_body_stage *stage) { return stage->kind == 
 
 static const char *neutral(const cls_body_stage *stage) { return stage->kind == CLS_STAGE_MAXIMUM ? "-INFINITY" : "INFINITY"; }
 
+static const char *extremum_name(const cls_body_stage *stage)
+{
+    return stage->kind == CLS_STAGE_MAXIMUM ? "maximum" : "minimum";
+}
+
+/* The statements of a run of K outputs by van Herk/Gil-Werman, each line after INDENT: the pixels
+ * in[i * STEP] (2K - 1 of them), h their suffix extremes over the run's own K, g the prefix extreme
+ * of the next run's; KEEP (lines of their own, INDENT and four blanks in) does what output i,
+ * `extreme`, is for. */
+static void append_run_loop(strbuf *out, const char *indent, unsigned k, const cls_body_stage *stage, const char *step,
+                            const char *keep)
+{
+    strbuf_printf(out,
+                  "%sfloat h[%u];\n"
+                  "%s#pragma unroll\n"
+                  "%sfor (int i = 0; i < %u; ++i) h[i] = in[i * %s];\n"
+                  "%s#pragma unroll\n"
+                  "%sfor (int i = %u; i >= 0; --i) h[i] = %s(h[i], h[i + 1]);\n"
+                  "%sfloat g = %s;\n"
+                  "%s#pragma unroll\n"
+                  "%sfor (int i = 0; i < %u; ++i) {\n"
+                  "%s    const float extreme = %s(h[i], g);\n"
+                  "%s"
+                  "%s    if (i + 1 < %u) g = %s(g, in[(%u + i) * %s]);\n"
+                  "%s}\n",
+                  indent, k, indent, indent, k, step, indent, indent, k - 2, extreme(stage), indent, neutral(stage),
+                  indent, indent, k, indent, extreme(stage), keep, indent, k, extreme(stage), k, step, indent);
+}
+
 /* The function NAME: a run of K outputs along a line of local memory by van Herk/Gil-Werman. */
 static void append_run(strbuf *out, const char *name, unsigned k, const cls_body_stage *stage)
 {
@@ -94,21 +122,10 @@ static void append_run(strbuf *out, const char *name, unsigned k, const cls_body
                   " * line's end too, into the tile's slack: those outputs are not kept); h: the suffix extremes of\n"
                   " * the run's own pixels, g: the prefix extreme of the next run's. */\n"
                   "void %s(__local const float *in, int step, __local float *out, int out_step, int count)\n"
-                  "{\n"
-                  "    float h[%u];\n"
-                  "    #pragma unroll\n"
-                  "    for (int i = 0; i < %u; ++i) h[i] = in[i * step];\n"
-                  "    #pragma unroll\n"
-                  "    for (int i = %u; i >= 0; --i) h[i] = %s(h[i], h[i + 1]);\n"
-                  "    float g = %s;\n"
-                  "    #pragma unroll\n"
-                  "    for (int i = 0; i < %u; ++i) {\n"
-                  "        if (i < count) out[i * out_step] = %s(h[i], g);\n"
-                  "        if (i + 1 < %u) g = %s(g, in[(%u + i) * step]);\n"
-                  "    }\n"
-                  "}\n\n",
-                  k, stage->kind == CLS_STAGE_MAXIMUM ? "maximum" : "minimum", k - 1, 2 * k - 1, name, k, k, k - 2,
-                  extreme(stage), neutral(stage), k, extreme(stage), k, extreme(stage), k);
+                  "{\n",
+                  k, extremum_name(stage), k - 1, 2 * k - 1, name);
+    append_run_loop(out, "    ", k, stage, "step", "        if (i < count) out[i * out_step] = extreme;\n");
+    strbuf_append(out, "}\n\n");
 }
 
 static void append_header(strbuf *out, const cls_spec *spec, const cls_staged_body *staged, const fused_shape *s)
@@ -132,8 +149,7 @@ static void append_header(strbuf *out, const cls_spec *spec, const cls_staged_bo
                   "#define HALF_H1 %u\n"
                   "#define HALF_W2 %u /* the second's */\n"
                   "#define HALF_H2 %u\n",
-                  first->kind == CLS_STAGE_MAXIMUM ? "maximum" : "minimum", first->width, first->height,
-                  second->kind == CLS_STAGE_MAXIMUM ? "maximum" : "minimum", second->width, second->height,
+                  extremum_name(first), first->width, first->height, extremum_name(second), second->width, second->height,
                   staged->combine == CLS_COMBINE_INPUT_MINUS_RESULT   ? ", the input minus that"
                   : staged->combine == CLS_COMBINE_RESULT_MINUS_INPUT ? ", that minus the input"
                                                                       : "",
@@ -176,13 +192,12 @@ static void append_body(strbuf *out, const cls_spec *spec, const cls_spec *stage
                         const fused_shape *s)
 {
     const cls_body_stage *first = &staged->stages[0], *second = &staged->stages[1];
-    char load[160], folded[200], center[160], store[200];
+    char load[160], folded[200], store[200];
     emit_format_load(load, sizeof load, spec->input_type, "input", "input_offset + y * input_pitch + x");
     emit_format_load(folded, sizeof folded, spec->input_type, "input", "input_offset + fold(y, height) * input_pitch + fold(x, width)");
-    emit_format_load(center, sizeof center, spec->input_type, "input", "input_offset + y * input_pitch + x");
-    const char *result = staged->combine == CLS_COMBINE_INPUT_MINUS_RESULT   ? "source - result"
-                         : staged->combine == CLS_COMBINE_RESULT_MINUS_INPUT ? "result - source"
-                                                                             : "result";
+    const char *result = staged->combine == CLS_COMBINE_INPUT_MINUS_RESULT   ? "source - extreme"
+                         : staged->combine == CLS_COMBINE_RESULT_MINUS_INPUT ? "extreme - source"
+                                                                             : "extreme";
     emit_format_store(store, sizeof store, spec->output_type, "output", "output_offset + y * output_pitch + x", result);
     const int constant = stage->border == CLS_BORDER_CONSTANT;
     strbuf_printf(out,
@@ -220,13 +235,11 @@ static void append_body(strbuf *out, const cls_spec *spec, const cls_spec *stage
                   "    }\n"
                   "    barrier(CLK_LOCAL_MEM_FENCE);\n",
                   constant ? "" : "    (void)border_value;\n", s->pixels_size, s->rows_size, load, folded,
-                  constant ? "(uint)x < (uint)width && (uint)y < (uint)height ? value : border_value" : "value",
+                  constant ? "inside_both(x, width) && inside_both(y, height) ? value : border_value" : "value",
                   first->width - 1, s->runs[0], s->runs[0], s->runs[0], first->width, first->height - 1, s->runs[1],
                   first->height);
     append_outside(out, stage);
     const unsigned k = second->height;
-    char source[200] = "";
-    if (staged->combine) snprintf(source, sizeof source, "                const float source = %s;\n", center);
     strbuf_printf(out,
                   "    /* the second stage's rows: rows[r][c] (OUT_PITCH a row) over pixels[r][c ... c + %u] */\n"
                   "    for (int t = item; t < MID_H * %u; t += GROUP) {\n"
@@ -238,27 +251,19 @@ static void append_body(strbuf *out, const cls_spec *spec, const cls_spec *stage
                   "    for (int t = item; t < TILE_W * %u; t += GROUP) {\n"
                   "        const int run = t / TILE_W, c = t - run * TILE_W, r = run * %u, x = x0 + c;\n"
                   "        if (x >= roi.z || y0 + r >= roi.w) continue;\n"
-                  "        __local const float *in = rows + r * OUT_PITCH + c;\n"
-                  "        float h[%u];\n"
-                  "        #pragma unroll\n"
-                  "        for (int i = 0; i < %u; ++i) h[i] = in[i * OUT_PITCH];\n"
-                  "        #pragma unroll\n"
-                  "        for (int i = %u; i >= 0; --i) h[i] = %s(h[i], h[i + 1]);\n"
-                  "        float g = %s;\n"
-                  "        #pragma unroll\n"
-                  "        for (int i = 0; i < %u; ++i) {\n"
+                  "        __local const float *in = rows + r * OUT_PITCH + c;\n",
+                  second->width - 1, s->runs[2], s->runs[2], s->runs[2], second->width, k, s->runs[3], k);
+    strbuf keep;
+    strbuf_init(&keep);
+    strbuf_printf(&keep,
                   "            const int y = y0 + r + i;\n"
-                  "            if (r + i < TILE_H && y < roi.w) {\n"
-                  "                const float result = %s(h[i], g);\n"
-                  "%s"
-                  "                %s\n"
-                  "            }\n"
-                  "            if (i + 1 < %u) g = %s(g, in[(%u + i) * OUT_PITCH]);\n"
-                  "        }\n"
-                  "    }\n"
-                  "}\n",
-                  second->width - 1, s->runs[2], s->runs[2], s->runs[2], second->width, k, s->runs[3], k, k, k, k - 2,
-                  extreme(second), neutral(second), k, extreme(second), source, store, k, extreme(second), k);
+                  "            if (r + i < TILE_H && y < roi.w) {\n");
+    if (staged->combine) strbuf_printf(&keep, "                const float source = %s;\n", load);
+    strbuf_printf(&keep, "                %s\n            }\n", store);
+    append_run_loop(out, "        ", k, second, "OUT_PITCH", keep.failed || !keep.data ? "" : keep.data);
+    if (keep.failed) out->failed = 1;
+    strbuf_free(&keep);
+    strbuf_append(out, "    }\n}\n");
 }
 
 char *cls_fused_stages_source(const cls_spec *spec, const cls_staged_body *staged)

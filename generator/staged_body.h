@@ -10,7 +10,8 @@
  *     #combine result - input    stage's result (or the result minus the input), pixel by pixel
  *
  * is staged; text before the first #stage and after #combine may only be comments. The stages
- * pass f32 images on the device (host/staged_filter.c); each stage's mask is the centre of the
+ * pass f32 images on the device (host/staged_filter.c; two extremum stages may instead run as one
+ * fused kernel, cls_staged_fuses); each stage's mask is the centre of the
  * spec's mask of its window, and the spec's window covers the stages' reach together (the sum of
  * their half-sides), which is what a filter's output depends on; with the undefined border the
  * output pixels that window does not fit stay unwritten. The morphological compositions
@@ -89,7 +90,8 @@ char *cls_fused_stages_source(const cls_spec *spec, const cls_staged_body *stage
 cls_van_herk_launch cls_fused_stages_launch(void);
 /* Every stage's source in order, then the combination's, with comment lines between: what
  * cls_generate_source gives for a staged spec (*source freed with cls_free), the extremum stages
- * as GPUs run them (in strips); cls_staged_source_on as a device runs them (cls_van_herk_plan's form). */
+ * in strips, a kernel each; cls_staged_source_on in a device's form (cls_van_herk_plan's). Neither
+ * shows the fused kernel, whose source is cls_fused_stages_source's. */
 cls_status cls_staged_source(const cls_spec *spec, unsigned simd_width, char **source);
 cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_van_herk_form form, char **source);
 

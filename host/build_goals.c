@@ -43,14 +43,13 @@ cls_planner cls_context_planner(const cls_context *context)
  * lanes keeps them on a record that has them: its vectors give the specialized kernel's bits (a
  * scalar exp2 differs from a vector one in the last place), for little more compile (PoCL,
  * 2048^2, the 13x13 bilateral filter: built in 161 ms instead of 105, run in 142 ms, not 2.24 s). */
-static cls_spec quick_spec(const cls_context *context, const cls_spec *spec)
+static cls_spec quick_spec(const cls_planner *planner, const cls_spec *spec)
 {
     cls_spec quick = *spec;
     quick.bake_coefficients = 0;
     quick.partition = CLS_PARTITION_NAIVE;
     quick.rows_per_item = 1;
-    const cls_planner planner = cls_context_planner(context);
-    quick.cols_per_item = cls_plan_body_lanes(&planner, spec);
+    quick.cols_per_item = cls_plan_body_lanes(planner, spec);
     quick.input_path = CLS_INPUT_GLOBAL;
     quick.expected_width = quick.expected_height = 0;
     quick.build_goal = CLS_BUILD_FASTEST_KERNEL;
@@ -153,7 +152,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
         if (status == CLS_OK) cls_filter_set_decision(*out, decision);
         return status;
     }
-    const cls_spec quick = quick_spec(context, spec);
+    const cls_spec quick = quick_spec(&planner, spec);
     status = cls_filter_create_fastest(context, &quick, out);
     if (status != CLS_OK || spec->build_goal == CLS_BUILD_FIRST_RESULT) return status;
     cls_filter_set_decision(*out, decision[0] ? decision

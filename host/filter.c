@@ -527,12 +527,13 @@ cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, un
     const cls_filter *served = serving(filter);
     if (writes_every_region_byte(served, &r) && !served->work_ops->serialized)
         status = cls_chunked_run_chunks(filter->context, &r, reach, &chunks);
-    if (status != CLS_OK || chunks) {
+    if (status == CLS_OK && chunks) {
         host_launch chunk_launcher = {filter, in, output_count, out};
         const cls_chunk_launch launch = {launch_chunk, &chunk_launcher};
-        if (status == CLS_OK)
-            status = cls_chunked_run(filter->context, &launch, input, output_count, outputs, image, &r, in, out, chunks,
-                                     reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
+        status = cls_chunked_run(filter->context, &launch, input, output_count, outputs, image, &r, in, out, chunks,
+                                 reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
+    }
+    if (status != CLS_OK || chunks) {
         cls_host_run_end(filter->context);
         return status;
     }

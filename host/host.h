@@ -52,7 +52,7 @@ void cls_host_run_end(cls_context *context);
  * call; the caller holds the host-run buffers (cls_host_run_begin). */
 cls_status cls_host_run_queues(cls_context *context, cl_command_queue queues[2]);
 
-/* Frees the buffers (cls_context_release). */
+/* Frees the buffers and the chunked run's queues (cls_context_release). */
 void cls_host_run_release(cls_context *context);
 
 /* Fills the vendor-independent and vendor-specific fields of one device's record. */

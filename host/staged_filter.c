@@ -30,7 +30,7 @@ struct cls_staged_run {
     const cls_filter_calls *calls;
     unsigned count;
     cls_filter *stages[CLS_STAGES_MAX]; /* a body stage's filter; NULL for an extremum stage */
-    extremum_pass passes[CLS_STAGES_MAX]; /* an extremum stage's kernel */
+    extremum_pass passes[CLS_STAGES_MAX]; /* an extremum stage's kernel (passes[0]: the fused kernel) */
     cls_stage_combine combine;
     cls_pixel_type input_type, output_type;
     cl_program combine_program; /* the combination kernel, when the body combines */
@@ -72,14 +72,19 @@ static cls_van_herk_form van_herk_form(const cls_context *context)
     return context->record.body_lanes > 1 ? CLS_VAN_HERK_IN_LANES : CLS_VAN_HERK_TILES;
 }
 
-/* Builds SOURCE (freed here) into *pass, whose launch and sizes are set. */
-static cls_status build_pass(cls_staged_run *run, char *source, extremum_pass *pass)
+/* The pass of a kernel launched as LAUNCH from STAGE's input pixels to its output pixels, built
+ * from SOURCE (NULL: out of memory generating it). */
+static cls_status build_pass(cls_staged_run *run, const char *source, const cls_van_herk_launch *launch,
+                             const cls_spec *stage, extremum_pass *pass)
 {
     if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+    pass->launch = *launch;
+    pass->input_size = cls_pixel_size(stage->input_type);
+    pass->output_size = cls_pixel_size(stage->output_type);
+    pass->border_value = stage->border_value;
     cls_build_info info;
     const cls_kernel_source kernel = {source, CLS_VAN_HERK_KERNEL_NAME, 0};
-    cls_status status = cls_program_get(run->context, &kernel, &pass->program, &info);
-    free(source);
+    const cls_status status = cls_program_get(run->context, &kernel, &pass->program, &info);
     if (status != CLS_OK) return status;
     cl_int error;
     pass->kernel = clCreateKernel(pass->program, CLS_VAN_HERK_KERNEL_NAME, &error);
@@ -91,11 +96,11 @@ static cls_status build_pass(cls_staged_run *run, char *source, extremum_pass *p
 static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, int maximum, extremum_pass *pass)
 {
     const cls_van_herk_form form = van_herk_form(run->context);
-    pass->launch = cls_van_herk_plan(stage, form);
-    pass->input_size = cls_pixel_size(stage->input_type);
-    pass->output_size = cls_pixel_size(stage->output_type);
-    pass->border_value = stage->border_value;
-    return build_pass(run, cls_van_herk_source(stage, maximum, form), pass);
+    const cls_van_herk_launch launch = cls_van_herk_plan(stage, form);
+    char *source = cls_van_herk_source(stage, maximum, form);
+    const cls_status status = build_pass(run, source, &launch, stage, pass);
+    free(source);
+    return status;
 }
 
 /* GPUs fuse two extremum stages whose windows' sides are at most this: on an H200 (4096^2 f32,
@@ -117,20 +122,12 @@ static int fuses(const cls_context *context, const cls_staged_body *staged)
     return context->caps.type != CLS_DEVICE_CPU;
 }
 
-/* Both stages and the combination as the fused kernel: the run's one step. */
+/* Both stages and the combination as the fused kernel: the run's one step, its source the run's. */
 static cls_status create_fused(cls_staged_run *run, const cls_spec *spec, const cls_staged_body *staged)
 {
-    extremum_pass *pass = &run->passes[0];
-    pass->launch = cls_fused_stages_launch();
-    pass->input_size = cls_pixel_size(spec->input_type);
-    pass->output_size = cls_pixel_size(spec->output_type);
-    pass->border_value = spec->border_value;
-    char *source = cls_fused_stages_source(spec, staged);
-    if (source && !(run->source = strdup(source))) {
-        free(source);
-        return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    const cls_status status = build_pass(run, source, pass);
+    run->source = cls_fused_stages_source(spec, staged);
+    const cls_van_herk_launch launch = cls_fused_stages_launch();
+    const cls_status status = build_pass(run, run->source, &launch, spec, &run->passes[0]);
     if (status != CLS_OK) return cls_fail(status, "the operator's fused stages: %s", cls_last_error());
     run->count = 1;
     run->combine = CLS_COMBINE_NONE; /* the kernel combines */
@@ -224,7 +221,7 @@ static cls_status reserve_images(cls_staged_run *run, size_t bytes)
     if (bytes <= run->image_bytes) return CLS_OK;
     /* each step but the last writes one: the stages in turn, the last stage too when combining */
     const unsigned written = run->count - 1 + (run->combine != CLS_COMBINE_NONE);
-    if (written == 0) return CLS_OK; /* one step: the fused kernel */
+    if (written == 0) return CLS_OK; /* one step (the fused kernel): no image between steps */
     const int needed = written > 1 ? 2 : 1;
     for (int k = 0; k < 2; ++k) {
         if (run->images[k]) clReleaseMemObject(run->images[k]); /* freed once launches using it are done */

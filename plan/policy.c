@@ -83,7 +83,6 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
 /* The rows of a column of lanes whose body writes OUT_AT (block_of). */
 #define LANES_COLUMN_ROWS 4
 
-/* Rows and columns per work-item (*rows, *cols) where the spec leaves them to auto. */
 unsigned cls_policy_body_lanes(const cls_kernel_policy *p, const cls_request *request)
 {
     const cls_spec *s = &request->spec;
@@ -92,6 +91,7 @@ unsigned cls_policy_body_lanes(const cls_kernel_policy *p, const cls_request *re
     return request->body_writes_rows && request->body_in_lanes == 2 && p->row_body_lanes > 1 ? p->row_body_lanes : 1;
 }
 
+/* Rows and columns per work-item (*rows, *cols) where the spec leaves them to auto. */
 static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows, unsigned *cols)
 {
     const cls_spec *s = k->spec;

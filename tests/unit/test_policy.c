@@ -391,10 +391,6 @@ static void a_policy_runs_large_masks_by_fft(void **state)
     cls_kernel_config_free(&config);
 }
 
-/* A body that runs in lanes takes the record's body_lanes columns: one row, or 4 where it writes a
- * column of outputs at any rows; a body in floats, a record without lanes, the spec's own block
- * and an undefined border keep theirs; a record with row_body_lanes alone gives lanes to the
- * column writers only. */
 /* The columns and rows the policy gives spec, asserted. */
 static void expect_block(const cls_kernel_policy *policy, const cls_spec *spec, unsigned cols, unsigned rows)
 {
@@ -404,6 +400,10 @@ static void expect_block(const cls_kernel_policy *policy, const cls_spec *spec, 
     if (rows) assert_int_equal(resolved.rows_per_item, rows);
 }
 
+/* A body that runs in lanes takes the record's body_lanes columns: one row, or 4 where it writes a
+ * column of outputs at any rows; a body in floats, a record without lanes, the spec's own block
+ * and an undefined border keep theirs; a record with row_body_lanes alone gives lanes to the
+ * column writers only. */
 static void a_policy_runs_lane_bodies_in_lanes(void **state)
 {
     (void)state;
