@@ -161,32 +161,13 @@ static cls_status rank_filter_body(const char *text, const char *name, double pe
     return CLS_OK;
 }
 
-/* Whether the extremum over F runs as a row pass and then a column pass: a rectangle of more
- * than one row and column and more than EXTREMUM_ONE_KERNEL_MAX pixels. The minimum of the rows'
- * minima is the window's minimum (fmin skips NaN either way) and every border mode folds rows and
- * columns independently, so the bits are the same, for W + H comparisons an output instead of
- * W x H, and a second kernel. On an H200 (f32 4096^2, copy 33 us) one kernel took 80, 110, 153,
- * 235, 1,423 and 5,197 us at 3x3, 5x5, 7x7, 9x9, 15x15 and 31x31, the two passes 145, 164, 161,
- * 163, 197 and 284 us; on PoCL (512^2) 3x3 ran as fast either way, 9x9 ten times faster in passes. */
-#define EXTREMUM_ONE_KERNEL_MAX 25
-
-/* From this window side on (the rectangle's longer side) its minimum and maximum run as van
- * Herk/Gil-Werman passes, extremum stages (staged_body.h): about three comparisons a pixel and
- * pass whatever the side, against one a tap for the direct loops. Below it the direct loops are
- * as fast or faster: on an H200 (f32 4096^2) one direct kernel took 45 and 61 us at 3x3 and 5x5,
- * van Herk 92 and 80; at 7x7 the direct passes took 102 us, van Herk 79 (PoCL, 2048^2: 23 and
- * 18 ms). */
-#define CLS_VAN_HERK_MIN_SIDE 7
-
+/* Whether the extremum over F runs as van Herk stages (CLS_VAN_HERK_MIN_SIDE): a rectangle with a
+ * side of 7 or more. The minimum of the rows' minima is the window's minimum (fmin skips NaN either
+ * way) and every border mode folds rows and columns independently, so the bits are those of the
+ * direct loop over the window. */
 static int extremum_by_van_herk(const cls_footprint *f)
 {
     return f->shape == CLS_FOOTPRINT_RECT && (f->width >= CLS_VAN_HERK_MIN_SIDE || f->height >= CLS_VAN_HERK_MIN_SIDE);
-}
-
-static int extremum_separates(const cls_footprint *f)
-{
-    return extremum_by_van_herk(f) || (f->shape == CLS_FOOTPRINT_RECT && f->width > 1 && f->height > 1 &&
-                                       f->width * f->height > EXTREMUM_ONE_KERNEL_MAX);
 }
 
 /* Up to this side (both sides) a rectangle's van Herk stage is one kernel (van_herk.h: on GPUs it
@@ -196,48 +177,40 @@ static int extremum_separates(const cls_footprint *f)
  * a first version of it took 199-222 us, the passes 123-177. */
 #define VAN_HERK_ONE_KERNEL_MAX_SIDE 31
 
-/* The van Herk stages of the rectangle F: one stage, rows and then columns in one kernel, up to
- * VAN_HERK_ONE_KERNEL_MAX_SIDE, else a row pass where it is wider than one pixel and a column pass
- * where it is taller; each stage's body a comment. */
-static void append_van_herk_stages(strbuf *out, const cls_footprint *f, int maximum)
+/* The extremum stages of the rectangle F (staged_body.h: by van Herk/Gil-Werman from a side of
+ * CLS_VAN_HERK_MIN_SIDE on, else by the direct loops over the window): one stage, rows and then
+ * columns in one kernel, up to VAN_HERK_ONE_KERNEL_MAX_SIDE, else a row pass where it is wider
+ * than one pixel and a column pass where it is taller; each stage's body a comment. */
+static void append_rectangle_stages(strbuf *out, const cls_footprint *f, int maximum)
 {
-    const char *word = maximum ? "max" : "min";
+    const char *word = maximum ? "max" : "min", *what = maximum ? "maximum" : "minimum";
+    const char *how = extremum_by_van_herk(f) ? "van Herk/Gil-Werman" : "the direct loops";
     if (f->width > 1 && f->height > 1 && f->width <= VAN_HERK_ONE_KERNEL_MAX_SIDE &&
         f->height <= VAN_HERK_ONE_KERNEL_MAX_SIDE && cls_van_herk_fits(f->width, f->height)) {
-        strbuf_printf(out, "#stage %ux%u %s\n/* the %s over the rectangle: its rows, then its columns, van Herk/Gil-Werman */\n",
-                      f->width, f->height, word, maximum ? "maximum" : "minimum");
+        strbuf_printf(out, "#stage %ux%u %s\n/* the %s over the rectangle: its rows, then its columns, %s */\n", f->width,
+                      f->height, word, what, how);
         return;
     }
     if (f->width > 1)
-        strbuf_printf(out, "#stage %ux1 %s\n/* the %s of each row's %u pixels, van Herk/Gil-Werman */\n", f->width, word,
-                      maximum ? "maximum" : "minimum", f->width);
+        strbuf_printf(out, "#stage %ux1 %s\n/* the %s of each row's %u pixels, %s */\n", f->width, word, what, f->width, how);
     if (f->height > 1 || f->width == 1)
-        strbuf_printf(out, "#stage 1x%u %s\n/* the %s of each column's %u pixels, van Herk/Gil-Werman */\n", f->height,
-                      word, maximum ? "maximum" : "minimum", f->height);
+        strbuf_printf(out, "#stage 1x%u %s\n/* the %s of each column's %u pixels, %s */\n", f->height, word, what,
+                      f->height, how);
 }
 
-/* Appends the stages of the extremum (maximum or minimum) over F to OUT: the van Herk passes or
- * the row and column passes of a rectangle, or one stage. */
+/* Appends the stages of the extremum (maximum or minimum) over F to OUT: a rectangle's extremum
+ * stages, or one stage of the direct loops over another footprint. */
 static cls_status append_extremum_stages(strbuf *out, const cls_footprint *f, int maximum)
 {
-    if (extremum_by_van_herk(f)) {
-        append_van_herk_stages(out, f, maximum);
+    if (f->shape == CLS_FOOTPRINT_RECT) {
+        append_rectangle_stages(out, f, maximum);
         return CLS_OK;
     }
-    cls_footprint passes[2] = {*f, *f};
-    unsigned count = 1;
-    if (extremum_separates(f)) {
-        passes[0].height = 1;
-        passes[1].width = 1;
-        count = 2;
-    }
-    for (unsigned k = 0; k < count; ++k) {
-        char *body = NULL;
-        const cls_status status = cls_extremum_body(&passes[k], maximum, &body);
-        if (status != CLS_OK) return status;
-        strbuf_printf(out, "#stage %ux%u\n%s", passes[k].width, passes[k].height, body);
-        free(body);
-    }
+    char *body = NULL;
+    const cls_status status = cls_extremum_body(f, maximum, &body);
+    if (status != CLS_OK) return status;
+    strbuf_printf(out, "#stage %ux%u\n%s", f->width, f->height, body);
+    free(body);
     return CLS_OK;
 }
 
@@ -253,14 +226,13 @@ static cls_status extremum_body(const char *name, footprint_argument *f, char **
     if (dilate && f->footprint.shape == CLS_FOOTPRINT_MASK) canonical_name = "dilate";
     snprintf(canonical, 128, "%s:%s", canonical_name, f->label);
     if (gradient) return cls_morph_gradient_body(&f->footprint, body);
-    if (!extremum_separates(&f->footprint)) return cls_extremum_body(&f->footprint, maximum, body);
+    if (!extremum_by_van_herk(&f->footprint)) return cls_extremum_body(&f->footprint, maximum, body);
     strbuf out;
     strbuf_init(&out);
     strbuf_printf(&out, "/* grey %s over the %ux%u rectangle: the %s of each row's %s, a row pass and then a\n"
-                        " * column pass, each stage a kernel%s */\n", maximum ? "dilation" : "erosion",
-                  f->footprint.width, f->footprint.height, maximum ? "maximum" : "minimum", maximum ? "maxima" : "minima",
-                  extremum_by_van_herk(&f->footprint) ? " (van Herk/Gil-Werman: segments of the window's side, their\n"
-                                                        " * prefix and suffix extremes)" : "");
+                        " * column pass, each stage a kernel (van Herk/Gil-Werman: segments of the window's side, their\n"
+                        " * prefix and suffix extremes) */\n", maximum ? "dilation" : "erosion",
+                  f->footprint.width, f->footprint.height, maximum ? "maximum" : "minimum", maximum ? "maxima" : "minima");
     const cls_status status = append_extremum_stages(&out, &f->footprint, maximum);
     if (status != CLS_OK) {
         strbuf_free(&out);

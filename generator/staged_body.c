@@ -5,6 +5,7 @@
 
 #include "emit.h"
 #include "error.h"
+#include "rank_bodies.h"
 #include "strbuf.h"
 #include "van_herk.h"
 
@@ -188,13 +189,19 @@ static cls_status add_stage(const cls_spec *spec, const directive *d, const char
                                  "rows fit the local memory of its kernel: Wx1, 1xH or WxH");
     if (stage->kind != CLS_STAGE_BODY && !only_comments(start, end))
         return bad_line(d->line, "only comments may follow an extremum stage's line (min or max): it has no statements");
-    stage->body = malloc(length + 1);
+    stage->direct = stage->kind != CLS_STAGE_BODY && stage->width < CLS_VAN_HERK_MIN_SIDE &&
+                    stage->height < CLS_VAN_HERK_MIN_SIDE;
+    if (stage->direct) {
+        const cls_footprint window = {CLS_FOOTPRINT_RECT, stage->width, stage->height, NULL, 0};
+        const cls_status status = cls_extremum_body(&window, stage->kind == CLS_STAGE_MAXIMUM, &stage->body);
+        if (status != CLS_OK) return status;
+    } else if ((stage->body = malloc(length + 1))) {
+        memcpy(stage->body, start, length);
+        stage->body[length] = '\0';
+    }
     stage->mask = stage->body ? centre_of_mask(spec, stage->width, stage->height) : NULL;
     ++staged->count;
-    if (!stage->mask) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    memcpy(stage->body, start, length);
-    stage->body[length] = '\0';
-    return CLS_OK;
+    return stage->mask ? CLS_OK : cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 /* The stages together reach no farther than the spec's window. */
@@ -220,7 +227,7 @@ static cls_status split_rectangles(const cls_spec *spec, cls_staged_body *staged
     if (!cls_spec_borders_differ(spec)) return CLS_OK;
     for (unsigned k = 0; k < staged->count; ++k) {
         cls_body_stage *stage = &staged->stages[k];
-        if (stage->kind == CLS_STAGE_BODY || stage->width == 1 || stage->height == 1) continue;
+        if (cls_stage_runs_body(stage) || stage->width == 1 || stage->height == 1) continue;
         if (staged->count == CLS_STAGES_MAX)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "more than %d stages: an extremum over a rectangle runs as two "
                             "where the axes' border modes differ", CLS_STAGES_MAX);
@@ -235,7 +242,7 @@ static cls_status split_rectangles(const cls_spec *spec, cls_staged_body *staged
         for (unsigned j = 0; j < height; ++j) column[j] = stage->mask[j * width + width / 2];
         memmove(stage + 2, stage + 1, (staged->count - k - 1) * sizeof *stage);
         ++staged->count;
-        stage[1] = (cls_body_stage){1, height, stage->kind, comment, column};
+        stage[1] = (cls_body_stage){1, height, stage->kind, 0, comment, column};
         free(stage->mask);
         stage->mask = row;
         stage->height = 1;
@@ -292,6 +299,8 @@ void cls_staged_body_free(cls_staged_body *staged)
     memset(staged, 0, sizeof *staged);
 }
 
+int cls_stage_runs_body(const cls_body_stage *stage) { return stage->kind == CLS_STAGE_BODY || stage->direct; }
+
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k)
 {
     const cls_body_stage *stage = &staged->stages[k];
@@ -300,12 +309,12 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
     s.mask_height = stage->height;
     s.coefficients = stage->mask;
     s.row_coefficients = s.column_coefficients = NULL;
-    s.body = stage->kind == CLS_STAGE_BODY ? stage->body : NULL;
+    s.body = cls_stage_runs_body(stage) ? stage->body : NULL;
     if (s.border == CLS_BORDER_UNDEFINED) { /* the run writes the interior only */
         s.border = CLS_BORDER_CLAMP;
         s.border_y = s.border_z = CLS_BORDER_SAME;
     }
-    if (stage->kind != CLS_STAGE_BODY && cls_spec_borders_differ(spec)) { /* along one axis: split_rectangles */
+    if (!cls_stage_runs_body(stage) && cls_spec_borders_differ(spec)) { /* along one axis: split_rectangles */
         s.border = cls_spec_border_on(spec, stage->height > 1 ? CLS_AXIS_Y : CLS_AXIS_X);
         s.border_y = s.border_z = CLS_BORDER_SAME;
     }

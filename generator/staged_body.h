@@ -5,7 +5,9 @@
  *                                (the first stage reads the filter's input)
  *     #stage Wx1 min             an extremum stage: the minimum (or max, the maximum) over a window
  *     #stage 1xH max             of one row, one column or a rectangle (cls_van_herk_fits) by
- *     #stage WxH min             van Herk/Gil-Werman (van_herk.h); only comments may follow it
+ *     #stage WxH min             van Herk/Gil-Werman (van_herk.h), or by the direct loops over the
+ *                                window where both sides are below CLS_VAN_HERK_MIN_SIDE (a body
+ *                                stage of those loops); only comments may follow it
  *     #combine input - result    optional, last: the output is the filter's input minus the last
  *     #combine result - input    stage's result (or the result minus the input), pixel by pixel
  *
@@ -42,7 +44,9 @@ typedef enum cls_stage_kind {
 typedef struct cls_body_stage {
     unsigned width, height; /* the stage's window */
     cls_stage_kind kind;
-    char *body;             /* its statements (owned; comments alone for an extremum stage) */
+    int direct;             /* an extremum stage below CLS_VAN_HERK_MIN_SIDE: its body is the direct
+                             * loops over the window, run as a body stage's */
+    char *body;             /* its statements (owned; comments alone for a van Herk stage) */
     float *mask;            /* width x height: the centre of the spec's mask (owned) */
 } cls_body_stage;
 
@@ -62,11 +66,14 @@ const char *cls_staged_body_first_stage(const char *body);
  * around the stages is malformed, or the stages reach beyond the spec's window. */
 cls_status cls_staged_body_split(const cls_spec *spec, cls_staged_body *staged);
 void cls_staged_body_free(cls_staged_body *staged);
+/* Whether STAGE runs as a filter of its body (a body stage or a direct extremum stage), else as
+ * cls_van_herk_source's kernel. */
+int cls_stage_runs_body(const cls_body_stage *stage);
 /* Stage K's spec: SPEC's settings with the stage's window, mask and body, reading SPEC's input
  * type (the first stage) or f32 and writing SPEC's output type (the last stage, when nothing is
  * combined) or f32; the undefined border becomes clamp (the run writes only the pixels whose
- * whole window lies inside the image, which no clamped value reaches). It points into STAGED. An
- * extremum stage's spec has no body (its kernel is cls_van_herk_source's, not a filter's). */
+ * whole window lies inside the image, which no clamped value reaches). It points into STAGED. A
+ * van Herk stage's spec has no body (its kernel is cls_van_herk_source's, not a filter's). */
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k);
 /* The rules of a staged spec (cls_spec_validate's, for a staged body): the split succeeds and
  * every stage's spec is valid (its body by the body rules over its window). */
@@ -78,10 +85,11 @@ cls_status cls_staged_body_check(const cls_spec *spec);
  * output_pitch (elements), width (the image's) and roi (int4: x0, y0, x1, y1), the pixels it
  * computes, one work-item each from (x0, y0). */
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
-/* Whether the split body is two extremum stages over rectangles of more than one row and column (an
- * opening, a closing or their top-hats) whose tiles fit the fused kernel's local memory (windows
- * up to 15x15): cls_fused_stages_source's kernel runs them as one. */
-int cls_staged_fuses(const cls_staged_body *staged);
+/* Whether the split body of SPEC is two extremum stages over rectangles of more than one row and
+ * column (an opening, a closing or their top-hats) in one border mode on both axes whose tiles fit
+ * the fused kernel's local memory (windows up to 15x15): cls_fused_stages_source's kernel runs
+ * them as one. */
+int cls_staged_fuses(const cls_spec *spec, const cls_staged_body *staged);
 /* The fused kernel (generator/fused_stages.c), malloc'd (NULL on OOM): both stages of STAGED
  * (cls_staged_fuses) and its combination in one kernel CLS_VAN_HERK_KERNEL_NAME with the van Herk
  * kernels' arguments (van_herk.h), reading SPEC's input type and writing its output type, bit for

@@ -63,8 +63,9 @@ cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_v
     for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
         const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
         const cls_stage_kind kind = staged.stages[k].kind;
+        const int body = cls_stage_runs_body(&staged.stages[k]);
         char *text = NULL;
-        if (kind == CLS_STAGE_BODY) status = cls_generate_source(&stage, simd_width, &text);
+        if (body) status = cls_generate_source(&stage, simd_width, &text);
         else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, form)))
             status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         if (status != CLS_OK) break;
@@ -77,7 +78,7 @@ cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_v
                       last && !staged.combine ? "the output" : "an f32 image",
                       kind == CLS_STAGE_BODY ? "" : kind == CLS_STAGE_MINIMUM ? ": its minimum" : ": its maximum");
         strbuf_append(&out, text);
-        if (kind == CLS_STAGE_BODY) cls_free(text);
+        if (body) cls_free(text);
         else free(text);
     }
     if (status == CLS_OK && staged.combine) {

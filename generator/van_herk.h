@@ -35,6 +35,14 @@ typedef struct cls_van_herk_launch {
     unsigned tile_width, tile_height;   /* the column pass and the lanes kernel: a work-item's */
 } cls_van_herk_launch;
 
+/* From this side on (a window's longer side) a rectangle's minimum and maximum go by van
+ * Herk/Gil-Werman: about three comparisons a pixel and pass whatever the side, against one a tap
+ * for the direct loops. Below it the direct loops over the window are as fast or faster: on an
+ * H200 (f32 4096^2) one direct kernel took 45 and 61 us at 3x3 and 5x5, van Herk 92 and 80; at
+ * 7x7 the direct passes took 102 us, van Herk 79 (PoCL, 2048^2: 23 and 18 ms). An extremum stage
+ * over a smaller window runs as the direct loops (staged_body.h). */
+#define CLS_VAN_HERK_MIN_SIDE 7
+
 /* Whether one extremum stage takes a WIDTH x HEIGHT window: a row, a column, or a window of more
  * than one of each whose strip walker's rows fit 32 KiB of local memory (every window up to
  * 63x63). */

@@ -314,6 +314,38 @@ static void compositions_are_two_stages(void **state)
     cls_operator_release(largest);
 }
 
+/* A rectangle's extremum stages below van Herk's side run as the direct loops over the window (a
+ * body stage's filter), from it on by van Herk; both fuse where the axes share a border mode. */
+static void small_rectangles_run_direct_loops(void **state)
+{
+    (void)state;
+    cls_operator *small = parsed("opening:5x3"), *large = parsed("tophat:7x3");
+    cls_spec spec = *cls_operator_spec(small);
+    cls_staged_body staged = split(small);
+    assert_int_equal(staged.count, 2);
+    for (unsigned k = 0; k < 2; ++k) {
+        assert_int_equal(staged.stages[k].kind, k ? CLS_STAGE_MAXIMUM : CLS_STAGE_MINIMUM);
+        assert_true(staged.stages[k].direct && cls_stage_runs_body(&staged.stages[k]));
+        assert_non_null(strstr(cls_staged_stage_spec(&spec, &staged, k).body, k ? "fmax" : "fmin"));
+    }
+    assert_true(cls_staged_fuses(&spec, &staged));
+    cls_staged_body_free(&staged);
+    spec.border_y = CLS_BORDER_REPEAT; /* a mode per axis: still two stages, which do not fuse */
+    assert_int_equal(cls_staged_body_split(&spec, &staged), CLS_OK);
+    assert_int_equal(staged.count, 2);
+    assert_false(cls_staged_fuses(&spec, &staged));
+    cls_staged_body_free(&staged);
+    spec = *cls_operator_spec(large);
+    staged = split(large);
+    assert_int_equal(staged.count, 2);
+    assert_false(staged.stages[0].direct || cls_stage_runs_body(&staged.stages[0]));
+    assert_null(cls_staged_stage_spec(&spec, &staged, 0).body);
+    assert_true(cls_staged_fuses(&spec, &staged));
+    cls_staged_body_free(&staged);
+    cls_operator_release(small);
+    cls_operator_release(large);
+}
+
 static void compositions_reflect_an_asymmetric_footprint(void **state)
 {
     (void)state;
@@ -426,6 +458,7 @@ int main(void)
         cmocka_unit_test(footprints_come_from_mask_files),
         cmocka_unit_test(mask_file_refusals_name_file_and_line),
         cmocka_unit_test(compositions_are_two_stages),
+        cmocka_unit_test(small_rectangles_run_direct_loops),
         cmocka_unit_test(compositions_reflect_an_asymmetric_footprint),
         cmocka_unit_test(staged_sources_and_one_kernel_refusals),
         cmocka_unit_test(staged_body_rules),

@@ -52,7 +52,8 @@ static int write_program(sink *out, const char *source, unsigned group_items, un
 
 /* The programs that a filter of SPEC builds on the planner's device, as host/filter.c and
  * host/staged_filter.c choose them: a staged body's stages (van Herk for its extremum stages) and
- * combination, an FFT's kernels, a two-pass pair, or one kernel. */
+ * combination and the fused kernel of its two stages, an FFT's kernels, a two-pass pair, or one
+ * kernel. */
 static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink *out)
 {
     if (spec->body && cls_body_is_staged(spec->body)) {
@@ -61,7 +62,7 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
         int ok = 1;
         for (unsigned k = 0; ok && k < staged.count; ++k) {
             const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
-            if (staged.stages[k].kind == CLS_STAGE_BODY) {
+            if (cls_stage_runs_body(&staged.stages[k])) {
                 ok = emit_programs(planner, &stage, out);
                 continue;
             }
@@ -73,6 +74,12 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
         if (ok && staged.combine) {
             char *source = cls_combine_source(staged.combine, spec->input_type, spec->output_type);
             ok = write_program(out, source, 0, 0);
+            free(source);
+        }
+        if (ok && cls_staged_fuses(spec, &staged)) { /* a GPU may run both stages as one kernel */
+            const cls_van_herk_launch launch = cls_fused_stages_launch();
+            char *source = cls_fused_stages_source(spec, &staged);
+            ok = write_program(out, source, launch.group_width * launch.group_height, 0);
             free(source);
         }
         cls_staged_body_free(&staged);
