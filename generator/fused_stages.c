@@ -282,7 +282,7 @@ char *cls_fused_stages_source(const cls_spec *spec, const cls_staged_body *stage
     append_run(&out, "second_rows", staged->stages[1].width, &staged->stages[1]);
     cls_spec signature = stage;
     signature.output_type = spec->output_type;
-    van_herk_append_signature(&out, &signature, GROUP);
+    van_herk_append_signature(&out, &signature, NULL, GROUP);
     append_body(&out, spec, &stage, staged, &s);
     return strbuf_take(&out);
 }

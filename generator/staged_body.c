@@ -301,6 +301,11 @@ void cls_staged_body_free(cls_staged_body *staged)
 
 int cls_stage_runs_body(const cls_body_stage *stage) { return stage->kind == CLS_STAGE_BODY || stage->direct; }
 
+int cls_staged_folds_combine(const cls_staged_body *staged)
+{
+    return staged->combine != CLS_COMBINE_NONE && staged->count && !cls_stage_runs_body(&staged->stages[staged->count - 1]);
+}
+
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k)
 {
     const cls_body_stage *stage = &staged->stages[k];
@@ -319,7 +324,8 @@ cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *stag
         s.border_y = s.border_z = CLS_BORDER_SAME;
     }
     s.input_type = k == 0 ? spec->input_type : CLS_PIXEL_F32;
-    s.output_type = k + 1 == staged->count && staged->combine == CLS_COMBINE_NONE ? spec->output_type : CLS_PIXEL_F32;
+    const int writes_output = staged->combine == CLS_COMBINE_NONE || cls_staged_folds_combine(staged);
+    s.output_type = k + 1 == staged->count && writes_output ? spec->output_type : CLS_PIXEL_F32;
     return s;
 }
 

@@ -23,17 +23,12 @@
 #define CLS_STAGED_BODY_H
 
 #include "clstencil.h"
+#include "stage_combine.h"
 #include "van_herk.h"
 
 #define CLS_STAGES_MAX 8
 /* The kernel that combines the input with the stages' result. */
 #define CLS_COMBINE_KERNEL_NAME "clstencil_combine"
-
-typedef enum cls_stage_combine {
-    CLS_COMBINE_NONE = 0,          /* the last stage writes the output */
-    CLS_COMBINE_INPUT_MINUS_RESULT, /* output = input - result (a white top-hat) */
-    CLS_COMBINE_RESULT_MINUS_INPUT, /* output = result - input (a black top-hat) */
-} cls_stage_combine;
 
 typedef enum cls_stage_kind {
     CLS_STAGE_BODY = 0, /* the statements after the #stage line */
@@ -69,9 +64,12 @@ void cls_staged_body_free(cls_staged_body *staged);
 /* Whether STAGE runs as a filter of its body (a body stage or a direct extremum stage), else as
  * cls_van_herk_source's kernel. */
 int cls_stage_runs_body(const cls_body_stage *stage);
+/* Whether the combination runs in the last stage, a van Herk pass (cls_van_herk_launch's combine),
+ * instead of a kernel of its own: STAGED combines and its last stage does not run a body. */
+int cls_staged_folds_combine(const cls_staged_body *staged);
 /* Stage K's spec: SPEC's settings with the stage's window, mask and body, reading SPEC's input
  * type (the first stage) or f32 and writing SPEC's output type (the last stage, when nothing is
- * combined) or f32; the undefined border becomes clamp (the run writes only the pixels whose
+ * combined or it combines itself: cls_staged_folds_combine) or f32; the undefined border becomes clamp (the run writes only the pixels whose
  * whole window lies inside the image, which no clamped value reaches). It points into STAGED. A
  * van Herk stage's spec has no body (its kernel is cls_van_herk_source's, not a filter's). */
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k);

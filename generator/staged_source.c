@@ -60,28 +60,33 @@ cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_v
     if (status == CLS_OK && spec->border == CLS_BORDER_UNDEFINED)
         strbuf_printf(&out, "/* The undefined border: the stages run with clamp, and only the output pixels whose whole\n"
                             " * %ux%u window lies inside the image are written. */\n", spec->mask_width, spec->mask_height);
+    const int folds = status == CLS_OK && cls_staged_folds_combine(&staged);
     for (unsigned k = 0; status == CLS_OK && k < staged.count; ++k) {
         const cls_spec stage = cls_staged_stage_spec(spec, &staged, k);
         const cls_stage_kind kind = staged.stages[k].kind;
-        const int body = cls_stage_runs_body(&staged.stages[k]);
+        const int body = cls_stage_runs_body(&staged.stages[k]), last = k + 1 == staged.count;
         char *text = NULL;
+        cls_van_herk_launch launch = cls_van_herk_plan(&stage, form);
+        if (folds && last) launch.combine = staged.combine, launch.source_type = spec->input_type;
         if (body) status = cls_generate_source(&stage, simd_width, &text);
-        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, form)))
+        else if (!(text = cls_van_herk_source(&stage, kind == CLS_STAGE_MAXIMUM, &launch)))
             status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         if (status != CLS_OK) break;
-        const int last = k + 1 == staged.count;
         char over[48];
         if (k) snprintf(over, sizeof over, "stage %u's f32 image", k);
         else snprintf(over, sizeof over, "the input");
-        strbuf_printf(&out, "%s/* ---- Stage %u of %u: a %ux%u window over %s, into %s%s. */\n", k ? "\n" : "", k + 1,
+        strbuf_printf(&out, "%s/* ---- Stage %u of %u: a %ux%u window over %s, into %s%s%s. */\n", k ? "\n" : "", k + 1,
                       staged.count, stage.mask_width, stage.mask_height, over,
-                      last && !staged.combine ? "the output" : "an f32 image",
-                      kind == CLS_STAGE_BODY ? "" : kind == CLS_STAGE_MINIMUM ? ": its minimum" : ": its maximum");
+                      last && (!staged.combine || folds) ? "the output" : "an f32 image",
+                      kind == CLS_STAGE_BODY ? "" : kind == CLS_STAGE_MINIMUM ? ": its minimum" : ": its maximum",
+                      !folds || !last                                     ? ""
+                      : staged.combine == CLS_COMBINE_INPUT_MINUS_RESULT ? ", the input minus it"
+                                                                         : ", it minus the input");
         strbuf_append(&out, text);
         if (body) cls_free(text);
         else free(text);
     }
-    if (status == CLS_OK && staged.combine) {
+    if (status == CLS_OK && staged.combine && !folds) {
         char *text = cls_combine_source(staged.combine, spec->input_type, spec->output_type);
         strbuf_printf(&out, "\n/* ---- The combination: the %s, into the output. */\n",
                       staged.combine == CLS_COMBINE_INPUT_MINUS_RESULT ? "input minus the result" : "result minus the input");

@@ -121,6 +121,13 @@ static void append_header(strbuf *out, const cls_spec *stage, int maximum, const
                   "#define EXTREME(a, b) %s(a, b)\n"
                   "#define NEUTRAL %sINFINITY /* what the direct loop starts from: a window of NaN alone gives it */\n",
                   maximum ? "fmax" : "fmin", maximum ? "-" : "");
+    if (!l->combine || l->lanes) return; /* the lanes kernel's store() loads the source itself */
+    char load[128];
+    emit_format_load(load, sizeof load, l->source_type, "source", "source_offset + (y) * source_pitch + (x)");
+    strbuf_printf(out, "/* the output: %s, pixel by pixel */\n#define SOURCE(x, y) %s\n",
+                  l->combine == CLS_COMBINE_INPUT_MINUS_RESULT ? "the filter's input (source) minus the extreme"
+                                                               : "the extreme minus the filter's input (source)",
+                  load);
 }
 
 /* The extremes over K pixels along the rows of the local tile (SEGMENTS segments of K pixels a
@@ -169,10 +176,10 @@ static void append_row_pass(strbuf *out, const cls_spec *stage, const cls_van_he
                   "#define SPAN (SEGMENTS * K) /* input columns of a tile row */\n"
                   "#define TILE_W ((SEGMENTS - 1) * K) /* its output columns: the last segment ends the windows */\n\n",
                   l->group_width, ROW_SEGMENTS, l->tile_height);
-    van_herk_append_signature(out, stage, l->group_width);
-    char store[160];
+    van_herk_append_signature(out, stage, l, l->group_width);
+    char result[160], store[240];
     emit_format_store(store, sizeof store, stage->output_type, "output", "output_offset + y * output_pitch + x",
-                      "EXTREME(tile[r * SPAN + c], NEUTRAL)");
+                      van_herk_result(result, sizeof result, l, "EXTREME(tile[r * SPAN + c], NEUTRAL)", "x", "y"));
     strbuf_printf(out,
                   "    __local float tile[TILE_ROWS * SPAN];\n"
                   "    const int item = get_local_id(0);\n"
@@ -201,10 +208,10 @@ static void append_row_pass(strbuf *out, const cls_spec *stage, const cls_van_he
 static void append_column_pass(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l)
 {
     strbuf_printf(out, "#define SEGMENTS %u /* segments of outputs a work-item walks */\n\n", l->tile_height / l->side);
-    van_herk_append_signature(out, stage, 0);
-    char store[160];
+    van_herk_append_signature(out, stage, l, 0);
+    char result[160], store[240];
     emit_format_store(store, sizeof store, stage->output_type, "output", "output_offset + y * output_pitch + x",
-                      "EXTREME(h[i], g)");
+                      van_herk_result(result, sizeof result, l, "EXTREME(h[i], g)", "x", "y"));
     strbuf_printf(out,
                   "    const int x = roi.x + get_global_id(0), y0 = roi.y + get_global_id(1) * (SEGMENTS * K);\n"
                   "    if (x >= roi.z || y0 >= roi.w) return;\n"
@@ -249,11 +256,11 @@ static void append_tile_pass(strbuf *out, const cls_spec *stage, const cls_van_h
                   "#define SPAN (SEGMENTS * K) /* input columns of a tile row */\n"
                   "#define TILE_W ((SEGMENTS - 1) * K) /* its output columns: the last segment ends the windows */\n\n",
                   l->group_width, l->group_width / (2 * stage->mask_height - 1));
-    van_herk_append_signature(out, stage, l->group_width);
-    char load[128], store[160];
+    van_herk_append_signature(out, stage, l, l->group_width);
+    char load[128], result[160], store[240];
     emit_format_load(load, sizeof load, stage->input_type, "input", "input_offset + fold(y, height) * input_pitch + fold(x, width)");
     emit_format_store(store, sizeof store, stage->output_type, "output", "output_offset + y * output_pitch + x",
-                      "EXTREME(h[i], g)");
+                      van_herk_result(result, sizeof result, l, "EXTREME(h[i], g)", "x", "y"));
     strbuf_printf(out,
                   "    __local float tile[TILE_ROWS * SPAN];\n"
                   "    const int item = get_local_id(0);\n"
@@ -292,18 +299,17 @@ static void append_tile_pass(strbuf *out, const cls_spec *stage, const cls_van_h
                   store);
 }
 
-char *cls_van_herk_source(const cls_spec *stage, int maximum, cls_van_herk_form form)
+char *cls_van_herk_source(const cls_spec *stage, int maximum, const cls_van_herk_launch *launch)
 {
-    const cls_van_herk_launch launch = cls_van_herk_plan(stage, form);
     strbuf out;
     strbuf_init(&out);
-    append_header(&out, stage, maximum, &launch);
+    append_header(&out, stage, maximum, launch);
     van_herk_append_helpers(&out, stage);
     strbuf_append(&out, "\n");
-    if (launch.lanes) van_herk_append_lanes(&out, stage, &launch);
-    else if (launch.strips) van_herk_append_strip_walker(&out, stage, &launch);
-    else if (launch.fused) append_tile_pass(&out, stage, &launch);
-    else if (launch.vertical) append_column_pass(&out, stage, &launch);
-    else append_row_pass(&out, stage, &launch);
+    if (launch->lanes) van_herk_append_lanes(&out, stage, launch);
+    else if (launch->strips) van_herk_append_strip_walker(&out, stage, launch);
+    else if (launch->fused) append_tile_pass(&out, stage, launch);
+    else if (launch->vertical) append_column_pass(&out, stage, launch);
+    else append_row_pass(&out, stage, launch);
     return strbuf_take(&out);
 }

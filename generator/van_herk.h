@@ -9,6 +9,7 @@
 #define CLS_VAN_HERK_H
 
 #include "clstencil.h"
+#include "stage_combine.h"
 
 #define CLS_VAN_HERK_KERNEL_NAME "clstencil_van_herk"
 
@@ -33,6 +34,9 @@ typedef struct cls_van_herk_launch {
     unsigned side;                      /* K */
     unsigned group_width, group_height; /* the work-group (required by all but the column pass) */
     unsigned tile_width, tile_height;   /* the column pass and the lanes kernel: a work-item's */
+    cls_stage_combine combine;          /* a top-hat's subtraction in the pass (its last): the output
+                                         * is the source pixel minus the extreme or the reverse */
+    cls_pixel_type source_type;         /* the source's pixels (the filter's input) */
 } cls_van_herk_launch;
 
 /* From this side on (a window's longer side) a rectangle's minimum and maximum go by van
@@ -47,7 +51,8 @@ typedef struct cls_van_herk_launch {
  * than one of each whose strip walker's rows fit 32 KiB of local memory (every window up to
  * 63x63). */
 int cls_van_herk_fits(unsigned width, unsigned height);
-/* The launch shape of the extremum pass over STAGE's window (Kx1, 1xK, or fused WxH) in FORM. A
+/* The launch shape of the extremum pass over STAGE's window (Kx1, 1xK, or fused WxH) in FORM,
+ * combining nothing (the caller may set combine and source_type). A
  * window up to 31 wide in lanes runs as the lanes kernel (PoCL, 2048^2 f32: min 31x31 21.7 ms by
  * the tile kernel, 1x31 23.5 by the column pass). A fused window in strips (GPUs; on an H200 the
  * tile kernel took 118 us at 31x31, the walker 58) or wider than 31 runs as the strip walker,
@@ -56,10 +61,11 @@ int cls_van_herk_fits(unsigned width, unsigned height);
 cls_van_herk_launch cls_van_herk_plan(const cls_spec *stage, cls_van_herk_form form);
 /* The kernel CLS_VAN_HERK_KERNEL_NAME (malloc'd, NULL on OOM) of the minimum (or, MAXIMUM set, the
  * maximum) over STAGE's window (cls_van_herk_fits), in STAGE's border mode (not undefined) and
- * pixel types, shaped as cls_van_herk_plan(stage, form) says. Its arguments: input,
+ * pixel types, shaped as LAUNCH (cls_van_herk_plan's for STAGE) says. Its arguments: input,
  * input_offset, input_pitch, output, output_offset, output_pitch (elements), width, height (the
  * image's), roi (int4: x0, y0, x1, y1, the outputs it computes) and border_value (the constant
- * mode's pixel outside). */
-char *cls_van_herk_source(const cls_spec *stage, int maximum, cls_van_herk_form form);
+ * mode's pixel outside); with LAUNCH's combine, then source, source_offset and source_pitch (the
+ * filter's input, of source_type). */
+char *cls_van_herk_source(const cls_spec *stage, int maximum, const cls_van_herk_launch *launch);
 
 #endif

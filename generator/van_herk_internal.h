@@ -10,9 +10,17 @@
 #include "strbuf.h"
 #include "van_herk.h"
 
-/* The kernel's signature up to its opening brace (the arguments cls_van_herk_source lists), with
- * reqd_work_group_size(GROUP, 1, 1) unless GROUP is 0. */
-void van_herk_append_signature(strbuf *out, const cls_spec *stage, unsigned group);
+#include <stddef.h>
+
+/* The kernel's signature up to its opening brace (the arguments cls_van_herk_source lists, the
+ * source's too where L combines; L may be NULL), with reqd_work_group_size(GROUP, 1, 1) unless
+ * GROUP is 0. */
+void van_herk_append_signature(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l, unsigned group);
+/* The value the output pixel at (X, Y) is written as, the extreme VALUE, or where L combines the
+ * source pixel there (SOURCE(x, y), which the kernel's header defines) minus it or the reverse:
+ * in BUF (SIZE bytes). */
+const char *van_herk_result(char *buf, size_t size, const cls_van_herk_launch *l, const char *value, const char *x,
+                            const char *y);
 
 /* The helpers every kernel of the family uses: fold (an index of the axis, any, into the image by
  * the border mode), inside_both (constant mode) and pixel (one input pixel as a float, the

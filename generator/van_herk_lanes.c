@@ -48,17 +48,36 @@ static void append_row_extreme(strbuf *out, const cls_spec *stage)
                   emit_cl_type(stage->input_type), vector, lanes);
 }
 
-/* STORE(value, y): the lanes of output row y that lie in the region computed. */
-static void append_store(strbuf *out, const cls_spec *stage)
+/* STORE(value, y): the lanes of output row y that lie in the region computed, the extremes VALUE
+ * or, where L combines, the source's pixels there minus them (or the reverse). */
+static void append_store(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l)
 {
-    char vector[160], lane[160];
+    char vector[160], lane[240], result[160], source_vector[512], source_lane[96];
     emit_format_vector_store(vector, sizeof vector, stage->output_type, CLS_VAN_HERK_LANES, "value", "line");
-    emit_format_store(lane, sizeof lane, stage->output_type, "line", "j", "values[j]");
+    emit_format_load(source_lane, sizeof source_lane, l->source_type, "from", "j");
+    const char *lane_value = "values[j]";
+    if (l->combine == CLS_COMBINE_INPUT_MINUS_RESULT) snprintf(result, sizeof result, "%s - values[j]", source_lane);
+    else if (l->combine == CLS_COMBINE_RESULT_MINUS_INPUT) snprintf(result, sizeof result, "values[j] - %s", source_lane);
+    if (l->combine) lane_value = result;
+    emit_format_store(lane, sizeof lane, stage->output_type, "line", "j", lane_value);
     strbuf_printf(out,
-                  "/* Output row y's lanes, whole where they all lie in the region computed. */\n"
-                  "void store(__global %s *output, int output_offset, int output_pitch, int x, int y, int4 roi, lanes_t value)\n{\n"
-                  "    __global %s *line = output + output_offset + y * output_pitch + x;\n"
-                  "    if (x + LANES <= roi.z) {\n"
+                  "/* Output row y's lanes, whole where they all lie in the region computed%s. */\n"
+                  "void store(__global %s *output, int output_offset, int output_pitch, int x, int y, int4 roi, lanes_t value",
+                  l->combine ? "; the source's pixels combined with them" : "", emit_cl_type(stage->output_type));
+    if (l->combine)
+        strbuf_printf(out, ",\n           __global const %s *source, int source_offset, int source_pitch",
+                      emit_cl_type(l->source_type));
+    strbuf_printf(out, ")\n{\n    __global %s *line = output + output_offset + y * output_pitch + x;\n",
+                  emit_cl_type(stage->output_type));
+    if (l->combine) {
+        emit_format_vector_load(source_vector, sizeof source_vector, l->source_type, CLS_VAN_HERK_LANES, "from");
+        strbuf_printf(out, "    __global const %s *from = source + source_offset + y * source_pitch + x;\n",
+                      emit_cl_type(l->source_type));
+    }
+    strbuf_append(out, "    if (x + LANES <= roi.z) {\n");
+    if (l->combine == CLS_COMBINE_INPUT_MINUS_RESULT) strbuf_printf(out, "        value = %s - value;\n", source_vector);
+    else if (l->combine == CLS_COMBINE_RESULT_MINUS_INPUT) strbuf_printf(out, "        value -= %s;\n", source_vector);
+    strbuf_printf(out,
                   "        %s\n"
                   "        return;\n"
                   "    }\n"
@@ -66,7 +85,7 @@ static void append_store(strbuf *out, const cls_spec *stage)
                   "    vstore%u(value, 0, values);\n"
                   "    for (int j = 0; j < LANES && x + j < roi.z; ++j) %s\n"
                   "}\n\n",
-                  emit_cl_type(stage->output_type), emit_cl_type(stage->output_type), vector, CLS_VAN_HERK_LANES, lane);
+                  vector, CLS_VAN_HERK_LANES, lane);
 }
 
 void van_herk_append_lanes(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l)
@@ -77,13 +96,14 @@ void van_herk_append_lanes(strbuf *out, const cls_spec *stage, const cls_van_her
                   "#define SEGMENTS %u /* segments of KH output rows a work-item walks */\n\n",
                   CLS_VAN_HERK_LANES, CLS_VAN_HERK_LANES, l->tile_height / stage->mask_height);
     append_row_extreme(out, stage);
-    append_store(out, stage);
-    van_herk_append_signature(out, stage, 0);
-    strbuf_append(out,
+    append_store(out, stage, l);
+    van_herk_append_signature(out, stage, l, 0);
+    strbuf_printf(out,
                   "    const int x = roi.x + get_global_id(0) * LANES, y0 = roi.y + get_global_id(1) * (SEGMENTS * KH);\n"
                   "    if (x >= roi.z || y0 >= roi.w) return;\n"
                   "#define ROW(yy) row_extreme(input, input_offset, input_pitch, x, (yy), width, height, border_value)\n"
-                  "#define STORE(value, y) store(output, output_offset, output_pitch, x, (y), roi, (value))\n");
+                  "#define STORE(value, y) store(output, output_offset, output_pitch, x, (y), roi, (value)%s)\n",
+                  l->combine ? ", source, source_offset, source_pitch" : "");
     if (stage->mask_height == 1) {
         strbuf_append(out,
                       "    /* one row: its extremes */\n"

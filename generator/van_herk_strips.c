@@ -138,12 +138,14 @@ void van_herk_append_strip_walker(strbuf *out, const cls_spec *stage, const cls_
                   "#define ROUNDS ((ROWS + ROUND_ROWS - 1) / ROUND_ROWS)\n\n",
                   s.group, s.segments, s.step_segments, s.band_segments * stage->mask_height);
     append_load_step(out, stage);
-    van_herk_append_signature(out, stage, l->group_width);
+    van_herk_append_signature(out, stage, l, l->group_width);
     if (!constant) strbuf_append(out, "    (void)border_value;\n");
-    char store[160], checked_store[160];
-    emit_format_store(store, sizeof store, stage->output_type, "output", "at + i * output_pitch", "EXTREME(h[i], g)");
+    char result[160], store[240], checked_store[240];
+    emit_format_store(store, sizeof store, stage->output_type, "output", "at + i * output_pitch",
+                      van_herk_result(result, sizeof result, l, "EXTREME(h[i], g)", "column", "first + i"));
     emit_format_store(checked_store, sizeof checked_store, stage->output_type, "output",
-                      "output_offset + y * output_pitch + column", "EXTREME(h[i], g)");
+                      "output_offset + y * output_pitch + column",
+                      van_herk_result(result, sizeof result, l, "EXTREME(h[i], g)", "column", "y"));
     strbuf_printf(out,
                   "    __local float tile[ROWS * SPAN];\n"
                   "    const int item = get_local_id(0);\n"

@@ -1,8 +1,8 @@
 /* staged_filter.c — a staged run (see staged_filter.h): the stages' filters, or the van Herk
  * kernels of the extremum stages (generator/van_herk.h), the f32 images between them, grown with
- * the image, and the combination kernel of the top-hats; or, on GPUs, two extremum stages and the
- * combination as one fused kernel (cls_staged_fuses). With the
- * undefined border the stages run with clamp (cls_staged_stage_spec) and the last step writes only
+ * the image, and the combination kernel of the top-hats (or their last van Herk kernel combining);
+ * or, on GPUs, two extremum stages and the combination as one fused kernel (cls_staged_fuses).
+ * With the undefined border the stages run with clamp (cls_staged_stage_spec) and the last step writes only
  * the pixels whose whole window lies inside the image, the ones a single kernel would write: no
  * clamped value reaches them. */
 #include "staged_filter.h"
@@ -92,12 +92,15 @@ static cls_status build_pass(cls_staged_run *run, const char *source, const cls_
     return CLS_OK;
 }
 
-/* The van Herk kernel of extremum stage STAGE (MAXIMUM or not) into *pass. */
-static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, int maximum, extremum_pass *pass)
+/* The van Herk kernel of extremum stage STAGE (MAXIMUM or not) into *pass, computing COMBINE of
+ * the filter's input (of SOURCE_TYPE) with its result. */
+static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, int maximum, cls_stage_combine combine,
+                                  cls_pixel_type source_type, extremum_pass *pass)
 {
-    const cls_van_herk_form form = van_herk_form(run->context);
-    const cls_van_herk_launch launch = cls_van_herk_plan(stage, form);
-    char *source = cls_van_herk_source(stage, maximum, form);
+    cls_van_herk_launch launch = cls_van_herk_plan(stage, van_herk_form(run->context));
+    launch.combine = combine;
+    launch.source_type = source_type;
+    char *source = cls_van_herk_source(stage, maximum, &launch);
     const cls_status status = build_pass(run, source, &launch, stage, pass);
     free(source);
     return status;
@@ -135,19 +138,24 @@ static cls_status create_fused(cls_staged_run *run, const cls_spec *spec, const 
     return CLS_OK;
 }
 
-/* The filters (or extremum kernels) of every stage of the split body. */
+/* The filters (or extremum kernels) of every stage of the split body; a last van Herk stage
+ * computes the combination itself (cls_staged_folds_combine). */
 static cls_status create_stages(cls_staged_run *run, const cls_spec *spec, const cls_staged_body *staged)
 {
+    const int folds = cls_staged_folds_combine(staged);
     for (unsigned k = 0; k < staged->count; ++k) {
         const cls_spec stage = cls_staged_stage_spec(spec, staged, k);
         const cls_body_stage *written = &staged->stages[k];
-        const cls_status status = cls_stage_runs_body(written)
-                                      ? run->calls->create(run->context, &stage, &run->stages[k])
-                                      : create_extremum(run, &stage, written->kind == CLS_STAGE_MAXIMUM, &run->passes[k]);
+        const cls_stage_combine combine = folds && k + 1 == staged->count ? staged->combine : CLS_COMBINE_NONE;
+        const cls_status status =
+            cls_stage_runs_body(written)
+                ? run->calls->create(run->context, &stage, &run->stages[k])
+                : create_extremum(run, &stage, written->kind == CLS_STAGE_MAXIMUM, combine, spec->input_type, &run->passes[k]);
         if (status != CLS_OK)
             return cls_fail(status, "stage %u of %u of the operator: %s", k + 1, staged->count, cls_last_error());
         ++run->count;
     }
+    if (folds) run->combine = CLS_COMBINE_NONE; /* the last stage combines */
     return CLS_OK;
 }
 
@@ -277,9 +285,11 @@ static cls_status enqueue_combination(cls_staged_run *run, cl_mem input, cl_mem 
 }
 
 /* Extremum stage K from `from` into `to` over IMAGE (a stage's description, as a stage filter
- * gets it: the input's pitch and offset, the output's, the region of interest). */
+ * gets it: the input's pitch and offset, the output's, the region of interest); a combining pass
+ * also reads SOURCE, the filter's input, with the pitch and offset ORIGINAL describes. */
 static cls_status enqueue_extremum(cls_staged_run *run, unsigned k, cl_mem from, cl_mem to, const cls_image_desc *image,
-                                   cl_uint wait_count, const cl_event *wait_list, cl_event *event)
+                                   cl_mem source, const cls_image_desc *original, cl_uint wait_count,
+                                   const cl_event *wait_list, cl_event *event)
 {
     const extremum_pass *pass = &run->passes[k];
     const cls_van_herk_launch *l = &pass->launch;
@@ -303,6 +313,14 @@ static cls_status enqueue_extremum(cls_staged_run *run, unsigned k, cl_mem from,
     error |= clSetKernelArg(kernel, 7, sizeof(cl_int), &arguments[5]);
     error |= clSetKernelArg(kernel, 8, sizeof roi, &roi);
     error |= clSetKernelArg(kernel, 9, sizeof(float), &pass->border_value);
+    if (l->combine) {
+        const size_t size = cls_pixel_size(l->source_type);
+        const size_t pitch = original->input_row_pitch ? original->input_row_pitch : original->width * size;
+        const cl_int source_arguments[2] = {(cl_int)(original->input_offset / size), (cl_int)(pitch / size)};
+        error |= clSetKernelArg(kernel, 10, sizeof source, &source);
+        error |= clSetKernelArg(kernel, 11, sizeof(cl_int), &source_arguments[0]);
+        error |= clSetKernelArg(kernel, 12, sizeof(cl_int), &source_arguments[1]);
+    }
     /* the row pass and the tiles: a group per tile; the column pass and the lanes kernel: a
      * work-item per tile_width columns and tile_height rows */
     const int per_item = l->vertical || l->lanes;
@@ -379,7 +397,8 @@ static cls_status enqueue_work(void *work, cl_mem input, cl_uint output_count, c
         const cl_uint waits = first ? wait_count : 1;
         const cl_event *after = first ? wait_list : &previous;
         status = run->stages[k] ? run->calls->enqueue(run->stages[k], from, to, &stage, waits, after, to_output ? event : &done)
-                                : enqueue_extremum(run, k, from, to, &stage, waits, after, to_output ? event : &done);
+                                : enqueue_extremum(run, k, from, to, &stage, input, image, waits, after,
+                                                   to_output ? event : &done);
         if (previous) clReleaseEvent(previous);
         previous = done;
     }

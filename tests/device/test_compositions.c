@@ -1,7 +1,8 @@
 /* test_compositions.c — the morphological compositions (opening, closing and the top-hats) and a
  * rectangle's minimum and maximum, which run in stages (van Herk kernels from a side of 7 on), on the
  * default device through the C API:
- * a filter with a region of interest, row pitches and offsets on u8 images; the undefined border,
+ * a filter with a region of interest, row pitches and offsets on u8 images; the top-hats'
+ * subtraction in their last van Herk pass, in every form of it; the undefined border,
  * which writes only the pixels whose window fits; a pipeline stage after another; the
  * first-result, fastest and tiered builds giving the same bits. Their stages run as stages here
  * (CLSTENCIL_MORPHOLOGY=stages; GPUs fuse two extremum stages into one kernel, which
@@ -76,6 +77,18 @@ static cls_filter *create(const char *text, cls_border border, cls_pixel_type in
     return filter;
 }
 
+/* SIZE bytes of pseudo-random u8 pixels from SEED into INPUT, and the W x H image they hold from
+ * element OFFSET on, rows PITCH apart, into IMAGE. */
+static void random_rows(uint8_t *input, size_t size, unsigned seed, int offset, int pitch, double *image)
+{
+    for (size_t k = 0; k < size; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        input[k] = (uint8_t)(seed >> 16);
+    }
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) image[y * W + x] = input[offset + y * pitch + x];
+}
+
 /* A black top-hat of a u8 image inside larger rows (pitch, offset), written into a region of
  * interest of an output with its own pitch and offset: every pixel of the region is the
  * definition's, every byte outside it untouched. (The white top-hat differs only in the sign of
@@ -86,13 +99,7 @@ static void region_pitch_and_offset(void **state)
     enum { IN_PITCH = W + 5, IN_OFFSET = 3, OUT_PITCH = W + 3, OUT_OFFSET = 2 };
     uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
     double image[W * H], expected[W * H];
-    unsigned seed = 7;
-    for (size_t k = 0; k < sizeof input; ++k) {
-        seed = seed * 1103515245u + 12345u;
-        input[k] = (uint8_t)(seed >> 16);
-    }
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) image[y * W + x] = input[IN_OFFSET + y * IN_PITCH + x];
+    random_rows(input, sizeof input, 7, IN_OFFSET, IN_PITCH, image);
     static const unsigned char cross[15] = {0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0}; /* 3 wide, 5 tall */
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
                                  .output_row_pitch = OUT_PITCH,
@@ -117,6 +124,69 @@ static void region_pitch_and_offset(void **state)
         assert_int_equal(output[0], 0xAB);
         cls_filter_release(filter);
     }
+}
+
+/* A top-hat whose last stage is a van Herk pass subtracts there (two kernels, no combination's):
+ * the tile kernel, the strip walker and the lanes kernel (CLSTENCIL_VAN_HERK), and the row and
+ * column passes of staged bodies whose last stage is a row or a column, each into a u8 region of
+ * interest with pitches and offsets (negative differences saturate), against the definition. */
+static void top_hats_subtract_in_their_last_pass(void **state)
+{
+    (void)state;
+    enum { IN_PITCH = W + 5, IN_OFFSET = 3, OUT_PITCH = W + 3, OUT_OFFSET = 2, RX = 2, RY = 3, RW = 19, RH = 12 };
+    uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
+    double image[W * H], first[W * H], expected[W * H];
+    random_rows(input, sizeof input, 11, IN_OFFSET, IN_PITCH, image);
+    static unsigned char ones[33 * 7];
+    memset(ones, 1, sizeof ones);
+    const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
+                                 .output_row_pitch = OUT_PITCH, .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
+                                 .roi_x = RX, .roi_y = RY, .roi_width = RW, .roi_height = RH};
+    static const struct {
+        const char *body;   /* a staged body, or NULL: the composition over a 7x5 rectangle */
+        int white;          /* input - result, else result - input */
+        int fw[2], fh[2];   /* the stages' windows */
+        cls_border border;
+    } cases[] = {
+        {NULL, 1, {7, 7}, {5, 5}, CLS_BORDER_MIRROR},
+        {NULL, 0, {7, 7}, {5, 5}, CLS_BORDER_CONSTANT},
+        {"#stage 1x7 min\n#stage 33x1 max\n#combine input - result\n", 1, {1, 33}, {7, 1}, CLS_BORDER_MIRROR101},
+        {"#stage 33x1 max\n#stage 1x7 min\n#combine result - input\n", 0, {33, 1}, {1, 7}, CLS_BORDER_REPEAT},
+    };
+    static const char *const forms[] = {"tiles", "strips", "lanes"};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; ++f) {
+        setenv("CLSTENCIL_VAN_HERK", forms[f], 1);
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            cls_operator *op = NULL;
+            const cls_status parsed = cases[c].body ? cls_operator_user(cases[c].body, 33, 7, NULL, &op)
+                                                    : cls_operator_parse(cases[c].white ? "tophat:7x5" : "blackhat:7x5", &op);
+            if (parsed != CLS_OK) fail_msg("case %zu: %s", c, cls_last_error());
+            cls_spec spec = *cls_operator_spec(op);
+            spec.border = cases[c].border;
+            spec.border_value = 40.0f;
+            spec.input_type = spec.output_type = CLS_PIXEL_U8;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("case %zu: %s", c, cls_last_error());
+            assert_int_equal(cls_filter_kernel_count(filter), 2);
+            memset(output, 0xAB, sizeof output);
+            assert_int_equal(cls_filter_run_host(filter, input, output, &desc), CLS_OK);
+            const int dilate_first = !cases[c].white;
+            extremum(image, ones, cases[c].fw[0], cases[c].fh[0], dilate_first, cases[c].border, 40.0, first);
+            extremum(first, ones, cases[c].fw[1], cases[c].fh[1], !dilate_first, cases[c].border, 40.0, expected);
+            for (int y = 0; y < H; ++y)
+                for (int x = 0; x < W; ++x) {
+                    const double difference = cases[c].white ? image[y * W + x] - expected[y * W + x]
+                                                             : expected[y * W + x] - image[y * W + x];
+                    const int inside = x >= RX && x < RX + RW && y >= RY && y < RY + RH;
+                    const int got = output[OUT_OFFSET + y * OUT_PITCH + x];
+                    const int want = inside ? (int)ref_to_output(CLS_PIXEL_U8, difference) : 0xAB;
+                    if (got != want) fail_msg("%s, case %zu at (%d, %d): %d, expected %d", forms[f], c, x, y, got, want);
+                }
+            cls_filter_release(filter);
+            cls_operator_release(op);
+        }
+    }
+    unsetenv("CLSTENCIL_VAN_HERK");
 }
 
 /* The undefined border: the staged filter writes the pixels of its region of interest whose whole
@@ -222,6 +292,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(region_pitch_and_offset),
+        cmocka_unit_test(top_hats_subtract_in_their_last_pass),
         cmocka_unit_test(undefined_border_writes_the_interior),
         cmocka_unit_test(pipeline_stage),
         cmocka_unit_test(build_goals_agree),

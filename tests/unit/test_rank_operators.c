@@ -443,7 +443,7 @@ static void van_herk_sources(void **state)
     assert_true(launch.lanes);
     assert_int_equal(launch.tile_width, CLS_VAN_HERK_LANES);
     assert_int_equal(launch.tile_height % 11, 0);
-    char *lanes = cls_van_herk_source(&stage, 0, CLS_VAN_HERK_IN_LANES);
+    char *lanes = cls_van_herk_source(&stage, 0, &launch);
     assert_non_null(strstr(lanes, "in lanes (each row's extreme across the window, then the columns)"));
     assert_non_null(strstr(lanes, "typedef float8 lanes_t;"));
     assert_non_null(strstr(lanes, "if (!inside_both(yy, height)) return (lanes_t)(border_value);"));
@@ -452,12 +452,14 @@ static void van_herk_sources(void **state)
     assert_null(strstr(lanes, "#pragma unroll\n    for (int i = 0; i < KH; ++i) h[i]")); /* 11 rows: loops */
     free(lanes);
     stage.mask_height = 7; /* a short window: its column walk unrolled */
-    lanes = cls_van_herk_source(&stage, 0, CLS_VAN_HERK_IN_LANES);
+    launch = cls_van_herk_plan(&stage, CLS_VAN_HERK_IN_LANES);
+    lanes = cls_van_herk_source(&stage, 0, &launch);
     assert_non_null(strstr(lanes, "#pragma unroll\n    for (int i = 0; i < KH; ++i) h[i] = ROW(y0 - HALF_H + i);"));
     assert_non_null(strstr(lanes, "#pragma unroll\n        for (int i = 0; i < KH; ++i) v[i] = ROW("));
     free(lanes);
     stage.mask_height = 1; /* a row: its extremes alone */
-    lanes = cls_van_herk_source(&stage, 1, CLS_VAN_HERK_IN_LANES);
+    launch = cls_van_herk_plan(&stage, CLS_VAN_HERK_IN_LANES);
+    lanes = cls_van_herk_source(&stage, 1, &launch);
     assert_non_null(strstr(lanes, "for (int y = y0; y < y0 + SEGMENTS && y < roi.w; ++y) STORE(ROW(y), y);"));
     free(lanes);
     stage.mask_width = 33;

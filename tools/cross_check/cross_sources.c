@@ -66,12 +66,14 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
                 ok = emit_programs(planner, &stage, out);
                 continue;
             }
-            const cls_van_herk_launch launch = cls_van_herk_plan(&stage, CLS_VAN_HERK_STRIPS); /* a GPU walks strips */
-            char *source = cls_van_herk_source(&stage, staged.stages[k].kind == CLS_STAGE_MAXIMUM, CLS_VAN_HERK_STRIPS);
+            cls_van_herk_launch launch = cls_van_herk_plan(&stage, CLS_VAN_HERK_STRIPS); /* a GPU walks strips */
+            if (k + 1 == staged.count && cls_staged_folds_combine(&staged))
+                launch.combine = staged.combine, launch.source_type = spec->input_type;
+            char *source = cls_van_herk_source(&stage, staged.stages[k].kind == CLS_STAGE_MAXIMUM, &launch);
             ok = write_program(out, source, launch.vertical ? 0 : launch.group_width * launch.group_height, 0);
             free(source);
         }
-        if (ok && staged.combine) {
+        if (ok && staged.combine && !cls_staged_folds_combine(&staged)) {
             char *source = cls_combine_source(staged.combine, spec->input_type, spec->output_type);
             ok = write_program(out, source, 0, 0);
             free(source);
