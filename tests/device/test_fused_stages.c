@@ -3,8 +3,8 @@
  * extremum over the window through the border mode, the second over its result through the border
  * mode again (extremum_check.h), then the difference with the input for the top-hats. Every border
  * mode, windows from 3x3 to 15x15 (wide and tall; below 7x7 the stages' direct loops, from there
- * van Herk's), images from 1x1 to 97x64 and of several tiles
- * (150x70), u8, u16 and f32 with NaN pixels (an f32 -> u8 black top-hat too), a region of interest
+ * van Herk's), images from 1x1 to 97x64 and of several tiles (150x70, 37x283),
+ * u8, u16 and f32 with NaN pixels (an f32 -> u8 black top-hat too), a region of interest
  * with pitches and offsets. Every output pixel, the border ones included, must be the definition's
  * bit for bit; with the undefined border the pixels whose window leaves the image stay untouched.
  * CLS_TEST_EXHAUSTIVE=1 runs every window in every mode. */
@@ -25,7 +25,8 @@
 #include "support/extremum_check.h"
 #include "support/test_level.h"
 
-static const unsigned sizes[][2] = {{1, 1}, {2, 3}, {5, 1}, {1, 6}, {7, 5}, {16, 15}, {33, 30}, {97, 64}, {150, 70}};
+static const unsigned sizes[][2] = {{1, 1},   {2, 3},   {5, 1},   {1, 6},    {7, 5},
+                                    {16, 15}, {33, 30}, {97, 64}, {150, 70}, {37, 283}};
 enum { MAX_PIXELS = 150 * 70 };
 
 /* A composition: its operator word, whether it dilates first, and its combination (0 none, 1 the
