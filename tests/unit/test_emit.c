@@ -392,7 +392,8 @@ static void volume_ranks_sort_slices_of_a_box(void **state)
 }
 
 /* With several columns a work-item, a volume's walk loads each slice's tile into local memory and
- * reads its rows as float4s (the local path, auto's form for several columns), or on the global
+ * reads its rows as float4s (the local path, auto's form for several columns; four f32 outputs
+ * stored as one float4), or on the global
  * path loads its window rows as vectors of outputs; a separable mask in a single pass also sums
  * the tile along x into local memory, its vectors baked (no whole mask); one column keeps the
  * plain walk. */
@@ -418,8 +419,19 @@ static void volume_walks_read_the_slice_tile_with_columns(void **state)
         assert_int_equal(strstr(source, "__local float4 sums4[TILE_H][SUMS_FLOAT4S];") != NULL, cases[c].sums);
         assert_int_equal(strstr(source, "__constant float along_z[5]") != NULL, cases[c].sums);
         assert_int_equal(strstr(source, "baked_mask") == NULL, cases[c].sums);
+        /* four f32 columns from the tile store as one float4 where aligned */
+        assert_int_equal(strstr(source, "*(__global float4 *)(row_out + x) = ") != NULL, cases[c].tile && cases[c].cols == 4);
         free(source);
     }
+    /* not into u8 outputs: one store a column */
+    cls_spec spec = volume_box(5);
+    spec.cols_per_item = 4;
+    spec.output_type = CLS_PIXEL_U8;
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    assert_non_null(strstr(source, "tile[into[i]] = "));
+    assert_null(strstr(source, "(__global float4 *)"));
+    free(source);
 }
 
 /* A body in value_t with several columns runs in lanes: value_t a vector of them, one vector load
