@@ -69,9 +69,10 @@ int cls_stage_runs_body(const cls_body_stage *stage);
 int cls_staged_folds_combine(const cls_staged_body *staged);
 /* Stage K's spec: SPEC's settings with the stage's window, mask and body, reading SPEC's input
  * type (the first stage) or f32 and writing SPEC's output type (the last stage, when nothing is
- * combined or it combines itself: cls_staged_folds_combine) or f32; the undefined border becomes clamp (the run writes only the pixels whose
- * whole window lies inside the image, which no clamped value reaches). It points into STAGED. A
- * van Herk stage's spec has no body (its kernel is cls_van_herk_source's, not a filter's). */
+ * combined or it combines itself: cls_staged_folds_combine) or f32; the undefined border becomes
+ * clamp (the run writes only the pixels whose whole window lies inside the image, which no
+ * clamped value reaches). It points into STAGED. A van Herk stage's spec has no body (its kernel
+ * is cls_van_herk_source's, not a filter's). */
 cls_spec cls_staged_stage_spec(const cls_spec *spec, const cls_staged_body *staged, unsigned k);
 /* The rules of a staged spec (cls_spec_validate's, for a staged body): the split succeeds and
  * every stage's spec is valid (its body by the body rules over its window). */

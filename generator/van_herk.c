@@ -121,7 +121,7 @@ static void append_header(strbuf *out, const cls_spec *stage, int maximum, const
                   "#define EXTREME(a, b) %s(a, b)\n"
                   "#define NEUTRAL %sINFINITY /* what the direct loop starts from: a window of NaN alone gives it */\n",
                   maximum ? "fmax" : "fmin", maximum ? "-" : "");
-    if (!l->combine || l->lanes) return; /* the lanes kernel's store() loads the source itself */
+    if (!l->combine) return;
     char load[128];
     emit_format_load(load, sizeof load, l->source_type, "source", "source_offset + (y) * source_pitch + (x)");
     strbuf_printf(out, "/* the output: %s, pixel by pixel */\n#define SOURCE(x, y) %s\n",

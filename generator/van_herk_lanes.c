@@ -52,14 +52,10 @@ static void append_row_extreme(strbuf *out, const cls_spec *stage)
  * or, where L combines, the source's pixels there minus them (or the reverse). */
 static void append_store(strbuf *out, const cls_spec *stage, const cls_van_herk_launch *l)
 {
-    char vector[160], lane[240], result[160], source_vector[512], source_lane[96];
+    char vector[160], lane[240], result[160], source[512];
     emit_format_vector_store(vector, sizeof vector, stage->output_type, CLS_VAN_HERK_LANES, "value", "line");
-    emit_format_load(source_lane, sizeof source_lane, l->source_type, "from", "j");
-    const char *lane_value = "values[j]";
-    if (l->combine == CLS_COMBINE_INPUT_MINUS_RESULT) snprintf(result, sizeof result, "%s - values[j]", source_lane);
-    else if (l->combine == CLS_COMBINE_RESULT_MINUS_INPUT) snprintf(result, sizeof result, "values[j] - %s", source_lane);
-    if (l->combine) lane_value = result;
-    emit_format_store(lane, sizeof lane, stage->output_type, "line", "j", lane_value);
+    emit_format_store(lane, sizeof lane, stage->output_type, "line", "j",
+                      van_herk_result(result, sizeof result, l, "values[j]", "x + j", "y"));
     strbuf_printf(out,
                   "/* Output row y's lanes, whole where they all lie in the region computed%s. */\n"
                   "void store(__global %s *output, int output_offset, int output_pitch, int x, int y, int4 roi, lanes_t value",
@@ -67,16 +63,12 @@ static void append_store(strbuf *out, const cls_spec *stage, const cls_van_herk_
     if (l->combine)
         strbuf_printf(out, ",\n           __global const %s *source, int source_offset, int source_pitch",
                       emit_cl_type(l->source_type));
-    strbuf_printf(out, ")\n{\n    __global %s *line = output + output_offset + y * output_pitch + x;\n",
+    strbuf_printf(out, ")\n{\n    __global %s *line = output + output_offset + y * output_pitch + x;\n"
+                       "    if (x + LANES <= roi.z) {\n",
                   emit_cl_type(stage->output_type));
-    if (l->combine) {
-        emit_format_vector_load(source_vector, sizeof source_vector, l->source_type, CLS_VAN_HERK_LANES, "from");
-        strbuf_printf(out, "    __global const %s *from = source + source_offset + y * source_pitch + x;\n",
-                      emit_cl_type(l->source_type));
-    }
-    strbuf_append(out, "    if (x + LANES <= roi.z) {\n");
-    if (l->combine == CLS_COMBINE_INPUT_MINUS_RESULT) strbuf_printf(out, "        value = %s - value;\n", source_vector);
-    else if (l->combine == CLS_COMBINE_RESULT_MINUS_INPUT) strbuf_printf(out, "        value -= %s;\n", source_vector);
+    emit_format_vector_load(source, sizeof source, l->source_type, CLS_VAN_HERK_LANES, "source + source_offset + y * source_pitch + x");
+    if (l->combine == CLS_COMBINE_INPUT_MINUS_RESULT) strbuf_printf(out, "        value = %s - value;\n", source);
+    else if (l->combine == CLS_COMBINE_RESULT_MINUS_INPUT) strbuf_printf(out, "        value -= %s;\n", source);
     strbuf_printf(out,
                   "        %s\n"
                   "        return;\n"

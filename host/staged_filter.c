@@ -2,9 +2,9 @@
  * kernels of the extremum stages (generator/van_herk.h), the f32 images between them, grown with
  * the image, and the combination kernel of the top-hats (or their last van Herk kernel combining);
  * or, on GPUs, two extremum stages and the combination as one fused kernel (cls_staged_fuses).
- * With the undefined border the stages run with clamp (cls_staged_stage_spec) and the last step writes only
- * the pixels whose whole window lies inside the image, the ones a single kernel would write: no
- * clamped value reaches them. */
+ * With the undefined border the stages run with clamp (cls_staged_stage_spec) and the last step
+ * writes only the pixels whose whole window lies inside the image, the ones a single kernel would
+ * write: no clamped value reaches them. */
 #include "staged_filter.h"
 
 #include "build.h"
