@@ -63,13 +63,14 @@ static int is_extremum(const cls_body_stage *stage)
     return stage->kind != CLS_STAGE_BODY && stage->width > 1 && stage->height > 1;
 }
 
-int cls_staged_fuses(const cls_spec *spec, const cls_staged_body *staged)
+int cls_staged_fuses(const cls_spec *spec, const cls_staged_body *staged, unsigned long long local_bytes)
 {
     if (staged->count != 2 || !is_extremum(&staged->stages[0]) || !is_extremum(&staged->stages[1]) ||
         cls_spec_borders_differ(spec))
         return 0;
     const fused_shape s = shape_of(staged);
-    return (s.pixels_size + s.rows_size) * sizeof(float) <= LOCAL_MAX;
+    const unsigned long long needed = (s.pixels_size + s.rows_size) * sizeof(float);
+    return needed <= LOCAL_MAX && needed <= local_bytes;
 }
 
 cls_van_herk_launch cls_fused_stages_launch(void)

@@ -86,9 +86,9 @@ cls_status cls_staged_body_check(const cls_spec *spec);
 char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
 /* Whether the split body of SPEC is two extremum stages over rectangles of more than one row and
  * column (an opening, a closing or their top-hats) in one border mode on both axes whose tiles fit
- * the fused kernel's local memory (windows up to 15x15): cls_fused_stages_source's kernel runs
- * them as one. */
-int cls_staged_fuses(const cls_spec *spec, const cls_staged_body *staged);
+ * the fused kernel's local memory, at most 48 KiB (windows up to 15x15) and at most LOCAL_BYTES,
+ * a group's on the device: cls_fused_stages_source's kernel runs them as one. */
+int cls_staged_fuses(const cls_spec *spec, const cls_staged_body *staged, unsigned long long local_bytes);
 /* The fused kernel (generator/fused_stages.c), malloc'd (NULL on OOM): both stages of STAGED
  * (cls_staged_fuses) and its combination in one kernel CLS_VAN_HERK_KERNEL_NAME with the van Herk
  * kernels' arguments (van_herk.h), reading SPEC's input type and writing its output type, bit for

@@ -112,12 +112,12 @@ static cls_status create_extremum(cls_staged_run *run, const cls_spec *stage, in
  * 120 (tophat:15 174 either way). */
 #define FUSED_MAX_SIDE 9
 
-/* Whether the device runs two extremum stages as one kernel (cls_staged_fuses): GPUs do up to
- * FUSED_MAX_SIDE; CLSTENCIL_MORPHOLOGY=fused or stages overrides it (the tests run the fused
- * kernel on any device). */
+/* Whether the device runs two extremum stages as one kernel (cls_staged_fuses, within its local
+ * memory): GPUs do up to FUSED_MAX_SIDE; CLSTENCIL_MORPHOLOGY=fused or stages overrides it (the
+ * tests run the fused kernel on any device whose local memory takes it). */
 static int fuses(const cls_context *context, const cls_spec *spec, const cls_staged_body *staged)
 {
-    if (!cls_staged_fuses(spec, staged)) return 0;
+    if (!cls_staged_fuses(spec, staged, context->caps.local_mem_size)) return 0;
     const char *choice = getenv("CLSTENCIL_MORPHOLOGY");
     if (choice && strcmp(choice, "fused") == 0) return 1;
     if (choice && strcmp(choice, "stages") == 0) return 0;

@@ -315,7 +315,8 @@ static void compositions_are_two_stages(void **state)
 }
 
 /* A rectangle's extremum stages below van Herk's side run as the direct loops over the window (a
- * body stage's filter), from it on by van Herk; both fuse where the axes share a border mode. */
+ * body stage's filter), from it on by van Herk; both fuse where the axes share a border mode and
+ * the device's local memory takes the fused kernel's tile. */
 static void small_rectangles_run_direct_loops(void **state)
 {
     (void)state;
@@ -328,22 +329,30 @@ static void small_rectangles_run_direct_loops(void **state)
         assert_true(staged.stages[k].direct && cls_stage_runs_body(&staged.stages[k]));
         assert_non_null(strstr(cls_staged_stage_spec(&spec, &staged, k).body, k ? "fmax" : "fmin"));
     }
-    assert_true(cls_staged_fuses(&spec, &staged));
+    assert_true(cls_staged_fuses(&spec, &staged, 49152));
     cls_staged_body_free(&staged);
     spec.border_y = CLS_BORDER_REPEAT; /* a mode per axis: still two stages, which do not fuse */
     assert_int_equal(cls_staged_body_split(&spec, &staged), CLS_OK);
     assert_int_equal(staged.count, 2);
-    assert_false(cls_staged_fuses(&spec, &staged));
+    assert_false(cls_staged_fuses(&spec, &staged, 49152));
     cls_staged_body_free(&staged);
     spec = *cls_operator_spec(large);
     staged = split(large);
     assert_int_equal(staged.count, 2);
     assert_false(staged.stages[0].direct || cls_stage_runs_body(&staged.stages[0]));
     assert_null(cls_staged_stage_spec(&spec, &staged, 0).body);
-    assert_true(cls_staged_fuses(&spec, &staged));
+    assert_true(cls_staged_fuses(&spec, &staged, 49152));
     cls_staged_body_free(&staged);
     cls_operator_release(small);
     cls_operator_release(large);
+    /* the fused kernel's tile of a 15x15 opening takes more than 32 KiB of local memory */
+    cls_operator *widest = parsed("opening:15");
+    spec = *cls_operator_spec(widest);
+    staged = split(widest);
+    assert_true(cls_staged_fuses(&spec, &staged, 49152));
+    assert_false(cls_staged_fuses(&spec, &staged, 32768));
+    cls_staged_body_free(&staged);
+    cls_operator_release(widest);
 }
 
 static void compositions_reflect_an_asymmetric_footprint(void **state)

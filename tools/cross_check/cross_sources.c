@@ -78,7 +78,7 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
             ok = write_program(out, source, 0, 0);
             free(source);
         }
-        if (ok && cls_staged_fuses(spec, &staged)) { /* a GPU may run both stages as one kernel */
+        if (ok && cls_staged_fuses(spec, &staged, planner->caps->local_mem_size)) { /* a GPU may run both as one */
             const cls_van_herk_launch launch = cls_fused_stages_launch();
             char *source = cls_fused_stages_source(spec, &staged);
             ok = write_program(out, source, launch.group_width * launch.group_height, 0);
