@@ -39,14 +39,16 @@ typedef struct composition {
 static const composition compositions[] = {{"opening", 0, 0}, {"closing", 1, 0}, {"tophat", 0, 1}, {"blackhat", 1, -1}};
 
 /* The filter of C over fw x fh in BORDER (constant: VALUE) from IN to OUT pixels; it must run as
- * the fused kernel. */
+ * the fused kernel where the device gives a group the 48 KiB of local memory its 15x15 tile takes
+ * (with less, as oclgrind's 32 KiB, the larger windows run in stages, checked all the same). */
 static cls_filter *create(const composition *c, int fw, int fh, cls_border border, float value, cls_pixel_type in,
                           cls_pixel_type out)
 {
     char text[64];
     snprintf(text, sizeof text, "%s:%dx%d", c->name, fw, fh);
     cls_filter *filter = create_operator_filter(context, text, border, value, in, out);
-    if (!strstr(cls_filter_source(filter), "in one\n * kernel by van Herk")) fail_msg("%s: not fused", text);
+    const int fused = strstr(cls_filter_source(filter), "in one\n * kernel by van Herk") != NULL;
+    if (!fused && cls_context_device(context)->local_mem_size >= 49152) fail_msg("%s: not fused", text);
     return filter;
 }
 
