@@ -82,8 +82,13 @@ cls_status cls_staged_body_check(const cls_spec *spec);
  * INPUT_TYPE and an output of OUTPUT_TYPE. Its arguments: input, input_offset, input_pitch (the
  * filter's input), result (the last stage's f32 image, packed), output, output_offset,
  * output_pitch (elements), width (the image's) and roi (int4: x0, y0, x1, y1), the pixels it
- * computes, one work-item each from (x0, y0). */
-char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type);
+ * computes from (x0, y0), one work-item each, or with LANES of 8 (CPU runtimes, the van Herk
+ * kernels' form in lanes) 8 adjacent ones of a row each, as vectors where all 8 lie in the region
+ * (LANES 1 or 8: cls_combine_lanes). */
+char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type,
+                         unsigned lanes);
+/* The combination's pixels a work-item in FORM: CLS_VAN_HERK_LANES in lanes, else 1. */
+unsigned cls_combine_lanes(cls_van_herk_form form);
 /* Whether the split body of SPEC is two extremum stages over rectangles of more than one row and
  * column (an opening, a closing or their top-hats) in one border mode on both axes whose tiles fit
  * the fused kernel's local memory, at most 48 KiB (windows up to 15x15) and at most LOCAL_BYTES,

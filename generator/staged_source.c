@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type)
+unsigned cls_combine_lanes(cls_van_herk_form form) { return form == CLS_VAN_HERK_IN_LANES ? CLS_VAN_HERK_LANES : 1; }
+
+char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, cls_pixel_type output_type,
+                         unsigned lanes)
 {
     const int input_minus_result = combine == CLS_COMBINE_INPUT_MINUS_RESULT;
     char load[96], store[128];
@@ -21,20 +24,48 @@ char *cls_combine_source(cls_stage_combine combine, cls_pixel_type input_type, c
     strbuf_init(&out);
     strbuf_printf(&out,
                   "/* clstencil: the combination after an operator's stages: the %s,\n"
-                  " * pixel by pixel over the region of interest (one work-item each) */\n"
+                  " * pixel by pixel over the region of interest (%s) */\n"
                   "__kernel void " CLS_COMBINE_KERNEL_NAME "(__global const %s *input, int input_offset, int input_pitch,\n"
                   "                                __global const float *result, __global %s *output, int output_offset,\n"
                   "                                int output_pitch, int width, int4 roi)\n"
-                  "{\n"
+                  "{\n",
+                  input_minus_result ? "input minus the last stage's result" : "last stage's result minus the input",
+                  lanes > 1 ? "8 adjacent pixels of a row a work-item, as vectors" : "one work-item each",
+                  emit_cl_type(input_type), emit_cl_type(output_type));
+    const char *difference = input_minus_result ? "source - result[y * width + x]" : "result[y * width + x] - source";
+    if (lanes > 1) {
+        char vector_load[512], vector_store[192];
+        emit_format_vector_load(vector_load, sizeof vector_load, input_type, lanes, "input + input_offset + y * input_pitch + x");
+        emit_format_vector_store(vector_store, sizeof vector_store, output_type, lanes, "difference",
+                                 "output + output_offset + y * output_pitch + x");
+        strbuf_printf(&out,
+                      "    const int x0 = roi.x + (int)get_global_id(0) * %u, y = roi.y + (int)get_global_id(1);\n"
+                      "    if (x0 >= roi.z || y >= roi.w) return;\n"
+                      "    if (x0 + %u <= roi.z) {\n"
+                      "        const int x = x0;\n"
+                      "        const float%u source = %s;\n"
+                      "        const float%u difference = %svload%u(0, result + y * width + x)%s;\n"
+                      "        %s\n"
+                      "        return;\n"
+                      "    }\n"
+                      "    for (int x = x0; x < roi.z; ++x) {\n"
+                      "        const float source = %s;\n"
+                      "        const float difference = %s;\n"
+                      "        %s\n"
+                      "    }\n"
+                      "}\n",
+                      lanes, lanes, lanes, vector_load, lanes, input_minus_result ? "source - " : "", lanes,
+                      input_minus_result ? "" : " - source", vector_store, load, difference, store);
+        return strbuf_take(&out);
+    }
+    strbuf_printf(&out,
                   "    const int x = roi.x + (int)get_global_id(0), y = roi.y + (int)get_global_id(1);\n"
                   "    if (x >= roi.z || y >= roi.w) return;\n"
                   "    const float source = %s;\n"
                   "    const float difference = %s;\n"
                   "    %s\n"
                   "}\n",
-                  input_minus_result ? "input minus the last stage's result" : "last stage's result minus the input",
-                  emit_cl_type(input_type), emit_cl_type(output_type), load,
-                  input_minus_result ? "source - result[y * width + x]" : "result[y * width + x] - source", store);
+                  load, difference, store);
     return strbuf_take(&out);
 }
 
@@ -87,7 +118,7 @@ cls_status cls_staged_source_on(const cls_spec *spec, unsigned simd_width, cls_v
         else free(text);
     }
     if (status == CLS_OK && staged.combine && !folds) {
-        char *text = cls_combine_source(staged.combine, spec->input_type, spec->output_type);
+        char *text = cls_combine_source(staged.combine, spec->input_type, spec->output_type, cls_combine_lanes(form));
         strbuf_printf(&out, "\n/* ---- The combination: the %s, into the output. */\n",
                       staged.combine == CLS_COMBINE_INPUT_MINUS_RESULT ? "input minus the result" : "result minus the input");
         strbuf_append(&out, text ? text : "");

@@ -35,6 +35,7 @@ struct cls_staged_run {
     cls_pixel_type input_type, output_type;
     cl_program combine_program; /* the combination kernel, when the body combines */
     cl_kernel combine_kernel;
+    unsigned combine_lanes;     /* its pixels a work-item (cls_combine_lanes) */
     int undefined;              /* the spec's border is undefined: the last step writes the interior */
     unsigned reach_x, reach_y;  /* the spec's half window: every stage's reach together */
     cl_mem images[2];           /* f32, width x height, packed: the stages' results in turn */
@@ -45,7 +46,7 @@ struct cls_staged_run {
 /* Builds the combination kernel for the spec's pixel types. */
 static cls_status create_combination(cls_staged_run *run)
 {
-    char *source = cls_combine_source(run->combine, run->input_type, run->output_type);
+    char *source = cls_combine_source(run->combine, run->input_type, run->output_type, run->combine_lanes);
     if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_build_info info;
     const cls_kernel_source kernel = {source, CLS_COMBINE_KERNEL_NAME, 0};
@@ -179,6 +180,7 @@ cls_status cls_staged_run_create(cls_context *context, const cls_filter_calls *c
         status = fuses(context, spec, &staged) ? create_fused(run, spec, &staged) : create_stages(run, spec, &staged);
         cls_staged_body_free(&staged);
     }
+    run->combine_lanes = cls_combine_lanes(van_herk_form(context));
     if (status == CLS_OK && run->combine) status = create_combination(run);
     if (status == CLS_OK && !run->source) status = cls_staged_source_on(spec, context->caps.simd_width, van_herk_form(context), &run->source);
     if (status != CLS_OK) {
@@ -275,7 +277,7 @@ static cls_status enqueue_combination(cls_staged_run *run, cl_mem input, cl_mem 
     error |= clSetKernelArg(k, 6, sizeof(cl_int), &arguments[3]);
     error |= clSetKernelArg(k, 7, sizeof(cl_int), &arguments[4]);
     error |= clSetKernelArg(k, 8, sizeof roi, &roi);
-    const size_t global[2] = {columns, rows};
+    const size_t global[2] = {(columns + run->combine_lanes - 1) / run->combine_lanes, rows};
     if (error == CL_SUCCESS)
         error = clEnqueueNDRangeKernel(run->context->queue, k, 2, NULL, global, NULL, 1, &after, event);
     if (error != CL_SUCCESS)

@@ -389,11 +389,19 @@ static void staged_sources_and_one_kernel_refusals(void **state)
     assert_null(strstr(source, "#stage"));
     cls_free(source);
     spec.output_type = CLS_PIXEL_U8;
-    char *combine = cls_combine_source(CLS_COMBINE_RESULT_MINUS_INPUT, CLS_PIXEL_U16, CLS_PIXEL_U8);
+    char *combine = cls_combine_source(CLS_COMBINE_RESULT_MINUS_INPUT, CLS_PIXEL_U16, CLS_PIXEL_U8, 1);
     assert_non_null(strstr(combine, "__global const ushort *input"));
     assert_non_null(strstr(combine, "= convert_uchar_sat_rte(difference);"));
     assert_non_null(strstr(combine, "result[y * width + x] - source"));
     free(combine);
+    /* in lanes (CPU runtimes): 8 pixels of a row a work-item, vectors where all 8 are in the region */
+    combine = cls_combine_source(CLS_COMBINE_INPUT_MINUS_RESULT, CLS_PIXEL_U16, CLS_PIXEL_U8, cls_combine_lanes(CLS_VAN_HERK_IN_LANES));
+    assert_non_null(strstr(combine, "const int x0 = roi.x + (int)get_global_id(0) * 8,"));
+    assert_non_null(strstr(combine, "const float8 difference = source - vload8(0, result + y * width + x);"));
+    assert_non_null(strstr(combine, "vstore8(convert_uchar8_sat_rte(difference), 0, output + output_offset + y * output_pitch + x);"));
+    assert_non_null(strstr(combine, "for (int x = x0; x < roi.z; ++x) {"));
+    free(combine);
+    assert_int_equal(cls_combine_lanes(CLS_VAN_HERK_STRIPS), 1);
     /* one kernel cannot run stages */
     cls_kernel_config config;
     assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_ERR_INVALID_ARGUMENT);

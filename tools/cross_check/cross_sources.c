@@ -74,7 +74,7 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
             free(source);
         }
         if (ok && staged.combine && !cls_staged_folds_combine(&staged)) {
-            char *source = cls_combine_source(staged.combine, spec->input_type, spec->output_type);
+            char *source = cls_combine_source(staged.combine, spec->input_type, spec->output_type, 1);
             ok = write_program(out, source, 0, 0);
             free(source);
         }
