@@ -1,7 +1,7 @@
 """The morphological compositions and the operators that came with them, against scipy.ndimage,
 border pixels included: grey_opening, grey_closing, white_tophat and black_tophat in every border
 mode scipy shares, over an asymmetric footprint from a file (which the dilations reflect, as
-scipy's do); minimum_filter, grey_dilation, median_filter and morphological_gradient over mask
+scipy's do), and top-hats of rectangles with a mode per axis; minimum_filter, grey_dilation, median_filter and morphological_gradient over mask
 files; gaussian_filter's derivatives (gaussian_d); and convolve, which flips its mask as scipy's
 convolve does, where correlate does not.
 
@@ -99,6 +99,23 @@ def test_rectangle_compositions_in_passes_equal_scipy(border: str) -> None:
                                  cval=BORDER_VALUE)
             np.testing.assert_array_equal(clstencil.filter(image, f"{kind}:7x5", border, BORDER_VALUE), expected,
                                           err_msg=f"{kind}:7x5, {border}, shape {shape}")
+
+
+@pytest.mark.parametrize("case", [("tophat:3x5", ("reflect", "mirror")), ("blackhat:9x7", ("wrap", "nearest"))],
+                         ids=lambda c: c[0])
+def test_top_hats_with_a_mode_per_axis_equal_scipy(case) -> None:
+    """A mode per axis: the 3x5 rectangle's stages as direct loops and a combination kernel, the
+    9x7 one's as row and column passes, the last subtracting: scipy's minimum and maximum filters
+    with those modes, then the difference, bit for bit."""
+    text, modes = case
+    rows, columns = (int(side) for side in reversed(text.split(":")[1].split("x")))
+    rng = np.random.default_rng(23)
+    image = rng.random((23, 31), dtype=np.float32)
+    black = text.startswith("blackhat")
+    first = (ndimage.maximum_filter if black else ndimage.minimum_filter)(image, size=(rows, columns), mode=modes)
+    second = (ndimage.minimum_filter if black else ndimage.maximum_filter)(first, size=(rows, columns), mode=modes)
+    expected = second - image if black else image - second
+    np.testing.assert_array_equal(clstencil.filter(image, text, border=modes), expected, err_msg=f"{text}, {modes}")
 
 
 # The rank operators over a footprint file: (operator, scipy's filter of (image, footprint, mode)).
