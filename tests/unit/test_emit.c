@@ -301,52 +301,19 @@ static void bodies_unroll_their_window_where_the_record_inlines(void **state)
     }
 }
 
-/* A SIDE x SIDE x SIDE box (up to 5), baked, in clamp mode. */
-static cls_spec volume_box(unsigned side)
-{
-    static float ones[125];
-    for (unsigned k = 0; k < 125; ++k) ones[k] = 1.0f;
-    cls_spec spec;
-    cls_spec_init(&spec);
-    spec.mask_width = spec.mask_height = spec.mask_depth = side;
-    spec.coefficients = ones;
-    spec.bake_coefficients = 1;
-    spec.border = CLS_BORDER_CLAMP;
-    return spec;
-}
-
-/* A volume's walk down z is written out step by step on a record that folds fully (PoCL: its
- * vectorizer takes no loop), where the written-out taps stay within the unroll limit: a 3x3x3
- * mask over 32 slices, not 5x5x5; elsewhere it loops to z_end. */
-static void volume_walks_are_written_out_where_the_record_vectorizes(void **state)
-{
-    (void)state;
-    const struct { unsigned side; int fold_fully, written_out; } cases[] = {{3, 1, 1}, {5, 1, 0}, {3, 0, 0}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec = volume_box(cases[c].side);
-        spec.rows_per_item = 32;
-        cls_generation_limits limits = cls_generation_limits_default();
-        limits.border_groups_fold_fully = (unsigned)cases[c].fold_fully;
-        cls_kernel_config config;
-        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
-        char *source = cls_emit_source(&config);
-        assert_non_null(source);
-        assert_int_equal(strstr(source, "for (int i = 0; i < SLICES + MASK_D - 1; ++i)") != NULL, cases[c].written_out);
-        assert_int_equal(strstr(source, "if (done >= z_first && done < z_end)") != NULL, cases[c].written_out);
-        assert_int_equal(strstr(source, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z)") != NULL,
-                         !cases[c].written_out);
-        free(source);
-        cls_kernel_config_free(&config);
-    }
-}
-
 /* A body that names value_t gets it as a float where it runs without lanes: 2-D with one column,
  * and every body of volumes. */
 static void value_t_is_a_float_outside_lanes(void **state)
 {
     (void)state;
-    cls_spec spec = volume_box(3);
+    static float ones[27];
+    for (unsigned k = 0; k < 27; ++k) ones[k] = 1.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = spec.mask_depth = 3;
+    spec.coefficients = ones;
     spec.bake_coefficients = 0;
+    spec.border = CLS_BORDER_CLAMP;
     spec.body = "value_t v = IN(0, 0, 0);\nOUT = v;";
     char *source = NULL;
     assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
@@ -356,81 +323,6 @@ static void value_t_is_a_float_outside_lanes(void **state)
     spec.body = "value_t v = IN(0, 0);\nOUT = v;";
     assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
     assert_non_null(strstr(source, "typedef float value_t;"));
-    free(source);
-}
-
-/* A rank over a box runs by sorted slices where the record takes networks (each slice's window
- * sorted once, an output's slices merged and pruned); another footprint (a cross) as the forgetful
- * network; past the record's taps (or the quick kernel's naive partition) by Wirth's selection. */
-static void volume_ranks_sort_slices_of_a_box(void **state)
-{
-    (void)state;
-    static float cross[27];
-    for (unsigned k = 0; k < 27; ++k) cross[k] = (float)((k % 9 == 4) || (k / 9 == 1 && (k % 9) % 2 == 1) || k == 13);
-    const struct { int box; unsigned taps_allowed; int slices, forgetful; } cases[] = {
-        {1, 125, 1, 0}, {0, 125, 0, 1}, {1, 26, 0, 0}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec = volume_box(3);
-        if (!cases[c].box) spec.coefficients = cross;
-        spec.reduction = CLS_REDUCTION_RANK;
-        spec.rank = cases[c].box ? 13 : 3;
-        spec.partition = CLS_PARTITION_ISP_BLOCK;
-        cls_generation_limits limits = cls_generation_limits_default();
-        limits.rank_network_taps = cases[c].taps_allowed;
-        cls_kernel_config config;
-        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
-        char *source = cls_emit_source(&config);
-        assert_non_null(source);
-        assert_int_equal(strstr(source, "Rank RANK by sorted slices, two outputs (z, z + 1) at a time: each input slice's window") != NULL,
-                         cases[c].slices);
-        assert_int_equal(strstr(source, "for (int zz = z_first - HALF_D; zz < z_end + HALF_D + 1; ++zz)") != NULL, cases[c].slices);
-        assert_int_equal(strstr(source, "Rank RANK by a forgetful selection") != NULL, cases[c].forgetful);
-        assert_int_equal(strstr(source, "select_rank(v, FOOTPRINT, RANK)") != NULL, !cases[c].slices && !cases[c].forgetful);
-        free(source);
-        cls_kernel_config_free(&config);
-    }
-}
-
-/* With several columns a work-item, a volume's walk loads each slice's tile into local memory and
- * reads its rows as float4s (the local path, auto's form for several columns; four f32 outputs
- * stored as one float4), or on the global
- * path loads its window rows as vectors of outputs; a separable mask in a single pass also sums
- * the tile along x into local memory, its vectors baked (no whole mask); one column keeps the
- * plain walk. */
-static void volume_walks_read_the_slice_tile_with_columns(void **state)
-{
-    (void)state;
-    const struct { unsigned cols; cls_separable separable; cls_input_path path; int tile, sums; } cases[] = {
-        {4, CLS_SEPARABLE_NONE, CLS_INPUT_AUTO, 1, 0}, {8, CLS_SEPARABLE_SINGLE_PASS, CLS_INPUT_AUTO, 1, 1},
-        {1, CLS_SEPARABLE_NONE, CLS_INPUT_AUTO, 0, 0}, {8, CLS_SEPARABLE_NONE, CLS_INPUT_GLOBAL, 0, 0}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_spec spec = volume_box(5);
-        spec.cols_per_item = cases[c].cols;
-        spec.separable = cases[c].separable;
-        spec.input_path = cases[c].path;
-        char *source = NULL;
-        assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
-        const int vectors = cases[c].path == CLS_INPUT_GLOBAL;
-        assert_int_equal(strstr(source, "typedef float8 vector_t;") != NULL, vectors);
-        assert_int_equal(strstr(source, "inside_x ? vload8(0, line + x + dx - HALF_W) : (vector_t)(LANE(0), ") != NULL, vectors);
-        assert_int_equal(strstr(source, "#define COLUMNS") != NULL, cases[c].tile || vectors);
-        assert_int_equal(strstr(source, "tile[into[i]] = ") != NULL, cases[c].tile);
-        assert_int_equal(strstr(source, "vstore4(tile4[get_local_id(1) + dy]") != NULL, cases[c].tile && !cases[c].sums);
-        assert_int_equal(strstr(source, "__local float4 sums4[TILE_H][SUMS_FLOAT4S];") != NULL, cases[c].sums);
-        assert_int_equal(strstr(source, "__constant float along_z[5]") != NULL, cases[c].sums);
-        assert_int_equal(strstr(source, "baked_mask") == NULL, cases[c].sums);
-        /* four f32 columns from the tile store as one float4 where aligned */
-        assert_int_equal(strstr(source, "*(__global float4 *)(row_out + x) = ") != NULL, cases[c].tile && cases[c].cols == 4);
-        free(source);
-    }
-    /* not into u8 outputs: one store a column */
-    cls_spec spec = volume_box(5);
-    spec.cols_per_item = 4;
-    spec.output_type = CLS_PIXEL_U8;
-    char *source = NULL;
-    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
-    assert_non_null(strstr(source, "tile[into[i]] = "));
-    assert_null(strstr(source, "(__global float4 *)"));
     free(source);
 }
 
@@ -589,13 +481,10 @@ int main(void)
         cmocka_unit_test(window_rows_load_aligned_vectors),
         cmocka_unit_test(streaming_single_pass_loads_aligned_pairs),
         cmocka_unit_test(bodies_unroll_their_window_where_the_record_inlines),
-        cmocka_unit_test(volume_walks_are_written_out_where_the_record_vectorizes),
-        cmocka_unit_test(volume_walks_read_the_slice_tile_with_columns),
         cmocka_unit_test(taps_check_only_the_side_they_face),
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
         cmocka_unit_test(lane_bodies_load_and_store_vectors),
-        cmocka_unit_test(volume_ranks_sort_slices_of_a_box),
         cmocka_unit_test(value_t_is_a_float_outside_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
