@@ -2,7 +2,7 @@
  * the morphological opening and the top-hats (internal). A staged run is one ordinary filter (or
  * van Herk kernel) per stage, chained through f32 images it owns on the device, and, when the body
  * combines, a small kernel that subtracts the result from the input (or the input from the
- * result); or, on GPUs, two extremum stages and the combination as one fused kernel
+ * result) unless its last van Herk kernel subtracts as it writes; or, on GPUs, two extremum stages and the combination as one fused kernel
  * (generator/staged_body.h, cls_staged_fuses). cls_filter_create
  * makes a filter around a staged run for a staged spec, so that hosts, pipelines and the Python
  * package reach it through any spec. */

@@ -24,6 +24,7 @@
 
 #include "reference/reference.h"
 #include "support/context_fixture.h"
+#include "support/u8_rows.h"
 
 enum { W = 23, H = 17 };
 
@@ -77,18 +78,6 @@ static cls_filter *create(const char *text, cls_border border, cls_pixel_type in
     return filter;
 }
 
-/* SIZE bytes of pseudo-random u8 pixels from SEED into INPUT, and the W x H image they hold from
- * element OFFSET on, rows PITCH apart, into IMAGE. */
-static void random_rows(uint8_t *input, size_t size, unsigned seed, int offset, int pitch, double *image)
-{
-    for (size_t k = 0; k < size; ++k) {
-        seed = seed * 1103515245u + 12345u;
-        input[k] = (uint8_t)(seed >> 16);
-    }
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) image[y * W + x] = input[offset + y * pitch + x];
-}
-
 /* A black top-hat of a u8 image inside larger rows (pitch, offset), written into a region of
  * interest of an output with its own pitch and offset: every pixel of the region is the
  * definition's, every byte outside it untouched. (The white top-hat differs only in the sign of
@@ -99,7 +88,7 @@ static void region_pitch_and_offset(void **state)
     enum { IN_PITCH = W + 5, IN_OFFSET = 3, OUT_PITCH = W + 3, OUT_OFFSET = 2 };
     uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
     double image[W * H], expected[W * H];
-    random_rows(input, sizeof input, 7, IN_OFFSET, IN_PITCH, image);
+    make_rows_u8(input, sizeof input, 7, IN_OFFSET, IN_PITCH, W, H, image);
     static const unsigned char cross[15] = {0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0}; /* 3 wide, 5 tall */
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
                                  .output_row_pitch = OUT_PITCH,
@@ -136,7 +125,7 @@ static void top_hats_subtract_in_their_last_pass(void **state)
     enum { IN_PITCH = W + 5, IN_OFFSET = 3, OUT_PITCH = W + 3, OUT_OFFSET = 2, RX = 2, RY = 3, RW = 19, RH = 12 };
     uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
     double image[W * H], first[W * H], expected[W * H];
-    random_rows(input, sizeof input, 11, IN_OFFSET, IN_PITCH, image);
+    make_rows_u8(input, sizeof input, 11, IN_OFFSET, IN_PITCH, W, H, image);
     static unsigned char ones[33 * 7];
     memset(ones, 1, sizeof ones);
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,

@@ -147,7 +147,7 @@ static void region_pitch_and_offset(void **state)
     enum { RX = 3, RY = 4, RW = 137, RH = 69 };
     static uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
     static double image[W * H], first[W * H], want[W * H];
-    make_rows_u8(input, sizeof input, IN_OFFSET, IN_PITCH, W, H, image);
+    make_rows_u8(input, sizeof input, 11, IN_OFFSET, IN_PITCH, W, H, image);
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
                                  .output_row_pitch = OUT_PITCH, .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
                                  .roi_x = RX, .roi_y = RY, .roi_width = RW, .roi_height = RH};

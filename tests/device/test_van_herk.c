@@ -150,7 +150,7 @@ static void region_pitch_and_offset(void **state)
     enum { W = 45, H = 38, IN_PITCH = W + 7, IN_OFFSET = 5, OUT_PITCH = W + 3, OUT_OFFSET = 2 };
     static uint8_t input[IN_OFFSET + IN_PITCH * H], output[OUT_OFFSET + OUT_PITCH * H];
     static double image[W * H];
-    make_rows_u8(input, sizeof input, IN_OFFSET, IN_PITCH, W, H, image);
+    make_rows_u8(input, sizeof input, 11, IN_OFFSET, IN_PITCH, W, H, image);
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .input_row_pitch = IN_PITCH,
                                  .output_row_pitch = OUT_PITCH, .input_offset = IN_OFFSET, .output_offset = OUT_OFFSET,
                                  .roi_x = 3, .roi_y = 4, .roi_width = 37, .roi_height = 29};

@@ -1,7 +1,7 @@
 /* extremum_check.h — what the tests of rectangles' minima and maxima share: every border mode, the
  * definition (the extremum over the window, with the CPU reference's border indexing) and a
- * deterministic image with repeats and NaN pixels, u8 rows with a pitch and offset, a filter of an
- * operator's text. */
+ * deterministic image with repeats and NaN pixels, u8 rows with a pitch and offset (u8_rows.h), a
+ * filter of an operator's text. */
 #ifndef CLS_TEST_EXTREMUM_CHECK_H
 #define CLS_TEST_EXTREMUM_CHECK_H
 
@@ -11,6 +11,7 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/u8_rows.h"
 
 static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR, CLS_BORDER_MIRROR101,
                                      CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT, CLS_BORDER_UNDEFINED};
@@ -43,19 +44,6 @@ static void make_image(cls_pixel_type type, unsigned w, unsigned h, unsigned see
         ref_store(type, v, (unsigned char *)pixels + k * ref_pixel_size(type));
         values[k] = ref_to_output(type, v); /* what the pixel holds */
     }
-}
-
-/* SIZE deterministic bytes into BYTES, and the w x h u8 image they hold from OFFSET, PITCH bytes a
- * row, as doubles into VALUES (the bytes around it stand for other data). */
-static void make_rows_u8(unsigned char *bytes, size_t size, int offset, int pitch, int w, int h, double *values)
-{
-    unsigned seed = 11;
-    for (size_t k = 0; k < size; ++k) {
-        seed = seed * 1103515245u + 12345u;
-        bytes[k] = (unsigned char)(seed >> 16);
-    }
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) values[y * w + x] = bytes[offset + y * pitch + x];
 }
 
 /* The output pixel at k of TYPE, as a double. */
