@@ -35,7 +35,7 @@ static cls_host_image page_of(const cls_host_image *shape, char *buffer, size_t 
     cls_host_image page = *shape;
     page.pages = 1;
     page.meta = NULL;
-    page.allocator = NULL;
+    page.allocator = (image_allocator){0};
     page.pixels = buffer + k * page_bytes;
     return page;
 }

@@ -205,7 +205,7 @@ int image_alloc_pages(cls_host_image *image, size_t width, size_t height, size_t
     image->channels = channels;
     image->type = type;
     image->pixels = pixels;
-    image->allocator = allocator;
+    image->allocator = *allocator;
     image->pixel_bytes = total;
     image->pages = pages;
     return IMAGE_OK;
@@ -231,8 +231,8 @@ void image_free(cls_host_image *image)
 {
     if (!image)
         return;
-    if (image->allocator && image->pixels)
-        image->allocator->release(image->allocator->context, image->pixels, image->pixel_bytes);
+    if (image->allocator.release && image->pixels)
+        image->allocator.release(image->allocator.context, image->pixels, image->pixel_bytes);
     else
         free(image->pixels);
     image_meta_free(image->meta);

@@ -19,8 +19,8 @@ enum {
 
 /* Where image_alloc takes pixel memory from (NULL, the default: zeroed pages mapped for the image,
  * starting on a page): allocate returns BYTES of zeroed memory or NULL (then the default serves),
- * release takes back what it gave; an image remembers its allocator, so image_free returns its
- * pixels where they came from. */
+ * release takes back what it gave; an image keeps a copy of its allocator, so image_free returns
+ * its pixels where they came from even after the allocator set has gone. */
 typedef struct image_allocator {
     void *(*allocate)(void *context, size_t bytes);
     void (*release)(void *context, void *pixels, size_t bytes);
@@ -37,7 +37,7 @@ typedef struct cls_host_image {
      * channel c in plane p * channels + c (image_plane_count planes in all). 0 means 1. */
     size_t pages;
     struct image_meta *meta; /* owned (image_free); NULL: nothing known */
-    const image_allocator *allocator; /* where the pixels came from (NULL: calloc) */
+    image_allocator allocator; /* where the pixels came from (a copy; release NULL: free) */
     size_t pixel_bytes;
 } cls_host_image;
 

@@ -172,6 +172,36 @@ static void counting_release(void *context, void *pixels, size_t bytes)
     free(pixels);
 }
 
+/* An image whose allocator was a local variable of a function that has returned. */
+static void alloc_with_a_local_allocator(cls_host_image *image, counting_allocator *counts)
+{
+    const image_allocator allocator = {counting_allocate, counting_release, counts};
+    char error[256];
+    image_set_allocator(&allocator);
+    assert_int_equal(image_alloc(image, 16, 2, 1, CLS_PIXEL_F32, "m", error, sizeof error), IMAGE_OK);
+    image_set_allocator(NULL);
+}
+
+/* Fills the stack where alloc_with_a_local_allocator's allocator was. */
+static void overwrite_the_stack(void)
+{
+    volatile unsigned char junk[4096];
+    for (size_t i = 0; i < sizeof junk; ++i) junk[i] = 0xA5;
+}
+
+/* The allocator set may go before the images it made: image_free still returns their pixels. */
+static void images_outlive_their_allocator(void **state)
+{
+    (void)state;
+    counting_allocator counts = {0};
+    cls_host_image image;
+    alloc_with_a_local_allocator(&image, &counts);
+    overwrite_the_stack();
+    image_free(&image);
+    assert_int_equal(counts.allocated, 1);
+    assert_int_equal(counts.released, 1);
+}
+
 /* image_alloc takes pixels from the allocator set, image_free returns them there; an image made
  * before (or when the allocator refuses) comes from calloc and goes back to free. */
 static void images_use_the_allocator_set(void **state)
@@ -189,7 +219,7 @@ static void images_use_the_allocator_set(void **state)
     counts.refuse = 1;
     assert_int_equal(image_alloc(&refused, 8, 4, 1, CLS_PIXEL_U8, "m", error, sizeof error), IMAGE_OK);
     image_set_allocator(NULL);
-    assert_true(before.allocator && before.allocator == refused.allocator); /* the default: pages */
+    assert_true(before.allocator.release && before.allocator.release == refused.allocator.release); /* pages */
     assert_int_equal((uintptr_t)before.pixels % 4096, 0);
     assert_int_equal((uintptr_t)refused.pixels % 4096, 0);
     image_free(&before);
@@ -310,6 +340,7 @@ int main(void)
         cmocka_unit_test(tiff_support_matches_build),
         cmocka_unit_test(tiff_write_round_trips),
         cmocka_unit_test(images_use_the_allocator_set),
+        cmocka_unit_test(images_outlive_their_allocator),
         cmocka_unit_test(tiff_f64_read_as_f32),
         cmocka_unit_test(tiff_jpeg_ycbcr),
     };
