@@ -1,7 +1,7 @@
 /* band_io.c — band_io.h over tiff_reader/tiff_writer and pnm_file: one interface for the formats a
- * run in bands reads and writes. The input is read ahead as a sequence, and each band written
- * starts its writeback to the disk, so that the output's final fsync does not write the whole
- * file after the last band. */
+ * run in bands reads and writes. The input is read ahead as a sequence, an uncompressed output's
+ * blocks are reserved at once, and each band written starts its writeback to the disk, so that the
+ * output's final fsync does not write the whole file after the last band. */
 #define _GNU_SOURCE /* sync_file_range */
 #include "band_io.h"
 
@@ -116,6 +116,20 @@ struct band_writer {
 #endif
 };
 
+/* Reserves the blocks of an output whose size is known (uncompressed: at least its pixels), so that
+ * the bands fill blocks already allocated instead of allocating them a page at a time; where the
+ * file system cannot, nothing. The file's size stays as written. */
+static void reserve_blocks(int fd, const char *path, const cls_host_image *shape)
+{
+#ifdef FALLOC_FL_KEEP_SIZE
+    const int compressed = image_format_of(path) == IMAGE_FORMAT_TIFF &&
+                           (!shape->meta || shape->meta->compression != IMAGE_COMPRESSION_NONE);
+    if (!compressed) (void)fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)(image_plane_bytes(shape) * image_plane_count(shape)));
+#else
+    (void)fd, (void)path, (void)shape;
+#endif
+}
+
 int band_writer_open(int fd, const char *path, const cls_host_image *shape, band_writer **out, char *error,
                      size_t error_size)
 {
@@ -126,6 +140,7 @@ int band_writer_open(int fd, const char *path, const cls_host_image *shape, band
     }
     w->path = path;
     w->fd = fd;
+    reserve_blocks(fd, path, shape);
     int status;
     if (image_format_of(path) != IMAGE_FORMAT_TIFF) {
         status = pnm_create(fd, path, shape, &w->pnm, error, error_size);

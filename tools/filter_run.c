@@ -421,6 +421,9 @@ static size_t band_rows(cls_context *context, const filter_plan *plan, const fil
     int shares_host = 0;
     filter_device_limits(context, plan, &global, &max_alloc, &shares_host);
     uint64_t rows = host_budget / (2 * (in_row + out_row) + (shares_host ? device_row : 0));
+    uint64_t pinned_rows = FILTER_PINNED_BANDS_BYTES / (2 * (in_row + out_row));
+    if (pinned_rows < 4 * (uint64_t)b->reach) pinned_rows = 4 * (uint64_t)b->reach;
+    if (!shares_host && rows > pinned_rows) rows = pinned_rows;
     if (global / device_row < rows) rows = global / device_row;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
     if (max_alloc / widest < rows) rows = max_alloc / widest;

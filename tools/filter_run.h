@@ -74,11 +74,14 @@ void filter_session_close(filter_session *session);
 /* A run of a session over an image a band of rows at a time (filter_stream.c): the pipeline is
  * the whole image's, so each band's rows come out with the same bytes as in one piece. */
 typedef struct filter_bands filter_bands;
+enum { FILTER_PINNED_BANDS_BYTES = 32 << 20 }; /* 16384^2 f32 in 128 bands */
 /* Takes the session's pipeline for SHAPE (the whole image, pixels not needed) and chooses the
  * band's output rows: with the rows the pipeline reaches above and below, two sets of the band's
  * input and output (every channel of one page) fit HOST_BUDGET bytes on the host (with the device's copies
- * on a device that shares the host's memory) and the device's memory. An exit code: 7 with a
- * message when not even one row fits. */
+ * on a device that shares the host's memory) and the device's memory; on a device apart from the
+ * host's memory, whose bands are pinned (about 0.7 ms a MiB on an H200), within
+ * FILTER_PINNED_BANDS_BYTES unless the rows reached take more than half of that. An exit code: 7
+ * with a message when not even one row fits. */
 int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,
                       uint64_t host_budget, filter_bands **out);
 /* The band's output rows, and the rows the pipeline reaches above and below an output row. */

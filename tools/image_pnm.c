@@ -1,6 +1,7 @@
 /* image_pnm.c — binary PGM/PPM (P5/P6, u8/u16) and PFM (Pf/PF, f32): reading and writing, the
  * whole image or a band of rows at a time (pnm_file.h). A sample above the header's maximum value
  * makes the file corrupt (it would pass unscaled). */
+#define _DEFAULT_SOURCE /* pwritev */
 #include "image_io.h"
 #include "pnm_file.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 typedef struct pnm_reader {
@@ -383,14 +385,36 @@ int pnm_create(int fd, const char *path, const cls_host_image *shape, pnm_file *
     return image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(e));
 }
 
+/* Rows Y0.. of BAND (from BAND_ROW) stored as the file stores them: runs of up to ROWS_A_WRITE
+ * rows in one pwritev each, in file order (a PFM's rows go bottom-up). */
+static int write_stored_rows(pnm_file *f, size_t y0, size_t rows, const cls_host_image *band, size_t band_row)
+{
+    enum { ROWS_A_WRITE = 64 };
+    const int pfm = band->type == CLS_PIXEL_F32;
+    struct iovec rows_in_file_order[ROWS_A_WRITE];
+    for (size_t k = 0; k < rows;) {
+        const size_t n = rows - k < ROWS_A_WRITE ? rows - k : ROWS_A_WRITE;
+        for (size_t i = 0; i < n; ++i) {
+            const size_t r = band_row + (pfm ? k + n - 1 - i : k + i);
+            rows_in_file_order[i] = (struct iovec){(unsigned char *)band->pixels + r * f->row_bytes, f->row_bytes};
+        }
+        const size_t first = pfm ? f->height - y0 - k - n : y0 + k; /* the run's first row in the file */
+        if (pwritev(fileno(f->file), rows_in_file_order, (int)n, (off_t)(f->data_offset + (uint64_t)first * f->row_bytes)) !=
+            (ssize_t)(n * f->row_bytes))
+            return IMAGE_ERR_WRITE;
+        k += n;
+    }
+    return IMAGE_OK;
+}
+
 int pnm_write_rows(pnm_file *f, size_t y0, size_t rows, const cls_host_image *band, size_t band_row)
 {
     const int pfm = band->type == CLS_PIXEL_F32, in_place = row_as_stored(band, f->little);
+    if (in_place) return write_stored_rows(f, y0, rows, band, band_row);
     for (size_t k = 0; k < rows; ++k) {
         const size_t y = y0 + k, file_row = pfm ? f->height - 1 - y : y;
-        const unsigned char *stored = (const unsigned char *)band->pixels + (band_row + k) * f->row_bytes;
-        if (!in_place) pack_row(f->row, band, band_row + k);
-        if (pwrite(fileno(f->file), in_place ? stored : f->row, f->row_bytes,
+        pack_row(f->row, band, band_row + k);
+        if (pwrite(fileno(f->file), f->row, f->row_bytes,
                    (off_t)(f->data_offset + (uint64_t)file_row * f->row_bytes)) != (ssize_t)f->row_bytes)
             return IMAGE_ERR_WRITE;
     }
