@@ -124,7 +124,8 @@ static void reserve_blocks(int fd, const char *path, const cls_host_image *shape
 #ifdef FALLOC_FL_KEEP_SIZE
     const int compressed = image_format_of(path) == IMAGE_FORMAT_TIFF &&
                            (!shape->meta || shape->meta->compression != IMAGE_COMPRESSION_NONE);
-    if (!compressed) (void)fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)(image_plane_bytes(shape) * image_plane_count(shape)));
+    const off_t pixels = (off_t)(image_plane_bytes(shape) * image_plane_count(shape));
+    if (!compressed) (void)fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, pixels);
 #else
     (void)fd, (void)path, (void)shape;
 #endif

@@ -74,7 +74,7 @@ void filter_session_close(filter_session *session);
 /* A run of a session over an image a band of rows at a time (filter_stream.c): the pipeline is
  * the whole image's, so each band's rows come out with the same bytes as in one piece. */
 typedef struct filter_bands filter_bands;
-enum { FILTER_PINNED_BANDS_BYTES = 32 << 20 }; /* 16384^2 f32 in 128 bands */
+enum { FILTER_PINNED_BANDS_BYTES = 32 << 20 }; /* 16384-pixel f32 rows: 128 rows a band */
 /* Takes the session's pipeline for SHAPE (the whole image, pixels not needed) and chooses the
  * band's output rows: with the rows the pipeline reaches above and below, two sets of the band's
  * input and output (every channel of one page) fit HOST_BUDGET bytes on the host (with the device's copies

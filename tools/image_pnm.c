@@ -399,8 +399,8 @@ static int write_stored_rows(pnm_file *f, size_t y0, size_t rows, const cls_host
             rows_in_file_order[i] = (struct iovec){(unsigned char *)band->pixels + r * f->row_bytes, f->row_bytes};
         }
         const size_t first = pfm ? f->height - y0 - k - n : y0 + k; /* the run's first row in the file */
-        if (pwritev(fileno(f->file), rows_in_file_order, (int)n, (off_t)(f->data_offset + (uint64_t)first * f->row_bytes)) !=
-            (ssize_t)(n * f->row_bytes))
+        const off_t offset = (off_t)(f->data_offset + (uint64_t)first * f->row_bytes);
+        if (pwritev(fileno(f->file), rows_in_file_order, (int)n, offset) != (ssize_t)(n * f->row_bytes))
             return IMAGE_ERR_WRITE;
         k += n;
     }
