@@ -1,7 +1,8 @@
 /* band_io.c — band_io.h over tiff_reader/tiff_writer and pnm_file: one interface for the formats a
- * run in bands reads and writes. The input is read ahead as a sequence, an uncompressed output's
- * blocks are reserved at once, and each band written starts its writeback to the disk, so that the
- * output's final fsync does not write the whole file after the last band. */
+ * run in bands reads and writes. The input's rows are asked of the disk ahead of the bands that read
+ * them (the first ones from the moment it is opened), an uncompressed output's blocks are reserved
+ * at once, and each band written starts its writeback to the disk, so that the output's final fsync
+ * does not write the whole file after the last band. */
 #define _GNU_SOURCE /* sync_file_range */
 #include "band_io.h"
 
@@ -30,7 +31,26 @@ struct band_reader {
 #ifdef CLS_WITH_TIFF
     tiff_reader *tiff;
 #endif
+    size_t height, ahead_rows;    /* a page's rows; the rows read ahead of the last band read */
+    size_t ahead_page, ahead_end; /* the rows asked of the disk so far: page ahead_page's up to ahead_end */
 };
+
+enum { BAND_READ_AHEAD_BYTES = 64 << 20 };
+
+/* Keeps the rows of PAGE from row Y on, up to BAND_READ_AHEAD_BYTES of them, coming from the disk
+ * while the bands before them are filtered and written (each row asked once). */
+static void read_ahead(band_reader *r, size_t page, size_t y)
+{
+    if (page != r->ahead_page) r->ahead_page = page, r->ahead_end = 0;
+    const size_t from = y > r->ahead_end ? y : r->ahead_end;
+    const size_t to = r->height - y > r->ahead_rows ? y + r->ahead_rows : r->height;
+    if (to <= from) return;
+    if (r->pnm) pnm_read_ahead(r->pnm, from, to - from);
+#ifdef CLS_WITH_TIFF
+    else tiff_reader_read_ahead(r->tiff, page, from, to - from);
+#endif
+    r->ahead_end = to;
+}
 
 int band_reader_open(const char *path, band_reader **out, cls_host_image *shape, char *error, size_t error_size)
 {
@@ -61,18 +81,23 @@ int band_reader_open(const char *path, band_reader **out, cls_host_image *shape,
     if (status != IMAGE_OK) {
         band_reader_close(r);
         *out = NULL;
+        return status;
     }
+    const size_t row_bytes = shape->width * shape->channels * image_sample_bytes(shape->type);
+    r->height = shape->height;
+    r->ahead_rows = row_bytes && BAND_READ_AHEAD_BYTES / row_bytes ? BAND_READ_AHEAD_BYTES / row_bytes : 1;
+    read_ahead(r, 0, 0); /* the first bands come from the disk while the device's context is made */
     return status;
 }
 
 int band_reader_rows(band_reader *r, size_t page, size_t y0, size_t rows, cls_host_image *band, size_t band_row,
                      char *error, size_t error_size)
 {
+    read_ahead(r, page, y0 + rows);
     if (r->pnm) return pnm_read_rows(r->pnm, r->path, y0, rows, band, band_row, error, error_size);
 #ifdef CLS_WITH_TIFF
     return tiff_reader_rows(r->tiff, page, y0, rows, band, 0, band_row, error, error_size);
 #else
-    (void)page;
     return IMAGE_ERR_UNSUPPORTED;
 #endif
 }

@@ -6,6 +6,7 @@
 #include "pnm_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,7 @@ struct pnm_file {
     uint64_t data_offset; /* where the first file row starts */
     size_t height, row_bytes;
     int little;           /* PFM samples little-endian */
+    int bottom_up;        /* PFM: rows stored bottom to top */
     unsigned maxval;      /* PGM/PPM; samples above it make the file corrupt */
     unsigned char *row;   /* one file row, for conversions */
 };
@@ -249,6 +251,7 @@ int pnm_open(int fd, const char *path, uint64_t file_size, pnm_file **out, cls_h
                             data_bytes, (unsigned long long)present);
     f->data_offset = reader.consumed;
     f->height = shape->height;
+    f->bottom_up = shape->type == CLS_PIXEL_F32;
     if (status == IMAGE_OK && !(f->row = malloc(f->row_bytes)))
         status = image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "out of memory");
     if (status != IMAGE_OK) {
@@ -283,6 +286,13 @@ int pnm_read_rows(pnm_file *f, const char *path, size_t y0, size_t rows, cls_hos
         if (!in_place) unpack_row(f->row, band, band_row + k, f->little);
     }
     return IMAGE_OK;
+}
+
+void pnm_read_ahead(pnm_file *f, size_t y0, size_t rows)
+{
+    const size_t first = f->bottom_up ? f->height - y0 - rows : y0; /* the rows' first in the file */
+    (void)posix_fadvise(fileno(f->file), (off_t)(f->data_offset + (uint64_t)first * f->row_bytes),
+                        (off_t)(rows * f->row_bytes), POSIX_FADV_WILLNEED);
 }
 
 int pnm_close(pnm_file *f, const char *path, char *error, size_t error_size)

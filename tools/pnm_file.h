@@ -18,6 +18,8 @@ int pnm_open(int fd, const char *path, uint64_t file_size, pnm_file **out, cls_h
 /* Image rows [Y0, Y0 + ROWS) into rows BAND_ROW... of BAND. */
 int pnm_read_rows(pnm_file *file, const char *path, size_t y0, size_t rows, cls_host_image *band, size_t band_row,
                   char *error, size_t error_size);
+/* Asks the system to read image rows [Y0, Y0 + ROWS) from the disk, for a pnm_read_rows to come. */
+void pnm_read_ahead(pnm_file *file, size_t y0, size_t rows);
 /* Starts a file for images of SHAPE's size, channels and type on FD (owned from now on), the
  * format following the type (PFM for f32, else PGM or PPM). IMAGE_OK or IMAGE_ERR_WRITE. */
 int pnm_create(int fd, const char *path, const cls_host_image *shape, pnm_file **out, char *error, size_t error_size);

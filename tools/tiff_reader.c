@@ -7,6 +7,7 @@
 
 #include "tiff_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,22 @@ int tiff_reader_rows(tiff_reader *r, size_t page, size_t y0, size_t rows, cls_ho
     if (status != IMAGE_OK && page > 0 && error && !strstr(error, "page "))
         snprintf(error + strlen(error), error_size - strlen(error), " (page %zu of %zu)", page + 1, r->pages);
     return status;
+}
+
+void tiff_reader_read_ahead(tiff_reader *r, size_t page, size_t y0, size_t rows)
+{
+    uint16_t planar = PLANARCONFIG_CONTIG;
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_PLANARCONFIG, &planar);
+    if (page != r->page || TIFFIsTiled(r->tif) || planar != PLANARCONFIG_CONTIG || !rows) return;
+    const uint32_t first = TIFFComputeStrip(r->tif, (uint32_t)y0, 0);
+    const uint32_t last = TIFFComputeStrip(r->tif, (uint32_t)(y0 + rows - 1), 0);
+    uint64_t start = UINT64_MAX, end = 0;
+    for (uint32_t strip = first; strip <= last; ++strip) {
+        const uint64_t offset = TIFFGetStrileOffset(r->tif, strip), stop = offset + TIFFGetStrileByteCount(r->tif, strip);
+        if (offset < start) start = offset;
+        if (stop > end) end = stop;
+    }
+    if (end > start) (void)posix_fadvise(TIFFFileno(r->tif), (off_t)start, (off_t)(end - start), POSIX_FADV_WILLNEED);
 }
 
 size_t tiff_reader_chunk_bytes(const tiff_reader *r) { return r->chunk_bytes; }

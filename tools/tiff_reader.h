@@ -20,6 +20,9 @@ int tiff_reader_open(int fd, const char *path, tiff_reader **out, cls_host_image
  * (BAND is planar, as wide as the image, of its type). Pages are cheapest in order. */
 int tiff_reader_rows(tiff_reader *reader, size_t page, size_t y0, size_t rows, cls_host_image *band,
                      size_t first_plane, size_t band_row, char *error, size_t error_size);
+/* Asks the system to read rows [Y0, Y0 + ROWS) of page PAGE from the disk, for a tiff_reader_rows
+ * to come: the current page's strips of interleaved samples (other layouts: nothing). */
+void tiff_reader_read_ahead(tiff_reader *reader, size_t page, size_t y0, size_t rows);
 /* The bytes the reader decodes a strip or tile into (what a band costs besides its rows). */
 size_t tiff_reader_chunk_bytes(const tiff_reader *reader);
 /* Whether a structural warning came up while reading (the pixels may be wrong): IMAGE_OK or
