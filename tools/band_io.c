@@ -35,7 +35,7 @@ struct band_reader {
     size_t ahead_page, ahead_end; /* the rows asked of the disk so far: page ahead_page's up to ahead_end */
 };
 
-enum { BAND_READ_AHEAD_BYTES = 64 << 20 };
+enum { BAND_READ_AHEAD_BYTES = 256 << 20 };
 
 /* Keeps the rows of PAGE from row Y on, up to BAND_READ_AHEAD_BYTES of them, coming from the disk
  * while the bands before them are filtered and written (each row asked once). */
