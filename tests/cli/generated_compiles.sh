@@ -3,12 +3,17 @@
 # storage and pixel type, and every kernel variant (local and image input, columns per
 # work-item, several masks with an epilogue, separable single-pass, folded taps, the rolled border
 # regions of a large baked mask, streaming rows) and docs/api.md's example bodies, with clang's OpenCL front end, warnings as errors: an oracle of
-# valid, clean OpenCL C that does not depend on the device's compiler. Usage: generated_compiles.sh CLSTENCIL CLANG
-clstencil=$1 clang=$2
+# valid, clean OpenCL C that does not depend on the device's compiler.
+# Usage: generated_compiles.sh CLSTENCIL CLANG [SECTIONS], SECTIONS a comma-separated list of modes
+# (every border mode, partition, storage and type; user bodies), variants and examples (all three
+# when not given).
+clstencil=$1 clang=$2 sections=",${3:-modes,variants,examples},"
+# section NAME: whether the run takes that section.
+section() { case $sections in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 count=0
-for border in undefined clamp mirror mirror101 repeat constant; do
+section modes && for border in undefined clamp mirror mirror101 repeat constant; do
   for partition in naive isp-block isp-warp; do
     for bake in "" --bake; do
       for types in "--type f32" "--type u8" "--in-type u16 --out-type f32"; do
@@ -26,7 +31,7 @@ for border in undefined clamp mirror mirror101 repeat constant; do
   done
 done
 body="$(dirname "$0")/window-maximum.cl"
-for border in undefined clamp constant; do
+section modes && for border in undefined clamp constant; do
   for partition in naive isp-warp; do
     for bake in "" --bake; do
       # shellcheck disable=SC2086
@@ -44,7 +49,7 @@ done
 # The kernel variants (local staging, image input, columns, multiple masks, separable, folded taps, streaming), in every border mode they take, baked and not, the partition rotating.
 mask="0,1,2,1,0,1,2,-8,2,1,0,1,2,1,0"
 big="$(seq -s, 1 81)" # a 9x9 mask: with 8 rows it passes the unroll limit, so border regions loop
-for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 masks2-hypot masks3 single-pass fold \
+section variants && for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 masks2-hypot masks3 single-pass fold \
                rolled-borders stream stream-cols4-u8 stream-rolled; do
   index=0
   for border in undefined clamp mirror mirror101 repeat constant; do
@@ -86,11 +91,11 @@ for variant in local local-blocked image image-u8 image-u16 cols4 cols8-rows2 ma
 done
 # The example bodies of docs/api.md (blocks separated by blank lines), on the global, local and
 # image paths: each compiles in the function clstencil gives it.
-awk '/^One example per feature:/ { on = 1; next } on && /^```$/ { if (inside) exit; inside = 1; next }
+section examples && awk '/^One example per feature:/ { on = 1; next } on && /^```$/ { if (inside) exit; inside = 1; next }
      inside { if ($0 == "") n++; else print > sprintf("'"$work"'/example%d.cl", n) }' \
     "$(dirname "$0")/../../docs/api.md"
-[ -f "$work/example5.cl" ] || { echo "docs/api.md: the example bodies were not found"; exit 1; }
-for example in "$work"/example*.cl; do
+section examples && { [ -f "$work/example5.cl" ] || { echo "docs/api.md: the example bodies were not found"; exit 1; }; }
+section examples && for example in "$work"/example*.cl; do
   for path in global local image; do
     for border in clamp constant; do
       "$clstencil" gen --mask 3x3 --border "$border" --input "$path" --body "$example" > "$work/kernel.cl" || {
