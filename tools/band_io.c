@@ -42,6 +42,7 @@ enum { BAND_READ_AHEAD_BYTES = 256 << 20 };
 static void read_ahead(band_reader *r, size_t page, size_t y)
 {
     if (page != r->ahead_page) r->ahead_page = page, r->ahead_end = 0;
+    if (y >= r->height) return;
     const size_t from = y > r->ahead_end ? y : r->ahead_end;
     const size_t to = r->height - y > r->ahead_rows ? y + r->ahead_rows : r->height;
     if (to <= from) return;
