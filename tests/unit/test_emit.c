@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "generator.h"
+#include "support/folded_source.h"
 
 static char *generate(cls_border border, cls_partition partition, int bake, const float *mask, unsigned w,
                       unsigned h)
@@ -287,17 +288,11 @@ static void bodies_unroll_their_window_where_the_record_inlines(void **state)
         spec.coefficients = ones;
         spec.body = cases[c].body;
         spec.border = CLS_BORDER_CLAMP;
-        cls_generation_limits limits = cls_generation_limits_default();
-        limits.border_groups_fold_fully = (unsigned)cases[c].fold_fully;
-        cls_kernel_config config;
-        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
-        char *source = cls_emit_source(&config);
-        assert_non_null(source);
+        char *source = folded_source(&spec, cases[c].fold_fully);
         const char *begin = strstr(source, "#define FOR_WINDOW"), *end = begin ? strstr(begin, "#define OUT") : NULL;
         assert_non_null(end);
         assert_int_equal(count_in(begin, end, "_Pragma(\"unroll\")"), cases[c].pragmas);
         free(source);
-        cls_kernel_config_free(&config);
     }
 }
 
@@ -456,16 +451,10 @@ static void body_apart_has_four_regions(void **state)
     spec.coefficients = mask;
     spec.bake_coefficients = 1;
     spec.border = CLS_BORDER_MIRROR101;
-    cls_generation_limits limits = cls_generation_limits_default();
-    limits.border_groups_fold_fully = 1;
-    cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
-    char *source = cls_emit_source(&config);
-    assert_non_null(source);
+    char *source = folded_source(&spec, 1);
     assert_null(strstr(source, "border_any"));
     assert_non_null(strstr(strstr(source, "/* Regions T, B, the corners and the fallback"), "border_both(x"));
     free(source);
-    cls_kernel_config_free(&config);
 }
 
 int main(void)
