@@ -1,5 +1,5 @@
 /* test_cache_device.c — the binary cache with a real device, across processes: what an entry
- * holds, a miss then a hit, damaged and refused entries rebuilt and replaced, 8 processes racing
+ * holds, a miss then a hit, damaged and refused entries rebuilt and replaced, 4 processes racing
  * to build and then to load the same entries,
  * and a disabled cache. Every run checks the filter's output against the CPU reference. The parent never
  * touches OpenCL; each step runs in a forked child. */
@@ -178,7 +178,7 @@ static void refused_binary_is_rebuilt_and_replaced(void **state)
     assert_int_equal(in_child(3, 0), HIT);
 }
 
-enum { PROCESSES = 8 };
+enum { PROCESSES = 4 }; /* more than the cores of the suite's 2-core machine: they still race */
 
 /* Waits for every child; each must have exited with EXPECTED. */
 static void wait_for_all(const pid_t *children, int expected)
@@ -191,7 +191,7 @@ static void wait_for_all(const pid_t *children, int expected)
     }
 }
 
-static void eight_processes_race(void **state)
+static void processes_race(void **state)
 {
     (void)state;
     pid_t children[PROCESSES];
@@ -212,7 +212,7 @@ static void eight_processes_race(void **state)
     wait_for_all(children, MISS);
     assert_int_equal(count_files(".tmp-"), 0); /* no temp file left behind */
     assert_int_equal(in_child(4, 0), HIT);     /* whole entries */
-    assert_int_equal(in_child(6 + 5, 0), HIT);
+    assert_int_equal(in_child(6 + PROCESSES - 1, 0), HIT); /* the last process's own */
     /* and loaded by all at once (PoCL without its cache: each program unpacks in a folder of its own) */
     fflush(NULL);
     for (int p = 0; p < PROCESSES; ++p) {
@@ -301,7 +301,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(miss_then_hit_across_processes, setup, teardown),
         cmocka_unit_test_setup_teardown(damaged_entry_is_rebuilt_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(refused_binary_is_rebuilt_and_replaced, setup, teardown),
-        cmocka_unit_test_setup_teardown(eight_processes_race, setup, teardown),
+        cmocka_unit_test_setup_teardown(processes_race, setup, teardown),
         cmocka_unit_test_setup_teardown(disabled_cache_writes_nothing, setup, teardown),
     };
     int failed = as_set ? cmocka_run_group_tests_name("as set", tests, NULL, NULL) : 0;

@@ -17,19 +17,16 @@ for module in core generator device_db plan host; do
         awk -v m=$module 'NF == 3 {print $3, m}'
 done | sort > "$work/defined"
 
-rank() { case $1 in core) echo 0 ;; generator) echo 1 ;; device_db) echo 2 ;; plan) echo 3 ;; host) echo 4 ;; esac; }
 status=0
+# Used symbols: "symbol module object" (one nm for all of a module's objects: nm's start is most of
+# its time), then one awk pass that flags an owner above the user.
 for module in core generator device_db plan host; do
-    level=$(rank $module)
-    find "$dir/clstencil_$module.dir" -name '*.o' | sort | while read -r object; do
-        nm -u "$object" | awk '{print $2}' | sort -u | join - "$work/defined" |
-            while read -r symbol owner; do
-                if [ "$(rank "$owner")" -gt "$level" ]; then
-                    echo "$module uses $symbol of $owner ($(basename "$object")): a dependency the wrong way"
-                fi
-            done
-    done
-done > "$work/wrong"
+    find "$dir/clstencil_$module.dir" -name '*.o' -exec nm -u -A {} + |
+        awk -v m=$module '{ n = split($1, path, "/"); sub(/:$/, "", path[n]); print $NF, m, path[n] }'
+done | sort -k1,1 | join - "$work/defined" |
+    awk 'BEGIN { split("core generator device_db plan host", order); for (i in order) rank[order[i]] = i }
+         rank[$4] > rank[$2] { print $2 " uses " $1 " of " $4 " (" $3 "): a dependency the wrong way" }' |
+    sort -u > "$work/wrong"
 if [ -s "$work/wrong" ]; then
     cat "$work/wrong"
     status=1
