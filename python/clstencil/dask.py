@@ -1,8 +1,9 @@
 """clstencil.dask: filtering dask arrays chunk by chunk, equal bit for bit to filtering the
 whole array in one piece, on a local or distributed cluster.
 
-Each chunk is filtered with a halo of the operator's radius taken from its neighbours
-(dask.array.map_overlap). Along the array's outer edges there is no halo: the chunk's edge is
+Each chunk is filtered with a halo of the operator's radius taken from its neighbours (two
+tasks a chunk, clstencil.halo_graph; dask.array.map_overlap where chunks are thinner than the
+halo). Along the array's outer edges there is no halo: the chunk's edge is
 the image's edge there, and clstencil's own border handling applies, exactly as in one piece,
 for every border mode, mirror101 included. Only repeat needs data from the opposite edge, which
 dask's periodic boundary provides. Every worker process filters with its own context on the
@@ -19,11 +20,13 @@ from typing import Any
 
 import dask.array as da
 import numpy as np
+from dask.base import tokenize
 
 from .contexts import lane
 from .devices import names_several
 from .filtering import filter as filter_numpy
 from .filters import border_mode, build_goal, compute_method
+from .halo_graph import apply_with_halo
 from .operators import Operator, OperatorLike, as_operator
 from .pipeline import Pipeline
 from .pixel_types import pixel_type
@@ -102,8 +105,20 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
     block_function = functools.partial(_filter_block, op=operator, border=border,
                                        value=float(value), device=device,
                                        out_dtype=out_dtype, build=build, method=method)
-    return da.map_overlap(block_function, x, depth=dict(enumerate(operator.radius)),
-                          boundary=overlap_boundary(x, mode == REPEAT_BORDER), trim=True,
+    return _with_halo(x, block_function, tuple(operator.radius), mode == REPEAT_BORDER, out_dtype)
+
+
+def _with_halo(x: da.Array, block_function, depth: tuple[int, ...], repeat: bool,
+               out_dtype: np.dtype) -> da.Array:
+    """block_function over x's chunks with a halo of depth: two tasks a chunk where its
+    neighbours hold the halo (halo_graph), else dask's map_overlap, which merges chunks thinner
+    than the halo first."""
+    token = tokenize(block_function)
+    lean = apply_with_halo(x, block_function, depth, periodic=repeat, dtype=out_dtype, token=token)
+    if lean is not None:
+        return lean
+    return da.map_overlap(block_function, x, depth=dict(enumerate(depth)),
+                          boundary=overlap_boundary(x, repeat), trim=True,
                           dtype=out_dtype, meta=np.empty((0,) * x.ndim, dtype=out_dtype))
 
 
@@ -124,6 +139,4 @@ def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:
                          "cannot serve; chain clstencil.dask.filter calls, one per stage")
     out_dtype = _output_dtype(x, dtype)
     block_function = functools.partial(_pipeline_block, pipeline=pipeline, out_dtype=out_dtype)
-    return da.map_overlap(block_function, x, depth=dict(enumerate(pipeline.radius)),
-                          boundary=overlap_boundary(x, repeats == {True}), trim=True,
-                          dtype=out_dtype, meta=np.empty((0,) * x.ndim, dtype=out_dtype))
+    return _with_halo(x, block_function, tuple(pipeline.radius), repeats == {True}, out_dtype)

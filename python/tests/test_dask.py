@@ -33,6 +33,15 @@ def test_chunked_equals_one_piece(border: str, chunks: tuple[int, int]) -> None:
         np.testing.assert_array_equal(result, expected, err_msg=f"{op}, {border}, chunks {chunks}")
 
 
+def test_two_tasks_a_chunk_unless_a_chunk_is_thinner_than_the_halo() -> None:
+    """Each chunk's edges and its filtering: two tasks a chunk beside the input's; map_overlap's
+    graph where a chunk is thinner than the halo (gaussian:7 reaches 3 columns; these are 2)."""
+    x = da.zeros((97, 64), chunks=(20, 17), dtype=np.float32)
+    assert len(clstencil.dask.filter(x, "gaussian:7").__dask_graph__()) == 3 * x.npartitions
+    thin = da.zeros((97, 64), chunks=(97, 2), dtype=np.float32)
+    assert len(clstencil.dask.filter(thin, "gaussian:7").__dask_graph__()) > 3 * thin.npartitions
+
+
 def test_integer_types_and_pipelines_in_chunks() -> None:
     image = np.random.default_rng(5).integers(0, 65535, (70, 90), dtype=np.uint16, endpoint=True)
     x = da.from_array(image, chunks=(16, 25))
