@@ -24,10 +24,12 @@ from dask.base import tokenize
 
 from .contexts import lane
 from .devices import names_several
+from .filtering import UNDEFINED_BORDER
 from .filtering import filter as filter_numpy
-from .filters import border_mode, build_goal, compute_method
+from .filters import border_mode, border_modes, build_goal, compute_method
 from .halo_graph import apply_with_halo
 from .operators import Operator, OperatorLike, as_operator
+from .pinned import POOLED_MAX_BYTES, pinned_empty
 from .pipeline import Pipeline
 from .pixel_types import pixel_type
 
@@ -70,8 +72,57 @@ def _filter_block(block: np.ndarray, op: Operator, border: str, value: float,
                         method=method)
 
 
+# Each worker thread's pinned memory for a padded chunk and for its filtered result: the driver
+# copies pinned memory at full speed and ordinary memory through pinned buffers of its own, a copy
+# more each way. One array each for every chunk, grown with a sixteenth to spare (a chunk's halo
+# differs at the array's edges), for chunks up to the pool's largest (POOLED_MAX_BYTES: larger
+# ones are ordinary memory, not locked in RAM).
+_staging = threading.local()
+
+
+def _staged(role: str, shape: tuple[int, ...], dtype: np.dtype, device: str | None) -> np.ndarray | None:
+    nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    if nbytes > POOLED_MAX_BYTES:
+        return None
+    held = getattr(_staging, role, None)
+    if held is None or held.nbytes < nbytes:
+        held = pinned_empty(max(1, nbytes + nbytes // 16), np.uint8, device)
+        setattr(_staging, role, held)
+    return held[:nbytes].view(dtype).reshape(shape)
+
+
+def _filter_padded(padded: np.ndarray, inner: tuple[slice, ...], op: Operator, border: str,
+                   value: float, device: str | None, out_dtype: np.dtype, build: str | None,
+                   method: str | None) -> np.ndarray:
+    """A chunk padded with its halo through the operator, into the thread's pinned result and
+    copied out without the halo; into a new array where the undefined border leaves pixels
+    unwritten (zero there) or several devices share the chunk."""
+    chosen = device if names_several(device) else lane(device)
+    staged = not names_several(device) and border_modes(border, padded.ndim)[0] != UNDEFINED_BORDER
+    out = _staged("result", padded.shape, out_dtype, device) if staged else None
+    if out is None:
+        return filter_numpy(padded, op, border, value, device=chosen, dtype=out_dtype, build=build,
+                            method=method)[inner]
+    filter_numpy(padded, op, border, value, device=chosen, out=out, build=build, method=method)
+    return out[inner].copy()
+
+
+def _staging_input(device: str | None):
+    """The allocator of padded chunks: the thread's pinned memory, unless several devices share
+    the chunk or it is larger than the pool's largest."""
+    def allocate(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        staged = None if names_several(device) else _staged("input", shape, dtype, device)
+        return np.empty(shape, dtype) if staged is None else staged
+    return allocate
+
+
 def _pipeline_block(block: np.ndarray, pipeline: Pipeline, out_dtype: np.dtype) -> np.ndarray:
     return _process_pipeline(pipeline).run(block, dtype=out_dtype)
+
+
+def _pipeline_padded(padded: np.ndarray, inner: tuple[slice, ...], pipeline: Pipeline,
+                     out_dtype: np.dtype) -> np.ndarray:
+    return _pipeline_block(padded, pipeline, out_dtype)[inner]
 
 
 _pipelines: dict[tuple, Pipeline] = {}
@@ -102,19 +153,21 @@ def filter(x: da.Array, op: OperatorLike, border: str = "clamp", value: float = 
     build_goal(build)
     compute_method(method)
     out_dtype = _output_dtype(x, dtype)
-    block_function = functools.partial(_filter_block, op=operator, border=border,
-                                       value=float(value), device=device,
-                                       out_dtype=out_dtype, build=build, method=method)
-    return _with_halo(x, block_function, tuple(operator.radius), mode == REPEAT_BORDER, out_dtype)
+    arguments = dict(op=operator, border=border, value=float(value), device=device,
+                     out_dtype=out_dtype, build=build, method=method)
+    return _with_halo(x, functools.partial(_filter_padded, **arguments),
+                      functools.partial(_filter_block, **arguments), tuple(operator.radius),
+                      mode == REPEAT_BORDER, out_dtype, _staging_input(device))
 
 
-def _with_halo(x: da.Array, block_function, depth: tuple[int, ...], repeat: bool,
-               out_dtype: np.dtype) -> da.Array:
-    """block_function over x's chunks with a halo of depth: two tasks a chunk where its
-    neighbours hold the halo (halo_graph), else dask's map_overlap, which merges chunks thinner
-    than the halo first."""
-    token = tokenize(block_function)
-    lean = apply_with_halo(x, block_function, depth, periodic=repeat, dtype=out_dtype, token=token)
+def _with_halo(x: da.Array, padded_function, block_function, depth: tuple[int, ...], repeat: bool,
+               out_dtype: np.dtype, allocate=np.empty) -> da.Array:
+    """The operator over x's chunks with a halo of depth: two tasks a chunk where its neighbours
+    hold the halo (halo_graph: padded_function(padded chunk, the chunk's place in it)), else
+    dask's map_overlap (block_function(padded chunk), trimmed by dask), which merges chunks
+    thinner than the halo first."""
+    lean = apply_with_halo(x, padded_function, depth, periodic=repeat, dtype=out_dtype,
+                           token=tokenize(block_function), allocate=allocate)
     if lean is not None:
         return lean
     return da.map_overlap(block_function, x, depth=dict(enumerate(depth)),
@@ -138,5 +191,6 @@ def run_pipeline(x: da.Array, pipeline: Pipeline, *, dtype=None) -> da.Array:
         raise ValueError("the pipeline mixes the repeat border with others, which one halo "
                          "cannot serve; chain clstencil.dask.filter calls, one per stage")
     out_dtype = _output_dtype(x, dtype)
-    block_function = functools.partial(_pipeline_block, pipeline=pipeline, out_dtype=out_dtype)
-    return _with_halo(x, block_function, tuple(pipeline.radius), repeats == {True}, out_dtype)
+    return _with_halo(x, functools.partial(_pipeline_padded, pipeline=pipeline, out_dtype=out_dtype),
+                      functools.partial(_pipeline_block, pipeline=pipeline, out_dtype=out_dtype),
+                      tuple(pipeline.radius), repeats == {True}, out_dtype)
