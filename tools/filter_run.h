@@ -80,7 +80,7 @@ enum { FILTER_PINNED_BANDS_BYTES = 32 << 20 }; /* 16384-pixel f32 rows: 128 rows
  * input and output (every channel of one page) fit HOST_BUDGET bytes on the host (with the device's copies
  * on a device that shares the host's memory) and the device's memory; on a device apart from the
  * host's memory, whose bands are pinned (about 0.7 ms a MiB on an H200), within
- * FILTER_PINNED_BANDS_BYTES unless the rows reached take more than half of that. An exit code: 7
+ * FILTER_PINNED_BANDS_BYTES, but at least four times the rows the pipeline reaches. An exit code: 7
  * with a message when not even one row fits. */
 int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,
                       uint64_t host_budget, filter_bands **out);
