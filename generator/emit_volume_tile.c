@@ -37,8 +37,10 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
     const int constant_x = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT,
               constant_y = cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT;
     const char *x_ = border_suffix(s, CLS_AXIS_X), *y_ = border_suffix(s, CLS_AXIS_Y);
-    strbuf_line(out, 1, "__local float4 tile4[TILE_H][TILE_FLOAT4S];");
-    strbuf_line(out, 1, "__local float *tile = (__local float *)tile4;");
+    if (cls_volume_tile_buffers(c) == 2)
+        strbuf_line(out, 1, "__local float4 tiles4[2][TILE_H][TILE_FLOAT4S]; /* even and odd slices' tiles */");
+    else
+        strbuf_line(out, 1, "__local float4 tile4[TILE_H][TILE_FLOAT4S];\n    __local float *tile = (__local float *)tile4;");
     strbuf_line(out, 1, "const int item = (int)get_local_id(1) * GROUP_W + (int)get_local_id(0);");
     strbuf_line(out, 1, "const int x = roi.s0 + (int)get_global_id(0) * COLUMNS, y = roi.s1 + (int)get_global_id(1);");
     strbuf_line(out, 1, "const int tile_x = roi.s0 + (int)get_group_id(0) * GROUP_W * COLUMNS - HALF_W;");
@@ -123,14 +125,22 @@ static void emit_slice_loads(strbuf *out, const cls_kernel_config *c, int indent
 }
 
 /* The slice's tile into local memory from next[], and the next slice's pixels loaded into next[]
- * while the group sums this one: the loads' latency hidden behind the sums. */
+ * while the group sums this one: the loads' latency hidden behind the sums. With two tiles, even
+ * and odd slices take turns: the one written here was last read two slices ago, before the
+ * barrier that every work-item passed since, so one barrier a slice suffices. */
 static void emit_tile_load(strbuf *out, const cls_kernel_config *c)
 {
-    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE); /* the group is done with the last slice's tile */");
+    const int alternate = cls_volume_tile_buffers(c) == 2;
+    if (alternate) {
+        strbuf_line(out, 2, "__local float4 (*tile4)[TILE_FLOAT4S] = tiles4[z & 1];");
+        strbuf_line(out, 2, "__local float *tile = (__local float *)tile4;");
+    } else {
+        strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE); /* the group is done with the last slice's tile */");
+    }
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i)");
     strbuf_line(out, 3, "if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = next[i];");
-    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    strbuf_line(out, 2, alternate ? "barrier(CLK_LOCAL_MEM_FENCE); /* the slice's tile is complete */" : "barrier(CLK_LOCAL_MEM_FENCE);");
     strbuf_line(out, 2, "if (z + 1 < z_end + HALF_D) {");
     emit_slice_loads(out, c, 3, "z + 1");
     strbuf_line(out, 2, "}");

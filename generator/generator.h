@@ -49,6 +49,7 @@ typedef struct cls_kernel_config {
                               * `rank` rows of mask_width values, `rank` columns of mask_height) */
     unsigned rank;           /* the terms in row and column: 1, or 2 to CLS_LOW_RANK_MAX */
     int unaligned_input;     /* the launch's rows may start anywhere: no aligned vector loads */
+    unsigned tile_buffers;   /* a volume's walk from local memory: slice tiles kept (cls_volume_tile_buffers) */
 } cls_kernel_config;
 
 /* The number of output buffers of a kernel: masks, or 1 with an epilogue. */
@@ -168,6 +169,10 @@ int cls_kernel_chunk_origin(const cls_kernel_config *config);
 unsigned cls_body_unrolled_taps(const cls_spec *spec, int fold_fully);
 /* Bytes of local memory the generated kernel declares (its tile; rows padded by one float). */
 size_t cls_kernel_local_bytes(const cls_kernel_config *config);
+/* The slice tiles a volume's walk from local memory keeps: two where even and odd slices take
+ * turns (one barrier a slice fewer; a single pass's, where they fit the device: the planner keeps
+ * one where they do not), else one. */
+unsigned cls_volume_tile_buffers(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input
  * to f32, then a 1 x MASK_H column pass to the output (pointing into config's row and column). */
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass);

@@ -57,6 +57,8 @@ cls_status cls_plan_configure(const cls_planner *planner, const cls_request *req
     cls_kernel_policy policy = cls_plan_kernel_policy(planner);
     for (;; policy.rows /= 2) {
         const cls_status status = cls_policy_configure(&policy, request, config);
+        if (status == CLS_OK && config->tile_buffers > 1 && cls_kernel_local_bytes(config) > planner->caps->local_mem_size)
+            config->tile_buffers = 1; /* one slice tile where two do not fit */
         if (status != CLS_OK || request->spec.rows_per_item || policy.rows <= 1 ||
             cls_kernel_local_bytes(config) <= planner->caps->local_mem_size)
             return status;

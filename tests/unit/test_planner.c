@@ -192,6 +192,42 @@ static void record_sets_the_generated_code_policy(void **state)
     cls_kernel_config_free(&config);
 }
 
+/* A separable volume mask in one pass from the slice's tile alternates two tiles where they fit
+ * the device's local memory, and keeps one (the same groups and columns) where only that fits;
+ * the walk of any mask keeps one. */
+static void single_pass_alternates_two_tiles_where_they_fit(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op;
+    cls_spec spec = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(cls_volume_tile_buffers(&config), 2);
+    const size_t two = cls_kernel_local_bytes(&config);
+    assert_true(two <= f->caps.local_mem_size);
+    const unsigned group_height = config.group_height, cols = config.cols;
+    config.tile_buffers = 1;
+    const size_t one = cls_kernel_local_bytes(&config);
+    cls_kernel_config_free(&config);
+    f->caps.local_mem_size = one; /* room for one tile only */
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(cls_volume_tile_buffers(&config), 1);
+    assert_int_equal(cls_kernel_local_bytes(&config), one);
+    assert_int_equal(config.group_height, group_height);
+    assert_int_equal(config.cols, cols);
+    cls_kernel_config_free(&config);
+    cls_operator_release(op);
+    spec = operator_spec("correlate:3x3x3,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,-9", CLS_BORDER_CLAMP, 512, &op);
+    f->caps.local_mem_size = 48 * 1024;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(cls_volume_tile_buffers(&config), 1);
+    cls_kernel_config_free(&config);
+    cls_operator_release(op);
+}
+
 static void operator_body_is_planned_from_three_builds(void **state)
 {
     fixture *f = *state;
@@ -343,6 +379,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
         cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(single_pass_alternates_two_tiles_where_they_fit, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),
         cmocka_unit_test(request_reads_the_spec_once),
