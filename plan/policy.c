@@ -213,14 +213,14 @@ static int volume_vectors(const cls_kernel_policy *p)
 }
 
 /* Whether the slice's tile of the resolved group, COLS columns a work-item, fits: its pixels a
- * work-item loads (CLS_VOLUME_TILE_LOADS) and the partial sums it keeps (CLS_VOLUME_TILE_SUMS). */
-static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsigned cols)
+ * work-item loads (CLS_VOLUME_TILE_LOADS) and the partial sums it keeps (at most SUMS). */
+static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsigned cols, unsigned sums)
 {
     const cls_spec *spec = &r->spec;
     const size_t items = (size_t)resolved->group_width * resolved->group_height;
     const size_t tile = ((size_t)resolved->group_width * cols + spec->mask_width - 1) *
                         (resolved->group_height + spec->mask_height - 1);
-    return (tile + items - 1) / items <= CLS_VOLUME_TILE_LOADS && (size_t)r->depth * cols <= CLS_VOLUME_TILE_SUMS;
+    return (tile + items - 1) / items <= CLS_VOLUME_TILE_LOADS && (size_t)r->depth * cols <= sums;
 }
 
 /* Output columns a work-item of a volume's walk computes: the record's volume_columns, read from
@@ -235,7 +235,7 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
     const unsigned cols = p->volume_columns;
     if (cols <= 1 || spec->body || spec->reduction == CLS_REDUCTION_RANK || resolved->separable == CLS_SEPARABLE_TWO_PASS)
         return 1;
-    return volume_vectors(p) || volume_tile_fits(r, resolved, cols) ? cols : 1;
+    return volume_vectors(p) || volume_tile_fits(r, resolved, cols, CLS_VOLUME_TILE_SUMS) ? cols : 1;
 }
 
 /* A volume's mask: where it separates, one pass along x, y and z from the slice's tile where the
@@ -269,7 +269,8 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         /* one pass from the tile (large masks in more rows), where it fits */
         cls_spec single = *resolved;
         if (!spec->group_width && !spec->group_height && volume_passes(r)) single.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
-        if (volume_tile_fits(r, &single, p->volume_columns)) *resolved = single, resolved->separable = CLS_SEPARABLE_SINGLE_PASS;
+        if (volume_tile_fits(r, &single, p->volume_columns, CLS_VOLUME_SINGLE_PASS_SUMS))
+            *resolved = single, resolved->separable = CLS_SEPARABLE_SINGLE_PASS;
     }
     resolved->cols_per_item = spec->cols_per_item                               ? spec->cols_per_item
                               : resolved->separable != CLS_SEPARABLE_SINGLE_PASS ? volume_columns(p, r, resolved)

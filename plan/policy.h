@@ -57,6 +57,12 @@
 #define CLS_VOLUME_VECTOR_GROUP_WIDTH 16u
 #define CLS_VOLUME_VECTOR_GROUP_HEIGHT 8u
 #define CLS_VOLUME_TILE_SUMS 64u
+/* The partial sums a separable mask's single pass may keep instead (masks up to 19 deep at 4
+ * columns): its z window is all it holds, where the walk of any mask keeps its window's rows as
+ * well. H200, 512^3 f32, clamp / mirror101, 32x4 groups: gaussian3d:17,3 in one pass 1,521 /
+ * 1,520 us (206 registers) against 2,961 / 4,009 by passes, gaussian3d:19,3 1,824 / 1,833 against
+ * 3,205 / 3,674, box3d:17 1,522 / 1,522 against 2,964 / 4,004. */
+#define CLS_VOLUME_SINGLE_PASS_SUMS 76u
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
  * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,

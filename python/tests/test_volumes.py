@@ -1,6 +1,6 @@
 """Volumes through clstencil.filter against scipy.ndimage.correlate in 3-D: every border mode
 scipy shares, volumes from 1x1x1 to 33x45x67 (smaller than the mask along some axes included),
-masks 3x3x3 and 3x5x7 (random) and gaussian3d, strided arrays, integer pixels, the undefined
+masks 3x3x3 and 3x5x7 (random), gaussian3d and masks 17 and 19 deep, strided arrays, integer pixels, the undefined
 border's interior, user-written bodies, and what a volume refuses."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import scipy.ndimage
 
 import clstencil
-from conftest import SCIPY_MODES
+from conftest import SCIPY_MODES, rotated_borders
 
 RNG = np.random.default_rng(11)
 RANDOM_3 = RNG.uniform(-1, 1, (3, 3, 3)).astype(np.float32)
@@ -83,6 +83,21 @@ def test_minimum_and_maximum_equal_scipy(border: str) -> None:
         result = clstencil.filter(volume, op, border, BORDER_VALUE)
         expected = scipy_filter(volume, size=size, mode=SCIPY_MODES[border], cval=BORDER_VALUE)
         np.testing.assert_array_equal(result, expected, err_msg=f"{op}, {border}")
+
+
+@pytest.mark.parametrize("op, border", rotated_borders(["gaussian3d:19,3", "max3d:17"]))
+def test_deep_separable_masks_equal_scipy(op: str, border: str) -> None:
+    """Masks 19 and 17 deep: on GPUs one pass from the slice's tile keeping 76 and 68 partial
+    sums a work-item, elsewhere passes."""
+    volume = np.random.default_rng(8).random((23, 20, 26), dtype=np.float32)
+    operator = clstencil.Operator(op)
+    result = clstencil.filter(volume, operator, border, BORDER_VALUE)
+    if op.startswith("max3d"):
+        expected = scipy.ndimage.maximum_filter(volume, size=17, mode=SCIPY_MODES[border], cval=BORDER_VALUE)
+        np.testing.assert_array_equal(result, expected, err_msg=f"{op}, {border}")
+    else:
+        np.testing.assert_allclose(result, reference(volume, operator, border), rtol=1e-5, atol=1e-5,
+                                   err_msg=f"{op}, {border}")
 
 
 def test_operators_of_volumes() -> None:

@@ -27,6 +27,7 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
         {3, 3, 3, CLS_REDUCTION_RANK, 0, 1}, /* a rank gathers its footprint */
         {31, 31, 3, CLS_REDUCTION_SUM, 0, 1}, /* 42 tile pixels a work-item */
         {1, 1, 31, CLS_REDUCTION_SUM, 0, 1},  /* 124 partial sums */
+        {3, 3, 17, CLS_REDUCTION_SUM, 0, 1},  /* 68 partial sums besides the window's rows */
         {3, 3, 3, CLS_REDUCTION_SUM, 8, 8},   {3, 3, 3, CLS_REDUCTION_SUM, 1, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         cls_spec spec = valid_spec(), resolved;
@@ -44,7 +45,7 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
             assert_int_equal(resolved.cols_per_item, 1);
         }
     }
-    static float ones[13 * 13 * 13]; /* a separable mask of 2,197 taps: one pass in 8-row groups */
+    static float ones[19 * 19 * 19]; /* separable masks of 2,197 taps and more: one pass in 8-row groups */
     for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
     cls_spec box = valid_spec(), resolved;
     box.coefficients = ones;
@@ -54,6 +55,13 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_int_equal(resolved.cols_per_item, 4);
     assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
     assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    box.mask_width = box.mask_height = box.mask_depth = 19; /* 76 partial sums: the most a single pass keeps */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    box.mask_width = box.mask_height = 3, box.mask_depth = 21; /* 84: passes */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.mask_width = box.mask_height = box.mask_depth = 13;
     const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
