@@ -276,11 +276,24 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
                               : resolved->separable != CLS_SEPARABLE_SINGLE_PASS ? volume_columns(p, r, resolved)
                               : p->volume_columns > 1                            ? p->volume_columns
                                                                                  : 4;
+    /* a window too tall for the tile of the record's group: the tile of CLS_VOLUME_SINGLE_PASS_ROWS
+     * rows, where it fits (H200, 512^3 f32, clamp: a 1x21x1 mask, the y pass of a deep separable
+     * one, 847 us a column a work-item in 32x4 groups, 543 from the tile in 32x8) */
+    if (resolved->cols_per_item == 1 && !spec->cols_per_item && !spec->group_width && !spec->group_height &&
+        spec->input_path == CLS_INPUT_AUTO && resolved->separable == CLS_SEPARABLE_NONE && !volume_vectors(p)) {
+        cls_spec taller = *resolved;
+        taller.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
+        if (volume_columns(p, r, &taller) > 1) *resolved = taller, resolved->cols_per_item = p->volume_columns;
+    }
     /* several columns: the slice's tile (local) on GPUs and in a single pass, vectors elsewhere */
     const int tile = resolved->separable == CLS_SEPARABLE_SINGLE_PASS || (resolved->cols_per_item > 1 && !volume_vectors(p));
     resolved->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
-    /* a deep mask's walk from the tile re-reads its halo of slices once a walk: longer walks */
-    if (!spec->rows_per_item && p->volume_deep_slices && resolved->input_path == CLS_INPUT_LOCAL && spec->mask_depth > 3)
+    /* a deep mask's walk re-reads its halo of slices once a walk: longer walks, from the tile, and
+     * a sum's, minimum's or maximum's walk of a column a work-item on GPUs (H200, 512^3 f32, clamp:
+     * a 1x1x21 mask, the z pass of a deep separable one, 576 us walking 16 slices, 361 walking 128) */
+    const int plain_deep = !volume_vectors(p) && !spec->body && spec->reduction != CLS_REDUCTION_RANK;
+    if (!spec->rows_per_item && p->volume_deep_slices && spec->mask_depth > 3 &&
+        (resolved->input_path == CLS_INPUT_LOCAL || plain_deep))
         resolved->rows_per_item = p->volume_deep_slices;
     if (resolved->cols_per_item > 1 && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;

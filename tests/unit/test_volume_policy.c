@@ -1,6 +1,7 @@
 /* test_volume_policy.c — auto's policy for a volume's walk (plan/policy.c): the slice's tile and
- * its columns where the record reads tiles, one pass for separable masks, vectors on CPU runtimes,
- * the deep masks' longer walks, and the columns a volume refuses. */
+ * its columns where the record reads tiles (in taller groups for tall windows), one pass for
+ * separable masks, vectors on CPU runtimes, the deep masks' longer walks, and the columns a volume
+ * refuses. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -132,6 +133,36 @@ static void deep_masks_walk_the_records_deep_slices(void **state)
     box.rows_per_item = 0, box.mask_depth = 3; /* a mask 3 deep keeps the record's slices */
     assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
+    box.mask_width = box.mask_height = 1, box.mask_depth = 21; /* a column a work-item (84 partial sums) */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.input_path, CLS_INPUT_GLOBAL);
+    assert_int_equal(resolved.cols_per_item, 1);
+    assert_int_equal(resolved.rows_per_item, 128);
+    box.mask_width = box.mask_height = box.mask_depth = 5, box.reduction = CLS_REDUCTION_RANK, box.rank = 62;
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK); /* a rank's walk keeps the record's slices */
+    assert_int_equal(resolved.rows_per_item, CLS_VOLUME_SLICES);
+}
+
+/* A window too tall for the tile of the record's group (a deep separable mask's y pass) reads the
+ * tile of CLS_VOLUME_SINGLE_PASS_ROWS rows, where that fits; a group of the spec's own stays. */
+static void tall_windows_take_taller_tiles(void **state)
+{
+    (void)state;
+    static float ones[21];
+    for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
+    cls_spec column = valid_spec(), resolved;
+    column.coefficients = ones;
+    column.mask_width = 1, column.mask_height = 21, column.mask_depth = 1; /* 24 tile pixels a work-item in 32x4 */
+    assert_int_equal(resolve(&policy, &column, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 4);
+    assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    column.group_width = 32, column.group_height = 4;
+    assert_int_equal(resolve(&policy, &column, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 1);
+    assert_int_equal(resolved.group_height, 4);
 }
 
 int main(void)
@@ -139,6 +170,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_policy_tiles_volume_walks_where_the_record_says),
         cmocka_unit_test(deep_masks_walk_the_records_deep_slices),
+        cmocka_unit_test(tall_windows_take_taller_tiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
