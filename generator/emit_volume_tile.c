@@ -37,10 +37,12 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
     const int constant_x = cls_spec_border_on(s, CLS_AXIS_X) == CLS_BORDER_CONSTANT,
               constant_y = cls_spec_border_on(s, CLS_AXIS_Y) == CLS_BORDER_CONSTANT;
     const char *x_ = border_suffix(s, CLS_AXIS_X), *y_ = border_suffix(s, CLS_AXIS_Y);
-    if (cls_volume_tile_buffers(c) == 2)
+    if (cls_volume_tile_buffers(c) == 2) {
         strbuf_line(out, 1, "__local float4 tiles4[2][TILE_H][TILE_FLOAT4S]; /* even and odd slices' tiles */");
-    else
-        strbuf_line(out, 1, "__local float4 tile4[TILE_H][TILE_FLOAT4S];\n    __local float *tile = (__local float *)tile4;");
+    } else {
+        strbuf_line(out, 1, "__local float4 tile4[TILE_H][TILE_FLOAT4S];");
+        strbuf_line(out, 1, "__local float *tile = (__local float *)tile4;");
+    }
     strbuf_line(out, 1, "const int item = (int)get_local_id(1) * GROUP_W + (int)get_local_id(0);");
     strbuf_line(out, 1, "const int x = roi.s0 + (int)get_global_id(0) * COLUMNS, y = roi.s1 + (int)get_global_id(1);");
     strbuf_line(out, 1, "const int tile_x = roi.s0 + (int)get_group_id(0) * GROUP_W * COLUMNS - HALF_W;");

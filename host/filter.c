@@ -158,8 +158,8 @@ static cls_status create_volume(cls_filter *filter)
 }
 
 /* A separable volume mask: a pass an axis, each in the group and input path ASKED says, else in
- * its own (the whole mask's would keep a tall window's pass from its tile: H200, 512^3 f32,
- * clamp, gaussian3d:21,3.5 3,675 us in the whole mask's 32x4 groups). */
+ * its own (the whole mask's kept a tall window's pass from its tile: H200, 512^3 f32, clamp,
+ * gaussian3d:21,3.5 3,675 us in the whole mask's 32x4 groups, 1,564 in the passes' own). */
 static cls_status create_volume_passes(cls_filter *filter, const cls_spec *asked)
 {
     cls_spec passes = filter->config.spec;
