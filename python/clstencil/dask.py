@@ -97,13 +97,11 @@ def _filter_padded(padded: np.ndarray, inner: tuple[slice, ...], op: Operator, b
     """A chunk padded with its halo through the operator, into the thread's pinned result and
     copied out without the halo; into a new array where the undefined border leaves pixels
     unwritten (zero there) or several devices share the chunk."""
-    chosen = device if names_several(device) else lane(device)
     staged = not names_several(device) and border_modes(border, padded.ndim)[0] != UNDEFINED_BORDER
     out = _staged("result", padded.shape, out_dtype, device) if staged else None
     if out is None:
-        return filter_numpy(padded, op, border, value, device=chosen, dtype=out_dtype, build=build,
-                            method=method)[inner]
-    filter_numpy(padded, op, border, value, device=chosen, out=out, build=build, method=method)
+        return _filter_block(padded, op, border, value, device, out_dtype, build, method)[inner]
+    filter_numpy(padded, op, border, value, device=lane(device), out=out, build=build, method=method)
     return out[inner].copy()
 
 
