@@ -160,6 +160,17 @@ int cls_kernel_stages_row_sums(const cls_kernel_config *config)
     return config->separable == CLS_SEPARABLE_SINGLE_PASS && !cls_kernel_streams(config);
 }
 
+int cls_kernel_stages_input_rows(const cls_kernel_config *config)
+{
+    return config->separable == CLS_SEPARABLE_SINGLE_PASS && config->input_path == CLS_INPUT_LOCAL &&
+           !cls_spec_is_volume(&config->spec);
+}
+
+unsigned cls_staged_rows_pad(const cls_kernel_config *config)
+{
+    return (config->spec.mask_width / 2 + 3) / 4 * 4;
+}
+
 unsigned cls_single_pass_ahead(unsigned ahead, unsigned mask_width, unsigned cols)
 {
     return ahead > 1 && ahead * (mask_width + cols - 1) <= CLS_AHEAD_PIXELS ? ahead : 1;
@@ -167,12 +178,15 @@ unsigned cls_single_pass_ahead(unsigned ahead, unsigned mask_width, unsigned col
 
 unsigned cls_kernel_ahead_rows(const cls_kernel_config *config)
 {
-    if (config->separable != CLS_SEPARABLE_SINGLE_PASS || !cls_kernel_streams(config)) return 1;
+    if (config->separable != CLS_SEPARABLE_SINGLE_PASS || !cls_kernel_streams(config) ||
+        config->input_path != CLS_INPUT_GLOBAL)
+        return 1;
     return cls_single_pass_ahead(config->limits.single_pass_ahead, config->spec.mask_width, config->cols);
 }
 
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config)
 {
+    if (cls_kernel_stages_input_rows(config)) return config->unaligned_input ? 1 : 4;
     if (config->input_path != CLS_INPUT_GLOBAL || config->cols < 2 || config->unaligned_input) return 1;
     const unsigned half = config->spec.mask_width / 2;
     const int padded = config->separable == CLS_SEPARABLE_SINGLE_PASS && cls_kernel_streams(config);
@@ -202,6 +216,9 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
         const size_t sums_float4s = config->separable == CLS_SEPARABLE_SINGLE_PASS ? config->group_width * config->cols / 4 + 1 : 0;
         return tile_h * (cls_volume_tile_buffers(config) * tile_float4s + sums_float4s) * 4 * sizeof(float);
     }
+    if (cls_kernel_stages_input_rows(config)) /* two tiles of CHUNK rows, TILE_V float4s each */
+        return 2 * CLS_STAGED_ROWS_CHUNK * ((size_t)config->group_width * config->cols + 2 * cls_staged_rows_pad(config)) *
+               sizeof(float);
     const size_t tile_h = (size_t)config->group_height * config->rows + 2 * (s->mask_height / 2);
     if (cls_kernel_stages_row_sums(config)) return tile_h * (config->group_width + 1) * sizeof(float);
     if (config->input_path != CLS_INPUT_LOCAL) return 0;
@@ -271,10 +288,13 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->group_width = spec->group_width ? spec->group_width : CLS_FALLBACK_GROUP_WIDTH;
     config->group_height = spec->group_height ? spec->group_height : CLS_FALLBACK_GROUP_HEIGHT;
     config->simd_width = simd_width ? simd_width : CLS_FALLBACK_SIMD_WIDTH;
-    config->rows = spec->rows_per_item ? spec->rows_per_item : 1;
+    /* a single pass that stages its input rows streams 4 columns a work-item in groups of one row */
+    const int staged_rows = cls_kernel_stages_input_rows(config);
+    if (staged_rows && !spec->group_height) config->group_height = 1;
+    config->rows = spec->rows_per_item ? spec->rows_per_item : staged_rows ? CLS_STAGED_ROWS_DEFAULT_ROWS : 1;
     /* a volume's single pass reads the slice's tile, 4 columns a work-item in its plain form */
     const int volume_single_pass = cls_spec_is_volume(spec) && config->separable == CLS_SEPARABLE_SINGLE_PASS;
-    config->cols = spec->cols_per_item ? spec->cols_per_item : volume_single_pass ? 4 : 1;
+    config->cols = spec->cols_per_item ? spec->cols_per_item : volume_single_pass || staged_rows ? 4 : 1;
     /* a single pass alternates two slice tiles: H200, 512^3 f32, clamp, gaussian3d:5,1 412 -> 350 us,
      * gaussian3d:13,2 752 -> 735, box3d:3 and max3d:9 unchanged; the walk of any mask gained
      * nothing from them (a random 3x3x3 mask 328 -> 331, a random 5x5x5 713 -> 770: 8

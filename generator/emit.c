@@ -37,10 +37,11 @@ static const isp_region isp_regions[] = {
     {NULL, "Body", "no side", CHECK_NONE, CHECK_NONE},
 };
 
-/* The local-memory paths: a staged tile, or the single pass's row sums (unless it streams). */
+/* The local-memory paths of the regions: a staged tile, or the single pass's row sums (unless it
+ * streams; one whose group stages its input rows has no regions: emit_staged_rows.c). */
 static int local_memory(const cls_kernel_config *c)
 {
-    return c->input_path == CLS_INPUT_LOCAL || cls_kernel_stages_row_sums(c);
+    return (c->input_path == CLS_INPUT_LOCAL && !cls_kernel_stages_input_rows(c)) || cls_kernel_stages_row_sums(c);
 }
 
 /* How the groups of a kernel with the body region apart that are neither body nor left or right
@@ -136,7 +137,10 @@ static void describe_variant(emitter *e)
         strbuf_append(out, cls_kernel_hardware_border(c) ? " (the sampler's address mode is the border)"
                                                          : " (software border, the sampler never leaves the image)");
     if (c->separable != CLS_SEPARABLE_NONE) strbuf_printf(out, ", separable %s", cls_separable_name(c->separable));
-    if (c->separable == CLS_SEPARABLE_SINGLE_PASS)
+    if (cls_kernel_stages_input_rows(c))
+        strbuf_append(out, " (the group's input rows staged in local memory a chunk at a time, row sums fed to the "
+                           "column sums in registers)");
+    else if (c->separable == CLS_SEPARABLE_SINGLE_PASS)
         strbuf_append(out, cls_kernel_streams(c) ? " (row sums fed to the column sums in registers)"
                                                  : " (row sums through local memory)");
     strbuf_printf(out, ", %u output row%s x %u output column%s per work-item", c->rows, c->rows > 1 ? "s" : "",
@@ -211,6 +215,8 @@ static void emit_header(emitter *e)
     if (cls_kernel_stages_row_sums(c))
         strbuf_append(out, "#define TILE_W GROUP_W /* row sums: one column per work-item */\n"
                            "#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
+    else if (cls_kernel_stages_input_rows(c))
+        emit_staged_rows_defines(e);
     else if (c->input_path == CLS_INPUT_LOCAL)
         strbuf_append(out, "#define TILE_W (GROUP_W * COLS + 2 * HALF_W)\n#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n", emit_cl_type(s->input_type), emit_cl_type(s->output_type));
@@ -428,6 +434,8 @@ char *cls_emit_source(const cls_kernel_config *config)
     emit_signature(&e);
     if (cls_kernel_body_lanes(config)) {
         emit_body_lanes(&e);
+    } else if (cls_kernel_stages_input_rows(config)) {
+        emit_staged_rows(&e);
     } else {
         emit_sum_declaration(&e, 1);
         emit_regions(&e);

@@ -71,6 +71,12 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name);
 /* A separable mask's row sums of the row held in `name`, fed to the window through the column
  * vector (the single pass streaming in registers). */
 void emit_stream_separable_sums(emitter *e, int indent, const char *name);
+/* The streaming window moved down one row (emit_stream.c). */
+void emit_stream_shift(emitter *e, int indent);
+/* A separable single pass whose group stages its input rows in local memory
+ * (emit_staged_rows.c): its macros in the header, and the kernel's body after the signature. */
+void emit_staged_rows_defines(emitter *e);
+void emit_staged_rows(emitter *e);
 /* A region's streaming loop (emit_stream.c): the window of sums walked down the strip through
  * the region's checks, each complete output row stored on the way. */
 void emit_stream(emitter *e, int indent, const access *a, int rolled);

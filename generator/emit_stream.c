@@ -33,6 +33,11 @@ static void emit_shift(emitter *e, int indent, int prefetch)
     strbuf_line(out, indent, "for (int c = 0; c < SPAN_W; ++c) px[c] = next[c];");
 }
 
+void emit_stream_shift(emitter *e, int indent)
+{
+    emit_shift(e, indent, 0);
+}
+
 /* Output row yi - HALF_H, once its sums are complete. */
 static void emit_store_complete(emitter *e, int indent)
 {

@@ -140,6 +140,17 @@ int cls_kernel_body_lanes(const cls_kernel_config *config);
 /* Whether a separable single pass stages the row sums of its tile in local memory for the column
  * pass (fewer rows than streaming); a streaming one feeds them to its window in registers. */
 int cls_kernel_stages_row_sums(const cls_kernel_config *config);
+/* Whether a separable single pass stages its input rows in local memory (emit_staged_rows.c): the
+ * single pass on the local input path, streaming 4 columns a work-item in groups of one row, its
+ * group's input rows CLS_STAGED_ROWS_CHUNK at a time through two tiles. The rows' loads are in
+ * flight while the chunk before is summed, in a few registers: on an H200 (f32 4096^2, a Gaussian
+ * 13x13 by hand-written probes) 44.7 us against 63 for the streaming single pass, a copy 38. */
+int cls_kernel_stages_input_rows(const cls_kernel_config *config);
+#define CLS_STAGED_ROWS_CHUNK 4u
+#define CLS_STAGED_ROWS_DEFAULT_ROWS 64u /* its rows where a spec leaves them to auto */
+/* The tile's columns on either side of such a group's outputs: the half width rounded up to a
+ * float4, so that the tile's rows load as aligned float4s. */
+unsigned cls_staged_rows_pad(const cls_kernel_config *config);
 /* The input rows a streaming single pass loads together before it sums them (AHEAD in the
  * source): the record's single_pass_ahead where that many rows of the window's span fit in
  * CLS_AHEAD_PIXELS registers, else 1 (the next row loaded while the current one is summed). One

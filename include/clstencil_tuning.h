@@ -96,6 +96,8 @@ typedef struct cls_arch_record {
                                     * any rows (OUT_AT: the 3x3 median), where body_lanes is 0 or 1 */
     unsigned volume_deep_slices;   /* output slices a work-item walks from the slice's tile for a
                                     * mask more than 3 slices deep (0: volume_slices) */
+    unsigned single_pass_stages_rows; /* 1: that streaming single pass stages its group's input rows
+                                    * in local memory, 4 columns a work-item in one-row groups */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

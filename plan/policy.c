@@ -183,6 +183,27 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
     }
 }
 
+/* Whether a single pass, its input path left to auto, stages its group's input rows in local
+ * memory (emit_staged_rows.c): where the record says so (single_pass_stages_rows) and the spec's
+ * blocks and group leave room for it (16 rows or more, 4 columns, one-row groups). */
+static int stages_rows(const cls_kernel_policy *p, const kernel *k)
+{
+    const cls_spec *s = k->spec;
+    return k->separable == CLS_SEPARABLE_SINGLE_PASS && p->single_pass_stages_rows &&
+           (!s->rows_per_item || s->rows_per_item >= CLS_STREAM_MIN_ROWS) && (!s->cols_per_item || s->cols_per_item == 4) &&
+           s->group_height <= 1;
+}
+
+/* The block of such a single pass where the spec leaves it to auto: the record's single_pass_rows
+ * where they stream, else CLS_STAGED_ROWS_DEFAULT_ROWS, and 4 columns. */
+static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, unsigned *rows, unsigned *cols)
+{
+    *rows = s->rows_per_item                                ? s->rows_per_item
+            : p->single_pass_rows >= CLS_STREAM_MIN_ROWS ? p->single_pass_rows
+                                                           : CLS_STAGED_ROWS_DEFAULT_ROWS;
+    *cols = s->cols_per_item ? s->cols_per_item : 4;
+}
+
 /* Whether a volume's mask, its separation left to auto, is of rank 1 (x[i] y[j] z[k]): a sum,
  * minimum or maximum, not a user-written body's (which only MASK reads). */
 static int volume_rank1(const cls_request *r)
@@ -311,7 +332,9 @@ void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, 
     k.separable = spec->separable != CLS_SEPARABLE_AUTO                  ? spec->separable
                   : spec->method == CLS_METHOD_FFT || in_double ? CLS_SEPARABLE_NONE
                                                                  : separates(p, &k);
-    k.input_path = spec->input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL : spec->input_path;
+    k.input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path
+                   : stages_rows(p, &k)               ? CLS_INPUT_LOCAL
+                                                      : CLS_INPUT_GLOBAL;
     *resolved = *spec;
     resolved->separable = k.separable;
     resolved->method = spec->method != CLS_METHOD_AUTO ? spec->method
@@ -320,12 +343,19 @@ void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, 
     resolved->input_path = k.input_path;
     if (spec->partition == CLS_PARTITION_AUTO) resolved->partition = CLS_PARTITION_ISP_BLOCK;
     unsigned rows = 1, cols = 1;
-    if (!in_double) block_of(p, &k, &rows, &cols);
+    const int staged_rows = k.separable == CLS_SEPARABLE_SINGLE_PASS && k.input_path == CLS_INPUT_LOCAL;
+    if (staged_rows) staged_rows_block(p, spec, &rows, &cols);
+    else if (!in_double) block_of(p, &k, &rows, &cols);
     resolved->rows_per_item = rows;
     resolved->cols_per_item = cols;
     unsigned width = spec->group_width ? spec->group_width : p->group_width ? p->group_width : CLS_FALLBACK_GROUP_WIDTH;
     unsigned height =
         spec->group_height ? spec->group_height : p->group_height ? p->group_height : CLS_FALLBACK_GROUP_HEIGHT;
+    /* a single pass that stages its input rows walks in one-row groups of the default's size */
+    if (staged_rows && !spec->group_height) {
+        width = spec->group_width ? width : width * height;
+        height = 1;
+    }
     /* Under a streaming policy, a kernel that does not stream (one output per work-item, or a
      * column's block) takes a one-row group of the default's size: what PoCL's work-group
      * vectorizer turns into SIMD loads along the row (Gaussian 3x3, 2048x2048: 1.5-1.8 ms in 128x1

@@ -1,7 +1,7 @@
 """The Gaussian-derived operators against scipy.ndimage in every border mode scipy shares, borders
 included (each operator in two modes, rotating; all of them when exhaustive): gaussian_laplace,
-gaussian_filter (difference of Gaussians, unsharp masking), correlate and convolve, the tone
-mapping's scale."""
+gaussian_filter (difference of Gaussians, unsharp masking, Gaussians and boxes as separable
+masks), correlate and convolve, the tone mapping's scale."""
 from __future__ import annotations
 
 import numpy as np
@@ -36,6 +36,29 @@ def test_gaussian_family_equals_scipy(case, border: str) -> None:
         image = rng.random(shape, dtype=np.float32)
         result = clstencil.filter(image, text, border, cval)
         expected = reference(image.astype(np.float64), SCIPY_MODES[border], cval)
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=2e-6, err_msg=f"{text}, {border}, {shape}")
+
+
+# Rank-1 masks that the specialized kernel sums in one pass (on GPUs whose record says so, with its
+# group's input rows staged in local memory): images narrower than a row of groups' tile, wider than
+# one, and taller than a strip, borders included.
+SEPARABLE_CASES = [
+    ("gaussian:5,1.1", lambda a, m, c: gaussian(a, 1.1, 5, m, c)),
+    ("gaussian:7,1.4", lambda a, m, c: gaussian(a, 1.4, 7, m, c)),
+    ("gaussian:13,2", lambda a, m, c: gaussian(a, 2.0, 13, m, c)),
+    ("box:15", lambda a, m, c: ndimage.uniform_filter(a, 15, mode=m, cval=c)),
+]
+
+
+@pytest.mark.parametrize("case,border", rotated_borders(SEPARABLE_CASES),
+                         ids=[f"{border}-{case[0]}" for case, border in rotated_borders(SEPARABLE_CASES)])
+def test_separable_masks_equal_scipy(case, border: str) -> None:
+    text, reference = case
+    rng = np.random.default_rng(11)
+    for shape in [(1, 1), (5, 2), (13, 31), (150, 601)]:
+        image = rng.random(shape, dtype=np.float32)
+        result = clstencil.filter(image, text, border, BORDER_VALUE, build="fastest-kernel")
+        expected = reference(image.astype(np.float64), SCIPY_MODES[border], BORDER_VALUE)
         np.testing.assert_allclose(result, expected, rtol=1e-5, atol=2e-6, err_msg=f"{text}, {border}, {shape}")
 
 

@@ -65,6 +65,7 @@ static const subset_variant VARIANTS[] = {
     {"single-pass",   CLS_BORDER_MIRROR101,  0.0f,  5, NAIVE, 4, 1, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
     {"single-pass",   CLS_BORDER_UNDEFINED,  0.0f,  5, WARP,  1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
     {"single-pass",   CLS_BORDER_CONSTANT,   0.5f,  9, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
+    {"staged-rows",   CLS_BORDER_MIRROR101,  0.0f,  9, BLOCK, 16, 4, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_SINGLE_PASS},
     {"two-pass",      CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_TWO_PASS},
     {"cols",          CLS_BORDER_REPEAT,     0.0f,  5, BLOCK, 1, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
     {"cols",          CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
@@ -118,8 +119,10 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
     spec.border = v->border;
     spec.border_value = v->value;
     spec.partition = v->partition;
-    spec.group_width = 24;
-    spec.group_height = 4;
+    /* the single pass that stages its rows walks in one-row groups (here narrower than its tile) */
+    const int staged_rows = v->input == CLS_INPUT_LOCAL && v->separable == CLS_SEPARABLE_SINGLE_PASS;
+    spec.group_width = staged_rows ? 2 : 24;
+    spec.group_height = staged_rows ? 1 : 4;
     spec.rows_per_item = v->rows;
     spec.cols_per_item = v->cols;
     spec.mask_count = v->masks;

@@ -10,7 +10,8 @@
  * meets both blocks and every partition both blocks, both group shapes and runtime and baked
  * masks; the rolled 19x19 mask runs under mirror101 and constant, the two masks from u8 under
  * clamp and repeat. Every filter runs on every image size. CLS_TEST_EXHAUSTIVE=1 builds the full
- * product (130 filters). A separable mask's single pass streams too, in every mode but undefined. */
+ * product (130 filters). A separable mask's single pass streams too, in every mode but undefined,
+ * from global memory and with its group's input rows staged in local memory. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -250,6 +251,41 @@ static void separable_single_pass_streams(void **state)
     }
 }
 
+/* The single pass whose group stages its input rows in local memory (the local input path):
+ * rank-1 masks without symmetry (half widths that are and are not multiples of 4), literals and
+ * the buffer, groups narrower than the tile's sides (a work-item loading two float4s of a row),
+ * every border mode but undefined, images smaller than the mask and wider than a group's tile,
+ * and a region of interest at an odd offset (unaligned rows: the loads of vload4); compared with
+ * the 2-D mask's reference. */
+static void separable_single_pass_stages_rows(void **state)
+{
+    (void)state;
+    static const unsigned masks[][2] = {{9, 3}, {13, 5}, {3, 7}};
+    static const unsigned images[][2] = {{1, 1}, {6, 11}, {37, 9}, {70, 97}, {301, 23}};
+    static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 41, 60};
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP), m = mode % 3;
+        const unsigned w = masks[m][0], h = masks[m][1];
+        float row[13], column[13], mask[13 * 13];
+        for (unsigned i = 0; i < w; ++i) row[i] = (float)(1 + (i * 5 + mode) % 7) / 8.0f - 0.3f;
+        for (unsigned j = 0; j < h; ++j) column[j] = (float)(1 + (j * 3 + mode) % 5) / 6.0f;
+        for (unsigned j = 0; j < h; ++j)
+            for (unsigned i = 0; i < w; ++i) mask[j * w + i] = column[j] * row[i];
+        cls_spec spec = single_pass_spec(w, h, mask, (cls_border)b, mode % 2 ? 16 : 32, 4);
+        spec.input_path = CLS_INPUT_LOCAL;
+        spec.bake_coefficients = mode % 2 == 0;
+        spec.border_value = 0.75f;
+        spec.group_width = mode % 2 ? 2 : 16;
+        spec.group_height = 1;
+        cls_filter *filter = create(&spec);
+        assert_non_null(strstr(cls_filter_source(filter), "input rows staged in local memory"));
+        for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
+            check_image(filter, &spec, images[i][0], images[i][1], whole, "staged rows");
+        check_image(filter, &spec, 70, 97, roi, "staged rows, region of interest");
+        cls_filter_release(filter);
+    }
+}
+
 /* The single pass loading four input rows together (a record's single_pass_ahead, set here by an
  * overlay of the device's own record): strips whose rows are not a multiple of four, the last
  * batch past the strip, one and two columns, in every border mode but undefined. */
@@ -315,6 +351,18 @@ static void unsupported_combinations_are_refused(void **state)
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     spec.separable = CLS_SEPARABLE_SINGLE_PASS; /* streams its row sums */
     assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.input_path = CLS_INPUT_LOCAL; /* stages its group's input rows: streaming, 4 columns */
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.cols_per_item = 2;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "4 columns a work-item"));
+    spec.cols_per_item = 4;
+    spec.rows_per_item = 8;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "stages the group's input rows"));
+    spec.rows_per_item = 32;
+    spec.cols_per_item = 0;
+    spec.input_path = CLS_INPUT_GLOBAL;
     spec.separable = CLS_SEPARABLE_NONE;
     spec.cols_per_item = 16;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
@@ -333,6 +381,7 @@ int main(void)
         cmocka_unit_test(two_masks_with_epilogue_from_u8),
         cmocka_unit_test(separable_single_pass_streams),
         cmocka_unit_test(single_pass_loads_rows_ahead),
+        cmocka_unit_test(separable_single_pass_stages_rows),
         cmocka_unit_test(unsupported_combinations_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

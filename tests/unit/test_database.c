@@ -105,6 +105,8 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->single_pass_rows, 64); /* the single pass streams, four rows ahead */
     assert_int_equal(r->single_pass_cols, 2);
     assert_int_equal(r->single_pass_ahead, 4);
+    assert_int_equal(r->single_pass_min_taps, 25); /* from 5x5, its group's input rows staged */
+    assert_int_equal(r->single_pass_stages_rows, 1);
     assert_int_equal(r->volume_columns, 4); /* the slice's tile in local memory */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
@@ -230,6 +232,8 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nrow_body_lanes = 3\n", "2: 'row_body_lanes' must be 1, 2, 4 or 8, not '3'");
     expect_parse_error("[nvidia-sm90]\nvolume_deep_slices = 100\n", "2: 'volume_deep_slices' must be");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_cols = 3\n", "2: 'single_pass_cols' must be 1, 2, 4 or 8, not '3'");
+    expect_parse_error("[nvidia-sm90]\nsingle_pass_stages_rows = 2\n",
+                       "2: 'single_pass_stages_rows' must be a decimal integer from 0 to 1, not '2'");
     expect_parse_error("[pocl-cpu]\nborder_groups_fold_fully = 2\n",
                        "2: 'border_groups_fold_fully' must be a decimal integer from 0 to 1, not '2'");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");

@@ -192,6 +192,43 @@ static void record_sets_the_generated_code_policy(void **state)
     cls_kernel_config_free(&config);
 }
 
+/* A rank-1 mask of 25 taps or more on sm_90 (single_pass_stages_rows) runs as the single pass
+ * whose group stages its input rows: 64 rows x 4 columns a work-item in one-row groups of the
+ * default's 128 work-items; a 3x3 mask stays a 2-D mask, a spec's global input path keeps the
+ * single pass streaming from global memory, and a record without the key keeps it too. */
+static void single_pass_stages_rows_where_the_record_says(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op;
+    cls_spec spec = operator_spec("gaussian:5,1.1", CLS_BORDER_MIRROR101, 4096, &op);
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_true(cls_kernel_stages_input_rows(&config));
+    assert_int_equal(config.rows, 64);
+    assert_int_equal(config.cols, 4);
+    assert_int_equal(config.group_width, 128);
+    assert_int_equal(config.group_height, 1);
+    cls_kernel_config_free(&config);
+    spec.input_path = CLS_INPUT_GLOBAL;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_false(cls_kernel_stages_input_rows(&config));
+    assert_int_equal(config.cols, 2); /* single_pass_cols */
+    cls_kernel_config_free(&config);
+    spec.input_path = CLS_INPUT_AUTO;
+    f->record.single_pass_stages_rows = 0;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_false(cls_kernel_stages_input_rows(&config));
+    cls_kernel_config_free(&config);
+    cls_operator_release(op);
+    spec = operator_spec("gaussian:3,0.8", CLS_BORDER_CLAMP, 4096, &op);
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_NONE);
+    cls_kernel_config_free(&config);
+    cls_operator_release(op);
+}
+
 /* A separable volume mask in one pass from the slice's tile alternates two tiles where they fit
  * the device's local memory, and keeps one (the same groups and columns) where only that fits;
  * the walk of any mask keeps one. */
@@ -379,6 +416,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
         cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(single_pass_stages_rows_where_the_record_says, set_up, tear_down),
         cmocka_unit_test_setup_teardown(single_pass_alternates_two_tiles_where_they_fit, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),

@@ -410,11 +410,26 @@ static void single_pass_takes_no_other_variant(void **state)
         cls_spec spec = valid_spec();
         spec.separable = CLS_SEPARABLE_SINGLE_PASS;
         if (k == 0) spec.cols_per_item = 2;
-        if (k == 1) spec.input_path = CLS_INPUT_LOCAL;
+        if (k == 1) spec.input_path = CLS_INPUT_LOCAL, spec.fold_equal_taps = spec.bake_coefficients = 1;
         if (k == 2) spec.input_path = CLS_INPUT_IMAGE;
         if (k == 3) spec.bake_coefficients = spec.fold_equal_taps = 1;
         expect_invalid(&spec, "separable single-pass computes its own row sums");
     }
+    /* on the local input path it stages its group's input rows: streaming, 4 columns, one-row groups */
+    for (int k = 0; k < 4; ++k) {
+        cls_spec spec = valid_spec();
+        spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+        spec.input_path = CLS_INPUT_LOCAL;
+        if (k == 0) spec.cols_per_item = 2;
+        if (k == 1) spec.rows_per_item = 8;
+        if (k == 2) spec.group_width = 32, spec.group_height = 2;
+        if (k == 3) spec.border = CLS_BORDER_UNDEFINED;
+        expect_invalid(&spec, "stages the group's input rows");
+    }
+    cls_spec staged = valid_spec();
+    staged.separable = CLS_SEPARABLE_SINGLE_PASS;
+    staged.input_path = CLS_INPUT_LOCAL;
+    assert_int_equal(cls_spec_validate(&staged), CLS_OK);
     cls_spec spec = valid_spec(); /* rows, columns where it streams, and the undefined border are fine */
     spec.separable = CLS_SEPARABLE_SINGLE_PASS;
     spec.rows_per_item = 4;

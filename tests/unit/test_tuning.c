@@ -301,7 +301,7 @@ static void shipped_results_still_found(void **state)
         cls_operator_release(op);
         ++checked;
     }
-    assert_true(checked >= 10);
+    assert_true(checked >= 5); /* sm_90's gaussian:3 in each border mode */
     cls_tuning_table_free(&table);
 }
 

@@ -1,0 +1,194 @@
+/* emit_staged_rows.c — a separable mask's single pass whose group stages its input rows in local
+ * memory (cls_kernel_stages_input_rows). A group of GROUP_W x 1 work-items, 4 output columns
+ * each, walks one strip of ROWS rows. Its input rows pass through two local tiles CHUNK rows at a
+ * time, each tile row the group's columns and PAD_W more on either side (the half width rounded
+ * up to a float4): every work-item loads its float4s of the next chunk into registers, sums the
+ * chunk staged before from the other tile (row sums fed to the column sums in registers, as the
+ * streaming single pass does), then stores the loads: one barrier a chunk, and a chunk's loads in
+ * flight while the sums run, in a few registers rather than the rows ahead of a streaming kernel.
+ * The borders are the loads' alone: a group whose tile leaves the image folds each pixel's column
+ * (and every group its rows); the sums read the tile unchecked.
+ *
+ * H200, f32 4096x4096, a Gaussian 13x13 by hand-written probes beside a device copy (38 µs): 64
+ * rows in chunks of 4, 44.7 µs whatever the group's width (32, 64 or 128); the streaming single
+ * pass in that probe 68-107 µs (the generated one: 63 µs). */
+#include "emit.h"
+
+#include <stdio.h>
+
+/* The float4s of a tile row that each work-item loads (LOADS), and those its window reads. */
+static unsigned window_float4s(const cls_kernel_config *c)
+{
+    return (c->cols + 2 * cls_staged_rows_pad(c)) / 4;
+}
+
+void emit_staged_rows_defines(emitter *e)
+{
+    const cls_kernel_config *c = e->config;
+    strbuf_printf(e->out,
+                  "#define CHUNK %u /* input rows staged at a time */\n"
+                  "#define PAD_W %u /* tile columns on either side of the group's outputs: HALF_W up to a float4 */\n"
+                  "#define TILE_V ((GROUP_W * COLS + 2 * PAD_W) / 4) /* float4s of a tile row */\n"
+                  "#define LOADS ((TILE_V + GROUP_W - 1) / GROUP_W) /* float4s of a tile row a work-item loads */\n",
+                  CLS_STAGED_ROWS_CHUNK, cls_staged_rows_pad(c));
+}
+
+/* float4 v of the tile's row `row` (image column col) into `target`: one load where its four
+ * columns lie inside the image, else pixel by pixel through the column's border (the float4s at
+ * the image's sides: a lane or two of a warp); in constant mode the border value for a row
+ * outside where the rows are folded. */
+static void emit_tile_load(emitter *e, int indent, const char *target, int folded)
+{
+    const int row_checked = folded && software_constant_on(e, CLS_AXIS_Y);
+    const cls_kernel_config *c = e->config;
+    const cls_pixel_type type = c->spec.input_type;
+    strbuf *out = e->out;
+    char load[256];
+    if (cls_kernel_aligned_loads(c) == 4 && type != CLS_PIXEL_F16) {
+        char vector[160];
+        snprintf(vector, sizeof vector, "*(__global const %s4 *)(input + row + col)", emit_cl_type(type));
+        if (type == CLS_PIXEL_F32) snprintf(load, sizeof load, "%s", vector);
+        else snprintf(load, sizeof load, "convert_float4(%s)", vector);
+    } else {
+        emit_format_vector_load(load, sizeof load, type, 4, "input + row + col");
+    }
+    strbuf_line(out, indent, "if (col >= 0 && col + 4 <= width)");
+    if (row_checked)
+        strbuf_line(out, indent + 1, "%s = row_inside ? %s : (float4)(border_value);", target, load);
+    else
+        strbuf_line(out, indent + 1, "%s = %s;", target, load);
+    strbuf_line(out, indent, "else");
+    indent_line(out, indent + 1);
+    strbuf_printf(out, "%s = (float4)(", target);
+    const access a = {ACCESS_GLOBAL, CHECK_BOTH, CHECK_NONE, "col", "yr", CHECK_BOTH, CHECK_NONE};
+    static const char *const offsets[] = {"", " + 1", " + 2", " + 3"};
+    for (int k = 0; k < 4; ++k) {
+        if (k) strbuf_append(out, ", ");
+        if (row_checked) strbuf_append(out, "!row_inside ? border_value : ");
+        access_load(e, &a, "row", offsets[k]);
+    }
+    strbuf_append(out, ");\n");
+}
+
+/* Chunk c's rows into the registers `staged`, each row's offset `row` (and row_inside in constant
+ * mode) folded through the row's border where `fold` (a chunk at the image's top or bottom). */
+static void emit_chunk_rows(emitter *e, int indent, int fold)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int q = 0; q < CHUNK; ++q) {");
+    if (fold) {
+        strbuf_line(out, indent + 1, "const int yr = tile_y + c * CHUNK + q;");
+        if (software_constant_on(e, CLS_AXIS_Y)) strbuf_line(out, indent + 1, "const int row_inside = yr >= 0 && yr < height;");
+        indent_line(out, indent + 1);
+        strbuf_append(out, "const long row = (long)");
+        append_index(e, out, CHECK_BOTH, "yr", CLS_AXIS_Y);
+        strbuf_append(out, " * input_pitch;\n");
+    } else {
+        strbuf_line(out, indent + 1, "const long row = (long)(tile_y + c * CHUNK + q) * input_pitch;");
+    }
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int k = 0; k < LOADS; ++k) {");
+    strbuf_line(out, indent + 2, "const int v = lx + k * GROUP_W, col = tile_x + 4 * v;");
+    strbuf_line(out, indent + 2, "if (v < TILE_V) {");
+    emit_tile_load(e, indent + 3, "staged[q][k]", fold);
+    strbuf_line(out, indent + 2, "}");
+    strbuf_line(out, indent + 1, "}");
+    strbuf_line(out, indent, "}");
+}
+
+/* Chunk c into the registers: its rows as they are where they lie inside the image (a branch the
+ * whole group takes), else folded. On an H200 the fold of every row (a remainder in mirror101)
+ * took a Gaussian 13x13 from 49.3 µs in clamp to 57.2. */
+static void emit_chunk_loads(emitter *e, int indent)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "if (tile_y + c * CHUNK >= 0 && tile_y + c * CHUNK + CHUNK <= height) {");
+    emit_chunk_rows(e, indent + 1, 0);
+    strbuf_line(out, indent, "} else { /* the image's top or bottom rows */");
+    emit_chunk_rows(e, indent + 1, 1);
+    strbuf_line(out, indent, "}");
+}
+
+/* Output row yi - HALF_H once its sums are complete: its four columns as one vector store, or
+ * those inside the region one by one. */
+static void emit_store(emitter *e, int indent)
+{
+    const cls_pixel_type type = e->config->spec.output_type;
+    strbuf *out = e->out;
+    char store[256];
+    strbuf_line(out, indent, "if (i >= MASK_H - 1) { /* sum[0][0] is complete: output row yi - HALF_H */");
+    strbuf_line(out, indent + 1, "__global output_t *at = output + (long)(yi - HALF_H) * output_pitch + x;");
+    strbuf_line(out, indent + 1, "if (x + COLS <= roi.s2)");
+    emit_format_vector_store(store, sizeof store, type, 4, "(float4)(sum[0][0][0], sum[0][0][1], sum[0][0][2], sum[0][0][3])", "at");
+    strbuf_line(out, indent + 2, "%s", store);
+    strbuf_line(out, indent + 1, "else");
+    strbuf_line(out, indent + 2, "for (int l = 0; l < COLS && x + l < roi.s2; ++l)");
+    emit_format_store(store, sizeof store, type, "at", "l", "sum[0][0][l]");
+    strbuf_line(out, indent + 3, "%s", store);
+    strbuf_line(out, indent, "}");
+}
+
+/* The window's columns of tile row q of chunk c - 1 into px (SPAN_W pixels from the work-item's
+ * first output column less HALF_W). */
+static void emit_window_row(emitter *e, int indent)
+{
+    const cls_kernel_config *c = e->config;
+    strbuf *out = e->out;
+    const unsigned reads = window_float4s(c), first = cls_staged_rows_pad(c) - c->spec.mask_width / 2;
+    const unsigned span = c->spec.mask_width + c->cols - 1;
+    strbuf_line(out, indent, "const float4 t0 = tile[(c - 1) & 1][q][lx];");
+    for (unsigned j = 1; j < reads; ++j) strbuf_line(out, indent, "const float4 t%u = tile[(c - 1) & 1][q][lx + %u];", j, j);
+    indent_line(out, indent);
+    strbuf_append(out, "const float px[SPAN_W] = {");
+    for (unsigned k = 0; k < span; ++k)
+        strbuf_printf(out, "%st%u.s%u", k ? ", " : "", (first + k) / 4, (first + k) % 4);
+    strbuf_append(out, "};\n");
+}
+
+/* The sums of chunk c - 1, row by row, each complete output row stored. */
+static void emit_chunk_sums(emitter *e, int indent)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int q = 0; q < CHUNK; ++q) {");
+    strbuf_line(out, indent + 1, "const int i = (c - 1) * CHUNK + q, yi = tile_y + i;");
+    strbuf_line(out, indent + 1, "if (i < steps) {");
+    emit_window_row(e, indent + 2);
+    emit_stream_separable_sums(e, indent + 2, "px");
+    emit_store(e, indent + 2);
+    emit_stream_shift(e, indent + 2);
+    strbuf_line(out, indent + 1, "}");
+    strbuf_line(out, indent, "}");
+}
+
+void emit_staged_rows(emitter *e)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, 1, "(void)body_columns;");
+    strbuf_line(out, 1, "/* The group's strip: input rows tile_y .. y + ROWS - 1 + HALF_H, CHUNK at a time through");
+    strbuf_line(out, 1, " * local memory, tile columns tile_x .. tile_x + 4 * TILE_V - 1. */");
+    strbuf_line(out, 1, "__local float4 tile[2][CHUNK][TILE_V];");
+    strbuf_line(out, 1, "const int lx = (int)get_local_id(0);");
+    strbuf_line(out, 1, "const int tile_x = x - lx * COLS - PAD_W, tile_y = y - HALF_H;");
+    strbuf_line(out, 1, "const int steps = min(ROWS, roi.s3 - y) + MASK_H - 1, chunks = (steps + CHUNK - 1) / CHUNK;");
+    emit_sum_declaration(e, 1);
+    strbuf_line(out, 1, "float4 staged[CHUNK][LOADS]; /* the next chunk's pixels, loaded while this one is summed */");
+    strbuf_line(out, 1, "#pragma unroll 1");
+    strbuf_line(out, 1, "for (int c = 0; c <= chunks; ++c) {");
+    strbuf_line(out, 2, "if (c < chunks) {");
+    emit_chunk_loads(e, 3);
+    strbuf_line(out, 2, "}");
+    strbuf_line(out, 2, "if (c > 0) {");
+    emit_chunk_sums(e, 3);
+    strbuf_line(out, 2, "}");
+    strbuf_line(out, 2, "if (c < chunks) { /* tile c & 1 was last read at chunk c - 2, before the last barrier */");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int q = 0; q < CHUNK; ++q)");
+    strbuf_line(out, 4, "#pragma unroll");
+    strbuf_line(out, 4, "for (int k = 0; k < LOADS; ++k)");
+    strbuf_line(out, 5, "if (lx + k * GROUP_W < TILE_V) tile[c & 1][q][lx + k * GROUP_W] = staged[q][k];");
+    strbuf_line(out, 2, "}");
+    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    strbuf_line(out, 1, "}");
+}
