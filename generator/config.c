@@ -216,9 +216,12 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
         const size_t sums_float4s = config->separable == CLS_SEPARABLE_SINGLE_PASS ? config->group_width * config->cols / 4 + 1 : 0;
         return tile_h * (cls_volume_tile_buffers(config) * tile_float4s + sums_float4s) * 4 * sizeof(float);
     }
-    if (cls_kernel_stages_input_rows(config)) /* two tiles of CHUNK rows, TILE_V float4s each */
-        return 2 * CLS_STAGED_ROWS_CHUNK * ((size_t)config->group_width * config->cols + 2 * cls_staged_rows_pad(config)) *
-               sizeof(float);
+    if (cls_kernel_stages_input_rows(config)) { /* two tiles of CHUNK rows, and the folded rows and columns */
+        const size_t tile_w = (size_t)config->group_width * config->cols + 2 * cls_staged_rows_pad(config);
+        const size_t strip_rows = (config->rows + s->mask_height - 1 + CLS_STAGED_ROWS_CHUNK - 1) /
+                                  CLS_STAGED_ROWS_CHUNK * CLS_STAGED_ROWS_CHUNK;
+        return 2 * CLS_STAGED_ROWS_CHUNK * tile_w * sizeof(float) + (strip_rows + tile_w) * sizeof(int);
+    }
     const size_t tile_h = (size_t)config->group_height * config->rows + 2 * (s->mask_height / 2);
     if (cls_kernel_stages_row_sums(config)) return tile_h * (config->group_width + 1) * sizeof(float);
     if (config->input_path != CLS_INPUT_LOCAL) return 0;

@@ -6,8 +6,8 @@
  * chunk staged before from the other tile (row sums fed to the column sums in registers, as the
  * streaming single pass does), then stores the loads: one barrier a chunk, and a chunk's loads in
  * flight while the sums run, in a few registers rather than the rows ahead of a streaming kernel.
- * The borders are the loads' alone: a group whose tile leaves the image folds each pixel's column
- * (and every group its rows); the sums read the tile unchecked.
+ * The borders are the loads' alone, through tables of the strip's rows and the tile's columns
+ * folded once at the start; the sums read the tile unchecked.
  *
  * H200, f32 4096x4096, a Gaussian 13x13 by hand-written probes beside a device copy (38 µs): 64
  * rows in chunks of 4, 44.7 µs whatever the group's width (32, 64 or 128); the streaming single
@@ -29,17 +29,33 @@ void emit_staged_rows_defines(emitter *e)
                   "#define CHUNK %u /* input rows staged at a time */\n"
                   "#define PAD_W %u /* tile columns on either side of the group's outputs: HALF_W up to a float4 */\n"
                   "#define TILE_V ((GROUP_W * COLS + 2 * PAD_W) / 4) /* float4s of a tile row */\n"
-                  "#define LOADS ((TILE_V + GROUP_W - 1) / GROUP_W) /* float4s of a tile row a work-item loads */\n",
+                  "#define LOADS ((TILE_V + GROUP_W - 1) / GROUP_W) /* float4s of a tile row a work-item loads */\n"
+                  "#define STRIP_ROWS ((ROWS + MASK_H - 1 + CHUNK - 1) / CHUNK * CHUNK) /* a strip's input rows, in chunks */\n",
                   CLS_STAGED_ROWS_CHUNK, cls_staged_rows_pad(c));
 }
 
-/* float4 v of the tile's row `row` (image column col) into `target`: one load where its four
- * columns lie inside the image, else pixel by pixel through the column's border (the float4s at
- * the image's sides: a lane or two of a warp); in constant mode the border value for a row
- * outside where the rows are folded. */
-static void emit_tile_load(emitter *e, int indent, const char *target, int folded)
+/* The pixel of image column folded_columns[4 * v + K] in row `row` as a float (the constant
+ * border's value where the column or the row is outside: a folded index of -1). */
+static void append_folded_pixel(emitter *e, int k)
 {
-    const int row_checked = folded && software_constant_on(e, CLS_AXIS_Y);
+    const int constant_x = software_constant_on(e, CLS_AXIS_X), constant_y = software_constant_on(e, CLS_AXIS_Y);
+    char column[64], index[96], load[192];
+    snprintf(column, sizeof column, "folded_columns[4 * v + %d]", k);
+    snprintf(index, sizeof index, constant_x ? "row + max(%s, 0)" : "row + %s", column);
+    emit_format_load(load, sizeof load, e->config->spec.input_type, "input", index);
+    if (!constant_x && !constant_y) {
+        strbuf_append(e->out, load);
+        return;
+    }
+    strbuf_printf(e->out, "%s%s%s%s ? %s : border_value", constant_y ? "row_inside" : "", constant_x && constant_y ? " && " : "",
+                  constant_x ? column : "", constant_x ? " >= 0" : "", load);
+}
+
+/* float4 v of the tile's row into staged[q][k]: one load where its four columns lie inside the
+ * image, else pixel by pixel through the folded columns (the float4s at the image's sides: a lane
+ * or two of a warp). */
+static void emit_tile_load(emitter *e, int indent)
+{
     const cls_kernel_config *c = e->config;
     const cls_pixel_type type = c->spec.input_type;
     strbuf *out = e->out;
@@ -53,61 +69,71 @@ static void emit_tile_load(emitter *e, int indent, const char *target, int folde
         emit_format_vector_load(load, sizeof load, type, 4, "input + row + col");
     }
     strbuf_line(out, indent, "if (col >= 0 && col + 4 <= width)");
-    if (row_checked)
-        strbuf_line(out, indent + 1, "%s = row_inside ? %s : (float4)(border_value);", target, load);
+    if (software_constant_on(e, CLS_AXIS_Y))
+        strbuf_line(out, indent + 1, "staged[q][k] = row_inside ? %s : (float4)(border_value);", load);
     else
-        strbuf_line(out, indent + 1, "%s = %s;", target, load);
+        strbuf_line(out, indent + 1, "staged[q][k] = %s;", load);
     strbuf_line(out, indent, "else");
     indent_line(out, indent + 1);
-    strbuf_printf(out, "%s = (float4)(", target);
-    const access a = {ACCESS_GLOBAL, CHECK_BOTH, CHECK_NONE, "col", "yr", CHECK_BOTH, CHECK_NONE};
-    static const char *const offsets[] = {"", " + 1", " + 2", " + 3"};
+    strbuf_append(out, "staged[q][k] = (float4)(");
     for (int k = 0; k < 4; ++k) {
         if (k) strbuf_append(out, ", ");
-        if (row_checked) strbuf_append(out, "!row_inside ? border_value : ");
-        access_load(e, &a, "row", offsets[k]);
+        append_folded_pixel(e, k);
     }
     strbuf_append(out, ");\n");
 }
 
-/* Chunk c's rows into the registers `staged`, each row's offset `row` (and row_inside in constant
- * mode) folded through the row's border where `fold` (a chunk at the image's top or bottom). */
-static void emit_chunk_rows(emitter *e, int indent, int fold)
+/* Chunk c's rows into the registers `staged`, each row's offset from folded_rows. */
+static void emit_chunk_loads(emitter *e, int indent)
 {
     strbuf *out = e->out;
     strbuf_line(out, indent, "#pragma unroll");
     strbuf_line(out, indent, "for (int q = 0; q < CHUNK; ++q) {");
-    if (fold) {
-        strbuf_line(out, indent + 1, "const int yr = tile_y + c * CHUNK + q;");
-        if (software_constant_on(e, CLS_AXIS_Y)) strbuf_line(out, indent + 1, "const int row_inside = yr >= 0 && yr < height;");
-        indent_line(out, indent + 1);
-        strbuf_append(out, "const long row = (long)");
-        append_index(e, out, CHECK_BOTH, "yr", CLS_AXIS_Y);
-        strbuf_append(out, " * input_pitch;\n");
+    if (software_constant_on(e, CLS_AXIS_Y)) {
+        strbuf_line(out, indent + 1, "const int folded = folded_rows[c * CHUNK + q], row_inside = folded >= 0;");
+        strbuf_line(out, indent + 1, "const long row = (long)max(folded, 0) * input_pitch;");
     } else {
-        strbuf_line(out, indent + 1, "const long row = (long)(tile_y + c * CHUNK + q) * input_pitch;");
+        strbuf_line(out, indent + 1, "const long row = (long)folded_rows[c * CHUNK + q] * input_pitch;");
     }
     strbuf_line(out, indent + 1, "#pragma unroll");
     strbuf_line(out, indent + 1, "for (int k = 0; k < LOADS; ++k) {");
     strbuf_line(out, indent + 2, "const int v = lx + k * GROUP_W, col = tile_x + 4 * v;");
     strbuf_line(out, indent + 2, "if (v < TILE_V) {");
-    emit_tile_load(e, indent + 3, "staged[q][k]", fold);
+    emit_tile_load(e, indent + 3);
     strbuf_line(out, indent + 2, "}");
     strbuf_line(out, indent + 1, "}");
     strbuf_line(out, indent, "}");
 }
 
-/* Chunk c into the registers: its rows as they are where they lie inside the image (a branch the
- * whole group takes), else folded. On an H200 the fold of every row (a remainder in mirror101)
- * took a Gaussian 13x13 from 49.3 µs in clamp to 57.2. */
-static void emit_chunk_loads(emitter *e, int indent)
+/* `target`[k] = the index `index` folded through the axis's border (-1 outside in constant mode),
+ * for k from lx to `count` - 1 in steps of the group. */
+static void emit_fold_table(emitter *e, const char *target, const char *count, const char *index, cls_axis axis)
 {
     strbuf *out = e->out;
-    strbuf_line(out, indent, "if (tile_y + c * CHUNK >= 0 && tile_y + c * CHUNK + CHUNK <= height) {");
-    emit_chunk_rows(e, indent + 1, 0);
-    strbuf_line(out, indent, "} else { /* the image's top or bottom rows */");
-    emit_chunk_rows(e, indent + 1, 1);
-    strbuf_line(out, indent, "}");
+    strbuf_line(out, 1, "for (int k = lx; k < %s; k += GROUP_W)", count);
+    indent_line(out, 2);
+    strbuf_printf(out, "%s[k] = ", target);
+    if (software_constant_on(e, axis)) {
+        append_inside(e, out, CHECK_BOTH, index, axis);
+        strbuf_printf(out, " ? %s : -1;\n", index);
+    } else {
+        append_index(e, out, CHECK_BOTH, index, axis);
+        strbuf_append(out, ";\n");
+    }
+}
+
+/* The strip's rows and the tile's columns folded through the borders once, so that the walk's
+ * loads fold nothing (a remainder a row in mirror101 took a Gaussian 13x13 on an H200 from 49.3
+ * µs in clamp to 57.2). */
+static void emit_fold_tables(emitter *e)
+{
+    strbuf *out = e->out;
+    strbuf_line(out, 1, "/* The strip's input rows and the tile's columns through the borders%s. */",
+                software_constant(e) ? " (-1: outside, the constant's)" : "");
+    strbuf_line(out, 1, "__local int folded_rows[STRIP_ROWS], folded_columns[4 * TILE_V];");
+    emit_fold_table(e, "folded_rows", "STRIP_ROWS", "tile_y + k", CLS_AXIS_Y);
+    emit_fold_table(e, "folded_columns", "4 * TILE_V", "tile_x + k", CLS_AXIS_X);
+    strbuf_line(out, 1, "barrier(CLK_LOCAL_MEM_FENCE);");
 }
 
 /* Output row yi - HALF_H once its sums are complete: its four columns as one vector store, or
@@ -172,6 +198,7 @@ void emit_staged_rows(emitter *e)
     strbuf_line(out, 1, "const int lx = (int)get_local_id(0);");
     strbuf_line(out, 1, "const int tile_x = x - lx * COLS - PAD_W, tile_y = y - HALF_H;");
     strbuf_line(out, 1, "const int steps = min(ROWS, roi.s3 - y) + MASK_H - 1, chunks = (steps + CHUNK - 1) / CHUNK;");
+    emit_fold_tables(e);
     emit_sum_declaration(e, 1);
     strbuf_line(out, 1, "float4 staged[CHUNK][LOADS]; /* the next chunk's pixels, loaded while this one is summed */");
     strbuf_line(out, 1, "#pragma unroll 1");
