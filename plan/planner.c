@@ -15,6 +15,7 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     const cls_arch_record *record = planner->record;
     cls_kernel_policy policy = cls_kernel_policy_default();
     policy.simd_width = planner->caps->simd_width ? planner->caps->simd_width : record->simd_width;
+    policy.compute_units = planner->caps->compute_units;
     policy.rows = record->default_rows;
     policy.group_width = record->default_wg_x;
     policy.group_height = record->default_wg_y;

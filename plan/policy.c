@@ -21,6 +21,58 @@ typedef struct kernel {
     cls_input_path input_path;
 } kernel;
 
+/* Whether the spec lets a single pass stage its group's input rows in local memory
+ * (emit_staged_rows.c): its blocks and group leave room for it (16 rows or more, 4 columns,
+ * one-row groups). */
+static int spec_allows_staged_rows(const cls_spec *s)
+{
+    return (!s->rows_per_item || s->rows_per_item >= CLS_STREAM_MIN_ROWS) && (!s->cols_per_item || s->cols_per_item == 4) &&
+           s->group_height <= 1;
+}
+
+/* Whether a single pass, its input path left to auto, stages its rows: where the record says so
+ * (single_pass_stages_rows) and the spec allows it. */
+static int stages_rows(const cls_kernel_policy *p, const kernel *k)
+{
+    return k->separable == CLS_SEPARABLE_SINGLE_PASS && p->single_pass_stages_rows && spec_allows_staged_rows(k->spec);
+}
+
+/* The work-groups a single pass that stages its rows keeps busy at least, per compute unit: a
+ * group walks its strip alone, and with fewer the device waits on a few long walks. H200
+ * (132 SMs), f32, clamp, 4 columns a work-item in 128 x 1 groups: box 5x5 at 2048^2 in 64 / 32 /
+ * 16 rows (128 / 256 / 512 groups) 24.2 / 17.2 / 14.3 us, at 4096^2 43.7 / 53.8 / 46.9; a Gaussian
+ * 13x13 at 2048^2 31.4 / 23.8 / 21.6, at 4096^2 49.2 / 56.1 / 65.5. */
+#define STAGED_ROWS_GROUPS_PER_UNIT 2u
+
+/* The groups of such a single pass over the spec's expected image at ROWS rows (0: size unknown). */
+static unsigned long staged_groups(const cls_kernel_policy *p, const cls_spec *s, unsigned rows)
+{
+    const unsigned width = s->group_width                     ? s->group_width
+                           : p->group_width && p->group_height ? p->group_width * p->group_height
+                                                                : CLS_FALLBACK_GROUP_WIDTH * CLS_FALLBACK_GROUP_HEIGHT;
+    const unsigned long columns = ((unsigned long)s->expected_width + 4ul * width - 1) / (4ul * width);
+    return columns * (((unsigned long)s->expected_height + rows - 1) / rows);
+}
+
+/* Whether the expected image keeps enough groups busy at `rows` rows (or its size is unknown). */
+static int staged_rows_fill(const cls_kernel_policy *p, const cls_spec *s, unsigned rows)
+{
+    return !p->compute_units || !s->expected_width || !s->expected_height ||
+           staged_groups(p, s, rows) >= (unsigned long)STAGED_ROWS_GROUPS_PER_UNIT * p->compute_units;
+}
+
+/* The block of such a single pass where the spec leaves it to auto: the record's single_pass_rows
+ * where they stream (else CLS_STAGED_ROWS_DEFAULT_ROWS), halved down to CLS_STREAM_MIN_ROWS while
+ * the expected image leaves too few groups, and 4 columns. */
+static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, unsigned *rows, unsigned *cols)
+{
+    *rows = s->rows_per_item                                ? s->rows_per_item
+            : p->single_pass_rows >= CLS_STREAM_MIN_ROWS ? p->single_pass_rows
+                                                           : CLS_STAGED_ROWS_DEFAULT_ROWS;
+    while (!s->rows_per_item && *rows > CLS_STREAM_MIN_ROWS && !staged_rows_fill(p, s, *rows)) *rows /= 2;
+    *cols = s->cols_per_item ? s->cols_per_item : 4;
+}
+
 /* How the policy separates the mask, left to auto, a rank-1 weighted sum in a border mode the
  * separable kernels take, reading global memory: as one kernel of a row pass into local memory
  * and a column pass from it where the mask has at least single_pass_min_taps taps (in blocks of
@@ -38,7 +90,14 @@ static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
 {
     const cls_spec *s = k->spec;
     const unsigned w = s->mask_width, h = s->mask_height, taps = w * h;
-    const int single_pass = p->single_pass_min_taps && taps >= p->single_pass_min_taps;
+    /* A memory-bound mask (below CLS_COMPUTE_BOUND_TAPS) whose single pass would stage its rows on
+     * an image too small to keep the device's groups busy even at 16 rows stays a 2-D mask: H200,
+     * f32, clamp, box 5x5 at 512^2 6.7 us as a 2-D mask against 10.2 staged in 16 rows, at 1024^2
+     * 8.2 against 10.6, a Gaussian 7x7 7.2 against 11.4 and 10.6 against 11.4 (a 13x13: 39.4 and
+     * 39.6 as the streaming single pass, 14.1 and 14.4 staged). */
+    const int too_small = p->single_pass_stages_rows && taps < CLS_COMPUTE_BOUND_TAPS && spec_allows_staged_rows(s) &&
+                          !staged_rows_fill(p, s, CLS_STREAM_MIN_ROWS);
+    const int single_pass = p->single_pass_min_taps && taps >= p->single_pass_min_taps && !too_small;
     const int passes = p->separate_min_taps && taps >= p->separate_min_taps && s->rows_per_item <= 1;
     /* columns per work-item only where the single pass streams (the models hand its block back) */
     const int columns_fit = s->cols_per_item <= 1 || (single_pass && s->rows_per_item >= CLS_STREAM_MIN_ROWS);
@@ -181,27 +240,6 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
         *cols = lanes;
         *rows = k->request->body_writes_rows && k->request->body_in_lanes == 2 ? LANES_COLUMN_ROWS : 1;
     }
-}
-
-/* Whether a single pass, its input path left to auto, stages its group's input rows in local
- * memory (emit_staged_rows.c): where the record says so (single_pass_stages_rows) and the spec's
- * blocks and group leave room for it (16 rows or more, 4 columns, one-row groups). */
-static int stages_rows(const cls_kernel_policy *p, const kernel *k)
-{
-    const cls_spec *s = k->spec;
-    return k->separable == CLS_SEPARABLE_SINGLE_PASS && p->single_pass_stages_rows &&
-           (!s->rows_per_item || s->rows_per_item >= CLS_STREAM_MIN_ROWS) && (!s->cols_per_item || s->cols_per_item == 4) &&
-           s->group_height <= 1;
-}
-
-/* The block of such a single pass where the spec leaves it to auto: the record's single_pass_rows
- * where they stream, else CLS_STAGED_ROWS_DEFAULT_ROWS, and 4 columns. */
-static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, unsigned *rows, unsigned *cols)
-{
-    *rows = s->rows_per_item                                ? s->rows_per_item
-            : p->single_pass_rows >= CLS_STREAM_MIN_ROWS ? p->single_pass_rows
-                                                           : CLS_STAGED_ROWS_DEFAULT_ROWS;
-    *cols = s->cols_per_item ? s->cols_per_item : 4;
 }
 
 /* Whether a volume's mask, its separation left to auto, is of rank 1 (x[i] y[j] z[k]): a sum,

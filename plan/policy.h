@@ -72,6 +72,7 @@
  * code (limits). Zero thresholds mean never. */
 typedef struct cls_kernel_policy {
     unsigned simd_width;                /* the device's (0: the generator's fallback) */
+    unsigned compute_units;             /* the device's (0: unknown) */
     unsigned rows;                      /* output rows a work-item takes where it coarsens; 16 or
                                          * more (CLS_STREAM_MIN_ROWS): the policy streams */
     unsigned group_width, group_height; /* the default work-group (0: the generator's fallback) */

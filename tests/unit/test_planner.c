@@ -229,6 +229,32 @@ static void single_pass_stages_rows_where_the_record_says(void **state)
     cls_operator_release(op);
 }
 
+/* The staged single pass keeps two groups a compute unit busy: fewer rows on smaller images (a
+ * 2048^2 image's 4 columns of 128 x 1 groups x 128 strips of 16 rows: 512 groups for 132 units),
+ * and a mask below 81 taps whose image leaves too few groups even at 16 rows stays a 2-D mask. */
+static void staged_rows_fill_the_device(void **state)
+{
+    fixture *f = *state;
+    static const struct { const char *op; unsigned size, rows; } cases[] = {
+        {"gaussian:5,1.1", 8192, 64}, {"gaussian:5,1.1", 2048, 16}, {"gaussian:5,1.1", 1024, 0},
+        {"gaussian:13,2", 4096, 64}, {"gaussian:13,2", 1024, 16}, {"gaussian:13,2", 512, 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        cls_operator *op;
+        const cls_spec spec = operator_spec(cases[i].op, CLS_BORDER_CLAMP, cases[i].size, &op);
+        cls_kernel_config config;
+        assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+        if (cases[i].rows) {
+            assert_true(cls_kernel_stages_input_rows(&config));
+            assert_int_equal(config.rows, cases[i].rows);
+        } else {
+            assert_int_equal(config.separable, CLS_SEPARABLE_NONE);
+        }
+        cls_kernel_config_free(&config);
+        cls_operator_release(op);
+    }
+}
+
 /* A separable volume mask in one pass from the slice's tile alternates two tiles where they fit
  * the device's local memory, and keeps one (the same groups and columns) where only that fits;
  * the walk of any mask keeps one. */
@@ -417,6 +443,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),
         cmocka_unit_test_setup_teardown(operator_body_is_planned_from_three_builds, set_up, tear_down),
         cmocka_unit_test_setup_teardown(single_pass_stages_rows_where_the_record_says, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(staged_rows_fill_the_device, set_up, tear_down),
         cmocka_unit_test_setup_teardown(single_pass_alternates_two_tiles_where_they_fit, set_up, tear_down),
         cmocka_unit_test_setup_teardown(failing_build_fails_the_plan, set_up, tear_down),
         cmocka_unit_test(spec_knobs_stay),
