@@ -72,6 +72,8 @@ static const variant variants[] = {
     {"streaming", .mask = 5, .bake = LITERALS, .rows = 16, .cols = 4},
     {"shared regions", .mask = 5, .bake = LITERALS, .regions = CLS_REGION_CODE_SHARED},
     {"single-pass separable", .mask = 5, .bake = LITERALS, .rank_one = 1, .separable = CLS_SEPARABLE_SINGLE_PASS},
+    {"single-pass separable, rows staged", .mask = 9, .bake = LITERALS, .rows = 16, .rank_one = 1,
+     .input = CLS_INPUT_LOCAL, .separable = CLS_SEPARABLE_SINGLE_PASS},
     {"two-pass separable", .mask = 7, .bake = LITERALS, .rank_one = 1, .separable = CLS_SEPARABLE_TWO_PASS},
     {"fft", .mask = 9, .bake = CLS_COEFFICIENTS_BUFFER, .method = CLS_METHOD_FFT},
 };

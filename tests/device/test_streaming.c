@@ -215,6 +215,14 @@ static cls_spec single_pass_spec(unsigned w, unsigned h, const float *mask, cls_
     return spec;
 }
 
+/* A w x h rank-1 mask without symmetry (w, h at most 13), varied by seed. */
+static void rank1_mask(unsigned w, unsigned h, unsigned seed, float *mask)
+{
+    for (unsigned j = 0; j < h; ++j)
+        for (unsigned i = 0; i < w; ++i)
+            mask[j * w + i] = (float)(1 + (j * 3 + seed) % 5) / 6.0f * ((float)(1 + (i * 5 + seed) % 7) / 8.0f - 0.3f);
+}
+
 /* The separable single pass streaming: each input row's row sums fed to the window through the
  * column vector. Rank-1 masks without symmetry (square, wide, tall), literals and the buffer, one
  * and four columns, every partition, every border mode but undefined (which takes no blocks), and
@@ -230,11 +238,8 @@ static void separable_single_pass_streams(void **state)
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
         const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP), m = mode % 3;
         const unsigned w = masks[m][0], h = masks[m][1];
-        float row[13], column[13], mask[13 * 13];
-        for (unsigned i = 0; i < w; ++i) row[i] = (float)(1 + (i * 5 + mode) % 7) / 8.0f - 0.3f;
-        for (unsigned j = 0; j < h; ++j) column[j] = (float)(1 + (j * 3 + mode) % 5) / 6.0f;
-        for (unsigned j = 0; j < h; ++j)
-            for (unsigned i = 0; i < w; ++i) mask[j * w + i] = column[j] * row[i];
+        float mask[13 * 13];
+        rank1_mask(w, h, mode, mask);
         cls_spec spec = single_pass_spec(w, h, mask, (cls_border)b, mode % 2 ? 16 : 32, mode % 2 ? 1 : 4);
         spec.bake_coefficients = mode % 2 == 0;
         spec.border_value = 0.75f;
@@ -266,11 +271,8 @@ static void separable_single_pass_stages_rows(void **state)
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
         const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP), m = mode % 3;
         const unsigned w = masks[m][0], h = masks[m][1];
-        float row[13], column[13], mask[13 * 13];
-        for (unsigned i = 0; i < w; ++i) row[i] = (float)(1 + (i * 5 + mode) % 7) / 8.0f - 0.3f;
-        for (unsigned j = 0; j < h; ++j) column[j] = (float)(1 + (j * 3 + mode) % 5) / 6.0f;
-        for (unsigned j = 0; j < h; ++j)
-            for (unsigned i = 0; i < w; ++i) mask[j * w + i] = column[j] * row[i];
+        float mask[13 * 13];
+        rank1_mask(w, h, mode, mask);
         cls_spec spec = single_pass_spec(w, h, mask, (cls_border)b, mode % 2 ? 16 : 32, 4);
         spec.input_path = CLS_INPUT_LOCAL;
         spec.bake_coefficients = mode % 2 == 0;
