@@ -221,7 +221,9 @@ typedef enum cls_separable {
     CLS_SEPARABLE_NONE,        /* the full window */
     CLS_SEPARABLE_SINGLE_PASS, /* one kernel: row sums of the tile into local memory, then columns
                                 * (streaming, 16 rows a work-item or more: the row sums fed to
-                                * the column sums in registers) */
+                                * the column sums in registers; with CLS_INPUT_LOCAL, 4 columns a
+                                * work-item in one-row groups whose input rows pass through local
+                                * memory a few at a time) */
     CLS_SEPARABLE_TWO_PASS,    /* two kernels: a row pass into a temporary f32 image, a column pass */
     CLS_SEPARABLE_LOW_RANK     /* a mask of rank 2 to CLS_LOW_RANK_MAX (by its singular value
                                 * decomposition, within CLS_SEPARABLE_TOLERANCE) as that many
