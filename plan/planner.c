@@ -58,7 +58,13 @@ cls_status cls_plan_configure(const cls_planner *planner, const cls_request *req
 {
     cls_kernel_policy policy = cls_plan_kernel_policy(planner);
     for (;; policy.rows /= 2) {
-        const cls_status status = cls_policy_configure(&policy, request, config);
+        cls_status status = cls_policy_configure(&policy, request, config);
+        if (status == CLS_OK && cls_kernel_stages_input_rows(config) && request->spec.input_path == CLS_INPUT_AUTO &&
+            cls_kernel_local_bytes(config) > planner->caps->local_mem_size) {
+            cls_kernel_config_free(config); /* the staged rows' tiles do not fit: the single pass streams */
+            policy.single_pass_stages_rows = 0;
+            status = cls_policy_configure(&policy, request, config);
+        }
         if (status == CLS_OK && config->tile_buffers > 1 && cls_kernel_local_bytes(config) > planner->caps->local_mem_size)
             config->tile_buffers = 1; /* one slice tile where two do not fit */
         if (status != CLS_OK || request->spec.rows_per_item || policy.rows <= 1 ||

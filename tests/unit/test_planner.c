@@ -195,7 +195,8 @@ static void record_sets_the_generated_code_policy(void **state)
 /* A rank-1 mask of 25 taps or more on sm_90 (single_pass_stages_rows) runs as the single pass
  * whose group stages its input rows: 64 rows x 4 columns a work-item in one-row groups of the
  * default's 128 work-items; a 3x3 mask stays a 2-D mask, a spec's global input path keeps the
- * single pass streaming from global memory, and a record without the key keeps it too. */
+ * single pass streaming from global memory, and so do a device whose local memory cannot hold its
+ * tiles and a record without the key. */
 static void single_pass_stages_rows_where_the_record_says(void **state)
 {
     fixture *f = *state;
@@ -216,6 +217,12 @@ static void single_pass_stages_rows_where_the_record_says(void **state)
     assert_int_equal(config.cols, 2); /* single_pass_cols */
     cls_kernel_config_free(&config);
     spec.input_path = CLS_INPUT_AUTO;
+    f->caps.local_mem_size = 4096; /* too small for the staged rows' tiles: the single pass streams */
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_false(cls_kernel_stages_input_rows(&config));
+    cls_kernel_config_free(&config);
+    f->caps.local_mem_size = 48 * 1024;
     f->record.single_pass_stages_rows = 0;
     assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
     assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
