@@ -288,6 +288,57 @@ static void separable_single_pass_stages_rows(void **state)
     }
 }
 
+/* The staged single pass reads and writes every pixel type: integers, halves (loaded lane by lane)
+ * and f32, rows aligned to four pixels (float4 loads) and not (vload4), integer outputs rounded
+ * and saturated, f16 outputs within a half-precision step. */
+static void staged_rows_take_every_pixel_type(void **state)
+{
+    (void)state;
+    static const cls_pixel_type types[][2] = {{CLS_PIXEL_U8, CLS_PIXEL_U8}, {CLS_PIXEL_U16, CLS_PIXEL_F32},
+                                              {CLS_PIXEL_I16, CLS_PIXEL_I16}, {CLS_PIXEL_F16, CLS_PIXEL_F16}};
+    static const unsigned widths[] = {64, 70};
+    const unsigned h = 37;
+    float mask[9 * 3];
+    rank1_mask(9, 3, 2, mask);
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        cls_spec spec = single_pass_spec(9, 3, mask, t % 2 ? CLS_BORDER_MIRROR101 : CLS_BORDER_CLAMP, 16, 4);
+        spec.input_path = CLS_INPUT_LOCAL;
+        spec.group_width = 8;
+        spec.group_height = 1;
+        spec.input_type = types[t][0];
+        spec.output_type = types[t][1];
+        cls_filter *filter = create(&spec);
+        for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
+            const unsigned w = widths[k];
+            const size_t in_size = cls_pixel_size(spec.input_type), out_size = cls_pixel_size(spec.output_type);
+            unsigned char *in = malloc(in_size * w * h), *out = malloc(out_size * w * h);
+            float *values = malloc(sizeof(float) * w * h);
+            double *expected = malloc(sizeof(double) * w * h);
+            for (unsigned i = 0; i < w * h; ++i) {
+                const double v = (double)((i * 53) % 251) - (spec.input_type == CLS_PIXEL_I16 ? 100.0 : 0.0);
+                ref_store(spec.input_type, spec.input_type == CLS_PIXEL_F16 ? v / 4.0 : v, in + i * in_size);
+                values[i] = (float)ref_load(spec.input_type, in + i * in_size);
+            }
+            const ref_image image = {values, w, h, 0, CLS_PIXEL_F32};
+            ref_stencil(&image, mask, 9, 3, spec.border, 0.0f, expected);
+            const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = w, .height = h};
+            assert_int_equal(cls_filter_run_host(filter, in, out, &desc), CLS_OK);
+            for (unsigned i = 0; i < w * h; ++i) {
+                const double got = ref_load(spec.output_type, out + i * out_size);
+                const double want = ref_to_output(spec.output_type, expected[i]);
+                const int close = spec.output_type == CLS_PIXEL_F16   ? ref_f16_close(got, expected[i])
+                                  : spec.output_type == CLS_PIXEL_F32 ? ref_f32_close(got, expected[i])
+                                                                      : fabs(got - want) <= 1.0;
+                if (!close)
+                    fail_msg("%s -> %s, %ux%u: (%u, %u) is %g, expected %g", cls_pixel_type_name(spec.input_type),
+                             cls_pixel_type_name(spec.output_type), w, h, i % w, i / w, got, want);
+            }
+            free(in), free(out), free(values), free(expected);
+        }
+        cls_filter_release(filter);
+    }
+}
+
 /* The single pass loading four input rows together (a record's single_pass_ahead, set here by an
  * overlay of the device's own record): strips whose rows are not a multiple of four, the last
  * batch past the strip, one and two columns, in every border mode but undefined. */
@@ -384,6 +435,7 @@ int main(void)
         cmocka_unit_test(separable_single_pass_streams),
         cmocka_unit_test(single_pass_loads_rows_ahead),
         cmocka_unit_test(separable_single_pass_stages_rows),
+        cmocka_unit_test(staged_rows_take_every_pixel_type),
         cmocka_unit_test(unsupported_combinations_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
