@@ -74,9 +74,10 @@ static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, uns
 }
 
 /* How the policy separates the mask, left to auto, a rank-1 weighted sum in a border mode the
- * separable kernels take, reading global memory: as one kernel of a row pass into local memory
- * and a column pass from it where the mask has at least single_pass_min_taps taps (in blocks of
- * rows like a 2-D mask; on an H200, f32 4096x4096, clamp, against the 2-D mask: Gaussian 13x13
+ * separable kernels take, its input path left to auto or global: as one kernel of a row pass and a
+ * column pass where the mask has at least single_pass_min_taps taps (its rows staged in local
+ * memory where the record says so: stages_rows above; measured first in blocks of rows like a 2-D
+ * mask, on an H200, f32 4096x4096, clamp, against the 2-D mask: Gaussian 13x13
  * 99.4 us against 125.2, box 15x15 109.7 against 188.4, Gaussian 31x31 263.6 against 400.9 by FFT;
  * 7x7 69.5 against 57.8, 5x5 56.1 against 47.5); else as two passes, of at least
  * separate_min_taps taps, one output a work-item (on PoCL, 2 cores, 2048x2048: Gaussian 9x9 12.6
