@@ -206,6 +206,12 @@ static cls_status check_low_rank(const cls_spec *spec)
     return CLS_OK;
 }
 
+/* Whether a 2-D spec asks for the single pass that stages its group's input rows (the local path). */
+static int single_pass_stages_rows(const cls_spec *spec)
+{
+    return spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->input_path == CLS_INPUT_LOCAL;
+}
+
 static cls_status check_separable(const cls_spec *spec, unsigned masks)
 {
     if (cls_spec_is_volume(spec)) return CLS_OK; /* check_volume's */
@@ -218,7 +224,7 @@ static cls_status check_separable(const cls_spec *spec, unsigned masks)
     if (spec->body || masks > 1 || spec->epilogue)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable %s needs the built-in weighted sum of one mask (no body, mask count or epilogue)", name);
-    const int staged_rows = spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->input_path == CLS_INPUT_LOCAL;
+    const int staged_rows = single_pass_stages_rows(spec);
     if (staged_rows && ((spec->rows_per_item && spec->rows_per_item < CLS_STREAM_MIN_ROWS) ||
                         (spec->cols_per_item && spec->cols_per_item != 4) || spec->group_height > 1 ||
                         spec->border == CLS_BORDER_UNDEFINED))
@@ -226,15 +232,13 @@ static cls_status check_separable(const cls_spec *spec, unsigned masks)
                         "separable single-pass on the local input path stages the group's input rows: it streams "
                         "%u rows or more, 4 columns a work-item, in groups of one row, in a border mode other than "
                         "undefined", CLS_STREAM_MIN_ROWS);
-    if (spec->separable == CLS_SEPARABLE_SINGLE_PASS && !staged_rows &&
-        ((spec->cols_per_item > 1 && spec->rows_per_item < CLS_STREAM_MIN_ROWS) || spec->input_path == CLS_INPUT_IMAGE ||
-         spec->fold_equal_taps))
+    if (spec->separable == CLS_SEPARABLE_SINGLE_PASS &&
+        ((!staged_rows && spec->cols_per_item > 1 && spec->rows_per_item < CLS_STREAM_MIN_ROWS) ||
+         spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable single-pass computes its own row sums: it takes no image input path and no tap "
                         "folding, and several columns per work-item only where it streams (%u rows or more)",
                         CLS_STREAM_MIN_ROWS);
-    if (staged_rows && spec->fold_equal_taps)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable single-pass computes its own row sums: no tap folding");
     if (spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "separable two-pass cannot leave border pixels unwritten: use a border mode other than "
@@ -321,9 +325,8 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if (spec->rows_per_item && !cls_rows_per_item_valid(spec->rows_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",
                         spec->rows_per_item);
-    const int staged_rows = spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->input_path == CLS_INPUT_LOCAL;
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && !cls_spec_is_volume(spec) &&
-        ((spec->input_path == CLS_INPUT_LOCAL && !staged_rows) || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
+        ((spec->input_path == CLS_INPUT_LOCAL && !single_pass_stages_rows(spec)) || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
          spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "%u rows per work-item stream the window through registers: they read the global "

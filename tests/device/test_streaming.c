@@ -215,6 +215,18 @@ static cls_spec single_pass_spec(unsigned w, unsigned h, const float *mask, cls_
     return spec;
 }
 
+/* The filter over each of the images whole, and over a 70x97 image's region of interest at an odd
+ * offset. */
+static void check_images(cls_filter *filter, const cls_spec *spec, const unsigned (*images)[2], size_t count,
+                         const char *what)
+{
+    static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 41, 60};
+    for (size_t i = 0; i < count; ++i) check_image(filter, spec, images[i][0], images[i][1], whole, what);
+    char text[96];
+    snprintf(text, sizeof text, "%s, region of interest", what);
+    check_image(filter, spec, 70, 97, roi, text);
+}
+
 /* A w x h rank-1 mask without symmetry (w, h at most 13), varied by seed. */
 static void rank1_mask(unsigned w, unsigned h, unsigned seed, float *mask)
 {
@@ -234,7 +246,6 @@ static void separable_single_pass_streams(void **state)
     /* rows of 8 and 64 pixels: the aligned loads, which start before the window */
     static const unsigned images[][2] = {{1, 1}, {6, 11}, {8, 5}, {37, 9}, {64, 70}, {70, 97}};
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
-    static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 41, 60};
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
         const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP), m = mode % 3;
         const unsigned w = masks[m][0], h = masks[m][1];
@@ -249,9 +260,7 @@ static void separable_single_pass_streams(void **state)
         cls_filter *filter = create(&spec);
         assert_non_null(strstr(cls_filter_source(filter), "fed to the column sums in registers"));
         assert_null(strstr(cls_filter_source(filter), "__local"));
-        for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
-            check_image(filter, &spec, images[i][0], images[i][1], whole, "separable single pass");
-        check_image(filter, &spec, 70, 97, roi, "separable single pass, region of interest");
+        check_images(filter, &spec, images, sizeof images / sizeof images[0], "separable single pass");
         cls_filter_release(filter);
     }
 }
@@ -267,7 +276,6 @@ static void separable_single_pass_stages_rows(void **state)
     (void)state;
     static const unsigned masks[][2] = {{9, 3}, {13, 5}, {3, 7}};
     static const unsigned images[][2] = {{1, 1}, {6, 11}, {37, 9}, {70, 97}, {301, 23}};
-    static const unsigned whole[4] = {0, 0, 0, 0}, roi[4] = {3, 5, 41, 60};
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
         const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP), m = mode % 3;
         const unsigned w = masks[m][0], h = masks[m][1];
@@ -281,9 +289,7 @@ static void separable_single_pass_stages_rows(void **state)
         spec.group_height = 1;
         cls_filter *filter = create(&spec);
         assert_non_null(strstr(cls_filter_source(filter), "input rows staged in local memory"));
-        for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
-            check_image(filter, &spec, images[i][0], images[i][1], whole, "staged rows");
-        check_image(filter, &spec, 70, 97, roi, "staged rows, region of interest");
+        check_images(filter, &spec, images, sizeof images / sizeof images[0], "staged rows");
         cls_filter_release(filter);
     }
 }
