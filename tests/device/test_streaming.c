@@ -294,6 +294,38 @@ static void separable_single_pass_stages_rows(void **state)
     }
 }
 
+/* Where the row of a staged single pass is a box's 9 taps wide or wider, its windows share their
+ * middle columns, summed once without products: a box both ways, a box row over a weighted
+ * column, a row alone, and a box row too narrow to share (its products kept), in every border
+ * mode but undefined. */
+static void staged_rows_share_a_box_rows_sums(void **state)
+{
+    (void)state;
+    static const unsigned masks[][2] = {{15, 15}, {9, 7}, {13, 1}, {5, 9}};
+    static const unsigned images[][2] = {{1, 1}, {6, 11}, {37, 9}, {70, 97}, {301, 23}};
+    for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
+        const unsigned mode = (unsigned)(b - CLS_BORDER_CLAMP);
+        for (unsigned m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
+            if (!cls_test_exhaustive() && m != mode % 4 && m != (mode + 1) % 4) continue;
+            const unsigned w = masks[m][0], h = masks[m][1];
+            float mask[15 * 15];
+            for (unsigned j = 0; j < h; ++j)
+                for (unsigned i = 0; i < w; ++i) mask[j * w + i] = (m == 1 ? (float)(1 + j % 3) : 1.0f) / 64.0f;
+            cls_spec spec = single_pass_spec(w, h, mask, (cls_border)b, 16, 4);
+            spec.input_path = CLS_INPUT_LOCAL;
+            spec.bake_coefficients = 1;
+            spec.border_value = 0.75f;
+            spec.group_width = mode % 2 ? 2 : 16;
+            spec.group_height = 1;
+            cls_filter *filter = create(&spec);
+            const int shared = strstr(cls_filter_source(filter), "summed once") != NULL;
+            assert_int_equal(shared, w >= 9);
+            check_images(filter, &spec, images, sizeof images / sizeof images[0], "staged rows of a box");
+            cls_filter_release(filter);
+        }
+    }
+}
+
 /* The staged single pass reads and writes every pixel type: integers, halves (loaded lane by lane)
  * and f32, rows aligned to four pixels (float4 loads) and not (vload4), integer outputs rounded
  * and saturated, f16 outputs within a half-precision step. */
@@ -442,6 +474,7 @@ int main(void)
         cmocka_unit_test(single_pass_loads_rows_ahead),
         cmocka_unit_test(separable_single_pass_stages_rows),
         cmocka_unit_test(staged_rows_take_every_pixel_type),
+        cmocka_unit_test(staged_rows_share_a_box_rows_sums),
         cmocka_unit_test(unsupported_combinations_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
