@@ -33,6 +33,10 @@ void cls_map_body_lines(const char *source, const char *log, strbuf *out);
  * releases the returned program. */
 cls_status cls_program_get(cls_context *context, const cls_kernel_source *kernel, cl_program *program,
                            cls_build_info *info);
+/* Whether the disk cache holds an entry for the program, with the build's facts in *info; builds
+ * and loads nothing (a fact of the device such as a probe kernel's work-group multiple, without
+ * the runtime's work of making the program again). */
+int cls_program_cached_info(const cls_context *context, const cls_kernel_source *kernel, cls_build_info *info);
 /* A cached-only scope of the calling thread: between begin and end, cls_program_get refuses
  * (CLS_ERR_UNSUPPORTED) every program that is neither in this process nor in the disk cache,
  * instead of building it; end returns 1 when it refused one. */

@@ -60,7 +60,8 @@ static cls_status init_device(cls_context *context, const cls_device_caps *caps)
 const char *cls_context_warnings(const cls_context *context) { return context ? context->warnings : ""; }
 
 /* The selected device's preferred work-group multiple and SIMD width: the vendor's width, else
- * the probe kernel's, built like any program (from the disk cache when it holds it). */
+ * the probe kernel's, as the disk cache recorded it when the probe was built (PoCL took 50 ms a
+ * process to make the program again from its own cache), else built like any program. */
 static void finish_caps(cls_context *context)
 {
     size_t multiple = 0;
@@ -68,7 +69,9 @@ static void finish_caps(cls_context *context)
         cl_program program = NULL;
         cls_build_info info = {0};
         const cls_kernel_source probe = {CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, 0};
-        if (cls_program_get(context, &probe, &program, &info) == CLS_OK) {
+        if (cls_program_cached_info(context, &probe, &info) && info.preferred_multiple) {
+            multiple = (size_t)info.preferred_multiple;
+        } else if (cls_program_get(context, &probe, &program, &info) == CLS_OK) {
             multiple = (size_t)info.preferred_multiple;
             clReleaseProgram(program);
         }

@@ -129,18 +129,43 @@ static cls_status load_or_build(cls_context *context, const cls_kernel_source *k
     return status;
 }
 
+/* The program's build options for the context's device and its disk-cache key. */
+static cls_status program_key(const cls_context *context, const cls_kernel_source *kernel, strbuf *options,
+                              strbuf *key)
+{
+    cls_build_options(&context->caps, options);
+    char fingerprint[17];
+    cls_device_fingerprint(&context->caps, fingerprint);
+    cls_disk_cache_key(fingerprint, kernel->text, strbuf_text(options), key);
+    return strbuf_failed(options) || strbuf_failed(key) ? cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory") : CLS_OK;
+}
+
+int cls_program_cached_info(const cls_context *context, const cls_kernel_source *kernel, cls_build_info *info)
+{
+    strbuf options, key;
+    strbuf_init(&options);
+    strbuf_init(&key);
+    cls_disk_cache cache;
+    int found = 0;
+    if (program_key(context, kernel, &options, &key) == CLS_OK && cls_disk_cache_open(&cache) == CLS_OK) {
+        unsigned char *binary = NULL;
+        size_t size = 0;
+        found = cls_disk_cache_load(&cache, strbuf_text(&key), &binary, &size, info);
+        free(binary);
+        cls_disk_cache_close(&cache);
+    }
+    strbuf_free(&options);
+    strbuf_free(&key);
+    return found;
+}
+
 cls_status cls_program_get(cls_context *context, const cls_kernel_source *kernel, cl_program *program,
                            cls_build_info *info)
 {
     strbuf options, key;
     strbuf_init(&options);
     strbuf_init(&key);
-    cls_build_options(&context->caps, &options);
-    char fingerprint[17];
-    cls_device_fingerprint(&context->caps, fingerprint);
-    cls_disk_cache_key(fingerprint, kernel->text, strbuf_text(&options), &key);
-    cls_status status = CLS_OK;
-    if (strbuf_failed(&options) || strbuf_failed(&key)) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    cls_status status = program_key(context, kernel, &options, &key);
 
     pthread_mutex_lock(&context->programs_lock);
     struct cls_program_entry *entry = NULL;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "host.h"
 #include "disk_cache.h"
 #include "reference/reference.h"
 
@@ -289,6 +290,49 @@ static void disabled_cache_writes_nothing(void **state)
     assert_int_equal(files, 0);
 }
 
+/* In a child: where the device needs the probe kernel for its work-group multiple, stores an entry
+ * under the probe's key that records MULTIPLE; exits with the multiple a new context then has, or
+ * 0 where the device has a vendor's width. */
+static int multiple_after_probe_entry(size_t multiple)
+{
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        cls_context *context = NULL;
+        if (cls_context_create(NULL, &context) != CLS_OK) _exit(FAILED);
+        const cls_device_caps *caps = cls_context_device(context);
+        if (!cls_device_caps_need_probe(caps)) _exit(0);
+        strbuf options, key;
+        strbuf_init(&options);
+        strbuf_init(&key);
+        cls_build_options(caps, &options);
+        char fingerprint[17];
+        cls_device_fingerprint(caps, fingerprint);
+        cls_disk_cache_key(fingerprint, CLS_PROBE_SOURCE, strbuf_text(&options), &key);
+        cls_disk_cache cache;
+        cls_disk_cache_open(&cache);
+        const cls_build_info info = {.preferred_multiple = multiple};
+        cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)CLS_CACHE_RUNTIME_HELD,
+                             sizeof CLS_CACHE_RUNTIME_HELD - 1, &info);
+        cls_disk_cache_close(&cache);
+        cls_context_release(context);
+        if (cls_context_create(NULL, &context) != CLS_OK) _exit(FAILED);
+        _exit((int)cls_context_device(context)->preferred_work_group_multiple);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : FAILED;
+}
+
+/* A device without a vendor's work-group multiple (PoCL) takes the probe kernel's from the entry
+ * its build left, without making the probe program again: an entry recording 7 gives 7. */
+static void probe_multiple_comes_from_its_entry(void **state)
+{
+    (void)state;
+    const int multiple = multiple_after_probe_entry(7);
+    assert_true(multiple == 0 || multiple == 7);
+}
+
 /* The tests run as the environment is (on PoCL: entries that record builds), then on PoCL with
  * its cache of builds off (entries that hold binaries, as on GPUs); CLS_CACHE_FORMS=runtime runs
  * the first alone, =binaries the second alone (nothing where the runtime keeps no builds). */
@@ -303,6 +347,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(refused_binary_is_rebuilt_and_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(processes_race, setup, teardown),
         cmocka_unit_test_setup_teardown(disabled_cache_writes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(probe_multiple_comes_from_its_entry, setup, teardown),
     };
     int failed = as_set ? cmocka_run_group_tests_name("as set", tests, NULL, NULL) : 0;
     if (!binaries || !runtime_holds_builds()) return failed;
