@@ -41,5 +41,5 @@ set_tests_properties(package_doc_claims PROPERTIES LABELS "cli;package")
 # The README's comparison table is the one its measurement file renders.
 add_test(NAME package_readme_table
          COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/readme_table.py
-                 ${PROJECT_SOURCE_DIR}/docs/measurements/peers-h200-2026-11-28.json --check ${PROJECT_SOURCE_DIR}/README.md)
+                 ${PROJECT_SOURCE_DIR}/docs/measurements/peers-h200-2026-11-30.json --check ${PROJECT_SOURCE_DIR}/README.md)
 set_tests_properties(package_readme_table PROPERTIES LABELS "cli;package")
