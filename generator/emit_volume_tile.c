@@ -255,12 +255,12 @@ static void emit_shared_row(strbuf *out, const cls_kernel_config *c, float facto
 {
     const cls_spec *s = &c->spec;
     const int extreme = s->reduction == CLS_REDUCTION_MIN || s->reduction == CLS_REDUCTION_MAX;
-    char join[96];
-    if (extreme) snprintf(join, sizeof join, "%%s = %s(%%s, v[dx]);", s->reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax");
-    else snprintf(join, sizeof join, "%%s += v[dx];");
-    char shared[96], own[96];
-    snprintf(shared, sizeof shared, join, "shared", "shared");
-    snprintf(own, sizeof own, join, "row[j]", "row[j]");
+    const char *extremum = s->reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax";
+    char shared[64] = "shared += v[dx];", own[64] = "row[j] += v[dx];";
+    if (extreme) {
+        snprintf(shared, sizeof shared, "shared = %s(shared, v[dx]);", extremum);
+        snprintf(own, sizeof own, "row[j] = %s(row[j], v[dx]);", extremum);
+    }
     strbuf_line(out, 3, "/* a row of one coefficient: the columns every window takes joined once, then each column's ends */");
     strbuf_line(out, 3, "float shared = v[COLUMNS - 1];");
     strbuf_line(out, 3, "#pragma unroll");
