@@ -9,8 +9,8 @@
  * its loads and their addresses, not by memory); the sums run slice by slice, row by row, tap by
  * tap, as in the plain walk and the CPU reference. For a separable mask (x[i] y[j] z[k], the
  * single pass), the slice's tile is summed along x into a second tile in local memory (a
- * rectangle's extreme, or a row of one coefficient, from 9 wide: the middle columns that the
- * windows of a work-item's columns share joined once), that along y, and each work-item's column
+ * rectangle's minimum or maximum from 9 wide: the middle columns that the windows of a
+ * work-item's columns share joined once), that along y, and each work-item's column
  * sums go into its window of output slices along z: one kernel
  * where the passes (host/volume_passes.c) write and read two temporary volumes. */
 #include "emit.h"
@@ -233,51 +233,38 @@ void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
     strbuf_append(out, "#define SUMS_FLOAT4S (GROUP_W * COLUMNS / 4 + 1) /* a row of the sums along x, one more against bank conflicts */\n\n");
 }
 
-/* The factor of the x pass's row where its windows may share their middle columns, else 0: a
- * minimum's or maximum's row over every column (1), or a sum's of one coefficient (that), at least
- * 2 COLUMNS + 1 wide, so that the shared middle outweighs the columns' own ends. */
-static float shared_row_factor(const cls_kernel_config *c)
+/* Whether the x pass's windows share their middle columns: a minimum's or maximum's row over a
+ * rectangle, at least 2 COLUMNS + 1 wide, so that the shared middle outweighs each column's own
+ * ends. (A sum's row of one coefficient gained nothing so on an H200: box3d:9 at 512^3 562 us
+ * either way; its sums keep the reference's order.) */
+static int shares_row_middle(const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
     float x[CLS_MAX_MASK], y[CLS_MAX_MASK], z[CLS_MAX_MASK];
-    if (s->mask_width < 2 * c->cols + 1 ||
+    if ((s->reduction != CLS_REDUCTION_MIN && s->reduction != CLS_REDUCTION_MAX) || s->mask_width < 2 * c->cols + 1 ||
         cls_mask_separate3d(c->coefficients, s->mask_width, s->mask_height, s->mask_depth, x, y, z) != CLS_OK)
-        return 0.0f;
-    const int extreme = s->reduction == CLS_REDUCTION_MIN || s->reduction == CLS_REDUCTION_MAX;
+        return 0;
     for (unsigned i = 0; i < s->mask_width; ++i)
-        if (x[i] == 0.0f || (!extreme && x[i] != x[0])) return 0.0f;
-    return extreme ? 1.0f : x[0];
+        if (x[i] == 0.0f) return 0;
+    return 1;
 }
 
-/* The x pass's row where its windows share their middle columns (shared_row_factor): the columns
- * every window takes joined once, then each column's own ends, then a sum's factor. */
-static void emit_shared_row(strbuf *out, const cls_kernel_config *c, float factor)
+/* The x pass's row where its windows share their middle columns (shares_row_middle): the columns
+ * every window takes joined once, then each column's own ends. */
+static void emit_shared_row(strbuf *out, const cls_kernel_config *c)
 {
-    const cls_spec *s = &c->spec;
-    const int extreme = s->reduction == CLS_REDUCTION_MIN || s->reduction == CLS_REDUCTION_MAX;
-    const char *extremum = s->reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax";
-    char shared[64] = "shared += v[dx];", own[64] = "row[j] += v[dx];";
-    if (extreme) {
-        snprintf(shared, sizeof shared, "shared = %s(shared, v[dx]);", extremum);
-        snprintf(own, sizeof own, "row[j] = %s(row[j], v[dx]);", extremum);
-    }
-    strbuf_line(out, 3, "/* a row of one coefficient: the columns every window takes joined once, then each column's ends */");
+    const char *extremum = c->spec.reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax";
+    strbuf_line(out, 3, "/* a rectangle's row: the columns every window takes joined once, then each column's ends */");
     strbuf_line(out, 3, "float shared = v[COLUMNS - 1];");
     strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int dx = COLUMNS; dx < MASK_W; ++dx) %s", shared);
+    strbuf_line(out, 3, "for (int dx = COLUMNS; dx < MASK_W; ++dx) shared = %s(shared, v[dx]);", extremum);
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) {");
     strbuf_line(out, 4, "row[j] = shared;");
     strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int dx = j; dx < COLUMNS - 1; ++dx) %s", own);
+    strbuf_line(out, 4, "for (int dx = j; dx < COLUMNS - 1; ++dx) row[j] = %s(row[j], v[dx]);", extremum);
     strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int dx = MASK_W; dx < MASK_W + j; ++dx) %s", own);
-    if (!extreme && factor != 1.0f) {
-        indent_line(out, 4);
-        strbuf_append(out, "row[j] *= ");
-        append_float(out, factor);
-        strbuf_append(out, ";\n");
-    }
+    strbuf_line(out, 4, "for (int dx = MASK_W; dx < MASK_W + j; ++dx) row[j] = %s(row[j], v[dx]);", extremum);
     strbuf_line(out, 3, "}");
 }
 
@@ -294,9 +281,8 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 2, "for (int r = get_local_id(1); r < TILE_H; r += GROUP_H) {");
     emit_row_values(out, 3, "tile4", "r");
     strbuf_line(out, 3, "float row[COLUMNS];");
-    const float factor = shared_row_factor(c);
-    if (factor != 0.0f) {
-        emit_shared_row(out, c, factor);
+    if (shares_row_middle(c)) {
+        emit_shared_row(out, c);
     } else {
         strbuf_line(out, 3, "#pragma unroll");
         strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) row[j] = %s;", start);
