@@ -59,25 +59,32 @@ static void spec_of(int variant, cls_spec *spec, float *mask)
     spec->border_value = 0.5f;
 }
 
+/* An entry for SOURCE under its real key on the context's device: PAYLOAD and INFO. */
+static void store_entry(cls_context *context, const char *source, const char *payload, const cls_build_info *info)
+{
+    const cls_device_caps *caps = cls_context_device(context);
+    strbuf options, key;
+    strbuf_init(&options);
+    strbuf_init(&key);
+    cls_build_options(caps, &options);
+    char fingerprint[17];
+    cls_device_fingerprint(caps, fingerprint);
+    cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
+    cls_disk_cache cache;
+    cls_disk_cache_open(&cache);
+    cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)payload, strlen(payload), info);
+    cls_disk_cache_close(&cache);
+    strbuf_free(&options);
+    strbuf_free(&key);
+}
+
 /* A well-formed entry for variant v's kernel whose payload the device refuses, under the real key. */
 static void store_garbage(cls_context *context, const cls_spec *spec)
 {
     char *source = NULL;
     cls_generate_source(spec, cls_context_device(context)->simd_width, &source);
-    strbuf options, key;
-    strbuf_init(&options);
-    strbuf_init(&key);
-    cls_build_options(cls_context_device(context), &options);
-    char fingerprint[17];
-    cls_device_fingerprint(cls_context_device(context), fingerprint);
-    cls_disk_cache_key(fingerprint, source, strbuf_text(&options), &key);
-    cls_disk_cache cache;
-    cls_disk_cache_open(&cache);
     const cls_build_info info = {0};
-    cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)"not a binary", 12, &info);
-    cls_disk_cache_close(&cache);
-    strbuf_free(&options);
-    strbuf_free(&key);
+    store_entry(context, source, "not a binary", &info);
     cls_free(source);
 }
 
@@ -300,21 +307,9 @@ static int multiple_after_probe_entry(size_t multiple)
     if (pid == 0) {
         cls_context *context = NULL;
         if (cls_context_create(NULL, &context) != CLS_OK) _exit(FAILED);
-        const cls_device_caps *caps = cls_context_device(context);
-        if (!cls_device_caps_need_probe(caps)) _exit(0);
-        strbuf options, key;
-        strbuf_init(&options);
-        strbuf_init(&key);
-        cls_build_options(caps, &options);
-        char fingerprint[17];
-        cls_device_fingerprint(caps, fingerprint);
-        cls_disk_cache_key(fingerprint, CLS_PROBE_SOURCE, strbuf_text(&options), &key);
-        cls_disk_cache cache;
-        cls_disk_cache_open(&cache);
+        if (!cls_device_caps_need_probe(cls_context_device(context))) _exit(0);
         const cls_build_info info = {.preferred_multiple = multiple};
-        cls_disk_cache_store(&cache, strbuf_text(&key), (const unsigned char *)CLS_CACHE_RUNTIME_HELD,
-                             sizeof CLS_CACHE_RUNTIME_HELD - 1, &info);
-        cls_disk_cache_close(&cache);
+        store_entry(context, CLS_PROBE_SOURCE, CLS_CACHE_RUNTIME_HELD, &info);
         cls_context_release(context);
         if (cls_context_create(NULL, &context) != CLS_OK) _exit(FAILED);
         _exit((int)cls_context_device(context)->preferred_work_group_multiple);
