@@ -71,6 +71,9 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name);
 /* A separable mask's row sums of the row held in `name`, fed to the window through the column
  * vector (the single pass streaming in registers). */
 void emit_stream_separable_sums(emitter *e, int indent, const char *name);
+/* Output column L's row sum `row_sum` fed to its column sums (slot k through column tap
+ * MASK_H - 1 - k), the literal coefficients times SCALE (1 where they are the buffer's). */
+void emit_column_share(emitter *e, int indent, unsigned l, const char *row_sum, float scale);
 /* The streaming window moved down one row (emit_stream.c). */
 void emit_stream_shift(emitter *e, int indent);
 /* A separable single pass whose group stages its input rows in local memory

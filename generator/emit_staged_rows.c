@@ -212,7 +212,7 @@ static void append_pairwise_sum(strbuf *out, unsigned first, unsigned end, int n
 static void emit_box_row_sums(emitter *e, int indent)
 {
     const cls_kernel_config *c = e->config;
-    const unsigned w = c->spec.mask_width, h = c->spec.mask_height, cols = c->cols;
+    const unsigned w = c->spec.mask_width, cols = c->cols;
     const float row = box_row(c);
     const char *type = emit_value_type(c);
     strbuf *out = e->out;
@@ -229,15 +229,9 @@ static void emit_box_row_sums(emitter *e, int indent)
         strbuf_append(out, ";\n");
     }
     for (unsigned l = 0; l < cols; ++l) {
-        indent_line(out, indent + 1);
-        for (unsigned k = 0, sums = 0; k < h; ++k) {
-            const float coefficient = c->column[h - 1 - k] * row;
-            if (coefficient == 0.0f) continue;
-            strbuf_printf(out, "%ssum[0][%u][%u] += ", sums++ ? " " : "", k, l);
-            append_float(out, coefficient);
-            strbuf_printf(out, " * r%u;", l);
-        }
-        strbuf_append(out, "\n");
+        char row_sum[16];
+        snprintf(row_sum, sizeof row_sum, "r%u", l);
+        emit_column_share(e, indent + 1, l, row_sum, row);
     }
     strbuf_line(out, indent, "}");
 }

@@ -503,7 +503,7 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name)
 void emit_stream_separable_sums(emitter *e, int indent, const char *name)
 {
     const cls_kernel_config *c = e->config;
-    const int w = (int)c->spec.mask_width, h = (int)c->spec.mask_height;
+    const int w = (int)c->spec.mask_width;
     const int literals = cls_kernel_literal_coefficients(c);
     strbuf *out = e->out;
     for (int l = 0; l < (int)c->cols; ++l) {
@@ -519,18 +519,27 @@ void emit_stream_separable_sums(emitter *e, int indent, const char *name)
             strbuf_printf(out, " * %s[%d]", name, i + l);
         }
         strbuf_append(out, terms ? ";\n" : " 0.0f;\n");
-        indent_line(out, indent + 1);
-        for (int k = 0, sums = 0; k < h; ++k) {
-            const int j = h - 1 - k;
-            if (literals && c->column[j] == 0.0f) continue;
-            strbuf_printf(out, "%ssum[0][%d][%d] += ", sums++ ? " " : "", k, l);
-            if (literals) append_float(out, c->column[j]);
-            else strbuf_printf(out, "mask[MASK_W + %d]", j);
-            strbuf_append(out, " * r;");
-        }
-        strbuf_append(out, "\n");
+        emit_column_share(e, indent + 1, (unsigned)l, "r", 1.0f);
         strbuf_line(out, indent, "}");
     }
+}
+
+void emit_column_share(emitter *e, int indent, unsigned l, const char *row_sum, float scale)
+{
+    const cls_kernel_config *c = e->config;
+    const int h = (int)c->spec.mask_height, literals = cls_kernel_literal_coefficients(c);
+    strbuf *out = e->out;
+    indent_line(out, indent);
+    for (int k = 0, sums = 0; k < h; ++k) {
+        const int j = h - 1 - k;
+        const float coefficient = c->column[j] * scale;
+        if (literals && coefficient == 0.0f) continue;
+        strbuf_printf(out, "%ssum[0][%d][%u] += ", sums++ ? " " : "", k, l);
+        if (literals) append_float(out, coefficient);
+        else strbuf_printf(out, "mask[MASK_W + %d]", j);
+        strbuf_printf(out, " * %s;", row_sum);
+    }
+    strbuf_append(out, "\n");
 }
 
 void emit_sums_rolled(emitter *e, int indent, const access *a)

@@ -326,8 +326,8 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",
                         spec->rows_per_item);
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && !cls_spec_is_volume(spec) &&
-        ((spec->input_path == CLS_INPUT_LOCAL && !single_pass_stages_rows(spec)) || spec->input_path == CLS_INPUT_IMAGE || spec->fold_equal_taps ||
-         spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK))
+        ((spec->input_path == CLS_INPUT_LOCAL && !single_pass_stages_rows(spec)) || spec->input_path == CLS_INPUT_IMAGE ||
+         spec->fold_equal_taps || spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,
                         "%u rows per work-item stream the window through registers: they read the global "
                         "input, unseparated or in a single pass (which may stage its rows in local memory), without "
