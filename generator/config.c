@@ -136,12 +136,26 @@ static size_t multiply_adds(const cls_kernel_config *config)
     return computed_taps(config);
 }
 
+/* Whether a volume's separable single pass from the slice's tile keeps a window of at most
+ * CLS_VOLUME_CAPPED_SUMS partial sums down z. */
+static int volume_pass_capped(const cls_kernel_config *config)
+{
+    return config->separable == CLS_SEPARABLE_SINGLE_PASS && config->input_path == CLS_INPUT_LOCAL &&
+           config->spec.mask_depth * config->cols <= CLS_VOLUME_CAPPED_SUMS;
+}
+
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 {
-    const int capped = !config->spec.body && !cls_spec_is_volume(&config->spec) && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
+    if (cls_spec_is_volume(&config->spec)) return volume_pass_capped(config) ? config->limits.register_cap : 0;
+    const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
                        multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;
     return capped ? config->limits.register_cap : 0;
+}
+
+int cls_kernel_cap_only_lowers(const cls_kernel_config *config)
+{
+    return cls_spec_is_volume(&config->spec);
 }
 
 int cls_kernel_streams(const cls_kernel_config *config)

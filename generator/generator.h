@@ -77,12 +77,14 @@ int cls_kernel_hardware_border(const cls_kernel_config *config);
 #ifndef CLS_UNROLL_LIMIT /* a -D may set it, to compare builds */
 #define CLS_UNROLL_LIMIT 1400
 #endif
-/* A generated kernel as the host builds it: its OpenCL C text (not owned), entry point, and the
- * registers per work-item its build is capped at (cls_kernel_register_cap; 0: none). */
+/* A generated kernel as the host builds it: its OpenCL C text (not owned), entry point, the
+ * registers per work-item its build is capped at (cls_kernel_register_cap; 0: none), and whether
+ * the cap only lowers the compiler's count (cls_kernel_cap_only_lowers) or also raises it. */
 typedef struct cls_kernel_source {
     const char *text;
     const char *name;
     unsigned register_cap;
+    int cap_only_lowers;
 } cls_kernel_source;
 
 /* Whether the coefficients are literals of the source (CLS_COEFFICIENTS_LITERALS): zero taps are
@@ -126,7 +128,19 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config);
  * 72 and 79.7, at 64 77.4. */
 #define CLS_REGISTER_CAP 64u
 #define CLS_CAPPED_SUMS 16u
+/* A volume's separable single pass from the slice's tile (emit_volume_tile.c) is capped at the
+ * same count where its window down z holds at most CLS_VOLUME_CAPPED_SUMS partial sums (MASK_D x
+ * COLUMNS), and only where the compiler takes more: the border modes' extra registers spill
+ * instead of costing a group a compute unit. H200, 512^3 f32, 32x8 groups (64 registers: four
+ * groups a unit, 65-72: three): gaussian3d:5,1 in mirror101 71 registers and 433.9 us, at 64
+ * 374.2; constant 80 and 428.4, at 64 362.3; repeat 74 and 443.6, at 64 379.1; clamp 64 either
+ * way; box3d:5 in mirror101 and mirror 434-438 -> 375-376. Deeper windows need their registers:
+ * gaussian3d:7,1.5 at 80 took 443 us, at 64 540; correlate:5x5x5's walk (not a single pass) 711 at
+ * 72, 722 at 64; and a cap above the compiler's count slowed the 3x3x3 walk (56 registers 328 us,
+ * given 64: 354). */
+#define CLS_VOLUME_CAPPED_SUMS 20u
 unsigned cls_kernel_register_cap(const cls_kernel_config *config);
+int cls_kernel_cap_only_lowers(const cls_kernel_config *config);
 /* Whether the kernel streams (CLS_STREAM_MIN_ROWS or more rows per work-item): the work-item
  * walks down its strip with a window of MASK_H partial sums (emit_stream.c), so its unrolled
  * code is one input row's multiply-adds instead of the whole block's. */

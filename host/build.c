@@ -242,7 +242,8 @@ cls_status cls_build_from_source(cl_context context, cl_device_id device, const 
     if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA) return status;
     if (!info->registers) rebuild_fresh(context, device, caps, kernel->text, options, kernel->name, out, info);
     const unsigned cap = kernel->register_cap;
-    if (cap && info->registers != cap) cap_registers(context, device, options, kernel->name, cap, out, info);
+    if (cap && (kernel->cap_only_lowers ? info->registers > cap : info->registers != cap))
+        cap_registers(context, device, options, kernel->name, cap, out, info);
     return CLS_OK;
 }
 

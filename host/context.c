@@ -68,7 +68,7 @@ static void finish_caps(cls_context *context)
     if (cls_device_caps_need_probe(&context->caps)) {
         cl_program program = NULL;
         cls_build_info info = {0};
-        const cls_kernel_source probe = {CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, 0};
+        const cls_kernel_source probe = {CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, 0, 0};
         if (cls_program_cached_info(context, &probe, &info) && info.preferred_multiple) {
             multiple = (size_t)info.preferred_multiple;
         } else if (cls_program_get(context, &probe, &program, &info) == CLS_OK) {

@@ -14,7 +14,7 @@ cls_status cls_elementwise_build(cls_context *context, const char *expression, c
     char *text = cls_elementwise_source(expression, names, types, count, output_type);
     if (!text) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_build_info unused;
-    const cls_kernel_source generated = {text, CLS_ELEMENTWISE_KERNEL_NAME, 0};
+    const cls_kernel_source generated = {text, CLS_ELEMENTWISE_KERNEL_NAME, 0, 0};
     cls_status status = cls_program_get(context, &generated, program, info ? info : &unused);
     cl_int error = CL_SUCCESS;
     if (status == CLS_OK && !(*kernel = clCreateKernel(*program, CLS_ELEMENTWISE_KERNEL_NAME, &error)))

@@ -131,7 +131,7 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
     /* VkFFT's kernels follow each other on the queue with no events between them */
     if (status == CLS_OK && !cls_queue_in_order(context))
         status = cls_fail(CLS_ERR_UNSUPPORTED, "the fft method needs an in-order queue; the context's runs out of order");
-    const cls_kernel_source kernels = {source, CLS_FFT_GATHER_KERNEL, 0};
+    const cls_kernel_source kernels = {source, CLS_FFT_GATHER_KERNEL, 0, 0};
     if (status == CLS_OK) status = cls_program_get(context, &kernels, &work->program, info);
     if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_GATHER_KERNEL, &work->gather);
     if (status == CLS_OK) status = create_kernel(work->program, CLS_FFT_MULTIPLY_KERNEL, &work->multiply);

@@ -75,7 +75,8 @@ cls_status cls_kernel_work_create(cls_context *context, const cls_kernel_config 
     pthread_mutex_init(&work->launch_lock, NULL);
     work->image_path = config->input_path == CLS_INPUT_IMAGE;
     cls_status status = work->image_path ? cls_image_input_check(context, config->spec.input_type) : CLS_OK;
-    const cls_kernel_source kernel = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(config)};
+    const cls_kernel_source kernel = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(config),
+                                       cls_kernel_cap_only_lowers(config)};
     if (status == CLS_OK) status = cls_program_get(context, &kernel, &work->program, info);
     cl_int error = CL_SUCCESS;
     if (status == CLS_OK && !(work->kernel = clCreateKernel(work->program, CLS_KERNEL_NAME, &error)))
@@ -149,7 +150,8 @@ static cls_status kernel_for(cls_kernel_work *work, const cls_resolved_image *r,
         char *source = cls_emit_source(&config);
         if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         cls_build_info info;
-        const cls_kernel_source unaligned = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(&config)};
+        const cls_kernel_source unaligned = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(&config),
+                                              cls_kernel_cap_only_lowers(&config)};
         cls_status status = cls_program_get(work->context, &unaligned, &work->unaligned_program, &info);
         free(source);
         if (status != CLS_OK) return status;

@@ -49,7 +49,7 @@ static cls_status create_combination(cls_staged_run *run)
     char *source = cls_combine_source(run->combine, run->input_type, run->output_type, run->combine_lanes);
     if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_build_info info;
-    const cls_kernel_source kernel = {source, CLS_COMBINE_KERNEL_NAME, 0};
+    const cls_kernel_source kernel = {source, CLS_COMBINE_KERNEL_NAME, 0, 0};
     cls_status status = cls_program_get(run->context, &kernel, &run->combine_program, &info);
     free(source);
     if (status != CLS_OK) return status;
@@ -84,7 +84,7 @@ static cls_status build_pass(cls_staged_run *run, const char *source, const cls_
     pass->output_size = cls_pixel_size(stage->output_type);
     pass->border_value = stage->border_value;
     cls_build_info info;
-    const cls_kernel_source kernel = {source, CLS_VAN_HERK_KERNEL_NAME, 0};
+    const cls_kernel_source kernel = {source, CLS_VAN_HERK_KERNEL_NAME, 0, 0};
     const cls_status status = cls_program_get(run->context, &kernel, &pass->program, &info);
     if (status != CLS_OK) return status;
     cl_int error;

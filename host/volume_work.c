@@ -39,7 +39,8 @@ cls_status cls_volume_work_create(cls_context *context, const cls_kernel_config 
     work->context = context;
     work->config = config;
     pthread_mutex_init(&work->launch_lock, NULL);
-    const cls_kernel_source kernel = {source, CLS_KERNEL_NAME, 0};
+    const cls_kernel_source kernel = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(config),
+                                       cls_kernel_cap_only_lowers(config)};
     cls_status status = cls_program_get(context, &kernel, &work->program, info);
     cl_int error = CL_SUCCESS;
     if (status == CLS_OK && !(work->kernel = clCreateKernel(work->program, CLS_KERNEL_NAME, &error)))

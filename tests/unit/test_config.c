@@ -34,7 +34,7 @@ static char *key_of(const cls_spec *spec)
 static unsigned register_cap_of(const cls_spec *spec)
 {
     cls_kernel_config config;
-    assert_int_equal(cls_kernel_config_init(&config, spec, 32, NULL), CLS_OK);
+    if (cls_kernel_config_init(&config, spec, 32, NULL) != CLS_OK) fail_msg("%s", cls_last_error());
     const unsigned cap = cls_kernel_register_cap(&config);
     cls_kernel_config_free(&config);
     return cap;
@@ -88,6 +88,46 @@ static void compute_bound_register_blocks_take_a_cap(void **state)
 
 
 
+
+/* A volume's separable single pass from the slice's tile whose window down z holds at most 20
+ * partial sums takes the cap, built to it only where the compiler takes more; deeper windows and
+ * the walk of a whole mask take none. */
+static void shallow_volume_passes_take_a_cap_that_only_lowers(void **state)
+{
+    (void)state;
+    cls_operator *shallow = NULL, *deep = NULL;
+    assert_int_equal(cls_operator_parse("gaussian3d:5,1", &shallow), CLS_OK);
+    assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &deep), CLS_OK);
+    cls_spec spec = *cls_operator_spec(shallow);
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+    spec.input_path = CLS_INPUT_LOCAL;
+    spec.cols_per_item = 4; /* 5 x 4 partial sums */
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_OK);
+    assert_int_equal(cls_kernel_register_cap(&config), CLS_REGISTER_CAP);
+    assert_true(cls_kernel_cap_only_lowers(&config));
+    cls_kernel_config_free(&config);
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    assert_non_null(strstr(source, "\n#define REGISTER_CAP 64 "));
+    free(source);
+    spec.cols_per_item = 8; /* 40 */
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec.cols_per_item = 4;
+    spec.separable = CLS_SEPARABLE_NONE;
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec = *cls_operator_spec(deep); /* 7 x 4 */
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS;
+    spec.input_path = CLS_INPUT_LOCAL;
+    spec.cols_per_item = 4;
+    assert_int_equal(register_cap_of(&spec), 0);
+    spec = valid_spec(); /* a 2-D cap raises a lower count too */
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_OK);
+    assert_false(cls_kernel_cap_only_lowers(&config));
+    cls_kernel_config_free(&config);
+    cls_operator_release(shallow);
+    cls_operator_release(deep);
+}
 
 static void key_ignores_what_does_not_change_the_kernel(void **state)
 {
@@ -248,6 +288,7 @@ int main(void)
         cmocka_unit_test(key_of_auto_is_key_of_its_resolution),
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(compute_bound_register_blocks_take_a_cap),
+        cmocka_unit_test(shallow_volume_passes_take_a_cap_that_only_lowers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
