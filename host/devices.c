@@ -17,6 +17,7 @@
 #define AMD_WAVEFRONT_WIDTH 0x4043
 #define INTEL_SUB_GROUP_SIZES 0x4108
 #define INTEL_IP_VERSION 0x4250
+#define DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 0x1067 /* OpenCL 3.0's; the headers' at target 300 */
 
 static void device_string(cl_device_id device, cl_device_info what, char *out, size_t size)
 {
@@ -110,6 +111,9 @@ static void query_vendor_attributes(cl_device_id device, cls_device_caps *caps)
             caps->amd_gfx_target[length] = '\0';
         }
     }
+    /* PoCL answers OpenCL 3.0's device query from the field its kernels' query reads: no probe */
+    if (caps->vendor == CLS_VENDOR_POCL)
+        caps->preferred_work_group_multiple = device_size(device, DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
     if (has_extension(device, "cl_intel_device_attribute_query")) {
         caps->has_intel_ip_version = 1;
         caps->intel_ip_version = device_uint(device, INTEL_IP_VERSION);
@@ -188,14 +192,15 @@ static void query_caps(cl_platform_id platform, cl_device_id device, unsigned pl
 
 int cls_device_caps_need_probe(const cls_device_caps *caps)
 {
-    return !caps->nv_warp_size && !caps->amd_wavefront_width;
+    return !caps->nv_warp_size && !caps->amd_wavefront_width && !caps->preferred_work_group_multiple;
 }
 
 void cls_device_caps_finish(cl_device_id device, cls_device_caps *caps, size_t probed_multiple)
 {
     caps->preferred_work_group_multiple = caps->nv_warp_size          ? caps->nv_warp_size
                                           : caps->amd_wavefront_width ? caps->amd_wavefront_width
-                                                                      : probed_multiple;
+                                          : probed_multiple           ? probed_multiple
+                                                                      : caps->preferred_work_group_multiple;
     caps->simd_width = simd_width(device, caps);
 }
 

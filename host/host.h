@@ -65,9 +65,11 @@ cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, u
 /* The device list without cls_device_caps_finish's fields (0), for a selection that probes only
  * the device it picks (through its context's program cache, so a warm start builds nothing). */
 cls_status cls_devices_query_unprobed(cls_device_list **out);
-/* Whether the device's preferred work-group multiple needs the probe kernel. */
+/* Whether the device's preferred work-group multiple needs the probe kernel: it has no vendor's
+ * width and gave none to the device query (PoCL's, read with the other caps). */
 int cls_device_caps_need_probe(const cls_device_caps *caps);
-/* Fills preferred_work_group_multiple (the vendor's width, else probed_multiple) and simd_width. */
+/* Fills preferred_work_group_multiple (the vendor's width, else probed_multiple, else the device
+ * query's) and simd_width. */
 void cls_device_caps_finish(cl_device_id device, cls_device_caps *caps, size_t probed_multiple);
 /* Normalizes the vendor from the vendor id and the platform, vendor and device names. */
 cls_vendor cls_vendor_detect(cl_uint vendor_id, const char *platform_name, const char *vendor_name,

@@ -110,7 +110,8 @@ typedef struct cls_device_caps {
     size_t max_parameter_size;    /* CL_DEVICE_MAX_PARAMETER_SIZE: bytes of all kernel arguments */
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
-    size_t preferred_work_group_multiple; /* from a trivial kernel; 0 if unknown */
+    size_t preferred_work_group_multiple; /* the vendor's width, PoCL's device query, else a
+                                           * trivial kernel's; 0 if unknown */
     cl_uint simd_width;                   /* warp/wavefront/sub-group width; 0 if unknown */
     int image_support;
     size_t image2d_max_width, image2d_max_height;
