@@ -62,8 +62,9 @@ cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, u
  * vendor warp or wavefront width is asked for. */
 #define CLS_PROBE_SOURCE "__kernel void probe(__global int *p) { p[get_global_id(0)] = 0; }\n"
 #define CLS_PROBE_KERNEL "probe"
-/* The device list without cls_device_caps_finish's fields (0), for a selection that probes only
- * the device it picks (through its context's program cache, so a warm start builds nothing). */
+/* The device list without cls_device_caps_finish's fields (0; PoCL's multiple from its device
+ * query), for a selection that probes only the device it picks (through its context's program
+ * cache, so a warm start builds nothing). */
 cls_status cls_devices_query_unprobed(cls_device_list **out);
 /* Whether the device's preferred work-group multiple needs the probe kernel: it has no vendor's
  * width and gave none to the device query (PoCL's, read with the other caps). */
