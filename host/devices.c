@@ -68,8 +68,7 @@ static int has_extension(cl_device_id device, const char *name)
     return found;
 }
 
-/* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial kernel (0 when it can't be built). */
-static size_t preferred_multiple(cl_device_id device)
+size_t cls_probe_kernel_multiple(cl_device_id device)
 {
     const char *source = CLS_PROBE_SOURCE;
     size_t multiple = 0;
@@ -78,7 +77,7 @@ static size_t preferred_multiple(cl_device_id device)
     if (error != CL_SUCCESS) return 0;
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &error);
     if (error == CL_SUCCESS && clBuildProgram(program, 1, &device, "", NULL, NULL) == CL_SUCCESS) {
-        cl_kernel kernel = clCreateKernel(program, "probe", &error);
+        cl_kernel kernel = clCreateKernel(program, CLS_PROBE_KERNEL, &error);
         if (error == CL_SUCCESS) {
             clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                      sizeof multiple, &multiple, NULL);
@@ -207,7 +206,7 @@ void cls_device_caps_finish(cl_device_id device, cls_device_caps *caps, size_t p
 /* The finished record, the probe kernel built here where the device needs it. */
 static void probe_caps(cl_device_id device, cls_device_caps *caps)
 {
-    cls_device_caps_finish(device, caps, cls_device_caps_need_probe(caps) ? preferred_multiple(device) : 0);
+    cls_device_caps_finish(device, caps, cls_device_caps_need_probe(caps) ? cls_probe_kernel_multiple(device) : 0);
 }
 
 cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, unsigned platform_index,

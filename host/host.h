@@ -66,6 +66,9 @@ cls_status cls_query_device_caps(cl_platform_id platform, cl_device_id device, u
  * query), for a selection that probes only the device it picks (through its context's program
  * cache, so a warm start builds nothing). */
 cls_status cls_devices_query_unprobed(cls_device_list **out);
+/* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of the probe kernel, built in a context of its own
+ * (0 when it can't be built). */
+size_t cls_probe_kernel_multiple(cl_device_id device);
 /* Whether the device's preferred work-group multiple needs the probe kernel: it has no vendor's
  * width and gave none to the device query (PoCL's, read with the other caps). */
 int cls_device_caps_need_probe(const cls_device_caps *caps);

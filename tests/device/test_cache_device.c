@@ -300,7 +300,7 @@ static void disabled_cache_writes_nothing(void **state)
 /* In a child: where the device needs the probe kernel for its work-group multiple, stores an entry
  * under the probe's key that records MULTIPLE and exits with the multiple a new context then has;
  * on PoCL, which answers the device query, exits with HIT where a context left no probe entry and
- * its multiple is the probe kernel's (built here by hand); else 0 (a vendor's width). */
+ * its multiple is the probe kernel's (built apart); else 0 (a vendor's width). */
 static int multiple_after_probe_entry(size_t multiple)
 {
     fflush(NULL);
@@ -313,16 +313,7 @@ static int multiple_after_probe_entry(size_t multiple)
             cls_build_info info = {0};
             const cls_kernel_source probe = {CLS_PROBE_SOURCE, CLS_PROBE_KERNEL, 0, 0};
             if (cls_device_caps_need_probe(caps) || cls_program_cached_info(context, &probe, &info)) _exit(WRONG);
-            const char *source = CLS_PROBE_SOURCE;
-            cl_int error = CL_SUCCESS;
-            cl_program program = clCreateProgramWithSource(context->context, 1, &source, NULL, &error);
-            if (error != CL_SUCCESS || clBuildProgram(program, 1, &context->device, "", NULL, NULL) != CL_SUCCESS)
-                _exit(FAILED);
-            cl_kernel kernel = clCreateKernel(program, CLS_PROBE_KERNEL, &error);
-            size_t kernels = 0;
-            if (error != CL_SUCCESS || clGetKernelWorkGroupInfo(kernel, context->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                                                sizeof kernels, &kernels, NULL) != CL_SUCCESS)
-                _exit(FAILED);
+            const size_t kernels = cls_probe_kernel_multiple(context->device);
             _exit(kernels && kernels == caps->preferred_work_group_multiple ? HIT : WRONG);
         }
         if (!cls_device_caps_need_probe(caps)) _exit(0);
