@@ -63,4 +63,38 @@ enum {
  * NULL on OOM). */
 char *cls_fft_kernels_source(const cls_spec *spec);
 
+/* The one-kernel form (generator/fft_tile_kernel.c, cl-templates/fft-tile.cl): a work-group of
+ * CLS_FFT_TILE_GROUP work-items transforms two tiles of CLS_FFT_TILE_SIDE^2 values in local
+ * memory, multiplies them by the mask's spectrum and transforms them back, writing each tile's
+ * (CLS_FFT_TILE_SIDE - mask width + 1) x (CLS_FFT_TILE_SIDE - mask height + 1) outputs. Masks
+ * up to CLS_FFT_TILE_MAX_MASK a side (at least 24 outputs a tile's side). */
+#define CLS_FFT_TILE_KERNEL "cls_fft_tile"
+#define CLS_FFT_TILE_SIDE 64u
+#define CLS_FFT_TILE_GROUP 256u
+#define CLS_FFT_TILE_MAX_MASK 41u
+
+/* Global size: CLS_FFT_TILE_GROUP x ceil(tiles / 2). Tile t = ty * tiles_x + tx covers the
+ * outputs from (region.x + tx * step_x, region.y + ty * step_y) on, step_x = CLS_FFT_TILE_SIDE -
+ * 2 * (mask width / 2); the spectrum holds CLS_FFT_TILE_SIDE^2 float2 values, row by row (the
+ * vertical frequency the row): conj(DFT(mask at the origin)) / CLS_FFT_TILE_SIDE^2. */
+enum {
+    CLS_FFT_TILE_INPUT, /* __global const T *, offset and pitch in pixels */
+    CLS_FFT_TILE_INPUT_OFFSET,
+    CLS_FFT_TILE_INPUT_PITCH,
+    CLS_FFT_TILE_SIZE,    /* int2: the image's width and height */
+    CLS_FFT_TILE_REGION,  /* int4: x0, y0, x1, y1 of the outputs computed */
+    CLS_FFT_TILE_TILES_X, /* int: tiles per row of tiles */
+    CLS_FFT_TILE_TILES,   /* int: tiles in all */
+    CLS_FFT_TILE_SPECTRUM,
+    CLS_FFT_TILE_OUTPUT, /* __global T *, offset and pitch in pixels */
+    CLS_FFT_TILE_OUTPUT_OFFSET,
+    CLS_FFT_TILE_OUTPUT_PITCH,
+    CLS_FFT_TILE_BORDER_VALUE, /* float */
+};
+
+/* Whether SPEC's mask fits the one-kernel form and MAX_SIDE (a device record's limit). */
+int cls_fft_tile_fits(const cls_spec *spec, unsigned max_side);
+/* The one-kernel form's source for SPEC (malloc'd; NULL on OOM). */
+char *cls_fft_tile_source(const cls_spec *spec);
+
 #endif

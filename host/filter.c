@@ -118,10 +118,22 @@ static cls_status create_two_pass(cls_filter *filter, const cls_spec *caller)
     return CLS_OK;
 }
 
-/* A weighted sum by FFT: its gather, multiply and scatter kernels; the transforms come with the
- * first launch. */
+/* A weighted sum by FFT: its one kernel with the tiles on chip, or its gather, multiply and
+ * scatter kernels (the transforms come with the first launch). */
 static cls_status create_fft(cls_filter *filter)
 {
+    int on_chip = 0;
+    const cls_status chosen = cls_fft_tile_choice(filter->context, &filter->config.spec, &on_chip);
+    if (chosen != CLS_OK) return chosen;
+    if (on_chip) {
+        filter->source = cls_fft_tile_source(&filter->config.spec);
+        if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
+        cls_fft_tile_work *work = NULL;
+        const cls_status status =
+            cls_fft_tile_work_create(filter->context, &filter->config, filter->source, &work, &filter->build_info);
+        if (status == CLS_OK) filter->work_ops = &cls_fft_tile_ops, filter->work = work;
+        return status;
+    }
     filter->source = cls_fft_kernels_source(&filter->config.spec);
     if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
     cls_fft_work *work = NULL;

@@ -254,7 +254,7 @@ typedef struct cls_work_ops {
  * stages (staged_filter.c), a weighted sum by FFT (fft_work.c), a low-rank mask's pairs
  * (low_rank.c). */
 extern const cls_work_ops cls_kernel_work_ops, cls_two_pass_ops, cls_staged_run_ops, cls_fft_work_ops,
-    cls_low_rank_ops, cls_volume_work_ops, cls_volume_passes_ops;
+    cls_fft_tile_ops, cls_low_rank_ops, cls_volume_work_ops, cls_volume_passes_ops;
 
 /* The kernel of a resolved configuration (which must outlive the work) and its source: built
  * (or found in the caches), with its mask buffer; *info receives what the build reported. */
@@ -281,6 +281,17 @@ int cls_queue_in_order(const cls_context *context);
 typedef struct cls_fft_work cls_fft_work;
 cls_status cls_fft_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
                                cls_fft_work **out, cls_build_info *info);
+
+/* Whether a weighted sum by FFT runs in one kernel, its tiles transformed on chip (fft_tile_work.c),
+ * into *on_chip: where the mask fits the device record's fft_tile_max_mask and the device's local
+ * memory holds a tile; CLSTENCIL_FFT_TILES=on-chip or vkfft overrides the record (another value
+ * is CLS_ERR_INVALID_ARGUMENT). */
+cls_status cls_fft_tile_choice(const cls_context *context, const cls_spec *spec, int *on_chip);
+/* That kernel (SOURCE, cls_fft_tile_source's) for a resolved configuration (which must outlive
+ * the work), built now, with the mask's spectrum. */
+typedef struct cls_fft_tile_work cls_fft_tile_work;
+cls_status cls_fft_tile_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
+                                    cls_fft_tile_work **out, cls_build_info *info);
 
 /* ---- low-rank masks (low_rank.c) */
 

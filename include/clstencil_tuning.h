@@ -98,6 +98,9 @@ typedef struct cls_arch_record {
                                     * mask more than 3 slices deep (0: volume_slices) */
     unsigned single_pass_stages_rows; /* 1: that streaming single pass stages its group's input rows
                                     * in local memory, 4 columns a work-item in one-row groups */
+    unsigned fft_tile_max_mask;    /* a weighted sum by FFT whose mask is at most this wide and tall
+                                    * runs as one kernel that transforms its 64x64 tiles in local
+                                    * memory (0: VkFFT's transforms through device memory) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -1,6 +1,7 @@
 /* test_fft.c — weighted sums by FFT (cls_spec.method = CLS_METHOD_FFT) against the C reference:
  * every border mode (borders checked, and left unwritten under undefined), one tile and overlap-
- * save tiles (CLSTENCIL_FFT_MAX_TILE), transformed in chunks (CLSTENCIL_FFT_CHUNK_MAX), non-square
+ * save tiles (CLSTENCIL_FFT_MAX_TILE), transformed in chunks (CLSTENCIL_FFT_CHUNK_MAX) or on chip
+ * in one kernel (CLSTENCIL_FFT_TILES=on-chip, the test fft_on_chip), non-square
  * and tiny masks, images smaller than the mask, regions of interest with offsets and padded rows,
  * integer pixel types, one filter on images of several sizes, and the specs the method refuses. f32 results must lie within
  * CLS_FFT_TOLERANCE * sum |m| * max |input| of the reference; integer ones within one unit. The
@@ -255,6 +256,49 @@ static void several_sizes_one_filter(void **state)
     cls_filter_release(filter);
 }
 
+/* Images of several tiles each way: the inner tiles read the image without the border's folding. */
+static void interior_tiles(void **state)
+{
+    (void)state;
+    check_f32(200, 150, 13, 13, CLS_BORDER_CLAMP);
+    check_f32(200, 150, 13, 9, CLS_BORDER_CONSTANT);
+}
+
+/* Where the tiles are transformed: CLSTENCIL_FFT_TILES=on-chip takes the one kernel for masks up to
+ * CLS_FFT_TILE_MAX_MASK a side (wider ones keep VkFFT's transforms), vkfft the transforms, another
+ * value is refused naming the variable; unset, the device's record decides. */
+static void tiles_on_chip_by_choice(void **state)
+{
+    (void)state;
+    const char *tiles = getenv("CLSTENCIL_FFT_TILES");
+    char *kept = tiles ? strdup(tiles) : NULL;
+    float mask[43 * 43];
+    fill_mask(mask, 43, 43);
+    static const struct { const char *choice; unsigned side; const char *kernel; } cases[] = {
+        {"on-chip", 25, "cls_fft_tile"}, {"on-chip", 41, "cls_fft_tile"}, {"on-chip", 43, "cls_fft_gather"},
+        {"vkfft", 25, "cls_fft_gather"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        setenv("CLSTENCIL_FFT_TILES", cases[c].choice, 1);
+        cls_filter *filter = make_fft(cases[c].side, cases[c].side, mask, CLS_BORDER_CLAMP, CLS_PIXEL_F32);
+        if (!strstr(cls_filter_source(filter), cases[c].kernel))
+            fail_msg("%s, %ux%u: the source has no %s", cases[c].choice, cases[c].side, cases[c].side, cases[c].kernel);
+        cls_filter_release(filter);
+    }
+    setenv("CLSTENCIL_FFT_TILES", "chip", 1);
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 25;
+    spec.coefficients = mask;
+    spec.method = CLS_METHOD_FFT;
+    cls_filter *filter = NULL;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_TILES"));
+    assert_null(filter);
+    if (kept) setenv("CLSTENCIL_FFT_TILES", kept, 1);
+    else unsetenv("CLSTENCIL_FFT_TILES");
+    free(kept);
+}
+
 /* The method computes one built-in weighted sum: bodies, several masks, epilogues and an explicit
  * separable variant are refused with a message naming the conflict; so is a bad method value and
  * a bad tile limit. */
@@ -285,6 +329,9 @@ static void refusals(void **state)
     spec.method = (cls_method)7;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
     spec.method = CLS_METHOD_FFT;
+    const char *tiles = getenv("CLSTENCIL_FFT_TILES");
+    char *kept = tiles ? strdup(tiles) : NULL;
+    setenv("CLSTENCIL_FFT_TILES", "vkfft", 1); /* the limits of VkFFT's tiles */
     setenv("CLSTENCIL_FFT_MAX_TILE", "12", 1);
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_MAX_TILE"));
@@ -296,6 +343,9 @@ static void refusals(void **state)
         assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_CHUNK_MAX"));
     }
     unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
+    if (kept) setenv("CLSTENCIL_FFT_TILES", kept, 1);
+    else unsetenv("CLSTENCIL_FFT_TILES");
+    free(kept);
     assert_null(filter);
     cls_method method;
     assert_int_equal(cls_method_parse("FFT", &method), CLS_OK);
@@ -310,7 +360,7 @@ int main(void)
         cmocka_unit_test(every_border_one_tile), cmocka_unit_test(every_border_in_tiles), cmocka_unit_test(tiles_in_chunks),
         cmocka_unit_test(odd_shapes),
         cmocka_unit_test(region_of_interest),    cmocka_unit_test(integer_pixels),        cmocka_unit_test(several_sizes_one_filter),
-        cmocka_unit_test(refusals),
+        cmocka_unit_test(interior_tiles),        cmocka_unit_test(tiles_on_chip_by_choice), cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -97,7 +97,8 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->simd_width, 32);
     assert_int_equal(r->max_threads_per_cu, 2048);
     assert_int_equal(r->registers_per_cu, 65536);
-    assert_int_equal(r->fft_min_taps, 300); /* 19x19 and up by FFT when the method is auto */
+    assert_int_equal(r->fft_min_taps, 225); /* 15x15 and up by FFT when the method is auto */
+    assert_int_equal(r->fft_tile_max_mask, 41); /* up to 41x41 in one kernel, the tiles on chip */
     assert_int_equal(r->body_lanes, 0);     /* a GPU's work-items are its lanes ... */
     assert_int_equal(r->row_body_lanes, 4); /* ... but for the 3x3 median's column of rows */
     assert_int_equal(r->volume_deep_slices, 128); /* deep masks' walks from the tile */
@@ -120,6 +121,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->border_groups_fold_fully, 1);
     assert_int_equal(pocl_record->fft_min_taps, 300);
     assert_int_equal(pocl_record->fft_max_tile, 1024);
+    assert_int_equal(pocl_record->fft_tile_max_mask, 0); /* VkFFT's transforms */
     assert_int_equal(pocl_record->volume_slices, 8); /* a walk written out: fewer slices, shorter builds */
     assert_int_equal(pocl_record->volume_columns, 8); /* in vectors of 8 columns */
     assert_int_equal(pocl_record->body_lanes, 8);     /* bodies in value_t: 8 outputs in a float8 */
