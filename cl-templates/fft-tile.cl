@@ -129,20 +129,24 @@ void forward_four(__local const float2 *tile, int base, int stride, int q, float
 }
 
 /* The inverse of forward_four: v[4 s + k2] holds X[q + 4 s + 16 k2]; 4-point inverse DFTs, times
- * W64^-(n k1) (W64^-(n q) W64^-(4 n s) for k1 = q + 4 s), stored at 17 n + k1 for inverse_sixteen. */
-void inverse_four(__local float2 *tile, int base, int stride, int q, float2 *v)
+ * W64^-(n k1) (W64^-(n q) W64^-(4 n s) for k1 = q + 4 s), stored at 17 n + k1 for inverse_sixteen.
+ * A line whose outputs are not needed (active 0) only keeps the group's barriers. */
+void inverse_four(__local float2 *tile, int base, int stride, int q, int active, float2 *v)
 {
-    for (int s = 0; s < 4; ++s) dft4(v, 4 * s, 4 * s + 1, 4 * s + 2, 4 * s + 3, -1.0f);
-    float2 powers[4];
-    for (int n = 1; n < 4; ++n) powers[n] = W64[n * q];
-    for (int s = 0; s < 4; ++s)
-        for (int n = 1; n < 4; ++n) {
-            const float2 w = s == 0 ? powers[n] : complex_times(powers[n], W64[4 * n * s]);
-            v[4 * s + n] = complex_times(v[4 * s + n], (float2)(w.x, -w.y));
-        }
+    if (active) {
+        for (int s = 0; s < 4; ++s) dft4(v, 4 * s, 4 * s + 1, 4 * s + 2, 4 * s + 3, -1.0f);
+        float2 powers[4];
+        for (int n = 1; n < 4; ++n) powers[n] = W64[n * q];
+        for (int s = 0; s < 4; ++s)
+            for (int n = 1; n < 4; ++n) {
+                const float2 w = s == 0 ? powers[n] : complex_times(powers[n], W64[4 * n * s]);
+                v[4 * s + n] = complex_times(v[4 * s + n], (float2)(w.x, -w.y));
+            }
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = 0; s < 4; ++s)
-        for (int n = 0; n < 4; ++n) tile[base + (17 * n + q + 4 * s) * stride] = v[4 * s + n];
+    if (active)
+        for (int s = 0; s < 4; ++s)
+            for (int n = 0; n < 4; ++n) tile[base + (17 * n + q + 4 * s) * stride] = v[4 * s + n];
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
@@ -222,18 +226,20 @@ void cls_fft_tile(__global const input_t *input, int input_offset, int input_pit
     for (int s = 0; s < 4; ++s)
         for (int k2 = 0; k2 < 4; ++k2)
             v[4 * s + k2] = complex_times(v[4 * s + k2], spectrum[(column_q + 4 * s + 16 * k2) * SIDE + column]);
-    inverse_four(tile, column, PITCH, column_q, v);
+    inverse_four(tile, column, PITCH, column_q, 1, v);
     inverse_sixteen(tile, column, PITCH, column_q, v);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int n = 0; n < 16; ++n) tile[(4 * n + column_q) * PITCH + column] = v[AT(n)];
+    for (int n = 0; n < 16; ++n) /* the rows of outputs only */
+        if (4 * n + column_q < STEP_Y) tile[(4 * n + column_q) * PITCH + column] = v[AT(n)];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = 0; s < 4; ++s)
-        for (int k2 = 0; k2 < 4; ++k2) v[4 * s + k2] = tile[row_base + row_q + 4 * s + 16 * k2];
-    inverse_four(tile, row_base, 1, row_q, v);
+    const int y = l >> 2, active = y < STEP_Y;
+    if (active)
+        for (int s = 0; s < 4; ++s)
+            for (int k2 = 0; k2 < 4; ++k2) v[4 * s + k2] = tile[row_base + row_q + 4 * s + 16 * k2];
+    inverse_four(tile, row_base, 1, row_q, active, v);
+    if (!active) return;
     inverse_sixteen(tile, row_base, 1, row_q, v);
 
-    const int y = l >> 2;
-    if (y >= STEP_Y) return;
     for (int n = 0; n < 16; ++n) {
         const int x = 4 * n + row_q;
         if (x >= STEP_X) continue;

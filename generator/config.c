@@ -146,6 +146,7 @@ static int volume_pass_capped(const cls_kernel_config *config)
 
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 {
+    if (config->method == CLS_METHOD_FFT) return config->limits.register_cap; /* the tile kernel's */
     if (cls_spec_is_volume(&config->spec)) return volume_pass_capped(config) ? config->limits.register_cap : 0;
     const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
@@ -155,7 +156,7 @@ unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 
 int cls_kernel_cap_only_lowers(const cls_kernel_config *config)
 {
-    return cls_spec_is_volume(&config->spec);
+    return cls_spec_is_volume(&config->spec) || config->method == CLS_METHOD_FFT;
 }
 
 int cls_kernel_streams(const cls_kernel_config *config)

@@ -94,7 +94,9 @@ enum {
 
 /* Whether SPEC's mask fits the one-kernel form and MAX_SIDE (a device record's limit). */
 int cls_fft_tile_fits(const cls_spec *spec, unsigned max_side);
-/* The one-kernel form's source for SPEC (malloc'd; NULL on OOM). */
-char *cls_fft_tile_source(const cls_spec *spec);
+/* The one-kernel form's source for a resolved configuration (malloc'd; NULL on OOM); it names the
+ * registers its build is capped at (cls_kernel_register_cap), which only lower the compiler's. */
+struct cls_kernel_config;
+char *cls_fft_tile_source(const struct cls_kernel_config *config);
 
 #endif

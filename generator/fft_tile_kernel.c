@@ -44,8 +44,9 @@ static void append_input_at(strbuf *out, const cls_spec *spec, const char *load)
     strbuf_printf(out, " ? %s : border_value;\n}\n\n", load);
 }
 
-char *cls_fft_tile_source(const cls_spec *spec)
+char *cls_fft_tile_source(const cls_kernel_config *config)
 {
+    const cls_spec *spec = &config->spec;
     char borders[64], load[160], store[160];
     cls_border_axes_name(spec, borders, sizeof borders);
     strbuf out;
@@ -60,6 +61,9 @@ char *cls_fft_tile_source(const cls_spec *spec)
     }
     strbuf_printf(&out, "#define HALF_W %u\n#define HALF_H %u\n#define WINDOW_ONLY %d\n", spec->mask_width / 2,
                   spec->mask_height / 2, spec->border == CLS_BORDER_UNDEFINED);
+    if (cls_kernel_register_cap(config))
+        strbuf_printf(&out, "#define REGISTER_CAP %u /* per work-item, built to it where the compiler takes more: "
+                            "four groups a compute unit */\n", cls_kernel_register_cap(config));
     strbuf_printf(&out, "typedef %s input_t;\ntypedef %s output_t;\n\n", emit_cl_type(spec->input_type),
                   emit_cl_type(spec->output_type));
     emit_format_load(load, sizeof load, spec->input_type, "input", "offset + (size_t)row * pitch + column");

@@ -139,6 +139,9 @@ int cls_kernel_rolls_borders(const cls_kernel_config *config);
  * 72, 722 at 64; and a cap above the compiler's count slowed the 3x3x3 walk (56 registers 328 us,
  * given 64: 354). */
 #define CLS_VOLUME_CAPPED_SUMS 20u
+/* The FFT's tile kernel (cl-templates/fft-tile.cl) takes the cap too, lowering only: H200, 4096^2
+ * f32, 78-80 registers (three groups of 256 a compute unit) against 64 (four): random 31x31 196
+ * -> 190 us, 25x25 152 -> 147, 19x19 132-133 -> 129-131 (56: 131-192 us, 48: no faster). */
 unsigned cls_kernel_register_cap(const cls_kernel_config *config);
 int cls_kernel_cap_only_lowers(const cls_kernel_config *config);
 /* Whether the kernel streams (CLS_STREAM_MIN_ROWS or more rows per work-item): the work-item

@@ -98,7 +98,8 @@ cls_status cls_fft_tile_work_create(cls_context *context, const cls_kernel_confi
     if (!work) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     work->context = context;
     work->config = config;
-    const cls_kernel_source kernels = {source, CLS_FFT_TILE_KERNEL, 0, 0};
+    const cls_kernel_source kernels = {source, CLS_FFT_TILE_KERNEL, cls_kernel_register_cap(config),
+                                       cls_kernel_cap_only_lowers(config)};
     cls_status status = cls_program_get(context, &kernels, &work->program, info);
     cl_int error = CL_SUCCESS;
     if (status == CLS_OK) {

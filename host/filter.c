@@ -126,7 +126,7 @@ static cls_status create_fft(cls_filter *filter)
     const cls_status chosen = cls_fft_tile_choice(filter->context, &filter->config.spec, &on_chip);
     if (chosen != CLS_OK) return chosen;
     if (on_chip) {
-        filter->source = cls_fft_tile_source(&filter->config.spec);
+        filter->source = cls_fft_tile_source(&filter->config);
         if (!filter->source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         cls_fft_tile_work *work = NULL;
         const cls_status status =

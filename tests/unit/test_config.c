@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fft_kernels.h"
 #include "generator.h"
 #include "support/valid_spec.h"
 
@@ -127,6 +128,27 @@ static void shallow_volume_passes_take_a_cap_that_only_lowers(void **state)
     cls_kernel_config_free(&config);
     cls_operator_release(shallow);
     cls_operator_release(deep);
+}
+
+/* The FFT's tile kernel takes the cap, lowering only, and says so in its source. */
+static void the_fft_tile_kernel_takes_a_cap_that_only_lowers(void **state)
+{
+    (void)state;
+    float mask[25 * 25] = {0};
+    mask[312] = 1.0f;
+    cls_spec spec = valid_spec();
+    spec.mask_width = spec.mask_height = 25;
+    spec.coefficients = mask;
+    spec.method = CLS_METHOD_FFT;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_OK);
+    assert_int_equal(cls_kernel_register_cap(&config), CLS_REGISTER_CAP);
+    assert_true(cls_kernel_cap_only_lowers(&config));
+    char *source = cls_fft_tile_source(&config);
+    assert_non_null(strstr(source, "\n#define REGISTER_CAP 64 "));
+    assert_non_null(strstr(source, "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))"));
+    free(source);
+    cls_kernel_config_free(&config);
 }
 
 static void key_ignores_what_does_not_change_the_kernel(void **state)
@@ -289,6 +311,7 @@ int main(void)
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(compute_bound_register_blocks_take_a_cap),
         cmocka_unit_test(shallow_volume_passes_take_a_cap_that_only_lowers),
+        cmocka_unit_test(the_fft_tile_kernel_takes_a_cap_that_only_lowers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,7 +97,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->simd_width, 32);
     assert_int_equal(r->max_threads_per_cu, 2048);
     assert_int_equal(r->registers_per_cu, 65536);
-    assert_int_equal(r->fft_min_taps, 225); /* 15x15 and up by FFT when the method is auto */
+    assert_int_equal(r->fft_min_taps, 169); /* 13x13 and up by FFT when the method is auto */
     assert_int_equal(r->fft_tile_max_mask, 41); /* up to 41x41 in one kernel, the tiles on chip */
     assert_int_equal(r->body_lanes, 0);     /* a GPU's work-items are its lanes ... */
     assert_int_equal(r->row_body_lanes, 4); /* ... but for the 3x3 median's column of rows */
