@@ -26,6 +26,20 @@
 
 static cls_context *context;
 
+/* An environment variable's value kept aside (malloc'd; NULL where unset), and put back. */
+static char *keep_variable(const char *name)
+{
+    const char *value = getenv(name);
+    return value ? strdup(value) : NULL;
+}
+
+static void restore_variable(const char *name, char *kept)
+{
+    if (kept) setenv(name, kept, 1);
+    else unsetenv(name);
+    free(kept);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -256,12 +270,16 @@ static void several_sizes_one_filter(void **state)
     cls_filter_release(filter);
 }
 
-/* Images of several tiles each way: the inner tiles read the image without the border's folding. */
+/* The one kernel with its tiles on chip (in the default suite's optimized builds too) on images
+ * of several tiles each way: the inner tiles read the image without the border's folding. */
 static void interior_tiles(void **state)
 {
     (void)state;
+    char *kept = keep_variable("CLSTENCIL_FFT_TILES");
+    setenv("CLSTENCIL_FFT_TILES", "on-chip", 1);
     check_f32(200, 150, 13, 13, CLS_BORDER_CLAMP);
     check_f32(200, 150, 13, 9, CLS_BORDER_CONSTANT);
+    restore_variable("CLSTENCIL_FFT_TILES", kept);
 }
 
 /* Where the tiles are transformed: CLSTENCIL_FFT_TILES=on-chip takes the one kernel for masks up to
@@ -270,8 +288,7 @@ static void interior_tiles(void **state)
 static void tiles_on_chip_by_choice(void **state)
 {
     (void)state;
-    const char *tiles = getenv("CLSTENCIL_FFT_TILES");
-    char *kept = tiles ? strdup(tiles) : NULL;
+    char *kept = keep_variable("CLSTENCIL_FFT_TILES");
     float mask[43 * 43];
     fill_mask(mask, 43, 43);
     static const struct { const char *choice; unsigned side; const char *kernel; } cases[] = {
@@ -294,9 +311,7 @@ static void tiles_on_chip_by_choice(void **state)
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_TILES"));
     assert_null(filter);
-    if (kept) setenv("CLSTENCIL_FFT_TILES", kept, 1);
-    else unsetenv("CLSTENCIL_FFT_TILES");
-    free(kept);
+    restore_variable("CLSTENCIL_FFT_TILES", kept);
 }
 
 /* The method computes one built-in weighted sum: bodies, several masks, epilogues and an explicit
@@ -329,8 +344,7 @@ static void refusals(void **state)
     spec.method = (cls_method)7;
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
     spec.method = CLS_METHOD_FFT;
-    const char *tiles = getenv("CLSTENCIL_FFT_TILES");
-    char *kept = tiles ? strdup(tiles) : NULL;
+    char *kept = keep_variable("CLSTENCIL_FFT_TILES");
     setenv("CLSTENCIL_FFT_TILES", "vkfft", 1); /* the limits of VkFFT's tiles */
     setenv("CLSTENCIL_FFT_MAX_TILE", "12", 1);
     assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
@@ -343,9 +357,7 @@ static void refusals(void **state)
         assert_non_null(strstr(cls_last_error(), "CLSTENCIL_FFT_CHUNK_MAX"));
     }
     unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
-    if (kept) setenv("CLSTENCIL_FFT_TILES", kept, 1);
-    else unsetenv("CLSTENCIL_FFT_TILES");
-    free(kept);
+    restore_variable("CLSTENCIL_FFT_TILES", kept);
     assert_null(filter);
     cls_method method;
     assert_int_equal(cls_method_parse("FFT", &method), CLS_OK);

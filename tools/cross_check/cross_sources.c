@@ -94,6 +94,11 @@ static int emit_programs(const cls_planner *planner, const cls_spec *spec, sink 
         char *source = cls_fft_kernels_source(&config.spec);
         ok = write_program(out, source, 0, 0);
         free(source);
+        if (ok && cls_fft_tile_fits(&config.spec, CLS_FFT_TILE_MAX_MASK)) { /* the one kernel, where a record takes it */
+            source = cls_fft_tile_source(&config);
+            ok = write_program(out, source, CLS_FFT_TILE_GROUP, 0);
+            free(source);
+        }
     } else if (config.separable == CLS_SEPARABLE_TWO_PASS) {
         cls_spec row_pass, column_pass;
         cls_two_pass_specs(&config, &row_pass, &column_pass);
