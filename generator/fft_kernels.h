@@ -63,20 +63,27 @@ enum {
  * NULL on OOM). */
 char *cls_fft_kernels_source(const cls_spec *spec);
 
-/* The one-kernel form (generator/fft_tile_kernel.c, cl-templates/fft-tile.cl): a work-group of
- * CLS_FFT_TILE_GROUP work-items transforms two tiles of CLS_FFT_TILE_SIDE^2 values in local
- * memory, multiplies them by the mask's spectrum and transforms them back, writing each tile's
- * (CLS_FFT_TILE_SIDE - mask width + 1) x (CLS_FFT_TILE_SIDE - mask height + 1) outputs. Masks
- * up to CLS_FFT_TILE_MAX_MASK a side (at least 24 outputs a tile's side). */
+/* The one-kernel form (generator/fft_tile_kernel.c, cl-templates/fft-tile*.cl): a work-group of
+ * CLS_FFT_TILE_GROUP work-items transforms a complex tile of CLS_FFT_TILE_SIDE^2 values in local
+ * memory, multiplies it by the mask's spectrum and transforms it back. Masks up to
+ * CLS_FFT_TILE_MAX_MASK a side (at least 24 outputs a tile's side). The complex tile holds two
+ * real tiles of CLS_FFT_TILE_SIDE^2 (pairs), or, for masks at least CLS_FFT_TILE_WIDE_MIN_MASK
+ * wide, one real tile twice as wide (wide): H200, 4096^2 f32, random masks, pairs / wide: 13x13
+ * 107-108 / 132-133 us, 19x19 130-131 / 148-149, 25x25 147-149 / 153-154, 31x31 192 / 187-189,
+ * 41x41 314-323 / 246-248. A tile writes its (width - mask width + 1) x (CLS_FFT_TILE_SIDE - mask
+ * height + 1) outputs. */
 #define CLS_FFT_TILE_KERNEL "cls_fft_tile"
 #define CLS_FFT_TILE_SIDE 64u
 #define CLS_FFT_TILE_GROUP 256u
 #define CLS_FFT_TILE_MAX_MASK 41u
+#define CLS_FFT_TILE_WIDE_MIN_MASK 31u
 
-/* Global size: CLS_FFT_TILE_GROUP x ceil(tiles / 2). Tile t = ty * tiles_x + tx covers the
- * outputs from (region.x + tx * step_x, region.y + ty * step_y) on, step_x = CLS_FFT_TILE_SIDE -
- * 2 * (mask width / 2); the spectrum holds CLS_FFT_TILE_SIDE^2 float2 values, row by row (the
- * vertical frequency the row): conj(DFT(mask at the origin)) / CLS_FFT_TILE_SIDE^2. */
+/* Global size: CLS_FFT_TILE_GROUP x ceil(tiles / 2) for pairs, x tiles for wide tiles. Tile t =
+ * ty * tiles_x + tx covers the outputs from (region.x + tx * step_x, region.y + ty * step_y) on,
+ * step_x = tile width - 2 * (mask width / 2); the spectrum holds CLS_FFT_TILE_SIDE rows (the
+ * vertical frequency) of CLS_FFT_TILE_SIDE float2 values (wide: CLS_FFT_TILE_SIDE + 1, the
+ * horizontal frequencies 0 .. CLS_FFT_TILE_SIDE of the real tile): conj(DFT(mask at the origin))
+ * / CLS_FFT_TILE_SIDE^2. */
 enum {
     CLS_FFT_TILE_INPUT, /* __global const T *, offset and pitch in pixels */
     CLS_FFT_TILE_INPUT_OFFSET,
@@ -92,8 +99,10 @@ enum {
     CLS_FFT_TILE_BORDER_VALUE, /* float */
 };
 
-/* Whether SPEC's mask fits the one-kernel form and MAX_SIDE (a device record's limit). */
+/* Whether SPEC's mask fits the one-kernel form and MAX_SIDE (a device record's limit), and whether
+ * that kernel takes one wide tile a group. */
 int cls_fft_tile_fits(const cls_spec *spec, unsigned max_side);
+int cls_fft_tile_wide(const cls_spec *spec);
 /* The one-kernel form's source for a resolved configuration (malloc'd; NULL on OOM); it names the
  * registers its build is capped at (cls_kernel_register_cap), which only lower the compiler's. */
 struct cls_kernel_config;

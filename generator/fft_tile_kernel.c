@@ -1,7 +1,7 @@
 /* fft_tile_kernel.c — writes the FFT method's one-kernel form (fft_kernels.h): the prologue of
  * cl-templates/fft-tile.cl (the mask's reach, the pixel types, the input's loads through the
- * border mode and the output's stores), then the template, which transforms two 64x64 tiles at
- * once in local memory. */
+ * border mode and the output's stores), the transforms' template, then the kernel for two 64x64
+ * tiles a group (fft-tile-pairs.cl) or one real tile 128 wide (fft-tile-wide.cl). */
 #include "fft_kernels.h"
 
 #include "emit.h"
@@ -9,6 +9,8 @@
 #include "strbuf.h"
 
 #include <stdio.h>
+
+int cls_fft_tile_wide(const cls_spec *spec) { return spec->mask_width >= CLS_FFT_TILE_WIDE_MIN_MASK; }
 
 int cls_fft_tile_fits(const cls_spec *spec, unsigned max_side)
 {
@@ -75,5 +77,7 @@ char *cls_fft_tile_source(const cls_kernel_config *config)
     emit_format_store(store, sizeof store, spec->output_type, "output", "index", "value");
     strbuf_printf(&out, "void store_output(__global output_t *output, size_t index, float value) { %s }\n\n", store);
     strbuf_append(&out, cls_template("fft-tile.cl"));
+    strbuf_append(&out, "\n");
+    strbuf_append(&out, cls_template(cls_fft_tile_wide(spec) ? "fft-tile-wide.cl" : "fft-tile-pairs.cl"));
     return strbuf_take(&out);
 }

@@ -1,6 +1,7 @@
 /* fft_tile_work.c — the work of a weighted sum by FFT in one kernel (cls_work_ops, host.h): the
  * mask's spectrum computed here once, in double precision, then one launch of the tile kernel
- * (generator/fft_tile_kernel.c) over the region's tiles, two a work-group. */
+ * (generator/fft_tile_kernel.c) over the region's tiles, two 64x64 a work-group, or one 128 wide
+ * for wide masks. */
 #include "host.h"
 
 #include "build.h"
@@ -18,6 +19,7 @@ typedef struct cls_fft_tile_work {
     cl_program program;
     cl_kernel kernel;
     cl_mem spectrum;
+    int wide; /* one real tile 128 wide a group, not two 64x64 */
 } cls_fft_tile_work;
 
 static void release_work(void *opaque)
@@ -40,51 +42,49 @@ cls_status cls_fft_tile_choice(const cls_context *context, const cls_spec *spec,
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "CLSTENCIL_FFT_TILES must be on-chip or vkfft, not '%.40s'", choice);
         max_side = strcmp(choice, "on-chip") == 0 ? CLS_FFT_TILE_MAX_MASK : 0;
     }
-    /* the tile, its rows and columns padded by 4 values (cl-templates/fft-tile.cl) */
-    const size_t local_bytes = (CLS_FFT_TILE_SIDE + 4) * (CLS_FFT_TILE_SIDE + 4) * sizeof(cl_float2);
+    /* the tile, its rows and columns padded by 4 values, and a wide tile's packed column
+     * (cl-templates/fft-tile*.cl) */
+    const size_t local_bytes = ((CLS_FFT_TILE_SIDE + 4) * (CLS_FFT_TILE_SIDE + 4) + CLS_FFT_TILE_SIDE) * sizeof(cl_float2);
     *on_chip = max_side && context->caps.local_mem_size >= local_bytes && cls_fft_tile_fits(spec, max_side);
     return CLS_OK;
 }
 
-/* conj(DFT(mask)) / SIDE^2 of the mask at the origin of a SIDE x SIDE tile, row ky by row: the
- * rows' transforms first (mask rows x SIDE), then the columns'. */
-static float *mask_spectrum(const cls_spec *spec, const float *coefficients)
+/* conj(DFT(mask)) / SIDE^2 of the mask at the origin of a SIDE-tall tile, COLUMNS wide (SIDE, or
+ * twice SIDE for a real tile, whose spectrum keeps columns 0 .. SIDE): row ky by row, KEPT values a
+ * row; the rows' transforms first (mask rows x KEPT), then the columns'. */
+static float *mask_spectrum(const cls_spec *spec, const float *coefficients, unsigned columns, unsigned kept)
 {
     enum { SIDE = CLS_FFT_TILE_SIDE };
     const unsigned w = spec->mask_width, h = spec->mask_height;
-    double cosines[SIDE], sines[SIDE];
-    for (unsigned k = 0; k < SIDE; ++k) {
-        cosines[k] = cos(2 * CL_M_PI * k / SIDE);
-        sines[k] = sin(2 * CL_M_PI * k / SIDE);
-    }
-    double *rows = malloc(sizeof(double) * 2 * h * SIDE);
-    float *spectrum = malloc(sizeof(float) * 2 * SIDE * SIDE);
+    double *rows = malloc(sizeof(double) * 2 * h * kept);
+    float *spectrum = malloc(sizeof(float) * 2 * SIDE * kept);
     if (!rows || !spectrum) {
         free(rows);
         free(spectrum);
         return NULL;
     }
     for (unsigned j = 0; j < h; ++j)
-        for (unsigned kx = 0; kx < SIDE; ++kx) {
+        for (unsigned kx = 0; kx < kept; ++kx) {
             double re = 0, im = 0;
             for (unsigned i = 0; i < w; ++i) {
-                re += coefficients[j * w + i] * cosines[kx * i % SIDE];
-                im -= coefficients[j * w + i] * sines[kx * i % SIDE];
+                const double angle = 2 * CL_M_PI * (double)(kx * i % columns) / columns;
+                re += coefficients[j * w + i] * cos(angle);
+                im -= coefficients[j * w + i] * sin(angle);
             }
-            rows[2 * (j * SIDE + kx)] = re;
-            rows[2 * (j * SIDE + kx) + 1] = im;
+            rows[2 * (j * kept + kx)] = re;
+            rows[2 * (j * kept + kx) + 1] = im;
         }
     for (unsigned ky = 0; ky < SIDE; ++ky)
-        for (unsigned kx = 0; kx < SIDE; ++kx) {
+        for (unsigned kx = 0; kx < kept; ++kx) {
             double re = 0, im = 0;
             for (unsigned j = 0; j < h; ++j) {
-                const double a = rows[2 * (j * SIDE + kx)], b = rows[2 * (j * SIDE + kx) + 1];
-                const double c = cosines[ky * j % SIDE], s = -sines[ky * j % SIDE];
+                const double a = rows[2 * (j * kept + kx)], b = rows[2 * (j * kept + kx) + 1];
+                const double angle = 2 * CL_M_PI * (double)(ky * j % SIDE) / SIDE, c = cos(angle), s = -sin(angle);
                 re += a * c - b * s;
                 im += a * s + b * c;
             }
-            spectrum[2 * (ky * SIDE + kx)] = (float)(re / (SIDE * SIDE));
-            spectrum[2 * (ky * SIDE + kx) + 1] = (float)(-im / (SIDE * SIDE));
+            spectrum[2 * (ky * kept + kx)] = (float)(re / (SIDE * SIDE));
+            spectrum[2 * (ky * kept + kx) + 1] = (float)(-im / (SIDE * SIDE));
         }
     free(rows);
     return spectrum;
@@ -98,6 +98,7 @@ cls_status cls_fft_tile_work_create(cls_context *context, const cls_kernel_confi
     if (!work) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     work->context = context;
     work->config = config;
+    work->wide = cls_fft_tile_wide(&config->spec);
     const cls_kernel_source kernels = {source, CLS_FFT_TILE_KERNEL, cls_kernel_register_cap(config),
                                        cls_kernel_cap_only_lowers(config)};
     cls_status status = cls_program_get(context, &kernels, &work->program, info);
@@ -107,10 +108,13 @@ cls_status cls_fft_tile_work_create(cls_context *context, const cls_kernel_confi
         if (error != CL_SUCCESS)
             status = cls_fail(CLS_ERR_OPENCL, "clCreateKernel(" CLS_FFT_TILE_KERNEL ") failed: %s", cls_cl_error_name(error));
     }
-    float *spectrum = status == CLS_OK ? mask_spectrum(&config->spec, config->coefficients) : NULL;
+    const unsigned kept = work->wide ? CLS_FFT_TILE_SIDE + 1 : CLS_FFT_TILE_SIDE;
+    float *spectrum = status == CLS_OK ? mask_spectrum(&config->spec, config->coefficients,
+                                                       work->wide ? 2 * CLS_FFT_TILE_SIDE : CLS_FFT_TILE_SIDE, kept)
+                                       : NULL;
     if (status == CLS_OK && !spectrum) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status == CLS_OK) {
-        const size_t bytes = sizeof(float) * 2 * CLS_FFT_TILE_SIDE * CLS_FFT_TILE_SIDE;
+        const size_t bytes = sizeof(float) * 2 * CLS_FFT_TILE_SIDE * kept;
         work->spectrum = clCreateBuffer(context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, spectrum, &error);
         if (error != CL_SUCCESS)
             status = cls_fail(CLS_ERR_OPENCL, "cannot allocate the mask's spectrum: %s", cls_cl_error_name(error));
@@ -134,7 +138,7 @@ static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count,
     cls_fft_tile_work *work = opaque;
     const cls_spec *spec = &work->config->spec;
     const cls_launch_geometry *g = &r->geometry;
-    const unsigned step_x = CLS_FFT_TILE_SIDE - 2 * (spec->mask_width / 2);
+    const unsigned step_x = (work->wide ? 2 : 1) * CLS_FFT_TILE_SIDE - 2 * (spec->mask_width / 2);
     const unsigned step_y = CLS_FFT_TILE_SIDE - 2 * (spec->mask_height / 2);
     const cl_int tiles_x = (cl_int)((g->roi_width + step_x - 1) / step_x);
     const cl_int tiles = tiles_x * (cl_int)((g->roi_height + step_y - 1) / step_y);
@@ -158,7 +162,7 @@ static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count,
     error |= clSetKernelArg(k, CLS_FFT_TILE_OUTPUT_PITCH, sizeof out_pitch, &out_pitch);
     error |= clSetKernelArg(k, CLS_FFT_TILE_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
     if (error != CL_SUCCESS) return cls_fail(CLS_ERR_OPENCL, "setting the FFT tile kernel's arguments failed");
-    const size_t local = CLS_FFT_TILE_GROUP, global = local * (size_t)((tiles + 1) / 2);
+    const size_t local = CLS_FFT_TILE_GROUP, global = local * (size_t)(work->wide ? tiles : (tiles + 1) / 2);
     error = clEnqueueNDRangeKernel(work->context->queue, k, 1, NULL, &global, &local, wait_count, wait_list, event);
     return error == CL_SUCCESS ? CLS_OK
                                : cls_fail(CLS_ERR_OPENCL, "launching the FFT tile kernel failed: %s", cls_cl_error_name(error));

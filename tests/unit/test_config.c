@@ -147,6 +147,15 @@ static void the_fft_tile_kernel_takes_a_cap_that_only_lowers(void **state)
     char *source = cls_fft_tile_source(&config);
     assert_non_null(strstr(source, "\n#define REGISTER_CAP 64 "));
     assert_non_null(strstr(source, "__kernel __attribute__((reqd_work_group_size(256, 1, 1)))"));
+    assert_null(strstr(source, "split_row")); /* two 64x64 tiles a group */
+    free(source);
+    cls_kernel_config_free(&config);
+    float wide_mask[31 * 25] = {0};
+    spec.mask_width = 31; /* from CLS_FFT_TILE_WIDE_MIN_MASK wide: one real tile 128 wide */
+    spec.coefficients = wide_mask;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, NULL), CLS_OK);
+    source = cls_fft_tile_source(&config);
+    assert_non_null(strstr(source, "split_row"));
     free(source);
     cls_kernel_config_free(&config);
 }
