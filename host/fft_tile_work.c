@@ -128,7 +128,7 @@ cls_status cls_fft_tile_work_create(cls_context *context, const cls_kernel_confi
     return CLS_OK;
 }
 
-/* One launch (cls_work_ops): the region's tiles, two a work-group, after wait_list. */
+/* One launch (cls_work_ops): the region's tiles, two 64x64 or one wide a work-group, after wait_list. */
 static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count, const cl_mem *outputs,
                                const cls_image_desc *image, const cls_resolved_image *r, cl_uint wait_count,
                                const cl_event *wait_list, cl_event *event)
