@@ -169,7 +169,11 @@ void store_natural(__local float2 *tile, int base, int stride, int q, const floa
  * undefined. */
 int writes(int x, int y, int2 size, int4 region)
 {
-    const int window = !WINDOW_ONLY || (x >= HALF_W && x < size.x - HALF_W && y >= HALF_H && y < size.y - HALF_H);
-    return x < region.z && y < region.w && window;
+#if WINDOW_ONLY
+    if (x < HALF_W || x >= size.x - HALF_W || y < HALF_H || y >= size.y - HALF_H) return 0;
+#else
+    (void)size;
+#endif
+    return x < region.z && y < region.w;
 }
 
