@@ -1,7 +1,7 @@
 /* test_fft.c — weighted sums by FFT (cls_spec.method = CLS_METHOD_FFT) against the C reference:
  * every border mode (borders checked, and left unwritten under undefined), one tile and overlap-
  * save tiles (CLSTENCIL_FFT_MAX_TILE), transformed in chunks (CLSTENCIL_FFT_CHUNK_MAX) or on chip
- * in one kernel (CLSTENCIL_FFT_TILES=on-chip, the test fft_on_chip), non-square
+ * in one kernel (CLSTENCIL_FFT_TILES=on-chip, the test test_fft_on_chip), non-square
  * and tiny masks, images smaller than the mask, regions of interest with offsets and padded rows,
  * integer pixel types, one filter on images of several sizes, and the specs the method refuses. f32 results must lie within
  * CLS_FFT_TOLERANCE * sum |m| * max |input| of the reference; integer ones within one unit. The
@@ -271,7 +271,8 @@ static void several_sizes_one_filter(void **state)
 }
 
 /* The one kernel with its tiles on chip (in the default suite's optimized builds too) on images
- * of several tiles each way: the inner tiles read the image without the border's folding. */
+ * of several tiles each way, two 64x64 tiles a group and one 128 wide (a mask 31 wide): the inner
+ * tiles read the image without the border's folding. */
 static void interior_tiles(void **state)
 {
     (void)state;
@@ -279,6 +280,7 @@ static void interior_tiles(void **state)
     setenv("CLSTENCIL_FFT_TILES", "on-chip", 1);
     check_f32(200, 150, 13, 13, CLS_BORDER_CLAMP);
     check_f32(200, 150, 13, 9, CLS_BORDER_CONSTANT);
+    check_f32(300, 150, 31, 13, CLS_BORDER_MIRROR101);
     restore_variable("CLSTENCIL_FFT_TILES", kept);
 }
 
