@@ -43,32 +43,17 @@ void cls_fft_tile(__global const input_t *input, int input_offset, int input_pit
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* a row (r, q): work-items 4 r .. 4 r + 3; a column (c, q): c's low two bits and q from l's
-     * low four, c's high four from l's high four (four columns x four q a half-warp) */
-    const int row_q = l & 3, row_base = (l >> 2) * PITCH;
+    const int y = l >> 2, row_q = l & 3, row_base = y * PITCH, active = y < STEP_Y;
     const int column = (l & 3) | ((l >> 4) << 2), column_q = (l >> 2) & 3;
     float2 v[16];
-    forward_sixteen(tile, row_base, 1, row_q, v);
-    forward_four(tile, row_base, 1, row_q, v);
-    store_natural(tile, row_base, 1, row_q, v);
-    forward_sixteen(tile, column, PITCH, column_q, v);
-    forward_four(tile, column, PITCH, column_q, v);
+    forward_rows(tile, row_base, row_q, v);
+    forward_column(tile, column, column_q, v);
     for (int s = 0; s < 4; ++s)
         for (int k2 = 0; k2 < 4; ++k2)
             v[4 * s + k2] = complex_times(v[4 * s + k2], spectrum[(column_q + 4 * s + 16 * k2) * SIDE + column]);
-    inverse_four(tile, column, PITCH, column_q, 1, v);
-    inverse_sixteen(tile, column, PITCH, column_q, v);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int n = 0; n < 16; ++n) /* the rows of outputs only */
-        if (4 * n + column_q < STEP_Y) tile[(4 * n + column_q) * PITCH + column] = v[AT(n)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int y = l >> 2, active = y < STEP_Y;
-    if (active)
-        for (int s = 0; s < 4; ++s)
-            for (int k2 = 0; k2 < 4; ++k2) v[4 * s + k2] = tile[row_base + row_q + 4 * s + 16 * k2];
-    inverse_four(tile, row_base, 1, row_q, active, v);
+    inverse_column(tile, column, column_q, v);
+    inverse_row(tile, row_base, row_q, active, v);
     if (!active) return;
-    inverse_sixteen(tile, row_base, 1, row_q, v);
 
     for (int n = 0; n < 16; ++n) {
         const int x = 4 * n + row_q;

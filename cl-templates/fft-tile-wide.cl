@@ -102,16 +102,13 @@ void cls_fft_tile(__global const input_t *input, int input_offset, int input_pit
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const int row_q = l & 3, row_base = (l >> 2) * PITCH;
+    const int y = l >> 2, row_q = l & 3, row_base = y * PITCH, active = y < STEP_Y;
     const int column = (l & 3) | ((l >> 4) << 2), column_q = (l >> 2) & 3;
     float2 v[16];
-    forward_sixteen(tile, row_base, 1, row_q, v);
-    forward_four(tile, row_base, 1, row_q, v);
-    store_natural(tile, row_base, 1, row_q, v);
+    forward_rows(tile, row_base, row_q, v);
     split_row(tile, row_base, row_q);
     barrier(CLK_LOCAL_MEM_FENCE);
-    forward_sixteen(tile, column, PITCH, column_q, v);
-    forward_four(tile, column, PITCH, column_q, v);
+    forward_column(tile, column, column_q, v);
     /* column 0 holds X[0] + i X[64] of each row: its transform P = C0 + i C64 comes apart by
      * P[-ky]: C0 = (P[ky] + conj P[-ky]) / 2, C64 = (P[ky] - conj P[-ky]) / 2i */
     if (column == 0)
@@ -133,21 +130,11 @@ void cls_fft_tile(__global const input_t *input, int input_offset, int input_pit
                 v[4 * s + k2] = complex_times(value, spectrum[ky * (SIDE + 1) + column]);
             }
         }
-    inverse_four(tile, column, PITCH, column_q, 1, v);
-    inverse_sixteen(tile, column, PITCH, column_q, v);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int n = 0; n < 16; ++n) /* the rows of outputs only */
-        if (4 * n + column_q < STEP_Y) tile[(4 * n + column_q) * PITCH + column] = v[AT(n)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int y = l >> 2, active = y < STEP_Y;
+    inverse_column(tile, column, column_q, v);
     if (active) unsplit_row(tile, row_base, row_q);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (active)
-        for (int s = 0; s < 4; ++s)
-            for (int k2 = 0; k2 < 4; ++k2) v[4 * s + k2] = tile[row_base + row_q + 4 * s + 16 * k2];
-    inverse_four(tile, row_base, 1, row_q, active, v);
+    inverse_row(tile, row_base, row_q, active, v);
     if (!active) return;
-    inverse_sixteen(tile, row_base, 1, row_q, v);
 
     for (int n = 0; n < 16; ++n)
         for (int odd = 0; odd < 2; ++odd) {

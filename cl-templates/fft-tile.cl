@@ -165,6 +165,47 @@ void store_natural(__local float2 *tile, int base, int stride, int q, const floa
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+/* The kernels' steps over the whole tile. Work-items 4 r .. 4 r + 3 take row r (row_base = r *
+ * PITCH, q = l & 3); a column (c, q) takes c's low two bits and q from l's low four, c's high four
+ * from l's high four (four columns x four q a half-warp). */
+
+/* Every row's forward transform, in natural order in the tile. */
+void forward_rows(__local float2 *tile, int row_base, int row_q, float2 *v)
+{
+    forward_sixteen(tile, row_base, 1, row_q, v);
+    forward_four(tile, row_base, 1, row_q, v);
+    store_natural(tile, row_base, 1, row_q, v);
+}
+
+/* A column's forward transform: X[column_q + 4 s + 16 k2] in v[4 s + k2]. */
+void forward_column(__local float2 *tile, int column, int column_q, float2 *v)
+{
+    forward_sixteen(tile, column, PITCH, column_q, v);
+    forward_four(tile, column, PITCH, column_q, v);
+}
+
+/* The inverse of forward_column, the rows of outputs (the first STEP_Y) stored in the tile. */
+void inverse_column(__local float2 *tile, int column, int column_q, float2 *v)
+{
+    inverse_four(tile, column, PITCH, column_q, 1, v);
+    inverse_sixteen(tile, column, PITCH, column_q, v);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int n = 0; n < 16; ++n)
+        if (4 * n + column_q < STEP_Y) tile[(4 * n + column_q) * PITCH + column] = v[AT(n)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* A row's inverse transform where it holds outputs (active): its value 4 n + row_q in v[AT(n)];
+ * the other rows only keep the group's barriers. */
+void inverse_row(__local float2 *tile, int row_base, int row_q, int active, float2 *v)
+{
+    if (active)
+        for (int s = 0; s < 4; ++s)
+            for (int k2 = 0; k2 < 4; ++k2) v[4 * s + k2] = tile[row_base + row_q + 4 * s + 16 * k2];
+    inverse_four(tile, row_base, 1, row_q, active, v);
+    if (active) inverse_sixteen(tile, row_base, 1, row_q, v);
+}
+
 /* Outputs (x, y) of the region, less those whose window leaves the image where the border is
  * undefined. */
 int writes(int x, int y, int2 size, int4 region)
