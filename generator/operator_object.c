@@ -13,6 +13,12 @@
 /* Literals (zero taps skipped: the "predefined" kernels) up to this many taps; the buffer above,
  * whose kernels unroll less and build faster. */
 #define BAKE_MAX_TAPS (25 * 25)
+/* Literals for a mask of rank 1 by construction up to this side (cls_operator_bake_rank1): past it
+ * PoCL's first launch of the passes' literal rows outweighed their speed (2 cores, empty caches,
+ * `clstencil filter` of a 256x256 image with `--build fastest-kernel`: gaussian:63 12.0 s with
+ * literals against 4.1 s from the buffer; gaussian:31 5.5 s against 3.2, its passes at 2048^2
+ * 13-14 ms against 54-60). */
+#define RANK1_BAKE_MAX_SIDE 31u
 
 cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out)
 {
@@ -38,6 +44,12 @@ cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned dep
     op->spec.bake_coefficients = taps <= BAKE_MAX_TAPS;
     *out = op;
     return CLS_OK;
+}
+
+void cls_operator_bake_rank1(cls_operator *op)
+{
+    if (op->spec.mask_width <= RANK1_BAKE_MAX_SIDE && op->spec.mask_height <= RANK1_BAKE_MAX_SIDE)
+        op->spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
 }
 
 int cls_operator_odd_size(double value)

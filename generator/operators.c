@@ -52,6 +52,7 @@ static cls_status gaussian(unsigned size, double sigma, cls_operator **out)
     for (unsigned j = 0; j < size; ++j)
         for (unsigned i = 0; i < size; ++i) (*out)->mask[j * size + i] = (float)(weights[j] * weights[i] / (total * total));
     snprintf((*out)->name, sizeof (*out)->name, "gaussian:%u,%g", size, sigma);
+    cls_operator_bake_rank1(*out);
     return CLS_OK;
 }
 
@@ -392,6 +393,7 @@ cls_status cls_operator_parse(const char *text, cls_operator **out)
         if (status != CLS_OK) return status;
         for (unsigned k = 0; k < size * size; ++k) (*out)->mask[k] = 1.0f / (float)(size * size);
         snprintf((*out)->name, sizeof (*out)->name, "box:%u", size);
+        cls_operator_bake_rank1(*out);
         return CLS_OK;
     }
     if (strcmp(name, "laplace") == 0) {

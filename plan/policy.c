@@ -54,22 +54,33 @@ static unsigned long staged_groups(const cls_kernel_policy *p, const cls_spec *s
     return columns * (((unsigned long)s->expected_height + rows - 1) / rows);
 }
 
-/* Whether the expected image keeps enough groups busy at `rows` rows (or its size is unknown). */
-static int staged_rows_fill(const cls_kernel_policy *p, const cls_spec *s, unsigned rows)
+/* Whether the expected image keeps `per_unit` groups a compute unit busy at `rows` rows (or its
+ * size is unknown). */
+static int staged_rows_fill(const cls_kernel_policy *p, const cls_spec *s, unsigned rows, unsigned per_unit)
 {
     return !p->compute_units || !s->expected_width || !s->expected_height ||
-           staged_groups(p, s, rows) >= (unsigned long)STAGED_ROWS_GROUPS_PER_UNIT * p->compute_units;
+           staged_groups(p, s, rows) >= (unsigned long)per_unit * p->compute_units;
 }
 
 /* The block of such a single pass where the spec leaves it to auto: the record's single_pass_rows
  * where they stream (else CLS_STAGED_ROWS_DEFAULT_ROWS), halved down to CLS_STREAM_MIN_ROWS while
- * the expected image leaves too few groups, and 4 columns. */
+ * the expected image leaves too few groups, and 4 columns. A mask at least single_pass_tall_mask
+ * tall walks twice the rows where the image keeps a group a compute unit at that length (its
+ * registers hold two or three groups a unit): the strip's MASK_H - 1 halo rows, whose row sums
+ * feed no output of their own, weigh half as much. H200, f32 4096^2, literals, clamp, 64 rows
+ * against 128: Gaussian 13x13 48.3 / 61.1 us, 19x19 62.8 / 74.8, 21x21 87.5 / 75.1 (143
+ * registers), 25x25 97.1 / 81.3, box 25x25 85.2 / 72.3. */
 static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, unsigned *rows, unsigned *cols)
 {
     *rows = s->rows_per_item                                ? s->rows_per_item
             : p->single_pass_rows >= CLS_STREAM_MIN_ROWS ? p->single_pass_rows
                                                            : CLS_STAGED_ROWS_DEFAULT_ROWS;
-    while (!s->rows_per_item && *rows > CLS_STREAM_MIN_ROWS && !staged_rows_fill(p, s, *rows)) *rows /= 2;
+    const int tall = p->single_pass_tall_mask && s->mask_height >= p->single_pass_tall_mask;
+    if (!s->rows_per_item && tall && cls_rows_per_item_valid(*rows * 2) && staged_rows_fill(p, s, *rows * 2, 1))
+        *rows *= 2;
+    else
+        while (!s->rows_per_item && *rows > CLS_STREAM_MIN_ROWS && !staged_rows_fill(p, s, *rows, STAGED_ROWS_GROUPS_PER_UNIT))
+            *rows /= 2;
     *cols = s->cols_per_item ? s->cols_per_item : 4;
 }
 
@@ -97,7 +108,7 @@ static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
      * 8.2 against 10.6, a Gaussian 7x7 7.2 against 11.4 and 10.6 against 11.4 (a 13x13: 39.4 and
      * 39.6 as the streaming single pass, 14.1 and 14.4 staged). */
     const int too_small = p->single_pass_stages_rows && taps < CLS_COMPUTE_BOUND_TAPS && spec_allows_staged_rows(s) &&
-                          !staged_rows_fill(p, s, CLS_STREAM_MIN_ROWS);
+                          !staged_rows_fill(p, s, CLS_STREAM_MIN_ROWS, STAGED_ROWS_GROUPS_PER_UNIT);
     const int single_pass = p->single_pass_min_taps && taps >= p->single_pass_min_taps && !too_small;
     const int passes = p->separate_min_taps && taps >= p->separate_min_taps && s->rows_per_item <= 1;
     /* columns per work-item only where the single pass streams (the models hand its block back) */

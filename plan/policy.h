@@ -67,6 +67,7 @@
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
  * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
  * separate_min_taps, single_pass_min_taps, single_pass_rows, single_pass_cols, single_pass_stages_rows,
+ * single_pass_tall_mask,
  * fft_min_taps, low_rank_min_taps;
  * docs/device-db.md) and about the generated
  * code (limits). Zero thresholds mean never. */
@@ -89,6 +90,8 @@ typedef struct cls_kernel_policy {
                                     * more stream the row sums through registers */
     unsigned single_pass_stages_rows; /* 1: that kernel, where it streams, stages its group's input
                                     * rows in local memory, 4 columns a work-item in one-row groups */
+    unsigned single_pass_tall_mask; /* such a kernel over a mask at least this tall walks strips of
+                                    * twice single_pass_rows (0: never) */
     unsigned fft_min_taps;      /* a weighted sum of at least this many taps that does not run as
                                  * separable passes runs by FFT */
     unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps

@@ -182,6 +182,15 @@ static void operator_parameters(void **state)
     assert_int_equal(cls_operator_parse("gaussian:63", &op), CLS_OK);
     assert_false(cls_operator_spec(op)->bake_coefficients); /* 3969 taps: a buffer, not literals */
     cls_operator_release(op);
+    assert_int_equal(cls_operator_parse("log:5,29", &op), CLS_OK);
+    assert_false(cls_operator_spec(op)->bake_coefficients); /* 841 taps, not of rank 1 */
+    cls_operator_release(op);
+    assert_int_equal(cls_operator_parse("gaussian:31", &op), CLS_OK);
+    assert_true(cls_operator_spec(op)->bake_coefficients); /* rank 1: literals up to 31x31 */
+    cls_operator_release(op);
+    assert_int_equal(cls_operator_parse("box:31", &op), CLS_OK);
+    assert_true(cls_operator_spec(op)->bake_coefficients);
+    cls_operator_release(op);
     assert_int_equal(cls_operator_parse("gaussian:5", &op), CLS_OK);
     assert_true(cls_operator_spec(op)->bake_coefficients);
     cls_operator_release(op);
