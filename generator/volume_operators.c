@@ -35,6 +35,7 @@ static cls_status gaussian3d(unsigned size, double sigma, cls_operator **out)
             for (unsigned i = 0; i < size; ++i)
                 (*out)->mask[((size_t)k * size + j) * size + i] = (float)(weights[k] * weights[j] * weights[i] / cube);
     snprintf((*out)->name, sizeof (*out)->name, "gaussian3d:%u,%g", size, sigma);
+    cls_operator_bake_rank1(*out);
     return CLS_OK;
 }
 
@@ -60,7 +61,8 @@ cls_status cls_volume_parse(const char *text, const char *name, int count, const
     if (status != CLS_OK) return status;
     const int box = strcmp(name, "box3d") == 0;
     for (size_t k = 0; k < (size_t)size * size * size; ++k) (*out)->mask[k] = box ? 1.0f / (float)(size * size * size) : 1.0f;
-    if (!box) (*out)->spec.reduction = strcmp(name, "min3d") == 0 ? CLS_REDUCTION_MIN : CLS_REDUCTION_MAX;
+    if (box) cls_operator_bake_rank1(*out);
+    else (*out)->spec.reduction = strcmp(name, "min3d") == 0 ? CLS_REDUCTION_MIN : CLS_REDUCTION_MAX;
     if (median || percentile) {
         (*out)->spec.reduction = CLS_REDUCTION_RANK;
         (*out)->spec.rank = cls_footprint_rank(median, percent, (size_t)size * size * size);
