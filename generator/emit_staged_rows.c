@@ -11,7 +11,10 @@
  *
  * H200, f32 4096x4096, a Gaussian 13x13: 49.4 µs in clamp, 49.7 in mirror101 (the streaming
  * single pass: 62.8, 62.4; a copy 34), 64 rows in chunks of 4 in 128 x 1 groups; a hand-written
- * probe of the same walk without borders, 44.7 µs. */
+ * probe of the same walk without borders, 44.7 µs. A chunk's float4s are spread over the whole
+ * group (the k-th of work-item lx is float4 lx + k GROUP_W of the chunk's rows one after the
+ * other), not a tile row at a time, where the group's first TILE_V - GROUP_W work-items loaded a
+ * second float4 of every row: a Gaussian 31x31 in 128-row strips took 95.1 µs so, 89.8 spread. */
 #include "emit.h"
 
 #include <stdio.h>
@@ -29,18 +32,18 @@ void emit_staged_rows_defines(emitter *e)
                   "#define CHUNK %u /* input rows staged at a time */\n"
                   "#define PAD_W %u /* tile columns on either side of the group's outputs: HALF_W up to a float4 */\n"
                   "#define TILE_V ((GROUP_W * COLS + 2 * PAD_W) / 4) /* float4s of a tile row */\n"
-                  "#define LOADS ((TILE_V + GROUP_W - 1) / GROUP_W) /* float4s of a tile row a work-item loads */\n"
+                  "#define LOADS ((CHUNK * TILE_V + GROUP_W - 1) / GROUP_W) /* float4s of a chunk a work-item loads */\n"
                   "#define STRIP_ROWS ((ROWS + MASK_H - 1 + CHUNK - 1) / CHUNK * CHUNK) /* a strip's input rows, in chunks */\n",
                   CLS_STAGED_ROWS_CHUNK, cls_staged_rows_pad(c));
 }
 
-/* The pixel of image column folded_columns[4 * v + K] in row `row` as a float (the constant
+/* The pixel of image column folded_columns[4 * u + K] in row `row` as a float (the constant
  * border's value where the column or the row is outside: a folded index of -1). */
 static void append_folded_pixel(emitter *e, int k)
 {
     const int constant_x = software_constant_on(e, CLS_AXIS_X), constant_y = software_constant_on(e, CLS_AXIS_Y);
     char column[64], index[96], load[192];
-    snprintf(column, sizeof column, "folded_columns[4 * v + %d]", k);
+    snprintf(column, sizeof column, "folded_columns[4 * u + %d]", k);
     snprintf(index, sizeof index, constant_x ? "row + max(%s, 0)" : "row + %s", column);
     emit_format_load(load, sizeof load, e->config->spec.input_type, "input", index);
     if (!constant_x && !constant_y) {
@@ -51,7 +54,7 @@ static void append_folded_pixel(emitter *e, int k)
                   constant_x ? column : "", constant_x ? " >= 0" : "", load);
 }
 
-/* float4 v of the tile's row into staged[q][k]: one load where its four columns lie inside the
+/* float4 u of the tile's row q into staged[k]: one load where its four columns lie inside the
  * image, else pixel by pixel through the folded columns (the float4s at the image's sides: a lane
  * or two of a warp). */
 static void emit_tile_load(emitter *e, int indent)
@@ -70,12 +73,12 @@ static void emit_tile_load(emitter *e, int indent)
     }
     strbuf_line(out, indent, "if (col >= 0 && col + 4 <= width)");
     if (software_constant_on(e, CLS_AXIS_Y))
-        strbuf_line(out, indent + 1, "staged[q][k] = row_inside ? %s : (float4)(border_value);", load);
+        strbuf_line(out, indent + 1, "staged[k] = row_inside ? %s : (float4)(border_value);", load);
     else
-        strbuf_line(out, indent + 1, "staged[q][k] = %s;", load);
+        strbuf_line(out, indent + 1, "staged[k] = %s;", load);
     strbuf_line(out, indent, "else");
     indent_line(out, indent + 1);
-    strbuf_append(out, "staged[q][k] = (float4)(");
+    strbuf_append(out, "staged[k] = (float4)(");
     for (int k = 0; k < 4; ++k) {
         if (k) strbuf_append(out, ", ");
         append_folded_pixel(e, k);
@@ -83,24 +86,22 @@ static void emit_tile_load(emitter *e, int indent)
     strbuf_append(out, ");\n");
 }
 
-/* Chunk c's rows into the registers `staged`, each row's offset from folded_rows. */
+/* Chunk c's rows into the registers `staged`: float4 v of the chunk (its rows one after the
+ * other) is float4 u of row q, that row's offset from folded_rows. */
 static void emit_chunk_loads(emitter *e, int indent)
 {
     strbuf *out = e->out;
     strbuf_line(out, indent, "#pragma unroll");
-    strbuf_line(out, indent, "for (int q = 0; q < CHUNK; ++q) {");
+    strbuf_line(out, indent, "for (int k = 0; k < LOADS; ++k) {");
+    strbuf_line(out, indent + 1, "const int v = lx + k * GROUP_W, q = v / TILE_V, u = v - q * TILE_V, col = tile_x + 4 * u;");
+    strbuf_line(out, indent + 1, "if (v < CHUNK * TILE_V) {");
     if (software_constant_on(e, CLS_AXIS_Y)) {
-        strbuf_line(out, indent + 1, "const int folded = folded_rows[c * CHUNK + q], row_inside = folded >= 0;");
-        strbuf_line(out, indent + 1, "const long row = (long)max(folded, 0) * input_pitch;");
+        strbuf_line(out, indent + 2, "const int folded = folded_rows[c * CHUNK + q], row_inside = folded >= 0;");
+        strbuf_line(out, indent + 2, "const long row = (long)max(folded, 0) * input_pitch;");
     } else {
-        strbuf_line(out, indent + 1, "const long row = (long)folded_rows[c * CHUNK + q] * input_pitch;");
+        strbuf_line(out, indent + 2, "const long row = (long)folded_rows[c * CHUNK + q] * input_pitch;");
     }
-    strbuf_line(out, indent + 1, "#pragma unroll");
-    strbuf_line(out, indent + 1, "for (int k = 0; k < LOADS; ++k) {");
-    strbuf_line(out, indent + 2, "const int v = lx + k * GROUP_W, col = tile_x + 4 * v;");
-    strbuf_line(out, indent + 2, "if (v < TILE_V) {");
-    emit_tile_load(e, indent + 3);
-    strbuf_line(out, indent + 2, "}");
+    emit_tile_load(e, indent + 2);
     strbuf_line(out, indent + 1, "}");
     strbuf_line(out, indent, "}");
 }
@@ -163,8 +164,8 @@ static void emit_window_row(emitter *e, int indent)
     strbuf *out = e->out;
     const unsigned reads = window_float4s(c), first = cls_staged_rows_pad(c) - c->spec.mask_width / 2;
     const unsigned span = c->spec.mask_width + c->cols - 1;
-    strbuf_line(out, indent, "const float4 t0 = tile[(c - 1) & 1][q][lx];");
-    for (unsigned j = 1; j < reads; ++j) strbuf_line(out, indent, "const float4 t%u = tile[(c - 1) & 1][q][lx + %u];", j, j);
+    strbuf_line(out, indent, "const float4 t0 = tile[(c - 1) & 1][q * TILE_V + lx];");
+    for (unsigned j = 1; j < reads; ++j) strbuf_line(out, indent, "const float4 t%u = tile[(c - 1) & 1][q * TILE_V + lx + %u];", j, j);
     indent_line(out, indent);
     strbuf_append(out, "const float px[SPAN_W] = {");
     for (unsigned k = 0; k < span; ++k)
@@ -259,13 +260,13 @@ void emit_staged_rows(emitter *e)
     strbuf_line(out, 1, "(void)body_columns;");
     strbuf_line(out, 1, "/* The group's strip: input rows tile_y .. y + ROWS - 1 + HALF_H, CHUNK at a time through");
     strbuf_line(out, 1, " * local memory, tile columns tile_x .. tile_x + 4 * TILE_V - 1. */");
-    strbuf_line(out, 1, "__local float4 tile[2][CHUNK][TILE_V];");
+    strbuf_line(out, 1, "__local float4 tile[2][CHUNK * TILE_V]; /* a chunk's rows one after the other */");
     strbuf_line(out, 1, "const int lx = (int)get_local_id(0);");
     strbuf_line(out, 1, "const int tile_x = x - lx * COLS - PAD_W, tile_y = y - HALF_H;");
     strbuf_line(out, 1, "const int steps = min(ROWS, roi.s3 - y) + MASK_H - 1, chunks = (steps + CHUNK - 1) / CHUNK;");
     emit_fold_tables(e);
     emit_sum_declaration(e, 1);
-    strbuf_line(out, 1, "float4 staged[CHUNK][LOADS]; /* the next chunk's pixels, loaded while this one is summed */");
+    strbuf_line(out, 1, "float4 staged[LOADS]; /* the next chunk's pixels, loaded while this one is summed */");
     strbuf_line(out, 1, "#pragma unroll 1");
     strbuf_line(out, 1, "for (int c = 0; c <= chunks; ++c) {");
     strbuf_line(out, 2, "if (c < chunks) {");
@@ -276,10 +277,8 @@ void emit_staged_rows(emitter *e)
     strbuf_line(out, 2, "}");
     strbuf_line(out, 2, "if (c < chunks) { /* tile c & 1 was last read at chunk c - 2, before the last barrier */");
     strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int q = 0; q < CHUNK; ++q)");
-    strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int k = 0; k < LOADS; ++k)");
-    strbuf_line(out, 5, "if (lx + k * GROUP_W < TILE_V) tile[c & 1][q][lx + k * GROUP_W] = staged[q][k];");
+    strbuf_line(out, 3, "for (int k = 0; k < LOADS; ++k)");
+    strbuf_line(out, 4, "if (lx + k * GROUP_W < CHUNK * TILE_V) tile[c & 1][lx + k * GROUP_W] = staged[k];");
     strbuf_line(out, 2, "}");
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
     strbuf_line(out, 1, "}");

@@ -68,8 +68,8 @@ static int staged_rows_fill(const cls_kernel_policy *p, const cls_spec *s, unsig
  * tall walks twice the rows where the image keeps a group a compute unit at that length (its
  * registers hold two or three groups a unit): the strip's MASK_H - 1 halo rows, whose row sums
  * feed no output of their own, weigh half as much. H200, f32 4096^2, literals, clamp, 64 rows
- * against 128: Gaussian 13x13 48.3 / 61.1 us, 19x19 62.8 / 74.8, 21x21 87.5 / 75.1 (143
- * registers), 25x25 97.1 / 81.3, box 25x25 85.2 / 72.3. */
+ * against 128: Gaussian 13x13 48.3 / 61.1 us, 21x21 67.1 / 79.2 (128 registers, four groups a
+ * unit), box 25x25 83.8 / 70.4 (163 registers), box 31x31 112.7 / 91.8. */
 static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, unsigned *rows, unsigned *cols)
 {
     *rows = s->rows_per_item                                ? s->rows_per_item

@@ -108,7 +108,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->single_pass_ahead, 4);
     assert_int_equal(r->single_pass_min_taps, 25); /* from 5x5, its group's input rows staged */
     assert_int_equal(r->single_pass_stages_rows, 1);
-    assert_int_equal(r->single_pass_tall_mask, 21); /* 128-row strips from 21 rows tall */
+    assert_int_equal(r->single_pass_tall_mask, 23); /* 128-row strips from 23 rows tall */
     assert_int_equal(r->volume_columns, 4); /* the slice's tile in local memory */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
