@@ -14,7 +14,8 @@
  * probe of the same walk without borders, 44.7 µs. A chunk's float4s are spread over the whole
  * group (the k-th of work-item lx is float4 lx + k GROUP_W of the chunk's rows one after the
  * other), not a tile row at a time, where the group's first TILE_V - GROUP_W work-items loaded a
- * second float4 of every row: a Gaussian 31x31 in 128-row strips took 95.1 µs so, 89.8 spread. */
+ * second float4 of every row while the others waited at the barrier (a Gaussian 31x31 in 128-row
+ * strips: 94.8-95.7 µs so, 86.9-88.0 spread; 19x19 62.2-62.9 and 59.8-60.2). */
 #include "emit.h"
 
 #include <stdio.h>

@@ -18,11 +18,11 @@ struct cls_operator {
 cls_status cls_operator_new(unsigned width, unsigned height, cls_operator **out);
 /* The same with a mask of depth slices (0: a 2-D mask; 1 or more: a volume's). */
 cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned depth, cls_operator **out);
-/* Literal coefficients up to 31x31 whatever the taps, for a mask of rank 1 by construction (a
- * Gaussian, a box, in 2-D or 3-D): where the device separates it, its kernels hold W + H literals, and the
- * buffer's loads slowed them (H200, f32 4096^2, a Gaussian 31x31 as the staged single pass in
- * 128-row strips: 136 us from the buffer, 94 from literals); where it runs as a 2-D mask, literals
- * past the unroll limit roll from a table in the source. */
+/* Literal coefficients up to 31 a side whatever the taps, for a mask of rank 1 by construction (a
+ * Gaussian, a box, 2-D or 3-D): where the device separates it, its kernels hold W + H (+ D)
+ * literals, and the buffer's loads slowed them (H200, f32 4096^2, a Gaussian 31x31 as the staged
+ * single pass in 128-row strips: 136 us from the buffer, 94 from literals); where it runs as a 2-D
+ * mask, literals past the unroll limit roll from a table in the source. */
 void cls_operator_bake_rank1(cls_operator *op);
 /* CLS_ERR_INVALID_ARGUMENT with the message "operator 'TEXT': WHY". */
 cls_status cls_operator_refuse(const char *text, const char *why);
