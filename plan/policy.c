@@ -65,22 +65,25 @@ static int staged_rows_fill(const cls_kernel_policy *p, const cls_spec *s, unsig
 /* The block of such a single pass where the spec leaves it to auto: the record's single_pass_rows
  * where they stream (else CLS_STAGED_ROWS_DEFAULT_ROWS), halved down to CLS_STREAM_MIN_ROWS while
  * the expected image leaves too few groups, and 4 columns. A mask at least single_pass_tall_mask
- * tall walks twice the rows where the image keeps a group a compute unit at that length (its
- * registers hold two or three groups a unit): the strip's MASK_H - 1 halo rows, whose row sums
- * feed no output of their own, weigh half as much. H200, f32 4096^2, literals, clamp, 64 rows
- * against 128: Gaussian 13x13 48.3 / 61.1 us, 21x21 67.1 / 79.2 (128 registers, four groups a
- * unit), box 25x25 83.8 / 70.4 (163 registers), box 31x31 112.7 / 91.8. */
+ * tall needs a group a compute unit only (its registers hold two or three a unit), and walks twice
+ * the rows where the image keeps that many busy at that length: the strip's MASK_H - 1 halo rows,
+ * whose row sums feed no output of their own, weigh half as much. H200, f32, literals, clamp: at
+ * 4096^2, 64 rows against 128, Gaussian 13x13 48.3 / 61.1 us, 21x21 67.1 / 79.2 (128 registers,
+ * four groups a unit), box 25x25 83.8 / 70.4 (163 registers), box 31x31 112.7 / 91.8; at 2048^2,
+ * 16 rows against 32 (512 and 256 groups), Gaussian 23x23 46.4 / 30.0, 31x31 52.1 / 36.6, box
+ * 31x31 61.4 / 38.3, and Gaussian 21x21 30.7 / 30.3 (not tall); at 1024^2 16 rows (128 groups)
+ * against 32, Gaussian 31x31 22.1 / 27.6. */
 static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, unsigned *rows, unsigned *cols)
 {
     *rows = s->rows_per_item                                ? s->rows_per_item
             : p->single_pass_rows >= CLS_STREAM_MIN_ROWS ? p->single_pass_rows
                                                            : CLS_STAGED_ROWS_DEFAULT_ROWS;
     const int tall = p->single_pass_tall_mask && s->mask_height >= p->single_pass_tall_mask;
-    if (!s->rows_per_item && tall && cls_rows_per_item_valid(*rows * 2) && staged_rows_fill(p, s, *rows * 2, 1))
+    const unsigned per_unit = tall ? 1 : STAGED_ROWS_GROUPS_PER_UNIT;
+    if (!s->rows_per_item && tall && cls_rows_per_item_valid(*rows * 2) && staged_rows_fill(p, s, *rows * 2, per_unit))
         *rows *= 2;
     else
-        while (!s->rows_per_item && *rows > CLS_STREAM_MIN_ROWS && !staged_rows_fill(p, s, *rows, STAGED_ROWS_GROUPS_PER_UNIT))
-            *rows /= 2;
+        while (!s->rows_per_item && *rows > CLS_STREAM_MIN_ROWS && !staged_rows_fill(p, s, *rows, per_unit)) *rows /= 2;
     *cols = s->cols_per_item ? s->cols_per_item : 4;
 }
 

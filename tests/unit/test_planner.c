@@ -239,8 +239,9 @@ static void single_pass_stages_rows_where_the_record_says(void **state)
 /* The staged single pass keeps two groups a compute unit busy: fewer rows on smaller images (a
  * 2048^2 image's 4 columns of 128 x 1 groups x 128 strips of 16 rows: 512 groups for 132 units),
  * and a mask below 81 taps whose image leaves too few groups even at 16 rows stays a 2-D mask. A
- * mask 23 rows tall or more (single_pass_tall_mask) walks 128 rows where the image keeps a group a
- * unit busy at that length (4096^2: 256 groups), else the same rows as the others. */
+ * mask 23 rows tall or more (single_pass_tall_mask) needs a group a unit only: 128 rows where the
+ * image keeps that many busy at that length (4096^2: 256 groups), else fewer (2048^2: 32 rows, 256
+ * groups). */
 static void staged_rows_fill_the_device(void **state)
 {
     fixture *f = *state;
@@ -248,7 +249,8 @@ static void staged_rows_fill_the_device(void **state)
         {"gaussian:5,1.1", 8192, 64}, {"gaussian:5,1.1", 2048, 16}, {"gaussian:5,1.1", 1024, 0},
         {"gaussian:13,2", 4096, 64}, {"gaussian:13,2", 1024, 16}, {"gaussian:13,2", 512, 16},
         {"gaussian:21", 4096, 64},   {"gaussian:23", 4096, 128},  {"gaussian:31", 8192, 128},
-        {"box:25", 4096, 128},       {"gaussian:31", 2048, 16},
+        {"box:25", 4096, 128},       {"gaussian:31", 2048, 32},   {"gaussian:31", 1024, 16},
+        {"gaussian:21", 2048, 16},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         cls_operator *op;
