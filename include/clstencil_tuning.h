@@ -102,7 +102,8 @@ typedef struct cls_arch_record {
                                     * runs as one kernel that transforms its 64x64 tiles in local
                                     * memory (0: VkFFT's transforms through device memory) */
     unsigned single_pass_tall_mask; /* the staged single pass over a mask at least this tall walks
-                                    * strips of twice single_pass_rows (0: never) */
+                                    * strips of twice single_pass_rows, keeping a group a compute
+                                    * unit busy rather than two (0: never) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -91,7 +91,8 @@ typedef struct cls_kernel_policy {
     unsigned single_pass_stages_rows; /* 1: that kernel, where it streams, stages its group's input
                                     * rows in local memory, 4 columns a work-item in one-row groups */
     unsigned single_pass_tall_mask; /* such a kernel over a mask at least this tall walks strips of
-                                    * twice single_pass_rows (0: never) */
+                                    * twice single_pass_rows, keeping a group a compute unit busy
+                                    * rather than two (0: never) */
     unsigned fft_min_taps;      /* a weighted sum of at least this many taps that does not run as
                                  * separable passes runs by FFT */
     unsigned low_rank_min_taps; /* a mask of rank 2 to CLS_LOW_RANK_MAX and at least this many taps
