@@ -296,6 +296,31 @@ static void bodies_unroll_their_window_where_the_record_inlines(void **state)
     }
 }
 
+/* An operator body runs in four regions on every record (each inlines its own copy of the body):
+ * the body unchecked, left, right, and one copy for every other border group. */
+static void bodies_run_in_four_regions(void **state)
+{
+    (void)state;
+    static float ones[25] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    for (int fold_fully = 0; fold_fully <= 1; ++fold_fully) {
+        cls_spec spec;
+        cls_spec_init(&spec);
+        spec.mask_width = spec.mask_height = 5;
+        spec.coefficients = ones;
+        spec.body = "float s = 0.0f;\nFOR_WINDOW(dx, dy) s += IN(dx, dy);\nOUT = s;\n";
+        spec.border = CLS_BORDER_MIRROR101;
+        spec.partition = CLS_PARTITION_ISP_WARP;
+        char *source = folded_source(&spec, fold_fully);
+        assert_non_null(strstr(source, "/* Region Body: checks no side. */"));
+        assert_non_null(strstr(source, "/* Region L: checks left. */"));
+        assert_non_null(strstr(source, "/* Region R: checks right. */"));
+        assert_non_null(strstr(source, "/* Regions T, B, the corners and the fallback"));
+        assert_null(strstr(source, "Region TL"));
+        assert_int_equal(count_in(source, source + strlen(source), "sum = cls_operator_"), 4);
+        free(source);
+    }
+}
+
 /* A body that names value_t gets it as a float where it runs without lanes: 2-D with one column,
  * and every body of volumes. */
 static void value_t_is_a_float_outside_lanes(void **state)
@@ -470,6 +495,7 @@ int main(void)
         cmocka_unit_test(window_rows_load_aligned_vectors),
         cmocka_unit_test(streaming_single_pass_loads_aligned_pairs),
         cmocka_unit_test(bodies_unroll_their_window_where_the_record_inlines),
+        cmocka_unit_test(bodies_run_in_four_regions),
         cmocka_unit_test(taps_check_only_the_side_they_face),
         cmocka_unit_test(streaming_regions_prefetch),
         cmocka_unit_test(generation_is_deterministic),
