@@ -68,6 +68,19 @@ int cls_parse_pair(const char *text, unsigned *width, unsigned *height)
     return 1;
 }
 
+int cls_parse_size(const char *text, unsigned *width, unsigned *height, unsigned *depth)
+{
+    const char *p;
+    unsigned w, h, d = 0;
+    if (!parse_side(text, &p, &w) || *p != 'x' || !parse_side(p + 1, &p, &h)) return 0;
+    if (*p == 'x' && !parse_side(p + 1, &p, &d)) return 0;
+    if (*p) return 0;
+    *width = w;
+    *height = h;
+    *depth = d;
+    return 1;
+}
+
 const char *cls_printable(const char *text, char *out, size_t size)
 {
     size_t n = 0;

@@ -17,6 +17,8 @@ int cls_ini_section_line(const char *text, const char *section);
 
 /* "WxH" with each side 1 to 2^20 in decimal digits only (no sign, no blanks); 0 otherwise. */
 int cls_parse_pair(const char *text, unsigned *width, unsigned *height);
+/* The same, or "WxHxD" (a volume); *depth 0 for "WxH". */
+int cls_parse_size(const char *text, unsigned *width, unsigned *height, unsigned *depth);
 /* TEXT cut to 48 characters, with bytes outside printable ASCII as \xNN, into OUT; returns OUT. */
 const char *cls_printable(const char *text, char *out, size_t size);
 /* Checks the lines of an INI text before inih reads it, since inih reports its own errors by

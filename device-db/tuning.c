@@ -162,7 +162,8 @@ static int handle_key(void *user, const char *section, const char *name, const c
         e->calibrated = 1,
         expected = "a check cost per loaded pixel (0 or more)";
     else if (strcmp(name, "size") == 0)
-        ok = cls_parse_pair(value, &t->width, &t->height), expected = "WxH with positive sides, e.g. 4096x4096";
+        ok = cls_parse_size(value, &t->width, &t->height, &t->depth),
+        expected = "WxH or WxHxD with positive sides, e.g. 4096x4096 or 512x512x512";
     else {
         strbuf_printf(&state->error, "unknown key '%s'", cls_printable(name, shown, sizeof shown));
         return 0;
@@ -237,7 +238,9 @@ static void render_section(strbuf *out, const cls_tuning_entry *e)
     strbuf_printf(out, "partition = %s\ninput = %s\ngroup = %ux%u\nrows = %u\ncols = %u\n",
                   cls_partition_name(t->partition), cls_input_path_name(t->input_path), t->group_width,
                   t->group_height, t->rows_per_item, t->cols_per_item);
-    strbuf_printf(out, "kernel_us = %.1f\nsize = %ux%u\n", t->kernel_us, t->width, t->height);
+    strbuf_printf(out, "kernel_us = %.1f\nsize = %ux%u", t->kernel_us, t->width, t->height);
+    if (t->depth > 1) strbuf_printf(out, "x%u", t->depth);
+    strbuf_append(out, "\n");
     if (e->calibrated) strbuf_printf(out, "isp_check = %.3f\n", e->isp_check);
 }
 

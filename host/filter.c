@@ -357,6 +357,12 @@ cls_partition cls_filter_partition(const cls_filter *filter)
     return filter ? filter->config.partition : CLS_PARTITION_AUTO;
 }
 
+cls_input_path cls_filter_input_path(const cls_filter *filter)
+{
+    filter = describing(filter);
+    return filter ? filter->config.input_path : CLS_INPUT_AUTO;
+}
+
 unsigned cls_filter_kernel_count(const cls_filter *filter)
 {
     filter = serving(filter);

@@ -533,8 +533,9 @@ const char *cls_filter_build_decision(const cls_filter *filter);
 /* The accessors below describe the kernel that serves the next launch. */
 /* The generated source (owned by the filter). */
 const char *cls_filter_source(const cls_filter *filter);
-/* The resolved partition and work-group shape. */
+/* The resolved partition, input path and work-group shape. */
 cls_partition cls_filter_partition(const cls_filter *filter);
+cls_input_path cls_filter_input_path(const cls_filter *filter);
 void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned *height);
 /* How the filter applies its mask: CLS_SEPARABLE_NONE (every tap of the window), SINGLE_PASS or
  * TWO_PASS (a rank-1 mask as a row and a column pass; cls_spec.separable). */

@@ -119,7 +119,9 @@ int cls_plan_calibration(const cls_planner *planner, cls_border border, double *
 int cls_plan_choice(const cls_planner *planner, const cls_request *request, cls_tuning *choice)
 {
     const cls_spec *spec = &request->spec;
-    if (request->volume) return 0; /* volumes: the policy's (no tuning or models yet) */
+    if (request->volume) /* tuning results only: the models describe 2-D kernels */
+        return (!spec->group_width || !spec->rows_per_item) &&
+               cls_plan_tuned_for(planner, request, spec->expected_width, spec->expected_height, choice);
     if (spec->partition != CLS_PARTITION_AUTO && spec->input_path != CLS_INPUT_AUTO && spec->group_width &&
         spec->group_height && spec->rows_per_item && spec->cols_per_item)
         return 0;
@@ -131,6 +133,11 @@ int cls_plan_choice(const cls_planner *planner, const cls_request *request, cls_
 cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *t)
 {
     cls_spec chosen = *spec;
+    if (cls_spec_is_volume(spec)) { /* the group and the slices a work-item walks; the form stays the policy's */
+        if (!spec->group_width && !spec->group_height) chosen.group_width = t->group_width, chosen.group_height = t->group_height;
+        if (!spec->rows_per_item) chosen.rows_per_item = t->rows_per_item;
+        return chosen;
+    }
     if (spec->partition == CLS_PARTITION_AUTO) chosen.partition = t->partition;
     /* half images are not read through the image path (image_input.c): a choice of it, made for
      * another pixel type, reads the buffer */

@@ -70,10 +70,12 @@ cls_status cls_plan_isp_check(const cls_planner *planner, const cls_spec *refere
  * build's occupancy. */
 int cls_plan_weighs_occupancy(const cls_request *request, unsigned rows_per_item);
 /* `auto`'s choice for the knobs the request leaves to it: the tuning results' for its expected
- * size, else, where the record uses the models and the spec gives its expected size, the models'.
+ * size, else, where the record uses the models and the spec gives its expected size, the models'
+ * (a volume: tuning results only, filed under the size class of its slices).
  * 0: no choice applies (the policy decides). */
 int cls_plan_choice(const cls_planner *planner, const cls_request *request, cls_tuning *choice);
-/* spec with the knobs it leaves to `auto` taken from a choice. */
+/* spec with the knobs it leaves to `auto` taken from a choice: for a volume, the work-group shape
+ * and the slices a work-item walks (its input path, columns and passes stay the policy's). */
 cls_spec cls_plan_apply(const cls_spec *spec, const cls_tuning *choice);
 /* The specs to create in order, the first that the device and the build take serving: the
  * choice applied (where cls_plan_choice has one), then spec itself (as read) for the policy;

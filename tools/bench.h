@@ -159,6 +159,7 @@ typedef struct bench_result {
     double bytes;               /* the bytes a perfect implementation moves: read the input,
                                  * write the outputs, and each intermediate image once each way */
     cls_partition partition;    /* what the first filter resolved to */
+    cls_input_path input_path;
     unsigned group_width, group_height;
     unsigned rows, cols;        /* outputs per work-item the first filter resolved to */
     cls_separable separable;    /* how the first filter applies its mask */

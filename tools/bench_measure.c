@@ -405,6 +405,7 @@ void bench_measure(bench_env *env, const bench_case *c, bench_result *result)
     }
     if (create_filters(&run, result) == CLS_OK) {
         result->partition = cls_filter_partition(run.filters[0]);
+        result->input_path = cls_filter_input_path(run.filters[0]);
         result->separable = cls_filter_separable(run.filters[0]);
         result->method = cls_filter_method(run.filters[0]);
         cls_filter_outputs_per_item(run.filters[0], &result->rows, &result->cols);

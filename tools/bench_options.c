@@ -237,6 +237,36 @@ static int lists_name_auto(const bench_options *o)
     return any;
 }
 
+/* Whether tune's one operator is a volume's (its mask has a depth). */
+static int tunes_a_volume(const bench_options *o)
+{
+    cls_operator *op = NULL;
+    const int volume = cls_operator_parse(o->ops[0], &op) == CLS_OK && cls_operator_spec(op)->mask_depth > 0;
+    cls_operator_release(op);
+    return volume;
+}
+
+/* tune of a volume's operator: on a volume, over work-group shapes and the slices a work-item
+ * walks (--rows), which are what `auto` takes from a volume's result; the rest stays auto. */
+static int finish_volume_tune_options(bench_options *o)
+{
+    if (o->partition_count || o->input_count || o->cols_count) {
+        fprintf(stderr, "clstencil tune: a volume's operator is tuned over --wg and --rows (the slices a work-item "
+                        "walks); its partition, input path and columns are the device's policy\n");
+        return 0;
+    }
+    if (!o->size_count || !o->sizes[0].depth) {
+        fprintf(stderr, "clstencil tune: a volume's operator is tuned on a volume: --size WxHxD\n");
+        return 0;
+    }
+    static const unsigned slices[] = {16, 32, 64, 128};
+    o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
+    o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
+    o->cols[0] = 0, o->cols_count = 1;
+    if (!o->rows_count) memcpy(o->rows, slices, sizeof slices), o->rows_count = 4;
+    return 1;
+}
+
 /* tune: one operator, size and border; explicit choices, the exploration's defaults. */
 static int finish_tune_options(bench_options *o)
 {
@@ -250,6 +280,7 @@ static int finish_tune_options(bench_options *o)
                         "and --wg values\n");
         return 0;
     }
+    if (tunes_a_volume(o)) return finish_volume_tune_options(o);
     static const cls_partition partitions[] = {CLS_PARTITION_NAIVE, CLS_PARTITION_ISP_BLOCK, CLS_PARTITION_ISP_WARP};
     static const cls_input_path inputs[] = {CLS_INPUT_GLOBAL, CLS_INPUT_LOCAL};
     static const unsigned rows[] = {1, 2, 4, 8}, cols[] = {1, 2};

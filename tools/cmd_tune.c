@@ -1,6 +1,7 @@
 /* cmd_tune.c — `clstencil tune`: explores partition x input path x work-group shape x rows x
- * columns for one operator, size and border with bench's machinery, prints the fastest and
- * stores the best in the user's tuning database (tune.c), where `auto` finds it. */
+ * columns for one operator, size and border (a volume's: work-group shape x slices) with bench's
+ * machinery, prints the fastest and stores the best in the user's tuning database (tune.c), where
+ * `auto` finds it. */
 #include "bench_options.h"
 #include "commands.h"
 
@@ -10,7 +11,7 @@
 static int tune_usage(FILE *out, int code)
 {
     fprintf(out,
-            "usage: clstencil tune --op OPERATOR [--size WxH] [--border MODE] [GRID OPTIONS] [OPTIONS]\n"
+            "usage: clstencil tune --op OPERATOR [--size WxH|WxHxD] [--border MODE] [GRID OPTIONS] [OPTIONS]\n"
             "  explores every combination of partition, input path, work-group shape, rows and columns per\n"
             "  work-item for one operator, image size and border on the device (median kernel time of %d runs\n"
             "  after %d warm-up runs each, as clstencil bench), prints the fastest and stores the best in the\n"
@@ -23,6 +24,8 @@ static int tune_usage(FILE *out, int code)
             "  --rows LIST            default 1,2,4,8;   --cols LIST   default 1,2\n"
             "  --wg WxH,...           default every shape from the SIMD width up to %d wide and 1 to %d high\n"
             "                         (powers of two), at most %d work-items\n"
+            "  a volume's operator (--size WxHxD): --wg and --rows (slices a work-item walks, default\n"
+            "                         16,32,64,128) only; the rest is the device's policy\n"
             "  --separable S, --bake | --runtime-mask | --argument-mask, --fold   as clstencil bench (part of\n"
             "                         the operator)\n"
             "options:\n"

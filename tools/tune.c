@@ -82,15 +82,15 @@ cls_status tune_store(const bench_env *env, const bench_row *best)
     if (status == CLS_OK) {
         const cls_tuning tuning = {CLS_TUNING_INIT,
                                    .partition = r->partition,
-                                   .input_path = c->knobs.input_path == CLS_INPUT_AUTO ? CLS_INPUT_GLOBAL
-                                                                                       : c->knobs.input_path,
+                                   .input_path = r->input_path,
                                    .group_width = r->group_width,
                                    .group_height = r->group_height,
                                    .rows_per_item = r->rows ? r->rows : 1,
                                    .cols_per_item = r->cols ? r->cols : 1,
                                    .kernel_us = r->kernel_us,
                                    .width = c->width,
-                                   .height = c->height};
+                                   .height = c->height,
+                                   .depth = c->depth};
         char description[128];
         snprintf(description, sizeof description, "%s %s", cls_operator_name(op), cls_border_name(c->border));
         status = cls_tuning_store(env->context, &spec, &tuning, description);

@@ -137,6 +137,47 @@ static void tuned_operator_needs_no_build(void **state)
     cls_operator_release(op);
 }
 
+/* A volume's tuning result, filed under the size class of its slices, gives the work-group shape
+ * and the slices a work-item walks; the policy keeps the kernel's form (a Gaussian's single pass
+ * from the slice's tile, its columns and input path). */
+static void volume_takes_its_tuned_group_and_slices(void **state)
+{
+    fixture *f = *state;
+    cls_operator *op = NULL;
+    const cls_spec spec = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
+    cls_tuning choice = {CLS_TUNING_INIT};
+    assert_false(plan_choice(&f->planner, &spec, &choice));
+    char hash[17], text[512];
+    assert_int_equal(cls_operator_hash(&spec, hash), CLS_OK);
+    snprintf(text, sizeof text,
+             "[sm_90 %s 9]\nkey = 2\npartition = isp-block\ninput = global\ngroup = 32x16\nrows = 64\ncols = 1\n"
+             "size = 512x512x512\n", hash);
+    assert_int_equal(cls_tuning_table_parse(&f->tuning, text, "tuning.ini"), CLS_OK);
+    assert_true(plan_choice(&f->planner, &spec, &choice));
+    assert_int_equal(choice.depth, 512);
+    const cls_spec chosen = cls_plan_apply(&spec, &choice);
+    assert_int_equal(chosen.group_width, 32);
+    assert_int_equal(chosen.group_height, 16);
+    assert_int_equal(chosen.rows_per_item, 64);
+    assert_int_equal(chosen.input_path, CLS_INPUT_AUTO);
+    assert_int_equal(chosen.cols_per_item, 0);
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &chosen, &config), CLS_OK);
+    assert_int_equal(config.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(config.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(config.group_height, 16);
+    assert_int_equal(config.rows, 64);
+    cls_kernel_config_free(&config);
+    /* a spec that names its group keeps it, and takes the slices */
+    cls_spec pinned = spec;
+    pinned.group_width = 64, pinned.group_height = 4;
+    assert_true(plan_choice(&f->planner, &pinned, &choice));
+    const cls_spec kept = cls_plan_apply(&pinned, &choice);
+    assert_int_equal(kept.group_width, 64);
+    assert_int_equal(kept.rows_per_item, 64);
+    cls_operator_release(op);
+}
+
 /* A 13x13 mask of mixed coefficients, baked: a compute-bound weighted sum. */
 static cls_spec baked_13x13(void)
 {
@@ -451,6 +492,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(tuned_operator_needs_no_build, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(volume_takes_its_tuned_group_and_slices, set_up, tear_down),
         cmocka_unit_test_setup_teardown(capped_weighted_sum_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
         cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),

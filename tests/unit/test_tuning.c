@@ -107,6 +107,7 @@ static void malformed_files_name_file_and_line(void **state)
     expect_error("[sm_90 " HASH_A " 12]\npartition = auto\n", "user.ini:2: 'partition' must be naive");
     expect_error("[sm_90 " HASH_A " 12]\nrows = 12\n", "user.ini:2: 'rows' must be 1 to 8, 16, 32, 64 or 128");
     expect_error("[sm_90 " HASH_A " 12]\ngroup = 32\n", "user.ini:2: 'group' must be WxH");
+    expect_error("[sm_90 " HASH_A " 12]\nsize = 512x512x0\n", "user.ini:2: 'size' must be WxH or WxHxD");
     expect_error("[sm_90 " HASH_A " 12]\nwarps = 4\n", "user.ini:2: unknown key 'warps'");
     expect_error("[sm_90 " HASH_A " 12]\nisp_check = -1\n", "user.ini:2: 'isp_check' must be a check cost");
     expect_error("\n[sm_90 " HASH_A " 12]\npartition = naive\n", "user.ini:2: section [sm_90 " HASH_A " 12] needs");
@@ -143,6 +144,26 @@ static void replace_one_section(void **state)
     cls_tuning_table_free(&table);
     assert_int_equal(cls_tuning_table_parse(&table, text, "new"), CLS_OK);
     assert_int_equal(table.count, 1);
+    cls_tuning_table_free(&table);
+    free(text);
+}
+
+/* A volume's result keeps its depth: "size = WxHxD" written and read back. */
+static void volume_sizes_round_trip(void **state)
+{
+    (void)state;
+    cls_tuning_entry entry = {.arch = "sm_90", .operator_hash = HASH_A, .size_class = 9,
+                              .description = "gaussian3d:13,2 clamp",
+                              .tuning = {CLS_TUNING_INIT, CLS_PARTITION_ISP_BLOCK, CLS_INPUT_LOCAL, 32, 16, 64, 4, 700.0,
+                                         512, 512, .depth = 256}};
+    char *text = cls_tuning_text_replace(NULL, &entry);
+    assert_non_null(strstr(text, "size = 512x512x256\n"));
+    cls_tuning_table table = {0};
+    assert_int_equal(cls_tuning_table_parse(&table, text, "volume"), CLS_OK);
+    const cls_tuning_entry *e = cls_tuning_table_find(&table, "sm_90", HASH_A, 9, NULL);
+    assert_int_equal(e->tuning.width, 512);
+    assert_int_equal(e->tuning.depth, 256);
+    assert_int_equal(e->tuning.rows_per_item, 64);
     cls_tuning_table_free(&table);
     free(text);
 }
@@ -313,6 +334,7 @@ int main(void)
         cmocka_unit_test(later_files_override),
         cmocka_unit_test(malformed_files_name_file_and_line),
         cmocka_unit_test(replace_one_section),
+        cmocka_unit_test(volume_sizes_round_trip),
         cmocka_unit_test(operator_hash_ignores_the_tuned_knobs),
         cmocka_unit_test(isp_calibrations_round_trip),
         cmocka_unit_test(stale_results_are_counted),
