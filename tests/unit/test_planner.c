@@ -144,9 +144,9 @@ static void volume_takes_its_tuned_group_and_slices(void **state)
 {
     fixture *f = *state;
     cls_operator *op = NULL;
-    const cls_spec spec = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
+    const cls_spec spec = operator_spec("gaussian3d:13,2", CLS_BORDER_MIRROR101, 512, &op);
     cls_tuning choice = {CLS_TUNING_INIT};
-    assert_false(plan_choice(&f->planner, &spec, &choice));
+    assert_false(plan_choice(&f->planner, &spec, &choice)); /* shipped for clamp only */
     char hash[17], text[512];
     assert_int_equal(cls_operator_hash(&spec, hash), CLS_OK);
     snprintf(text, sizeof text,
@@ -175,6 +175,12 @@ static void volume_takes_its_tuned_group_and_slices(void **state)
     const cls_spec kept = cls_plan_apply(&pinned, &choice);
     assert_int_equal(kept.group_width, 64);
     assert_int_equal(kept.rows_per_item, 64);
+    cls_operator_release(op);
+    /* device-db/tuning/nvidia-sm90.ini: clamp, 32x16 groups walking 128 slices */
+    const cls_spec clamp = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
+    assert_true(plan_choice(&f->planner, &clamp, &choice));
+    assert_int_equal(choice.group_height, 16);
+    assert_int_equal(choice.rows_per_item, 128);
     cls_operator_release(op);
 }
 
