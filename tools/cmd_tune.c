@@ -42,6 +42,15 @@ static int tune_usage(FILE *out, int code)
     return code;
 }
 
+/* What auto takes from the stored result: a volume's group and slices, else the configuration. */
+static void print_stored(const bench_row *best)
+{
+    if (best->c->depth)
+        printf("stored in %s: auto now walks %u slices a work-item in %ux%u groups\n", cls_tuning_path(),
+               best->result->rows, best->result->group_width, best->result->group_height);
+    else printf("stored in %s: auto now uses %s\n", cls_tuning_path(), best->c->variant);
+}
+
 /* Measures every configuration with a progress bar, ranks them, prints the fastest and stores
  * the best; the files hold every configuration. */
 static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
@@ -76,7 +85,7 @@ static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
         for (size_t i = 0; i < top.count; ++i) bench_table_row(stdout, &top, &ranked[i]);
         const cls_status status = o->no_store ? CLS_OK : tune_store(env, &ranked[0]);
         if (status != CLS_OK) code = report_failure("tune", status);
-        else if (!o->no_store) printf("stored in %s: auto now uses %s\n", cls_tuning_path(), ranked[0].c->variant);
+        else if (!o->no_store) print_stored(&ranked[0]);
     }
     if (report.count && !bench_write_files(&report, o) && code == EXIT_OK_) code = EXIT_FAILURE_;
     bench_memo_free(&m);
