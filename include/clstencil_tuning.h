@@ -141,9 +141,9 @@ typedef struct cls_tuning {
     double kernel_us;      /* the median kernel time measured */
     unsigned width, height; /* the image measured */
     unsigned depth;        /* a volume's slices (0 or 1: an image). A volume's result is filed under
-                            * the size class of its slices and chooses the work-group shape and
-                            * the slices a work-item walks (rows_per_item) only; the rest stays
-                            * the device's policy */
+                            * the size class of its slices, serves that class only and chooses
+                            * the work-group shape and the slices a work-item walks
+                            * (rows_per_item) only; the rest stays the device's policy */
 } cls_tuning;
 /* The start of a designated initializer of a cls_tuning (what cls_tuning_store reads, and what
  * cls_tuning_lookup and cls_model_choose fill, as far as the caller's struct_size reaches):

@@ -71,7 +71,7 @@ cls_status cls_plan_isp_check(const cls_planner *planner, const cls_spec *refere
 int cls_plan_weighs_occupancy(const cls_request *request, unsigned rows_per_item);
 /* `auto`'s choice for the knobs the request leaves to it: the tuning results' for its expected
  * size, else, where the record uses the models and the spec gives its expected size, the models'
- * (a volume: tuning results only, filed under the size class of its slices).
+ * (a volume: tuning results only, filed under the size class of its slices, and of that class only).
  * 0: no choice applies (the policy decides). */
 int cls_plan_choice(const cls_planner *planner, const cls_request *request, cls_tuning *choice);
 /* spec with the knobs it leaves to `auto` taken from a choice: for a volume, the work-group shape

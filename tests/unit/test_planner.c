@@ -176,11 +176,16 @@ static void volume_takes_its_tuned_group_and_slices(void **state)
     assert_int_equal(kept.group_width, 64);
     assert_int_equal(kept.rows_per_item, 64);
     cls_operator_release(op);
-    /* device-db/tuning/nvidia-sm90.ini: clamp, 32x16 groups walking 128 slices */
-    const cls_spec clamp = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
+    /* device-db/tuning/nvidia-sm90.ini: clamp, 32x16 groups walking 128 slices, at 512^2 slices
+     * only (a 256^2 volume's class is another: the policy's) */
+    cls_spec clamp = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
     assert_true(plan_choice(&f->planner, &clamp, &choice));
     assert_int_equal(choice.group_height, 16);
     assert_int_equal(choice.rows_per_item, 128);
+    clamp.expected_width = clamp.expected_height = 256;
+    assert_false(plan_choice(&f->planner, &clamp, &choice));
+    clamp.expected_width = clamp.expected_height = 0;
+    assert_false(plan_choice(&f->planner, &clamp, &choice));
     cls_operator_release(op);
 }
 
