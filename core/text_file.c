@@ -58,16 +58,6 @@ static int parse_side(const char *text, const char **end, unsigned *value)
     return p > text && number >= 1 && number <= (1ul << 20);
 }
 
-int cls_parse_pair(const char *text, unsigned *width, unsigned *height)
-{
-    const char *p;
-    unsigned w, h;
-    if (!parse_side(text, &p, &w) || *p != 'x' || !parse_side(p + 1, &p, &h) || *p) return 0;
-    *width = w;
-    *height = h;
-    return 1;
-}
-
 int cls_parse_size(const char *text, unsigned *width, unsigned *height, unsigned *depth)
 {
     const char *p;
@@ -78,6 +68,15 @@ int cls_parse_size(const char *text, unsigned *width, unsigned *height, unsigned
     *width = w;
     *height = h;
     *depth = d;
+    return 1;
+}
+
+int cls_parse_pair(const char *text, unsigned *width, unsigned *height)
+{
+    unsigned w, h, d;
+    if (!cls_parse_size(text, &w, &h, &d) || d) return 0;
+    *width = w;
+    *height = h;
     return 1;
 }
 
