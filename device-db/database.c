@@ -94,7 +94,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(single_pass_rows), NUMBER(single_pass_cols), NUMBER(single_pass_ahead), NUMBER(volume_slices),
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
-        NUMBER(single_pass_tall_mask),
+        NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps),
 #undef NUMBER
     };
     char shown[256];
@@ -112,7 +112,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                                     strcmp(name, "rank_network_taps") == 0 ||
                                     strcmp(name, "single_pass_min_taps") == 0 || strcmp(name, "fft_tile_max_mask") == 0 ||
                                     strcmp(name, "single_pass_tall_mask") == 0 ||
-                                    flag;
+                                    strcmp(name, "volume_fft_min_taps") == 0 || flag;
             /* a single pass's block and a volume walk's slices: rows and columns per work-item that
              * a spec takes */
             const int rows = strcmp(name, "single_pass_rows") == 0 || strcmp(name, "volume_slices") == 0 ||

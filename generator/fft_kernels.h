@@ -29,7 +29,11 @@
  * scatter, one work-item per CLS_FFT_ROWS outputs of a tile's column: global size (step_x,
  * step_y / CLS_FFT_ROWS, tiles); writes output (origin_x + tx * step_x + u, origin_y + ty *
  * step_y + v) where it lies in the region (and, under the undefined border, where its window
- * stays inside the image). */
+ * stays inside the image).
+ *
+ * A volume's kernels take six arguments more (the *_VOLUME_* indices) and a slice of a tile a
+ * work-item: gather's third global size is tiles x the transform's depth (tile t's slice w at
+ * t * tile_depth + w), scatter's tiles x step_z; tile = tz * tiles_x * tiles_y + ty * tiles_x + tx. */
 enum {
     CLS_FFT_GATHER_INPUT, /* __global const T *, offset and pitch in pixels */
     CLS_FFT_GATHER_INPUT_OFFSET,
@@ -43,6 +47,12 @@ enum {
     CLS_FFT_GATHER_ROW_FLOATS,
     CLS_FFT_GATHER_TILE_SIZE,    /* int2: the transform's width and height */
     CLS_FFT_GATHER_BORDER_VALUE, /* float */
+    CLS_FFT_GATHER_VOLUME_SLICE_PITCH, /* long: pixels from one input slice to the next */
+    CLS_FFT_GATHER_VOLUME_DEPTH,       /* int: the volume's slices */
+    CLS_FFT_GATHER_VOLUME_ORIGIN_Z,    /* int: the region's first slice */
+    CLS_FFT_GATHER_VOLUME_STEP_Z,      /* int: output slices per tile */
+    CLS_FFT_GATHER_VOLUME_TILES_Y,     /* int: tiles per column of tiles */
+    CLS_FFT_GATHER_VOLUME_TILE_DEPTH,  /* int: the transform's depth */
 };
 enum { CLS_FFT_MULTIPLY_SPECTRA, CLS_FFT_MULTIPLY_MASK, CLS_FFT_MULTIPLY_VALUES, CLS_FFT_MULTIPLY_TILES };
 enum {
@@ -57,6 +67,12 @@ enum {
     CLS_FFT_SCATTER_STEP,   /* int2 */
     CLS_FFT_SCATTER_TILES_X,
     CLS_FFT_SCATTER_FIRST,
+    CLS_FFT_SCATTER_VOLUME_SLICE_PITCH, /* long: pixels from one output slice to the next */
+    CLS_FFT_SCATTER_VOLUME_DEPTH,       /* int */
+    CLS_FFT_SCATTER_VOLUME_REGION_Z,    /* int2: the region's first slice and the one past its last */
+    CLS_FFT_SCATTER_VOLUME_STEP_Z,      /* int */
+    CLS_FFT_SCATTER_VOLUME_TILES_Y,     /* int */
+    CLS_FFT_SCATTER_VOLUME_TILE_DEPTH,  /* int: the transform's depth */
 };
 
 /* The three kernels for SPEC's border mode, input and output types and mask size (malloc'd;

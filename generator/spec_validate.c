@@ -80,9 +80,9 @@ static cls_status check_mask_side(const char *what, unsigned size)
     return CLS_OK;
 }
 
-/* A volume's mask (mask_depth 1 or more) is one built-in weighted sum walked down z, or a pass an
- * axis where it separates (two-pass), or a user-written body run for every voxel: what it does not
- * take is named. */
+/* A volume's mask (mask_depth 1 or more) is one built-in weighted sum walked down z or by FFT, or
+ * a pass an axis where it separates (two-pass), or a user-written body run for every voxel: what
+ * it does not take is named. */
 static cls_status check_volume(const cls_spec *spec, unsigned masks)
 {
     const unsigned depth = spec->mask_depth;
@@ -105,8 +105,11 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
         if (spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_SINGLE_PASS)
             return cls_fail(CLS_ERR_INVALID_ARGUMENT, "a rank does not separate into a pass an axis");
     }
+    if (spec->method == CLS_METHOD_FFT && !spec->body && spec->reduction != CLS_REDUCTION_SUM)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "the fft method computes a weighted sum: a volume's minimum, "
+                        "maximum or rank runs direct");
     /* what neither a volume's sum nor its body takes */
-    const char *refused = spec->method == CLS_METHOD_FFT ? "the FFT method"
+    const char *refused = spec->method == CLS_METHOD_FFT && spec->body ? "the FFT method"
                           : spec->input_path == CLS_INPUT_IMAGE ? "the image input path"
                           : spec->input_path == CLS_INPUT_LOCAL && spec->cols_per_item <= 1
                               ? "the local input path with one column per work-item (the slice's tile: 4 or 8)"

@@ -1,5 +1,5 @@
 /* fft_transform.c — the FFT method's transforms: VkFFT plans (OpenCL backend) for batches of real
- * 2-D transforms in place. VkFFT generates and builds its own kernels when a plan is made. */
+ * 2-D or 3-D transforms in place. VkFFT generates and builds its own kernels when a plan is made. */
 #include "fft_transform.h"
 
 #include "error.h"
@@ -75,7 +75,7 @@ static VkFFTResult initialize_in_c_locale(VkFFTApplication *application, VkFFTCo
 }
 
 cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
-                                    unsigned height, unsigned batches, cls_fft_transform **out)
+                                    unsigned height, unsigned depth, unsigned batches, cls_fft_transform **out)
 {
     *out = NULL;
     cls_fft_transform *t = calloc(1, sizeof *t);
@@ -83,11 +83,12 @@ cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_
     t->context = context;
     t->device = device;
     t->buffer = buffer;
-    t->buffer_bytes = (uint64_t)batches * height * cls_fft_row_floats(width) * sizeof(float);
+    t->buffer_bytes = (uint64_t)batches * depth * height * cls_fft_row_floats(width) * sizeof(float);
     VkFFTConfiguration configuration = {0};
-    configuration.FFTdim = 2;
+    configuration.FFTdim = depth > 1 ? 3 : 2;
     configuration.size[0] = width;
     configuration.size[1] = height;
+    if (depth > 1) configuration.size[2] = depth;
     configuration.numberBatches = batches;
     configuration.performR2C = 1;
     configuration.normalize = 1;
@@ -98,8 +99,8 @@ cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_
     const VkFFTResult result = initialize_in_c_locale(&t->application, configuration);
     if (result != VKFFT_SUCCESS) {
         free(t);
-        return cls_fail(CLS_ERR_BUILD, "VkFFT could not plan %u real %ux%u transforms (VkFFT error %d)", batches,
-                        width, height, (int)result);
+        return cls_fail(CLS_ERR_BUILD, "VkFFT could not plan %u real %ux%ux%u transforms (VkFFT error %d)", batches,
+                        width, height, depth, (int)result);
     }
     *out = t;
     return CLS_OK;

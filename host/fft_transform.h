@@ -1,5 +1,5 @@
-/* fft_transform.h — batched real 2-D FFTs in place on an OpenCL buffer, through VkFFT's OpenCL
- * backend (internal; the only file that includes VkFFT is fft_transform.c). */
+/* fft_transform.h — batched real 2-D and 3-D FFTs in place on an OpenCL buffer, through VkFFT's
+ * OpenCL backend (internal; the only file that includes VkFFT is fft_transform.c). */
 #ifndef CLS_FFT_TRANSFORM_H
 #define CLS_FFT_TRANSFORM_H
 
@@ -18,14 +18,14 @@ unsigned cls_fft_size_at_least(unsigned n);
 /* The largest fast side at most N (N at least 16). */
 unsigned cls_fft_size_at_most(unsigned n);
 
-/* A plan for BATCHES real WIDTH x HEIGHT transforms in place in BUFFER: transform t's row v
- * starts at float (t * HEIGHT + v) * cls_fft_row_floats(WIDTH); the forward transform leaves the
- * spectrum there (WIDTH / 2 + 1 complex values a row), the inverse the real values divided by
- * WIDTH * HEIGHT. Builds VkFFT's kernels (CLS_ERR_BUILD naming VkFFT's error). VkFFT 1.2.26's
+/* A plan for BATCHES real WIDTH x HEIGHT x DEPTH transforms in place in BUFFER (DEPTH 1: 2-D
+ * ones): transform t's slice w, row v starts at float ((t * DEPTH + w) * HEIGHT + v) *
+ * cls_fft_row_floats(WIDTH); the forward transform leaves the spectrum there (WIDTH / 2 + 1
+ * complex values a row), the inverse the real values divided by WIDTH * HEIGHT * DEPTH. Builds VkFFT's kernels (CLS_ERR_BUILD naming VkFFT's error). VkFFT 1.2.26's
  * binaries saved to a string and loaded back overran their buffer under AddressSanitizer, so they
  * are not cached: the drivers' own caches keep the kernels between processes. */
 cls_status cls_fft_transform_create(cl_context context, cl_device_id device, cl_mem buffer, unsigned width,
-                                    unsigned height, unsigned batches, cls_fft_transform **out);
+                                    unsigned height, unsigned depth, unsigned batches, cls_fft_transform **out);
 /* Enqueues the forward (inverse 0) or inverse transform on QUEUE, in order after what the queue
  * ran before (an in-order queue). */
 cls_status cls_fft_transform_enqueue(cls_fft_transform *transform, cl_command_queue queue, int inverse);

@@ -1,8 +1,8 @@
 /* fft_work.c — the work of a filter that computes its weighted sum by FFT (cls_work_ops, host.h):
- * the region's outputs in tiles (one tile where the region and the mask's reach fit the largest
- * transform side; overlap-save tiles otherwise), each tile's input gathered through the border
- * mode, transformed, multiplied by the mask's spectrum, transformed back and its valid part
- * written out. Tiles run in chunks that fit the memory budget; the transform plan and the mask's
+ * the region's outputs (of an image or a volume) in tiles (one tile where the region and the
+ * mask's reach fit the largest transform side; overlap-save tiles otherwise), each tile's input
+ * gathered through the border mode, transformed, multiplied by the mask's spectrum, transformed
+ * back and its valid part written out. Tiles run in chunks that fit the memory budget; the transform plan and the mask's
  * spectrum are made on the first launch of each layout and kept for the next launches. */
 #include "host.h"
 
@@ -20,18 +20,21 @@
 /* The largest transform side where the device's record names none, and the bytes of tiles one
  * chunk may take (CLSTENCIL_FFT_CHUNK_MAX sets fewer or more). */
 #define FFT_MAX_TILE 1024u
+/* The largest side of a volume's transform where CLSTENCIL_FFT_MAX_TILE names none: 256^3 values
+ * take 64 MiB, a few a chunk. */
+#define FFT_MAX_VOLUME_TILE 256u
 #define FFT_CHUNK_BYTES ((cl_ulong)256 << 20)
 /* The plans a filter keeps: a region's layout and the last strip's, say, without planning again. */
 #define FFT_PLANS 2
 /* The work-items of a group along x in the three kernels (global sizes are rounded up to it). */
 #define FFT_GROUP 128u
 
-/* How the region is cut: tiles of step outputs, transforms of width x height, in chunks of
- * `batches` tiles. */
+/* How the region is cut: tiles of step outputs, transforms of width x height x depth (an image's:
+ * one slice, step_z and tiles_z 1), in chunks of `batches` tiles. */
 typedef struct fft_layout {
-    unsigned step_x, step_y, tiles_x, tiles_y;
-    unsigned width, height; /* the transform's */
-    unsigned batches;       /* tiles a chunk transforms */
+    unsigned step_x, step_y, step_z, tiles_x, tiles_y, tiles_z;
+    unsigned width, height, depth; /* the transform's */
+    unsigned batches;              /* tiles a chunk transforms */
 } fft_layout;
 
 /* One layout's plan: its transforms, the tiles they work in and the mask's spectrum. */
@@ -45,7 +48,7 @@ typedef struct fft_plan {
 typedef struct cls_fft_work {
     cls_context *context;
     const cls_kernel_config *config; /* the filter's, which outlives the work */
-    unsigned max_tile;
+    unsigned max_tile, max_volume_tile; /* the largest transform side of an image's, a volume's */
     cl_ulong chunk_bytes; /* the most bytes of tiles one chunk takes */
     cl_program program;
     cl_kernel gather, multiply, scatter;
@@ -75,10 +78,12 @@ static void release_work(void *opaque)
 }
 
 /* The largest transform side: CLSTENCIL_FFT_MAX_TILE (64 to 16384), else the record's
- * fft_max_tile, else FFT_MAX_TILE. */
-static cls_status max_tile_for(const cls_context *context, unsigned *max_tile)
+ * fft_max_tile, else FFT_MAX_TILE; a volume's at most FFT_MAX_VOLUME_TILE unless the variable
+ * says otherwise. */
+static cls_status max_tile_for(const cls_context *context, unsigned *max_tile, unsigned *max_volume_tile)
 {
     *max_tile = context->record.fft_max_tile ? context->record.fft_max_tile : FFT_MAX_TILE;
+    *max_volume_tile = *max_tile < FFT_MAX_VOLUME_TILE ? *max_tile : FFT_MAX_VOLUME_TILE;
     const char *text = getenv("CLSTENCIL_FFT_MAX_TILE");
     if (!text || !*text) return CLS_OK;
     char *end = NULL;
@@ -87,7 +92,7 @@ static cls_status max_tile_for(const cls_context *context, unsigned *max_tile)
     if (errno || *end || value < 64 || value > 16384)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "CLSTENCIL_FFT_MAX_TILE must be a whole number from 64 to 16384, not '%.40s'",
                         text);
-    *max_tile = (unsigned)value;
+    *max_tile = *max_volume_tile = (unsigned)value;
     return CLS_OK;
 }
 
@@ -126,7 +131,7 @@ cls_status cls_fft_work_create(cls_context *context, const cls_kernel_config *co
     if (!work) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     work->context = context;
     work->config = config;
-    cls_status status = max_tile_for(context, &work->max_tile);
+    cls_status status = max_tile_for(context, &work->max_tile, &work->max_volume_tile);
     if (status == CLS_OK) status = chunk_bytes_for(context, &work->chunk_bytes);
     /* VkFFT's kernels follow each other on the queue with no events between them */
     if (status == CLS_OK && !cls_queue_in_order(context))
@@ -156,15 +161,19 @@ static void cut_axis(unsigned outputs, unsigned side, unsigned max_tile, unsigne
     *transform = cls_fft_size_at_least(*step + reach);
 }
 
-static fft_layout layout_for(const cls_fft_work *work, unsigned roi_width, unsigned roi_height, cl_ulong budget)
+/* The layout of a region of ROI[0] x ROI[1] x ROI[2] outputs (ROI[2] 1 for an image). */
+static fft_layout layout_for(const cls_fft_work *work, const unsigned roi[3], cl_ulong budget)
 {
     const cls_spec *spec = &work->config->spec;
-    fft_layout l;
-    cut_axis(roi_width, spec->mask_width, work->max_tile, &l.tiles_x, &l.step_x, &l.width);
-    cut_axis(roi_height, spec->mask_height, work->max_tile, &l.tiles_y, &l.step_y, &l.height);
-    const cl_ulong tile_bytes = (cl_ulong)l.height * cls_fft_row_floats(l.width) * sizeof(float);
+    const int volume = cls_spec_is_volume(spec);
+    const unsigned side = volume ? work->max_volume_tile : work->max_tile;
+    fft_layout l = {.step_z = 1, .tiles_z = 1, .depth = 1};
+    cut_axis(roi[0], spec->mask_width, side, &l.tiles_x, &l.step_x, &l.width);
+    cut_axis(roi[1], spec->mask_height, side, &l.tiles_y, &l.step_y, &l.height);
+    if (volume) cut_axis(roi[2], spec->mask_depth, side, &l.tiles_z, &l.step_z, &l.depth);
+    const cl_ulong tile_bytes = (cl_ulong)l.depth * l.height * cls_fft_row_floats(l.width) * sizeof(float);
     const cl_ulong fit = budget / tile_bytes;
-    const unsigned tiles = l.tiles_x * l.tiles_y;
+    const unsigned tiles = l.tiles_x * l.tiles_y * l.tiles_z;
     l.batches = fit < 1 ? 1 : fit < tiles ? (unsigned)fit : tiles;
     return l;
 }
@@ -178,18 +187,21 @@ static cls_status create_buffer(cls_context *context, size_t bytes, const char *
                                           cls_cl_error_name(error));
 }
 
-/* The mask's spectrum for the plan: the mask at the origin of tile 0 (zeros elsewhere),
+/* The mask's spectrum for the plan: the mask at the origin of tile 0 (zeros elsewhere), slice by
+ * slice for a volume's,
  * transformed with the others, tile 0's spectrum copied aside. The mask reaches the device in a
  * buffer made from it (no blocking write on the queue). */
 static cls_status make_mask_spectrum(cls_fft_work *work, fft_plan *plan, size_t tile_bytes)
 {
     const cls_spec *spec = &work->config->spec;
-    const size_t row_floats = cls_fft_row_floats(plan->layout.width);
+    const size_t row_floats = cls_fft_row_floats(plan->layout.width), slice_floats = row_floats * plan->layout.height;
     float *tile = calloc(tile_bytes, 1);
     if (!tile) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    for (unsigned j = 0; j < spec->mask_height; ++j)
-        for (unsigned i = 0; i < spec->mask_width; ++i)
-            tile[j * row_floats + i] = work->config->coefficients[j * spec->mask_width + i];
+    const float *coefficients = work->config->coefficients;
+    for (unsigned k = 0; k < cls_mask_depth(spec); ++k)
+        for (unsigned j = 0; j < spec->mask_height; ++j)
+            for (unsigned i = 0; i < spec->mask_width; ++i)
+                tile[k * slice_floats + j * row_floats + i] = *coefficients++;
     cl_int error;
     cl_mem mask = clCreateBuffer(work->context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, tile_bytes, tile, &error);
     free(tile);
@@ -211,9 +223,9 @@ static cls_status make_mask_spectrum(cls_fft_work *work, fft_plan *plan, size_t 
 
 /* The plan of a region's layout into work->plan: one kept from earlier launches, else made in
  * the slot used least recently. */
-static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_height)
+static cls_status plan_for(cls_fft_work *work, const unsigned roi[3])
 {
-    const fft_layout layout = layout_for(work, roi_width, roi_height, work->chunk_bytes);
+    const fft_layout layout = layout_for(work, roi, work->chunk_bytes);
     fft_plan *plan = &work->plans[0];
     for (unsigned k = 0; k < FFT_PLANS; ++k) {
         fft_plan *slot = &work->plans[k];
@@ -227,12 +239,12 @@ static cls_status plan_for(cls_fft_work *work, unsigned roi_width, unsigned roi_
     release_plan(plan);
     plan->layout = layout;
     plan->last_use = ++work->launches;
-    const size_t tile_bytes = (size_t)layout.height * cls_fft_row_floats(layout.width) * sizeof(float);
+    const size_t tile_bytes = (size_t)layout.depth * layout.height * cls_fft_row_floats(layout.width) * sizeof(float);
     cls_status status = create_buffer(work->context, tile_bytes * layout.batches, "tiles", &plan->tiles);
     if (status == CLS_OK) status = create_buffer(work->context, tile_bytes, "mask spectrum", &plan->mask_spectrum);
     if (status == CLS_OK)
         status = cls_fft_transform_create(work->context->context, work->context->device, plan->tiles, layout.width,
-                                          layout.height, layout.batches, &plan->transform);
+                                          layout.height, layout.depth, layout.batches, &plan->transform);
     if (status == CLS_OK) status = make_mask_spectrum(work, plan, tile_bytes);
     if (status != CLS_OK) release_plan(plan);
     work->plan = status == CLS_OK ? plan : NULL;
@@ -266,8 +278,20 @@ static cl_int enqueue_gather(cls_fft_work *work, cl_mem input, const cls_resolve
     error |= clSetKernelArg(k, CLS_FFT_GATHER_ROW_FLOATS, sizeof row_floats, &row_floats);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_TILE_SIZE, sizeof tile_size, &tile_size);
     error |= clSetKernelArg(k, CLS_FFT_GATHER_BORDER_VALUE, sizeof spec->border_value, &spec->border_value);
+    if (cls_spec_is_volume(spec)) {
+        const cl_long slice_pitch = (cl_long)(r->slice_pitch[0] / pixel);
+        const cl_int depth = (cl_int)r->depth, origin_z = (cl_int)r->roi_z, step_z = (cl_int)l->step_z;
+        const cl_int tiles_y = (cl_int)l->tiles_y, tile_depth = (cl_int)l->depth;
+        error |= clSetKernelArg(k, CLS_FFT_GATHER_VOLUME_SLICE_PITCH, sizeof slice_pitch, &slice_pitch);
+        error |= clSetKernelArg(k, CLS_FFT_GATHER_VOLUME_DEPTH, sizeof depth, &depth);
+        error |= clSetKernelArg(k, CLS_FFT_GATHER_VOLUME_ORIGIN_Z, sizeof origin_z, &origin_z);
+        error |= clSetKernelArg(k, CLS_FFT_GATHER_VOLUME_STEP_Z, sizeof step_z, &step_z);
+        error |= clSetKernelArg(k, CLS_FFT_GATHER_VOLUME_TILES_Y, sizeof tiles_y, &tiles_y);
+        error |= clSetKernelArg(k, CLS_FFT_GATHER_VOLUME_TILE_DEPTH, sizeof tile_depth, &tile_depth);
+    }
     if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
-    const size_t global[3] = {round_up(l->width, FFT_GROUP), (l->height + CLS_FFT_ROWS - 1) / CLS_FFT_ROWS, count};
+    const size_t global[3] = {round_up(l->width, FFT_GROUP), (l->height + CLS_FFT_ROWS - 1) / CLS_FFT_ROWS,
+                              (size_t)count * l->depth};
     const size_t local[3] = {FFT_GROUP, 1, 1};
     return clEnqueueNDRangeKernel(work->context->queue, k, 3, NULL, global, local, wait_count, wait_list, NULL);
 }
@@ -277,7 +301,7 @@ static cl_int enqueue_multiply(cls_fft_work *work, unsigned count)
 {
     const cl_int tiles = (cl_int)count;
     const fft_layout *l = &work->plan->layout;
-    const cl_int values = (cl_int)(cls_fft_row_floats(l->width) / 2 * l->height);
+    const cl_int values = (cl_int)(cls_fft_row_floats(l->width) / 2 * l->height * l->depth);
     cl_kernel k = work->multiply;
     cl_int error = clSetKernelArg(k, CLS_FFT_MULTIPLY_SPECTRA, sizeof work->plan->tiles, &work->plan->tiles);
     error |= clSetKernelArg(k, CLS_FFT_MULTIPLY_MASK, sizeof work->plan->mask_spectrum, &work->plan->mask_spectrum);
@@ -314,8 +338,21 @@ static cl_int enqueue_scatter(cls_fft_work *work, cl_mem output, const cls_resol
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_STEP, sizeof step, &step);
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_TILES_X, sizeof tiles_x, &tiles_x);
     error |= clSetKernelArg(k, CLS_FFT_SCATTER_FIRST, sizeof first, &first);
+    if (cls_spec_is_volume(spec)) {
+        const cl_long slice_pitch = (cl_long)(r->slice_pitch[1] / pixel);
+        const cl_int depth = (cl_int)r->depth, step_z = (cl_int)l->step_z;
+        const cl_int2 region_z = {{(cl_int)r->roi_z, (cl_int)(r->roi_z + r->roi_depth)}};
+        const cl_int tiles_y = (cl_int)l->tiles_y, tile_depth = (cl_int)l->depth;
+        error |= clSetKernelArg(k, CLS_FFT_SCATTER_VOLUME_SLICE_PITCH, sizeof slice_pitch, &slice_pitch);
+        error |= clSetKernelArg(k, CLS_FFT_SCATTER_VOLUME_DEPTH, sizeof depth, &depth);
+        error |= clSetKernelArg(k, CLS_FFT_SCATTER_VOLUME_REGION_Z, sizeof region_z, &region_z);
+        error |= clSetKernelArg(k, CLS_FFT_SCATTER_VOLUME_STEP_Z, sizeof step_z, &step_z);
+        error |= clSetKernelArg(k, CLS_FFT_SCATTER_VOLUME_TILES_Y, sizeof tiles_y, &tiles_y);
+        error |= clSetKernelArg(k, CLS_FFT_SCATTER_VOLUME_TILE_DEPTH, sizeof tile_depth, &tile_depth);
+    }
     if (error != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
-    const size_t global[3] = {round_up(l->step_x, FFT_GROUP), (l->step_y + CLS_FFT_ROWS - 1) / CLS_FFT_ROWS, count};
+    const size_t global[3] = {round_up(l->step_x, FFT_GROUP), (l->step_y + CLS_FFT_ROWS - 1) / CLS_FFT_ROWS,
+                              (size_t)count * l->step_z};
     const size_t local[3] = {FFT_GROUP, 1, 1};
     return clEnqueueNDRangeKernel(work->context->queue, k, 3, NULL, global, local, 0, NULL, event);
 }
@@ -329,10 +366,11 @@ static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count,
     (void)output_count; /* one */
     (void)image;
     cls_fft_work *work = opaque;
-    cls_status status = plan_for(work, r->geometry.roi_width, r->geometry.roi_height);
+    const unsigned roi[3] = {r->geometry.roi_width, r->geometry.roi_height, r->roi_depth};
+    cls_status status = plan_for(work, roi);
     if (status != CLS_OK) return status;
     const fft_layout *l = &work->plan->layout;
-    const unsigned tiles = l->tiles_x * l->tiles_y;
+    const unsigned tiles = l->tiles_x * l->tiles_y * l->tiles_z;
     cl_int error = CL_SUCCESS;
     for (unsigned first = 0; first < tiles && status == CLS_OK && error == CL_SUCCESS; first += l->batches) {
         const unsigned count = tiles - first < l->batches ? tiles - first : l->batches;

@@ -233,12 +233,13 @@ typedef enum cls_separable {
 #define CLS_LOW_RANK_MAX 4
 
 /* How a weighted sum is computed. DIRECT: the window's multiply-adds per output (one kernel, or two
- * passes where `separable` says so). FFT: the image in tiles padded by the border mode's rule,
- * a real 2-D FFT of each (VkFFT), multiplied by the mask's spectrum, an inverse FFT, the valid
- * part written out: the same border semantics as DIRECT, the cost of a few FFTs of the image
- * whatever the mask's size, f32 results within CLS_FFT_TOLERANCE of DIRECT's. AUTO: FFT for
- * masks of at least the device record's fft_min_taps taps that do not run separably, else
- * DIRECT. FFT needs the built-in weighted sum of one mask (no body, mask count or epilogue). */
+ * passes where `separable` says so). FFT: the image (or volume) in tiles padded by the border
+ * mode's rule, a real 2-D (3-D) FFT of each (VkFFT), multiplied by the mask's spectrum, an inverse
+ * FFT, the valid part written out: the same border semantics as DIRECT, the cost of a few FFTs of
+ * the image whatever the mask's size, f32 results within CLS_FFT_TOLERANCE of DIRECT's. AUTO: FFT
+ * for masks of at least the device record's fft_min_taps taps (a volume's: volume_fft_min_taps)
+ * that do not run separably, else DIRECT. FFT needs the built-in weighted sum of one mask (no
+ * body, mask count, epilogue, or a volume's minimum, maximum or rank). */
 typedef enum cls_method {
     CLS_METHOD_AUTO = 0,
     CLS_METHOD_DIRECT,

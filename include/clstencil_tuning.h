@@ -104,6 +104,9 @@ typedef struct cls_arch_record {
     unsigned single_pass_tall_mask; /* the staged single pass over a mask at least this tall walks
                                     * strips of twice single_pass_rows, keeping a group a compute
                                     * unit busy rather than two (0: never) */
+    unsigned volume_fft_min_taps;  /* a volume's weighted sum of at least this many taps whose spec
+                                    * leaves `method` to auto, and that does not separate, runs by FFT
+                                    * (0: never) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

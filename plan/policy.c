@@ -277,6 +277,19 @@ static int volume_passes(const cls_request *r)
            spec->border != CLS_BORDER_UNDEFINED && spec->rows_per_item <= 1;
 }
 
+/* Whether a volume's weighted sum runs by FFT where its method is left to auto: at least the
+ * record's volume_fft_min_taps taps, one mask, no body, not separated, and no direct kernel's
+ * form asked for (a partition, group, slices, columns or input path: the spec's choices win). */
+static int volume_by_fft(const cls_kernel_policy *p, const cls_request *r, const cls_spec *resolved)
+{
+    const cls_spec *s = &r->spec;
+    const size_t taps = (size_t)s->mask_width * s->mask_height * r->depth;
+    const int direct_asked = s->partition != CLS_PARTITION_AUTO || s->group_width || s->group_height ||
+                             s->rows_per_item || s->cols_per_item || s->input_path != CLS_INPUT_AUTO;
+    return p->volume_fft_min_taps && taps >= p->volume_fft_min_taps && !s->body && s->reduction == CLS_REDUCTION_SUM &&
+           r->masks == 1 && resolved->separable == CLS_SEPARABLE_NONE && !direct_asked;
+}
+
 /* Whether a record's volume_columns are explicit vectors on the global path (CPU runtimes, whose
  * vectorizer packs work-items: the records that fold their border groups fully) rather than the
  * slice's tile in local memory (GPUs). PoCL, 2 cores, 128^3 f32, a 1x13x1 pass: 8 columns a
@@ -312,7 +325,8 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
     return volume_vectors(p) || volume_tile_fits(r, resolved, cols, CLS_VOLUME_TILE_SUMS) ? cols : 1;
 }
 
-/* A volume's mask: where it separates, one pass along x, y and z from the slice's tile where the
+/* A volume's mask: by FFT from the record's volume_fft_min_taps where it does not separate; where
+ * it separates, one pass along x, y and z from the slice's tile where the
  * record reads tiles (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32, in
  * the record's 32x4 groups: min3d:3 343 us in one pass against 378 by the tiled walk, box3d:3 341
  * against 335; in 32x8 groups 370 and 360), in groups of CLS_VOLUME_SINGLE_PASS_ROWS rows from 64
@@ -330,7 +344,9 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     resolved->separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
                           : rank1 && volume_passes(r)         ? CLS_SEPARABLE_TWO_PASS
                                                               : CLS_SEPARABLE_NONE;
-    resolved->method = CLS_METHOD_DIRECT;
+    resolved->method = spec->method == CLS_METHOD_FFT || (spec->method == CLS_METHOD_AUTO && volume_by_fft(p, r, resolved))
+                           ? CLS_METHOD_FFT
+                           : CLS_METHOD_DIRECT;
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) resolved->bake_coefficients = CLS_COEFFICIENTS_BUFFER;
     if (spec->partition == CLS_PARTITION_AUTO) resolved->partition = CLS_PARTITION_ISP_BLOCK;
     resolved->rows_per_item = spec->rows_per_item ? spec->rows_per_item : p->volume_slices;
@@ -371,6 +387,7 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         resolved->rows_per_item = p->volume_deep_slices;
     if (resolved->cols_per_item > 1 && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;
+    if (resolved->method == CLS_METHOD_FFT) resolved->separable = CLS_SEPARABLE_NONE; /* the transforms take the mask whole */
 }
 
 void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, cls_spec *resolved)

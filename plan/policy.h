@@ -103,6 +103,8 @@ typedef struct cls_kernel_policy {
                                  * tile in local memory, where the tile fits (0 or 1: one, no tile) */
     unsigned volume_deep_slices; /* the walk's slices from the tile for a mask more than 3 deep
                                   * (0: volume_slices) */
+    unsigned volume_fft_min_taps; /* a volume's weighted sum of at least this many taps that does not
+                                   * separate runs by FFT (0: never) */
     unsigned body_lanes;        /* adjacent outputs a work-item computes in one vector for an
                                  * operator body that runs in lanes (0 or 1: none) */
     unsigned row_body_lanes;    /* the same for one that writes a column of outputs at any rows,

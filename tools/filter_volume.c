@@ -116,8 +116,9 @@ void volume_run_report(const volume_run *run, const filter_plan *plan, const cls
         if (cls_filter_separable(stage) == CLS_SEPARABLE_TWO_PASS)
             fprintf(stderr, "stage %zu:   %-22s a pass an axis\n", k + 1, cls_operator_name(plan->ops[k].op));
         else
-            fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms\n", k + 1, cls_operator_name(plan->ops[k].op),
-                    info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds);
+            fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms%s\n", k + 1, cls_operator_name(plan->ops[k].op),
+                    info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
+                    cls_filter_method(stage) == CLS_METHOD_FFT ? " (fft)" : "");
     }
     if (slab < a->slices)
         fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",

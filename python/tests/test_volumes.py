@@ -1,7 +1,7 @@
 """Volumes through clstencil.filter against scipy.ndimage.correlate in 3-D: every border mode
 scipy shares, volumes from 1x1x1 to 33x45x67 (smaller than the mask along some axes included),
-masks 3x3x3 and 3x5x7 (random), gaussian3d and masks 17 and 19 deep, strided arrays, integer pixels, the undefined
-border's interior, user-written bodies, and what a volume refuses."""
+masks 3x3x3 and 3x5x7 (random), gaussian3d and masks 17 and 19 deep, large masks by FFT, strided arrays, integer
+pixels, the undefined border's interior, user-written bodies, and what a volume refuses."""
 from __future__ import annotations
 
 import pickle
@@ -44,6 +44,33 @@ def test_volume_equals_scipy_correlate(op: str, border: str) -> None:
         assert result.dtype == np.float32 and result.shape == shape
         np.testing.assert_allclose(result, reference(volume, operator, border), rtol=1e-5,
                                    atol=1e-5, err_msg=f"{op}, {border}, shape {shape}")
+
+
+RANDOM_9 = RNG.uniform(-1, 1, (9, 9, 9)).astype(np.float32)
+
+
+@pytest.mark.parametrize("border", list(SCIPY_MODES))
+def test_large_masks_by_fft_equal_scipy(border: str) -> None:
+    """A random 9x9x9 mask (auto: by FFT where the device's record says so from 600 taps, as
+    PoCL's does) and a 5x5x5 one by FFT asked for equal scipy's correlate within the FFT's
+    tolerance, volumes smaller than the mask included; dask's chunks too."""
+    rng = np.random.default_rng(4)
+    random_5 = RANDOM_9[2:7, 2:7, 2:7]
+    for mask, method in ((RANDOM_9, None), (random_5, "fft")):
+        operator = clstencil.Operator(correlate(mask))
+        bound = 3 * 1e-5 * np.abs(mask).sum()  # CLS_FFT_TOLERANCE x sum |m| x max |input| (1)
+        for shape in ((4, 6, 5), (21, 17, 26)):
+            volume = rng.random(shape, dtype=np.float32)
+            result = clstencil.filter(volume, operator, border, BORDER_VALUE, method=method)
+            np.testing.assert_allclose(result, reference(volume, operator, border), rtol=0, atol=bound,
+                                       err_msg=f"{mask.shape}, {border}, shape {shape}")
+    da = pytest.importorskip("dask.array")
+    from clstencil import dask as chunked_filters
+    volume = rng.random((21, 17, 26), dtype=np.float32)
+    chunked = chunked_filters.filter(da.from_array(volume, chunks=(11, 9, 13)), correlate(RANDOM_9), border,
+                                    BORDER_VALUE).compute(scheduler="synchronous")
+    np.testing.assert_allclose(chunked, reference(volume, clstencil.Operator(correlate(RANDOM_9)), border),
+                               rtol=0, atol=3 * 1e-5 * np.abs(RANDOM_9).sum())
 
 
 WEIGHTED_SUM_BODY = """

@@ -1,7 +1,7 @@
 /* test_volume_policy.c — auto's policy for a volume's walk (plan/policy.c): the slice's tile and
  * its columns where the record reads tiles (in taller groups for tall windows), one pass for
- * separable masks, vectors on CPU runtimes, the deep masks' longer walks, and the columns a volume
- * refuses. */
+ * separable masks, vectors on CPU runtimes, the deep masks' longer walks, the columns a volume
+ * refuses, and large masks by FFT. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -165,12 +165,57 @@ static void tall_windows_take_taller_tiles(void **state)
     assert_int_equal(resolved.group_height, 4);
 }
 
+/* From the record's volume_fft_min_taps a volume's weighted sum runs by FFT where its method is
+ * left to auto: not a mask that separates, a minimum, a rank, a body, or a spec that asks for a
+ * direct kernel's form; a record without the key never; the FFT asked for takes a separable mask
+ * whole. */
+static void large_masks_run_by_fft_from_the_records_taps(void **state)
+{
+    (void)state;
+    static float random[9 * 9 * 9], ones[9 * 9 * 9];
+    for (unsigned k = 0; k < sizeof random / sizeof random[0]; ++k)
+        random[k] = (float)((k * 37) % 11) - 5.0f, ones[k] = 1.0f;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
+    policy.volume_fft_min_taps = 600;
+    cls_spec spec = valid_spec(), resolved;
+    spec.coefficients = random;
+    spec.mask_width = spec.mask_height = spec.mask_depth = 9; /* 729 taps */
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_FFT);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
+    spec.mask_depth = 7; /* 567 taps */
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_DIRECT);
+    spec.mask_depth = 9;
+    spec.reduction = CLS_REDUCTION_MIN;
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_DIRECT);
+    spec.reduction = CLS_REDUCTION_SUM, spec.rows_per_item = 16; /* a walk's slices asked for */
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_DIRECT);
+    spec.rows_per_item = 0;
+    cls_kernel_policy without = policy;
+    without.volume_fft_min_taps = 0;
+    assert_int_equal(resolve(&without, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_DIRECT);
+    spec.coefficients = ones; /* a box separates: passes, not transforms */
+    assert_int_equal(resolve(&policy, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_DIRECT);
+    assert_int_not_equal(resolved.separable, CLS_SEPARABLE_NONE);
+    spec.method = CLS_METHOD_FFT; /* asked for: the mask whole */
+    assert_int_equal(resolve(&without, &spec, &resolved), CLS_OK);
+    assert_int_equal(resolved.method, CLS_METHOD_FFT);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_policy_tiles_volume_walks_where_the_record_says),
         cmocka_unit_test(deep_masks_walk_the_records_deep_slices),
         cmocka_unit_test(tall_windows_take_taller_tiles),
+        cmocka_unit_test(large_masks_run_by_fft_from_the_records_taps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
