@@ -10,6 +10,33 @@
 
 #include <stdio.h>
 
+/* The rest of a gather: its column's rows, each read by LOAD through the border mode, the constant
+ * mode's value outside the image (or volume: z's too). */
+static void append_gather_rows(strbuf *out, const cls_spec *spec, const char *load, int volume)
+{
+    strbuf_append(out, "    for (int v = first; v < last; ++v) {\n        const int y = top + v;\n");
+    if (spec->border == CLS_BORDER_UNDEFINED)
+        strbuf_append(out, "        const int row = clamp(y, 0, size.y - 1);\n");
+    else
+        strbuf_printf(out, "        const int row = border_both%s(y, size.y);\n", border_suffix(spec, CLS_AXIS_Y));
+    static const struct { cls_axis axis; const char *index, *size; } axes[] = {
+        {CLS_AXIS_X, "x", "size.x"}, {CLS_AXIS_Y, "y", "size.y"}, {CLS_AXIS_Z, "z", "depth"}};
+    strbuf inside;
+    strbuf_init(&inside);
+    for (size_t a = 0; a < (volume ? 3u : 2u); ++a)
+        if (cls_spec_border_on(spec, axes[a].axis) == CLS_BORDER_CONSTANT)
+            strbuf_printf(&inside, "%sinside_both%s(%s, %s)", inside.length ? " && " : "", border_suffix(spec, axes[a].axis),
+                          axes[a].index, axes[a].size);
+    if (inside.length)
+        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s ? %s : border_value;\n", strbuf_text(&inside), load);
+    else
+        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s;\n", load);
+    strbuf_append(out, "    }\n");
+    if (!inside.length) strbuf_append(out, "    (void)border_value;\n");
+    strbuf_free(&inside);
+    strbuf_append(out, "}\n\n");
+}
+
 /* Gather: the pixels a tile's values stand for, read through the border mode, CLS_FFT_ROWS rows
  * a work-item (one column of them). The undefined mode clamps (the outputs whose window leaves
  * the image are never written, so any value serves). */
@@ -37,24 +64,7 @@ static void append_gather(strbuf *out, const cls_spec *spec)
         strbuf_append(out, "    const int column = clamp(x, 0, size.x - 1);\n");
     else
         strbuf_printf(out, "    const int column = border_both%s(x, size.x);\n", border_suffix(spec, CLS_AXIS_X));
-    strbuf_append(out, "    for (int v = first; v < last; ++v) {\n        const int y = top + v;\n");
-    if (spec->border == CLS_BORDER_UNDEFINED)
-        strbuf_append(out, "        const int row = clamp(y, 0, size.y - 1);\n");
-    else
-        strbuf_printf(out, "        const int row = border_both%s(y, size.y);\n", border_suffix(spec, CLS_AXIS_Y));
-    const int constant_x = cls_spec_border_on(spec, CLS_AXIS_X) == CLS_BORDER_CONSTANT;
-    const int constant_y = cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_CONSTANT;
-    char inside_x[48] = "", inside_y[48] = "";
-    if (constant_x) snprintf(inside_x, sizeof inside_x, "inside_both%s(x, size.x)", border_suffix(spec, CLS_AXIS_X));
-    if (constant_y) snprintf(inside_y, sizeof inside_y, "inside_both%s(y, size.y)", border_suffix(spec, CLS_AXIS_Y));
-    if (constant_x || constant_y)
-        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s%s%s ? %s : border_value;\n", inside_x,
-                      constant_x && constant_y ? " && " : "", inside_y, load);
-    else
-        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s;\n", load);
-    strbuf_append(out, "    }\n");
-    if (!constant_x && !constant_y) strbuf_append(out, "    (void)border_value;\n");
-    strbuf_append(out, "}\n\n");
+    append_gather_rows(out, spec, load, 0);
 }
 
 static void append_multiply(strbuf *out)
@@ -74,6 +84,25 @@ static void append_multiply(strbuf *out)
                   "        spectra[at] = (float2)(a.x * m.x + a.y * m.y, a.y * m.x - a.x * m.y);\n"
                   "    }\n"
                   "}\n\n");
+}
+
+/* The rest of a scatter: its column's rows, each written by STORE; under the undefined mode only
+ * those whose window stays inside the image (or volume). */
+static void append_scatter_rows(strbuf *out, const cls_spec *spec, const char *store, int volume)
+{
+    if (spec->border == CLS_BORDER_UNDEFINED)
+        strbuf_printf(out, "    /* undefined border: outputs whose window leaves the %s stay unwritten */\n"
+                           "    if (x < HALF_W || x >= size.x - HALF_W%s) return;\n"
+                           "    for (int v = first; v < last; ++v) {\n"
+                           "        const int y = top + v;\n"
+                           "        if (y < HALF_H || y >= size.y - HALF_H) continue;\n",
+                      volume ? "volume" : "image", volume ? " || z < HALF_D || z >= depth - HALF_D" : "");
+    else
+        strbuf_printf(out, "    (void)size%s;\n"
+                           "    for (int v = first; v < last; ++v) {\n"
+                           "        const int y = top + v;\n",
+                      volume ? ", (void)depth" : "");
+    strbuf_printf(out, "        %s\n    }\n}\n", store);
 }
 
 static void append_scatter(strbuf *out, const cls_spec *spec)
@@ -96,17 +125,7 @@ static void append_scatter(strbuf *out, const cls_spec *spec)
                   "    const int last = min(min(first + CLS_FFT_ROWS, step.y), region.w - top);\n"
                   "    __global const float *values = tiles + (size_t)t * tile_height * row_floats + u;\n",
                   emit_cl_type(spec->output_type));
-    if (spec->border == CLS_BORDER_UNDEFINED)
-        strbuf_append(out, "    /* undefined border: outputs whose window leaves the image stay unwritten */\n"
-                           "    if (x < HALF_W || x >= size.x - HALF_W) return;\n"
-                           "    for (int v = first; v < last; ++v) {\n"
-                           "        const int y = top + v;\n"
-                           "        if (y < HALF_H || y >= size.y - HALF_H) continue;\n");
-    else
-        strbuf_append(out, "    (void)size;\n"
-                           "    for (int v = first; v < last; ++v) {\n"
-                           "        const int y = top + v;\n");
-    strbuf_printf(out, "        %s\n    }\n}\n", store);
+    append_scatter_rows(out, spec, store, 0);
 }
 
 /* A volume's gather: a column of CLS_FFT_ROWS rows of one slice of a tile a work-item, the tile's
@@ -142,27 +161,7 @@ static void append_gather_volume(strbuf *out, const cls_spec *spec)
         strbuf_printf(out, "    const int column = border_both%s(x, size.x);\n"
                            "    const long slice = input_offset + (long)border_both%s(z, depth) * input_slice_pitch;\n",
                       border_suffix(spec, CLS_AXIS_X), border_suffix(spec, CLS_AXIS_Z));
-    strbuf_append(out, "    for (int v = first; v < last; ++v) {\n        const int y = top + v;\n");
-    if (spec->border == CLS_BORDER_UNDEFINED)
-        strbuf_append(out, "        const int row = clamp(y, 0, size.y - 1);\n");
-    else
-        strbuf_printf(out, "        const int row = border_both%s(y, size.y);\n", border_suffix(spec, CLS_AXIS_Y));
-    static const struct { cls_axis axis; const char *index, *size; } axes[] = {
-        {CLS_AXIS_X, "x", "size.x"}, {CLS_AXIS_Y, "y", "size.y"}, {CLS_AXIS_Z, "z", "depth"}};
-    strbuf inside;
-    strbuf_init(&inside);
-    for (size_t a = 0; a < sizeof axes / sizeof axes[0]; ++a)
-        if (cls_spec_border_on(spec, axes[a].axis) == CLS_BORDER_CONSTANT)
-            strbuf_printf(&inside, "%sinside_both%s(%s, %s)", inside.length ? " && " : "", border_suffix(spec, axes[a].axis),
-                          axes[a].index, axes[a].size);
-    if (inside.length)
-        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s ? %s : border_value;\n", strbuf_text(&inside), load);
-    else
-        strbuf_printf(out, "        values[(size_t)v * row_floats] = %s;\n", load);
-    strbuf_append(out, "    }\n");
-    if (!inside.length) strbuf_append(out, "    (void)border_value;\n");
-    strbuf_free(&inside);
-    strbuf_append(out, "}\n\n");
+    append_gather_rows(out, spec, load, 1);
 }
 
 /* A volume's scatter: a column of CLS_FFT_ROWS outputs of one slice of a tile a work-item, the
@@ -192,17 +191,7 @@ static void append_scatter_volume(strbuf *out, const cls_spec *spec)
                   "    const int last = min(min(first + CLS_FFT_ROWS, step.y), region.w - top);\n"
                   "    __global const float *values = tiles + ((size_t)t * tile_depth + w) * tile_height * row_floats + u;\n",
                   emit_cl_type(spec->output_type));
-    if (spec->border == CLS_BORDER_UNDEFINED)
-        strbuf_append(out, "    /* undefined border: outputs whose window leaves the volume stay unwritten */\n"
-                           "    if (x < HALF_W || x >= size.x - HALF_W || z < HALF_D || z >= depth - HALF_D) return;\n"
-                           "    for (int v = first; v < last; ++v) {\n"
-                           "        const int y = top + v;\n"
-                           "        if (y < HALF_H || y >= size.y - HALF_H) continue;\n");
-    else
-        strbuf_append(out, "    (void)size, (void)depth;\n"
-                           "    for (int v = first; v < last; ++v) {\n"
-                           "        const int y = top + v;\n");
-    strbuf_printf(out, "        %s\n    }\n}\n", store);
+    append_scatter_rows(out, spec, store, 1);
 }
 
 char *cls_fft_kernels_source(const cls_spec *spec)

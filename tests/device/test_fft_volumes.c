@@ -18,26 +18,10 @@
 #include <clstencil.h>
 
 #include "reference/reference.h"
+#include "support/context_fixture.h"
 
 #define SENTINEL -7.0f
 #define BORDER_VALUE 0.75f
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    unsetenv("CLSTENCIL_FFT_MAX_TILE");
-    unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 static const cls_border BORDERS[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP, CLS_BORDER_MIRROR,
                                      CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
@@ -255,6 +239,8 @@ static void refusals(void **state)
 
 int main(void)
 {
+    unsetenv("CLSTENCIL_FFT_MAX_TILE"); /* the layouts the tests name are the defaults' */
+    unsetenv("CLSTENCIL_FFT_CHUNK_MAX");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_border_one_tile), cmocka_unit_test(tiles_along_every_axis),
         cmocka_unit_test(a_border_mode_an_axis), cmocka_unit_test(region_of_a_padded_volume),
