@@ -2,10 +2,11 @@
  * libtiff: a stack's pages as a volume's slices against a reference by hand, ImageJ hyperstacks'
  * and OME-TIFFs' volumes (and descriptions refused), volumes larger than the device and stacks
  * larger than the memory in slabs (the same bytes as one piece), a MetaImage in and an NRRD out,
- * volumes' operators chained, and a user-written body of volumes (user:FILE,WxHxD).
+ * volumes' operators chained, a user-written body of volumes (user:FILE,WxHxD), and a weighted
+ * sum by FFT.
  * Usage: test_tiff_volume PATH-TO-CLSTENCIL CASE
  *        (CASE: volume, hyperstack, volume_slabs, volume_file_slabs, volume_files, volume_chain,
- *        volume_user) */
+ *        volume_user, volume_fft) */
 #include "tiff_fixture.h"
 
 #include <stdio.h>
@@ -295,13 +296,45 @@ static void test_volume_user(void **state)
     free(out);
 }
 
+/* A volume's weighted sum by FFT (--method fft): within one unit of the direct sum's voxels, in
+ * one piece and in slabs on the device, marked in -v; a minimum by FFT is refused (exit 1). */
+static void test_volume_fft(void **state)
+{
+    (void)state;
+    write_stack("vol.tif", 0, 6, COMPRESSION_NONE, 0);
+    char op[400] = "correlate:3x3x3";
+    for (int k = 0; k < 27; ++k) /* positive weights summing to 1 */
+        snprintf(op + strlen(op), sizeof op - strlen(op), ",%.6f", (double)(k % 5 + 1) / 79.0);
+    assert_int_equal(filter("vol.tif direct.tif --op %s --border mirror --method direct", op), 0);
+    assert_int_equal(filter("vol.tif fft.tif --op %s --border mirror --method fft -v", op), 0);
+    assert_true(logged("(fft)"));
+    assert_int_equal(filter("vol.tif slabs.tif --op %s --border mirror --method fft --max-device-memory 10K -v", op), 0);
+    assert_true(logged("slabs:     6 of 1 slices"));
+    uint16_t (*want)[H][W] = calloc(6, sizeof *want), (*got)[H][W] = calloc(7, sizeof *got);
+    assert_true(want && got);
+    assert_int_equal(read_stack("direct.tif", want, 6), 6);
+    static const char *const outputs[] = {"fft.tif", "slabs.tif"};
+    for (size_t f = 0; f < 2; ++f) {
+        assert_int_equal(read_stack(outputs[f], got, 7), 6);
+        for (int z = 0; z < 6; ++z)
+            for (int y = 0; y < H; ++y)
+                for (int x = 0; x < W; ++x)
+                    if (abs((int)got[z][y][x] - (int)want[z][y][x]) > 1)
+                        fail_msg("%s: voxel (%d, %d, %d) is %u, direct %u", outputs[f], x, y, z, got[z][y][x], want[z][y][x]);
+    }
+    free(want), free(got);
+    assert_int_equal(filter("vol.tif min.tif --op min3d:3 --method fft"), 1);
+    assert_true(logged("computes a weighted sum"));
+    assert_false(exists("min.tif"));
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_volume),       cmocka_unit_test(test_hyperstack),   cmocka_unit_test(test_volume_slabs),
         cmocka_unit_test(test_volume_file_slabs), cmocka_unit_test(test_volume_files), cmocka_unit_test(test_volume_chain),
-        cmocka_unit_test(test_volume_user)};
+        cmocka_unit_test(test_volume_user),  cmocka_unit_test(test_volume_fft)};
     static const char *const names[] = {"volume",            "hyperstack",   "volume_slabs", "volume_file_slabs",
-                                        "volume_files",      "volume_chain", "volume_user"};
+                                        "volume_files",      "volume_chain", "volume_user",  "volume_fft"};
     return tiff_cases_run(argc, argv, all, names, sizeof all / sizeof all[0]);
 }
