@@ -330,6 +330,23 @@ void emit_body_call(emitter *e, int indent, const access *a)
     strbuf_append(e->out, ");\n");
 }
 
+void emit_fast_exp2(strbuf *out, const cls_kernel_config *config)
+{
+    if (!config->body || !strstr(config->body, "FAST_EXP2")) return;
+    if (!config->limits.inline_ptx) {
+        strbuf_append(out, "#define FAST_EXP2(x) exp2(x) /* 2^x */\n");
+        return;
+    }
+    strbuf_append(out, "/* 2^x, results below 2^-126 flushed to zero: one instruction (exp2 keeps them denormal with\n"
+                       " * three more) */\n"
+                       "float FAST_EXP2(float x)\n"
+                       "{\n"
+                       "    float power;\n"
+                       "    asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(power) : \"f\"(x));\n"
+                       "    return power;\n"
+                       "}\n");
+}
+
 /* The coefficients' macro and the program-scope array of literals it reads. */
 void emit_body_helpers(emitter *e)
 {
@@ -344,6 +361,7 @@ void emit_body_helpers(emitter *e)
         strbuf_append(out, "#define MASK(dx, dy) cls_mask[((dy) + HALF_H) * MASK_W + (dx) + HALF_W]\n");
     }
     emit_for_window(e);
+    emit_fast_exp2(out, e->config);
     strbuf_append(out, "#define OUT cls_out\n");
     if (cls_kernel_body_lanes(e->config))
         strbuf_printf(out, "typedef float%u value_t; /* the values of COLS adjacent outputs, one vector */\n", e->config->cols);

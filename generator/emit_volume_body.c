@@ -48,6 +48,7 @@ void emit_volume_body_macros(strbuf *out, const cls_kernel_config *c)
                        "        for (int dy = -HALF_H; dy <= HALF_H; ++dy) \\\n"
                        "            for (int dx = -HALF_W; dx <= HALF_W; ++dx)\n"
                        "#define OUT cls_out\n");
+    emit_fast_exp2(out, c);
     if (strstr(s->body, "value_t")) strbuf_append(out, "typedef float value_t; /* the body's values: one voxel's */\n");
     strbuf_append(out, "\n");
 }

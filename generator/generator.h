@@ -26,6 +26,8 @@ typedef struct cls_generation_limits {
                                         * network of exchanges (0: Wirth's selection for every one) */
     unsigned single_pass_ahead;        /* input rows a streaming single pass loads together
                                         * (cls_kernel_ahead_rows; 0 or 1: one row ahead) */
+    unsigned inline_ptx;               /* 1: the compiler takes inline PTX (NVIDIA): an operator
+                                        * body's FAST_EXP2 is ex2.approx.ftz */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {

@@ -107,6 +107,8 @@ typedef struct cls_arch_record {
     unsigned volume_fft_min_taps;  /* a volume's weighted sum of at least this many taps whose spec
                                     * leaves `method` to auto, and that does not separate, runs by FFT
                                     * (0: never) */
+    unsigned inline_ptx;           /* 1: the device's OpenCL compiler takes inline PTX (asm), and an
+                                    * operator body's FAST_EXP2 is one ex2.approx.ftz (0: exp2) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

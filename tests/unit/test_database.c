@@ -111,6 +111,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->single_pass_tall_mask, 23); /* 128-row strips from 23 rows tall */
     assert_int_equal(r->volume_columns, 4); /* the slice's tile in local memory */
     assert_int_equal(r->volume_fft_min_taps, 600); /* volumes' masks from 9x9x9 by FFT */
+    assert_int_equal(r->inline_ptx, 1); /* FAST_EXP2 in one PTX instruction */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
     cls_device_caps mi = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "gfx90a", "gfx90a:sramecc+:xnack-");
@@ -124,6 +125,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->fft_min_taps, 300);
     assert_int_equal(pocl_record->fft_max_tile, 1024);
     assert_int_equal(pocl_record->volume_fft_min_taps, 600);
+    assert_int_equal(pocl_record->inline_ptx, 0);
     assert_int_equal(pocl_record->fft_tile_max_mask, 0); /* VkFFT's transforms */
     assert_int_equal(pocl_record->volume_slices, 8); /* a walk written out: fewer slices, shorter builds */
     assert_int_equal(pocl_record->volume_columns, 8); /* in vectors of 8 columns */

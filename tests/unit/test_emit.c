@@ -321,6 +321,33 @@ static void bodies_run_in_four_regions(void **state)
     }
 }
 
+/* FAST_EXP2 in a body that names it: one PTX instruction where the limits say the compiler takes
+ * inline PTX, exp2 elsewhere; a body that does not name it gets neither. */
+static void fast_exp2_is_ptx_where_the_compiler_takes_it(void **state)
+{
+    (void)state;
+    static float ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 3;
+    spec.coefficients = ones;
+    spec.border = CLS_BORDER_CLAMP;
+    for (int ptx = 0; ptx <= 1; ++ptx)
+        for (int named = 0; named <= 1; ++named) {
+            spec.body = named ? "OUT = FAST_EXP2(IN(0, 0));" : "OUT = exp2(IN(0, 0));";
+            cls_generation_limits limits = cls_generation_limits_default();
+            limits.inline_ptx = (unsigned)ptx;
+            cls_kernel_config config;
+            assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+            char *source = cls_emit_source(&config);
+            cls_kernel_config_free(&config);
+            assert_non_null(source);
+            assert_true((strstr(source, "asm(\"ex2.approx.ftz.f32") != NULL) == (named && ptx));
+            assert_true((strstr(source, "#define FAST_EXP2(x) exp2(x)") != NULL) == (named && !ptx));
+            free(source);
+        }
+}
+
 /* A body that names value_t gets it as a float where it runs without lanes: 2-D with one column,
  * and every body of volumes. */
 static void value_t_is_a_float_outside_lanes(void **state)
@@ -501,6 +528,7 @@ int main(void)
         cmocka_unit_test(generation_is_deterministic),
         cmocka_unit_test(lane_bodies_load_and_store_vectors),
         cmocka_unit_test(value_t_is_a_float_outside_lanes),
+        cmocka_unit_test(fast_exp2_is_ptx_where_the_compiler_takes_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
