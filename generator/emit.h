@@ -101,7 +101,8 @@ void emit_column_pass(emitter *e, int indent);
  * reading through `a` (the function itself goes to e->program), which sets sum. */
 void emit_body_helpers(emitter *e);
 /* FAST_EXP2(x) for a body that names it: PTX's ex2.approx.ftz where the limits say the compiler
- * takes inline PTX, else exp2 (emit_body.c; volumes' bodies too). */
+ * takes inline PTX and the body does not run in lanes, else exp2 (emit_body.c; volumes' bodies
+ * too). */
 void emit_fast_exp2(strbuf *out, const cls_kernel_config *config);
 /* The number of the line that text appended to OUT next starts (a body's #line after it). */
 unsigned emit_next_line(const strbuf *out);

@@ -333,7 +333,7 @@ void emit_body_call(emitter *e, int indent, const access *a)
 void emit_fast_exp2(strbuf *out, const cls_kernel_config *config)
 {
     if (!config->body || !strstr(config->body, "FAST_EXP2")) return;
-    if (!config->limits.inline_ptx) {
+    if (!config->limits.inline_ptx || cls_kernel_body_lanes(config)) { /* (the PTX takes one float) */
         strbuf_append(out, "#define FAST_EXP2(x) exp2(x) /* 2^x */\n");
         return;
     }
@@ -342,7 +342,7 @@ void emit_fast_exp2(strbuf *out, const cls_kernel_config *config)
                        "float FAST_EXP2(float x)\n"
                        "{\n"
                        "    float power;\n"
-                       "    asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(power) : \"f\"(x));\n"
+                       "    __asm__(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(power) : \"f\"(x));\n"
                        "    return power;\n"
                        "}\n");
 }

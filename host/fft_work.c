@@ -2,8 +2,9 @@
  * the region's outputs (of an image or a volume) in tiles (one tile where the region and the
  * mask's reach fit the largest transform side; overlap-save tiles otherwise), each tile's input
  * gathered through the border mode, transformed, multiplied by the mask's spectrum, transformed
- * back and its valid part written out. Tiles run in chunks that fit the memory budget; the transform plan and the mask's
- * spectrum are made on the first launch of each layout and kept for the next launches. */
+ * back and its valid part written out. Tiles run in chunks that fit the memory budget; the
+ * transform plan and the mask's spectrum are made on the first launch of each layout and kept
+ * for the next launches. */
 #include "host.h"
 
 #include "error.h"
@@ -187,10 +188,9 @@ static cls_status create_buffer(cls_context *context, size_t bytes, const char *
                                           cls_cl_error_name(error));
 }
 
-/* The mask's spectrum for the plan: the mask at the origin of tile 0 (zeros elsewhere), slice by
- * slice for a volume's,
- * transformed with the others, tile 0's spectrum copied aside. The mask reaches the device in a
- * buffer made from it (no blocking write on the queue). */
+/* The mask's spectrum for the plan: the mask (a volume's slice by slice) at the origin of tile 0
+ * (zeros elsewhere), transformed with the others, tile 0's spectrum copied aside. The mask
+ * reaches the device in a buffer made from it (no blocking write on the queue). */
 static cls_status make_mask_spectrum(cls_fft_work *work, fft_plan *plan, size_t tile_bytes)
 {
     const cls_spec *spec = &work->config->spec;

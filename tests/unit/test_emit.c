@@ -342,7 +342,7 @@ static void fast_exp2_is_ptx_where_the_compiler_takes_it(void **state)
             char *source = cls_emit_source(&config);
             cls_kernel_config_free(&config);
             assert_non_null(source);
-            assert_true((strstr(source, "asm(\"ex2.approx.ftz.f32") != NULL) == (named && ptx));
+            assert_true((strstr(source, "__asm__(\"ex2.approx.ftz.f32") != NULL) == (named && ptx));
             assert_true((strstr(source, "#define FAST_EXP2(x) exp2(x)") != NULL) == (named && !ptx));
             free(source);
         }
