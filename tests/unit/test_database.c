@@ -243,6 +243,8 @@ static void malformed_overlay_names_file_and_line(void **state)
                        "2: 'single_pass_stages_rows' must be a decimal integer from 0 to 1, not '2'");
     expect_parse_error("[pocl-cpu]\nborder_groups_fold_fully = 2\n",
                        "2: 'border_groups_fold_fully' must be a decimal integer from 0 to 1, not '2'");
+    expect_parse_error("[nvidia-sm90]\ninline_ptx = 2\n", "2: 'inline_ptx' must be a decimal integer from 0 to 1, not '2'");
+    expect_parse_error("[nvidia-sm90]\nvolume_fft_min_taps = -1\n", "2: 'volume_fft_min_taps' must be");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");
     expect_parse_error("\n\n[half-record]\nvendor = amd\nsimd_width = 64\n", "3: record [half-record] is incomplete");
     expect_parse_error("[a]\nsimd_width = 1\n[b]\nsimd_width = 2\n[a]\nsimd_width = 3\n",
