@@ -174,4 +174,4 @@ static unsigned tile_kernels(const void *work)
     return 1;
 }
 
-const cls_work_ops cls_fft_tile_ops = {enqueue_work, tile_kernels, NULL, NULL, release_work, 1};
+const cls_work_ops cls_fft_tile_ops = {enqueue_work, tile_kernels, NULL, NULL, release_work, 1, NULL};

@@ -394,4 +394,16 @@ static unsigned fft_kernels(const void *work)
     return 5;
 }
 
-const cls_work_ops cls_fft_work_ops = {enqueue_work, fft_kernels, NULL, NULL, release_work, 1};
+/* The tiles of a chunk and the mask's spectrum, for each plan the work keeps (the region's
+ * layout and another's: a smaller region's, say, which takes no more); VkFFT's own buffers not
+ * counted (none for these transforms' sides). */
+static size_t device_bytes(const void *opaque, size_t width, size_t height, size_t depth)
+{
+    const cls_fft_work *work = opaque;
+    const unsigned roi[3] = {(unsigned)width, (unsigned)height, (unsigned)(depth ? depth : 1)};
+    const fft_layout layout = layout_for(work, roi, work->chunk_bytes);
+    const size_t tile_bytes = (size_t)layout.depth * layout.height * cls_fft_row_floats(layout.width) * sizeof(float);
+    return FFT_PLANS * tile_bytes * (layout.batches + 1);
+}
+
+const cls_work_ops cls_fft_work_ops = {enqueue_work, fft_kernels, NULL, NULL, release_work, 1, device_bytes};

@@ -370,6 +370,13 @@ unsigned cls_filter_kernel_count(const cls_filter *filter)
     return filter->work_ops->kernel_count(filter->work);
 }
 
+size_t cls_filter_device_bytes(const cls_filter *filter, size_t width, size_t height, size_t depth)
+{
+    filter = serving(filter);
+    if (!filter || !filter->work_ops || !filter->work_ops->device_bytes) return 0;
+    return filter->work_ops->device_bytes(filter->work, width, height, depth ? depth : 1);
+}
+
 cls_method cls_filter_method(const cls_filter *filter)
 {
     return filter ? filter->config.method : CLS_METHOD_AUTO;

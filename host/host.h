@@ -248,6 +248,9 @@ typedef struct cls_work_ops {
     /* Whether the filter serializes the work's launches (it owns temporary images); a work that
      * does not serializes its own. */
     int serialized;
+    /* The device memory a launch over WIDTH x HEIGHT x DEPTH outputs allocates beyond its input
+     * and output and keeps (cls_filter_device_bytes); NULL: none worth counting. */
+    size_t (*device_bytes)(const void *work, size_t width, size_t height, size_t depth);
 } cls_work_ops;
 
 /* A filter's own generated kernel (kernel_work.c), a separable pair (two_pass.c), an operator in

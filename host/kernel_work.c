@@ -212,4 +212,4 @@ static unsigned one_kernel(const void *work)
     return 1;
 }
 
-const cls_work_ops cls_kernel_work_ops = {enqueue_work, one_kernel, NULL, NULL, release_work, 0};
+const cls_work_ops cls_kernel_work_ops = {enqueue_work, one_kernel, NULL, NULL, release_work, 0, NULL};

@@ -154,4 +154,11 @@ static unsigned low_rank_kernels(const void *opaque)
     return 2 * work->rank + 1;
 }
 
-const cls_work_ops cls_low_rank_ops = {enqueue_work, low_rank_kernels, NULL, NULL, release_work, 1};
+/* The terms' images, one a pair. */
+static size_t device_bytes(const void *work, size_t width, size_t height, size_t depth)
+{
+    (void)depth;
+    return ((const cls_low_rank *)work)->rank * width * height * sizeof(float);
+}
+
+const cls_work_ops cls_low_rank_ops = {enqueue_work, low_rank_kernels, NULL, NULL, release_work, 1, device_bytes};

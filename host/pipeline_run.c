@@ -74,6 +74,16 @@ size_t cls_pipeline_intermediate_count(const cls_pipeline *pipeline)
     return count;
 }
 
+size_t cls_pipeline_device_bytes(const cls_pipeline *pipeline, size_t width, size_t height, size_t depth)
+{
+    if (!pipeline) return 0;
+    depth = depth ? depth : 1;
+    size_t bytes = cls_pipeline_intermediate_count(pipeline) * width * height * depth * 4;
+    for (size_t k = pipeline->inputs; k < pipeline->count; ++k)
+        bytes += cls_filter_device_bytes(pipeline->nodes[k].filter, width, height, depth);
+    return bytes;
+}
+
 /* COUNT buffers of BYTES each, kept and grown with the images. */
 static cls_status reserve_temporaries(cls_pipeline *pipeline, size_t count, size_t bytes)
 {

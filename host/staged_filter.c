@@ -226,14 +226,20 @@ cls_status cls_staged_run_wait(cls_staged_run *run)
     return first;
 }
 
-/* Grows the f32 images to `bytes` each (the ones the run's steps write before the last). */
+/* The f32 images the run's steps write before the last: each step but the last writes one (the
+ * stages in turn, the last stage too when combining), in turns through two at most. */
+static int images_needed(const cls_staged_run *run)
+{
+    const unsigned written = run->count - 1 + (run->combine != CLS_COMBINE_NONE);
+    return written > 1 ? 2 : (int)written;
+}
+
+/* Grows the f32 images to `bytes` each. */
 static cls_status reserve_images(cls_staged_run *run, size_t bytes)
 {
     if (bytes <= run->image_bytes) return CLS_OK;
-    /* each step but the last writes one: the stages in turn, the last stage too when combining */
-    const unsigned written = run->count - 1 + (run->combine != CLS_COMBINE_NONE);
-    if (written == 0) return CLS_OK; /* one step (the fused kernel): no image between steps */
-    const int needed = written > 1 ? 2 : 1;
+    const int needed = images_needed(run);
+    if (needed == 0) return CLS_OK; /* one step (the fused kernel): no image between steps */
     for (int k = 0; k < 2; ++k) {
         if (run->images[k]) clReleaseMemObject(run->images[k]); /* freed once launches using it are done */
         run->images[k] = NULL;
@@ -416,5 +422,11 @@ static cls_status wait_work(void *work) { return cls_staged_run_wait(work); }
 
 static void release_work(void *work) { cls_staged_run_release(work); }
 
+static size_t device_bytes(const void *work, size_t width, size_t height, size_t depth)
+{
+    (void)depth;
+    return (size_t)images_needed(work) * width * height * sizeof(float);
+}
+
 /* The filter's own configuration (its first stage's partition and shape) describes the run. */
-const cls_work_ops cls_staged_run_ops = {enqueue_work, kernel_count, NULL, wait_work, release_work, 1};
+const cls_work_ops cls_staged_run_ops = {enqueue_work, kernel_count, NULL, wait_work, release_work, 1, device_bytes};

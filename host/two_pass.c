@@ -164,4 +164,12 @@ static const cls_filter *row_pass(const void *work) { return cls_two_pass_filter
 
 static void release_work(void *work) { cls_two_pass_release(work); }
 
-const cls_work_ops cls_two_pass_ops = {enqueue_work, two_kernels, row_pass, NULL, release_work, 1};
+/* The temporary image between the passes. */
+static size_t device_bytes(const void *work, size_t width, size_t height, size_t depth)
+{
+    (void)work;
+    (void)depth;
+    return width * height * sizeof(float);
+}
+
+const cls_work_ops cls_two_pass_ops = {enqueue_work, two_kernels, row_pass, NULL, release_work, 1, device_bytes};

@@ -174,4 +174,12 @@ static const cls_filter *first_pass(const void *work) { return ((const cls_volum
 
 static void release_work(void *work) { cls_volume_passes_release(work); }
 
-const cls_work_ops cls_volume_passes_ops = {enqueue_work, three_kernels, first_pass, NULL, release_work, 1};
+/* The two temporary volumes between the passes. */
+static size_t device_bytes(const void *work, size_t width, size_t height, size_t depth)
+{
+    (void)work;
+    return 2 * width * height * depth * sizeof(float);
+}
+
+const cls_work_ops cls_volume_passes_ops = {enqueue_work, three_kernels, first_pass, NULL, release_work, 1,
+                                            device_bytes};

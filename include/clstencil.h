@@ -543,6 +543,12 @@ void cls_filter_group_shape(const cls_filter *filter, unsigned *width, unsigned 
 cls_separable cls_filter_separable(const cls_filter *filter);
 /* How the filter computes its weighted sum: CLS_METHOD_DIRECT or CLS_METHOD_FFT (cls_spec.method). */
 cls_method cls_filter_method(const cls_filter *filter);
+/* For memory planning: the device memory a launch over width x height outputs (depth slices of a
+ * volume; 0 or 1 for an image) allocates beyond its input and output and keeps for the next
+ * launches: the temporary images of a two-pass or low-rank filter, of an operator in stages and
+ * of a volume's passes; by FFT the tiles of a chunk and the mask's spectrum, for each of the two
+ * layouts it keeps (VkFFT's own buffers not counted). 0 for one generated kernel. */
+size_t cls_filter_device_bytes(const cls_filter *filter, size_t width, size_t height, size_t depth);
 /* The kernels one launch runs, one after another: 1; 2 for a two-pass filter; an operator in
  * stages (the compositions, a rectangle's min and max) its stages and, for the top-hats, the
  * subtraction. A launch's event is the last kernel's: its profiling times cover that one only. */
@@ -733,6 +739,9 @@ cls_status cls_pipeline_check(const cls_pipeline *pipeline);
 /* The intermediate images a launch holds at once (each a whole image of up to 4-byte pixels),
  * for memory planning; 0 when a launch would be refused (an image nobody reads). */
 size_t cls_pipeline_intermediate_count(const cls_pipeline *pipeline);
+/* The device memory a launch over width x height x depth (0 or 1 for images) allocates beyond its
+ * inputs and output: the intermediate images and each stage's cls_filter_device_bytes. */
+size_t cls_pipeline_device_bytes(const cls_pipeline *pipeline, size_t width, size_t height, size_t depth);
 /* How far the output reaches into the inputs: the largest sum of half windows along any path of
  * stages, in columns (*x) and rows (*y). A piece of an image filtered with that many of the
  * image's columns and rows around it (the image's own border handling where the piece meets the

@@ -55,7 +55,7 @@ static int runs_in_place(cls_context *context, const cls_host_image *in, const c
 }
 
 /* How the run fits the device: the input and output planes (none that it runs on in place) and the
- * intermediates of one plane the pipeline holds at once (two for a chain), against the device's
+ * pipeline's own buffers for one plane (cls_pipeline_device_bytes), against the device's
  * memory (or --max-device-memory) and its largest buffer; on a device that shares host memory (a
  * CPU device) against the host's budget too. Sets *strip_rows to 0 when the whole image fits,
  * else to the output rows of the strips that do (filter_strips.c); exit 7 with a message when not
@@ -64,16 +64,17 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
                              const cls_host_image *out, size_t *strip_rows)
 {
     *strip_rows = 0;
-    const size_t intermediates = cls_pipeline_intermediate_count(s->pipeline);
     const uint64_t one_input = (uint64_t)image_plane_bytes(in) * image_plane_count(in);
     const uint64_t input = one_input * (1 + plan->input_count); /* IN and the --input images */
     const uint64_t output = (uint64_t)image_plane_bytes(out) * image_plane_count(out);
-    const uint64_t temporary = intermediates ? (uint64_t)in->width * in->height * 4 : 0;
+    /* intermediate images, temporaries, the FFT's tiles */
+    const uint64_t own = cls_pipeline_device_bytes(s->pipeline, in->width, in->height, 1);
+    const uint64_t temporary = own ? (uint64_t)in->width * in->height * 4 : 0;
     /* In place, IN and OUT are the device's buffers: only the --input images are copied (counted
      * all the same under --max-device-memory, which asks for strips of that size). */
     const int in_place = !plan->max_device_memory && runs_in_place(context, in, out);
     const uint64_t copies = in_place ? input - one_input : input + output;
-    const uint64_t need = copies + intermediates * temporary;
+    const uint64_t need = copies + own;
     uint64_t largest = one_input > output ? one_input : output;
     if (temporary > largest) largest = temporary;
     uint64_t global = 0, max_alloc = 0;
@@ -94,7 +95,7 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     }
     unsigned reach = 0;
     cls_pipeline_reach(s->pipeline, NULL, &reach);
-    *strip_rows = filter_strip_rows(in, out, intermediates, reach, budget, max_alloc);
+    *strip_rows = filter_strip_rows(in, out, s->pipeline, reach, budget, max_alloc);
     if (*strip_rows) return EXIT_OK_;
     fprintf(stderr, "clstencil filter: even a strip of one row of the image, with the %u rows above and below it "
                     "that the operators reach, does not fit the %s of device memory it may use "
@@ -408,27 +409,32 @@ struct filter_bands {
 
 /* The output rows of a band: two sets of its input and output planes (every channel of one page)
  * with REACH rows above and below fit HOST_BUDGET on the host (and, on a device that shares the host's
- * memory, its device copies and the pipeline's intermediates there too) and the device's memory and
+ * memory, its device copies and the pipeline's own buffers there too) and the device's memory and
  * largest buffer; 0 when not even one row does. */
 static size_t band_rows(cls_context *context, const filter_plan *plan, const filter_bands *b, uint64_t host_budget)
 {
     const uint64_t width = b->shape_in.width, planes = b->shape_in.channels;
     const uint64_t in_row = width * planes * image_sample_bytes(b->shape_in.type);
     const uint64_t out_row = width * planes * image_sample_bytes(b->shape_out.type);
-    const uint64_t temporary_row = cls_pipeline_intermediate_count(b->s->pipeline) * width * 4;
-    const uint64_t device_row = in_row + out_row + temporary_row;
     uint64_t global = UINT64_MAX, max_alloc = UINT64_MAX;
     int shares_host = 0;
     filter_device_limits(context, plan, &global, &max_alloc, &shares_host);
-    uint64_t rows = host_budget / (2 * (in_row + out_row) + (shares_host ? device_row : 0));
+    uint64_t high = host_budget / (2 * (in_row + out_row) + (shares_host ? in_row + out_row : 0));
     uint64_t pinned_rows = FILTER_PINNED_BANDS_BYTES / (2 * (in_row + out_row));
     if (pinned_rows < 4 * (uint64_t)b->reach) pinned_rows = 4 * (uint64_t)b->reach;
-    if (!shares_host && rows > pinned_rows) rows = pinned_rows;
-    if (global / device_row < rows) rows = global / device_row;
+    if (!shares_host && high > pinned_rows) high = pinned_rows;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
-    if (max_alloc / widest < rows) rows = max_alloc / widest;
-    if (rows > b->shape_in.height + 2 * (uint64_t)b->reach) rows = b->shape_in.height + 2 * (uint64_t)b->reach;
-    return rows > 2 * (uint64_t)b->reach ? (size_t)(rows - 2 * (uint64_t)b->reach) : 0;
+    if (max_alloc / widest < high) high = max_alloc / widest;
+    if (high > b->shape_in.height + 2 * (uint64_t)b->reach) high = b->shape_in.height + 2 * (uint64_t)b->reach;
+    uint64_t low = 0;
+    while (low < high) { /* the most rows whose buffers fit; the pipeline's take no more for fewer */
+        const uint64_t rows = low + (high - low + 1) / 2;
+        const uint64_t device = rows * (in_row + out_row) + cls_pipeline_device_bytes(b->s->pipeline, width, rows, 1);
+        const int fits = device <= global && (!shares_host || 2 * rows * (in_row + out_row) + device <= host_budget);
+        if (fits) low = rows;
+        else high = rows - 1;
+    }
+    return low > 2 * (uint64_t)b->reach ? (size_t)(low - 2 * (uint64_t)b->reach) : 0;
 }
 
 int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,

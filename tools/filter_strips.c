@@ -14,16 +14,20 @@
 
 enum { MAX_STRIP_STAGES = 64, MAX_UPLOADS = 3 /* a strip wrapped around the image: 3 runs of rows */ };
 
-size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, size_t intermediates, unsigned reach,
+size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, const cls_pipeline *pipeline, unsigned reach,
                          uint64_t budget, uint64_t max_alloc)
 {
     const uint64_t in_row = image_plane_bytes(in) / in->height, out_row = image_plane_bytes(out) / out->height;
-    const uint64_t temporary_row = intermediates * (uint64_t)in->width * 4;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
-    uint64_t rows = budget / (2 * (in_row + out_row) + temporary_row);
-    if (temporary_row && max_alloc / (in->width * 4) < rows) rows = max_alloc / (in->width * 4);
-    if (max_alloc / widest < rows) rows = max_alloc / widest;
-    return rows > 2 * (uint64_t)reach ? (size_t)(rows - 2 * (uint64_t)reach) : 0;
+    uint64_t low = 0, high = budget / (2 * (in_row + out_row));
+    if (max_alloc / widest < high) high = max_alloc / widest;
+    while (low < high) { /* the most rows whose buffers fit; the pipeline's take no more for fewer */
+        const uint64_t rows = low + (high - low + 1) / 2;
+        const uint64_t own = cls_pipeline_device_bytes(pipeline, in->width, (size_t)rows, 1);
+        if (rows * 2 * (in_row + out_row) + own <= budget && (!own || rows * in->width * 4 <= max_alloc)) low = rows;
+        else high = rows - 1;
+    }
+    return low > 2 * (uint64_t)reach ? (size_t)(low - 2 * (uint64_t)reach) : 0;
 }
 
 /* One set of strip buffers and the events of the strip that last used them. */

@@ -9,9 +9,10 @@
 #include <stdint.h>
 
 /* The output rows of a strip whose device buffers fit BUDGET bytes in all and MAX_ALLOC in one
- * buffer (two sets of input and output strips, and the pipeline's INTERMEDIATES images of 4-byte
- * pixels), each strip uploaded with REACH rows above and below; 0 when not even one row fits. */
-size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, size_t intermediates, unsigned reach,
+ * buffer (two sets of input and output strips, and PIPELINE's own buffers for a strip:
+ * cls_pipeline_device_bytes), each strip uploaded with REACH rows above and below; 0 when not
+ * even one row fits. */
+size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, const cls_pipeline *pipeline, unsigned reach,
                          uint64_t budget, uint64_t max_alloc);
 
 /* What a strip run adds up: profiled milliseconds, per stage and in all. */

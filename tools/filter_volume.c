@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "filter_stages.h"
+#include "memory_budget.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,6 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
     cls_status status = cls_context_create(plan->device, &run->context);
     run->context_ms = wall_ms() - start;
     if (status == CLS_OK) status = cls_pipeline_create(run->context, &run->pipeline);
-    int separable = 0;
     for (size_t k = 0; status == CLS_OK && k < plan->op_count; ++k) {
         cls_spec spec = *cls_operator_spec(plan->ops[k].op);
         filter_plan_set_borders(plan, &spec);
@@ -44,13 +44,9 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
         run->reach += spec.mask_depth / 2;
         run->wraps = (spec.border_z == CLS_BORDER_SAME ? spec.border : spec.border_z) == CLS_BORDER_REPEAT;
         status = cls_pipeline_add(run->pipeline, &spec);
-        if (status == CLS_OK) separable |= cls_filter_separable(cls_pipeline_stage(run->pipeline, k)) == CLS_SEPARABLE_TWO_PASS;
     }
     run->builds_ms = wall_ms() - start - run->context_ms;
-    /* the images between stages, and the two of a stage that runs as a pass an axis */
-    if (status != CLS_OK) return report_failure("filter", status);
-    run->temporaries = (unsigned)cls_pipeline_intermediate_count(run->pipeline) + (separable ? 2 : 0);
-    return EXIT_OK_;
+    return status == CLS_OK ? EXIT_OK_ : report_failure("filter", status);
 }
 
 void volume_run_close(volume_run *run)
@@ -67,26 +63,38 @@ size_t volume_slab_slices(const volume_run *run, const filter_plan *plan, size_t
     uint64_t global = 0, max_alloc = 0;
     int shares_host = 0;
     if (!filter_device_limits(run->context, plan, &global, &max_alloc, &shares_host)) return depth;
-    const uint64_t temporary = run->temporaries ? (uint64_t)width * height * 4 : 0;
-    const uint64_t per_slice = in_pitch + out_pitch + run->temporaries * temporary;
-    uint64_t largest = in_pitch > out_pitch ? in_pitch : out_pitch;
-    if (temporary > largest) largest = temporary;
+    const uint64_t largest = in_pitch > out_pitch ? in_pitch : out_pitch;
     uint64_t budget = global;
     if (shares_host && !plan->max_device_memory) {
         budget = plan->memory_available > host_held ? plan->memory_available - host_held : 0;
         if (global < budget) budget = global;
     }
-    uint64_t slices = budget / per_slice;
-    if (max_alloc / largest < slices) slices = max_alloc / largest;
-    if (slices >= depth) return depth;
-    return slices > 2 * (uint64_t)run->reach ? (size_t)(slices - 2 * (uint64_t)run->reach) : 0;
+    /* the most slices whose input and output, and the pipeline's own buffers for them (f32
+     * volumes between stages and passes, the FFT's tiles: no larger for fewer slices), fit */
+    uint64_t low = 0, high = budget / (in_pitch + out_pitch);
+    if (max_alloc / largest < high) high = max_alloc / largest;
+    if (high > depth) high = depth;
+    while (low < high) {
+        const uint64_t slices = low + (high - low + 1) / 2;
+        const uint64_t own = cls_pipeline_device_bytes(run->pipeline, width, height, (size_t)slices);
+        const int fits = slices * (in_pitch + out_pitch) + own <= budget &&
+                         (!own || (uint64_t)width * height * 4 * slices <= max_alloc);
+        if (fits) low = slices;
+        else high = slices - 1;
+    }
+    if (low == depth) return depth;
+    return low > 2 * (uint64_t)run->reach ? (size_t)(low - 2 * (uint64_t)run->reach) : 0;
 }
 
-int volume_slab_refused(const volume_run *run)
+int volume_slab_refused(const volume_run *run, size_t width, size_t height)
 {
+    char own[32] = "";
+    const uint64_t bytes = cls_pipeline_device_bytes(run->pipeline, width, height, 1 + 2 * (size_t)run->reach);
+    if (bytes) memory_format(bytes, own, sizeof own);
     fprintf(stderr, "clstencil filter: even a slab of one slice of the volume, with the %u slices on each side "
                     "that the mask reaches, does not fit the device memory the run may use (--max-device-memory, "
-                    "else the device's memory and its largest buffer)\n", run->reach);
+                    "else the device's memory and its largest buffer)%s%s%s\n", run->reach,
+            bytes ? "; the operators' own buffers take " : "", own, bytes ? " of it (between stages, passes, FFT tiles)" : "");
     return EXIT_OUTPUT;
 }
 
@@ -190,7 +198,7 @@ int filter_volume_run(const filter_plan *plan, const cls_host_image *in, cls_hos
     const size_t slab = code == EXIT_OK_ ? volume_slab_slices(&run, plan, v.in_pitch, v.out_pitch, in->width, in->height,
                                                               a->slices, held)
                                          : 0;
-    if (code == EXIT_OK_ && !slab) code = volume_slab_refused(&run);
+    if (code == EXIT_OK_ && !slab) code = volume_slab_refused(&run, in->width, in->height);
     cls_status status = CLS_OK;
     const double start = wall_ms();
     for (size_t t = 0; code == EXIT_OK_ && status == CLS_OK && t < a->frames; ++t)

@@ -14,7 +14,6 @@ typedef struct volume_run {
     stack_axes axes;
     size_t samples;         /* a page's channels: a volume each */
     unsigned reach;         /* the slices the stages reach on each side, together */
-    unsigned temporaries;   /* f32 volumes a slab holds besides its input and output */
     int wraps;              /* the border along z is repeat: a slab reads around the ends */
     double context_ms, builds_ms, run_ms; /* host clock, for -v */
 } volume_run;
@@ -26,14 +25,15 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
 void volume_run_close(volume_run *run);
 /* Output slices a slab may take on the device: each slice of its sub-volume holds an input and
  * an output slice (of IN_PITCH and OUT_PITCH bytes: in a hyperstack they span the other volumes'
- * pages) and the run's f32 temporaries of WIDTH x HEIGHT (stages between, passes), within the device
- * memory the run may use (HOST_HELD: bytes of images a device sharing the host's memory cannot
- * have) and its largest buffer; DEPTH when the whole volume fits, 0 when not even one slice with
- * the reach on each side does. */
+ * pages), and the pipeline its own buffers for a sub-volume of WIDTH x HEIGHT and that many slices
+ * (cls_pipeline_device_bytes: intermediate volumes, passes' temporaries, the FFT's tiles), within
+ * the device memory the run may use (HOST_HELD: bytes of images a device sharing the host's memory
+ * cannot have) and its largest buffer; DEPTH when the whole volume fits, 0 when not even one slice
+ * with the reach on each side does. */
 size_t volume_slab_slices(const volume_run *run, const filter_plan *plan, size_t in_pitch, size_t out_pitch,
                           size_t width, size_t height, size_t depth, uint64_t host_held);
-/* Prints why not even one slice fits; returns EXIT_OUTPUT. */
-int volume_slab_refused(const volume_run *run);
+/* Prints why not even one slice of WIDTH x HEIGHT fits; returns EXIT_OUTPUT. */
+int volume_slab_refused(const volume_run *run, size_t width, size_t height);
 /* Output slices [z0, z1) of one volume of DEPTH slices whose slices [lo, hi) lie in IN from
  * IN_FIRST, IN_PITCH bytes apart, into OUT's at OUT_FIRST, OUT_PITCH apart (the images hold those
  * slices alone: lo and hi are the sub-volume's first and end). */

@@ -153,7 +153,7 @@ strips)   # --max-device-memory below the image's need: horizontal strips, the s
         # each pipeline with a cap that gives it 3 to 5 strips of a 47-row plane; by default each
         # mode takes one pipeline, rotating, and constant two, so that each pipeline meets two modes
         pick=0
-        for case_ops in "12K --op gaussian:5 --op box:3" "5K --op opening:3,disk" "32K --op night"; do
+        for case_ops in "12K --op gaussian:5 --op box:3" "8K --op opening:3,disk" "52K --op night"; do
             pick=$((pick + 1))
             if [ -z "${CLS_TEST_EXHAUSTIVE:-}" ] && [ $((index % 3 + 1)) != $pick ] &&
                { [ $border != constant ] || [ $(((index + 1) % 3 + 1)) != $pick ]; }; then

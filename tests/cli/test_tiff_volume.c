@@ -297,7 +297,9 @@ static void test_volume_user(void **state)
 }
 
 /* A volume's weighted sum by FFT (--method fft): within one unit of the direct sum's voxels, in
- * one piece and in slabs on the device, marked in -v; a minimum by FFT is refused (exit 1). */
+ * one piece and in slabs on the device, marked in -v; the slabs count the FFT's tiles (a budget
+ * that holds the direct sum's slabs holds none of the FFT's: exit 7, no file); a minimum by FFT
+ * is refused (exit 1). */
 static void test_volume_fft(void **state)
 {
     (void)state;
@@ -308,8 +310,15 @@ static void test_volume_fft(void **state)
     assert_int_equal(filter("vol.tif direct.tif --op %s --border mirror --method direct", op), 0);
     assert_int_equal(filter("vol.tif fft.tif --op %s --border mirror --method fft -v", op), 0);
     assert_true(logged("(fft)"));
-    assert_int_equal(filter("vol.tif slabs.tif --op %s --border mirror --method fft --max-device-memory 10K -v", op), 0);
+    assert_int_equal(filter("vol.tif direct_slabs.tif --op %s --border mirror --method direct --max-device-memory 10K -v", op), 0);
     assert_true(logged("slabs:     6 of 1 slices"));
+    assert_int_equal(filter("vol.tif no.tif --op %s --border mirror --method fft --max-device-memory 10K", op), 7);
+    assert_true(logged("the operators' own buffers take"));
+    assert_false(exists("no.tif"));
+    /* 37x23 u16 slices, 3404 bytes in and out; the FFT's 48x32x16 tiles take 400 KiB (a chunk's
+     * tile and the spectrum, two layouts): 415 KiB leaves four slices, slabs of two */
+    assert_int_equal(filter("vol.tif slabs.tif --op %s --border mirror --method fft --max-device-memory 415K -v", op), 0);
+    assert_true(logged("slabs:     3 of 2 slices"));
     uint16_t (*want)[H][W] = calloc(6, sizeof *want), (*got)[H][W] = calloc(7, sizeof *got);
     assert_true(want && got);
     assert_int_equal(read_stack("direct.tif", want, 6), 6);

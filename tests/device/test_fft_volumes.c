@@ -3,7 +3,8 @@
  * unwritten under undefined), volumes smaller than the mask, overlap-save tiles along every axis
  * (CLSTENCIL_FFT_MAX_TILE) transformed a tile a chunk (CLSTENCIL_FFT_CHUNK_MAX), a region of
  * interest of a volume with padded rows and slices and an offset (nothing outside it written),
- * u16 voxels, a border mode per axis, and what the method refuses for volumes. f32 results must
+ * u16 voxels, a border mode per axis, what the method refuses for volumes and the device memory
+ * its launches keep (cls_filter_device_bytes). f32 results must
  * lie within CLS_FFT_TOLERANCE * sum |m| * max |input| of the reference. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -219,6 +220,23 @@ static void u16_voxels(void **state)
     }
 }
 
+/* The device memory a launch keeps (cls_filter_device_bytes): a 37x23x6 volume through a 3x3x3
+ * mask is one tile of 48x32x16 values (the fast sides at least 39, 25 and 8), its rows of 2 x 25
+ * floats, and the spectrum's tile, for each of two layouts; a larger volume's tiles take more. */
+static void device_bytes(void **state)
+{
+    (void)state;
+    double abs_sum;
+    float *mask = make_mask(3, 3, 3, &abs_sum);
+    const cls_spec spec = fft_spec(mask, 3, 3, 3, CLS_BORDER_CLAMP);
+    cls_filter *filter = make_filter(&spec);
+    const size_t tile = 16 * 32 * 50 * sizeof(float);
+    assert_int_equal(cls_filter_device_bytes(filter, 37, 23, 6), 2 * 2 * tile);
+    assert_true(cls_filter_device_bytes(filter, 370, 230, 60) > 2 * 2 * tile);
+    cls_filter_release(filter);
+    free(mask);
+}
+
 /* What the FFT method does not take on a volume: a minimum, a rank, a body, passes. */
 static void refusals(void **state)
 {
@@ -250,6 +268,7 @@ int main(void)
         cmocka_unit_test(every_border_one_tile), cmocka_unit_test(tiles_along_every_axis),
         cmocka_unit_test(a_border_mode_an_axis), cmocka_unit_test(region_of_a_padded_volume),
         cmocka_unit_test(u16_voxels),            cmocka_unit_test(refusals),
+        cmocka_unit_test(device_bytes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -121,6 +121,8 @@ static void branches_join(void **state)
     assert_int_equal(cls_pipeline_add_elementwise(p, NULL, "hypot(gx, gy)", CLS_PIXEL_F32), CLS_OK);
     assert_string_equal(cls_pipeline_stage_name(p, 3), "stage4");
     assert_int_equal(cls_pipeline_intermediate_count(p), 3);
+    /* three whole f32 images between the stages; the stages' single kernels keep nothing */
+    assert_int_equal(cls_pipeline_device_bytes(p, W, H, 1), 3 * W * H * sizeof(float));
     unsigned rx, ry;
     cls_pipeline_reach(p, &rx, &ry);
     assert_int_equal(rx, 2);
