@@ -104,6 +104,8 @@ static void check_sum(const variant *v, cls_border x, cls_border y)
     static const unsigned sizes[][2] = {{37, 29}, {3, 2}};
     for (size_t s = 0; s < 2; ++s) {
         const unsigned w = sizes[s][0], h = sizes[s][1];
+        if (v->separable == CLS_SEPARABLE_TWO_PASS) /* the passes' temporary image */
+            assert_int_equal(cls_filter_device_bytes(filter, w, h, 1), (size_t)w * h * sizeof(float));
         float *in = image_values(w, h, 1), *out = calloc((size_t)w * h, sizeof(float));
         double *expected = malloc(sizeof(double) * w * h);
         assert_true(out && expected);

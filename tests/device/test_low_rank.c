@@ -1,6 +1,7 @@
 /* test_low_rank.c — masks of rank 2 and 3 as separable low-rank pairs (cls_spec.separable =
  * CLS_SEPARABLE_LOW_RANK) against the C reference in every border mode the variant takes, on a
- * region of interest with offsets and padded rows and on u8 pixels; and the masks it refuses. */
+ * region of interest with offsets and padded rows and on u8 pixels (with the terms' device memory,
+ * cls_filter_device_bytes); and the masks it refuses. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -101,6 +102,8 @@ static void u8_pixels(void **state)
     cls_filter *filter = make(mask, CLS_BORDER_MIRROR101, CLS_PIXEL_U8);
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     if (cls_filter_run_host(filter, in, out, &desc) != CLS_OK) fail_msg("%s", cls_last_error());
+    /* the two pairs' terms, an f32 image each, are what a launch keeps besides its images */
+    assert_int_equal(cls_filter_device_bytes(filter, W, H, 1), 2 * W * H * sizeof(float));
     for (unsigned k = 0; k < W * H; ++k)
         if (fabs(out[k] - ref_to_output(CLS_PIXEL_U8, expected[k])) > 1.0)
             fail_msg("pixel %u is %u, the reference %g", k, out[k], ref_to_output(CLS_PIXEL_U8, expected[k]));
