@@ -97,11 +97,16 @@ static int fit_device_memory(cls_context *context, const filter_plan *plan, cons
     cls_pipeline_reach(s->pipeline, NULL, &reach);
     *strip_rows = filter_strip_rows(in, out, s->pipeline, reach, budget, max_alloc);
     if (*strip_rows) return EXIT_OK_;
+    char b[32] = "";
+    const uint64_t strip_own = cls_pipeline_device_bytes(s->pipeline, in->width, 1 + 2 * (size_t)reach, 1);
+    if (strip_own) memory_format(strip_own, b, sizeof b);
     fprintf(stderr, "clstencil filter: even a strip of one row of the image, with the %u rows above and below it "
                     "that the operators reach, does not fit the %s of device memory it may use "
-                    "(--max-device-memory, else the device's memory and its largest buffer%s)\n",
+                    "(--max-device-memory, else the device's memory and its largest buffer%s)%s%s%s\n",
             reach, memory_format(budget < max_alloc ? budget : max_alloc, a, sizeof a),
-            shares_host ? "; this device shares the host's memory: CLSTENCIL_MEMORY_MAX, else the available memory" : "");
+            shares_host ? "; this device shares the host's memory: CLSTENCIL_MEMORY_MAX, else the available memory" : "",
+            strip_own ? "; the operators' own buffers for such a strip take " : "", b,
+            strip_own ? " (images between stages, temporaries, FFT tiles)" : "");
     return EXIT_OUTPUT;
 }
 

@@ -94,7 +94,8 @@ int volume_slab_refused(const volume_run *run, size_t width, size_t height)
     fprintf(stderr, "clstencil filter: even a slab of one slice of the volume, with the %u slices on each side "
                     "that the mask reaches, does not fit the device memory the run may use (--max-device-memory, "
                     "else the device's memory and its largest buffer)%s%s%s\n", run->reach,
-            bytes ? "; the operators' own buffers take " : "", own, bytes ? " of it (between stages, passes, FFT tiles)" : "");
+            bytes ? "; the operators' own buffers for such a slab take " : "", own,
+            bytes ? " (volumes between stages, temporaries, FFT tiles)" : "");
     return EXIT_OUTPUT;
 }
 

@@ -3,7 +3,7 @@
 # equals awk's mean of the clamped (and mirrored) window within one unit of the 8-bit output,
 # borders included, in one tile and in overlap-save tiles (CLSTENCIL_FFT_MAX_TILE); -v says fft;
 # an unknown method and fft for an operator that is no weighted sum are refused (exit 1) and
-# write nothing.
+# write nothing; a device memory limit too small for the FFT's tiles is exit 7, naming them.
 # Usage: filter_method.sh CLSTENCIL
 clstencil=$1 case=method
 work=$(mktemp -d) || exit 1
@@ -48,5 +48,12 @@ run 1 "$work/in.pgm" "$work/no.pgm" --op median:3 --method fft
 logged "--method fft: median:3x3,rect is not a weighted sum"
 CLSTENCIL_FFT_MAX_TILE=3 run 1 "$work/in.pgm" "$work/no.pgm" --op box:21 --method fft
 logged "CLSTENCIL_FFT_MAX_TILE"
+# the device memory the run may use counts the FFT's tiles (VkFFT's, also where a record sends
+# masks this small to the one kernel on chip): 32 KiB holds the direct sum's image, not the FFT's
+# two 64x48 tiles and spectra (49.5 KiB)
+run 0 "$work/in.pgm" "$work/small.pgm" --op box:21 --method direct --max-device-memory 32K
+check "$work/small.pgm" clamp "box:21 direct within 32 KiB"
+CLSTENCIL_FFT_TILES=vkfft run 7 "$work/in.pgm" "$work/no.pgm" --op box:21 --method fft --max-device-memory 32K
+logged "the operators' own buffers for such a strip take 49.5 KiB"
 [ ! -e "$work/no.pgm" ] || fail "a refused run wrote its output"
 echo "ok ($case)"
