@@ -80,13 +80,27 @@ static cls_spec with_argument(const cls_spec *spec)
     return argument;
 }
 
+/* The f32 images of a launch's size that spec's specialized kernel will keep (the policy's form):
+ * a separable pair's temporary (a volume's passes two), a low-rank mask's terms. */
+static unsigned tier_images(const cls_context *context, const cls_spec *spec)
+{
+    const cls_planner planner = cls_context_planner(context);
+    cls_kernel_config config;
+    if (cls_plan_policy(&planner, spec, &config) != CLS_OK) return 0;
+    const unsigned images = config.separable == CLS_SEPARABLE_TWO_PASS ? (cls_spec_is_volume(spec) ? 2 : 1)
+                            : config.separable == CLS_SEPARABLE_LOW_RANK ? config.rank
+                                                                         : 0;
+    cls_kernel_config_free(&config);
+    return images;
+}
+
 /* Starts the tiered build of spec for filter; on failure releases the filter. */
 static cls_status start_tier(cls_context *context, const cls_spec *spec, cls_filter **out)
 {
     cls_tier *tier = NULL;
     const cls_status status = cls_tier_start(context, cls_filter_calls_table(), spec, &tier);
     if (status == CLS_OK) {
-        cls_filter_attach_tier(*out, tier);
+        cls_filter_attach_tier(*out, tier, tier_images(context, spec));
     } else {
         cls_filter_release(*out);
         *out = NULL;

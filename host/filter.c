@@ -27,6 +27,7 @@ struct cls_filter {
     pthread_mutex_t launch_lock;  /* serializes the launches of a work that asks for it */
     cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
                                    * which takes over the launches once built */
+    unsigned tier_images;         /* the f32 images of a launch's size that kernel will keep */
     char decision[320];           /* what the build goal chose and why ("" where it had no choice) */
 };
 
@@ -252,7 +253,11 @@ cls_status cls_filter_create_fastest(cls_context *context, const cls_spec *spec,
 }
 
 /* A tiered filter's background build, owned by the filter from now on. */
-void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier) { filter->tier = tier; }
+void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier, unsigned images)
+{
+    filter->tier = tier;
+    filter->tier_images = images;
+}
 
 void cls_filter_set_decision(cls_filter *filter, const char *decision)
 {
@@ -370,11 +375,16 @@ unsigned cls_filter_kernel_count(const cls_filter *filter)
     return filter->work_ops->kernel_count(filter->work);
 }
 
+/* The serving kernel's, and while a tier builds, what its kernel will keep when it takes over. */
 size_t cls_filter_device_bytes(const cls_filter *filter, size_t width, size_t height, size_t depth)
 {
+    depth = depth ? depth : 1;
+    const size_t pending = filter ? filter->tier_images * width * height * depth * sizeof(float) : 0;
     filter = serving(filter);
-    if (!filter || !filter->work_ops || !filter->work_ops->device_bytes) return 0;
-    return filter->work_ops->device_bytes(filter->work, width, height, depth ? depth : 1);
+    const size_t serving_bytes = filter && filter->work_ops && filter->work_ops->device_bytes
+                                     ? filter->work_ops->device_bytes(filter->work, width, height, depth)
+                                     : 0;
+    return serving_bytes > pending ? serving_bytes : pending;
 }
 
 cls_method cls_filter_method(const cls_filter *filter)

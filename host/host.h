@@ -137,8 +137,10 @@ int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes);
 /* ---- the background build of CLS_BUILD_TIERED (tiered.c) */
 
 typedef struct cls_tier cls_tier;
-/* Hands a tiered filter its background build, which then serves its launches once built. */
-void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier);
+/* Hands a tiered filter its background build, which then serves its launches once built; its
+ * kernel will keep IMAGES f32 images of a launch's size (a separable pair's temporary, a low-rank
+ * mask's terms), which cls_filter_device_bytes counts from now on. */
+void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier, unsigned images);
 /* Notes what the build goal chose for the filter and why (cls_filter_build_decision). */
 void cls_filter_set_decision(cls_filter *filter, const char *decision);
 /* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */

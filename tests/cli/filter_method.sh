@@ -1,7 +1,8 @@
 #!/bin/sh
 # filter_method.sh — `clstencil filter --method` on the default OpenCL device: a 21x21 box by FFT
 # equals awk's mean of the clamped (and mirrored) window within one unit of the 8-bit output,
-# borders included, in one tile and in overlap-save tiles (CLSTENCIL_FFT_MAX_TILE); -v says fft;
+# borders included, in one tile and in VkFFT's overlap-save tiles (CLSTENCIL_FFT_MAX_TILE; a GPU
+# record's one kernel on chip takes no tile side); -v says fft;
 # an unknown method and fft for an operator that is no weighted sum are refused (exit 1) and
 # write nothing; a device memory limit too small for the FFT's tiles is exit 7, naming them.
 # Usage: filter_method.sh CLSTENCIL
@@ -36,7 +37,7 @@ check() {
 run 0 "$work/in.pgm" "$work/one.pgm" --op box:21 --method fft -v
 logged "stage 1: +box:21 .*\(fft\)"
 check "$work/one.pgm" clamp "box:21 by FFT, one tile"
-CLSTENCIL_FFT_MAX_TILE=64 run 0 "$work/in.pgm" "$work/tiles.pgm" --op box:21 --method fft --border mirror
+CLSTENCIL_FFT_TILES=vkfft CLSTENCIL_FFT_MAX_TILE=64 run 0 "$work/in.pgm" "$work/tiles.pgm" --op box:21 --method fft --border mirror
 check "$work/tiles.pgm" mirror "box:21 by FFT, overlap-save tiles of 64"
 run 0 "$work/in.pgm" "$work/direct.pgm" --op box:21 --method direct -v
 logged "stage 1: +box:21 .*per work-item"
@@ -46,7 +47,7 @@ run 1 "$work/in.pgm" "$work/no.pgm" --op box:21 --method fourier
 logged "method"
 run 1 "$work/in.pgm" "$work/no.pgm" --op median:3 --method fft
 logged "--method fft: median:3x3,rect is not a weighted sum"
-CLSTENCIL_FFT_MAX_TILE=3 run 1 "$work/in.pgm" "$work/no.pgm" --op box:21 --method fft
+CLSTENCIL_FFT_TILES=vkfft CLSTENCIL_FFT_MAX_TILE=3 run 1 "$work/in.pgm" "$work/no.pgm" --op box:21 --method fft
 logged "CLSTENCIL_FFT_MAX_TILE"
 # the device memory the run may use counts the FFT's tiles (VkFFT's, also where a record sends
 # masks this small to the one kernel on chip): 32 KiB holds the direct sum's image, not the FFT's
