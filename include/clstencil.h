@@ -547,7 +547,8 @@ cls_method cls_filter_method(const cls_filter *filter);
  * volume; 0 or 1 for an image) allocates beyond its input and output and keeps for the next
  * launches: the temporary images of a two-pass or low-rank filter, of an operator in stages and
  * of a volume's passes; by FFT the tiles of a chunk and the mask's spectrum, for each of the two
- * layouts it keeps (VkFFT's own buffers not counted). 0 for one generated kernel. */
+ * layouts it keeps (VkFFT's own buffers not counted); while a tiered build runs, at least what its
+ * kernel will keep once it serves. 0 for one generated kernel. */
 size_t cls_filter_device_bytes(const cls_filter *filter, size_t width, size_t height, size_t depth);
 /* The kernels one launch runs, one after another: 1; 2 for a two-pass filter; an operator in
  * stages (the compositions, a rectangle's min and max) its stages and, for the top-hats, the
