@@ -394,9 +394,10 @@ static unsigned fft_kernels(const void *work)
     return 5;
 }
 
-/* The tiles of a chunk and the mask's spectrum, for each plan the work keeps (the region's
- * layout and another's: a smaller region's, say, which takes no more); VkFFT's own buffers not
- * counted (none for these transforms' sides). */
+/* The tiles of a chunk and the mask's spectrum at the region's layout, for each of the plans the
+ * work keeps (the other is a smaller region's, the last strip or slab, whose chunk takes about as
+ * much: both are bounded by the chunk's bytes); VkFFT's own buffers not counted (none for these
+ * transforms' sides). */
 static size_t device_bytes(const void *opaque, size_t width, size_t height, size_t depth)
 {
     const cls_fft_work *work = opaque;
