@@ -416,6 +416,23 @@ struct filter_bands {
  * with REACH rows above and below fit HOST_BUDGET on the host (and, on a device that shares the host's
  * memory, its device copies and the pipeline's own buffers there too) and the device's memory and
  * largest buffer; 0 when not even one row does. */
+/* What a band of N rows needs: its rows in and out on the device with the pipeline's own buffers
+ * (no larger for fewer rows), and on a device that shares the host's memory those beside the
+ * host's two sets of band buffers. */
+typedef struct band_need {
+    const cls_pipeline *pipeline;
+    size_t width;
+    uint64_t row_bytes, global, host_budget;
+    int shares_host;
+} band_need;
+
+static int band_fits(uint64_t rows, const void *context)
+{
+    const band_need *n = context;
+    const uint64_t device = rows * n->row_bytes + cls_pipeline_device_bytes(n->pipeline, n->width, (size_t)rows, 1);
+    return device <= n->global && (!n->shares_host || 2 * rows * n->row_bytes + device <= n->host_budget);
+}
+
 static size_t band_rows(cls_context *context, const filter_plan *plan, const filter_bands *b, uint64_t host_budget)
 {
     const uint64_t width = b->shape_in.width, planes = b->shape_in.channels;
@@ -424,22 +441,16 @@ static size_t band_rows(cls_context *context, const filter_plan *plan, const fil
     uint64_t global = UINT64_MAX, max_alloc = UINT64_MAX;
     int shares_host = 0;
     filter_device_limits(context, plan, &global, &max_alloc, &shares_host);
-    uint64_t high = host_budget / (2 * (in_row + out_row) + (shares_host ? in_row + out_row : 0));
+    uint64_t most = host_budget / (2 * (in_row + out_row) + (shares_host ? in_row + out_row : 0));
     uint64_t pinned_rows = FILTER_PINNED_BANDS_BYTES / (2 * (in_row + out_row));
     if (pinned_rows < 4 * (uint64_t)b->reach) pinned_rows = 4 * (uint64_t)b->reach;
-    if (!shares_host && high > pinned_rows) high = pinned_rows;
+    if (!shares_host && most > pinned_rows) most = pinned_rows;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
-    if (max_alloc / widest < high) high = max_alloc / widest;
-    if (high > b->shape_in.height + 2 * (uint64_t)b->reach) high = b->shape_in.height + 2 * (uint64_t)b->reach;
-    uint64_t low = 0;
-    while (low < high) { /* the most rows whose buffers fit; the pipeline's take no more for fewer */
-        const uint64_t rows = low + (high - low + 1) / 2;
-        const uint64_t device = rows * (in_row + out_row) + cls_pipeline_device_bytes(b->s->pipeline, width, rows, 1);
-        const int fits = device <= global && (!shares_host || 2 * rows * (in_row + out_row) + device <= host_budget);
-        if (fits) low = rows;
-        else high = rows - 1;
-    }
-    return low > 2 * (uint64_t)b->reach ? (size_t)(low - 2 * (uint64_t)b->reach) : 0;
+    if (max_alloc / widest < most) most = max_alloc / widest;
+    if (most > b->shape_in.height + 2 * (uint64_t)b->reach) most = b->shape_in.height + 2 * (uint64_t)b->reach;
+    const band_need need = {b->s->pipeline, (size_t)width, in_row + out_row, global, host_budget, shares_host};
+    const uint64_t rows = memory_most_that_fit(most, band_fits, &need);
+    return rows > 2 * (uint64_t)b->reach ? (size_t)(rows - 2 * (uint64_t)b->reach) : 0;
 }
 
 int filter_bands_open(filter_session *session, const filter_plan *plan, const cls_host_image *shape,

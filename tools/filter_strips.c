@@ -8,26 +8,38 @@
 
 #include "cl_report.h"
 #include "commands.h"
+#include "memory_budget.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { MAX_STRIP_STAGES = 64, MAX_UPLOADS = 3 /* a strip wrapped around the image: 3 runs of rows */ };
 
+/* What a strip of N rows needs on the device: two sets of its rows in and out, and the
+ * pipeline's own buffers for it (no larger for fewer rows). */
+typedef struct strip_need {
+    const cls_pipeline *pipeline;
+    size_t width;
+    uint64_t row_bytes, budget, max_alloc;
+} strip_need;
+
+static int strip_fits(uint64_t rows, const void *context)
+{
+    const strip_need *n = context;
+    const uint64_t own = cls_pipeline_device_bytes(n->pipeline, n->width, (size_t)rows, 1);
+    return rows * n->row_bytes + own <= n->budget && (!own || rows * n->width * 4 <= n->max_alloc);
+}
+
 size_t filter_strip_rows(const cls_host_image *in, const cls_host_image *out, const cls_pipeline *pipeline, unsigned reach,
                          uint64_t budget, uint64_t max_alloc)
 {
     const uint64_t in_row = image_plane_bytes(in) / in->height, out_row = image_plane_bytes(out) / out->height;
     const uint64_t widest = in_row > out_row ? in_row : out_row;
-    uint64_t low = 0, high = budget / (2 * (in_row + out_row));
-    if (max_alloc / widest < high) high = max_alloc / widest;
-    while (low < high) { /* the most rows whose buffers fit; the pipeline's take no more for fewer */
-        const uint64_t rows = low + (high - low + 1) / 2;
-        const uint64_t own = cls_pipeline_device_bytes(pipeline, in->width, (size_t)rows, 1);
-        if (rows * 2 * (in_row + out_row) + own <= budget && (!own || rows * in->width * 4 <= max_alloc)) low = rows;
-        else high = rows - 1;
-    }
-    return low > 2 * (uint64_t)reach ? (size_t)(low - 2 * (uint64_t)reach) : 0;
+    uint64_t most = budget / (2 * (in_row + out_row));
+    if (max_alloc / widest < most) most = max_alloc / widest;
+    const strip_need need = {pipeline, in->width, 2 * (in_row + out_row), budget, max_alloc};
+    const uint64_t rows = memory_most_that_fit(most, strip_fits, &need);
+    return rows > 2 * (uint64_t)reach ? (size_t)(rows - 2 * (uint64_t)reach) : 0;
 }
 
 /* One set of strip buffers and the events of the strip that last used them. */

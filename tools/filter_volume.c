@@ -57,6 +57,21 @@ void volume_run_close(volume_run *run)
     run->context = NULL;
 }
 
+/* What a slab of N slices needs on the device: its slices in and out, and the pipeline's own
+ * buffers for it (f32 volumes between stages and passes, the FFT's tiles: no larger for fewer). */
+typedef struct slab_need {
+    const cls_pipeline *pipeline;
+    size_t width, height;
+    uint64_t slice_bytes, budget, max_alloc;
+} slab_need;
+
+static int slab_fits(uint64_t slices, const void *context)
+{
+    const slab_need *n = context;
+    const uint64_t own = cls_pipeline_device_bytes(n->pipeline, n->width, n->height, (size_t)slices);
+    return slices * n->slice_bytes + own <= n->budget && (!own || (uint64_t)n->width * n->height * 4 * slices <= n->max_alloc);
+}
+
 size_t volume_slab_slices(const volume_run *run, const filter_plan *plan, size_t in_pitch, size_t out_pitch,
                           size_t width, size_t height, size_t depth, uint64_t host_held)
 {
@@ -69,21 +84,13 @@ size_t volume_slab_slices(const volume_run *run, const filter_plan *plan, size_t
         budget = plan->memory_available > host_held ? plan->memory_available - host_held : 0;
         if (global < budget) budget = global;
     }
-    /* the most slices whose input and output, and the pipeline's own buffers for them (f32
-     * volumes between stages and passes, the FFT's tiles: no larger for fewer slices), fit */
-    uint64_t low = 0, high = budget / (in_pitch + out_pitch);
-    if (max_alloc / largest < high) high = max_alloc / largest;
-    if (high > depth) high = depth;
-    while (low < high) {
-        const uint64_t slices = low + (high - low + 1) / 2;
-        const uint64_t own = cls_pipeline_device_bytes(run->pipeline, width, height, (size_t)slices);
-        const int fits = slices * (in_pitch + out_pitch) + own <= budget &&
-                         (!own || (uint64_t)width * height * 4 * slices <= max_alloc);
-        if (fits) low = slices;
-        else high = slices - 1;
-    }
-    if (low == depth) return depth;
-    return low > 2 * (uint64_t)run->reach ? (size_t)(low - 2 * (uint64_t)run->reach) : 0;
+    uint64_t most = budget / (in_pitch + out_pitch);
+    if (max_alloc / largest < most) most = max_alloc / largest;
+    if (most > depth) most = depth;
+    const slab_need need = {run->pipeline, width, height, in_pitch + out_pitch, budget, max_alloc};
+    const uint64_t slices = memory_most_that_fit(most, slab_fits, &need);
+    if (slices == depth) return depth;
+    return slices > 2 * (uint64_t)run->reach ? (size_t)(slices - 2 * (uint64_t)run->reach) : 0;
 }
 
 int volume_slab_refused(const volume_run *run, size_t width, size_t height)

@@ -62,6 +62,17 @@ uint64_t memory_available(const char **bad)
     return limit;
 }
 
+uint64_t memory_most_that_fit(uint64_t most, int (*fits)(uint64_t n, const void *context), const void *context)
+{
+    uint64_t low = 0, high = most;
+    while (low < high) {
+        const uint64_t n = low + (high - low + 1) / 2;
+        if (fits(n, context)) low = n;
+        else high = n - 1;
+    }
+    return low;
+}
+
 const char *memory_format(uint64_t bytes, char *text, size_t size)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

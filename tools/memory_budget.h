@@ -15,5 +15,8 @@ uint64_t memory_available(const char **bad);
 int memory_parse_size(const char *text, uint64_t *out);
 /* "1.5 GiB", "300 MiB", "12 KiB" or "17 B" into TEXT. */
 const char *memory_format(uint64_t bytes, char *text, size_t size);
+/* The most pieces N (rows of a strip or band, slices of a slab), at most MOST, for which FITS(N,
+ * CONTEXT) holds, where it holds for fewer whenever it holds for N; 0 when not one does. */
+uint64_t memory_most_that_fit(uint64_t most, int (*fits)(uint64_t n, const void *context), const void *context);
 
 #endif
