@@ -21,6 +21,13 @@ unsigned cls_size_class(size_t width, size_t height)
     return rounded < 1 ? 1 : (unsigned)rounded;
 }
 
+unsigned cls_tuning_size_class(size_t width, size_t height, size_t depth)
+{
+    if (depth <= 1 || !width || !height) return cls_size_class(width, height);
+    const long rounded = lround(log2((double)width * (double)height * (double)depth) / 3.0);
+    return rounded < 1 ? 1 : (unsigned)rounded;
+}
+
 int cls_tuning_entry_stale(const cls_tuning_entry *entry)
 {
     return !entry->calibrated && entry->key_format != CLS_TUNING_KEY_FORMAT;

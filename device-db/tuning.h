@@ -17,13 +17,18 @@ typedef struct cls_tuning_entry {
     char arch[64];          /* "sm_90", or the record id where the device has no architecture key */
     char operator_hash[17]; /* XXH3-64 of cls_operator_description, 16 hex digits */
     unsigned key_format;    /* key = N; 1 when absent (results keyed by the kernel's cache key) */
-    unsigned size_class;    /* cls_size_class of the tuned image */
+    unsigned size_class;    /* cls_tuning_size_class of the tuned image or volume */
     char description[128];  /* what was tuned, for people ("gaussian:3,0.8 clamp") */
     cls_tuning tuning;
     int calibrated;         /* an ISP calibration (key isp_check): operator_hash is
                              * cls_isp_calibration_hash's, tuning the reference measured */
     double isp_check;       /* the check cost per loaded pixel it implies (models.h) */
 } cls_tuning_entry;
+
+/* The size class a result is filed under: cls_size_class of an image; of a volume (depth over 1),
+ * log2 of the geometric mean of its three sides, rounded (512^3: 9, 1024x1024x64: 9, 256^3: 8),
+ * so that a volume's result serves volumes of about its number of voxels. */
+unsigned cls_tuning_size_class(size_t width, size_t height, size_t depth);
 
 typedef struct cls_tuning_table {
     cls_tuning_entry *entries;

@@ -48,7 +48,7 @@ static int names_every_choice(const cls_tuning *t)
 /* Replaces or adds entry (arch and size class filled here) in the user's tuning file. */
 static cls_status store_entry(const cls_context *context, cls_tuning_entry *entry, const char *description)
 {
-    entry->size_class = cls_size_class(entry->tuning.width, entry->tuning.height);
+    entry->size_class = cls_tuning_size_class(entry->tuning.width, entry->tuning.height, entry->tuning.depth);
     const cls_planner planner = cls_context_lookup_planner(context);
     snprintf(entry->arch, sizeof entry->arch, "%s", cls_plan_arch(&planner));
     snprintf(entry->description, sizeof entry->description, "%s", description ? description : "");

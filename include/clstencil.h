@@ -403,6 +403,11 @@ typedef struct cls_spec {
      * taps less one; each output selects among its footprint's values in private memory (each
      * work-item's array as large as the footprint), the footprint baked into the kernel. */
     unsigned rank;
+    /* A volume's expected slices, with expected_width x expected_height (0: not known). With
+     * them `auto` takes the tuning result of the volume's size class and, on GPUs, walks fewer
+     * slices a work-item where the record's walk would leave the device short of work-items
+     * (docs/device-db.md). Read for volume masks only. */
+    unsigned expected_depth;
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,

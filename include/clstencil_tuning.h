@@ -146,7 +146,9 @@ typedef struct cls_tuning {
     double kernel_us;      /* the median kernel time measured */
     unsigned width, height; /* the image measured */
     unsigned depth;        /* a volume's slices (0 or 1: an image). A volume's result is filed under
-                            * the size class of its slices, serves that class only and chooses
+                            * the size class of its voxels (the geometric mean of its three
+                            * sides: 512^3 and 1024x1024x128 are class 9), serves that class
+                            * only (a volume's spec gives its depth in expected_depth) and chooses
                             * the work-group shape and the slices a work-item walks
                             * (rows_per_item) only; the rest stays the device's policy */
 } cls_tuning;
@@ -168,8 +170,9 @@ const char *cls_tuning_path(void);
  * atomically. description (may be NULL) says what was tuned, for people reading the file. */
 cls_status cls_tuning_store(const cls_context *context, const cls_spec *spec, const cls_tuning *tuning,
                             const char *description);
-/* What `auto` uses for spec at width x height (0 x 0: the largest class tuned): the user's file
- * over the results shipped with the library, the exact size class, else the nearest. *found is 0
+/* What `auto` uses for spec at width x height (0 x 0: the largest class tuned; a volume's depth
+ * is the spec's expected_depth): the user's file over the results shipped with the library, the
+ * exact size class, else the nearest (a volume: the exact class only). *found is 0
  * (and *tuning untouched) when the operator was never tuned on this architecture. tuning's
  * struct_size is the caller's (CLS_TUNING_INIT), kept; the fields that fit it are filled. */
 cls_status cls_tuning_lookup(const cls_context *context, const cls_spec *spec, unsigned width, unsigned height,

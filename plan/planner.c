@@ -16,6 +16,8 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     cls_kernel_policy policy = cls_kernel_policy_default();
     policy.simd_width = planner->caps->simd_width ? planner->caps->simd_width : record->simd_width;
     policy.compute_units = planner->caps->compute_units;
+    if (record->type == CLS_DEVICE_GPU)
+        policy.resident_items = (unsigned long)planner->caps->compute_units * record->max_threads_per_cu;
     policy.rows = record->default_rows;
     policy.group_width = record->default_wg_x;
     policy.group_height = record->default_wg_y;
@@ -94,7 +96,8 @@ int cls_plan_tuned_for(const cls_planner *planner, const cls_request *request, u
     if (cls_operator_hash_of(&request->spec, request->masks, request->values, hash) != CLS_OK) return 0;
     int exact = 0;
     const cls_tuning_entry *entry =
-        cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash, cls_size_class(width, height), &exact);
+        cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash,
+                              cls_tuning_size_class(width, height, request->volume ? request->spec.expected_depth : 0), &exact);
     /* a volume's result serves its own size class only: the slices a walk covers set how many
      * groups run, so another class's is no guide (a 512^3 result's 32x16 groups walking 128
      * slices would leave a 128^3 volume 32 groups) */

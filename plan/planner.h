@@ -45,7 +45,8 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner);
 cls_status cls_plan_configure(const cls_planner *planner, const cls_request *request, cls_kernel_config *config);
 cls_status cls_plan_policy(const cls_planner *planner, const cls_spec *spec, cls_kernel_config *config);
 /* The tuned result for the request at width x height (0 x 0: the largest class tuned; else the
- * exact class, else the nearest); 0 when the operator was never tuned on this architecture.
+ * exact class, else the nearest; a volume's class counts the spec's expected_depth, and takes the
+ * exact class only); 0 when the operator was never tuned on this architecture.
  * cls_plan_tuned: the same for a spec. */
 int cls_plan_tuned_for(const cls_planner *planner, const cls_request *request, unsigned width, unsigned height,
                        cls_tuning *tuning);

@@ -325,6 +325,26 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
     return volume_vectors(p) || volume_tile_fits(r, resolved, cols, CLS_VOLUME_TILE_SUMS) ? cols : 1;
 }
 
+/* The work-items of a walk of `slices` over the spec's expected volume in the resolved shape. */
+static unsigned long walk_items(const cls_spec *s, const cls_spec *resolved, unsigned slices)
+{
+    const unsigned long group = resolved->group_width, rows = resolved->group_height,
+                        columns = (s->expected_width + resolved->cols_per_item - 1) / resolved->cols_per_item;
+    return (columns + group - 1) / group * group * ((s->expected_height + rows - 1) / rows * rows) *
+           ((s->expected_depth + slices - 1) / slices);
+}
+
+/* The walk's slices where auto chose them: halved while the expected volume's launch leaves a GPU
+ * short of work-items (CLS_VOLUME_FILL_SHARE); unchanged where the volume is not known. */
+static unsigned filling_slices(const cls_kernel_policy *p, const cls_spec *s, const cls_spec *resolved)
+{
+    unsigned slices = resolved->rows_per_item;
+    if (!p->resident_items || !s->expected_width || !s->expected_height || !s->expected_depth) return slices;
+    while (slices / 2 >= CLS_VOLUME_MIN_SLICES && walk_items(s, resolved, slices) < p->resident_items / CLS_VOLUME_FILL_SHARE)
+        slices /= 2;
+    return slices;
+}
+
 /* A volume's mask: by FFT from the record's volume_fft_min_taps where it does not separate; where
  * it separates, one pass along x, y and z from the slice's tile where the
  * record reads tiles (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32, in
@@ -333,7 +353,8 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
  * taps; else a pass an axis from 64 taps (volume_passes); else one weighted sum, its work-items
  * walking volume_slices output slices down z each, in the record's group (one row of it where the
  * record streams: PoCL vectorizes along x), several columns a work-item where the record says
- * so: from the slice's tile on GPUs, in explicit vectors on CPU runtimes.
+ * so: from the slice's tile on GPUs, in explicit vectors on CPU runtimes. Every walk takes
+ * fewer slices where a small expected volume would leave a GPU short of work (filling_slices).
  * Coefficients asked for as a kernel argument come from the buffer (a volume's mask outgrows the
  * argument space). */
 static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls_spec *resolved)
@@ -387,6 +408,7 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         resolved->rows_per_item = p->volume_deep_slices;
     if (resolved->cols_per_item > 1 && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;
+    if (!spec->rows_per_item) resolved->rows_per_item = filling_slices(p, spec, resolved);
     if (resolved->method == CLS_METHOD_FFT) resolved->separable = CLS_SEPARABLE_NONE; /* the transforms take the mask whole */
 }
 

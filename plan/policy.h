@@ -63,6 +63,16 @@
  * 1,520 us (206 registers) against 2,961 / 4,009 by passes, gaussian3d:19,3 1,824 / 1,833 against
  * 3,205 / 3,674, box3d:17 1,522 / 1,522 against 2,964 / 4,004. */
 #define CLS_VOLUME_SINGLE_PASS_SUMS 76u
+/* A walk that `auto` shortens for a small volume on a GPU (the expected volume known) halves its
+ * slices while the launch has fewer work-items than 1 / CLS_VOLUME_FILL_SHARE of those the device
+ * holds at once, down to CLS_VOLUME_MIN_SLICES. H200 (132 SMs of 2,048 work-items), f32, clamp,
+ * 32x4 groups of 4 columns, walks of 128 / 64 / 32 / 16 / 8 slices: at 128^3 a random 5x5x5 68.3 /
+ * 38.5 / 24.0 / 22.4 / 24.1 us, max3d:9 81.1 / 45.8 / 28.1 / 23.9 / 26.3, box3d:3 43.4 / 25.3 /
+ * 16.4 / 13.2 / 12.0; at 256^3 the 5x5x5 112.1 / 105.2 / 106.6 / 115.0 / 136.9, a random 3x3x3
+ * 96.5 / 63.3 / 49.6 / 52.6 / 53.9 (at 32 slices it keeps 131,072 work-items); at 512^3 the
+ * record's walks stay. */
+#define CLS_VOLUME_FILL_SHARE 4u
+#define CLS_VOLUME_MIN_SLICES 8u
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
  * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
@@ -74,6 +84,8 @@
 typedef struct cls_kernel_policy {
     unsigned simd_width;                /* the device's (0: the generator's fallback) */
     unsigned compute_units;             /* the device's (0: unknown) */
+    unsigned long resident_items;       /* work-items a GPU holds at once (compute units x the
+                                         * record's max_threads_per_cu; 0: not a GPU, or unknown) */
     unsigned rows;                      /* output rows a work-item takes where it coarsens; 16 or
                                          * more (CLS_STREAM_MIN_ROWS): the policy streams */
     unsigned group_width, group_height; /* the default work-group (0: the generator's fallback) */

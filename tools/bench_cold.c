@@ -106,6 +106,7 @@ static cls_status measure(const bench_options *o, const char *text, cls_border b
     spec.border_value = o->border_value;
     spec.expected_width = o->sizes[0].width;
     spec.expected_height = o->sizes[0].height;
+    spec.expected_depth = o->sizes[0].depth;
     if (o->method_count) spec.method = o->methods[0];
     cls_context *context = NULL;
     status = cls_context_create(o->device, &context);

@@ -116,6 +116,7 @@ void bench_apply_knobs(const bench_case *c, size_t filter, cls_spec *spec)
     const bench_knobs *k = &c->knobs;
     spec->expected_width = c->width;
     spec->expected_height = c->height;
+    spec->expected_depth = c->depth;
     spec->border = c->border;
     spec->border_value = c->border_value;
     spec->partition = k->partition;

@@ -41,6 +41,7 @@ int volume_run_open(const filter_plan *plan, const cls_host_image *shape, volume
         spec.method = plan->method;
         spec.expected_width = (unsigned)shape->width;
         spec.expected_height = (unsigned)shape->height;
+        spec.expected_depth = (unsigned)run->axes.slices;
         run->reach += spec.mask_depth / 2;
         run->wraps = (spec.border_z == CLS_BORDER_SAME ? spec.border : spec.border_z) == CLS_BORDER_REPEAT;
         status = cls_pipeline_add(run->pipeline, &spec);

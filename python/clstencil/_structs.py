@@ -106,6 +106,7 @@ class Spec(SizedStructure):
         ("reduction", c_int),  # cls_reduction
         ("border_y", c_int), ("border_z", c_int),  # cls_border: a mode per axis (-1: border's)
         ("rank", c_uint),  # CLS_REDUCTION_RANK's
+        ("expected_depth", c_uint),  # a volume's slices, with expected_width x expected_height
     ]
 
 

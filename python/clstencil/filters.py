@@ -3,6 +3,7 @@ value, pixel types and build goal, shared by every call and thread, released at 
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import struct
 import threading
@@ -97,17 +98,27 @@ def stage_spec(operator: Operator, border, value: float, input_type: int, output
     return spec
 
 
+def volume_size_class(shape: tuple[int, ...]) -> int:
+    """A volume's size class as the library files tuning results under it: log2 of the geometric
+    mean of its three sides, rounded."""
+    return max(1, round(math.log2(math.prod(shape)) / 3))
+
+
 def cached_filter(device: str | None, operator: Operator, border, value: float,
-                  input_type: int, output_type: int, goal: int, method: int = 0) -> Any:
+                  input_type: int, output_type: int, goal: int, method: int = 0,
+                  volume_shape: tuple[int, int, int] | None = None) -> Any:
     """The process's cls_filter for these parameters, built on first use (thread-safe: a second
     thread asking for the same filter waits for the first one's build). border: a cls_border,
-    or one for each of x, y and z."""
+    or one for each of x, y and z. volume_shape (depth, height, width): the volume a volume's
+    filter is built for, so that `auto` chooses its walk for that size; volumes of one size class
+    share a filter."""
     selector = normalize_selector(device)
     border = (border,) * 3 if isinstance(border, int) else tuple(border)
     if CONSTANT_BORDER not in border:
         value = 0.0  # read by the constant border only: one filter serves every value
     value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
-    key = (selector, operator.key, border, value_bits, input_type, output_type, goal, method)
+    size_class = volume_size_class(volume_shape) if volume_shape and min(volume_shape) > 0 else 0
+    key = (selector, operator.key, border, value_bits, input_type, output_type, goal, method, size_class)
     found = _filters.get(key)
     if found is not None:
         return found
@@ -117,6 +128,8 @@ def cached_filter(device: str | None, operator: Operator, border, value: float,
         found = _filters.get(key)
         if found is None:
             spec = stage_spec(operator, border, value, input_type, output_type, goal, method)
+            if size_class:
+                spec.expected_depth, spec.expected_height, spec.expected_width = volume_shape
             created = ctypes.c_void_p()
             check(library().cls_filter_create(context(selector), spec, ctypes.byref(created)),
                   f"building {operator.name} ({border_names(border)} border)")

@@ -239,3 +239,23 @@ def test_what_a_volume_refuses() -> None:
         clstencil.Operator("correlate:1x1x33," + ",".join(["1"] * 33))
     with pytest.raises(clstencil.InvalidArgumentError, match="SIZE up to 31"):
         clstencil.Operator("gaussian3d:33")
+
+
+def test_volumes_of_one_size_class_share_a_filter() -> None:
+    """A volume's filter is built for its size (`auto` chooses its walk for it on GPUs): volumes
+    of about the same number of voxels share one, a volume of another size class gets its own,
+    and each equals scipy."""
+    from clstencil import filters
+    rng = np.random.default_rng(5)
+    classes = []
+    for shape in [(8, 8, 8), (4, 16, 8), (64, 128, 128)]:  # size classes 3, 3, 7
+        volume = rng.random(shape, dtype=np.float32)
+        before = set(filters._filters)
+        result = clstencil.filter(volume, "box3d:3", "clamp")
+        classes.append({key[-1] for key in set(filters._filters) - before})
+        expected = scipy.ndimage.uniform_filter(volume.astype(np.float64), 3, mode="nearest")
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-5)
+    assert classes[0] <= {3} and classes[1] == set() and classes[2] <= {7}
+    assert {3, 7} <= {key[-1] for key in filters._filters}
+    assert filters.volume_size_class((512, 512, 512)) == 9
+    assert filters.volume_size_class((128, 1024, 1024)) == 9

@@ -176,17 +176,65 @@ static void volume_takes_its_tuned_group_and_slices(void **state)
     assert_int_equal(kept.group_width, 64);
     assert_int_equal(kept.rows_per_item, 64);
     cls_operator_release(op);
-    /* device-db/tuning/nvidia-sm90.ini: clamp, 32x16 groups walking 128 slices, at 512^2 slices
-     * only (a 256^2 volume's class is another: the policy's) */
+    /* device-db/tuning/nvidia-sm90.ini: clamp, 32x16 groups walking 128 slices, for volumes of
+     * about 512^3 voxels only (a 256^3 volume's class is another: the policy's) */
     cls_spec clamp = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 512, &op);
     assert_true(plan_choice(&f->planner, &clamp, &choice));
     assert_int_equal(choice.group_height, 16);
     assert_int_equal(choice.rows_per_item, 128);
-    clamp.expected_width = clamp.expected_height = 256;
+    clamp.expected_depth = 512;
+    assert_true(plan_choice(&f->planner, &clamp, &choice));
+    clamp.expected_depth = 64; /* 512x512x64: class 8 */
+    assert_false(plan_choice(&f->planner, &clamp, &choice));
+    clamp.expected_width = clamp.expected_height = 1024, clamp.expected_depth = 128; /* class 9 */
+    assert_true(plan_choice(&f->planner, &clamp, &choice));
+    clamp.expected_width = clamp.expected_height = 256, clamp.expected_depth = 0;
     assert_false(plan_choice(&f->planner, &clamp, &choice));
     clamp.expected_width = clamp.expected_height = 0;
     assert_false(plan_choice(&f->planner, &clamp, &choice));
     cls_operator_release(op);
+}
+
+/* The slices a volume's walk takes under the policy for an expected volume (a depth of 0: unknown). */
+static unsigned walk_slices(const fixture *f, cls_spec spec, unsigned width, unsigned height, unsigned depth)
+{
+    spec.expected_width = width, spec.expected_height = height, spec.expected_depth = depth;
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    const unsigned slices = config.rows;
+    cls_kernel_config_free(&config);
+    return slices;
+}
+
+/* On a GPU a small volume's walk takes fewer slices, so that its launch keeps a quarter of the
+ * device's work-items (132 SMs x 2,048) busy: a 5x5x5 mask's walk of 128 slices in 32x4 groups of
+ * 4 columns leaves a 128^3 volume 4,096 work-items, of 8 slices 65,536 (the shortest walk); a
+ * 256^3 volume's 32 slices 131,072. A 512^3 volume, a volume of unknown depth, a spec that names
+ * its slices and a CPU runtime keep the record's walk. */
+static void small_volume_walks_fewer_slices(void **state)
+{
+    fixture *f = *state;
+    static float mask[125];
+    for (unsigned i = 0; i < 125; ++i) mask[i] = (float)((i * 37) % 19) - 9.0f;
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = spec.mask_depth = 5;
+    spec.coefficients = mask;
+    assert_int_equal(walk_slices(f, spec, 512, 512, 512), 128);
+    assert_int_equal(walk_slices(f, spec, 128, 128, 0), 128);
+    assert_int_equal(walk_slices(f, spec, 256, 256, 256), 32);
+    assert_int_equal(walk_slices(f, spec, 128, 128, 128), 8);
+    assert_int_equal(walk_slices(f, spec, 1024, 1024, 32), 128); /* 2,048 groups along x and y */
+    cls_spec named = spec;
+    named.rows_per_item = 64;
+    assert_int_equal(walk_slices(f, named, 128, 128, 128), 64);
+    cls_operator *op = NULL;
+    const cls_spec box = operator_spec("box3d:3", CLS_BORDER_CLAMP, 128, &op);
+    assert_int_equal(walk_slices(f, box, 128, 128, 128), 8);
+    assert_int_equal(walk_slices(f, box, 256, 256, 256), 32);
+    cls_operator_release(op);
+    f->record.type = CLS_DEVICE_CPU; /* no work-items to fill: the record's walk */
+    assert_int_equal(walk_slices(f, spec, 128, 128, 128), 128);
 }
 
 /* A 13x13 mask of mixed coefficients, baked: a compute-bound weighted sum. */
@@ -504,6 +552,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(tuned_operator_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(volume_takes_its_tuned_group_and_slices, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(small_volume_walks_fewer_slices, set_up, tear_down),
         cmocka_unit_test_setup_teardown(capped_weighted_sum_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
         cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),

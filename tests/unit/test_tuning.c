@@ -38,6 +38,14 @@ static void size_classes(void **state)
     assert_int_equal(cls_size_class(1920, 1080), 10); /* 1440: log2 10.49 */
     assert_int_equal(cls_size_class(1, 1), 1);
     assert_int_equal(cls_size_class(0, 64), 0);
+    /* a volume's: the geometric mean of its three sides */
+    assert_int_equal(cls_tuning_size_class(512, 512, 512), 9);
+    assert_int_equal(cls_tuning_size_class(1024, 1024, 128), 9);
+    assert_int_equal(cls_tuning_size_class(512, 512, 64), 8);
+    assert_int_equal(cls_tuning_size_class(256, 256, 256), 8);
+    assert_int_equal(cls_tuning_size_class(2048, 2048, 1), 11); /* one slice: the image's */
+    assert_int_equal(cls_tuning_size_class(2048, 2048, 0), 11);
+    assert_int_equal(cls_tuning_size_class(0, 64, 64), 0);
 }
 
 static void parse_and_find(void **state)
