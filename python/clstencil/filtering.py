@@ -110,7 +110,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     if volume and len(selectors) > 1:
         raise ValueError("a volume runs on one device: give one device, not several")
     handles = [cached_filter(selector, operator, modes, value, input_type, output_type, goal,
-                             chosen_method, array.shape[:3] if volume else None) for selector in selectors]
+                             chosen_method, array.shape if volume else None)
+               for selector in selectors]
     if library().cls_filter_output_count(handles[0]) != 1:
         raise ValueError(f"{operator.name} writes several images; filter() returns one")
     source = array if has_pitched_rows(array) else np.ascontiguousarray(array)

@@ -85,9 +85,10 @@ def compute_method(method: str | None) -> int:
 
 
 def stage_spec(operator: Operator, border, value: float, input_type: int, output_type: int,
-               goal: int, method: int = 0) -> Spec:
+               goal: int, method: int = 0, volume_shape: tuple[int, int, int] | None = None) -> Spec:
     """The operator's spec with a border (a cls_border, or one for each of x, y and z), its
-    value, pixel types, a build goal and a method set."""
+    value, pixel types, a build goal and a method set; volume_shape (depth, height, width): the
+    volume a volume's operator is built for (the spec's expected size)."""
     spec = operator.spec_copy()
     spec.method = method
     spec.border, spec.border_y, spec.border_z = (border,) * 3 if isinstance(border, int) else border
@@ -95,6 +96,8 @@ def stage_spec(operator: Operator, border, value: float, input_type: int, output
     spec.input_type = input_type
     spec.output_type = output_type
     spec.build_goal = goal
+    if volume_shape:
+        spec.expected_depth, spec.expected_height, spec.expected_width = volume_shape
     return spec
 
 
@@ -127,9 +130,8 @@ def cached_filter(device: str | None, operator: Operator, border, value: float,
     with creation_lock:
         found = _filters.get(key)
         if found is None:
-            spec = stage_spec(operator, border, value, input_type, output_type, goal, method)
-            if size_class:
-                spec.expected_depth, spec.expected_height, spec.expected_width = volume_shape
+            spec = stage_spec(operator, border, value, input_type, output_type, goal, method,
+                              volume_shape if size_class else None)
             created = ctypes.c_void_p()
             check(library().cls_filter_create(context(selector), spec, ctypes.byref(created)),
                   f"building {operator.name} ({border_names(border)} border)")

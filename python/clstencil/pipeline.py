@@ -16,7 +16,8 @@ from ._library import library
 from .contexts import context, normalize_selector, on_release
 from .errors import check
 from .filtering import UNDEFINED_BORDER, prepare_output
-from .filters import border_mode, build_goal, compute_method, library_border_name, stage_spec
+from .filters import (border_mode, build_goal, compute_method, library_border_name, stage_spec,
+                      volume_size_class)
 from .images import check_image, describe, has_pitched_rows, pointer
 from .operators import Operator, OperatorLike, as_operator
 from .pixel_types import pixel_type
@@ -99,7 +100,7 @@ class Pipeline:
         self._value = float(value)
         self._goal = build_goal(build)
         self._stages: list[Stage] = []
-        self._built: dict[tuple[int, int], Any] = {}
+        self._built: dict[tuple[int, int, int], Any] = {}  # (input, output, a volume's size class)
         self._lock = threading.Lock()
         _live_pipelines.add(self)
         weakref.finalize(self, _release_built, self._built)
@@ -177,7 +178,8 @@ class Pipeline:
             reach[last] = here
         return reach[last]
 
-    def _build(self, input_type: int, output_type: int) -> Any:
+    def _build(self, input_type: int, output_type: int,
+               volume_shape: tuple[int, int, int] | None) -> Any:
         lib = library()
         created = ctypes.c_void_p()
         check(lib.cls_pipeline_create(context(self._device), ctypes.byref(created)),
@@ -203,7 +205,7 @@ class Pipeline:
                           f"pipeline stage {index + 1}, night")
                 else:
                     spec = stage_spec(stage.operator, stage.border, stage.value, reads, writes,
-                                      self._goal, stage.method)
+                                      self._goal, stage.method, volume_shape)
                     source = None if stage.source is None else stage.source.encode()
                     check(lib.cls_pipeline_add_stage(handle, encoded, spec, source),
                           f"pipeline stage {index + 1}, {stage.operator.name}")
@@ -249,11 +251,13 @@ class Pipeline:
             return result
         source = array if has_pitched_rows(array) else np.ascontiguousarray(array)
         target = result if has_pitched_rows(result) else np.empty(result.shape, result.dtype)
+        # a volume's pipeline is built for its size class (auto's walks: docs/api.md)
+        size_class = volume_size_class(array.shape) if volume else 0
         with self._lock:
-            handle = self._built.get((input_type, output_type))
+            handle = self._built.get((input_type, output_type, size_class))
             if handle is None:
-                handle = self._build(input_type, output_type)
-                self._built[(input_type, output_type)] = handle
+                handle = self._build(input_type, output_type, array.shape if volume else None)
+                self._built[(input_type, output_type, size_class)] = handle
             sources = (ctypes.c_void_p * (1 + len(others)))(
                 pointer(source), *(pointer(extra) for extra in others))
             check(library().cls_pipeline_run_host_inputs(handle, len(sources), sources,

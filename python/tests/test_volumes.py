@@ -242,8 +242,8 @@ def test_what_a_volume_refuses() -> None:
 
 
 def test_volumes_of_one_size_class_share_a_filter() -> None:
-    """A volume's filter is built for its size (`auto` chooses its walk for it on GPUs): volumes
-    of about the same number of voxels share one, a volume of another size class gets its own,
+    """A volume's filter or pipeline is built for its size (`auto` chooses its walk for it on
+    GPUs): volumes of about the same number of voxels share one, a volume of another size class gets its own,
     and each equals scipy."""
     from clstencil import filters
     rng = np.random.default_rng(5)
@@ -257,5 +257,9 @@ def test_volumes_of_one_size_class_share_a_filter() -> None:
         np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-5)
     assert classes[0] <= {3} and classes[1] == set() and classes[2] <= {7}
     assert {3, 7} <= {key[-1] for key in filters._filters}
+    pipeline = clstencil.Pipeline().add("box3d:3")  # a pipeline is built a size class too
+    for shape in [(8, 8, 8), (4, 16, 8), (64, 128, 128)]:
+        pipeline.run(rng.random(shape, dtype=np.float32))
+    assert sorted(key[-1] for key in pipeline._built) == [3, 7]
     assert filters.volume_size_class((512, 512, 512)) == 9
     assert filters.volume_size_class((128, 1024, 1024)) == 9
