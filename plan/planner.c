@@ -95,9 +95,8 @@ int cls_plan_tuned_for(const cls_planner *planner, const cls_request *request, u
     char hash[17];
     if (cls_operator_hash_of(&request->spec, request->masks, request->values, hash) != CLS_OK) return 0;
     int exact = 0;
-    const cls_tuning_entry *entry =
-        cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash,
-                              cls_tuning_size_class(width, height, request->volume ? request->spec.expected_depth : 0), &exact);
+    const unsigned size_class = cls_tuning_size_class(width, height, request->volume ? request->spec.expected_depth : 0);
+    const cls_tuning_entry *entry = cls_tuning_table_find(planner->tuning, cls_plan_arch(planner), hash, size_class, &exact);
     /* a volume's result serves its own size class only: the slices a walk covers set how many
      * groups run, so another class's is no guide (a 512^3 result's 32x16 groups walking 128
      * slices would leave a 128^3 volume 32 groups) */

@@ -328,8 +328,10 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
 /* The work-items of a walk of `slices` over the spec's expected volume in the resolved shape. */
 static unsigned long walk_items(const cls_spec *s, const cls_spec *resolved, unsigned slices)
 {
-    const unsigned long group = resolved->group_width, rows = resolved->group_height,
-                        columns = (s->expected_width + resolved->cols_per_item - 1) / resolved->cols_per_item;
+    const unsigned long group = resolved->group_width ? resolved->group_width : 1,
+                        rows = resolved->group_height ? resolved->group_height : 1,
+                        cols = resolved->cols_per_item ? resolved->cols_per_item : 1,
+                        columns = (s->expected_width + cols - 1) / cols;
     return (columns + group - 1) / group * group * ((s->expected_height + rows - 1) / rows * rows) *
            ((s->expected_depth + slices - 1) / slices);
 }
@@ -340,8 +342,8 @@ static unsigned filling_slices(const cls_kernel_policy *p, const cls_spec *s, co
 {
     unsigned slices = resolved->rows_per_item;
     if (!p->resident_items || !s->expected_width || !s->expected_height || !s->expected_depth) return slices;
-    while (slices / 2 >= CLS_VOLUME_MIN_SLICES && walk_items(s, resolved, slices) < p->resident_items / CLS_VOLUME_FILL_SHARE)
-        slices /= 2;
+    const unsigned long enough = p->resident_items / CLS_VOLUME_FILL_SHARE;
+    while (slices / 2 >= CLS_VOLUME_MIN_SLICES && walk_items(s, resolved, slices) < enough) slices /= 2;
     return slices;
 }
 
