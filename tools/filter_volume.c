@@ -130,12 +130,20 @@ void volume_run_report(const volume_run *run, const filter_plan *plan, const cls
         const cls_filter *stage = cls_pipeline_stage(run->pipeline, k);
         cls_build_info info = {CLS_BUILD_INFO_INIT};
         cls_filter_build_info(stage, &info);
+        char walk[96] = " (fft)"; /* the direct kernel's walk: what auto chose for the volume */
+        if (cls_filter_method(stage) != CLS_METHOD_FFT) {
+            unsigned slices = 0, columns = 0, group_width = 0, group_height = 0;
+            cls_filter_outputs_per_item(stage, &slices, &columns);
+            cls_filter_group_shape(stage, &group_width, &group_height);
+            snprintf(walk, sizeof walk, ", walking %u slice%s of %u column%s a work-item in %ux%u groups", slices,
+                     slices == 1 ? "" : "s", columns, columns == 1 ? "" : "s", group_width, group_height);
+        }
         if (cls_filter_separable(stage) == CLS_SEPARABLE_TWO_PASS)
             fprintf(stderr, "stage %zu:   %-22s a pass an axis\n", k + 1, cls_operator_name(plan->ops[k].op));
         else
             fprintf(stderr, "stage %zu:   %-22s %s in %.1f ms%s\n", k + 1, cls_operator_name(plan->ops[k].op),
                     info.from_disk_cache ? "loaded from the disk cache" : "built from source", info.build_milliseconds,
-                    cls_filter_method(stage) == CLS_METHOD_FFT ? " (fft)" : "");
+                    walk);
     }
     if (slab < a->slices)
         fprintf(stderr, "slabs:     %zu of %zu slices, each with the %u slices on each side the mask reaches\n",

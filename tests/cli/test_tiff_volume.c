@@ -312,6 +312,8 @@ static void test_volume_fft(void **state)
     assert_true(logged("(fft)"));
     assert_int_equal(filter("vol.tif direct_slabs.tif --op %s --border mirror --method direct --max-device-memory 10K -v", op), 0);
     assert_true(logged("slabs:     6 of 1 slices"));
+    assert_true(logged(" a work-item in ")); /* the direct walk -v names: slices, columns, groups */
+    assert_true(logged("walking "));
     assert_int_equal(filter("vol.tif no.tif --op %s --border mirror --method fft --max-device-memory 10K", op), 7);
     assert_true(logged("the operators' own buffers for such a slab take"));
     assert_false(exists("no.tif"));
