@@ -259,11 +259,11 @@ static int finish_volume_tune_options(bench_options *o)
         fprintf(stderr, "clstencil tune: a volume's operator is tuned on a volume: --size WxHxD\n");
         return 0;
     }
-    static const unsigned slices[] = {16, 32, 64, 128};
+    static const unsigned slices[] = {8, 16, 32, 64, 128}; /* 8: the shortest walk auto takes */
     o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
     o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
     o->cols[0] = 0, o->cols_count = 1;
-    if (!o->rows_count) memcpy(o->rows, slices, sizeof slices), o->rows_count = 4;
+    if (!o->rows_count) memcpy(o->rows, slices, sizeof slices), o->rows_count = sizeof slices / sizeof slices[0];
     return 1;
 }
 
