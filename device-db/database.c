@@ -94,7 +94,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(single_pass_rows), NUMBER(single_pass_cols), NUMBER(single_pass_ahead), NUMBER(volume_slices),
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
-        NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx),
+        NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax),
 #undef NUMBER
     };
     char shown[256];
@@ -102,10 +102,10 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         if (strcmp(name, numbers[i].name) == 0) {
             unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
             /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
-             * stream_min_taps 0 streams every mask; border_groups_fold_fully and single_pass_stages_rows are 0 or 1; an FFT
-             * tile's side 64 to 16384 */
+             * stream_min_taps 0 streams every mask; the flags (border_groups_fold_fully,
+             * single_pass_stages_rows, inline_ptx, rank_minmax) are 0 or 1; an FFT tile's side 64 to 16384 */
             const int flag = strcmp(name, "border_groups_fold_fully") == 0 || strcmp(name, "single_pass_stages_rows") == 0 ||
-                             strcmp(name, "inline_ptx") == 0;
+                             strcmp(name, "inline_ptx") == 0 || strcmp(name, "rank_minmax") == 0;
             const int tile = strcmp(name, "fft_max_tile") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||

@@ -142,6 +142,10 @@ unsigned emit_volume_slice_taps(strbuf *out, int indent, const cls_spec *s, cons
  * code after the window's indices; 0 when out of memory (nothing written). */
 int emit_volume_box_by_slices(const cls_kernel_config *c);
 int emit_volume_sorted_slices(strbuf *out, const cls_kernel_config *c);
+/* The rank networks' exchange NAME(v, a, b): the smaller of v[a] and v[b] into v[a], the larger
+ * into v[b]; PRUNED adds LO and HI, which keep one of the two. By fmin and fmax where the record
+ * says so (rank_minmax: GPUs), else by a comparison and selects; with no NaN the same values. */
+void emit_rank_exchanges(strbuf *out, const cls_kernel_config *c, const char *name, int pruned);
 const char *emit_volume_window_start(const cls_spec *s);
 void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *coefficient, const char *sum,
                       const char *value);

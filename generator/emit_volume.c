@@ -104,9 +104,7 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
         strbuf_printf(out, "#define FOOTPRINT %u /* the footprint's taps, baked into the code */\n"
                            "#define RANK %u /* the rank taken: 0 is the smallest */\n", footprint_taps(c), s->rank);
         if (ranks_by_network(c))
-            strbuf_append(out, "/* v[a] and v[b] in order: the smaller in v[a] (v[b]'s value where neither is smaller). */\n"
-                               "#define ORDER(a, b) { const float p_ = v[a], q_ = v[b]; const int swap_ = q_ < p_; "
-                               "v[a] = swap_ ? q_ : p_; v[b] = swap_ ? p_ : q_; }\n");
+            emit_rank_exchanges(out, c, "ORDER", 0);
         strbuf_append(out, "\n");
     } else if (s->bake_coefficients == CLS_COEFFICIENTS_LITERALS) {
         strbuf_append(out, "/* Slice by slice, row by row. */\n__constant float baked_mask[MASK_D * MASK_H * MASK_W] = {");
@@ -266,7 +264,7 @@ static void emit_drop(strbuf *out, unsigned *buffer, unsigned *size, int min)
     indent_line(out, 2);
     strbuf_append(out, min ? "/* drop the minimum */" : "/* drop the maximum */");
     for (unsigned j = 0; j < *size; ++j)
-        if (j != keep) strbuf_printf(out, " ORDER(%u, %u)", min ? buffer[keep] : buffer[j], min ? buffer[j] : buffer[keep]);
+        if (j != keep) strbuf_printf(out, " ORDER(v, %u, %u)", min ? buffer[keep] : buffer[j], min ? buffer[j] : buffer[keep]);
     strbuf_append(out, "\n");
     if (min) memmove(buffer, buffer + 1, (*size - 1) * sizeof *buffer);
     --*size;

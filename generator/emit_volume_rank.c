@@ -24,6 +24,18 @@ int emit_volume_box_by_slices(const cls_kernel_config *c)
     return 1;
 }
 
+void emit_rank_exchanges(strbuf *out, const cls_kernel_config *c, const char *name, int pruned)
+{
+    const int minmax = c->limits.rank_minmax != 0;
+    strbuf_printf(out, "#define %s(v, a, b) { const float p_ = v[a], q_ = v[b]; %s }\n", name,
+                  minmax ? "v[a] = fmin(p_, q_); v[b] = fmax(p_, q_);"
+                         : "const int swap_ = q_ < p_; v[a] = swap_ ? q_ : p_; v[b] = swap_ ? p_ : q_;");
+    if (!pruned) return;
+    strbuf_append(out, minmax ? "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
+                              : "#define LO(v, a, b) v[a] = v[b] < v[a] ? v[b] : v[a];\n"
+                                "#define HI(v, a, b) v[b] = v[b] < v[a] ? v[a] : v[b];\n");
+}
+
 /* The sort of one slice's SLICE values (every output needed); its comparators in *sort. */
 static size_t slice_sort(unsigned slice, comparator **sort)
 {
@@ -150,10 +162,7 @@ int emit_volume_sorted_slices(strbuf *out, const cls_kernel_config *c)
                   "     * into those, pruned to what rank RANK depends on (%zu and %zu). */\n",
                   sorts, pair.shared_count, pair.first_count, pair.second_count);
     strbuf_line(out, 1, "#define SLICE (MASK_W * MASK_H)");
-    strbuf_line(out, 1, "#define CE(v, a, b) { const float p_ = v[a], q_ = v[b]; const int swap_ = q_ < p_; "
-                        "v[a] = swap_ ? q_ : p_; v[b] = swap_ ? p_ : q_; }");
-    strbuf_line(out, 1, "#define LO(v, a, b) v[a] = v[b] < v[a] ? v[b] : v[a];");
-    strbuf_line(out, 1, "#define HI(v, a, b) v[b] = v[b] < v[a] ? v[a] : v[b];");
+    emit_rank_exchanges(out, c, "CE", 1);
     strbuf_line(out, 1, "float sorted[MASK_D + 1][SLICE] = {{0.0f}}; /* sorted[k]: input slice zz - MASK_D + k, sorted */");
     strbuf_line(out, 1, "for (int zz = z_first - HALF_D; zz < z_end + HALF_D + 1; ++zz) {");
     strbuf_line(out, 2, "#pragma unroll");

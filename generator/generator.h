@@ -28,6 +28,8 @@ typedef struct cls_generation_limits {
                                         * (cls_kernel_ahead_rows; 0 or 1: one row ahead) */
     unsigned inline_ptx;               /* 1: the compiler takes inline PTX (NVIDIA): an operator
                                         * body's FAST_EXP2 is ex2.approx.ftz */
+    unsigned rank_minmax;              /* 1: a volume's rank network orders two values by fmin and
+                                        * fmax, else by a comparison and two selects */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {

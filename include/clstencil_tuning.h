@@ -109,6 +109,8 @@ typedef struct cls_arch_record {
                                     * (0: never) */
     unsigned inline_ptx;           /* 1: the device's OpenCL compiler takes inline PTX (asm), and an
                                     * operator body's FAST_EXP2 is one ex2.approx.ftz (0: exp2) */
+    unsigned rank_minmax;          /* 1: a volume's rank network orders two values by fmin and fmax
+                                    * (0: a comparison and two selects) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <clstencil.h>
+#include <clstencil_tuning.h>
 
 #include "reference/reference.h"
 #include "support/test_level.h"
@@ -224,6 +227,49 @@ static void larger_medians_last_modes_and_ranks(void **state)
     assert_int_equal(cls_operator_parse("median3d:11", &op), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "1,024"));
     assert_int_equal(cls_operator_parse("percentile3d:101,3", &op), CLS_ERR_INVALID_ARGUMENT);
+}
+
+/* The rank networks with their exchanges by fmin and fmax (a record's rank_minmax, the GPUs' form,
+ * set here by an overlay of the device's own record): the sorted slices of a box and the forgetful
+ * network of a cross, in four border modes, give the reference's ranks. */
+static void ranks_by_fmin_and_fmax(void **state)
+{
+    (void)state;
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load("", &db), CLS_OK);
+    const cls_arch_record *record = cls_device_db_match(db, cls_context_device(context), NULL);
+    assert_non_null(record);
+    char overlay[] = "/tmp/clstencil-minmax-XXXXXX";
+    const int fd = mkstemp(overlay);
+    assert_true(fd >= 0);
+    FILE *file = fdopen(fd, "w");
+    fprintf(file, "[%s]\nrank_minmax = 1\n", record->id);
+    fclose(file);
+    cls_device_db_release(db);
+    assert_int_equal(cls_set_config_paths(overlay, ""), CLS_OK);
+    cls_context *minmax_context = NULL;
+    assert_int_equal(cls_context_create(NULL, &minmax_context), CLS_OK);
+    static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    unsigned char cross[27] = {0};
+    for (unsigned k = 0; k < sizeof cross; ++k) cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
+    const int origin[3] = {0, 0, 0};
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+        cls_operator *op = NULL;
+        if (b % 2 == 0) assert_int_equal(cls_operator_parse(b ? "percentile3d:30,3" : "median3d:3", &op), CLS_OK);
+        else assert_int_equal(cls_operator_footprint("median", 0, cross, 3, 3, 3, origin, &op), CLS_OK);
+        cls_spec spec = *cls_operator_spec(op);
+        spec.border = borders[b], spec.border_value = 2.5f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(minmax_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        assert_non_null(strstr(cls_filter_source(filter), "v[a] = fmin(p_, q_); v[b] = fmax(p_, q_);"));
+        check_rank(filter, &spec, 13, 7, 6);
+        check_rank(filter, &spec, 2, 3, 1);
+        cls_filter_release(filter);
+        cls_operator_release(op);
+    }
+    cls_context_release(minmax_context);
+    assert_int_equal(cls_set_config_paths(NULL, NULL), CLS_OK);
+    unlink(overlay);
 }
 
 /* The first-result goal's quick kernel (the mask from its buffer, a slice per work-item) sums
@@ -453,6 +499,7 @@ int main(void)
         cmocka_unit_test(medians_and_percentiles),
         cmocka_unit_test(larger_medians_first_modes),
         cmocka_unit_test(larger_medians_last_modes_and_ranks),
+        cmocka_unit_test(ranks_by_fmin_and_fmax),
         cmocka_unit_test(volume_pipelines),
         cmocka_unit_test(the_quick_kernel_and_the_tiered_build),
         cmocka_unit_test(a_region_of_a_padded_volume),

@@ -51,14 +51,16 @@ static void volume_walks_are_written_out_where_the_record_vectorizes(void **stat
 
 /* A rank over a box runs by sorted slices where the record takes networks (each slice's window
  * sorted once, an output's slices merged and pruned); another footprint (a cross) as the forgetful
- * network; past the record's taps (or the quick kernel's naive partition) by Wirth's selection. */
+ * network; past the record's taps (or the quick kernel's naive partition) by Wirth's selection.
+ * The networks' exchanges are fmin and fmax where the record says so (rank_minmax), else a
+ * comparison and two selects. */
 static void volume_ranks_sort_slices_of_a_box(void **state)
 {
     (void)state;
     static float cross[27];
     for (unsigned k = 0; k < 27; ++k) cross[k] = (float)((k % 9 == 4) || (k / 9 == 1 && (k % 9) % 2 == 1) || k == 13);
-    const struct { int box; unsigned taps_allowed; int slices, forgetful; } cases[] = {
-        {1, 125, 1, 0}, {0, 125, 0, 1}, {1, 26, 0, 0}};
+    const struct { int box; unsigned taps_allowed, minmax; int slices, forgetful; } cases[] = {
+        {1, 125, 0, 1, 0}, {1, 125, 1, 1, 0}, {0, 125, 0, 0, 1}, {0, 125, 1, 0, 1}, {1, 26, 1, 0, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         cls_spec spec = volume_box(3);
         if (!cases[c].box) spec.coefficients = cross;
@@ -67,6 +69,7 @@ static void volume_ranks_sort_slices_of_a_box(void **state)
         spec.partition = CLS_PARTITION_ISP_BLOCK;
         cls_generation_limits limits = cls_generation_limits_default();
         limits.rank_network_taps = cases[c].taps_allowed;
+        limits.rank_minmax = cases[c].minmax;
         cls_kernel_config config;
         assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
         char *source = cls_emit_source(&config);
@@ -76,6 +79,13 @@ static void volume_ranks_sort_slices_of_a_box(void **state)
         assert_int_equal(strstr(source, "for (int zz = z_first - HALF_D; zz < z_end + HALF_D + 1; ++zz)") != NULL, cases[c].slices);
         assert_int_equal(strstr(source, "Rank RANK by a forgetful selection") != NULL, cases[c].forgetful);
         assert_int_equal(strstr(source, "select_rank(v, FOOTPRINT, RANK)") != NULL, !cases[c].slices && !cases[c].forgetful);
+        const char *const exchange = cases[c].slices ? "#define CE(v, a, b)" : "#define ORDER(v, a, b)";
+        const int network = cases[c].slices || cases[c].forgetful;
+        assert_int_equal(strstr(source, exchange) != NULL, network);
+        assert_int_equal(strstr(source, "v[a] = fmin(p_, q_); v[b] = fmax(p_, q_);") != NULL, network && cases[c].minmax);
+        assert_int_equal(strstr(source, "const int swap_ = q_ < p_;") != NULL, network && !cases[c].minmax);
+        assert_int_equal(strstr(source, "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);") != NULL,
+                         cases[c].slices && cases[c].minmax);
         free(source);
         cls_kernel_config_free(&config);
     }
