@@ -94,7 +94,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(single_pass_rows), NUMBER(single_pass_cols), NUMBER(single_pass_ahead), NUMBER(volume_slices),
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
-        NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax),
+        NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax), NUMBER(rank_columns),
 #undef NUMBER
     };
     char shown[256];
@@ -103,10 +103,11 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
             /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
              * stream_min_taps 0 streams every mask; the flags (border_groups_fold_fully,
-             * single_pass_stages_rows, inline_ptx, rank_minmax) are 0 or 1; an FFT tile's side 64 to 16384 */
+             * single_pass_stages_rows, inline_ptx, rank_minmax) are 0 or 1; rank_columns 1 or 2; an FFT
+             * tile's side 64 to 16384 */
             const int flag = strcmp(name, "border_groups_fold_fully") == 0 || strcmp(name, "single_pass_stages_rows") == 0 ||
                              strcmp(name, "inline_ptx") == 0 || strcmp(name, "rank_minmax") == 0;
-            const int tile = strcmp(name, "fft_max_tile") == 0;
+            const int tile = strcmp(name, "fft_max_tile") == 0, pair = strcmp(name, "rank_columns") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
                                     strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 ||
@@ -121,7 +122,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                       cols = strcmp(name, "single_pass_cols") == 0 || strcmp(name, "body_lanes") == 0 ||
                              strcmp(name, "row_body_lanes") == 0,
                       volume_cols = strcmp(name, "volume_columns") == 0;
-            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : tile ? 16384u : 1u << 30;
+            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : pair ? 2u : tile ? 16384u : 1u << 30;
             const int parsed = parse_unsigned(value, &number);
             if (rows || cols || volume_cols) {
                 if (parsed && (rows          ? cls_rows_per_item_valid(number)
@@ -140,7 +141,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                 return 1;
             }
             strbuf_printf(&state->error, "'%s' must be a decimal integer from %u to %s, not '%s'", name, least,
-                          flag ? "1" : tile ? "16384" : "2^30", cls_printable(value, shown, sizeof shown));
+                          flag ? "1" : pair ? "2" : tile ? "16384" : "2^30", cls_printable(value, shown, sizeof shown));
             return 0;
         }
     int ok = 1;

@@ -292,7 +292,8 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->spec.mask_count = config->masks;
     /* a volume's columns read from the slice's tile are its local input path: a single pass's, and
      * 4 or 8 columns' where the spec leaves the path to auto (else explicit vectors, global) */
-    const int volume_tile = cls_spec_is_volume(spec) && (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->cols_per_item > 1);
+    const int volume_tile = cls_spec_is_volume(spec) && (spec->separable == CLS_SEPARABLE_SINGLE_PASS ||
+                                                         (spec->cols_per_item > 1 && spec->reduction != CLS_REDUCTION_RANK));
     config->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : volume_tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
     config->spec.input_path = config->input_path;
     config->spec.separable = config->separable;
@@ -318,6 +319,17 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
      * nothing from them (a random 3x3x3 mask 328 -> 331, a random 5x5x5 713 -> 770: 8
      * registers more) */
     config->tile_buffers = volume_single_pass ? 2 : 1;
+    /* a rank's pair of columns: a box's sorted slices only (emit_volume_rank.c) */
+    if (cls_spec_is_volume(spec) && spec->reduction == CLS_REDUCTION_RANK && config->cols == 2 &&
+        !(config->partition != CLS_PARTITION_NAIVE && cls_volume_rank_pairs_fit(spec) &&
+          cls_volume_rank_by_slices(spec, config->coefficients, config->limits.rank_network_taps))) {
+        const unsigned network_taps = config->limits.rank_network_taps;
+        cls_kernel_config_free(config);
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "2 columns per work-item: a volume's rank takes them by sorted slices only (a box of at most %u "
+                        "taps here, not in the naive partition, whose two rings of slices hold at most %u floats)",
+                        network_taps, CLS_RANK_PAIR_RING_MAX);
+    }
     if (config->spec.region_code == CLS_REGION_CODE_AUTO) config->spec.region_code = CLS_REGION_CODE_BODY_APART;
     config->spec.rows_per_item = config->rows;
     config->spec.cols_per_item = config->cols;

@@ -144,12 +144,21 @@ static void emit_signature(strbuf *out)
 static void emit_column(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
-    strbuf_line(out, 1, "const int x = roi.s0 + (int)get_global_id(0), y = roi.s1 + (int)get_global_id(1);");
+    const int undefined = s->border == CLS_BORDER_UNDEFINED;
+    strbuf_line(out, 1, "const int x = roi.s0 + %s(int)get_global_id(0), y = roi.s1 + (int)get_global_id(1);",
+                c->cols == 2 ? "2 * " : "");
     strbuf_line(out, 1, "const int z_first = roi_z.s0 + (int)get_global_id(2) * SLICES;");
     strbuf_line(out, 1, "if (x >= roi.s2 || y >= roi.s3 || z_first >= roi_z.s1) return; /* outside the region computed */");
-    if (s->border == CLS_BORDER_UNDEFINED)
+    if (c->cols == 2) { /* a box's rank by sorted slices in pairs of columns (emit_volume_rank.c) */
+        if (undefined)
+            strbuf_line(out, 1, "const int keep0 = x >= HALF_W && x < width - HALF_W, keep1 = x + 1 < roi.s2 && x + 1 >= HALF_W && "
+                                "x + 1 < width - HALF_W; /* undefined: left unwritten */");
+        else strbuf_line(out, 1, "const int keep0 = 1, keep1 = x + 1 < roi.s2; /* the columns written */");
+        if (undefined) strbuf_line(out, 1, "if (!(keep0 || keep1) || y < HALF_H || y >= height - HALF_H) return;");
+    } else if (undefined) {
         strbuf_line(out, 1, "if (x < HALF_W || x >= width - HALF_W || y < HALF_H || y >= height - HALF_H) return; "
                             "/* undefined: left unwritten */");
+    }
     emit_volume_block(out);
 }
 
@@ -158,12 +167,13 @@ static void emit_window_indices(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
     strbuf_line(out, 1, "/* The window's columns and rows, bordered once: they stay while the work-item walks down z. */");
-    strbuf_line(out, 1, "int column[MASK_W];");
+    const char *columns = c->cols == 2 ? "MASK_W + 1" : "MASK_W"; /* a pair of columns: one more */
+    strbuf_line(out, 1, "int column[%s];", columns);
     strbuf_line(out, 1, "long row[MASK_H];");
     const int constant_x = constant_on(s, CLS_AXIS_X), constant_y = constant_on(s, CLS_AXIS_Y);
     const char *x_ = border_suffix(s, CLS_AXIS_X), *y_ = border_suffix(s, CLS_AXIS_Y);
-    if (constant_x && constant_y) strbuf_line(out, 1, "int column_inside[MASK_W], row_inside[MASK_H];");
-    else if (constant_x) strbuf_line(out, 1, "int column_inside[MASK_W];");
+    if (constant_x && constant_y) strbuf_line(out, 1, "int column_inside[%s], row_inside[MASK_H];", columns);
+    else if (constant_x) strbuf_line(out, 1, "int column_inside[%s];", columns);
     else if (constant_y) strbuf_line(out, 1, "int row_inside[MASK_H];");
     /* A window one column (row) wide reads the work-item's own, inside the volume: unbordered, its
      * loads stay contiguous along x for a vectorizer (PoCL, 2 cores, 128^3 f32: a 1x13x1 pass 15.5 ->
@@ -173,7 +183,7 @@ static void emit_window_indices(strbuf *out, const cls_kernel_config *c)
         if (constant_x) strbuf_line(out, 1, "column_inside[0] = 1;");
     } else {
         strbuf_line(out, 1, "#pragma unroll");
-        strbuf_line(out, 1, "for (int dx = 0; dx < MASK_W; ++dx) {");
+        strbuf_line(out, 1, "for (int dx = 0; dx < %s; ++dx) {", columns);
         strbuf_line(out, 2, "column[dx] = border_both%s(x + dx - HALF_W, width);", x_);
         if (constant_x) strbuf_line(out, 2, "column_inside[dx] = inside_both%s(x + dx - HALF_W, width);", x_);
         strbuf_line(out, 1, "}");
@@ -358,14 +368,14 @@ char *cls_emit_volume_source(const cls_kernel_config *config)
     if (body) emit_volume_body_functions(&out, config);
     if (rank && !ranks_by_network(config)) emit_selection(&out);
     emit_signature(&out);
-    if (config->cols == 1) emit_column(&out, config);
+    if (config->cols == 1 || (rank && !body)) emit_column(&out, config); /* a rank's: one column or a pair */
     if (body) {
         emit_volume_body_walk(&out, config);
     } else if (config->separable == CLS_SEPARABLE_SINGLE_PASS) {
         emit_volume_separable_walk(&out, config);
-    } else if (config->cols > 1 && config->input_path == CLS_INPUT_LOCAL) {
+    } else if (config->cols > 1 && !rank && config->input_path == CLS_INPUT_LOCAL) {
         emit_volume_tiled_walk(&out, config);
-    } else if (config->cols > 1) {
+    } else if (config->cols > 1 && !rank) {
         emit_volume_vector_walk(&out, config);
     } else {
         emit_window_indices(&out, config);

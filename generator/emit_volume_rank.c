@@ -14,14 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cls_volume_rank_by_slices(const cls_spec *s, const float *coefficients, unsigned network_taps)
+{
+    const size_t slice = (size_t)s->mask_width * s->mask_height, taps = slice * s->mask_depth;
+    if (s->reduction != CLS_REDUCTION_RANK || s->body || s->mask_depth < 2 || slice < 2 || 2 * taps > NETWORK_MAX_MERGE ||
+        taps > network_taps)
+        return 0;
+    for (size_t k = 0; k < taps; ++k)
+        if (coefficients[k] == 0.0f) return 0; /* not a box: each slice's taps differ */
+    return 1;
+}
+
+int cls_volume_rank_pairs_fit(const cls_spec *s)
+{
+    return s->mask_width >= 2 && 2u * (s->mask_depth + 1) * s->mask_width * s->mask_height <= CLS_RANK_PAIR_RING_MAX;
+}
+
 int emit_volume_box_by_slices(const cls_kernel_config *c)
 {
-    const cls_spec *s = &c->spec;
-    const size_t slice = (size_t)s->mask_width * s->mask_height, taps = slice * s->mask_depth;
-    if (s->reduction != CLS_REDUCTION_RANK || s->mask_depth < 2 || slice < 2 || 2 * taps > NETWORK_MAX_MERGE) return 0;
-    for (size_t k = 0; k < taps; ++k)
-        if (c->coefficients[k] == 0.0f) return 0; /* not a box: each slice's taps differ */
-    return 1;
+    return cls_volume_rank_by_slices(&c->spec, c->coefficients, NETWORK_MAX_MERGE);
 }
 
 void emit_rank_exchanges(strbuf *out, const cls_kernel_config *c, const char *name, int pruned)
@@ -115,92 +126,223 @@ static void pair_merges_free(pair_merges *p)
     free(p->shared), free(p->first), free(p->second);
 }
 
-/* Input slice `zz` (bordered) into sorted[MASK_D], then its sort. */
+/* Input slice `zz` (bordered) into sorted[0][MASK_D], then its sort. */
 static void emit_slice_load(strbuf *out, const cls_kernel_config *c, const comparator *sort, size_t sorts)
 {
     const cls_spec *s = &c->spec;
-    const char *z_ = border_suffix(s, CLS_AXIS_Z);
-    strbuf_line(out, 2, "const long slice = (long)border_both%s(zz, depth) * input_slice_pitch;", z_);
-    if (cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT) strbuf_line(out, 2, "const int slice_inside = inside_both%s(zz, depth);", z_);
-    emit_volume_slice_taps(out, 2, s, NULL, "sorted[MASK_D]", 0);
+    emit_volume_slice_taps(out, 2, s, NULL, "sorted[0][MASK_D]", 0);
     indent_line(out, 2);
-    network_print(out, "sorted[MASK_D]", sort, sorts, 0);
+    network_print(out, "sorted[0][MASK_D]", sort, sorts, 0);
     strbuf_append(out, "\n");
 }
 
-/* The store of output slice Z (the text `z` or `z + 1`) from VALUE: the pair's second only before
- * z_end, and in the undefined border only where the window lies inside along z. */
-static void emit_pair_store(strbuf *out, const cls_spec *s, const char *z, const char *value, int second)
+/* The two windows of a pair of output columns from one slice, MASK_W + 1 columns of MASK_H pixels
+ * (column i's at wires i * MASK_H ...): each column sorted, the MASK_W - 1 middle columns both
+ * windows take merged once, then the first column merged into those (the first window) and, in a
+ * copy, the last (the second); the wires that end with each window's ranks. */
+typedef struct window_pair {
+    comparator *shared, *first, *second;
+    size_t shared_count, first_count, second_count;
+    unsigned *first_order, *second_order; /* the wires of ranks 0 .. SLICE - 1 */
+} window_pair;
+
+static void window_pair_free(window_pair *w)
 {
-    char at[96], store[320], condition[128] = "";
-    snprintf(at, sizeof at, "(long)(%s) * output_slice_pitch + (long)y * output_pitch + x", z);
+    free(w->shared), free(w->first), free(w->second), free(w->first_order), free(w->second_order);
+}
+
+/* The comparators of merging list A (na wires) with B (nb) appended to *c (count *n, room for
+ * `room`), the merged order in ORDER. */
+static int append_merge(const unsigned *a, unsigned na, const unsigned *b, unsigned nb, comparator *c, size_t *n,
+                        size_t room, unsigned *order)
+{
+    const size_t count = batcher_merge(a, na, b, nb, NULL, NULL);
+    if (!count && na + nb > 1) return 0;
+    if (*n + count > room) return 0;
+    *n += batcher_merge(a, na, b, nb, c + *n, order);
+    return 1;
+}
+
+static int window_pair_plan(unsigned w, unsigned h, window_pair *p)
+{
+    memset(p, 0, sizeof *p);
+    enum { ROOM = 4096 };
+    const unsigned wires = (w + 1) * h, slice = w * h;
+    unsigned *middle = malloc(wires * sizeof *middle), *next = malloc(wires * sizeof *next),
+             *column = malloc(h * sizeof *column);
+    p->shared = malloc(ROOM * sizeof *p->shared);
+    p->first = malloc(ROOM * sizeof *p->first);
+    p->second = malloc(ROOM * sizeof *p->second);
+    p->first_order = malloc(slice * sizeof *p->first_order);
+    p->second_order = malloc(slice * sizeof *p->second_order);
+    int ok = middle && next && column && p->shared && p->first && p->second && p->first_order && p->second_order;
+    unsigned pow2 = 1;
+    while (pow2 < h) pow2 *= 2;
+    comparator sort[64];
+    const size_t sorts = ok && batcher_sort(pow2, h, NULL) <= 64 ? batcher_sort(pow2, h, sort) : 0;
+    ok = ok && (sorts || h == 1);
+    for (unsigned i = 0; ok && i <= w; ++i) /* each column sorted */
+        for (size_t k = 0; k < sorts && p->shared_count < ROOM; ++k, ++p->shared_count) {
+            p->shared[p->shared_count] = sort[k];
+            p->shared[p->shared_count].lo = (unsigned short)(sort[k].lo + i * h);
+            p->shared[p->shared_count].hi = (unsigned short)(sort[k].hi + i * h);
+        }
+    for (unsigned r = 0; ok && r < h; ++r) middle[r] = h + r; /* column 1 */
+    for (unsigned i = 2; ok && i < w; ++i) { /* columns 2 .. w - 1 merged into it */
+        for (unsigned r = 0; r < h; ++r) column[r] = i * h + r;
+        ok = append_merge(middle, (i - 1) * h, column, h, p->shared, &p->shared_count, ROOM, next);
+        if (ok) memcpy(middle, next, (size_t)i * h * sizeof *middle);
+    }
+    for (unsigned r = 0; ok && r < h; ++r) column[r] = r; /* column 0: the first window's own */
+    ok = ok && append_merge(column, h, middle, (w - 1) * h, p->first, &p->first_count, ROOM, p->first_order);
+    for (unsigned r = 0; ok && r < h; ++r) column[r] = w * h + r; /* column w: the second's */
+    ok = ok && append_merge(middle, (w - 1) * h, column, h, p->second, &p->second_count, ROOM, p->second_order);
+    free(middle), free(next), free(column);
+    if (!ok) window_pair_free(p);
+    return ok;
+}
+
+/* Input slice `zz` (bordered) for a pair of output columns: its MASK_W + 1 columns into p[] column
+ * by column, the windows sorted (window_pair), into sorted[0][MASK_D] and sorted[1][MASK_D]. */
+static void emit_pair_slice_load(strbuf *out, const cls_kernel_config *c, const window_pair *w)
+{
+    const cls_spec *s = &c->spec;
+    const unsigned slice = s->mask_width * s->mask_height;
+    strbuf_line(out, 2, "float p[(MASK_W + 1) * MASK_H], q[(MASK_W + 1) * MASK_H]; /* column by column */");
+    for (unsigned dx = 0; dx <= s->mask_width; ++dx)
+        for (unsigned dy = 0; dy < s->mask_height; ++dy) {
+            char index[64], load[160], row[16], column[16], inside[96];
+            snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
+            emit_format_load(load, sizeof load, s->input_type, "input", index);
+            snprintf(row, sizeof row, "%u", dy);
+            snprintf(column, sizeof column, "%u", dx);
+            emit_volume_inside(inside, sizeof inside, s, row, column);
+            if (*inside) strbuf_line(out, 2, "p[%u] = %s ? %s : border_value;", dx * s->mask_height + dy, inside, load);
+            else strbuf_line(out, 2, "p[%u] = %s;", dx * s->mask_height + dy, load);
+        }
+    strbuf_line(out, 2, "/* each column sorted, the middle columns merged */");
+    indent_line(out, 2);
+    network_print(out, "p", w->shared, w->shared_count, 0);
+    strbuf_append(out, "\n");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int i = 0; i < (MASK_W + 1) * MASK_H; ++i) q[i] = p[i];");
+    strbuf_line(out, 2, "/* the first column into the middle (the first window), the last into a copy (the second) */");
+    indent_line(out, 2);
+    network_print(out, "p", w->first, w->first_count, 0);
+    strbuf_append(out, "\n");
+    indent_line(out, 2);
+    network_print(out, "q", w->second, w->second_count, 0);
+    strbuf_append(out, "\n");
+    for (unsigned k = 0; k < slice; ++k)
+        strbuf_line(out, 2, "sorted[0][MASK_D][%u] = p[%u], sorted[1][MASK_D][%u] = q[%u];", k, w->first_order[k], k,
+                    w->second_order[k]);
+}
+
+/* The store of output slice Z (the text `z` or `z + 1`) of column x + J from VALUE: the pair's
+ * second only before z_end, a pair of columns' where it keeps the column, and in the undefined
+ * border only where the window lies inside along z. */
+static void emit_pair_store(strbuf *out, const cls_kernel_config *c, unsigned j, const char *z, const char *value, int second)
+{
+    const cls_spec *s = &c->spec;
+    char at[128], store[352], condition[160] = "";
+    snprintf(at, sizeof at, "(long)(%s) * output_slice_pitch + (long)y * output_pitch + x%s", z, j ? " + 1" : "");
     emit_format_store(store, sizeof store, s->output_type, "output", at, value);
-    int used = second ? snprintf(condition, sizeof condition, "%s < z_end", z) : 0;
+    size_t used = 0;
+    if (c->cols == 2) used += (size_t)snprintf(condition, sizeof condition, "keep%u", j);
+    if (second) used += (size_t)snprintf(condition + used, sizeof condition - used, "%s%s < z_end", used ? " && " : "", z);
     if (s->border == CLS_BORDER_UNDEFINED)
-        snprintf(condition + used, sizeof condition - (size_t)used, "%s%s >= HALF_D && %s < depth - HALF_D",
-                 used ? " && " : "", z, z);
+        snprintf(condition + used, sizeof condition - used, "%s%s >= HALF_D && %s < depth - HALF_D", used ? " && " : "", z, z);
     if (*condition) strbuf_line(out, 2, "if (%s) %s", condition, store);
     else strbuf_line(out, 2, "%s", store);
+}
+
+/* Output column J's pair of outputs (z, z + 1) from its ring of sorted slices. */
+static void emit_pair_outputs(strbuf *out, const cls_kernel_config *c, unsigned j, const pair_merges *pair)
+{
+    char m[8], n[8], first[32], second[32];
+    snprintf(m, sizeof m, "m%u", j);
+    snprintf(n, sizeof n, "n%u", j);
+    strbuf_line(out, 2, "float %s[(MASK_D + 1) * SLICE], %s[(MASK_D + 1) * SLICE]; /* column %u's z and z + 1 */", m, n, j);
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int k = 0; k <= MASK_D; ++k)");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int i = 0; i < SLICE; ++i) %s[k * SLICE + i] = sorted[%u][k][i];", m, j);
+    if (pair->shared_count) {
+        indent_line(out, 2);
+        network_print(out, m, pair->shared, pair->shared_count, 1);
+        strbuf_append(out, "\n");
+    }
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int i = 0; i < (MASK_D + 1) * SLICE; ++i) %s[i] = %s[i];", n, m);
+    indent_line(out, 2);
+    network_print(out, m, pair->first, pair->first_count, 1);
+    strbuf_append(out, "\n");
+    indent_line(out, 2);
+    network_print(out, n, pair->second, pair->second_count, 1);
+    strbuf_append(out, "\n");
+    snprintf(first, sizeof first, "%s[%u]", m, pair->first_result);
+    snprintf(second, sizeof second, "%s[%u]", n, pair->second_result);
+    emit_pair_store(out, c, j, "z", first, 0);
+    emit_pair_store(out, c, j, "z + 1", second, 1);
 }
 
 int emit_volume_sorted_slices(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
-    const unsigned slice = s->mask_width * s->mask_height;
+    const unsigned slice = s->mask_width * s->mask_height, columns = c->cols == 2 ? 2 : 1;
     comparator *sort = NULL;
     pair_merges pair = {0};
-    const size_t sorts = slice_sort(slice, &sort);
-    if (!sort || !pair_merges_plan(slice, s->mask_depth, s->rank, &pair)) {
+    window_pair windows = {0};
+    const size_t sorts = columns == 1 ? slice_sort(slice, &sort) : 0;
+    const int planned = columns == 1 ? sort != NULL : window_pair_plan(s->mask_width, s->mask_height, &windows);
+    if (!planned || !pair_merges_plan(slice, s->mask_depth, s->rank, &pair)) {
         free(sort);
+        if (planned && columns == 2) window_pair_free(&windows);
         pair_merges_free(&pair);
         return 0;
     }
-    strbuf_printf(out,
-                  "    /* Rank RANK by sorted slices, two outputs (z, z + 1) at a time: each input slice's window\n"
-                  "     * sorted once (%zu exchanges), the MASK_D - 1 slices the two share merged once, to the ranks\n"
-                  "     * that one more slice can still move to rank RANK (%zu), and each output's own slice merged\n"
-                  "     * into those, pruned to what rank RANK depends on (%zu and %zu). */\n",
-                  sorts, pair.shared_count, pair.first_count, pair.second_count);
+    if (columns == 1)
+        strbuf_printf(out,
+                      "    /* Rank RANK by sorted slices, two outputs (z, z + 1) at a time: each input slice's window\n"
+                      "     * sorted once (%zu exchanges), the MASK_D - 1 slices the two share merged once, to the ranks\n"
+                      "     * that one more slice can still move to rank RANK (%zu), and each output's own slice merged\n"
+                      "     * into those, pruned to what rank RANK depends on (%zu and %zu). */\n",
+                      sorts, pair.shared_count, pair.first_count, pair.second_count);
+    else
+        strbuf_printf(out,
+                      "    /* Rank RANK by sorted slices, two outputs (z, z + 1) at a time in each of two columns (x, x + 1):\n"
+                      "     * each input slice's two windows sorted once from their MASK_W + 1 columns, the columns both\n"
+                      "     * take sorted and merged once (%zu exchanges, then %zu and %zu for the two windows), the\n"
+                      "     * MASK_D - 1 slices two outputs share merged once, to the ranks that one more slice can still\n"
+                      "     * move to rank RANK (%zu), and each output's own slice merged into those (%zu and %zu). */\n",
+                      windows.shared_count, windows.first_count, windows.second_count, pair.shared_count,
+                      pair.first_count, pair.second_count);
     strbuf_line(out, 1, "#define SLICE (MASK_W * MASK_H)");
     emit_rank_exchanges(out, c, "CE", 1);
-    strbuf_line(out, 1, "float sorted[MASK_D + 1][SLICE] = {{0.0f}}; /* sorted[k]: input slice zz - MASK_D + k, sorted */");
+    strbuf_line(out, 1, "float sorted[%u][MASK_D + 1][SLICE] = {{{0.0f}}}; /* sorted[j][k]: column x + j's input slice zz - MASK_D + k */",
+                columns);
     strbuf_line(out, 1, "for (int zz = z_first - HALF_D; zz < z_end + HALF_D + 1; ++zz) {");
     strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int k = 0; k < MASK_D; ++k)");
+    strbuf_line(out, 2, "for (int j = 0; j < %u; ++j)", columns);
     strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int i = 0; i < SLICE; ++i) sorted[k][i] = sorted[k + 1][i];");
-    emit_slice_load(out, c, sort, sorts);
+    strbuf_line(out, 3, "for (int k = 0; k < MASK_D; ++k)");
+    strbuf_line(out, 4, "#pragma unroll");
+    strbuf_line(out, 4, "for (int i = 0; i < SLICE; ++i) sorted[j][k][i] = sorted[j][k + 1][i];");
+    const char *z_ = border_suffix(s, CLS_AXIS_Z);
+    strbuf_line(out, 2, "const long slice = (long)border_both%s(zz, depth) * input_slice_pitch;", z_);
+    if (cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT) strbuf_line(out, 2, "const int slice_inside = inside_both%s(zz, depth);", z_);
+    if (columns == 1) emit_slice_load(out, c, sort, sorts);
+    else emit_pair_slice_load(out, c, &windows);
     strbuf_line(out, 2, "const int z = zz - HALF_D - 1; /* the pair (z, z + 1), whose windows end at slices zz - 1 and zz */");
     strbuf_line(out, 2, "if (z < z_first || (z - z_first) %% 2 != 0) continue;");
-    strbuf_line(out, 2, "float m[(MASK_D + 1) * SLICE], n[(MASK_D + 1) * SLICE]; /* z's and z + 1's */");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int k = 0; k <= MASK_D; ++k)");
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int i = 0; i < SLICE; ++i) m[k * SLICE + i] = sorted[k][i];");
-    if (pair.shared_count) {
-        indent_line(out, 2);
-        network_print(out, "m", pair.shared, pair.shared_count, 1);
-        strbuf_append(out, "\n");
-    }
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int i = 0; i < (MASK_D + 1) * SLICE; ++i) n[i] = m[i];");
-    indent_line(out, 2);
-    network_print(out, "m", pair.first, pair.first_count, 1);
-    strbuf_append(out, "\n");
-    indent_line(out, 2);
-    network_print(out, "n", pair.second, pair.second_count, 1);
-    strbuf_append(out, "\n");
-    char first[32], second[32];
-    snprintf(first, sizeof first, "m[%u]", pair.first_result);
-    snprintf(second, sizeof second, "n[%u]", pair.second_result);
-    emit_pair_store(out, s, "z", first, 0);
-    emit_pair_store(out, s, "z + 1", second, 1);
+    for (unsigned j = 0; j < columns; ++j) emit_pair_outputs(out, c, j, &pair);
     strbuf_line(out, 1, "}");
     strbuf_line(out, 1, "#undef SLICE");
     strbuf_line(out, 1, "#undef CE");
     strbuf_line(out, 1, "#undef LO");
     strbuf_line(out, 1, "#undef HI");
     free(sort);
+    if (columns == 2) window_pair_free(&windows);
     pair_merges_free(&pair);
     return 1;
 }

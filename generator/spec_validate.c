@@ -113,9 +113,11 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
                           : spec->input_path == CLS_INPUT_IMAGE ? "the image input path"
                           : spec->input_path == CLS_INPUT_LOCAL && spec->cols_per_item <= 1
                               ? "the local input path with one column per work-item (the slice's tile: 4 or 8)"
-                          : spec->cols_per_item > 1 && (spec->body || spec->reduction == CLS_REDUCTION_RANK)
-                              ? "several columns per work-item"
-                          : spec->cols_per_item > 1 && !cls_volume_cols_per_item_valid(spec->cols_per_item)
+                          : spec->cols_per_item > 1 && spec->body ? "several columns per work-item"
+                          : spec->reduction == CLS_REDUCTION_RANK && spec->cols_per_item > 2
+                              ? "more than 2 columns per work-item for a rank (a box's sorted slices take 2)"
+                          : spec->reduction != CLS_REDUCTION_RANK && spec->cols_per_item > 1 &&
+                                    !cls_volume_cols_per_item_valid(spec->cols_per_item)
                               ? "2 columns per work-item (1, 4 or 8: columns come from the slice's tile in float4s)"
                               : NULL;
     if (spec->body) {

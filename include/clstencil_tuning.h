@@ -111,6 +111,9 @@ typedef struct cls_arch_record {
                                     * operator body's FAST_EXP2 is one ex2.approx.ftz (0: exp2) */
     unsigned rank_minmax;          /* 1: a volume's rank network orders two values by fmin and fmax
                                     * (0: a comparison and two selects) */
+    unsigned rank_columns;         /* 2: a work-item of a box's rank by sorted slices computes two
+                                    * neighbouring columns, which share their middle columns' sorts
+                                    * (0 or 1: one) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -41,6 +41,7 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     policy.single_pass_tall_mask = record->single_pass_tall_mask;
     if (record->volume_slices) policy.volume_slices = record->volume_slices;
     policy.volume_columns = record->volume_columns;
+    policy.rank_columns = record->rank_columns;
     policy.volume_deep_slices = record->volume_deep_slices;
     policy.volume_fft_min_taps = record->volume_fft_min_taps;
     policy.body_lanes = record->body_lanes;

@@ -325,6 +325,18 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
     return volume_vectors(p) || volume_tile_fits(r, resolved, cols, CLS_VOLUME_TILE_SUMS) ? cols : 1;
 }
 
+/* Output columns a work-item of a volume's rank computes: two where the record says so
+ * (rank_columns) and the rank goes by sorted slices in pairs (a box's, within the record's network
+ * taps and the pairs' rings), else one. */
+static unsigned rank_columns(const cls_kernel_policy *p, const cls_request *r)
+{
+    const cls_spec *s = &r->spec;
+    return p->rank_columns >= 2 && s->partition != CLS_PARTITION_NAIVE && cls_volume_rank_pairs_fit(s) &&
+                   cls_volume_rank_by_slices(s, r->values, p->limits.rank_network_taps)
+               ? 2
+               : 1;
+}
+
 /* The work-items of a walk of `slices` over the spec's expected volume in the resolved shape. */
 static unsigned long walk_items(const cls_spec *s, const cls_spec *resolved, unsigned slices)
 {
@@ -386,6 +398,7 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
             *resolved = single, resolved->separable = CLS_SEPARABLE_SINGLE_PASS;
     }
     resolved->cols_per_item = spec->cols_per_item                               ? spec->cols_per_item
+                              : spec->reduction == CLS_REDUCTION_RANK            ? rank_columns(p, r)
                               : resolved->separable != CLS_SEPARABLE_SINGLE_PASS ? volume_columns(p, r, resolved)
                               : p->volume_columns > 1                            ? p->volume_columns
                                                                                  : 4;
@@ -399,7 +412,8 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         if (volume_columns(p, r, &taller) > 1) *resolved = taller, resolved->cols_per_item = p->volume_columns;
     }
     /* several columns: the slice's tile (local) on GPUs and in a single pass, vectors elsewhere */
-    const int tile = resolved->separable == CLS_SEPARABLE_SINGLE_PASS || (resolved->cols_per_item > 1 && !volume_vectors(p));
+    const int rank = spec->reduction == CLS_REDUCTION_RANK; /* a rank's pair of columns reads global memory */
+    const int tile = resolved->separable == CLS_SEPARABLE_SINGLE_PASS || (resolved->cols_per_item > 1 && !volume_vectors(p) && !rank);
     resolved->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
     /* a deep mask's walk re-reads its halo of slices once a walk: longer walks, from the tile, and
      * a sum's, minimum's or maximum's walk of a column a work-item on GPUs (H200, 512^3 f32, clamp:
@@ -408,7 +422,7 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     if (!spec->rows_per_item && p->volume_deep_slices && spec->mask_depth > 3 &&
         (resolved->input_path == CLS_INPUT_LOCAL || plain_deep))
         resolved->rows_per_item = p->volume_deep_slices;
-    if (resolved->cols_per_item > 1 && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
+    if (resolved->cols_per_item > 1 && !rank && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;
     if (!spec->rows_per_item) resolved->rows_per_item = filling_slices(p, spec, resolved);
     if (resolved->method == CLS_METHOD_FFT) resolved->separable = CLS_SEPARABLE_NONE; /* the transforms take the mask whole */

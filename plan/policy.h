@@ -113,6 +113,8 @@ typedef struct cls_kernel_policy {
                                  * (CLS_VOLUME_SLICES) */
     unsigned volume_columns;    /* output columns a work-item of that walk computes from the slice's
                                  * tile in local memory, where the tile fits (0 or 1: one, no tile) */
+    unsigned rank_columns;      /* output columns a work-item of a box's rank by sorted slices computes
+                                 * (0 or 1: one; 2: two sharing their middle columns' sorts) */
     unsigned volume_deep_slices; /* the walk's slices from the tile for a mask more than 3 deep
                                   * (0: volume_slices) */
     unsigned volume_fft_min_taps; /* a volume's weighted sum of at least this many taps that does not

@@ -229,10 +229,11 @@ static void larger_medians_last_modes_and_ranks(void **state)
     assert_int_equal(cls_operator_parse("percentile3d:101,3", &op), CLS_ERR_INVALID_ARGUMENT);
 }
 
-/* The rank networks with their exchanges by fmin and fmax (a record's rank_minmax, the GPUs' form,
- * set here by an overlay of the device's own record): the sorted slices of a box and the forgetful
- * network of a cross, in four border modes, give the reference's ranks. */
-static void ranks_by_fmin_and_fmax(void **state)
+/* The rank networks as GPUs run them: their exchanges by fmin and fmax (a record's rank_minmax, set
+ * here by an overlay of the device's own record), a box's sorted slices one column or a pair of
+ * columns a work-item (cols_per_item 2: the last pair of an odd width half outside), the forgetful
+ * network of a cross; every border mode gives the reference's ranks. A cross refuses the pair. */
+static void ranks_as_gpus_run_them(void **state)
 {
     (void)state;
     cls_device_db *db = NULL;
@@ -249,22 +250,33 @@ static void ranks_by_fmin_and_fmax(void **state)
     assert_int_equal(cls_set_config_paths(overlay, ""), CLS_OK);
     cls_context *minmax_context = NULL;
     assert_int_equal(cls_context_create(NULL, &minmax_context), CLS_OK);
-    static const cls_border borders[] = {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
     unsigned char cross[27] = {0};
     for (unsigned k = 0; k < sizeof cross; ++k) cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
     const int origin[3] = {0, 0, 0};
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+    static const struct { const char *name; cls_border border; unsigned cols; } cases[] = {
+        {"median3d:3", CLS_BORDER_UNDEFINED, 2}, {"median3d:3", CLS_BORDER_CLAMP, 2}, {NULL, CLS_BORDER_MIRROR, 1},
+        {"percentile3d:30,3", CLS_BORDER_MIRROR101, 2}, {"median3d:3", CLS_BORDER_REPEAT, 1},
+        {"median3d:3", CLS_BORDER_CONSTANT, 2}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         cls_operator *op = NULL;
-        if (b % 2 == 0) assert_int_equal(cls_operator_parse(b ? "percentile3d:30,3" : "median3d:3", &op), CLS_OK);
+        if (cases[c].name) assert_int_equal(cls_operator_parse(cases[c].name, &op), CLS_OK);
         else assert_int_equal(cls_operator_footprint("median", 0, cross, 3, 3, 3, origin, &op), CLS_OK);
         cls_spec spec = *cls_operator_spec(op);
-        spec.border = borders[b], spec.border_value = 2.5f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+        spec.border = cases[c].border, spec.border_value = 2.5f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+        spec.cols_per_item = cases[c].cols;
         cls_filter *filter = NULL;
         if (cls_filter_create(minmax_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-        assert_non_null(strstr(cls_filter_source(filter), "v[a] = fmin(p_, q_); v[b] = fmax(p_, q_);"));
+        const char *source = cls_filter_source(filter);
+        assert_non_null(strstr(source, "v[a] = fmin(p_, q_); v[b] = fmax(p_, q_);"));
+        assert_int_equal(strstr(source, "in each of two columns (x, x + 1)") != NULL, cases[c].cols == 2);
         check_rank(filter, &spec, 13, 7, 6);
         check_rank(filter, &spec, 2, 3, 1);
         cls_filter_release(filter);
+        if (!cases[c].name) { /* a cross has no sorted slices to pair */
+            spec.cols_per_item = 2;
+            assert_int_equal(cls_filter_create(minmax_context, &spec, &filter), CLS_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(cls_last_error(), "by sorted slices only"));
+        }
         cls_operator_release(op);
     }
     cls_context_release(minmax_context);
@@ -499,7 +511,7 @@ int main(void)
         cmocka_unit_test(medians_and_percentiles),
         cmocka_unit_test(larger_medians_first_modes),
         cmocka_unit_test(larger_medians_last_modes_and_ranks),
-        cmocka_unit_test(ranks_by_fmin_and_fmax),
+        cmocka_unit_test(ranks_as_gpus_run_them),
         cmocka_unit_test(volume_pipelines),
         cmocka_unit_test(the_quick_kernel_and_the_tiered_build),
         cmocka_unit_test(a_region_of_a_padded_volume),

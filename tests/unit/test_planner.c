@@ -237,6 +237,35 @@ static void small_volume_walks_fewer_slices(void **state)
     assert_int_equal(walk_slices(f, spec, 128, 128, 128), 128);
 }
 
+/* The output columns a volume's rank computes a work-item under the policy. */
+static unsigned rank_columns(const fixture *f, const char *text, cls_partition partition)
+{
+    cls_operator *op = NULL;
+    cls_spec spec = operator_spec(text, CLS_BORDER_CLAMP, 512, &op);
+    spec.partition = partition;
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    const unsigned cols = config.cols;
+    assert_int_equal(config.input_path, CLS_INPUT_GLOBAL);
+    cls_kernel_config_free(&config);
+    cls_operator_release(op);
+    return cols;
+}
+
+/* On the H200's record (rank_columns = 2) a 3x3x3 box's rank by sorted slices takes a pair of
+ * columns a work-item; a 5x5x5 box (its rings too large), the naive partition (the quick kernel's
+ * selection) and a CPU record's one. */
+static void volume_rank_takes_a_pair_of_columns(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(rank_columns(f, "median3d:3", CLS_PARTITION_AUTO), 2);
+    assert_int_equal(rank_columns(f, "percentile3d:30,3", CLS_PARTITION_AUTO), 2);
+    assert_int_equal(rank_columns(f, "median3d:5", CLS_PARTITION_AUTO), 1);
+    assert_int_equal(rank_columns(f, "median3d:3", CLS_PARTITION_NAIVE), 1);
+    f->record.rank_columns = 0;
+    assert_int_equal(rank_columns(f, "median3d:3", CLS_PARTITION_AUTO), 1);
+}
+
 /* A 13x13 mask of mixed coefficients, baked: a compute-bound weighted sum. */
 static cls_spec baked_13x13(void)
 {
@@ -553,6 +582,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(tuned_operator_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(volume_takes_its_tuned_group_and_slices, set_up, tear_down),
         cmocka_unit_test_setup_teardown(small_volume_walks_fewer_slices, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(volume_rank_takes_a_pair_of_columns, set_up, tear_down),
         cmocka_unit_test_setup_teardown(capped_weighted_sum_needs_no_build, set_up, tear_down),
         cmocka_unit_test_setup_teardown(record_sets_the_generated_code_policy, set_up, tear_down),
         cmocka_unit_test_setup_teardown(column_body_has_no_group_floor, set_up, tear_down),

@@ -103,9 +103,9 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     spec.cols_per_item = 2;
     assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "2 columns per work-item (1, 4 or 8"));
-    spec.cols_per_item = 4, spec.reduction = CLS_REDUCTION_RANK;
+    spec.cols_per_item = 4, spec.reduction = CLS_REDUCTION_RANK; /* a rank: one column or a pair */
     assert_int_equal(resolve(&policy, &spec, &resolved), CLS_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(cls_last_error(), "several columns per work-item"));
+    assert_non_null(strstr(cls_last_error(), "more than 2 columns per work-item for a rank"));
 }
 
 /* A mask more than 3 deep walks the record's volume_deep_slices from the tile; a spec's own
