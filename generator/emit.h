@@ -137,6 +137,8 @@ void emit_volume_inside(char *text, size_t size, const cls_spec *s, const char *
  * border's value outside), at INDENT, numbered from N; returns the next number. */
 unsigned emit_volume_slice_taps(strbuf *out, int indent, const cls_spec *s, const float *mask_slice, const char *target,
                                 unsigned n);
+/* One of them: window pixel (dx, dy) of the slice into TARGET[N]. */
+void emit_volume_tap(strbuf *out, int indent, const cls_spec *s, unsigned dy, unsigned dx, const char *target, unsigned n);
 /* A box's rank by sorted slices (emit_volume_rank.c): whether it applies (a rank whose footprint is
  * the whole box, more than one slice deep and one pixel a slice, up to 128 taps), and the walk's
  * code after the window's indices; 0 when out of memory (nothing written). */

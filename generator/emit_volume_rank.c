@@ -210,16 +210,7 @@ static void emit_pair_slice_load(strbuf *out, const cls_kernel_config *c, const 
     const unsigned slice = s->mask_width * s->mask_height;
     strbuf_line(out, 2, "float p[(MASK_W + 1) * MASK_H], q[(MASK_W + 1) * MASK_H]; /* column by column */");
     for (unsigned dx = 0; dx <= s->mask_width; ++dx)
-        for (unsigned dy = 0; dy < s->mask_height; ++dy) {
-            char index[64], load[160], row[16], column[16], inside[96];
-            snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
-            emit_format_load(load, sizeof load, s->input_type, "input", index);
-            snprintf(row, sizeof row, "%u", dy);
-            snprintf(column, sizeof column, "%u", dx);
-            emit_volume_inside(inside, sizeof inside, s, row, column);
-            if (*inside) strbuf_line(out, 2, "p[%u] = %s ? %s : border_value;", dx * s->mask_height + dy, inside, load);
-            else strbuf_line(out, 2, "p[%u] = %s;", dx * s->mask_height + dy, load);
-        }
+        for (unsigned dy = 0; dy < s->mask_height; ++dy) emit_volume_tap(out, 2, s, dy, dx, "p", dx * s->mask_height + dy);
     strbuf_line(out, 2, "/* each column sorted, the middle columns merged */");
     indent_line(out, 2);
     network_print(out, "p", w->shared, w->shared_count, 0);

@@ -32,21 +32,24 @@ void emit_volume_join(char *text, size_t size, const cls_spec *s, const char *co
         snprintf(text, size, "%s += %s * %s;", sum, coefficient, value);
 }
 
+void emit_volume_tap(strbuf *out, int indent, const cls_spec *s, unsigned dy, unsigned dx, const char *target, unsigned n)
+{
+    char index[64], load[160], row[16], column[16], inside[96];
+    snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
+    emit_format_load(load, sizeof load, s->input_type, "input", index);
+    snprintf(row, sizeof row, "%u", dy);
+    snprintf(column, sizeof column, "%u", dx);
+    emit_volume_inside(inside, sizeof inside, s, row, column);
+    if (*inside) strbuf_line(out, indent, "%s[%u] = %s ? %s : border_value;", target, n, inside, load);
+    else strbuf_line(out, indent, "%s[%u] = %s;", target, n, load);
+}
+
 unsigned emit_volume_slice_taps(strbuf *out, int indent, const cls_spec *s, const float *mask_slice, const char *target,
                                 unsigned n)
 {
     for (unsigned dy = 0; dy < s->mask_height; ++dy)
-        for (unsigned dx = 0; dx < s->mask_width; ++dx) {
-            if (mask_slice && mask_slice[dy * s->mask_width + dx] == 0.0f) continue;
-            char index[64], load[160], row[16], column[16], inside[96];
-            snprintf(index, sizeof index, "slice + row[%u] + column[%u]", dy, dx);
-            emit_format_load(load, sizeof load, s->input_type, "input", index);
-            snprintf(row, sizeof row, "%u", dy);
-            snprintf(column, sizeof column, "%u", dx);
-            emit_volume_inside(inside, sizeof inside, s, row, column);
-            if (*inside) strbuf_line(out, indent, "%s[%u] = %s ? %s : border_value;", target, n++, inside, load);
-            else strbuf_line(out, indent, "%s[%u] = %s;", target, n++, load);
-        }
+        for (unsigned dx = 0; dx < s->mask_width; ++dx)
+            if (!mask_slice || mask_slice[dy * s->mask_width + dx] != 0.0f) emit_volume_tap(out, indent, s, dy, dx, target, n++);
     return n;
 }
 

@@ -21,15 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <clstencil.h>
-#include <clstencil_tuning.h>
 
 #include "generator.h" /* CLS_UNROLL_LIMIT */
 #include "reference/reference.h"
 #include "support/test_level.h"
 #include "support/context_fixture.h"
+#include "support/record_overlay.h"
 
 /* A mask without symmetry, so that a slot fed the wrong mask row shows. */
 static void fill_mask(float *mask, unsigned w, unsigned h, unsigned seed)
@@ -383,20 +382,9 @@ static void staged_rows_take_every_pixel_type(void **state)
 static void single_pass_loads_rows_ahead(void **state)
 {
     (void)state;
-    cls_device_db *db = NULL;
-    assert_int_equal(cls_device_db_load("", &db), CLS_OK);
-    const cls_arch_record *record = cls_device_db_match(db, cls_context_device(context), NULL);
-    assert_non_null(record);
-    char overlay[] = "/tmp/clstencil-ahead-XXXXXX";
-    const int fd = mkstemp(overlay);
-    assert_true(fd >= 0);
-    FILE *file = fdopen(fd, "w");
-    fprintf(file, "[%s]\nsingle_pass_ahead = 4\n", record->id);
-    fclose(file);
-    cls_device_db_release(db);
-    assert_int_equal(cls_set_config_paths(overlay, ""), CLS_OK);
-    cls_context *ahead_context = NULL;
-    assert_int_equal(cls_context_create(NULL, &ahead_context), CLS_OK);
+    char overlay[32];
+    cls_context *ahead_context = record_overlay_context(context, "single_pass_ahead = 4\n", overlay);
+    assert_non_null(ahead_context);
     static const unsigned images[][2] = {{5, 3}, {29, 35}, {64, 71}};
     static const unsigned whole[4] = {0, 0, 0, 0};
     for (int b = CLS_BORDER_CLAMP; b <= CLS_BORDER_CONSTANT; ++b) {
@@ -417,9 +405,7 @@ static void single_pass_loads_rows_ahead(void **state)
             check_image(filter, &spec, images[i][0], images[i][1], whole, "four rows ahead");
         cls_filter_release(filter);
     }
-    cls_context_release(ahead_context);
-    assert_int_equal(cls_set_config_paths(NULL, NULL), CLS_OK);
-    unlink(overlay);
+    record_overlay_release(ahead_context, overlay);
 }
 
 static void unsupported_combinations_are_refused(void **state)

@@ -15,14 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <unistd.h>
-
 #include <clstencil.h>
-#include <clstencil_tuning.h>
 
 #include "reference/reference.h"
 #include "support/test_level.h"
 #include "support/context_fixture.h"
+#include "support/record_overlay.h"
 #include "support/volume_check.h"
 
 static void every_border_mode_and_mask(void **state)
@@ -236,20 +234,9 @@ static void larger_medians_last_modes_and_ranks(void **state)
 static void ranks_as_gpus_run_them(void **state)
 {
     (void)state;
-    cls_device_db *db = NULL;
-    assert_int_equal(cls_device_db_load("", &db), CLS_OK);
-    const cls_arch_record *record = cls_device_db_match(db, cls_context_device(context), NULL);
-    assert_non_null(record);
-    char overlay[] = "/tmp/clstencil-minmax-XXXXXX";
-    const int fd = mkstemp(overlay);
-    assert_true(fd >= 0);
-    FILE *file = fdopen(fd, "w");
-    fprintf(file, "[%s]\nrank_minmax = 1\n", record->id);
-    fclose(file);
-    cls_device_db_release(db);
-    assert_int_equal(cls_set_config_paths(overlay, ""), CLS_OK);
-    cls_context *minmax_context = NULL;
-    assert_int_equal(cls_context_create(NULL, &minmax_context), CLS_OK);
+    char overlay[32];
+    cls_context *minmax_context = record_overlay_context(context, "rank_minmax = 1\n", overlay);
+    assert_non_null(minmax_context);
     unsigned char cross[27] = {0};
     for (unsigned k = 0; k < sizeof cross; ++k) cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
     const int origin[3] = {0, 0, 0};
@@ -279,9 +266,7 @@ static void ranks_as_gpus_run_them(void **state)
         }
         cls_operator_release(op);
     }
-    cls_context_release(minmax_context);
-    assert_int_equal(cls_set_config_paths(NULL, NULL), CLS_OK);
-    unlink(overlay);
+    record_overlay_release(minmax_context, overlay);
 }
 
 /* The first-result goal's quick kernel (the mask from its buffer, a slice per work-item) sums
