@@ -116,7 +116,8 @@ int cls_volume_rank_by_slices(const cls_spec *s, const float *coefficients, unsi
  * sorted slices): a 3x3x3 box's 72, not a 5x5x5 box's 300, which the registers would not hold. */
 #define CLS_RANK_PAIR_RING_MAX 80u
 /* Whether such a walk can take a pair of neighbouring output columns a work-item (cols 2): a
- * window at least 2 wide, whose rings stay within CLS_RANK_PAIR_RING_MAX. */
+ * window at least 2 wide and of an odd depth (its ring of MASK_D + 1 slots turns in pairs of
+ * slices), whose rings stay within CLS_RANK_PAIR_RING_MAX. */
 int cls_volume_rank_pairs_fit(const cls_spec *s);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */

@@ -89,6 +89,22 @@ static void volume_ranks_sort_slices_of_a_box(void **state)
         free(source);
         cls_kernel_config_free(&config);
     }
+    /* a pair of columns a work-item: the two windows from the slice's four sorted columns, the ring
+     * of sorted slices turning (no slice moved) */
+    cls_spec pair = volume_box(3);
+    pair.reduction = CLS_REDUCTION_RANK, pair.rank = 13, pair.partition = CLS_PARTITION_ISP_BLOCK, pair.cols_per_item = 2;
+    cls_generation_limits limits = cls_generation_limits_default();
+    limits.rank_network_taps = 125;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &pair, 32, &limits), CLS_OK);
+    char *source = cls_emit_source(&config);
+    assert_non_null(strstr(source, "in each of two columns (x, x + 1)"));
+    assert_non_null(strstr(source, "for (int zz0 = z_first - HALF_D; zz0 < z_end + HALF_D + 1; zz0 += MASK_D + 1)"));
+    assert_non_null(strstr(source, "const int x = roi.s0 + 2 * (int)get_global_id(0)"));
+    free(source);
+    cls_kernel_config_free(&config);
+    limits.rank_network_taps = 26; /* Wirth's selection: no pair */
+    assert_int_equal(cls_kernel_config_init(&config, &pair, 32, &limits), CLS_ERR_INVALID_ARGUMENT);
 }
 
 /* With several columns a work-item, a volume's walk loads each slice's tile into local memory and
