@@ -321,8 +321,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
     config->tile_buffers = volume_single_pass ? 2 : 1;
     /* a rank's pair of columns: a box's sorted slices only (emit_volume_rank.c) */
     if (cls_spec_is_volume(spec) && spec->reduction == CLS_REDUCTION_RANK && config->cols == 2 &&
-        !(config->partition != CLS_PARTITION_NAIVE && cls_volume_rank_pairs_fit(spec) &&
-          cls_volume_rank_by_slices(spec, config->coefficients, config->limits.rank_network_taps))) {
+        !cls_volume_rank_pairs(spec, config->coefficients, config->limits.rank_network_taps)) {
         const unsigned network_taps = config->limits.rank_network_taps;
         cls_kernel_config_free(config);
         return cls_fail(CLS_ERR_INVALID_ARGUMENT,

@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cls_volume_rank_by_slices(const cls_spec *s, const float *coefficients, unsigned network_taps)
+/* Whether a box's rank (every tap of the window, more than one slice deep and one pixel a slice)
+ * of at most NETWORK_TAPS taps runs by sorted slices. */
+static int rank_by_slices(const cls_spec *s, const float *coefficients, unsigned network_taps)
 {
     const size_t slice = (size_t)s->mask_width * s->mask_height, taps = slice * s->mask_depth;
     if (s->reduction != CLS_REDUCTION_RANK || s->body || s->mask_depth < 2 || slice < 2 || 2 * taps > NETWORK_MAX_MERGE ||
@@ -28,15 +30,16 @@ int cls_volume_rank_by_slices(const cls_spec *s, const float *coefficients, unsi
     return 1;
 }
 
-int cls_volume_rank_pairs_fit(const cls_spec *s)
+int cls_volume_rank_pairs(const cls_spec *s, const float *coefficients, unsigned network_taps)
 {
-    return s->mask_width >= 2 && s->mask_depth % 2 == 1 &&
-           2u * (s->mask_depth + 1) * s->mask_width * s->mask_height <= CLS_RANK_PAIR_RING_MAX;
+    return s->partition != CLS_PARTITION_NAIVE && s->mask_width >= 2 && s->mask_depth % 2 == 1 &&
+           2u * (s->mask_depth + 1) * s->mask_width * s->mask_height <= CLS_RANK_PAIR_RING_MAX &&
+           rank_by_slices(s, coefficients, network_taps);
 }
 
 int emit_volume_box_by_slices(const cls_kernel_config *c)
 {
-    return cls_volume_rank_by_slices(&c->spec, c->coefficients, NETWORK_MAX_MERGE);
+    return rank_by_slices(&c->spec, c->coefficients, NETWORK_MAX_MERGE);
 }
 
 void emit_rank_exchanges(strbuf *out, const cls_kernel_config *c, const char *name, int pruned)

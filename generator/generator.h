@@ -109,16 +109,15 @@ int cls_kernel_shares_rows(const cls_kernel_config *config);
  * and one for the top and bottom rows, the corners and the fallback, checking every side (in
  * mirror101 mode folding once where that suffices). Four copies of the sums instead of nine. */
 int cls_kernel_body_apart(const cls_kernel_config *config);
-/* Whether a volume's rank runs by sorted slices (generator/emit_volume_rank.c): a box's (every tap
- * of the window, more than one slice deep and one pixel a slice) of at most NETWORK_TAPS taps. */
-int cls_volume_rank_by_slices(const cls_spec *s, const float *coefficients, unsigned network_taps);
 /* The most floats the sorted slices of a pair of output columns keep (two rings of MASK_D + 1
  * sorted slices): a 3x3x3 box's 72, not a 5x5x5 box's 300, which the registers would not hold. */
 #define CLS_RANK_PAIR_RING_MAX 80u
-/* Whether such a walk can take a pair of neighbouring output columns a work-item (cols 2): a
- * window at least 2 wide and of an odd depth (its ring of MASK_D + 1 slots turns in pairs of
- * slices), whose rings stay within CLS_RANK_PAIR_RING_MAX. */
-int cls_volume_rank_pairs_fit(const cls_spec *s);
+/* Whether a volume's rank can take a pair of neighbouring output columns a work-item (cols 2,
+ * generator/emit_volume_rank.c): it runs by sorted slices (a box's: every tap of the window, one
+ * of at most NETWORK_TAPS, not in the naive partition), its window is at least 2 wide and of an
+ * odd depth (its ring of MASK_D + 1 slots turns in pairs of slices), and its rings stay within
+ * CLS_RANK_PAIR_RING_MAX. */
+int cls_volume_rank_pairs(const cls_spec *s, const float *coefficients, unsigned network_taps);
 /* Whether the border regions of an ISP kernel loop rather than unroll (baked direct sums past
  * CLS_UNROLL_LIMIT). */
 int cls_kernel_rolls_borders(const cls_kernel_config *config);

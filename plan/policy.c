@@ -331,10 +331,7 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
 static unsigned rank_columns(const cls_kernel_policy *p, const cls_request *r)
 {
     const cls_spec *s = &r->spec;
-    return p->rank_columns >= 2 && s->partition != CLS_PARTITION_NAIVE && cls_volume_rank_pairs_fit(s) &&
-                   cls_volume_rank_by_slices(s, r->values, p->limits.rank_network_taps)
-               ? 2
-               : 1;
+    return p->rank_columns >= 2 && cls_volume_rank_pairs(s, r->values, p->limits.rank_network_taps) ? 2 : 1;
 }
 
 /* The work-items of a walk of `slices` over the spec's expected volume in the resolved shape. */
