@@ -95,6 +95,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
         NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax), NUMBER(rank_columns),
+        NUMBER(rank_register_cap),
 #undef NUMBER
     };
     char shown[256];

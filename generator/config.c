@@ -147,7 +147,10 @@ static int volume_pass_capped(const cls_kernel_config *config)
 unsigned cls_kernel_register_cap(const cls_kernel_config *config)
 {
     if (config->method == CLS_METHOD_FFT) return config->limits.register_cap; /* the tile kernel's */
-    if (cls_spec_is_volume(&config->spec)) return volume_pass_capped(config) ? config->limits.register_cap : 0;
+    if (cls_spec_is_volume(&config->spec))
+        return volume_pass_capped(config)                                          ? config->limits.register_cap
+               : config->spec.reduction == CLS_REDUCTION_RANK && config->cols == 2 ? config->limits.rank_register_cap
+                                                                                    : 0;
     const int capped = !config->spec.body && config->partition != CLS_PARTITION_NAIVE && !cls_kernel_streams(config) &&
                        config->masks * config->rows * config->cols <= CLS_CAPPED_SUMS &&
                        multiply_adds(config) >= CLS_COMPUTE_BOUND_TAPS;

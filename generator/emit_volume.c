@@ -90,8 +90,9 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   s->mask_width, s->mask_height, s->mask_depth, s->mask_width / 2, s->mask_height / 2,
                   s->mask_depth / 2, c->group_width, c->group_height, c->rows);
     if (cls_kernel_register_cap(c))
-        strbuf_printf(out, "#define REGISTER_CAP %u /* per work-item, built to it where the compiler takes more: "
-                           "border code spills */\n", cls_kernel_register_cap(c));
+        strbuf_printf(out, "#define REGISTER_CAP %u /* per work-item, built to it where the compiler takes more: %s */\n",
+                      cls_kernel_register_cap(c),
+                      s->reduction == CLS_REDUCTION_RANK ? "one group more a compute unit" : "border code spills");
     if (c->cols > 1 && c->input_path == CLS_INPUT_LOCAL) emit_volume_tile_macros(out, c);
     else if (c->cols > 1) emit_volume_vector_macros(out, c);
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", emit_cl_type(s->input_type),

@@ -30,6 +30,8 @@ typedef struct cls_generation_limits {
                                         * body's FAST_EXP2 is ex2.approx.ftz */
     unsigned rank_minmax;              /* 1: a volume's rank network orders two values by fmin and
                                         * fmax, else by a comparison and two selects */
+    unsigned rank_register_cap;        /* registers a box's rank in pairs of columns is built to
+                                        * where the compiler takes more (0: none) */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {

@@ -114,6 +114,8 @@ typedef struct cls_arch_record {
     unsigned rank_columns;         /* 2: a work-item of a box's rank by sorted slices computes two
                                     * neighbouring columns, which share their middle columns' sorts
                                     * (0 or 1: one) */
+    unsigned rank_register_cap;    /* registers per work-item such a pair of columns is built to where
+                                    * the compiler takes more (0: the compiler's count) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

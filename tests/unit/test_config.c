@@ -130,6 +130,38 @@ static void shallow_volume_passes_take_a_cap_that_only_lowers(void **state)
     cls_operator_release(deep);
 }
 
+/* A box's rank in pairs of columns takes the record's rank_register_cap, lowering only, and says
+ * so in its source; one column, or a record that names none, takes no cap. */
+static void volume_rank_pairs_take_the_records_cap(void **state)
+{
+    (void)state;
+    cls_operator *median = NULL;
+    assert_int_equal(cls_operator_parse("median3d:3", &median), CLS_OK);
+    cls_spec spec = *cls_operator_spec(median);
+    spec.cols_per_item = 2;
+    cls_generation_limits limits = cls_generation_limits_default();
+    limits.rank_network_taps = 125;
+    limits.rank_register_cap = 80;
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+    assert_int_equal(cls_kernel_register_cap(&config), 80);
+    assert_true(cls_kernel_cap_only_lowers(&config));
+    char *source = cls_emit_source(&config);
+    assert_non_null(strstr(source, "\n#define REGISTER_CAP 80 "));
+    free(source);
+    cls_kernel_config_free(&config);
+    spec.cols_per_item = 1;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+    assert_int_equal(cls_kernel_register_cap(&config), 0);
+    cls_kernel_config_free(&config);
+    spec.cols_per_item = 2;
+    limits.rank_register_cap = 0; /* a record that names none */
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+    assert_int_equal(cls_kernel_register_cap(&config), 0);
+    cls_kernel_config_free(&config);
+    cls_operator_release(median);
+}
+
 /* The FFT's tile kernel takes the cap, lowering only, and says so in its source. */
 static void the_fft_tile_kernel_takes_a_cap_that_only_lowers(void **state)
 {
@@ -320,6 +352,7 @@ int main(void)
         cmocka_unit_test(key_of_vectors_is_key_of_the_full_mask),
         cmocka_unit_test(compute_bound_register_blocks_take_a_cap),
         cmocka_unit_test(shallow_volume_passes_take_a_cap_that_only_lowers),
+        cmocka_unit_test(volume_rank_pairs_take_the_records_cap),
         cmocka_unit_test(the_fft_tile_kernel_takes_a_cap_that_only_lowers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
