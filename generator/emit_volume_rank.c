@@ -254,9 +254,9 @@ static void emit_pair_store(strbuf *out, const cls_kernel_config *c, int indent,
                             const char *value, int second)
 {
     const cls_spec *s = &c->spec;
-    char at[64], store[352], condition[160] = "";
-    snprintf(at, sizeof at, "%s%s", second ? "output_slice_pitch" : "", !j ? (second ? "" : "0") : second ? " + 1" : "1");
-    emit_format_store(store, sizeof store, s->output_type, "out_z", at, value);
+    static const char *const at[2][2] = {{"0", "1"}, {"output_slice_pitch", "output_slice_pitch + 1"}}; /* [second][j] */
+    char store[352], condition[160] = "";
+    emit_format_store(store, sizeof store, s->output_type, "out_z", at[second != 0][j != 0], value);
     size_t used = 0;
     if (c->cols == 2) used += (size_t)snprintf(condition, sizeof condition, "keep%u", j);
     if (second) used += (size_t)snprintf(condition + used, sizeof condition - used, "%s%s < z_end", used ? " && " : "", z);
