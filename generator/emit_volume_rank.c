@@ -353,7 +353,7 @@ int emit_volume_sorted_slices(strbuf *out, const cls_kernel_config *c)
         strbuf_line(out, 3, "for (int i = 0; i < SLICE; ++i) sorted[0][k][i] = sorted[0][k + 1][i];");
     }
     strbuf_line(out, r.indent, "{ /* the slice's window%s, sorted */", turns ? "s" : "");
-    strbuf_line(out, r.indent + 1, "const long slice = (long)border_both%s(zz, depth) * input_slice_pitch;", z_);
+    strbuf_line(out, r.indent + 1, "const long slice = (long)slice_index(zz, depth) * input_slice_pitch;");
     if (cls_spec_border_on(s, CLS_AXIS_Z) == CLS_BORDER_CONSTANT)
         strbuf_line(out, r.indent + 1, "const int slice_inside = inside_both%s(zz, depth);", z_);
     if (turns) emit_pair_slice_load(out, c, &r, &windows);

@@ -119,7 +119,7 @@ static void emit_slice_loads(strbuf *out, const cls_kernel_config *c, int indent
     emit_format_load(load, sizeof load, s->input_type, "slice", "at[i]");
     if (constant_z) snprintf(kept, sizeof kept, "inside_both%s(%s, depth)%s", z_, z, constant_xy ? " && inside[i]" : "");
     else if (constant_xy) snprintf(kept, sizeof kept, "inside[i]");
-    strbuf_line(out, indent, "__global const input_t *slice = input + (long)border_both%s(%s, depth) * input_slice_pitch;", z_, z);
+    strbuf_line(out, indent, "__global const input_t *slice = input + (long)slice_index(%s, depth) * input_slice_pitch;", z);
     strbuf_line(out, indent, "#pragma unroll");
     strbuf_line(out, indent, "for (int i = 0; i < TILE_LOADS; ++i)");
     if (*kept)

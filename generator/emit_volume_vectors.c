@@ -124,7 +124,7 @@ void emit_volume_vector_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "#pragma unroll");
     strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k) sum[k] = %s;", start);
     strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
-    strbuf_line(out, 2, "const long slice = (long)border_both%s(z, depth) * input_slice_pitch;", z_);
+    strbuf_line(out, 2, "const long slice = (long)slice_index(z, depth) * input_slice_pitch;");
     if (constant_z) strbuf_line(out, 2, "const int slice_inside = inside_both%s(z, depth);", z_);
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");

@@ -101,6 +101,7 @@ static void volume_ranks_sort_slices_of_a_box(void **state)
     assert_non_null(strstr(source, "in each of two columns (x, x + 1)"));
     assert_non_null(strstr(source, "for (int zz0 = z_first - HALF_D; zz0 < z_end + HALF_D + 1; zz0 += MASK_D + 1)"));
     assert_non_null(strstr(source, "const int x = roi.s0 + 2 * (int)get_global_id(0)"));
+    assert_non_null(strstr(source, "(long)slice_index(zz, depth)")); /* bordered only outside */
     free(source);
     cls_kernel_config_free(&config);
     limits.rank_network_taps = 26; /* Wirth's selection: no pair */
@@ -112,7 +113,7 @@ static void volume_ranks_sort_slices_of_a_box(void **state)
  * stored as one float4), or on the global
  * path loads its window rows as vectors of outputs; a separable mask in a single pass also sums
  * the tile along x into local memory, its vectors baked (no whole mask); one column keeps the
- * plain walk. */
+ * plain walk. Each form borders a slice's index only where it lies outside the volume. */
 static void volume_walks_read_the_slice_tile_with_columns(void **state)
 {
     (void)state;
@@ -137,6 +138,9 @@ static void volume_walks_read_the_slice_tile_with_columns(void **state)
         assert_int_equal(strstr(source, "baked_mask") == NULL, cases[c].sums);
         /* four f32 columns from the tile store as one float4 where aligned */
         assert_int_equal(strstr(source, "*(__global float4 *)(row_out + x) = ") != NULL, cases[c].tile && cases[c].cols == 4);
+        assert_non_null(strstr(source, "int slice_index(int z, int depth) { return (uint)z < (uint)depth ? z : border_both(z, depth); }"));
+        assert_non_null(strstr(source, "(long)slice_index("));
+        assert_null(strstr(source, "(long)border_both(z"));
         free(source);
     }
     /* not into u8 outputs: one store a column */
