@@ -224,6 +224,14 @@ unsigned cls_volume_tile_buffers(const cls_kernel_config *config)
     return config->tile_buffers == 2 ? 2 : 1;
 }
 
+int cls_volume_column_rows(const cls_kernel_config *config)
+{
+    const unsigned height = config->spec.mask_height, cols = config->cols;
+    return config->limits.volume_column_rows && cls_spec_is_volume(&config->spec) &&
+           config->separable == CLS_SEPARABLE_SINGLE_PASS && config->input_path == CLS_INPUT_LOCAL && cols > 1 &&
+           height >= 9 && height >= 2 * cols + 1 && config->group_height % cols == 0;
+}
+
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;

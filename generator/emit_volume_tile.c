@@ -12,7 +12,9 @@
  * rectangle's minimum or maximum from 9 wide: the middle columns that the windows of a
  * work-item's columns share joined once), that along y, and each work-item's column
  * sums go into its window of output slices along z: one kernel
- * where the passes (host/volume_passes.c) write and read two temporary volumes. */
+ * where the passes (host/volume_passes.c) write and read two temporary volumes. Where the record
+ * says so and the mask is tall (cls_volume_column_rows), the y and z passes take one column of
+ * COLUMNS rows a work-item instead of one row of COLUMNS columns. */
 #include "emit.h"
 
 #include "strbuf.h"
@@ -158,7 +160,10 @@ static void emit_window(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "{");
     emit_slice_loads(out, c, 2, "z_first - HALF_D");
     strbuf_line(out, 1, "}");
-    strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
+    if (cls_volume_column_rows(c))
+        strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: row column_y + j of output slice z + HALF_D - k */");
+    else
+        strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
     strbuf_line(out, 1, "#pragma unroll");
     strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
     strbuf_line(out, 2, "#pragma unroll");
@@ -176,10 +181,9 @@ static void emit_row_values(strbuf *out, int indent, const char *array, const ch
                 array, row);
 }
 
-/* The complete output slice stored, the window moved down a slice. */
-static void emit_window_end(strbuf *out, const cls_kernel_config *c)
+/* The window moved down a slice, the walk's loop closed. */
+static void emit_window_shift(strbuf *out, const cls_kernel_config *c)
 {
-    emit_tile_store(out, c);
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int k = MASK_D - 1; k > 0; --k)");
     strbuf_line(out, 3, "#pragma unroll");
@@ -187,6 +191,13 @@ static void emit_window_end(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[0][j] = %s;", emit_volume_window_start(&c->spec));
     strbuf_line(out, 1, "}");
+}
+
+/* The complete output slice stored, the window moved down a slice. */
+static void emit_window_end(strbuf *out, const cls_kernel_config *c)
+{
+    emit_tile_store(out, c);
+    emit_window_shift(out, c);
 }
 
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
@@ -233,39 +244,96 @@ void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
     strbuf_append(out, "#define SUMS_FLOAT4S (GROUP_W * COLUMNS / 4 + 1) /* a row of the sums along x, one more against bank conflicts */\n\n");
 }
 
-/* Whether the x pass's windows share their middle columns: a minimum's or maximum's row over a
- * rectangle, at least 2 COLUMNS + 1 wide, so that the shared middle outweighs each column's own
- * ends. (A sum's row of one coefficient gained nothing so on an H200: box3d:9 at 512^3 562 us
- * either way; its sums keep the reference's order.) */
-static int shares_row_middle(const cls_kernel_config *c)
+/* Whether the windows of a work-item's COLUMNS outputs along AXIS (x: its columns; y: its rows in
+ * the column-rows form) share their middle: a minimum's or maximum's over a rectangle, at least
+ * 2 COLUMNS + 1 long on that axis, so that the shared middle outweighs each output's own ends. (A
+ * sum's row of one coefficient gained nothing so on an H200: box3d:9 at 512^3 562 us either way;
+ * its sums keep the reference's order.) */
+static int shares_middle(const cls_kernel_config *c, cls_axis axis)
 {
     const cls_spec *s = &c->spec;
-    float x[CLS_MAX_MASK], y[CLS_MAX_MASK], z[CLS_MAX_MASK];
-    if ((s->reduction != CLS_REDUCTION_MIN && s->reduction != CLS_REDUCTION_MAX) || s->mask_width < 2 * c->cols + 1 ||
-        cls_mask_separate3d(c->coefficients, s->mask_width, s->mask_height, s->mask_depth, x, y, z) != CLS_OK)
+    const unsigned length = axis == CLS_AXIS_X ? s->mask_width : s->mask_height;
+    float vectors[2][CLS_MAX_MASK], z[CLS_MAX_MASK];
+    if ((s->reduction != CLS_REDUCTION_MIN && s->reduction != CLS_REDUCTION_MAX) || length < 2 * c->cols + 1 ||
+        cls_mask_separate3d(c->coefficients, s->mask_width, s->mask_height, s->mask_depth, vectors[0], vectors[1], z) != CLS_OK)
         return 0;
-    for (unsigned i = 0; i < s->mask_width; ++i)
-        if (x[i] == 0.0f) return 0;
+    for (unsigned i = 0; i < length; ++i)
+        if (vectors[axis == CLS_AXIS_X ? 0 : 1][i] == 0.0f) return 0;
     return 1;
 }
 
-/* The x pass's row where its windows share their middle columns (shares_row_middle): the columns
- * every window takes joined once, then each column's own ends. */
-static void emit_shared_row(strbuf *out, const cls_kernel_config *c)
+/* A pass's COLUMNS results where their windows share their middle (shares_middle), from VALUES
+ * (SPAN + COLUMNS - 1 of them, the window of result j from VALUES[j] on) into RESULTS: the values
+ * every window takes joined once, then each result's own ends. */
+static void emit_shared_middle(strbuf *out, int indent, const cls_kernel_config *c, const char *values,
+                               const char *results, const char *span)
 {
     const char *extremum = c->spec.reduction == CLS_REDUCTION_MIN ? "fmin" : "fmax";
-    strbuf_line(out, 3, "/* a rectangle's row: the columns every window takes joined once, then each column's ends */");
-    strbuf_line(out, 3, "float shared = v[COLUMNS - 1];");
+    strbuf_line(out, indent, "/* a rectangle's: the values every window takes joined once, then each window's ends */");
+    strbuf_line(out, indent, "float shared = %s[COLUMNS - 1];", values);
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int d = COLUMNS; d < %s; ++d) shared = %s(shared, %s[d]);", span, extremum, values);
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int j = 0; j < COLUMNS; ++j) {");
+    strbuf_line(out, indent + 1, "%s[j] = shared;", results);
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int d = j; d < COLUMNS - 1; ++d) %s[j] = %s(%s[j], %s[d]);", results, extremum, results, values);
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int d = %s; d < %s + j; ++d) %s[j] = %s(%s[j], %s[d]);", span, span, results, extremum, results,
+                values);
+    strbuf_line(out, indent, "}");
+}
+
+/* Along y and z in one column of COLUMNS rows a work-item (cls_volume_column_rows): the column's
+ * COLUMNS + MASK_H - 1 row sums read once from local memory for its COLUMNS outputs, where a row
+ * of COLUMNS columns reads MASK_H float4s (H200, 512^3 f32, clamp: gaussian3d:13,2 711 -> 638 us,
+ * gaussian3d:19,3 1,404 -> 1,110, max3d:9 581 -> 548; box3d:9 and masks under 9 tall no faster),
+ * its outputs stored a row at a time. sum[k][j] is then row column_y + j. */
+static void emit_column_rows(strbuf *out, const cls_kernel_config *c)
+{
+    const cls_spec *s = &c->spec;
+    char join[160], store[200];
+    strbuf_line(out, 2, "/* Along y: one column of COLUMNS rows a work-item, each row sum read once; along z: into the");
+    strbuf_line(out, 2, " * window of output slices. */");
+    strbuf_line(out, 2, "__local const float *sums = (__local const float *)sums4;");
+    strbuf_line(out, 2, "float u[COLUMNS + MASK_H - 1];");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int dy = 0; dy < COLUMNS + MASK_H - 1; ++dy) u[dy] = sums[(column_row + dy) * SUMS_FLOAT4S * 4 + "
+                        "column_at];");
+    strbuf_line(out, 2, "float column[COLUMNS];");
+    if (shares_middle(c, CLS_AXIS_Y)) {
+        emit_shared_middle(out, 2, c, "u", "column", "MASK_H");
+    } else {
+        strbuf_line(out, 2, "#pragma unroll");
+        strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) column[j] = %s;", emit_volume_window_start(s));
+        emit_volume_join(join, sizeof join, s, "along_y[dy]", "column[j]", "u[j + dy]");
+        strbuf_line(out, 2, "#pragma unroll");
+        strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy)");
+        strbuf_line(out, 3, "#pragma unroll");
+        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    }
+    emit_volume_join(join, sizeof join, s, "along_z[k]", "sum[k][j]", "column[j]");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int k = 0; k < MASK_D; ++k)");
     strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int dx = COLUMNS; dx < MASK_W; ++dx) shared = %s(shared, v[dx]);", extremum);
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice sum[MASK_D - 1] completes */");
+    if (s->border == CLS_BORDER_UNDEFINED)
+        strbuf_line(out, 2, "if (done >= z_first && column_x < roi.s2 && done >= HALF_D && done < depth - HALF_D && "
+                            "column_x >= HALF_W && column_x < width - HALF_W) {");
+    else
+        strbuf_line(out, 2, "if (done >= z_first && column_x < roi.s2) {");
+    strbuf_line(out, 3, "__global output_t *column_out = output + (long)done * output_slice_pitch + column_x;");
+    emit_format_store(store, sizeof store, s->output_type, "column_out", "(long)(column_y + j) * output_pitch",
+                      "sum[MASK_D - 1][j]");
     strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) {");
-    strbuf_line(out, 4, "row[j] = shared;");
-    strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int dx = j; dx < COLUMNS - 1; ++dx) row[j] = %s(row[j], v[dx]);", extremum);
-    strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int dx = MASK_W; dx < MASK_W + j; ++dx) row[j] = %s(row[j], v[dx]);", extremum);
-    strbuf_line(out, 3, "}");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j)");
+    if (s->border == CLS_BORDER_UNDEFINED)
+        strbuf_line(out, 4, "if (column_y + j < roi.s3 && column_y + j >= HALF_H && column_y + j < height - HALF_H) %s", store);
+    else
+        strbuf_line(out, 4, "if (column_y + j < roi.s3) %s", store);
+    strbuf_line(out, 2, "}");
+    emit_window_shift(out, c);
 }
 
 void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
@@ -275,14 +343,19 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     char join[160];
     strbuf_line(out, 1, "__local float4 sums4[TILE_H][SUMS_FLOAT4S]; /* the tile's rows summed along x */");
     emit_tile_prologue(out, c);
+    if (cls_volume_column_rows(c)) {
+        strbuf_line(out, 1, "/* The y and z passes' column and first row (emit_column_rows). */");
+        strbuf_line(out, 1, "const int column_at = item %% (GROUP_W * COLUMNS), column_row = item / (GROUP_W * COLUMNS) * COLUMNS;");
+        strbuf_line(out, 1, "const int column_x = tile_x + HALF_W + column_at, column_y = tile_y + HALF_H + column_row;");
+    }
     emit_window(out, c);
     emit_tile_load(out, c);
     strbuf_line(out, 2, "/* Along x: the row sums of the work-item's columns in tile rows get_local_id(1), + GROUP_H, ... */");
     strbuf_line(out, 2, "for (int r = get_local_id(1); r < TILE_H; r += GROUP_H) {");
     emit_row_values(out, 3, "tile4", "r");
     strbuf_line(out, 3, "float row[COLUMNS];");
-    if (shares_row_middle(c)) {
-        emit_shared_row(out, c);
+    if (shares_middle(c, CLS_AXIS_X)) {
+        emit_shared_middle(out, 3, c, "v", "row", "MASK_W");
     } else {
         strbuf_line(out, 3, "#pragma unroll");
         strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) row[j] = %s;", start);
@@ -296,6 +369,10 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 3, "for (int i = 0; i < COLUMNS / 4; ++i) sums4[r][get_local_id(0) * (COLUMNS / 4) + i] = vload4(i, row);");
     strbuf_line(out, 2, "}");
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    if (cls_volume_column_rows(c)) {
+        emit_column_rows(out, c);
+        return;
+    }
     strbuf_line(out, 2, "/* Along y: the work-item's column sums; along z: into the window of output slices. */");
     strbuf_line(out, 2, "float column[COLUMNS];");
     strbuf_line(out, 2, "#pragma unroll");

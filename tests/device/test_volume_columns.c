@@ -1,7 +1,8 @@
 /* test_volume_columns.c — a volume's walks of several output columns a work-item, on the default
  * device against the CPU reference in 3-D: from the slice's tile in local memory (the local input
  * path, the GPUs' form), in explicit vectors (the global path, CPU runtimes' form), and separable
- * masks in one pass from the tile, in every border mode. */
+ * masks in one pass from the tile, in every border mode (tall ones also in one column of several
+ * rows a work-item, the GPUs' form, by an overlay of the device's own record). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include "reference/reference.h"
 #include "support/test_level.h"
 #include "support/context_fixture.h"
+#include "support/record_overlay.h"
 #include "support/volume_check.h"
 
 /* A walk of several columns a work-item: mask, coefficient storage, columns and slices per
@@ -120,12 +122,57 @@ static void separable_masks_in_a_single_pass(void **state)
     cls_operator_release(gaussian);
 }
 
+/* A separable mask at least 9 tall in one pass, its y and z passes in one column of COLUMNS rows
+ * a work-item (the record's volume_column_rows, here by an overlay of the device's own record):
+ * an asked 3x9x3 product, a Gaussian 13 taps a side, the maximum over a 5x9x3 box and the minimum
+ * over a 3x11x5 box (their rows sharing the middle), in every border mode, two of the four a mode
+ * (all under CLS_TEST_EXHAUSTIVE); volumes lower than the mask and the group, and one of several
+ * groups with rows that end inside a group. */
+static void tall_separable_masks_in_column_rows(void **state)
+{
+    (void)state;
+    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+    char overlay[32];
+    cls_context *rows_context = record_overlay_context(context, "volume_column_rows = 1\n", overlay);
+    assert_non_null(rows_context);
+    cls_operator *gaussian = NULL;
+    assert_int_equal(cls_operator_parse("gaussian3d:13,2", &gaussian), CLS_OK);
+    static const float x[3] = {1, 2, -1}, y[9] = {0.5f, 1, 3, 1, 0.25f, -2, 1.5f, 0.75f, 2}, z[3] = {2, 1, 0.5f};
+    float product[81], box[165];
+    for (unsigned k = 0; k < 81; ++k) product[k] = z[k / 27] * y[k / 3 % 9] * x[k % 3];
+    for (unsigned k = 0; k < 165; ++k) box[k] = 1.0f;
+    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+        for (int kind = 0; kind < 4; ++kind) {
+            if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
+            cls_spec spec = kind == 0   ? volume_spec(product, 3, 9, 3, borders[b], CLS_COEFFICIENTS_BUFFER)
+                            : kind == 1 ? *cls_operator_spec(gaussian)
+                            : kind == 2 ? volume_spec(box, 5, 9, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
+                                        : volume_spec(box, 3, 11, 5, borders[b], CLS_COEFFICIENTS_LITERALS);
+            spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
+            spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.cols_per_item = 4;
+            spec.group_width = 8, spec.group_height = kind == 1 ? 8 : 4;
+            if (kind >= 2) spec.reduction = kind == 2 ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(rows_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
+            assert_non_null(strstr(cls_filter_source(filter), "one column of COLUMNS rows a work-item"));
+            check_volume(filter, &spec, 1, 1, 1);
+            check_volume(filter, &spec, 19, 6, 13);
+            if (kind != 1) check_volume(filter, &spec, 67, 45, 33);
+            cls_filter_release(filter);
+        }
+    cls_operator_release(gaussian);
+    record_overlay_release(rows_context, overlay);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(columns_from_the_slice_tile),
         cmocka_unit_test(columns_in_vectors),
         cmocka_unit_test(separable_masks_in_a_single_pass),
+        cmocka_unit_test(tall_separable_masks_in_column_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
