@@ -344,7 +344,7 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "__local float4 sums4[TILE_H][SUMS_FLOAT4S]; /* the tile's rows summed along x */");
     emit_tile_prologue(out, c);
     if (cls_volume_column_rows(c)) {
-        strbuf_line(out, 1, "/* The y and z passes' column and first row (emit_column_rows). */");
+        strbuf_line(out, 1, "/* The column and first row of the work-item's outputs in the y and z passes. */");
         strbuf_line(out, 1, "const int column_at = item %% (GROUP_W * COLUMNS), column_row = item / (GROUP_W * COLUMNS) * COLUMNS;");
         strbuf_line(out, 1, "const int column_x = tile_x + HALF_W + column_at, column_y = tile_y + HALF_H + column_row;");
     }
