@@ -19,6 +19,18 @@
 #include "support/record_overlay.h"
 #include "support/volume_check.h"
 
+/* Every border mode, the undefined one included. */
+static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
+                                     CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
+#define BORDERS (sizeof borders / sizeof borders[0])
+
+/* mask[k][j][i] = z[k] y[j] x[i]: a W x H x D separable mask from its vectors. */
+static void outer_product(const float *x, unsigned w, const float *y, unsigned h, const float *z, unsigned d,
+                          float *mask)
+{
+    for (unsigned k = 0; k < w * h * d; ++k) mask[k] = z[k / (w * h)] * y[k / w % h] * x[k % w];
+}
+
 /* A walk of several columns a work-item: mask, coefficient storage, columns and slices per
  * work-item, group (0: the device's). */
 typedef struct columns_case {
@@ -32,13 +44,11 @@ typedef struct columns_case {
  * over a box (4 columns) or the maximum over a cross (8). */
 static void columns_in_every_mode(cls_input_path path, const columns_case cases[3])
 {
-    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
-                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
     static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
     static const unsigned extremes[][3] = {{37, 5, 6}, {3, 2, 4}};
     float box[27], cross[27];
     for (unsigned k = 0; k < 27; ++k) box[k] = 1.0f, cross[k] = (k % 3 == 1) + (k / 3 % 3 == 1) + (k / 9 == 1) >= 2;
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b) {
+    for (size_t b = 0; b < BORDERS; ++b) {
         for (size_t m = 0; m < 3; ++m) {
             if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
             const columns_case *c = &cases[m];
@@ -89,15 +99,13 @@ static void columns_in_vectors(void **state)
 static void separable_masks_in_a_single_pass(void **state)
 {
     (void)state;
-    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
-                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
     cls_operator *gaussian = NULL;
     assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &gaussian), CLS_OK);
     static const float x[3] = {1, 2, -1}, y[5] = {0.5f, 1, 3, 1, 0.25f}, z[3] = {2, 1, 0.5f};
     float product[45], box[135];
-    for (unsigned k = 0; k < 45; ++k) product[k] = z[k / 15] * y[k / 3 % 5] * x[k % 3];
+    outer_product(x, 3, y, 5, z, 3, product);
     for (unsigned k = 0; k < 135; ++k) box[k] = 1.0f;
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+    for (size_t b = 0; b < BORDERS; ++b)
         for (int kind = 0; kind < 6; ++kind) {
             if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
             cls_spec spec = kind == 0   ? *cls_operator_spec(gaussian)
@@ -131,8 +139,6 @@ static void separable_masks_in_a_single_pass(void **state)
 static void tall_separable_masks_in_column_rows(void **state)
 {
     (void)state;
-    static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CLS_BORDER_MIRROR,
-                                         CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
     char overlay[32];
     cls_context *rows_context = record_overlay_context(context, "volume_column_rows = 1\n", overlay);
     assert_non_null(rows_context);
@@ -140,9 +146,9 @@ static void tall_separable_masks_in_column_rows(void **state)
     assert_int_equal(cls_operator_parse("gaussian3d:13,2", &gaussian), CLS_OK);
     static const float x[3] = {1, 2, -1}, y[9] = {0.5f, 1, 3, 1, 0.25f, -2, 1.5f, 0.75f, 2}, z[3] = {2, 1, 0.5f};
     float product[81], box[165];
-    for (unsigned k = 0; k < 81; ++k) product[k] = z[k / 27] * y[k / 3 % 9] * x[k % 3];
+    outer_product(x, 3, y, 9, z, 3, product);
     for (unsigned k = 0; k < 165; ++k) box[k] = 1.0f;
-    for (size_t b = 0; b < sizeof borders / sizeof borders[0]; ++b)
+    for (size_t b = 0; b < BORDERS; ++b)
         for (int kind = 0; kind < 4; ++kind) {
             if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
             cls_spec spec = kind == 0   ? volume_spec(product, 3, 9, 3, borders[b], CLS_COEFFICIENTS_BUFFER)
