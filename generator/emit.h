@@ -119,6 +119,12 @@ void emit_volume_tile_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c);
 void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c);
+/* The separable walk's minimum or maximum along z by doubling (emit_volume_doubling.c): whether it
+ * applies (a rectangle's extremum at least 3 deep), its levels' declaration before the walk, and
+ * its step in the walk from the slice's column[COLUMNS] to the completed output slice's result[COLUMNS]. */
+int emit_volume_doubles_z(const cls_kernel_config *c);
+void emit_volume_doubling_levels(strbuf *out, const cls_kernel_config *c);
+void emit_volume_doubling_step(strbuf *out, const cls_kernel_config *c);
 /* A volume's walk with COLUMNS adjacent outputs a work-item in explicit vectors, on the global
  * input path (emit_volume_vectors.c): its macros, and the kernel's body after the signature. */
 void emit_volume_vector_macros(strbuf *out, const cls_kernel_config *c);

@@ -71,16 +71,17 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "}");
 }
 
-/* The store of column j's complete sum, where the output is in the region (and, undefined, where
+/* The store of column j's complete sum (DONE[j]), where the output is in the region (and, undefined, where
  * its window stays inside the volume); f32 outputs of four columns inside the region as one float4
  * where their address is aligned (H200, 512^3: the random 3x3x3 336 -> 327 us, max3d:9 660 ->
  * 613, gaussian3d:13,2 772 -> 751 against four stores). */
-static void emit_tile_store(strbuf *out, const cls_kernel_config *c)
+static void emit_tile_store(strbuf *out, const cls_kernel_config *c, const char *done)
 {
     const cls_spec *s = &c->spec;
-    char store[320];
-    emit_format_store(store, sizeof store, s->output_type, "row_out", "x + j", "sum[MASK_D - 1][j]");
-    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice sum[MASK_D - 1] completes */");
+    char store[320], value[64];
+    snprintf(value, sizeof value, "%s[j]", done);
+    emit_format_store(store, sizeof store, s->output_type, "row_out", "x + j", value);
+    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice that %s completes */", done);
     if (s->border == CLS_BORDER_UNDEFINED) {
         strbuf_line(out, 2, "if (done >= z_first && y < roi.s3 && done >= HALF_D && done < depth - HALF_D && y >= HALF_H && "
                             "y < height - HALF_H) {");
@@ -90,8 +91,7 @@ static void emit_tile_store(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 3, "__global output_t *row_out = output + (long)done * output_slice_pitch + (long)y * output_pitch;");
     if (s->output_type == CLS_PIXEL_F32 && c->cols == 4 && s->border != CLS_BORDER_UNDEFINED) {
         strbuf_line(out, 3, "if (x + 4 <= roi.s2 && ((ulong)(row_out + x) & 15) == 0) { /* one aligned vector store */");
-        strbuf_line(out, 4, "*(__global float4 *)(row_out + x) = (float4)(sum[MASK_D - 1][0], sum[MASK_D - 1][1], "
-                            "sum[MASK_D - 1][2], sum[MASK_D - 1][3]);");
+        strbuf_line(out, 4, "*(__global float4 *)(row_out + x) = (float4)(%s[0], %s[1], %s[2], %s[3]);", done, done, done, done);
         strbuf_line(out, 3, "} else {");
         strbuf_line(out, 4, "#pragma unroll");
         strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j)");
@@ -153,21 +153,26 @@ static void emit_tile_load(strbuf *out, const cls_kernel_config *c)
 }
 
 /* The first slice's tile pixels, and the window of partial results down z: MASK_D output slices
- * x COLUMNS, from the start; the walk's loop opened. */
-static void emit_window(strbuf *out, const cls_kernel_config *c)
+ * x COLUMNS, from the start (DOUBLING: the levels of emit_volume_doubling.c instead); the walk's
+ * loop opened. */
+static void emit_window(strbuf *out, const cls_kernel_config *c, int doubling)
 {
     strbuf_line(out, 1, "float next[TILE_LOADS]; /* the tile pixels of the slice the group sums next */");
     strbuf_line(out, 1, "{");
     emit_slice_loads(out, c, 2, "z_first - HALF_D");
     strbuf_line(out, 1, "}");
-    if (cls_volume_column_rows(c))
-        strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: row column_y + j of output slice z + HALF_D - k */");
-    else
-        strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
-    strbuf_line(out, 1, "#pragma unroll");
-    strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", emit_volume_window_start(&c->spec));
+    if (doubling) {
+        emit_volume_doubling_levels(out, c);
+    } else {
+        if (cls_volume_column_rows(c))
+            strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: row column_y + j of output slice z + HALF_D - k */");
+        else
+            strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
+        strbuf_line(out, 1, "#pragma unroll");
+        strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
+        strbuf_line(out, 2, "#pragma unroll");
+        strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", emit_volume_window_start(&c->spec));
+    }
     strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
 }
 
@@ -181,9 +186,14 @@ static void emit_row_values(strbuf *out, int indent, const char *array, const ch
                 array, row);
 }
 
-/* The window moved down a slice, the walk's loop closed. */
-static void emit_window_shift(strbuf *out, const cls_kernel_config *c)
+/* The window moved down a slice (the levels of DOUBLING moved as they were joined), the walk's
+ * loop closed. */
+static void emit_window_shift(strbuf *out, const cls_kernel_config *c, int doubling)
 {
+    if (doubling) {
+        strbuf_line(out, 1, "}");
+        return;
+    }
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int k = MASK_D - 1; k > 0; --k)");
     strbuf_line(out, 3, "#pragma unroll");
@@ -193,18 +203,28 @@ static void emit_window_shift(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "}");
 }
 
-/* The complete output slice stored, the window moved down a slice. */
-static void emit_window_end(strbuf *out, const cls_kernel_config *c)
+/* Along z in the separable walk: the slice's column[] joined into the window's output slices (or,
+ * DOUBLING, into the levels); returns the array of the output slice it completes. */
+static const char *emit_z_join(strbuf *out, const cls_kernel_config *c, int doubling)
 {
-    emit_tile_store(out, c);
-    emit_window_shift(out, c);
+    if (doubling) {
+        emit_volume_doubling_step(out, c);
+        return "result";
+    }
+    char join[160];
+    emit_volume_join(join, sizeof join, &c->spec, "along_z[k]", "sum[k][j]", "column[j]");
+    strbuf_line(out, 2, "#pragma unroll");
+    strbuf_line(out, 2, "for (int k = 0; k < MASK_D; ++k)");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    return "sum[MASK_D - 1]";
 }
 
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
     emit_tile_prologue(out, c);
-    emit_window(out, c);
+    emit_window(out, c, 0);
     emit_tile_load(out, c);
     char join[160];
     emit_volume_join(join, sizeof join, s, "COEFFICIENT(k, dy, dx)", "sum[k][j]", "v[j + dx]");
@@ -221,7 +241,8 @@ void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 5, "#pragma unroll");
     strbuf_line(out, 5, "for (int k = 0; k < MASK_D; ++k) %s", join);
     strbuf_line(out, 2, "}");
-    emit_window_end(out, c);
+    emit_tile_store(out, c, "sum[MASK_D - 1]");
+    emit_window_shift(out, c, 0);
 }
 
 void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
@@ -289,10 +310,10 @@ static void emit_shared_middle(strbuf *out, int indent, const cls_kernel_config 
  * of COLUMNS columns reads MASK_H float4s (H200, 512^3 f32, clamp: gaussian3d:13,2 711 -> 638 us,
  * gaussian3d:19,3 1,404 -> 1,110, max3d:9 581 -> 548; box3d:9 and masks under 9 tall no faster),
  * its outputs stored a row at a time. sum[k][j] is then row column_y + j. */
-static void emit_column_rows(strbuf *out, const cls_kernel_config *c)
+static void emit_column_rows(strbuf *out, const cls_kernel_config *c, int doubling)
 {
     const cls_spec *s = &c->spec;
-    char join[160], store[200];
+    char join[160], store[200], value[64];
     strbuf_line(out, 2, "/* Along y: one column of COLUMNS rows a work-item, each row sum read once; along z: into the");
     strbuf_line(out, 2, " * window of output slices. */");
     strbuf_line(out, 2, "__local const float *sums = (__local const float *)sums4;");
@@ -312,20 +333,16 @@ static void emit_column_rows(strbuf *out, const cls_kernel_config *c)
         strbuf_line(out, 3, "#pragma unroll");
         strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
     }
-    emit_volume_join(join, sizeof join, s, "along_z[k]", "sum[k][j]", "column[j]");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int k = 0; k < MASK_D; ++k)");
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
-    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice sum[MASK_D - 1] completes */");
+    const char *done = emit_z_join(out, c, doubling);
+    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice that %s completes */", done);
     if (s->border == CLS_BORDER_UNDEFINED)
         strbuf_line(out, 2, "if (done >= z_first && column_x < roi.s2 && done >= HALF_D && done < depth - HALF_D && "
                             "column_x >= HALF_W && column_x < width - HALF_W) {");
     else
         strbuf_line(out, 2, "if (done >= z_first && column_x < roi.s2) {");
     strbuf_line(out, 3, "__global output_t *column_out = output + (long)done * output_slice_pitch + column_x;");
-    emit_format_store(store, sizeof store, s->output_type, "column_out", "(long)(column_y + j) * output_pitch",
-                      "sum[MASK_D - 1][j]");
+    snprintf(value, sizeof value, "%s[j]", done);
+    emit_format_store(store, sizeof store, s->output_type, "column_out", "(long)(column_y + j) * output_pitch", value);
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j)");
     if (s->border == CLS_BORDER_UNDEFINED)
@@ -333,13 +350,14 @@ static void emit_column_rows(strbuf *out, const cls_kernel_config *c)
     else
         strbuf_line(out, 4, "if (column_y + j < roi.s3) %s", store);
     strbuf_line(out, 2, "}");
-    emit_window_shift(out, c);
+    emit_window_shift(out, c, doubling);
 }
 
 void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
     const char *start = emit_volume_window_start(s);
+    const int doubling = emit_volume_doubles_z(c);
     char join[160];
     strbuf_line(out, 1, "__local float4 sums4[TILE_H][SUMS_FLOAT4S]; /* the tile's rows summed along x */");
     emit_tile_prologue(out, c);
@@ -348,7 +366,7 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
         strbuf_line(out, 1, "const int column_at = item %% (GROUP_W * COLUMNS), column_row = item / (GROUP_W * COLUMNS) * COLUMNS;");
         strbuf_line(out, 1, "const int column_x = tile_x + HALF_W + column_at, column_y = tile_y + HALF_H + column_row;");
     }
-    emit_window(out, c);
+    emit_window(out, c, doubling);
     emit_tile_load(out, c);
     strbuf_line(out, 2, "/* Along x: the row sums of the work-item's columns in tile rows get_local_id(1), + GROUP_H, ... */");
     strbuf_line(out, 2, "for (int r = get_local_id(1); r < TILE_H; r += GROUP_H) {");
@@ -370,7 +388,7 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 2, "}");
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
     if (cls_volume_column_rows(c)) {
-        emit_column_rows(out, c);
+        emit_column_rows(out, c, doubling);
         return;
     }
     strbuf_line(out, 2, "/* Along y: the work-item's column sums; along z: into the window of output slices. */");
@@ -386,10 +404,6 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
     strbuf_line(out, 2, "}");
-    emit_volume_join(join, sizeof join, s, "along_z[k]", "sum[k][j]", "column[j]");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int k = 0; k < MASK_D; ++k)");
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
-    emit_window_end(out, c);
+    emit_tile_store(out, c, emit_z_join(out, c, doubling));
+    emit_window_shift(out, c, doubling);
 }

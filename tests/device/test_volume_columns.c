@@ -93,24 +93,25 @@ static void columns_in_vectors(void **state)
 
 /* A separable mask in one pass along x, y and z from the slice's tile: a Gaussian and an asked
  * 3x5x3 product (4 and 8 columns a work-item), the minimum and maximum over a 5x3x5 box and over
- * a 9x3x5 box (wide enough that the x pass's windows share their middle columns), in every border
- * mode (undefined included: one kernel leaves voxels unwritten as the
- * walk does), each mode with three of the six (all under CLS_TEST_EXHAUSTIVE). */
+ * a 9x3x9 box (wide enough that the x pass's windows share their middle columns; along z blocks
+ * of 2 and of 4 slices by doubling), in every border mode (undefined included: one kernel leaves
+ * voxels unwritten as the walk does), each mode with three of the six (all under
+ * CLS_TEST_EXHAUSTIVE). */
 static void separable_masks_in_a_single_pass(void **state)
 {
     (void)state;
     cls_operator *gaussian = NULL;
     assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &gaussian), CLS_OK);
     static const float x[3] = {1, 2, -1}, y[5] = {0.5f, 1, 3, 1, 0.25f}, z[3] = {2, 1, 0.5f};
-    float product[45], box[135];
+    float product[45], box[243];
     outer_product(x, 3, y, 5, z, 3, product);
-    for (unsigned k = 0; k < 135; ++k) box[k] = 1.0f;
+    for (unsigned k = 0; k < 243; ++k) box[k] = 1.0f;
     for (size_t b = 0; b < BORDERS; ++b)
         for (int kind = 0; kind < 6; ++kind) {
             if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
             cls_spec spec = kind == 0   ? *cls_operator_spec(gaussian)
                             : kind == 1 ? volume_spec(product, 3, 5, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
-                            : kind >= 4 ? volume_spec(box, 9, 3, 5, borders[b], CLS_COEFFICIENTS_LITERALS)
+                            : kind >= 4 ? volume_spec(box, 9, 3, 9, borders[b], CLS_COEFFICIENTS_LITERALS)
                                         : volume_spec(box, 5, 3, 5, borders[b], CLS_COEFFICIENTS_BUFFER);
             spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
             spec.separable = CLS_SEPARABLE_SINGLE_PASS;
@@ -122,6 +123,7 @@ static void separable_masks_in_a_single_pass(void **state)
             assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
             assert_int_equal(cls_filter_kernel_count(filter), 1);
             if (kind >= 4) assert_non_null(strstr(cls_filter_source(filter), "joined once"));
+            assert_true((strstr(cls_filter_source(filter), "Along z by doubling") != NULL) == (kind >= 2));
             check_volume(filter, &spec, 1, 1, 1);
             check_volume(filter, &spec, 19, 6, 13);
             if (kind == 0) check_volume(filter, &spec, 67, 45, 33);
@@ -133,7 +135,8 @@ static void separable_masks_in_a_single_pass(void **state)
 /* A separable mask at least 9 tall in one pass, its y and z passes in one column of COLUMNS rows
  * a work-item (the record's volume_column_rows, here by an overlay of the device's own record):
  * an asked 3x9x3 product, a Gaussian 13 taps a side, the maximum over a 5x9x3 box and the minimum
- * over a 3x11x5 box (their rows sharing the middle), in every border mode, two of the four a mode
+ * over a 3x11x15 box (their rows sharing the middle; along z, blocks of 8 slices by doubling,
+ * deeper than the lower volume), in every border mode, two of the four a mode
  * (all under CLS_TEST_EXHAUSTIVE); volumes lower than the mask and the group, and one of several
  * groups with rows that end inside a group. */
 static void tall_separable_masks_in_column_rows(void **state)
@@ -145,16 +148,16 @@ static void tall_separable_masks_in_column_rows(void **state)
     cls_operator *gaussian = NULL;
     assert_int_equal(cls_operator_parse("gaussian3d:13,2", &gaussian), CLS_OK);
     static const float x[3] = {1, 2, -1}, y[9] = {0.5f, 1, 3, 1, 0.25f, -2, 1.5f, 0.75f, 2}, z[3] = {2, 1, 0.5f};
-    float product[81], box[165];
+    float product[81], box[495];
     outer_product(x, 3, y, 9, z, 3, product);
-    for (unsigned k = 0; k < 165; ++k) box[k] = 1.0f;
+    for (unsigned k = 0; k < 495; ++k) box[k] = 1.0f;
     for (size_t b = 0; b < BORDERS; ++b)
         for (int kind = 0; kind < 4; ++kind) {
             if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
             cls_spec spec = kind == 0   ? volume_spec(product, 3, 9, 3, borders[b], CLS_COEFFICIENTS_BUFFER)
                             : kind == 1 ? *cls_operator_spec(gaussian)
                             : kind == 2 ? volume_spec(box, 5, 9, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
-                                        : volume_spec(box, 3, 11, 5, borders[b], CLS_COEFFICIENTS_LITERALS);
+                                        : volume_spec(box, 3, 11, 15, borders[b], CLS_COEFFICIENTS_LITERALS);
             spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
             spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.cols_per_item = 4;
             spec.group_width = 8, spec.group_height = kind == 1 ? 8 : 4;
