@@ -224,10 +224,10 @@ unsigned cls_volume_tile_buffers(const cls_kernel_config *config)
     return config->tile_buffers == 2 ? 2 : 1;
 }
 
-int cls_volume_column_rows(const cls_kernel_config *config)
+int cls_volume_y_first(const cls_kernel_config *config)
 {
     const unsigned height = config->spec.mask_height, cols = config->cols;
-    return config->limits.volume_column_rows && cls_spec_is_volume(&config->spec) &&
+    return config->limits.volume_y_first && cls_spec_is_volume(&config->spec) &&
            config->separable == CLS_SEPARABLE_SINGLE_PASS && config->input_path == CLS_INPUT_LOCAL && cols > 1 &&
            height >= 9 && height >= 2 * cols + 1 && config->group_height % cols == 0;
 }
@@ -235,12 +235,16 @@ int cls_volume_column_rows(const cls_kernel_config *config)
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
-    if (cls_spec_is_volume(s)) { /* the slices' tiles (emit_volume_tile.c), and a single pass's sums along x */
+    if (cls_spec_is_volume(s)) { /* the slices' tiles (emit_volume_tile.c), and a single pass's sums along x or y */
         if (config->input_path != CLS_INPUT_LOCAL) return 0;
         const size_t tile_h = (size_t)config->group_height + 2 * (s->mask_height / 2);
         const size_t tile_float4s = ((size_t)config->group_width * config->cols + 2 * (s->mask_width / 2) + 3) / 4 + 1;
-        const size_t sums_float4s = config->separable == CLS_SEPARABLE_SINGLE_PASS ? config->group_width * config->cols / 4 + 1 : 0;
-        return tile_h * (cls_volume_tile_buffers(config) * tile_float4s + sums_float4s) * 4 * sizeof(float);
+        size_t sums_float4s = 0; /* the tile's rows summed along x, or (y first) its columns along y */
+        if (cls_volume_y_first(config))
+            sums_float4s = config->group_height * tile_float4s;
+        else if (config->separable == CLS_SEPARABLE_SINGLE_PASS)
+            sums_float4s = tile_h * (config->group_width * config->cols / 4 + 1);
+        return (tile_h * cls_volume_tile_buffers(config) * tile_float4s + sums_float4s) * 4 * sizeof(float);
     }
     if (cls_kernel_stages_input_rows(config)) { /* two tiles of CHUNK rows, and the folded rows and columns */
         const size_t tile_w = (size_t)config->group_width * config->cols + 2 * cls_staged_rows_pad(config);

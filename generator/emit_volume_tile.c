@@ -11,10 +11,11 @@
  * single pass), the slice's tile is summed along x into a second tile in local memory (a
  * rectangle's minimum or maximum from 9 wide: the middle columns that the windows of a
  * work-item's columns share joined once), that along y, and each work-item's column
- * sums go into its window of output slices along z: one kernel
- * where the passes (host/volume_passes.c) write and read two temporary volumes. Where the record
- * says so and the mask is tall (cls_volume_column_rows), the y and z passes take one column of
- * COLUMNS rows a work-item instead of one row of COLUMNS columns. */
+ * sums go into its window of output slices along z (a rectangle's extremum by doubling,
+ * emit_volume_doubling.c): one kernel where the passes (host/volume_passes.c) write and read two
+ * temporary volumes. Where the record says so and the mask is tall (cls_volume_y_first), y
+ * runs first, over the tile's columns in columns of COLUMNS rows, and x then over the group's
+ * rows alone. */
 #include "emit.h"
 
 #include "strbuf.h"
@@ -164,10 +165,7 @@ static void emit_window(strbuf *out, const cls_kernel_config *c, int doubling)
     if (doubling) {
         emit_volume_doubling_levels(out, c);
     } else {
-        if (cls_volume_column_rows(c))
-            strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: row column_y + j of output slice z + HALF_D - k */");
-        else
-            strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
+        strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
         strbuf_line(out, 1, "#pragma unroll");
         strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
         strbuf_line(out, 2, "#pragma unroll");
@@ -265,8 +263,8 @@ void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
     strbuf_append(out, "#define SUMS_FLOAT4S (GROUP_W * COLUMNS / 4 + 1) /* a row of the sums along x, one more against bank conflicts */\n\n");
 }
 
-/* Whether the windows of a work-item's COLUMNS outputs along AXIS (x: its columns; y: its rows in
- * the column-rows form) share their middle: a minimum's or maximum's over a rectangle, at least
+/* Whether the windows of a work-item's COLUMNS outputs along AXIS (x: its columns; y: a column of
+ * COLUMNS rows, where y runs first) share their middle: a minimum's or maximum's over a rectangle, at least
  * 2 COLUMNS + 1 long on that axis, so that the shared middle outweighs each output's own ends. (A
  * sum's row of one coefficient gained nothing so on an H200: box3d:9 at 512^3 562 us either way;
  * its sums keep the reference's order.) */
@@ -305,105 +303,106 @@ static void emit_shared_middle(strbuf *out, int indent, const cls_kernel_config 
     strbuf_line(out, indent, "}");
 }
 
-/* Along y and z in one column of COLUMNS rows a work-item (cls_volume_column_rows): the column's
- * COLUMNS + MASK_H - 1 row sums read once from local memory for its COLUMNS outputs, where a row
- * of COLUMNS columns reads MASK_H float4s (H200, 512^3 f32, clamp: gaussian3d:13,2 711 -> 638 us,
- * gaussian3d:19,3 1,404 -> 1,110, max3d:9 581 -> 548; box3d:9 and masks under 9 tall no faster),
- * its outputs stored a row at a time. sum[k][j] is then row column_y + j. */
-static void emit_column_rows(strbuf *out, const cls_kernel_config *c, int doubling)
+/* The work-item's COLUMNS results along x from its values in row ROW of the local float4s ARRAY
+ * into RESULTS[COLUMNS], at INDENT. */
+static void emit_x_pass(strbuf *out, int indent, const cls_kernel_config *c, const char *array, const char *row,
+                        const char *results)
 {
-    const cls_spec *s = &c->spec;
-    char join[160], store[200], value[64];
-    strbuf_line(out, 2, "/* Along y: one column of COLUMNS rows a work-item, each row sum read once; along z: into the");
-    strbuf_line(out, 2, " * window of output slices. */");
-    strbuf_line(out, 2, "__local const float *sums = (__local const float *)sums4;");
-    strbuf_line(out, 2, "float u[COLUMNS + MASK_H - 1];");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int dy = 0; dy < COLUMNS + MASK_H - 1; ++dy) u[dy] = sums[(column_row + dy) * SUMS_FLOAT4S * 4 + "
-                        "column_at];");
-    strbuf_line(out, 2, "float column[COLUMNS];");
-    if (shares_middle(c, CLS_AXIS_Y)) {
-        emit_shared_middle(out, 2, c, "u", "column", "MASK_H");
-    } else {
-        strbuf_line(out, 2, "#pragma unroll");
-        strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) column[j] = %s;", emit_volume_window_start(s));
-        emit_volume_join(join, sizeof join, s, "along_y[dy]", "column[j]", "u[j + dy]");
-        strbuf_line(out, 2, "#pragma unroll");
-        strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy)");
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    char join[160], result[32];
+    emit_row_values(out, indent, array, row);
+    strbuf_line(out, indent, "float %s[COLUMNS];", results);
+    if (shares_middle(c, CLS_AXIS_X)) {
+        emit_shared_middle(out, indent, c, "v", results, "MASK_W");
+        return;
     }
-    const char *done = emit_z_join(out, c, doubling);
-    strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice that %s completes */", done);
-    if (s->border == CLS_BORDER_UNDEFINED)
-        strbuf_line(out, 2, "if (done >= z_first && column_x < roi.s2 && done >= HALF_D && done < depth - HALF_D && "
-                            "column_x >= HALF_W && column_x < width - HALF_W) {");
-    else
-        strbuf_line(out, 2, "if (done >= z_first && column_x < roi.s2) {");
-    strbuf_line(out, 3, "__global output_t *column_out = output + (long)done * output_slice_pitch + column_x;");
-    snprintf(value, sizeof value, "%s[j]", done);
-    emit_format_store(store, sizeof store, s->output_type, "column_out", "(long)(column_y + j) * output_pitch", value);
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j)");
-    if (s->border == CLS_BORDER_UNDEFINED)
-        strbuf_line(out, 4, "if (column_y + j < roi.s3 && column_y + j >= HALF_H && column_y + j < height - HALF_H) %s", store);
-    else
-        strbuf_line(out, 4, "if (column_y + j < roi.s3) %s", store);
-    strbuf_line(out, 2, "}");
-    emit_window_shift(out, c, doubling);
+    snprintf(result, sizeof result, "%s[j]", results);
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int j = 0; j < COLUMNS; ++j) %s = %s;", result, emit_volume_window_start(&c->spec));
+    emit_volume_join(join, sizeof join, &c->spec, "along_x[dx]", result, "v[j + dx]");
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int dx = 0; dx < MASK_W; ++dx)");
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int j = 0; j < COLUMNS; ++j) %s", join);
 }
 
-void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
+/* x, then y: the tile's rows summed along x into sums4 (the halo's rows too), then each
+ * work-item's columns along y from there into column[]. */
+static void emit_x_first(strbuf *out, const cls_kernel_config *c)
 {
-    const cls_spec *s = &c->spec;
-    const char *start = emit_volume_window_start(s);
-    const int doubling = emit_volume_doubles_z(c);
     char join[160];
-    strbuf_line(out, 1, "__local float4 sums4[TILE_H][SUMS_FLOAT4S]; /* the tile's rows summed along x */");
-    emit_tile_prologue(out, c);
-    if (cls_volume_column_rows(c)) {
-        strbuf_line(out, 1, "/* The column and first row of the work-item's outputs in the y and z passes. */");
-        strbuf_line(out, 1, "const int column_at = item %% (GROUP_W * COLUMNS), column_row = item / (GROUP_W * COLUMNS) * COLUMNS;");
-        strbuf_line(out, 1, "const int column_x = tile_x + HALF_W + column_at, column_y = tile_y + HALF_H + column_row;");
-    }
-    emit_window(out, c, doubling);
-    emit_tile_load(out, c);
     strbuf_line(out, 2, "/* Along x: the row sums of the work-item's columns in tile rows get_local_id(1), + GROUP_H, ... */");
     strbuf_line(out, 2, "for (int r = get_local_id(1); r < TILE_H; r += GROUP_H) {");
-    emit_row_values(out, 3, "tile4", "r");
-    strbuf_line(out, 3, "float row[COLUMNS];");
-    if (shares_middle(c, CLS_AXIS_X)) {
-        emit_shared_middle(out, 3, c, "v", "row", "MASK_W");
-    } else {
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) row[j] = %s;", start);
-        emit_volume_join(join, sizeof join, s, "along_x[dx]", "row[j]", "v[j + dx]");
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int dx = 0; dx < MASK_W; ++dx)");
-        strbuf_line(out, 4, "#pragma unroll");
-        strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j) %s", join);
-    }
+    emit_x_pass(out, 3, c, "tile4", "r", "row");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int i = 0; i < COLUMNS / 4; ++i) sums4[r][get_local_id(0) * (COLUMNS / 4) + i] = vload4(i, row);");
     strbuf_line(out, 2, "}");
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
-    if (cls_volume_column_rows(c)) {
-        emit_column_rows(out, c, doubling);
-        return;
-    }
-    strbuf_line(out, 2, "/* Along y: the work-item's column sums; along z: into the window of output slices. */");
+    strbuf_line(out, 2, "/* Along y: the work-item's column sums. */");
     strbuf_line(out, 2, "float column[COLUMNS];");
     strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) column[j] = %s;", start);
+    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) column[j] = %s;", emit_volume_window_start(&c->spec));
     strbuf_line(out, 2, "#pragma unroll");
     strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");
     strbuf_line(out, 3, "float u[COLUMNS];");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int i = 0; i < COLUMNS / 4; ++i) vstore4(sums4[get_local_id(1) + dy][get_local_id(0) * (COLUMNS / 4) + i], i, u);");
-    emit_volume_join(join, sizeof join, s, "along_y[dy]", "column[j]", "u[j]");
+    emit_volume_join(join, sizeof join, &c->spec, "along_y[dy]", "column[j]", "u[j]");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) %s", join);
     strbuf_line(out, 2, "}");
+}
+
+/* y, then x, for tall masks (cls_volume_y_first): the tile's columns summed along y into
+ * columns4, one column of COLUMNS rows a task, each value read once (the halo's rows summed into
+ * the group's rows before anything runs along x, which so covers the group's rows alone), then
+ * each work-item's columns along x from its row there into column[]. H200, 512^3 f32, clamp,
+ * against x first with the y pass in columns of rows: gaussian3d:13,2 638 -> 592 us in 32x16
+ * groups (587 in 32x8), gaussian3d:19,3 1,108 -> 895, max3d:15 1,074 -> 746, max3d:9 531 -> 525-529;
+ * max3d:5 374 -> 381 (hence tall masks only). */
+static void emit_y_first(strbuf *out, const cls_kernel_config *c)
+{
+    char join[160];
+    strbuf_line(out, 2, "/* Along y: the tile's columns, COLUMNS rows a task, into the group's rows of columns4. */");
+    strbuf_line(out, 2, "__local float *columns = (__local float *)columns4;");
+    strbuf_line(out, 2, "for (int task = item; task < TILE_W * (GROUP_H / COLUMNS); task += GROUP_W * GROUP_H) {");
+    strbuf_line(out, 3, "const int tx = task %% TILE_W, ty = task / TILE_W * COLUMNS;");
+    strbuf_line(out, 3, "float u[COLUMNS + MASK_H - 1];");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int dy = 0; dy < COLUMNS + MASK_H - 1; ++dy) u[dy] = tile[(ty + dy) * TILE_FLOAT4S * 4 + tx];");
+    strbuf_line(out, 3, "float rows[COLUMNS];");
+    if (shares_middle(c, CLS_AXIS_Y)) {
+        emit_shared_middle(out, 3, c, "u", "rows", "MASK_H");
+    } else {
+        strbuf_line(out, 3, "#pragma unroll");
+        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) rows[j] = %s;", emit_volume_window_start(&c->spec));
+        emit_volume_join(join, sizeof join, &c->spec, "along_y[dy]", "rows[j]", "u[j + dy]");
+        strbuf_line(out, 3, "#pragma unroll");
+        strbuf_line(out, 3, "for (int dy = 0; dy < MASK_H; ++dy)");
+        strbuf_line(out, 4, "#pragma unroll");
+        strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j) %s", join);
+    }
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) columns[(ty + j) * TILE_FLOAT4S * 4 + tx] = rows[j];");
+    strbuf_line(out, 2, "}");
+    strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
+    strbuf_line(out, 2, "/* Along x: the work-item's columns in its row. */");
+    emit_x_pass(out, 2, c, "columns4", "get_local_id(1)", "column");
+}
+
+void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
+{
+    const int doubling = emit_volume_doubles_z(c), y_first = cls_volume_y_first(c);
+    if (y_first)
+        strbuf_line(out, 1, "__local float4 columns4[GROUP_H][TILE_FLOAT4S]; /* the tile's columns summed along y */");
+    else
+        strbuf_line(out, 1, "__local float4 sums4[TILE_H][SUMS_FLOAT4S]; /* the tile's rows summed along x */");
+    emit_tile_prologue(out, c);
+    emit_window(out, c, doubling);
+    emit_tile_load(out, c);
+    if (y_first)
+        emit_y_first(out, c);
+    else
+        emit_x_first(out, c);
     emit_tile_store(out, c, emit_z_join(out, c, doubling));
     emit_window_shift(out, c, doubling);
 }

@@ -32,9 +32,8 @@ typedef struct cls_generation_limits {
                                         * fmax, else by a comparison and two selects */
     unsigned rank_register_cap;        /* registers a box's rank in pairs of columns is built to
                                         * where the compiler takes more (0: none) */
-    unsigned volume_column_rows;       /* 1: a volume's separable single pass may sum along y and z
-                                        * in one column of COLUMNS rows a work-item
-                                        * (cls_volume_column_rows) */
+    unsigned volume_y_first;           /* 1: a volume's tall separable single pass may run along y
+                                        * first (cls_volume_y_first) */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {
@@ -219,10 +218,11 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config);
  * turns (one barrier a slice fewer; a single pass's, where they fit the device: the planner keeps
  * one where they do not), else one. */
 unsigned cls_volume_tile_buffers(const cls_kernel_config *config);
-/* Whether a volume's separable single pass sums along y and z in one column of COLUMNS rows a
- * work-item (emit_volume_tile.c): where the record says so (volume_column_rows), the mask is at
- * least 9 and 2 COLUMNS + 1 tall, and the group a whole number of COLUMNS rows tall. */
-int cls_volume_column_rows(const cls_kernel_config *config);
+/* Whether a volume's separable single pass runs along y first, over its tile's columns in columns
+ * of COLUMNS rows, then along x over the group's rows alone (emit_volume_tile.c): where the record
+ * says so (volume_y_first), the mask is at least 9 and 2 COLUMNS + 1 tall, and the group a
+ * whole number of COLUMNS rows tall. */
+int cls_volume_y_first(const cls_kernel_config *config);
 /* The two ordinary specs of a two-pass separable kernel: a MASK_W x 1 row pass from the input
  * to f32, then a 1 x MASK_H column pass to the output (pointing into config's row and column). */
 void cls_two_pass_specs(const cls_kernel_config *config, cls_spec *row_pass, cls_spec *column_pass);

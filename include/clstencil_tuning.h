@@ -116,9 +116,10 @@ typedef struct cls_arch_record {
                                     * (0 or 1: one) */
     unsigned rank_register_cap;    /* registers per work-item such a pair of columns is built to where
                                     * the compiler takes more (0: the compiler's count) */
-    unsigned volume_column_rows;   /* 1: a volume's separable single pass at least 9 and 2 COLUMNS + 1
-                                    * tall sums along y and z in one column of COLUMNS rows a
-                                    * work-item (0: a row of COLUMNS columns) */
+    unsigned volume_y_first;       /* 1: a volume's separable single pass at least 9 and 2 COLUMNS + 1
+                                    * tall runs along y first, over its tile's columns in columns of
+                                    * COLUMNS rows, then along x over the group's rows (0: x first,
+                                    * over the tile's rows, halo included) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

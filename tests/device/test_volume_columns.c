@@ -132,18 +132,18 @@ static void separable_masks_in_a_single_pass(void **state)
     cls_operator_release(gaussian);
 }
 
-/* A separable mask at least 9 tall in one pass, its y and z passes in one column of COLUMNS rows
- * a work-item (the record's volume_column_rows, here by an overlay of the device's own record):
+/* A separable mask at least 9 tall in one pass along y first, over the tile's columns in columns
+ * of COLUMNS rows (the record's volume_y_first, here by an overlay of the device's own record):
  * an asked 3x9x3 product, a Gaussian 13 taps a side, the maximum over a 5x9x3 box and the minimum
  * over a 3x11x15 box (their rows sharing the middle; along z, blocks of 8 slices by doubling,
  * deeper than the lower volume), in every border mode, two of the four a mode
  * (all under CLS_TEST_EXHAUSTIVE); volumes lower than the mask and the group, and one of several
  * groups with rows that end inside a group. */
-static void tall_separable_masks_in_column_rows(void **state)
+static void tall_separable_masks_along_y_first(void **state)
 {
     (void)state;
     char overlay[32];
-    cls_context *rows_context = record_overlay_context(context, "volume_column_rows = 1\n", overlay);
+    cls_context *rows_context = record_overlay_context(context, "volume_y_first = 1\n", overlay);
     assert_non_null(rows_context);
     cls_operator *gaussian = NULL;
     assert_int_equal(cls_operator_parse("gaussian3d:13,2", &gaussian), CLS_OK);
@@ -165,7 +165,7 @@ static void tall_separable_masks_in_column_rows(void **state)
             cls_filter *filter = NULL;
             if (cls_filter_create(rows_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
             assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
-            assert_non_null(strstr(cls_filter_source(filter), "one column of COLUMNS rows a work-item"));
+            assert_non_null(strstr(cls_filter_source(filter), "the tile's columns summed along y"));
             check_volume(filter, &spec, 1, 1, 1);
             check_volume(filter, &spec, 19, 6, 13);
             if (kind != 1) check_volume(filter, &spec, 67, 45, 33);
@@ -181,7 +181,7 @@ int main(void)
         cmocka_unit_test(columns_from_the_slice_tile),
         cmocka_unit_test(columns_in_vectors),
         cmocka_unit_test(separable_masks_in_a_single_pass),
-        cmocka_unit_test(tall_separable_masks_in_column_rows),
+        cmocka_unit_test(tall_separable_masks_along_y_first),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -162,13 +162,14 @@ static void volume_rank_pairs_take_the_records_cap(void **state)
     cls_operator_release(median);
 }
 
-/* A volume's separable single pass sums along y and z in one column of COLUMNS rows a work-item
- * where the record says so, the mask is at least 9 and 2 COLUMNS + 1 tall and the group a whole
- * number of COLUMNS rows tall; a maximum's rows then share their middle as its columns do. */
-static void tall_single_passes_take_column_rows_where_the_record_says(void **state)
+/* A volume's separable single pass runs along y first, over its tile's columns in columns of
+ * COLUMNS rows, where the record says so, the mask is at least 9 and 2 COLUMNS + 1 tall and the
+ * group a whole number of COLUMNS rows tall; a maximum's rows then share their middle as its
+ * columns do. */
+static void tall_single_passes_run_along_y_first_where_the_record_says(void **state)
 {
     (void)state;
-    const struct { const char *op; unsigned cols, group_h; int record, column_rows; } cases[] = {
+    const struct { const char *op; unsigned cols, group_h; int record, y_first; } cases[] = {
         {"gaussian3d:13,2", 4, 16, 1, 1}, {"max3d:9", 4, 8, 1, 1},   {"max3d:9", 4, 8, 0, 0},
         {"gaussian3d:7,1.5", 4, 16, 1, 0}, {"max3d:9", 8, 16, 1, 0}, {"max3d:9", 4, 6, 1, 0},
     };
@@ -179,13 +180,13 @@ static void tall_single_passes_take_column_rows_where_the_record_says(void **sta
         spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.cols_per_item = cases[i].cols;
         spec.group_width = 32, spec.group_height = cases[i].group_h;
         cls_generation_limits limits = cls_generation_limits_default();
-        limits.volume_column_rows = (unsigned)cases[i].record;
+        limits.volume_y_first = (unsigned)cases[i].record;
         cls_kernel_config config;
         assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
-        assert_int_equal(cls_volume_column_rows(&config), cases[i].column_rows);
+        assert_int_equal(cls_volume_y_first(&config), cases[i].y_first);
         char *source = cls_emit_source(&config);
-        assert_int_equal(strstr(source, "one column of COLUMNS rows a work-item") != NULL, cases[i].column_rows);
-        if (cases[i].column_rows && spec.reduction == CLS_REDUCTION_MAX)
+        assert_int_equal(strstr(source, "the tile's columns summed along y") != NULL, cases[i].y_first);
+        if (cases[i].y_first && spec.reduction == CLS_REDUCTION_MAX)
             assert_non_null(strstr(source, "for (int d = COLUMNS; d < MASK_H; ++d) shared = fmax(shared, u[d]);"));
         free(source);
         cls_kernel_config_free(&config);
@@ -384,7 +385,7 @@ int main(void)
         cmocka_unit_test(compute_bound_register_blocks_take_a_cap),
         cmocka_unit_test(shallow_volume_passes_take_a_cap_that_only_lowers),
         cmocka_unit_test(volume_rank_pairs_take_the_records_cap),
-        cmocka_unit_test(tall_single_passes_take_column_rows_where_the_record_says),
+        cmocka_unit_test(tall_single_passes_run_along_y_first_where_the_record_says),
         cmocka_unit_test(the_fft_tile_kernel_takes_a_cap_that_only_lowers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,7 +115,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->rank_minmax, 1); /* volume ranks' exchanges by fmin and fmax */
     assert_int_equal(r->rank_columns, 2); /* a box's sorted slices in pairs of columns */
     assert_int_equal(r->rank_register_cap, 80); /* those pairs: three groups of 256 a compute unit */
-    assert_int_equal(r->volume_column_rows, 1); /* tall single passes' y and z in a column of rows */
+    assert_int_equal(r->volume_y_first, 1); /* tall single passes along y first */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
     cls_device_caps mi = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "gfx90a", "gfx90a:sramecc+:xnack-");
@@ -133,7 +133,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->rank_minmax, 0); /* comparisons: PoCL vectorizes those */
     assert_int_equal(pocl_record->rank_columns, 0);
     assert_int_equal(pocl_record->rank_register_cap, 0);
-    assert_int_equal(pocl_record->volume_column_rows, 0);
+    assert_int_equal(pocl_record->volume_y_first, 0);
     assert_int_equal(pocl_record->fft_tile_max_mask, 0); /* VkFFT's transforms */
     assert_int_equal(pocl_record->volume_slices, 8); /* a walk written out: fewer slices, shorter builds */
     assert_int_equal(pocl_record->volume_columns, 8); /* in vectors of 8 columns */
@@ -254,8 +254,8 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\ninline_ptx = 2\n", "2: 'inline_ptx' must be a decimal integer from 0 to 1, not '2'");
     expect_parse_error("[nvidia-sm90]\nrank_minmax = 2\n", "2: 'rank_minmax' must be a decimal integer from 0 to 1, not '2'");
     expect_parse_error("[nvidia-sm90]\nrank_columns = 4\n", "2: 'rank_columns' must be a decimal integer from 1 to 2, not '4'");
-    expect_parse_error("[nvidia-sm90]\nvolume_column_rows = 4\n",
-                       "2: 'volume_column_rows' must be a decimal integer from 0 to 1, not '4'");
+    expect_parse_error("[nvidia-sm90]\nvolume_y_first = 4\n",
+                       "2: 'volume_y_first' must be a decimal integer from 0 to 1, not '4'");
     expect_parse_error("[nvidia-sm90]\nrank_register_cap = 0\n", "2: 'rank_register_cap' must be a decimal integer from 1");
     expect_parse_error("[nvidia-sm90]\nvolume_fft_min_taps = -1\n", "2: 'volume_fft_min_taps' must be");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");
