@@ -303,24 +303,27 @@ static void emit_shared_middle(strbuf *out, int indent, const cls_kernel_config 
     strbuf_line(out, indent, "}");
 }
 
-/* The work-item's COLUMNS results along x from its values in row ROW of the local float4s ARRAY
- * into RESULTS[COLUMNS], at INDENT. */
-static void emit_x_pass(strbuf *out, int indent, const cls_kernel_config *c, const char *array, const char *row,
-                        const char *results)
+/* A work-item's COLUMNS results along AXIS (x or y) into RESULTS[COLUMNS], at INDENT, from VALUES
+ * (COLUMNS + the mask's length - 1 of them, the window of result j from VALUES[j] on). */
+static void emit_axis_pass(strbuf *out, int indent, const cls_kernel_config *c, cls_axis axis, const char *values,
+                           const char *results)
 {
-    char join[160], result[32];
-    emit_row_values(out, indent, array, row);
+    const int x = axis == CLS_AXIS_X;
+    const char *length = x ? "MASK_W" : "MASK_H", *d = x ? "dx" : "dy";
+    char join[160], result[32], coefficient[32], value[32];
     strbuf_line(out, indent, "float %s[COLUMNS];", results);
-    if (shares_middle(c, CLS_AXIS_X)) {
-        emit_shared_middle(out, indent, c, "v", results, "MASK_W");
+    if (shares_middle(c, axis)) {
+        emit_shared_middle(out, indent, c, values, results, length);
         return;
     }
     snprintf(result, sizeof result, "%s[j]", results);
+    snprintf(coefficient, sizeof coefficient, "along_%s[%s]", x ? "x" : "y", d);
+    snprintf(value, sizeof value, "%s[j + %s]", values, d);
     strbuf_line(out, indent, "#pragma unroll");
     strbuf_line(out, indent, "for (int j = 0; j < COLUMNS; ++j) %s = %s;", result, emit_volume_window_start(&c->spec));
-    emit_volume_join(join, sizeof join, &c->spec, "along_x[dx]", result, "v[j + dx]");
+    emit_volume_join(join, sizeof join, &c->spec, coefficient, result, value);
     strbuf_line(out, indent, "#pragma unroll");
-    strbuf_line(out, indent, "for (int dx = 0; dx < MASK_W; ++dx)");
+    strbuf_line(out, indent, "for (int %s = 0; %s < %s; ++%s)", d, d, length, d);
     strbuf_line(out, indent + 1, "#pragma unroll");
     strbuf_line(out, indent + 1, "for (int j = 0; j < COLUMNS; ++j) %s", join);
 }
@@ -332,7 +335,8 @@ static void emit_x_first(strbuf *out, const cls_kernel_config *c)
     char join[160];
     strbuf_line(out, 2, "/* Along x: the row sums of the work-item's columns in tile rows get_local_id(1), + GROUP_H, ... */");
     strbuf_line(out, 2, "for (int r = get_local_id(1); r < TILE_H; r += GROUP_H) {");
-    emit_x_pass(out, 3, c, "tile4", "r", "row");
+    emit_row_values(out, 3, "tile4", "r");
+    emit_axis_pass(out, 3, c, CLS_AXIS_X, "v", "row");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int i = 0; i < COLUMNS / 4; ++i) sums4[r][get_local_id(0) * (COLUMNS / 4) + i] = vload4(i, row);");
     strbuf_line(out, 2, "}");
@@ -361,7 +365,6 @@ static void emit_x_first(strbuf *out, const cls_kernel_config *c)
  * max3d:5 374 -> 381 (hence tall masks only). */
 static void emit_y_first(strbuf *out, const cls_kernel_config *c)
 {
-    char join[160];
     strbuf_line(out, 2, "/* Along y: the tile's columns, COLUMNS rows a task, into the group's rows of columns4. */");
     strbuf_line(out, 2, "__local float *columns = (__local float *)columns4;");
     strbuf_line(out, 2, "for (int task = item; task < TILE_W * (GROUP_H / COLUMNS); task += GROUP_W * GROUP_H) {");
@@ -369,24 +372,14 @@ static void emit_y_first(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 3, "float u[COLUMNS + MASK_H - 1];");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int dy = 0; dy < COLUMNS + MASK_H - 1; ++dy) u[dy] = tile[(ty + dy) * TILE_FLOAT4S * 4 + tx];");
-    strbuf_line(out, 3, "float rows[COLUMNS];");
-    if (shares_middle(c, CLS_AXIS_Y)) {
-        emit_shared_middle(out, 3, c, "u", "rows", "MASK_H");
-    } else {
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) rows[j] = %s;", emit_volume_window_start(&c->spec));
-        emit_volume_join(join, sizeof join, &c->spec, "along_y[dy]", "rows[j]", "u[j + dy]");
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int dy = 0; dy < MASK_H; ++dy)");
-        strbuf_line(out, 4, "#pragma unroll");
-        strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j) %s", join);
-    }
+    emit_axis_pass(out, 3, c, CLS_AXIS_Y, "u", "rows");
     strbuf_line(out, 3, "#pragma unroll");
     strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) columns[(ty + j) * TILE_FLOAT4S * 4 + tx] = rows[j];");
     strbuf_line(out, 2, "}");
     strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE);");
     strbuf_line(out, 2, "/* Along x: the work-item's columns in its row. */");
-    emit_x_pass(out, 2, c, "columns4", "get_local_id(1)", "column");
+    emit_row_values(out, 2, "columns4", "get_local_id(1)");
+    emit_axis_pass(out, 2, c, CLS_AXIS_X, "v", "column");
 }
 
 void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
