@@ -72,10 +72,10 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "}");
 }
 
-/* The store of column j's complete sum (DONE[j]), where the output is in the region (and, undefined, where
- * its window stays inside the volume); f32 outputs of four columns inside the region as one float4
- * where their address is aligned (H200, 512^3: the random 3x3x3 336 -> 327 us, max3d:9 660 ->
- * 613, gaussian3d:13,2 772 -> 751 against four stores). */
+/* The store of column j's complete sum (DONE[j]), where the output is in the region (and,
+ * undefined, where its window stays inside the volume); f32 outputs of four columns inside the
+ * region as one float4 where their address is aligned (H200, 512^3: the random 3x3x3 336 -> 327
+ * us, max3d:9 660 -> 613, gaussian3d:13,2 772 -> 751 against four stores). */
 static void emit_tile_store(strbuf *out, const cls_kernel_config *c, const char *done)
 {
     const cls_spec *s = &c->spec;
@@ -264,10 +264,10 @@ void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
 }
 
 /* Whether the windows of a work-item's COLUMNS outputs along AXIS (x: its columns; y: a column of
- * COLUMNS rows, where y runs first) share their middle: a minimum's or maximum's over a rectangle, at least
- * 2 COLUMNS + 1 long on that axis, so that the shared middle outweighs each output's own ends. (A
- * sum's row of one coefficient gained nothing so on an H200: box3d:9 at 512^3 562 us either way;
- * its sums keep the reference's order.) */
+ * COLUMNS rows, where y runs first) share their middle: a minimum's or maximum's over a rectangle,
+ * at least 2 COLUMNS + 1 long on that axis, so that the shared middle outweighs each output's own
+ * ends. (A sum's row of one coefficient gained nothing so on an H200: box3d:9 at 512^3 562 us
+ * either way; its sums keep the reference's order.) */
 static int shares_middle(const cls_kernel_config *c, cls_axis axis)
 {
     const cls_spec *s = &c->spec;
