@@ -119,6 +119,9 @@ void emit_volume_tile_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c);
 void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c);
 void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c);
+/* Whether a separable volume mask is a minimum's or maximum's whose vector along AXIS has no zero
+ * (a rectangle along that axis: its windows may be joined in any grouping). */
+int emit_volume_flat_extremum(const cls_kernel_config *c, cls_axis axis);
 /* The separable walk's minimum or maximum along z by doubling (emit_volume_doubling.c): whether it
  * applies (a rectangle's extremum at least 3 deep), its levels' declaration before the walk, and
  * its step in the walk from the slice's column[COLUMNS] to the completed output slice's result[COLUMNS]. */

@@ -9,19 +9,14 @@
 
 #include "strbuf.h"
 
-#include <stdio.h>
-
 /* The top level: the one whose blocks' joins plus the levels below it cost the fewest joins an
- * output (ties: the fewest values kept), its block 2^top slices long. */
+ * output (ties: the lower level, which keeps as many values), its block 2^top slices long. */
 static unsigned top_level(unsigned depth)
 {
-    unsigned best = 1, best_joins = ~0u, best_kept = ~0u;
+    unsigned best = 1, best_joins = ~0u;
     for (unsigned top = 1; (1u << top) <= depth; ++top) {
-        const unsigned block = 1u << top, blocks = (depth + block - 1) / block;
-        unsigned kept = depth - block + 1;
-        for (unsigned k = 0; k < top; ++k) kept += (1u << k) + 1;
-        const unsigned joins = top + blocks - 1;
-        if (joins < best_joins || (joins == best_joins && kept < best_kept)) best = top, best_joins = joins, best_kept = kept;
+        const unsigned block = 1u << top, joins = top + (depth + block - 1) / block - 1;
+        if (joins < best_joins) best = top, best_joins = joins;
     }
     return best;
 }
@@ -35,14 +30,7 @@ static unsigned level_length(unsigned depth, unsigned top, unsigned k)
 
 int emit_volume_doubles_z(const cls_kernel_config *c)
 {
-    const cls_spec *s = &c->spec;
-    float x[CLS_MAX_MASK], y[CLS_MAX_MASK], z[CLS_MAX_MASK];
-    if ((s->reduction != CLS_REDUCTION_MIN && s->reduction != CLS_REDUCTION_MAX) || s->mask_depth < 3 ||
-        cls_mask_separate3d(c->coefficients, s->mask_width, s->mask_height, s->mask_depth, x, y, z) != CLS_OK)
-        return 0;
-    for (unsigned k = 0; k < s->mask_depth; ++k)
-        if (z[k] == 0.0f) return 0;
-    return 1;
+    return c->spec.mask_depth >= 3 && emit_volume_flat_extremum(c, CLS_AXIS_Z);
 }
 
 void emit_volume_doubling_levels(strbuf *out, const cls_kernel_config *c)

@@ -260,7 +260,9 @@ void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
         }
         strbuf_append(out, "};\n");
     }
-    strbuf_append(out, "#define SUMS_FLOAT4S (GROUP_W * COLUMNS / 4 + 1) /* a row of the sums along x, one more against bank conflicts */\n\n");
+    if (!cls_volume_y_first(c)) /* x first: the tile's rows summed along x */
+        strbuf_append(out, "#define SUMS_FLOAT4S (GROUP_W * COLUMNS / 4 + 1) /* a row of the sums along x, one more against bank conflicts */\n");
+    strbuf_append(out, "\n");
 }
 
 /* Whether the windows of a work-item's COLUMNS outputs along AXIS (x: its columns; y: a column of
@@ -270,14 +272,20 @@ void emit_volume_separable_macros(strbuf *out, const cls_kernel_config *c)
  * either way; its sums keep the reference's order.) */
 static int shares_middle(const cls_kernel_config *c, cls_axis axis)
 {
+    const unsigned length = axis == CLS_AXIS_X ? c->spec.mask_width : c->spec.mask_height;
+    return length >= 2 * c->cols + 1 && emit_volume_flat_extremum(c, axis);
+}
+
+int emit_volume_flat_extremum(const cls_kernel_config *c, cls_axis axis)
+{
     const cls_spec *s = &c->spec;
-    const unsigned length = axis == CLS_AXIS_X ? s->mask_width : s->mask_height;
-    float vectors[2][CLS_MAX_MASK], z[CLS_MAX_MASK];
-    if ((s->reduction != CLS_REDUCTION_MIN && s->reduction != CLS_REDUCTION_MAX) || length < 2 * c->cols + 1 ||
-        cls_mask_separate3d(c->coefficients, s->mask_width, s->mask_height, s->mask_depth, vectors[0], vectors[1], z) != CLS_OK)
+    const unsigned lengths[3] = {s->mask_width, s->mask_height, s->mask_depth};
+    float vectors[3][CLS_MAX_MASK];
+    if ((s->reduction != CLS_REDUCTION_MIN && s->reduction != CLS_REDUCTION_MAX) ||
+        cls_mask_separate3d(c->coefficients, lengths[0], lengths[1], lengths[2], vectors[0], vectors[1], vectors[2]) != CLS_OK)
         return 0;
-    for (unsigned i = 0; i < length; ++i)
-        if (vectors[axis == CLS_AXIS_X ? 0 : 1][i] == 0.0f) return 0;
+    for (unsigned i = 0; i < lengths[axis]; ++i)
+        if (vectors[axis][i] == 0.0f) return 0;
     return 1;
 }
 
@@ -357,12 +365,12 @@ static void emit_x_first(strbuf *out, const cls_kernel_config *c)
 }
 
 /* y, then x, for tall masks (cls_volume_y_first): the tile's columns summed along y into
- * columns4, one column of COLUMNS rows a task, each value read once (the halo's rows summed into
- * the group's rows before anything runs along x, which so covers the group's rows alone), then
- * each work-item's columns along x from its row there into column[]. H200, 512^3 f32, clamp,
- * against x first with the y pass in columns of rows: gaussian3d:13,2 638 -> 592 us in 32x16
- * groups (587 in 32x8), gaussian3d:19,3 1,108 -> 895, max3d:15 1,074 -> 746, max3d:9 531 -> 525-529;
- * max3d:5 374 -> 381 (hence tall masks only). */
+ * columns4, one column of COLUMNS rows a task, COLUMNS + MASK_H - 1 values read for its COLUMNS
+ * outputs (the halo's rows summed into the group's rows before anything runs along x, which so
+ * covers the group's rows alone), then each work-item's columns along x from its row there into
+ * column[]. H200, 512^3 f32, clamp, against x first with the y pass in columns of rows:
+ * gaussian3d:13,2 638 -> 592 us in 32x16 groups (586-587 in 32x8), gaussian3d:19,3 1,108 -> 895,
+ * max3d:15 1,074 -> 746, max3d:9 531 -> 525-529; max3d:5 374 -> 381 (hence tall masks only). */
 static void emit_y_first(strbuf *out, const cls_kernel_config *c)
 {
     strbuf_line(out, 2, "/* Along y: the tile's columns, COLUMNS rows a task, into the group's rows of columns4. */");
@@ -396,6 +404,7 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
         emit_y_first(out, c);
     else
         emit_x_first(out, c);
-    emit_tile_store(out, c, emit_z_join(out, c, doubling));
+    const char *done = emit_z_join(out, c, doubling);
+    emit_tile_store(out, c, done);
     emit_window_shift(out, c, doubling);
 }

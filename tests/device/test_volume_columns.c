@@ -1,8 +1,8 @@
 /* test_volume_columns.c — a volume's walks of several output columns a work-item, on the default
  * device against the CPU reference in 3-D: from the slice's tile in local memory (the local input
  * path, the GPUs' form), in explicit vectors (the global path, CPU runtimes' form), and separable
- * masks in one pass from the tile, in every border mode (tall ones also in one column of several
- * rows a work-item, the GPUs' form, by an overlay of the device's own record). */
+ * masks in one pass from the tile, in every border mode (tall ones also along y first, the GPUs'
+ * form, by an overlay of the device's own record; extrema along z by doubling). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -166,6 +166,7 @@ static void tall_separable_masks_along_y_first(void **state)
             if (cls_filter_create(rows_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
             assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
             assert_non_null(strstr(cls_filter_source(filter), "the tile's columns summed along y"));
+            assert_true((strstr(cls_filter_source(filter), "Along z by doubling") != NULL) == (kind >= 2));
             check_volume(filter, &spec, 1, 1, 1);
             check_volume(filter, &spec, 19, 6, 13);
             if (kind != 1) check_volume(filter, &spec, 67, 45, 33);

@@ -188,10 +188,64 @@ static void tall_single_passes_run_along_y_first_where_the_record_says(void **st
         assert_int_equal(strstr(source, "the tile's columns summed along y") != NULL, cases[i].y_first);
         if (cases[i].y_first && spec.reduction == CLS_REDUCTION_MAX)
             assert_non_null(strstr(source, "for (int d = COLUMNS; d < MASK_H; ++d) shared = fmax(shared, u[d]);"));
+        /* the tiles of the slices and the group's rows of the tile's columns, or the tile's rows of sums */
+        const size_t tile_h = cases[i].group_h + 2 * (spec.mask_height / 2);
+        const size_t tile_float4s = (32 * cases[i].cols + 2 * (spec.mask_width / 2) + 3) / 4 + 1;
+        const size_t second = cases[i].y_first ? cases[i].group_h * tile_float4s : tile_h * (32 * cases[i].cols / 4 + 1);
+        assert_int_equal(cls_kernel_local_bytes(&config),
+                         (tile_h * cls_volume_tile_buffers(&config) * tile_float4s + second) * 16);
         free(source);
         cls_kernel_config_free(&config);
         cls_operator_release(op);
     }
+}
+
+/* The source of OP (a volume operator; COEFFICIENTS, when given, replace its mask with a 3x3x3 one)
+ * in the separable single pass, 4 columns a work-item in 32x8 groups. */
+static char *single_pass_source(const char *op, const float *coefficients)
+{
+    cls_operator *parsed = NULL;
+    assert_int_equal(cls_operator_parse(op, &parsed), CLS_OK);
+    cls_spec spec = *cls_operator_spec(parsed);
+    if (coefficients) spec.mask_width = spec.mask_height = spec.mask_depth = 3, spec.coefficients = coefficients;
+    spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.cols_per_item = 4, spec.group_width = 32, spec.group_height = 8;
+    const cls_generation_limits limits = cls_generation_limits_default();
+    cls_kernel_config config;
+    assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+    char *source = cls_emit_source(&config);
+    cls_kernel_config_free(&config);
+    cls_operator_release(parsed);
+    return source;
+}
+
+/* A separable minimum or maximum goes along z by doubling: levels of blocks of 2, 4, 8 slices, each
+ * from two of the level below, an output the top level's blocks that cover its window (3 deep:
+ * blocks of 2 that ended 0 and 1 slices ago; 9: of 4, 0, 4 and 5; 15: of 8, 0 and 7). A sum, and a
+ * maximum whose vector along z has a hole (the middle slice alone), keep the window of partial
+ * results. */
+static void separable_extrema_double_along_z(void **state)
+{
+    (void)state;
+    static const struct { const char *op; const char *lines[3]; } cases[] = {
+        {"min3d:3", {"level1[0][j] = fmin(level0[0][j], level0[1][j]);", "result[j] = fmin(result[j], level1[1][j]);", NULL}},
+        {"max3d:9", {"level2[0][j] = fmax(level1[0][j], level1[2][j]);", "result[j] = fmax(result[j], level2[4][j]);",
+                     "result[j] = fmax(result[j], level2[5][j]);"}},
+        {"max3d:15", {"level3[0][j] = fmax(level2[0][j], level2[4][j]);", "result[j] = fmax(result[j], level3[7][j]);", NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *source = single_pass_source(cases[i].op, NULL);
+        assert_non_null(strstr(source, "Along z by doubling"));
+        for (unsigned k = 0; k < 3 && cases[i].lines[k]; ++k) assert_non_null(strstr(source, cases[i].lines[k]));
+        free(source);
+    }
+    float middle_slice[27];
+    for (unsigned k = 0; k < 27; ++k) middle_slice[k] = k / 9 == 1 ? 1.0f : 0.0f;
+    char *sum = single_pass_source("box3d:9", NULL), *holed = single_pass_source("max3d:3", middle_slice);
+    assert_null(strstr(sum, "Along z by doubling"));
+    assert_null(strstr(holed, "Along z by doubling"));
+    assert_non_null(strstr(holed, "float sum[MASK_D][COLUMNS];"));
+    free(sum);
+    free(holed);
 }
 
 /* The FFT's tile kernel takes the cap, lowering only, and says so in its source. */
@@ -386,6 +440,7 @@ int main(void)
         cmocka_unit_test(shallow_volume_passes_take_a_cap_that_only_lowers),
         cmocka_unit_test(volume_rank_pairs_take_the_records_cap),
         cmocka_unit_test(tall_single_passes_run_along_y_first_where_the_record_says),
+        cmocka_unit_test(separable_extrema_double_along_z),
         cmocka_unit_test(the_fft_tile_kernel_takes_a_cap_that_only_lowers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
