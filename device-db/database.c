@@ -95,7 +95,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
         NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax), NUMBER(rank_columns),
-        NUMBER(rank_register_cap), NUMBER(volume_y_first),
+        NUMBER(rank_register_cap), NUMBER(volume_y_first), NUMBER(volume_pass_slices),
 #undef NUMBER
     };
     char shown[256];
@@ -119,22 +119,27 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                                     strcmp(name, "volume_fft_min_taps") == 0 || flag;
             /* a single pass's block and a volume walk's slices: rows and columns per work-item that
              * a spec takes */
-            const int rows = strcmp(name, "single_pass_rows") == 0 || strcmp(name, "volume_slices") == 0 ||
-                             strcmp(name, "volume_deep_slices") == 0,
+            const int rows = strcmp(name, "single_pass_rows") == 0,
+                      slices = strcmp(name, "volume_slices") == 0 || strcmp(name, "volume_deep_slices") == 0 ||
+                               strcmp(name, "volume_pass_slices") == 0,
                       cols = strcmp(name, "single_pass_cols") == 0 || strcmp(name, "body_lanes") == 0 ||
                              strcmp(name, "row_body_lanes") == 0,
                       volume_cols = strcmp(name, "volume_columns") == 0;
             const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : pair ? 2u : tile ? 16384u : 1u << 30;
             const int parsed = parse_unsigned(value, &number);
-            if (rows || cols || volume_cols) {
+            if (rows || slices || cols || volume_cols) {
                 if (parsed && (rows          ? cls_rows_per_item_valid(number)
+                               : slices      ? cls_volume_slices_valid(number)
                                : volume_cols ? cls_volume_cols_per_item_valid(number)
                                              : cls_cols_per_item_valid(number))) {
                     *field = number;
                     return 1;
                 }
                 strbuf_printf(&state->error, "'%s' must be %s, not '%s'", name,
-                              rows ? "1 to 8, 16, 32, 64 or 128" : volume_cols ? "1, 4 or 8" : "1, 2, 4 or 8",
+                              rows          ? "1 to 8, 16, 32, 64 or 128"
+                              : slices      ? "1 to 8, 16, 32, 64, 128, 256 or 512"
+                              : volume_cols ? "1, 4 or 8"
+                                            : "1, 2, 4 or 8",
                               cls_printable(value, shown, sizeof shown));
                 return 0;
             }

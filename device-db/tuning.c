@@ -159,7 +159,9 @@ static int handle_key(void *user, const char *section, const char *name, const c
     else if (strcmp(name, "group") == 0)
         ok = cls_parse_pair(value, &t->group_width, &t->group_height), *seen |= KEY_GROUP,
         expected = "WxH with positive sides, e.g. 32x4";
-    else if (strcmp(name, "rows") == 0) ok = parse_blocking(value, &t->rows_per_item, cls_rows_per_item_valid), *seen |= KEY_ROWS, expected = "1 to 8, 16, 32, 64 or 128";
+    else if (strcmp(name, "rows") == 0) /* 256 and 512: a volume's slices */
+        ok = parse_blocking(value, &t->rows_per_item, cls_volume_slices_valid), *seen |= KEY_ROWS,
+        expected = "1 to 8, 16, 32, 64, 128, 256 or 512";
     else if (strcmp(name, "cols") == 0) ok = parse_blocking(value, &t->cols_per_item, cls_cols_per_item_valid), *seen |= KEY_COLS, expected = "1, 2, 4 or 8";
     else if (strcmp(name, "kernel_us") == 0)
         ok = sscanf(value, "%lf%c", &t->kernel_us, &tail) == 1 && t->kernel_us >= 0 && isfinite(t->kernel_us),
@@ -194,14 +196,17 @@ cls_status cls_tuning_table_parse(cls_tuning_table *table, const char *text, con
         status = cls_fail(CLS_ERR_PARSE, "%s:%d: %s", location, line,
                           state.error.length ? strbuf_text(&state.error) : "not an INI line");
     }
-    for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
-        if (state.seen[i] != KEYS_REQUIRED) {
-            const cls_tuning_entry *e = &state.parsed.entries[i];
-            char section[96];
-            snprintf(section, sizeof section, "%s %s %u", e->arch, e->operator_hash, e->size_class);
+    for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i) {
+        const cls_tuning_entry *e = &state.parsed.entries[i];
+        char section[96];
+        snprintf(section, sizeof section, "%s %s %u", e->arch, e->operator_hash, e->size_class);
+        if (state.seen[i] != KEYS_REQUIRED)
             status = cls_fail(CLS_ERR_PARSE, "%s:%d: section [%s] needs partition, input, group, rows and cols",
                               location, cls_ini_section_line(text, section), section);
-        }
+        else if (!cls_rows_per_item_valid(e->tuning.rows_per_item) && e->tuning.depth <= 1) /* 256 or 512 */
+            status = cls_fail(CLS_ERR_PARSE, "%s:%d: section [%s] walks %u slices, which only a volume's size takes",
+                              location, cls_ini_section_line(text, section), section, e->tuning.rows_per_item);
+    }
     for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)
         if (!table_put(table, &state.parsed.entries[i])) status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; status == CLS_OK && i < state.parsed.count; ++i)

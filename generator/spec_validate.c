@@ -61,6 +61,11 @@ int cls_rows_per_item_valid(unsigned rows)
     return (rows >= 1 && rows <= 8) || rows == 16 || rows == 32 || rows == 64 || rows == 128;
 }
 
+int cls_volume_slices_valid(unsigned slices)
+{
+    return cls_rows_per_item_valid(slices) || slices == 256 || slices == 512;
+}
+
 int cls_cols_per_item_valid(unsigned cols)
 {
     return cols == 1 || cols == 2 || cols == 4 || cols == 8;
@@ -327,7 +332,10 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if ((unsigned)spec->input_type > CLS_PIXEL_F64 || (unsigned)spec->output_type > CLS_PIXEL_F64)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "pixel type is not a cls_pixel_type value");
     if ((status = check_double(spec)) != CLS_OK) return status;
-    if (spec->rows_per_item && !cls_rows_per_item_valid(spec->rows_per_item))
+    if (spec->rows_per_item && cls_spec_is_volume(spec) && !cls_volume_slices_valid(spec->rows_per_item))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "slices per work-item %u is not 1 to 8, 16, 32, 64, 128, 256 or 512",
+                        spec->rows_per_item);
+    if (spec->rows_per_item && !cls_spec_is_volume(spec) && !cls_rows_per_item_valid(spec->rows_per_item))
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rows per work-item %u is not 1 to 8, 16, 32, 64 or 128",
                         spec->rows_per_item);
     if (spec->rows_per_item >= CLS_STREAM_MIN_ROWS && !cls_spec_is_volume(spec) &&

@@ -120,6 +120,8 @@ typedef struct cls_arch_record {
                                     * tall runs along y first, over its tile's columns in columns of
                                     * COLUMNS rows, then along x over the group's rows (0: x first,
                                     * over the tile's rows, halo included) */
+    unsigned volume_pass_slices;   /* output slices a work-item walks in a separable mask's single
+                                    * pass more than 3 slices deep (0: volume_deep_slices) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

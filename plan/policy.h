@@ -117,6 +117,8 @@ typedef struct cls_kernel_policy {
                                  * (0 or 1: one; 2: two sharing their middle columns' sorts) */
     unsigned volume_deep_slices; /* the walk's slices from the tile for a mask more than 3 deep
                                   * (0: volume_slices) */
+    unsigned volume_pass_slices; /* the slices of a separable mask's single pass more than 3 deep
+                                  * (0: volume_deep_slices) */
     unsigned volume_fft_min_taps; /* a volume's weighted sum of at least this many taps that does not
                                    * separate runs by FFT (0: never) */
     unsigned body_lanes;        /* adjacent outputs a work-item computes in one vector for an

@@ -92,7 +92,7 @@ static int parse_blocking(const char *item, unsigned *out, int (*valid)(unsigned
 
 static int parse_rows_item(const char *item, void *array, size_t index)
 {
-    return parse_blocking(item, &((unsigned *)array)[index], cls_rows_per_item_valid);
+    return parse_blocking(item, &((unsigned *)array)[index], cls_volume_slices_valid);
 }
 
 static int parse_cols_item(const char *item, void *array, size_t index)
@@ -197,7 +197,7 @@ static const cli_option OPTIONS[] = {
     {"--input", 0, "a comma-separated list of auto, global, local, image"},
     {"--separable", 0, "a comma-separated list of auto, none, single-pass, two-pass"},
     {"--method", 0, "a comma-separated list of auto, direct, fft"},
-    {"--rows", 0, "a comma-separated list of auto, 1 to 8, 16, 32, 64, 128"},
+    {"--rows", 0, "a comma-separated list of auto, 1 to 8, 16, 32, 64, 128 (a volume's slices: 256, 512 too)"},
     {"--cols", 0, "a comma-separated list of auto, 1, 2, 4, 8"},
     {"--wg", 0, "a comma-separated list of WxH or auto"}, {"--runs", 'r', "a whole number, at least 1"},
     {"--warmup", 0, "a whole number, at least 0"}, {"--compare", 0, "naive"}, {"--csv", 0, "a file"},
@@ -259,7 +259,7 @@ static int finish_volume_tune_options(bench_options *o)
         fprintf(stderr, "clstencil tune: a volume's operator is tuned on a volume: --size WxHxD\n");
         return 0;
     }
-    static const unsigned slices[] = {8, 16, 32, 64, 128}; /* 8: the shortest walk auto takes */
+    static const unsigned slices[] = {8, 16, 32, 64, 128, 256, 512}; /* 8: the shortest walk auto takes */
     o->partitions[0] = CLS_PARTITION_AUTO, o->partition_count = 1;
     o->inputs[0] = CLS_INPUT_AUTO, o->input_count = 1;
     o->cols[0] = 0, o->cols_count = 1;

@@ -25,7 +25,7 @@ static int tune_usage(FILE *out, int code)
             "  --wg WxH,...           default every shape from the SIMD width up to %d wide and 1 to %d high\n"
             "                         (powers of two), at most %d work-items\n"
             "  a volume's operator (--size WxHxD): --wg and --rows (slices a work-item walks, default\n"
-            "                         8,16,32,64,128) only; the rest is the device's policy\n"
+            "                         8,16,32,64,128,256,512) only; the rest is the device's policy\n"
             "  --separable S, --bake | --runtime-mask | --argument-mask, --fold   as clstencil bench (part of\n"
             "                         the operator)\n"
             "options:\n"

@@ -136,9 +136,9 @@ static void separable_masks_in_a_single_pass(void **state)
  * of COLUMNS rows (the record's volume_y_first, here by an overlay of the device's own record):
  * an asked 3x9x3 product, a Gaussian 13 taps a side, the maximum over a 5x9x3 box and the minimum
  * over a 3x11x15 box (their rows sharing the middle; along z, blocks of 8 slices by doubling,
- * deeper than the lower volume), in every border mode, two of the four a mode
- * (all under CLS_TEST_EXHAUSTIVE); volumes lower than the mask and the group, and one of several
- * groups with rows that end inside a group. */
+ * deeper than the lower volume; the boxes walking 256 and 512 slices, each volume one walk), in
+ * every border mode, two of the four a mode (all under CLS_TEST_EXHAUSTIVE); volumes lower than
+ * the mask and the group, and one of several groups with rows that end inside a group. */
 static void tall_separable_masks_along_y_first(void **state)
 {
     (void)state;
@@ -162,11 +162,14 @@ static void tall_separable_masks_along_y_first(void **state)
             spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.cols_per_item = 4;
             spec.group_width = 8, spec.group_height = kind == 1 ? 8 : 4;
             if (kind >= 2) spec.reduction = kind == 2 ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+            if (kind >= 2) spec.rows_per_item = kind == 2 ? 256 : 512; /* a walk deeper than the volume */
             cls_filter *filter = NULL;
             if (cls_filter_create(rows_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
             assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
             assert_non_null(strstr(cls_filter_source(filter), "the tile's columns summed along y"));
             assert_true((strstr(cls_filter_source(filter), "Along z by doubling") != NULL) == (kind >= 2));
+            if (kind >= 2)
+                assert_non_null(strstr(cls_filter_source(filter), kind == 2 ? "#define SLICES 256 " : "#define SLICES 512 "));
             check_volume(filter, &spec, 1, 1, 1);
             check_volume(filter, &spec, 19, 6, 13);
             if (kind != 1) check_volume(filter, &spec, 67, 45, 33);

@@ -102,6 +102,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->body_lanes, 0);     /* a GPU's work-items are its lanes ... */
     assert_int_equal(r->row_body_lanes, 4); /* ... but for the 3x3 median's column of rows */
     assert_int_equal(r->volume_deep_slices, 128); /* deep masks' walks from the tile */
+    assert_int_equal(r->volume_pass_slices, 512); /* and their single passes */
     assert_int_equal(r->fft_max_tile, 512);
     assert_int_equal(r->single_pass_rows, 64); /* the single pass streams, four rows ahead */
     assert_int_equal(r->single_pass_cols, 2);
@@ -241,11 +242,14 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nuse_models = maybe\n", "2: 'use_models' must be yes or no, not 'maybe'");
     expect_parse_error("[pocl-cpu]\nfft_max_tile = 32\n", "2: 'fft_max_tile' must be a decimal integer from 64 to 16384, not '32'");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_rows = 12\n", "2: 'single_pass_rows' must be 1 to 8, 16, 32, 64 or 128, not '12'");
-    expect_parse_error("[pocl-cpu]\nvolume_slices = 0\n", "2: 'volume_slices' must be 1 to 8, 16, 32, 64 or 128, not '0'");
+    expect_parse_error("[pocl-cpu]\nvolume_slices = 0\n", "2: 'volume_slices' must be 1 to 8, 16, 32, 64, 128, 256 or 512, not '0'");
     expect_parse_error("[nvidia-sm90]\nvolume_columns = 2\n", "2: 'volume_columns' must be 1, 4 or 8, not '2'");
     expect_parse_error("[pocl-cpu]\nbody_lanes = 16\n", "2: 'body_lanes' must be 1, 2, 4 or 8, not '16'");
     expect_parse_error("[nvidia-sm90]\nrow_body_lanes = 3\n", "2: 'row_body_lanes' must be 1, 2, 4 or 8, not '3'");
     expect_parse_error("[nvidia-sm90]\nvolume_deep_slices = 100\n", "2: 'volume_deep_slices' must be");
+    expect_parse_error("[nvidia-sm90]\nvolume_pass_slices = 1024\n",
+                       "2: 'volume_pass_slices' must be 1 to 8, 16, 32, 64, 128, 256 or 512, not '1024'");
+    expect_parse_error("[nvidia-sm90]\nsingle_pass_rows = 256\n", "2: 'single_pass_rows' must be 1 to 8, 16, 32, 64 or 128");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_cols = 3\n", "2: 'single_pass_cols' must be 1, 2, 4 or 8, not '3'");
     expect_parse_error("[nvidia-sm90]\nsingle_pass_stages_rows = 2\n",
                        "2: 'single_pass_stages_rows' must be a decimal integer from 0 to 1, not '2'");

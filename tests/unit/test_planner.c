@@ -176,12 +176,12 @@ static void volume_takes_its_tuned_group_and_slices(void **state)
     assert_int_equal(kept.group_width, 64);
     assert_int_equal(kept.rows_per_item, 64);
     cls_operator_release(op);
-    /* device-db/tuning/nvidia-sm90.ini: gaussian3d:19,3 in clamp, 32x16 groups walking 128 slices,
+    /* device-db/tuning/nvidia-sm90.ini: gaussian3d:19,3 in clamp, 32x16 groups walking 512 slices,
      * for volumes of about 512^3 voxels only (a 256^3 volume's class is another: the policy's) */
     cls_spec clamp = operator_spec("gaussian3d:19,3", CLS_BORDER_CLAMP, 512, &op);
     assert_true(plan_choice(&f->planner, &clamp, &choice));
     assert_int_equal(choice.group_height, 16);
-    assert_int_equal(choice.rows_per_item, 128);
+    assert_int_equal(choice.rows_per_item, 512);
     clamp.expected_depth = 512;
     assert_true(plan_choice(&f->planner, &clamp, &choice));
     clamp.expected_depth = 64; /* 512x512x64: class 8 */
@@ -210,7 +210,8 @@ static unsigned walk_slices(const fixture *f, cls_spec spec, unsigned width, uns
  * device's work-items (132 SMs x 2,048) busy: a 5x5x5 mask's walk of 128 slices in 32x4 groups of
  * 4 columns leaves a 128^3 volume 4,096 work-items, of 8 slices 65,536 (the shortest walk); a
  * 256^3 volume's 32 slices 131,072. A 512^3 volume, a volume of unknown depth, a spec that names
- * its slices and a CPU runtime keep the record's walk. */
+ * its slices and a CPU runtime keep the record's walk. A deep separable mask's single pass starts
+ * from the record's 512 slices (volume_pass_slices): 65,536 work-items at 512^3, so 256. */
 static void small_volume_walks_fewer_slices(void **state)
 {
     fixture *f = *state;
@@ -232,6 +233,12 @@ static void small_volume_walks_fewer_slices(void **state)
     const cls_spec box = operator_spec("box3d:3", CLS_BORDER_CLAMP, 128, &op);
     assert_int_equal(walk_slices(f, box, 128, 128, 128), 8);
     assert_int_equal(walk_slices(f, box, 256, 256, 256), 32);
+    cls_operator_release(op);
+    const cls_spec gaussian = operator_spec("gaussian3d:13,2", CLS_BORDER_CLAMP, 128, &op);
+    assert_int_equal(walk_slices(f, gaussian, 512, 512, 512), 256);
+    assert_int_equal(walk_slices(f, gaussian, 1024, 1024, 512), 512);
+    assert_int_equal(walk_slices(f, gaussian, 512, 512, 0), 512);
+    assert_int_equal(walk_slices(f, gaussian, 256, 256, 256), 32);
     cls_operator_release(op);
     f->record.type = CLS_DEVICE_CPU; /* no work-items to fill: the record's walk */
     assert_int_equal(walk_slices(f, spec, 128, 128, 128), 128);

@@ -219,19 +219,27 @@ static void bad_cols_rejected(void **state)
     expect_invalid(&spec, "columns per work-item 16");
 }
 
-/* The counts that the spec, the tuning file and clstencil bench all accept. */
+/* The counts that the spec, the tuning file and clstencil bench all accept: a volume's slices
+ * go to 512, an image's rows to 128. */
 static void block_counts_are_one_rule(void **state)
 {
     (void)state;
-    for (unsigned n = 0; n <= 256; ++n) {
+    for (unsigned n = 0; n <= 1024; ++n) {
         const int rows = (n >= 1 && n <= 8) || n == 16 || n == 32 || n == 64 || n == 128;
         const int cols = n == 1 || n == 2 || n == 4 || n == 8;
         assert_int_equal(cls_rows_per_item_valid(n), rows);
+        assert_int_equal(cls_volume_slices_valid(n), rows || n == 256 || n == 512);
         assert_int_equal(cls_cols_per_item_valid(n), cols);
     }
     cls_spec spec = valid_spec();
     spec.rows_per_item = 12;
     expect_invalid(&spec, "rows per work-item 12 is not 1 to 8, 16, 32, 64 or 128");
+    spec.rows_per_item = 256;
+    expect_invalid(&spec, "rows per work-item 256 is not 1 to 8, 16, 32, 64 or 128");
+    spec.mask_depth = 1; /* a volume's walk */
+    assert_int_equal(cls_spec_validate(&spec), CLS_OK);
+    spec.rows_per_item = 1024;
+    expect_invalid(&spec, "slices per work-item 1024 is not 1 to 8, 16, 32, 64, 128, 256 or 512");
 }
 
 static void blocks_need_a_border_and_bodies_no_streaming(void **state)

@@ -113,7 +113,7 @@ static void malformed_files_name_file_and_line(void **state)
     char text[512];
     expect_error("[sm_90 0123 12]\npartition = naive\n", "user.ini:2: section [sm_90 0123 12] is not");
     expect_error("[sm_90 " HASH_A " 12]\npartition = auto\n", "user.ini:2: 'partition' must be naive");
-    expect_error("[sm_90 " HASH_A " 12]\nrows = 12\n", "user.ini:2: 'rows' must be 1 to 8, 16, 32, 64 or 128");
+    expect_error("[sm_90 " HASH_A " 12]\nrows = 12\n", "user.ini:2: 'rows' must be 1 to 8, 16, 32, 64, 128, 256 or 512");
     expect_error("[sm_90 " HASH_A " 12]\ngroup = 32\n", "user.ini:2: 'group' must be WxH");
     expect_error("[sm_90 " HASH_A " 12]\nsize = 512x512x0\n", "user.ini:2: 'size' must be WxH or WxHxD");
     expect_error("[sm_90 " HASH_A " 12]\nwarps = 4\n", "user.ini:2: unknown key 'warps'");
@@ -121,6 +121,10 @@ static void malformed_files_name_file_and_line(void **state)
     expect_error("\n[sm_90 " HASH_A " 12]\npartition = naive\n", "user.ini:2: section [sm_90 " HASH_A " 12] needs");
     snprintf(text, sizeof text, "[sm_90 " HASH_B " 7]\n%snot ini\n", complete);
     expect_error(text, "user.ini:7: ");
+    /* 256 or 512 rows: a volume's slices, refused for an image's size (or none) */
+    expect_error("[sm_90 " HASH_A " 12]\npartition = naive\ninput = global\ngroup = 32x4\nrows = 256\ncols = 1\n"
+                 "size = 4096x4096\n",
+                 "user.ini:1: section [sm_90 " HASH_A " 12] walks 256 slices, which only a volume's size takes");
 }
 
 static void replace_one_section(void **state)

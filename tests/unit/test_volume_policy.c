@@ -108,8 +108,9 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_non_null(strstr(cls_last_error(), "more than 2 columns per work-item for a rank"));
 }
 
-/* A mask more than 3 deep walks the record's volume_deep_slices from the tile; a spec's own
- * slices stay, and a mask 3 deep, or a record without the key, keeps volume_slices. */
+/* A mask more than 3 deep walks the record's volume_deep_slices from the tile, and a separable
+ * mask's single pass the record's volume_pass_slices where it gives them; a spec's own slices
+ * stay, and a mask 3 deep, or a record without the keys, keeps volume_slices. */
 static void deep_masks_walk_the_records_deep_slices(void **state)
 {
     (void)state;
@@ -127,6 +128,14 @@ static void deep_masks_walk_the_records_deep_slices(void **state)
     deep.volume_deep_slices = 128;
     assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.rows_per_item, 128);
+    deep.volume_pass_slices = 512; /* the single pass walks further; a walk that sums keeps 128 */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.rows_per_item, 512);
+    box.separable = CLS_SEPARABLE_NONE;
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.rows_per_item, 128);
+    box.separable = CLS_SEPARABLE_AUTO;
     box.rows_per_item = 16; /* the spec's own */
     assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.rows_per_item, 16);
