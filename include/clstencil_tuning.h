@@ -121,7 +121,7 @@ typedef struct cls_arch_record {
                                     * COLUMNS rows, then along x over the group's rows (0: x first,
                                     * over the tile's rows, halo included) */
     unsigned volume_pass_slices;   /* output slices a work-item walks in a separable mask's single
-                                    * pass more than 3 slices deep (0: volume_deep_slices) */
+                                    * pass at least 9 deep and 9 tall (0: volume_deep_slices) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -415,13 +415,14 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     /* a deep mask's walk re-reads its halo of slices once a walk: longer walks, from the tile, and
      * a sum's, minimum's or maximum's walk of a column a work-item on GPUs (H200, 512^3 f32, clamp:
      * a 1x1x21 mask, the z pass of a deep separable one, 576 us walking 16 slices, 361 walking 128);
-     * a single pass, whose slices cost more than a walk's, longer still where the record says so */
+     * a deep and tall single pass, whose slices cost more than a walk's, longer still where the
+     * record says so (CLS_VOLUME_PASS_SLICES_MIN_MASK) */
     const int plain_deep = !volume_vectors(p) && !spec->body && spec->reduction != CLS_REDUCTION_RANK;
     if (!spec->rows_per_item && p->volume_deep_slices && spec->mask_depth > 3 &&
         (resolved->input_path == CLS_INPUT_LOCAL || plain_deep))
         resolved->rows_per_item = p->volume_deep_slices;
-    if (!spec->rows_per_item && p->volume_pass_slices && spec->mask_depth > 3 &&
-        resolved->separable == CLS_SEPARABLE_SINGLE_PASS)
+    if (!spec->rows_per_item && p->volume_pass_slices && spec->mask_depth >= CLS_VOLUME_PASS_SLICES_MIN_MASK &&
+        spec->mask_height >= CLS_VOLUME_PASS_SLICES_MIN_MASK && resolved->separable == CLS_SEPARABLE_SINGLE_PASS)
         resolved->rows_per_item = p->volume_pass_slices;
     if (resolved->cols_per_item > 1 && !rank && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;

@@ -72,6 +72,12 @@
  * 96.5 / 63.3 / 49.6 / 52.6 / 53.9 (at 32 slices it keeps 131,072 work-items); at 512^3 the
  * record's walks stay. */
 #define CLS_VOLUME_FILL_SHARE 4u
+/* A separable single pass walks the record's volume_pass_slices where its mask is at least this
+ * deep and tall: its slices' two passes through the tile (y first from 9 tall) make the slices
+ * its walk re-reads weigh most. H200, 512^3 f32, clamp, 32x8 groups, the walks of 128 / 256
+ * slices: gaussian3d:9,1.5 520 / 507 us, box3d:5 and gaussian3d:5,1 within 1%, gaussian3d:7,1.5
+ * (80 registers: three groups an SM, 512 groups leave a second wave of 116) 445 / 503. */
+#define CLS_VOLUME_PASS_SLICES_MIN_MASK 9u
 #define CLS_VOLUME_MIN_SLICES 8u
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
@@ -117,8 +123,8 @@ typedef struct cls_kernel_policy {
                                  * (0 or 1: one; 2: two sharing their middle columns' sorts) */
     unsigned volume_deep_slices; /* the walk's slices from the tile for a mask more than 3 deep
                                   * (0: volume_slices) */
-    unsigned volume_pass_slices; /* the slices of a separable mask's single pass more than 3 deep
-                                  * (0: volume_deep_slices) */
+    unsigned volume_pass_slices; /* the slices of a separable mask's single pass at least
+                                  * CLS_VOLUME_PASS_SLICES_MIN_MASK deep and tall (0: volume_deep_slices) */
     unsigned volume_fft_min_taps; /* a volume's weighted sum of at least this many taps that does not
                                    * separate runs by FFT (0: never) */
     unsigned body_lanes;        /* adjacent outputs a work-item computes in one vector for an

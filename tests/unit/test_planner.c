@@ -210,8 +210,9 @@ static unsigned walk_slices(const fixture *f, cls_spec spec, unsigned width, uns
  * device's work-items (132 SMs x 2,048) busy: a 5x5x5 mask's walk of 128 slices in 32x4 groups of
  * 4 columns leaves a 128^3 volume 4,096 work-items, of 8 slices 65,536 (the shortest walk); a
  * 256^3 volume's 32 slices 131,072. A 512^3 volume, a volume of unknown depth, a spec that names
- * its slices and a CPU runtime keep the record's walk. A deep separable mask's single pass starts
- * from the record's 512 slices (volume_pass_slices): 65,536 work-items at 512^3, so 256. */
+ * its slices and a CPU runtime keep the record's walk. A separable mask's single pass at least 9
+ * deep and tall starts from the record's 512 slices (volume_pass_slices): 65,536 work-items at
+ * 512^3, so 256; a 7x7x7 one walks 128. */
 static void small_volume_walks_fewer_slices(void **state)
 {
     fixture *f = *state;
@@ -239,6 +240,9 @@ static void small_volume_walks_fewer_slices(void **state)
     assert_int_equal(walk_slices(f, gaussian, 1024, 1024, 512), 512);
     assert_int_equal(walk_slices(f, gaussian, 512, 512, 0), 512);
     assert_int_equal(walk_slices(f, gaussian, 256, 256, 256), 32);
+    cls_operator_release(op);
+    const cls_spec seven = operator_spec("gaussian3d:7,1.5", CLS_BORDER_CLAMP, 128, &op);
+    assert_int_equal(walk_slices(f, seven, 512, 512, 512), 128);
     cls_operator_release(op);
     f->record.type = CLS_DEVICE_CPU; /* no work-items to fill: the record's walk */
     assert_int_equal(walk_slices(f, spec, 128, 128, 128), 128);

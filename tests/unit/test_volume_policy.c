@@ -109,8 +109,9 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
 }
 
 /* A mask more than 3 deep walks the record's volume_deep_slices from the tile, and a separable
- * mask's single pass the record's volume_pass_slices where it gives them; a spec's own slices
- * stay, and a mask 3 deep, or a record without the keys, keeps volume_slices. */
+ * mask's single pass at least 9 deep and tall the record's volume_pass_slices where it gives
+ * them; a spec's own slices stay, and a mask 3 deep, or a record without the keys, keeps
+ * volume_slices. */
 static void deep_masks_walk_the_records_deep_slices(void **state)
 {
     (void)state;
@@ -135,7 +136,11 @@ static void deep_masks_walk_the_records_deep_slices(void **state)
     box.separable = CLS_SEPARABLE_NONE;
     assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.rows_per_item, 128);
-    box.separable = CLS_SEPARABLE_AUTO;
+    box.separable = CLS_SEPARABLE_AUTO, box.mask_width = box.mask_height = box.mask_depth = 7; /* under 9 */
+    assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.rows_per_item, 128);
+    box.mask_width = box.mask_height = box.mask_depth = 13;
     box.rows_per_item = 16; /* the spec's own */
     assert_int_equal(resolve(&deep, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.rows_per_item, 16);
