@@ -386,8 +386,8 @@ typedef struct cls_spec {
      * IN(dx, dy, dz) (cls_operator_user_volume), with no epilogue, second mask, single-pass or
      * low-rank separation, FFT, tap folding, local or image input path, or columns per
      * work-item; its kernel walks each x, y column of the output down z, rows_per_item output
-     * slices a work-item (1 to 8, or 16 to 512 by doubling; 0: the device's choice). Images of any depth go through it
-     * (cls_image_desc). */
+     * slices a work-item (1 to 8, or 16 to 512 by doubling; 0: the device's choice). Images of
+     * any depth go through it (cls_image_desc). */
     unsigned mask_depth;
     /* A volume's window: its weighted sum, or the minimum or maximum over the footprint (the taps
      * whose coefficient is not 0); MIN and MAX take volumes only (2-D: the min:/max: operators). */
@@ -451,9 +451,9 @@ const char *cls_pixel_type_name(cls_pixel_type type);
 size_t cls_pixel_size(cls_pixel_type type);
 /* Checks a spec without a device; the message names the offending field. */
 cls_status cls_spec_validate(const cls_spec *spec);
-/* Whether a count is one that rows_per_item (1 to 8, or 16, 32, 64 or 128: streaming; a volume's
- * output slices a work-item walks: 256 or 512 too) and cols_per_item (1, 2, 4 or 8) take; 0,
- * which a spec reads as 1, is not one. */
+/* Whether a count is one that rows_per_item (1 to 8, or 16, 32, 64 or 128: streaming), a
+ * volume's rows_per_item (the output slices a work-item walks: those, 256 or 512) and
+ * cols_per_item (1, 2, 4 or 8) take; 0, which a spec reads as 1, is not one. */
 int cls_rows_per_item_valid(unsigned rows);
 int cls_volume_slices_valid(unsigned slices);
 int cls_cols_per_item_valid(unsigned cols);

@@ -41,8 +41,7 @@ static void gen_usage(FILE *out)
             "  -t, --type T         pixel type of input and output: f32, u8, u16, i16, f16, f64 (default f32)\n"
             "  --simd N             SIMD width for isp-warp (default 32)\n"
             "  --body FILE          a user-written operator body (IN, MASK, FOR_WINDOW, OUT or OUT_AT)\n"
-            "  --rows N             output rows per work-item: 1 to 8, or 16, 32, 64 or 128 (a volume's\n"
-            "                       slices: 256 or 512 too)\n"
+            "  --rows N             output rows per work-item: 1 to 8, or 16, 32, 64 or 128\n"
             "                       (streaming: a window of partial sums walks down the strip)\n"
             "                       (default 1)\n"
             "  --cols N             output columns per work-item: 1, 2, 4 or 8 (default 1)\n"
@@ -64,7 +63,7 @@ static const cli_option GEN_OPTIONS[] = {
     {"--column", 0, "comma-separated numbers"}, {"--border", 'b', BORDERS}, {"--value", 0, "a finite number"},
     {"--partition", 'p', "naive, isp-block, isp-warp or auto"}, {"--input", 0, "auto, global, local or image"},
     {"--separable", 0, "auto, none, single-pass or two-pass"}, {"--type", 't', TYPES}, {"--in-type", 0, TYPES},
-    {"--out-type", 0, TYPES}, {"--simd", 0, "a whole number"}, {"--rows", 0, "1 to 8, 16, 32, 64 or 128 (a volume: 256 or 512 too)"},
+    {"--out-type", 0, TYPES}, {"--simd", 0, "a whole number"}, {"--rows", 0, "1 to 8, 16, 32, 64 or 128"},
     {"--cols", 0, "1, 2, 4 or 8"}, {"--masks", 0, "1 to 4"}, {"--epilogue", 0, "an expression of r0..r3"},
     {"--body", 0, "a file"}, {"--output", 'o', "a file"},
     {"--bake", 0, NULL}, {"--argument-mask", 0, NULL}, {"--shared-regions", 0, NULL}, {"--separate-regions", 0, NULL}, {"--body-apart-regions", 0, NULL},
