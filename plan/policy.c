@@ -299,15 +299,15 @@ static int volume_vectors(const cls_kernel_policy *p)
     return p->limits.border_groups_fold_fully;
 }
 
-/* Whether the slice's tile of the resolved group, COLS columns a work-item, fits: its pixels a
- * work-item loads (CLS_VOLUME_TILE_LOADS) and the partial sums it keeps (at most SUMS). */
-static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsigned cols, unsigned sums)
+/* Whether the slice's tile of the resolved group, COLS columns a work-item, fits: the pixels a
+ * work-item loads (at most LOADS) and the partial sums it keeps (at most SUMS). */
+static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsigned cols, unsigned loads, unsigned sums)
 {
     const cls_spec *spec = &r->spec;
     const size_t items = (size_t)resolved->group_width * resolved->group_height;
     const size_t tile = ((size_t)resolved->group_width * cols + spec->mask_width - 1) *
                         (resolved->group_height + spec->mask_height - 1);
-    return (tile + items - 1) / items <= CLS_VOLUME_TILE_LOADS && (size_t)r->depth * cols <= sums;
+    return (tile + items - 1) / items <= loads && (size_t)r->depth * cols <= sums;
 }
 
 /* Output columns a work-item of a volume's walk computes: the record's volume_columns, read from
@@ -322,7 +322,7 @@ static unsigned volume_columns(const cls_kernel_policy *p, const cls_request *r,
     const unsigned cols = p->volume_columns;
     if (cols <= 1 || spec->body || spec->reduction == CLS_REDUCTION_RANK || resolved->separable == CLS_SEPARABLE_TWO_PASS)
         return 1;
-    return volume_vectors(p) || volume_tile_fits(r, resolved, cols, CLS_VOLUME_TILE_SUMS) ? cols : 1;
+    return volume_vectors(p) || volume_tile_fits(r, resolved, cols, CLS_VOLUME_TILE_LOADS, CLS_VOLUME_TILE_SUMS) ? cols : 1;
 }
 
 /* Output columns a work-item of a volume's rank computes: two where the record says so
@@ -332,6 +332,17 @@ static unsigned rank_columns(const cls_kernel_policy *p, const cls_request *r)
 {
     const cls_spec *s = &r->spec;
     return p->rank_columns >= 2 && cls_volume_rank_pairs(s, r->values, p->limits.rank_network_taps) ? 2 : 1;
+}
+
+/* The group rows of a large separable mask's single pass: CLS_VOLUME_TALL_PASS_ROWS where a wide
+ * and tall mask's z window fits the registers of that taller group, else
+ * CLS_VOLUME_SINGLE_PASS_ROWS. */
+static unsigned single_pass_rows(const cls_kernel_policy *p, const cls_request *r)
+{
+    const size_t sums = (size_t)r->depth * p->volume_columns;
+    const int wide = r->spec.mask_width >= CLS_VOLUME_PASS_SLICES_MIN_MASK && r->spec.mask_height >= CLS_VOLUME_PASS_SLICES_MIN_MASK;
+    return wide && sums >= CLS_VOLUME_TALL_PASS_MIN_SUMS && sums <= CLS_VOLUME_TALL_PASS_MAX_SUMS ? CLS_VOLUME_TALL_PASS_ROWS
+                                                                                                  : CLS_VOLUME_SINGLE_PASS_ROWS;
 }
 
 /* The work-items of a walk of `slices` over the spec's expected volume in the resolved shape. */
@@ -357,22 +368,25 @@ static unsigned filling_slices(const cls_kernel_policy *p, const cls_spec *s, co
 }
 
 /* A volume's mask: by FFT from the record's volume_fft_min_taps where it does not separate; where
- * it separates, one pass along x, y and z from the slice's tile where the
- * record reads tiles (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32, in
- * the record's 32x4 groups: min3d:3 343 us in one pass against 378 by the tiled walk, box3d:3 341
- * against 335; in 32x8 groups 370 and 360), in groups of CLS_VOLUME_SINGLE_PASS_ROWS rows from 64
- * taps; else a pass an axis from 64 taps (volume_passes); else one weighted sum, its work-items
- * walking volume_slices output slices down z each, in the record's group (one row of it where the
+ * it separates, one pass along x, y and z from the slice's tile where the record reads tiles
+ * (volume_columns) and the tile fits, whatever its taps (H200, 512^3 f32, in the record's 32x4
+ * groups: min3d:3 343 us in one pass against 378 by the tiled walk, box3d:3 341 against 335; in
+ * 32x8 groups 370 and 360), in groups of more rows from 64 taps (single_pass_rows), a mask deeper
+ * than 19 where deep_pass allows it and its walk is as long as its halo; else a pass an axis
+ * from 64 taps (volume_passes); else one weighted sum, its work-items walking volume_slices
+ * output slices down z each, in the record's group (one row of it where the
  * record streams: PoCL vectorizes along x), several columns a work-item where the record says
  * so: from the slice's tile on GPUs, in explicit vectors on CPU runtimes. Every walk takes
  * fewer slices where a small expected volume would leave a GPU short of work (filling_slices).
  * Coefficients asked for as a kernel argument come from the buffer (a volume's mask outgrows the
  * argument space). */
-static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls_spec *resolved)
+static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls_spec *resolved, int deep_pass)
 {
     const cls_spec *spec = &r->spec;
     *resolved = *spec;
     const int rank1 = volume_rank1(r);
+    /* a mask deeper than a single pass keeps otherwise, that would go by passes */
+    const int deeper = deep_pass && volume_passes(r) && (size_t)r->depth * p->volume_columns > CLS_VOLUME_SINGLE_PASS_SUMS;
     resolved->separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
                           : rank1 && volume_passes(r)         ? CLS_SEPARABLE_TWO_PASS
                                                               : CLS_SEPARABLE_NONE;
@@ -390,8 +404,9 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     if (rank1 && p->volume_columns > 1 && !volume_vectors(p) && !spec->cols_per_item && spec->input_path == CLS_INPUT_AUTO) {
         /* one pass from the tile (large masks in more rows), where it fits */
         cls_spec single = *resolved;
-        if (!spec->group_width && !spec->group_height && volume_passes(r)) single.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
-        if (volume_tile_fits(r, &single, p->volume_columns, CLS_VOLUME_SINGLE_PASS_SUMS))
+        if (!spec->group_width && !spec->group_height && volume_passes(r)) single.group_height = single_pass_rows(p, r);
+        if (volume_tile_fits(r, &single, p->volume_columns, deeper ? CLS_VOLUME_DEEP_PASS_LOADS : CLS_VOLUME_TILE_LOADS,
+                             deeper ? CLS_VOLUME_DEEP_PASS_SUMS : CLS_VOLUME_SINGLE_PASS_SUMS))
             *resolved = single, resolved->separable = CLS_SEPARABLE_SINGLE_PASS;
     }
     resolved->cols_per_item = spec->cols_per_item                               ? spec->cols_per_item
@@ -428,12 +443,14 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;
     if (!spec->rows_per_item) resolved->rows_per_item = filling_slices(p, spec, resolved);
     if (resolved->method == CLS_METHOD_FFT) resolved->separable = CLS_SEPARABLE_NONE; /* the transforms take the mask whole */
+    if (deeper && resolved->separable == CLS_SEPARABLE_SINGLE_PASS && resolved->rows_per_item < r->depth - 1)
+        resolve_volume(p, r, resolved, 0); /* a walk shorter than the halo it re-reads: passes */
 }
 
 void cls_policy_resolve(const cls_kernel_policy *p, const cls_request *request, cls_spec *resolved)
 {
     if (request->volume) {
-        resolve_volume(p, request, resolved);
+        resolve_volume(p, request, resolved, 1);
         return;
     }
     const cls_spec *spec = &request->spec;

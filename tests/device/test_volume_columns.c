@@ -94,39 +94,43 @@ static void columns_in_vectors(void **state)
 /* A separable mask in one pass along x, y and z from the slice's tile: a Gaussian and an asked
  * 3x5x3 product (4 and 8 columns a work-item), the minimum and maximum over a 5x3x5 box and over
  * a 9x3x9 box (wide enough that the x pass's windows share their middle columns; along z blocks
- * of 2 and of 4 slices by doubling), in every border mode (undefined included: one kernel leaves
- * voxels unwritten as the walk does), each mode with three of the six (all under
- * CLS_TEST_EXHAUSTIVE). */
+ * of 2 and of 4 slices by doubling), and an asked 3x3x21 product (84 partial sums down z, more
+ * than a walk keeps), in every border mode (undefined included: one kernel leaves voxels unwritten as the
+ * walk does), each mode with half of the seven (all under CLS_TEST_EXHAUSTIVE). */
 static void separable_masks_in_a_single_pass(void **state)
 {
     (void)state;
     cls_operator *gaussian = NULL;
     assert_int_equal(cls_operator_parse("gaussian3d:7,1.5", &gaussian), CLS_OK);
     static const float x[3] = {1, 2, -1}, y[5] = {0.5f, 1, 3, 1, 0.25f}, z[3] = {2, 1, 0.5f};
-    float product[45], box[243];
+    static const float deep_z[21] = {1, -2, 3, 0.5f, 1, 2, -1, 4, 0.25f, 1, 3, 1, 0.25f, 4, -1, 2, 1, 0.5f, 3, -2, 1};
+    float product[45], deep[189], box[243]; /* deep: 3x3x21, 84 partial sums down z */
     outer_product(x, 3, y, 5, z, 3, product);
+    outer_product(x, 3, z, 3, deep_z, 21, deep);
     for (unsigned k = 0; k < 243; ++k) box[k] = 1.0f;
     for (size_t b = 0; b < BORDERS; ++b)
-        for (int kind = 0; kind < 6; ++kind) {
+        for (int kind = 0; kind < 7; ++kind) {
             if (!cls_test_pick((unsigned)(b + (size_t)kind), 2)) continue;
             cls_spec spec = kind == 0   ? *cls_operator_spec(gaussian)
+                            : kind == 6 ? volume_spec(deep, 3, 3, 21, borders[b], CLS_COEFFICIENTS_LITERALS)
                             : kind == 1 ? volume_spec(product, 3, 5, 3, borders[b], CLS_COEFFICIENTS_LITERALS)
                             : kind >= 4 ? volume_spec(box, 9, 3, 9, borders[b], CLS_COEFFICIENTS_LITERALS)
                                         : volume_spec(box, 5, 3, 5, borders[b], CLS_COEFFICIENTS_BUFFER);
             spec.border = borders[b], spec.border_value = 0.25f, spec.build_goal = CLS_BUILD_FASTEST_KERNEL;
             spec.separable = CLS_SEPARABLE_SINGLE_PASS;
             spec.cols_per_item = kind == 1 ? 8 : 4;
-            if (kind >= 2) spec.reduction = kind % 2 ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
+            if (kind >= 2 && kind < 6) spec.reduction = kind % 2 ? CLS_REDUCTION_MAX : CLS_REDUCTION_MIN;
             if (kind == 1) spec.group_width = 8, spec.group_height = 2;
             cls_filter *filter = NULL;
             if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
             assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
             assert_int_equal(cls_filter_kernel_count(filter), 1);
-            if (kind >= 4) assert_non_null(strstr(cls_filter_source(filter), "joined once"));
-            assert_true((strstr(cls_filter_source(filter), "Along z by doubling") != NULL) == (kind >= 2));
+            if (kind == 4 || kind == 5) assert_non_null(strstr(cls_filter_source(filter), "joined once"));
+            assert_true((strstr(cls_filter_source(filter), "Along z by doubling") != NULL) == (kind >= 2 && kind < 6));
             check_volume(filter, &spec, 1, 1, 1);
             check_volume(filter, &spec, 19, 6, 13);
             if (kind == 0) check_volume(filter, &spec, 67, 45, 33);
+            if (kind == 6) check_volume(filter, &spec, 23, 9, 27); /* deeper than the mask's half */
             cls_filter_release(filter);
         }
     cls_operator_release(gaussian);

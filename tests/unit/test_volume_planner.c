@@ -120,6 +120,44 @@ static void small_volume_walks_fewer_slices(void **state)
     assert_int_equal(walk_slices(f, spec, 128, 128, 128), 128);
 }
 
+/* The policy's kernel for an operator and an expected cube (0: unknown). */
+static cls_kernel_config cube_config(const fixture *f, const char *text, unsigned side)
+{
+    cls_operator *op = NULL;
+    cls_spec spec = operator_spec(text, CLS_BORDER_CLAMP, 128, &op);
+    spec.expected_width = spec.expected_height = spec.expected_depth = side;
+    cls_kernel_config config;
+    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    cls_operator_release(op);
+    return config;
+}
+
+/* A separable mask 15 to 17 deep runs its single pass in 16-row groups; one deeper than 19 (more
+ * than 76 partial sums) in one pass too, in 8-row groups, unless a small volume's walk is shorter
+ * than the halo of slices it re-reads (passes). */
+static void deep_masks_in_one_pass_where_the_walk_is_long_enough(void **state)
+{
+    fixture *f = *state;
+    static const struct { const char *op; unsigned side, slices, group_height; cls_separable separable; } cases[] = {
+        {"gaussian3d:15,2.5", 512, 256, 16, CLS_SEPARABLE_SINGLE_PASS},
+        {"gaussian3d:13,2", 512, 256, 8, CLS_SEPARABLE_SINGLE_PASS},
+        {"gaussian3d:31,5", 512, 256, 8, CLS_SEPARABLE_SINGLE_PASS},
+        {"gaussian3d:31,5", 256, 32, 8, CLS_SEPARABLE_SINGLE_PASS}, /* a halo of 30 slices */
+        {"gaussian3d:21,3.5", 128, 0, 0, CLS_SEPARABLE_TWO_PASS},    /* 20 > 8 */
+        {"gaussian3d:31,5", 128, 0, 0, CLS_SEPARABLE_TWO_PASS},
+        {"gaussian3d:17,3", 128, 8, 16, CLS_SEPARABLE_SINGLE_PASS},  /* 76 partial sums or fewer: one pass */
+        {"gaussian3d:31,5", 0, 512, 8, CLS_SEPARABLE_SINGLE_PASS},   /* unknown: the record's walk */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_kernel_config config = cube_config(f, cases[c].op, cases[c].side);
+        if (config.separable != cases[c].separable || (cases[c].slices && config.rows != cases[c].slices) ||
+            (cases[c].group_height && config.group_height != cases[c].group_height))
+            fail_msg("%s at %u: separable %d, %u slices, %u rows a group", cases[c].op, cases[c].side, (int)config.separable,
+                     config.rows, config.group_height);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* The output columns a volume's rank computes a work-item under the policy. */
 static unsigned rank_columns(const fixture *f, const char *text, cls_partition partition)
 {
@@ -153,6 +191,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(volume_takes_its_tuned_group_and_slices, set_up, tear_down),
+        cmocka_unit_test_setup_teardown(deep_masks_in_one_pass_where_the_walk_is_long_enough, set_up, tear_down),
         cmocka_unit_test_setup_teardown(small_volume_walks_fewer_slices, set_up, tear_down),
         cmocka_unit_test_setup_teardown(volume_rank_takes_a_pair_of_columns, set_up, tear_down),
     };

@@ -46,7 +46,7 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
             assert_int_equal(resolved.cols_per_item, 1);
         }
     }
-    static float ones[19 * 19 * 19]; /* separable masks of 2,197 taps and more: one pass in 8-row groups */
+    static float ones[31 * 31 * 31]; /* separable masks of 2,197 taps and more: one pass in 8-row groups */
     for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
     cls_spec box = valid_spec(), resolved;
     box.coefficients = ones;
@@ -56,12 +56,24 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_int_equal(resolved.cols_per_item, 4);
     assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
     assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
-    box.mask_width = box.mask_height = box.mask_depth = 19; /* 76 partial sums: the most a single pass keeps */
+    box.mask_width = box.mask_height = box.mask_depth = 15; /* 60 partial sums: 16-row groups */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
-    box.mask_width = box.mask_height = 3, box.mask_depth = 21; /* 84: passes */
+    assert_int_equal(resolved.group_height, CLS_VOLUME_TALL_PASS_ROWS);
+    box.mask_width = box.mask_height = 3; /* narrow: 8 rows */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
-    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    box.mask_width = box.mask_height = box.mask_depth = 19; /* 76: 8 rows */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    box.mask_width = box.mask_height = box.mask_depth = 31; /* 124 sums and 23.5 tile pixels a work-item: one pass */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    box.mask_width = box.mask_height = 3, box.mask_depth = 21; /* 84 sums instead of passes */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
     box.mask_width = box.mask_height = box.mask_depth = 13;
     const cls_kernel_policy plain = cls_kernel_policy_default(); /* no tiles: a pass an axis */
     assert_int_equal(resolve(&plain, &box, &resolved), CLS_OK);
@@ -74,6 +86,9 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
     box.mask_width = box.mask_height = box.mask_depth = 13;
     box.group_width = 32, box.group_height = 4; /* a group of the caller's whose tile does not fit: passes */
+    assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
+    assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
+    box.mask_width = box.mask_height = box.mask_depth = 31; /* 42 tile pixels a work-item, past the deep masks' 24 too */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_TWO_PASS);
     cls_kernel_policy cpu = cls_kernel_policy_default(); /* a CPU runtime's: vectors, no tile, no one pass */
