@@ -340,7 +340,7 @@ static unsigned rank_columns(const cls_kernel_policy *p, const cls_request *r)
 static unsigned single_pass_rows(const cls_kernel_policy *p, const cls_request *r)
 {
     const size_t sums = (size_t)r->depth * p->volume_columns;
-    const int wide = r->spec.mask_width >= CLS_VOLUME_PASS_SLICES_MIN_MASK && r->spec.mask_height >= CLS_VOLUME_PASS_SLICES_MIN_MASK;
+    const int wide = r->spec.mask_width >= CLS_VOLUME_TALL_PASS_MIN_MASK && r->spec.mask_height >= CLS_VOLUME_TALL_PASS_MIN_MASK;
     return wide && sums >= CLS_VOLUME_TALL_PASS_MIN_SUMS && sums <= CLS_VOLUME_TALL_PASS_MAX_SUMS ? CLS_VOLUME_TALL_PASS_ROWS
                                                                                                   : CLS_VOLUME_SINGLE_PASS_ROWS;
 }

@@ -59,26 +59,26 @@
 #define CLS_VOLUME_TILE_SUMS 64u
 /* The partial sums a separable mask's single pass may keep instead (masks up to 19 deep at 4
  * columns): its z window is all it holds, where the walk of any mask keeps its window's rows as
- * well. H200, 512^3 f32, clamp / mirror101, 32x4 groups: gaussian3d:17,3 in one pass 1,521 /
- * 1,520 us (206 registers) against 2,961 / 4,009 by passes, gaussian3d:19,3 1,824 / 1,833 against
- * 3,205 / 3,674, box3d:17 1,522 / 1,522 against 2,964 / 4,004. Masks that would go by passes
+ * well. H200, 512^3 f32, clamp / mirror101, 32x4 groups: gaussian3d:17,3 in one pass 1,521 / 1,520
+ * us (206 registers) against 2,961 / 4,009 by passes, gaussian3d:19,3 1,824 / 1,833 against 3,205
+ * / 3,674, box3d:17 1,522 / 1,522 against 2,964 / 4,004. Masks that would go by passes
  * (volume_passes) keep up to CLS_VOLUME_DEEP_PASS_SUMS (31 deep), and a work-item of theirs loads
- * up to CLS_VOLUME_DEEP_PASS_LOADS tile pixels a slice (a 31x31 window in 32x8 groups: 23.5,
- * where CLS_VOLUME_TILE_LOADS bounds the others): past 76 sums the pass spills and still beats
- * three passes through two temporary volumes. H200, 512^3 f32, clamp / mirror101, 32x8 groups walking 256 slices, one pass against
- * passes: gaussian3d:21,3.5 1,029 / 1,054 us (230 registers) against 1,207 / 1,334, max3d:21
- * 1,077 / 1,060 against 1,665 / 1,666, gaussian3d:25,4 1,153 / 1,167 against 1,471 / 1,474,
- * gaussian3d:31,5 1,436 / 1,434 (248) against 1,980 / 2,354, min3d:31 1,480 / 1,401 against 3,202
- * / 8,153, a 3x3x31 box 953 against 1,057 (clamp); built to 160 or 168 registers every one ran
- * slower (gaussian3d:21,3.5 1,102, gaussian3d:31,5 3,925). A mask of one column (1x1x21: 462 in
- * one pass) walks a column a work-item faster (361); shallower wide masks keep their limits (a
- * 31x31x5 box in mirror101 2,710 in one pass against 2,229). A walk that a small volume shortens
- * (filling_slices) re-reads its mask's halo of slices each time: where its slices are fewer than
- * that halo, passes (128^3, 8 slices, clamp / mirror101: gaussian3d:31,5 101 / 102 us in one pass
- * against 72 / 73, gaussian3d:25,4 70 / 73 against 52 / 55, gaussian3d:21,3.5 57 / 60 against 50
- * / 52, max3d:21 60 / 61 against 61 / 64; 256^3, 32 slices: gaussian3d:31,5 314 / 314 against
- * 298 / 375, gaussian3d:21,3.5 197 / 203 against 191 / 222, max3d:21 207 / 206 against 251 /
- * 257). */
+ * up to CLS_VOLUME_DEEP_PASS_LOADS tile pixels a slice (a 31x31 window in 32x8 groups: 23.5, where
+ * CLS_VOLUME_TILE_LOADS bounds the others): past 76 sums the pass spills and still beats three
+ * passes through two temporary volumes. H200, 512^3 f32, clamp / mirror101, 32x8 groups walking
+ * 256 slices, one pass against passes: gaussian3d:21,3.5 1,029 / 1,054 us (230 registers) against
+ * 1,207 / 1,334, max3d:21 1,077 / 1,060 against 1,665 / 1,666, gaussian3d:25,4 1,153 / 1,167
+ * against 1,471 / 1,474, gaussian3d:31,5 1,436 / 1,434 (248) against 1,980 / 2,354, min3d:31 1,480
+ * / 1,401 against 3,202 / 8,153, a 3x3x31 box 953 against 1,057 (clamp); built to 160 or 168
+ * registers every one ran slower (gaussian3d:21,3.5 1,102, gaussian3d:31,5 3,925). A mask of one
+ * column (1x1x21: 462 in one pass) walks a column a work-item faster (361); shallower wide masks
+ * keep their limits (a 31x31x5 box in mirror101 2,710 in one pass against 2,229). A walk that a
+ * small volume shortens (filling_slices) re-reads its mask's halo of slices each time: where its
+ * slices are fewer than that halo, passes (128^3, 8 slices, clamp / mirror101: gaussian3d:31,5 101
+ * / 102 us in one pass against 72 / 73, gaussian3d:25,4 70 / 73 against 52 / 55, gaussian3d:21,3.5
+ * 57 / 60 against 50 / 52, max3d:21 60 / 61 against 61 / 64; 256^3, 32 slices: gaussian3d:31,5 314
+ * / 314 against 298 / 375, gaussian3d:21,3.5 197 / 203 against 191 / 222, max3d:21 207 / 206
+ * against 251 / 257). */
 #define CLS_VOLUME_SINGLE_PASS_SUMS 76u
 #define CLS_VOLUME_DEEP_PASS_SUMS 124u
 #define CLS_VOLUME_DEEP_PASS_LOADS 24u
@@ -92,11 +92,14 @@
  * group is as fast or faster (gaussian3d:13,2 565 / 539 against 567 / 558), 19 deep the two
  * split (gaussian3d:19,3 937 / 926 against 826 / 834, min3d:19 958 / 951 against 1,067 / 1,084),
  * and from 21 deep the 16-row group spills (gaussian3d:21,3.5 998 against 1,179). Narrower masks
- * fit the 8-row group's registers and lose in the taller one (clamp, 512 slices: a 3x3x15 box 485
- * against 517, 5x5x17 497 against 517): the taller group takes masks at least
- * CLS_VOLUME_PASS_SLICES_MIN_MASK wide and tall. */
+ * load fewer tile pixels, fit the 8-row group's 128 registers already and lose in the taller one
+ * (boxes, clamp / mirror101, 8 against 16 rows: 3x3x15 485 against 517 in clamp, 5x5x17 497
+ * against 517, 9x9x15 525 / 513 against 544 / 530, 9x9x17 533 / 527 against 544 / 534, 11x11x15
+ * 545 / 540 against 557 / 549): the taller group takes masks at least CLS_VOLUME_TALL_PASS_MIN_MASK
+ * wide and tall. */
 #define CLS_VOLUME_TALL_PASS_MIN_SUMS 60u
 #define CLS_VOLUME_TALL_PASS_MAX_SUMS 68u
+#define CLS_VOLUME_TALL_PASS_MIN_MASK 15u
 #define CLS_VOLUME_TALL_PASS_ROWS 16u
 /* A walk that `auto` shortens for a small volume on a GPU (the expected volume known) halves its
  * slices while the launch has fewer work-items than 1 / CLS_VOLUME_FILL_SHARE of those the device

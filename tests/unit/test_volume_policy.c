@@ -60,7 +60,7 @@ static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
     assert_int_equal(resolved.group_height, CLS_VOLUME_TALL_PASS_ROWS);
-    box.mask_width = box.mask_height = 3; /* narrow: 8 rows */
+    box.mask_width = box.mask_height = 11; /* narrower: 8 rows */
     assert_int_equal(resolve(&policy, &box, &resolved), CLS_OK);
     assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
     box.mask_width = box.mask_height = box.mask_depth = 19; /* 76: 8 rows */
