@@ -415,12 +415,15 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
                               : p->volume_columns > 1                            ? p->volume_columns
                                                                                  : 4;
     /* a window too tall for the tile of the record's group: the tile of CLS_VOLUME_SINGLE_PASS_ROWS
-     * rows, where it fits (H200, 512^3 f32, clamp: a 1x21x1 mask, the y pass of a deep separable
-     * one, 847 us a column a work-item in 32x4 groups, 543 from the tile in 32x8) */
+     * rows, else of CLS_VOLUME_TALL_PASS_ROWS, where it fits (H200, 512^3 f32, clamp / mirror101: a
+     * 1x21x1 mask, the y pass of a deep separable one, 847 us a column a work-item in 32x4 groups,
+     * 543 from the tile in 32x8; 1x31x1 1,202 / 1,432 a column a work-item, 828 / 807 in 32x16;
+     * 1x23x1 733 / 629 in 32x8, 553 / 645 in 32x16) */
     if (resolved->cols_per_item == 1 && !spec->cols_per_item && !spec->group_width && !spec->group_height &&
         spec->input_path == CLS_INPUT_AUTO && resolved->separable == CLS_SEPARABLE_NONE && !volume_vectors(p)) {
         cls_spec taller = *resolved;
         taller.group_height = CLS_VOLUME_SINGLE_PASS_ROWS;
+        if (volume_columns(p, r, &taller) <= 1) taller.group_height = CLS_VOLUME_TALL_PASS_ROWS;
         if (volume_columns(p, r, &taller) > 1) *resolved = taller, resolved->cols_per_item = p->volume_columns;
     }
     /* several columns: the slice's tile (local) on GPUs and in a single pass, vectors elsewhere */

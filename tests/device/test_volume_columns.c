@@ -69,12 +69,12 @@ static void columns_in_every_mode(cls_input_path path, const columns_case cases[
 
 /* The walk with the slice's tile in local memory (the local path, the GPUs' form): groups' tiles
  * wider than the volume and several along a row, rows that end inside a group's columns, groups
- * of one row and of several, a mask wider than tall. */
+ * of one row and of 16 under a window 29 tall (taller than most volumes), a mask wider than tall. */
 static void columns_from_the_slice_tile(void **state)
 {
     (void)state;
     static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
-                                          {5, 3, 7, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
+                                          {3, 29, 3, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 16},
                                           {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
     columns_in_every_mode(CLS_INPUT_LOCAL, cases);
 }

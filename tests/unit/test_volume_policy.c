@@ -19,14 +19,15 @@
 static void a_policy_tiles_volume_walks_where_the_record_says(void **state)
 {
     (void)state;
-    static float values[31 * 31 * 3];
+    static float values[31 * 31 * 17];
     for (unsigned k = 0; k < sizeof values / sizeof values[0]; ++k) values[k] = (float)((k * 37) % 11) - 5.0f;
     cls_kernel_policy policy = cls_kernel_policy_default();
     policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
     static const struct { unsigned w, h, d; cls_reduction reduction; unsigned asked, cols; } cases[] = {
         {3, 3, 3, CLS_REDUCTION_SUM, 0, 4},  {5, 5, 5, CLS_REDUCTION_SUM, 0, 4},  {3, 3, 5, CLS_REDUCTION_MAX, 0, 4},
         {3, 3, 3, CLS_REDUCTION_RANK, 0, 1}, /* a rank gathers its footprint */
-        {31, 31, 3, CLS_REDUCTION_SUM, 0, 1}, /* 42 tile pixels a work-item */
+        {31, 31, 3, CLS_REDUCTION_SUM, 0, 4}, /* 42 tile pixels a work-item in 32x4, 14.2 in 32x16 */
+        {31, 31, 5, CLS_REDUCTION_SUM, 0, 4}, {31, 31, 17, CLS_REDUCTION_SUM, 0, 1}, /* 68 partial sums */
         {1, 1, 31, CLS_REDUCTION_SUM, 0, 1},  /* 124 partial sums */
         {3, 3, 17, CLS_REDUCTION_SUM, 0, 1},  /* 68 partial sums besides the window's rows */
         {3, 3, 3, CLS_REDUCTION_SUM, 8, 8},   {3, 3, 3, CLS_REDUCTION_SUM, 1, 1}};
@@ -173,11 +174,12 @@ static void deep_masks_walk_the_records_deep_slices(void **state)
 }
 
 /* A window too tall for the tile of the record's group (a deep separable mask's y pass) reads the
- * tile of CLS_VOLUME_SINGLE_PASS_ROWS rows, where that fits; a group of the spec's own stays. */
+ * tile of CLS_VOLUME_SINGLE_PASS_ROWS rows where that fits, else of CLS_VOLUME_TALL_PASS_ROWS; a
+ * group of the spec's own stays. */
 static void tall_windows_take_taller_tiles(void **state)
 {
     (void)state;
-    static float ones[21];
+    static float ones[31];
     for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
     cls_kernel_policy policy = cls_kernel_policy_default();
     policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4;
@@ -188,6 +190,11 @@ static void tall_windows_take_taller_tiles(void **state)
     assert_int_equal(resolved.cols_per_item, 4);
     assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
     assert_int_equal(resolved.group_height, CLS_VOLUME_SINGLE_PASS_ROWS);
+    column.mask_height = 31; /* 19 in 32x8, 11.5 in 32x16 */
+    assert_int_equal(resolve(&policy, &column, &resolved), CLS_OK);
+    assert_int_equal(resolved.cols_per_item, 4);
+    assert_int_equal(resolved.input_path, CLS_INPUT_LOCAL);
+    assert_int_equal(resolved.group_height, CLS_VOLUME_TALL_PASS_ROWS);
     column.group_width = 32, column.group_height = 4;
     assert_int_equal(resolve(&policy, &column, &resolved), CLS_OK);
     assert_int_equal(resolved.cols_per_item, 1);
