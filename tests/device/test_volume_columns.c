@@ -95,8 +95,8 @@ static void columns_in_vectors(void **state)
  * 3x5x3 product (4 and 8 columns a work-item), the minimum and maximum over a 5x3x5 box and over
  * a 9x3x9 box (wide enough that the x pass's windows share their middle columns; along z blocks
  * of 2 and of 4 slices by doubling), and an asked 3x3x21 product (84 partial sums down z, more
- * than a walk keeps), in every border mode (undefined included: one kernel leaves voxels unwritten as the
- * walk does), each mode with half of the seven (all under CLS_TEST_EXHAUSTIVE). */
+ * than a walk keeps), in every border mode (undefined included: one kernel leaves voxels
+ * unwritten as the walk does), each mode with half of the seven (all under CLS_TEST_EXHAUSTIVE). */
 static void separable_masks_in_a_single_pass(void **state)
 {
     (void)state;
