@@ -385,8 +385,9 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     const cls_spec *spec = &r->spec;
     *resolved = *spec;
     const int rank1 = volume_rank1(r);
-    /* a mask deeper than a single pass keeps otherwise, that would go by passes */
-    const int deeper = deep_pass && volume_passes(r) && (size_t)r->depth * p->volume_columns > CLS_VOLUME_SINGLE_PASS_SUMS;
+    /* a mask deeper than a single pass keeps otherwise, that auto would run by passes */
+    const int deeper =
+        deep_pass && rank1 && volume_passes(r) && (size_t)r->depth * p->volume_columns > CLS_VOLUME_SINGLE_PASS_SUMS;
     resolved->separable = spec->separable != CLS_SEPARABLE_AUTO ? spec->separable
                           : rank1 && volume_passes(r)         ? CLS_SEPARABLE_TWO_PASS
                                                               : CLS_SEPARABLE_NONE;

@@ -120,11 +120,13 @@ static void small_volume_walks_fewer_slices(void **state)
     assert_int_equal(walk_slices(f, spec, 128, 128, 128), 128);
 }
 
-/* The policy's kernel for an operator and an expected cube (0: unknown). */
-static cls_kernel_config cube_config(const fixture *f, const char *text, unsigned side)
+/* The policy's kernel for an operator, asked to separate so (auto: as it likes), and an expected
+ * cube (0: unknown). */
+static cls_kernel_config cube_config(const fixture *f, const char *text, cls_separable separable, unsigned side)
 {
     cls_operator *op = NULL;
     cls_spec spec = operator_spec(text, CLS_BORDER_CLAMP, 128, &op);
+    spec.separable = separable;
     spec.expected_width = spec.expected_height = spec.expected_depth = side;
     cls_kernel_config config;
     assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
@@ -134,22 +136,28 @@ static cls_kernel_config cube_config(const fixture *f, const char *text, unsigne
 
 /* A separable mask 15 to 17 deep runs its single pass in 16-row groups; one deeper than 19 (more
  * than 76 partial sums) in one pass too, in 8-row groups, unless a small volume's walk is shorter
- * than the halo of slices it re-reads (passes). */
+ * than the halo of slices it re-reads (passes), or the spec asks for the single pass. */
 static void deep_masks_in_one_pass_where_the_walk_is_long_enough(void **state)
 {
     fixture *f = *state;
-    static const struct { const char *op; unsigned side, slices, group_height; cls_separable separable; } cases[] = {
-        {"gaussian3d:15,2.5", 512, 256, 16, CLS_SEPARABLE_SINGLE_PASS},
-        {"gaussian3d:13,2", 512, 256, 8, CLS_SEPARABLE_SINGLE_PASS},
-        {"gaussian3d:31,5", 512, 256, 8, CLS_SEPARABLE_SINGLE_PASS},
-        {"gaussian3d:31,5", 256, 32, 8, CLS_SEPARABLE_SINGLE_PASS}, /* a halo of 30 slices */
-        {"gaussian3d:21,3.5", 128, 0, 0, CLS_SEPARABLE_TWO_PASS},    /* 20 > 8 */
-        {"gaussian3d:31,5", 128, 0, 0, CLS_SEPARABLE_TWO_PASS},
-        {"gaussian3d:17,3", 128, 8, 16, CLS_SEPARABLE_SINGLE_PASS},  /* 76 partial sums or fewer: one pass */
-        {"gaussian3d:31,5", 0, 512, 8, CLS_SEPARABLE_SINGLE_PASS},   /* unknown: the record's walk */
+    static const struct {
+        const char *op;
+        cls_separable asked;
+        unsigned side, slices, group_height;
+        cls_separable separable;
+    } cases[] = {
+        {"gaussian3d:15,2.5", CLS_SEPARABLE_AUTO, 512, 256, 16, CLS_SEPARABLE_SINGLE_PASS},
+        {"gaussian3d:13,2", CLS_SEPARABLE_AUTO, 512, 256, 8, CLS_SEPARABLE_SINGLE_PASS},
+        {"gaussian3d:31,5", CLS_SEPARABLE_AUTO, 512, 256, 8, CLS_SEPARABLE_SINGLE_PASS},
+        {"gaussian3d:31,5", CLS_SEPARABLE_AUTO, 256, 32, 8, CLS_SEPARABLE_SINGLE_PASS}, /* a halo of 30 slices */
+        {"gaussian3d:21,3.5", CLS_SEPARABLE_AUTO, 128, 0, 0, CLS_SEPARABLE_TWO_PASS},    /* 20 > 8 */
+        {"gaussian3d:31,5", CLS_SEPARABLE_AUTO, 128, 0, 0, CLS_SEPARABLE_TWO_PASS},
+        {"gaussian3d:31,5", CLS_SEPARABLE_SINGLE_PASS, 128, 8, 4, CLS_SEPARABLE_SINGLE_PASS}, /* asked: the record's group */
+        {"gaussian3d:17,3", CLS_SEPARABLE_AUTO, 128, 8, 16, CLS_SEPARABLE_SINGLE_PASS}, /* 76 sums or fewer */
+        {"gaussian3d:31,5", CLS_SEPARABLE_AUTO, 0, 512, 8, CLS_SEPARABLE_SINGLE_PASS},  /* unknown: the record's walk */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        cls_kernel_config config = cube_config(f, cases[c].op, cases[c].side);
+        cls_kernel_config config = cube_config(f, cases[c].op, cases[c].asked, cases[c].side);
         if (config.separable != cases[c].separable || (cases[c].slices && config.rows != cases[c].slices) ||
             (cases[c].group_height && config.group_height != cases[c].group_height))
             fail_msg("%s at %u: separable %d, %u slices, %u rows a group", cases[c].op, cases[c].side, (int)config.separable,
