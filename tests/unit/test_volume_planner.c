@@ -67,12 +67,19 @@ static void volume_takes_its_tuned_group_and_slices(void **state)
     cls_operator_release(op);
 }
 
-/* The slices a volume's walk takes under the policy for an expected volume (a depth of 0: unknown). */
-static unsigned walk_slices(const fixture *f, cls_spec spec, unsigned width, unsigned height, unsigned depth)
+/* The policy's kernel for a spec and an expected volume (a depth of 0: unknown). */
+static cls_kernel_config planned(const fixture *f, cls_spec spec, unsigned width, unsigned height, unsigned depth)
 {
     spec.expected_width = width, spec.expected_height = height, spec.expected_depth = depth;
     cls_kernel_config config;
     assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    return config;
+}
+
+/* The slices a volume's walk takes under the policy for an expected volume. */
+static unsigned walk_slices(const fixture *f, cls_spec spec, unsigned width, unsigned height, unsigned depth)
+{
+    cls_kernel_config config = planned(f, spec, width, height, depth);
     const unsigned slices = config.rows;
     cls_kernel_config_free(&config);
     return slices;
@@ -127,9 +134,7 @@ static cls_kernel_config cube_config(const fixture *f, const char *text, cls_sep
     cls_operator *op = NULL;
     cls_spec spec = operator_spec(text, CLS_BORDER_CLAMP, 128, &op);
     spec.separable = separable;
-    spec.expected_width = spec.expected_height = spec.expected_depth = side;
-    cls_kernel_config config;
-    assert_int_equal(cls_plan_policy(&f->planner, &spec, &config), CLS_OK);
+    const cls_kernel_config config = planned(f, spec, side, side, side);
     cls_operator_release(op);
     return config;
 }
