@@ -63,9 +63,8 @@ typedef struct footprint_argument {
 /* A window word: "S" (S x S) or "WxH", odd sides up to CLS_MAX_MASK. */
 static int parse_window(const char *word, unsigned *width, unsigned *height)
 {
-    char *end;
-    const double number = strtod(word, &end);
-    if (end != word && *end == '\0') {
+    double number;
+    if (cls_operator_number(word, &number)) {
         if (!cls_operator_odd_size(number)) return 0;
         *width = *height = (unsigned)number;
         return 1;
@@ -323,12 +322,14 @@ cls_status cls_morphology_parse(const char *text, const char *name, const char *
     if (!arguments) return cls_operator_refuse(text, usage);
     double percent = 0;
     if (percentile) {
-        char *end;
-        percent = strtod(arguments, &end);
-        if (end == arguments || *end != ',') return cls_operator_refuse(text, usage);
-        if (!(percent >= 0 && percent <= 100))
+        char word[32];
+        const size_t length = strcspn(arguments, ",");
+        if (!arguments[length] || length >= sizeof word) return cls_operator_refuse(text, usage);
+        memcpy(word, arguments, length);
+        word[length] = '\0';
+        if (!cls_operator_number(word, &percent) || !(percent >= 0 && percent <= 100))
             return cls_operator_refuse(text, "the percentile P must be a number from 0 to 100");
-        arguments = end + 1;
+        arguments += length + 1;
     }
     footprint_argument f;
     cls_status status = parse_footprint(text, arguments, usage, &f);

@@ -26,6 +26,9 @@ cls_status cls_operator_new_volume(unsigned width, unsigned height, unsigned dep
 void cls_operator_bake_rank1(cls_operator *op);
 /* CLS_ERR_INVALID_ARGUMENT with the message "operator 'TEXT': WHY". */
 cls_status cls_operator_refuse(const char *text, const char *why);
+/* Whether WORD is a finite decimal number, all of it, into *VALUE: not hexadecimal, which strtod
+ * reads too ("0x3" as 3, so that a window of "0x3" would pass for 3x3). */
+int cls_operator_number(const char *word, double *value);
 /* Whether value is a whole, odd window side from 1 to CLS_MAX_MASK. */
 int cls_operator_odd_size(double value);
 

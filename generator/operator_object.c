@@ -1,6 +1,6 @@
 /* operator_object.c — the operator object every parser fills: a spec with its own mask (and
  * body), its name, creation with the predefined kernels' coefficient storage, release, and the
- * refusal and size checks the parsers share (operators.c, morphology_operators.c,
+ * refusal, number and size checks the parsers share (operators.c, morphology_operators.c,
  * volume_operators.c). */
 #include "generator.h"
 
@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Literals (zero taps skipped: the "predefined" kernels) up to this many taps; the buffer above,
  * whose kernels unroll less and build faster. */
@@ -50,6 +51,15 @@ void cls_operator_bake_rank1(cls_operator *op)
 {
     if (op->spec.mask_width <= RANK1_BAKE_MAX_SIDE && op->spec.mask_height <= RANK1_BAKE_MAX_SIDE)
         op->spec.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+}
+
+int cls_operator_number(const char *word, double *value)
+{
+    const char *digits = word + strspn(word, " \t+-");
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) return 0;
+    char *end;
+    *value = strtod(word, &end);
+    return end != word && *end == '\0' && isfinite(*value);
 }
 
 int cls_operator_odd_size(double value)

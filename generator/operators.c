@@ -225,9 +225,7 @@ static int split(const char *text, char *name, size_t name_size, double *numbers
         if (part == 0 || part >= 16) return -1;
         memcpy(words[count], p, part);
         words[count][part] = '\0';
-        char *end;
-        numbers[count] = strtod(words[count], &end);
-        if (*end || !isfinite(numbers[count])) numbers[count] = NAN; /* a word, not a number */
+        if (!cls_operator_number(words[count], &numbers[count])) numbers[count] = NAN; /* a word, not a number */
         p += part;
         if (*p == '\0') return count + 1;
         ++p;

@@ -466,6 +466,28 @@ static void composition_refusals(void **state)
     refused("tophat:mask:/nonexistent.txt", "footprint file /nonexistent.txt: No such file or directory");
 }
 
+/* Sizes, sigmas and percentiles are decimal: strtod's hexadecimal ("0x3" is 3) would let a
+ * window written 0x3 pass for 3x3. Decimal exponents stay numbers. */
+static void operator_numbers_are_decimal(void **state)
+{
+    (void)state;
+    refused("opening:0x3", "expected opening:SIZE[,SHAPE]");
+    refused("median:0X5", "expected median:SIZE[,SHAPE]");
+    refused("gaussian:0x5", "expected gaussian:SIZE[,SIGMA]");
+    refused("gaussian:5,0x1p0", "SIGMA '0x1p0' is not a finite number above 0");
+    refused("box: 0x9", "expected box:SIZE");
+    refused("percentile:0x32,3", "the percentile P must be a number from 0 to 100");
+    refused("percentile:50", "expected percentile:P,SIZE[,SHAPE]");
+    refused("gaussian3d:0x5", "expected gaussian3d:SIZE[,SIGMA]");
+    cls_operator *op = parsed("gaussian:5,1.5e0");
+    assert_int_equal(cls_operator_spec(op)->mask_width, 5);
+    cls_operator_release(op);
+    op = parsed("percentile:2.5e1,3x5");
+    assert_int_equal(cls_operator_spec(op)->mask_width, 3);
+    assert_int_equal(cls_operator_spec(op)->mask_height, 5);
+    cls_operator_release(op);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +502,7 @@ int main(void)
         cmocka_unit_test(staged_sources_and_one_kernel_refusals),
         cmocka_unit_test(staged_body_rules),
         cmocka_unit_test(composition_refusals),
+        cmocka_unit_test(operator_numbers_are_decimal),
     };
     return cmocka_run_group_tests(tests, NULL, remove_footprints);
 }
