@@ -13,6 +13,9 @@ def test_bad_operators_carry_the_library_message() -> None:
     with pytest.raises(clstencil.InvalidArgumentError, match="operator 'gaussian:4': .*odd SIZE") as caught:
         clstencil.filter(IMAGE, "gaussian:4")
     assert caught.value.status_name == "CLS_ERR_INVALID_ARGUMENT"
+    assert str(caught.value).count("gaussian:4") == 1  # named once, not by the binding again
+    with pytest.raises(clstencil.InvalidArgumentError, match="operator 'gaussian:0x5'"):
+        clstencil.filter(IMAGE, "gaussian:0x5")  # decimal sizes only
     with pytest.raises(clstencil.InvalidArgumentError, match="unknown operator"):
         clstencil.Operator("frobnicate")
     with pytest.raises(TypeError, match="operator string"):
