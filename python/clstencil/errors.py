@@ -37,8 +37,12 @@ def check(status: int, what: str) -> None:
     lib = library()
     message = text(lib.cls_last_error())
     name = text(lib.cls_status_name(status))
-    # the library's message may name the subject itself ("operator 'gaussian:4': ..."): once
-    full = message if message.startswith(f"{what}:") else f"{what}: {message}" if message else f"{what}: {name}"
+    if not message:
+        full = f"{what}: {name}"
+    elif message.startswith(f"{what}:"):  # the library named the subject ("operator 'gaussian:4': ...")
+        full = message
+    else:
+        full = f"{what}: {message}"
     if status == CLS_ERR_INVALID_ARGUMENT:
         raise InvalidArgumentError(full, status, name)
     if status in (CLS_ERR_NO_PLATFORM, CLS_ERR_NO_DEVICE):
