@@ -95,7 +95,7 @@ static int one_of(const token *t, const char *const *names)
 
 /* The macros of the generated source: never declared, defined or undefined by a body. */
 static const char *const macro_names[] = {"IN", "OUT", "OUT_AT", "MASK", "FOR_WINDOW", "MASK_W", "MASK_H", "MASK_D",
-                                          "HALF_W", "HALF_H", "HALF_D", "GROUP_W", "GROUP_H", "ROWS", "COLS", "MASKS", "SIMD_WIDTH", "TILE_W",
+                                          "HALF_W", "HALF_H", "HALF_D", "GROUP_W", "GROUP_H", "ROWS", "COLS", "LANES", "MASKS", "SIMD_WIDTH", "TILE_W",
                                           "TILE_H", "SPAN_W", "REGISTER_CAP", NULL};
 /* Words that begin a declaration. */
 static const char *const type_words[] = {"const", "volatile", "private", "__private", "unsigned", "signed", "char",
@@ -503,6 +503,23 @@ int cls_body_in_lanes(const char *body)
         names_value_t |= is(&t, "value_t");
     }
     return !names_value_t || scalar ? 0 : scalar_beyond_one_row ? 1 : 2;
+}
+
+int cls_body_row_lanes(const char *body)
+{
+    lexer l = {body, 1, 1};
+    for (token t = next(&l); t.kind != TOKEN_END; t = next(&l)) {
+        if (t.kind != TOKEN_HASH) continue;
+        const token directive = next(&l);
+        if (!is(&directive, "if") && !is(&directive, "elif")) continue;
+        lexer ahead = l; /* the directive's line, read ahead; l goes on from its name */
+        token w[4];
+        for (int k = 0; k < 4; ++k) w[k] = next(&ahead);
+        for (; w[3].kind != TOKEN_END && w[3].line == directive.line; w[0] = w[1], w[1] = w[2], w[2] = w[3], w[3] = next(&ahead))
+            if (is(&w[0], "LANES") && is(&w[1], "=") && is(&w[2], "=") && (is(&w[3], "2") || is(&w[3], "4") || is(&w[3], "8")))
+                return w[3].text[0] - '0';
+    }
+    return 0;
 }
 
 static cls_status check_body(const char *body, window w)

@@ -49,5 +49,9 @@ int cls_body_writes_rows(const char *body);
  * does, at any ROWS; 1: only at one row, where such words stand only in "#if ROWS > 1" sections
  * (up to their #else or #endif); 0: it does not. */
 int cls_body_in_lanes(const char *body);
+/* N (2, 4 or 8) where BODY (checked) has a form for a column of ROWS outputs in N lanes: a section
+ * under "#if" or "#elif" testing LANES == N (value_t floatN there, its lanes' scalars named freely,
+ * LANES being 1 outside lanes); 0 where it has none. */
+int cls_body_row_lanes(const char *body);
 
 #endif

@@ -169,7 +169,8 @@ int cls_kernel_streams(const cls_kernel_config *config)
 
 int cls_kernel_body_lanes(const cls_kernel_config *config)
 {
-    return (config->body_in_lanes == 2 || (config->body_in_lanes == 1 && config->rows == 1)) && config->cols > 1 &&
+    return (config->body_in_lanes == 2 || (config->body_in_lanes == 1 && config->rows == 1) ||
+            (config->body_in_lanes == 1 && config->body_row_lanes == (int)config->cols)) && config->cols > 1 &&
            config->input_path == CLS_INPUT_GLOBAL && config->masks == 1 && !config->epilogue;
 }
 
@@ -289,6 +290,7 @@ cls_status cls_kernel_config_init(cls_kernel_config *config, const cls_spec *spe
                         "stage (cls_generate_source gives every stage's source), not as one kernel");
     config->body_writes_rows = spec->body && cls_body_writes_rows(spec->body);
     config->body_in_lanes = spec->body && !cls_spec_is_volume(spec) ? cls_body_in_lanes(spec->body) : 0;
+    config->body_row_lanes = config->body_in_lanes && config->body_writes_rows ? cls_body_row_lanes(spec->body) : 0;
     config->masks = spec->mask_count ? spec->mask_count : 1;
     if (!(config->coefficients = cls_spec_mask_values(spec, config->masks)))
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");

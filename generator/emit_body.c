@@ -367,5 +367,7 @@ void emit_body_helpers(emitter *e)
         strbuf_printf(out, "typedef float%u value_t; /* the values of COLS adjacent outputs, one vector */\n", e->config->cols);
     else if (strstr(s->body, "value_t"))
         strbuf_append(out, "typedef float value_t; /* the body's values: one pixel's */\n");
+    if (strstr(s->body, "LANES")) /* a body with a form of its own for lanes (cls_body_row_lanes) */
+        strbuf_printf(out, "#define LANES %u /* the outputs in value_t */\n", cls_kernel_body_lanes(e->config) ? e->config->cols : 1);
     strbuf_append(out, "\n");
 }

@@ -43,6 +43,7 @@ typedef struct cls_kernel_config {
     char *body;              /* owned copy of spec.body, or NULL */
     int body_writes_rows;    /* the body writes a column of outputs (OUT_AT) */
     int body_in_lanes;       /* the body may run in lanes (value_t a vector): cls_body_in_lanes */
+    int body_row_lanes;      /* the lanes of its own form for a column of rows: cls_body_row_lanes */
     cls_partition partition; /* never AUTO */
     unsigned group_width, group_height;
     unsigned simd_width;     /* used by isp-warp only */
@@ -166,7 +167,8 @@ int cls_kernel_cap_only_lowers(const cls_kernel_config *config);
  * code is one input row's multiply-adds instead of the whole block's. */
 int cls_kernel_streams(const cls_kernel_config *config);
 /* Whether an operator body runs in lanes: a body that may (body_in_lanes; at one row where it says
- * so), COLS 2, 4 or 8 columns a work-item, one mask and no epilogue, on the global input path. The work-item's COLS adjacent
+ * so, or at any rows in COLS lanes where it has a form for them: body_row_lanes), COLS 2, 4 or 8
+ * columns a work-item, one mask and no epilogue, on the global input path. The work-item's COLS adjacent
  * outputs are one vector (value_t a floatN), each IN(dx, dy) one vector load where the work-item's
  * windows lie inside the image, else lane by lane through the borders (emit_body.c): the
  * vectorizers of CPU runtimes need not find the lanes across work-items. */

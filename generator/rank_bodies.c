@@ -1,6 +1,7 @@
 /* rank_bodies.c — the text of the rank filters' operator bodies (see rank_bodies.h): a pruned
  * Batcher odd-even merge network over registers for small footprints, sorted rows (whose sorts
- * a block of rows shares) for the 3x3 median and, in blocks of rows, the 5x5 rectangle, a private
+ * a block of rows shares) for the 3x3 median and, in blocks of rows, the 5x5 rectangle (two columns
+ * at once in two lanes where the kernel runs it so: rank_two_lanes.c), a private
  * array and Wirth's quickselect for larger ones, and fmin/fmax loops for min, max and their difference.
  * A mask file's footprint is tested with MASK in the loops, listed pixel by pixel in networks. */
 #include "rank_bodies.h"
@@ -138,24 +139,6 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
     return finish(&out, body);
 }
 
-/* Batcher's odd-even merge sort of the 25 values p[0 .. 24] as loops (CE each exchange), each
- * loop under the pragma PRAGMA ("unroll" or "unroll 1"), INDENT levels deep. */
-static void append_batcher_loops(strbuf *out, const char *pragma, int indent)
-{
-    static const char *const lines[] = {
-        "for (int m = 1; m < 32; m *= 2)\n",
-        "    _Pragma(\"%s\") for (int d = 16; d >= 1; d /= 2)\n",
-        "        _Pragma(\"%s\") for (int i = 0; i < 25; ++i)\n",
-        "            if (d <= m && i >= d % m && (i - d % m) % (2 * d) < d &&\n",
-        "                i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(p, i, i + d)\n"};
-    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; ++k) {
-        for (int i = 0; i < indent; ++i) strbuf_append(out, "    ");
-        if (k == 0) strbuf_printf(out, "_Pragma(\"%s\") ", pragma);
-        if (k == 1 || k == 2) strbuf_printf(out, lines[k], pragma);
-        else strbuf_append(out, lines[k]);
-    }
-}
-
 /* Rank RANK of the 5x5 rectangle by sorted rows, for a column of ROWS outputs (OUT_AT). Two
  * neighbouring outputs share four rows of their windows: an even output's rows -1 .. 2, which
  * the next output sees as rows -2 .. 1. So the column walks down its input rows: each row
@@ -210,10 +193,17 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         " * at a time: each row sorted once, every other pair of rows merged once, the four rows\n"
                         " * two outputs share merged once (to ranks %u-%u), and each output's fifth row merged */\n",
                   rank, lo, hi);
-    strbuf_append(&out, "#define CE(v, a, b) { const value_t t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
+    strbuf_append(&out, "#if ROWS > 1 /* the walks: one pixel's values */\n"
+                        "#define CE(v, a, b) { const float t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
+                        "#else\n"
+                        "#define CE(v, a, b) { const value_t t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
+                        "#endif\n"
                         "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
                         "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
                         "#if ROWS > 1\n"
+                        "#if LANES == 2\n");
+    cls_rank5_two_lanes(&out, rank);
+    strbuf_append(&out, "#else\n"
                         "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
                         "/* rings: the last 5 input rows sorted and their sums (NaN where a row holds one), the\n"
                         " * last 2 pairs of rows merged; four: the middle rows of outputs t - 4 and t - 3 merged */\n"
@@ -281,12 +271,13 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "        float p[25];\n"
                         "        #pragma unroll\n"
                         "        for (int w = 0; w < 25; ++w) p[w] = IN(w % 5 - 2, w / 5 - 2 + k);\n");
-    append_batcher_loops(&out, "unroll 1", 2);
+    network_print_sort25_loops(&out, "unroll 1", 2);
     strbuf_printf(&out, "        #pragma unroll\n"
                         "        for (int j = 0; j < ROWS; ++j) /* constant indices: OUT_AT's array stays in registers */\n"
                         "            if (j == k) OUT_AT(j) = p[%u];\n"
                         "    }\n"
                         "}\n"
+                        "#endif\n"
                         "#else\n"
                         "/* One output a work-item (nothing to share), or one vector of them in lanes: the network\n"
                         " * alone, unrolled, the compiler dropping what rank %u does not depend on. */\n"
@@ -294,7 +285,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "#pragma unroll\n"
                         "for (int w = 0; w < 25; ++w) p[w] = IN(w %% 5 - 2, w / 5 - 2);\n",
                   rank, rank);
-    append_batcher_loops(&out, "unroll", 0);
+    network_print_sort25_loops(&out, "unroll", 0);
     strbuf_printf(&out, "OUT_AT(0) = p[%u];\n"
                         "#endif\n"
                         "#undef CE\n#undef LO\n#undef HI\n",

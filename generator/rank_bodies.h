@@ -7,6 +7,7 @@
 #define CLS_RANK_BODIES_H
 
 #include "clstencil.h"
+#include "strbuf.h"
 
 /* Footprints up to this many pixels are selected by an unrolled network over registers; larger
  * ones are copied to a private array and selected by a loop (Wirth's quickselect). */
@@ -44,6 +45,8 @@ unsigned cls_footprint_count(const cls_footprint *footprint);
  * median is rank count/2. A malloc'd string in *body, or CLS_ERR_INVALID_ARGUMENT when the
  * footprint holds more than CLS_RANK_MAX_PIXELS pixels or RANK is not below the count. */
 cls_status cls_rank_body(const cls_footprint *footprint, unsigned rank, const char *what, char **body);
+/* The 5x5 rectangle's body's section for two columns in two lanes (rank_two_lanes.c; internal). */
+void cls_rank5_two_lanes(strbuf *out, unsigned rank);
 /* The body writing the footprint's minimum or, with maximum set, maximum: grey erosion, and grey
  * dilation with the footprint reflected. */
 cls_status cls_extremum_body(const cls_footprint *footprint, int maximum, char **body);

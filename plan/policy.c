@@ -162,6 +162,7 @@ unsigned cls_policy_body_lanes(const cls_kernel_policy *p, const cls_request *re
     const cls_spec *s = &request->spec;
     if (!request->body_in_lanes || s->border == CLS_BORDER_UNDEFINED || request->masks != 1 || s->epilogue) return 1;
     if (p->body_lanes > 1) return p->body_lanes;
+    if (request->body_row_lanes > 1 && p->rows > 1 && p->rows < CLS_STREAM_MIN_ROWS) return request->body_row_lanes;
     return request->body_writes_rows && request->body_in_lanes == 2 && p->row_body_lanes > 1 ? p->row_body_lanes : 1;
 }
 
@@ -249,11 +250,15 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * medianBlur 19-20.5). GPU records name lanes only for a body that writes a column of rows
      * (row_body_lanes): H200, 4096^2, clamp / mirror101, median 3x3 in 8 rows 54.0 / 53.1 us, in 4
      * lanes x 4 rows 46.8 / 49.1 (8 lanes 66.2 / 66.9); every other body ran slower in lanes
-     * (median 5x5 117.5 -> 276.1, max 5x5 62.2 -> 108.6, the bilateral 13x13 1,321 -> 1,342). */
+     * (median 5x5 117.5 -> 276.1, max 5x5 62.2 -> 108.6, the bilateral 13x13 1,321 -> 1,342).
+     * A body with a form of its own for a column of rows in N lanes (the 5x5 rectangle's ranks in
+     * 2: two columns sharing the middle of their rows) takes it where the device coarsens rows,
+     * keeping those rows. */
     const unsigned lanes = cls_policy_body_lanes(p, k->request);
     if (!s->rows_per_item && !s->cols_per_item && k->input_path == CLS_INPUT_GLOBAL && lanes > 1) {
         *cols = lanes;
-        *rows = k->request->body_writes_rows && k->request->body_in_lanes == 2 ? LANES_COLUMN_ROWS : 1;
+        if ((int)lanes != k->request->body_row_lanes) /* a body's own lanes keep the device's rows */
+            *rows = k->request->body_writes_rows && k->request->body_in_lanes == 2 ? LANES_COLUMN_ROWS : 1;
     }
 }
 

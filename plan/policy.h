@@ -183,8 +183,9 @@ void cls_policy_resolve(const cls_kernel_policy *policy, const cls_request *requ
 cls_status cls_policy_configure(const cls_kernel_policy *policy, const cls_request *request, cls_kernel_config *config);
 /* The columns the request's operator body computes as one vector where it reads global memory:
  * the policy's body_lanes for a body that runs in lanes (cls_body_in_lanes) in a border mode
- * other than undefined, one mask, no epilogue, or its row_body_lanes where the body runs in lanes
- * at any rows and writes a column of outputs; else 1. */
+ * other than undefined, one mask, no epilogue; where the device coarsens rows, the lanes of the
+ * body's own form for a column of rows (cls_body_row_lanes), or the row_body_lanes where the body
+ * runs in lanes at any rows and writes a column of outputs; else 1. */
 unsigned cls_policy_body_lanes(const cls_kernel_policy *policy, const cls_request *request);
 
 #endif

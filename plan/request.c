@@ -19,6 +19,7 @@ cls_status cls_request_init(cls_request *request, const cls_spec *spec)
     request->in_double = cls_spec_in_double(s);
     request->body_writes_rows = s->body && cls_body_writes_rows(s->body);
     request->body_in_lanes = s->body && !cls_spec_is_volume(s) ? cls_body_in_lanes(s->body) : 0;
+    request->body_row_lanes = request->body_in_lanes && request->body_writes_rows ? cls_body_row_lanes(s->body) : 0;
     if (!(request->values = cls_spec_mask_values(s, request->masks)))
         return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory copying the mask");
     const size_t all = (size_t)request->masks * s->mask_width * s->mask_height * request->depth;

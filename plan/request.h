@@ -20,6 +20,7 @@ typedef struct cls_request {
     int body_writes_rows;    /* an operator body that writes a column of outputs itself (OUT_AT) */
     int body_in_lanes;       /* an operator body that may run in lanes (cls_body_in_lanes: 2 at any
                               * rows, 1 at one row) */
+    int body_row_lanes;      /* the lanes of its own form for a column of rows (cls_body_row_lanes) */
 } cls_request;
 
 /* *request from the caller's spec: read, validated (the message of the first rule it breaks)

@@ -7,9 +7,9 @@ import numpy as np
 from conftest import BORDER_VALUE
 
 
-def filter_in_blocks(image: np.ndarray, text: str, border: str, rows: int) -> np.ndarray:
-    """clstencil.filter with `rows` output rows per work-item, the blocks that auto gives bodies
-    on NVIDIA (one row on PoCL), f32 or the image's integer type."""
+def filter_in_blocks(image: np.ndarray, text: str, border: str, rows: int, cols: int = 1) -> np.ndarray:
+    """clstencil.filter with `rows` output rows and `cols` columns per work-item, the blocks that
+    auto gives bodies on NVIDIA (one row on PoCL), f32 or the image's integer type."""
     import ctypes
     from clstencil._library import library
     from clstencil.contexts import context, normalize_selector
@@ -21,6 +21,7 @@ def filter_in_blocks(image: np.ndarray, text: str, border: str, rows: int) -> np
     kind = pixel_type(image.dtype, "image")
     spec = stage_spec(as_operator(text), border_mode(border), BORDER_VALUE, kind, kind, 0)
     spec.rows_per_item = rows
+    spec.cols_per_item = cols
     handle = ctypes.c_void_p()
     check(library().cls_filter_create(context(normalize_selector(None)), spec, ctypes.byref(handle)), text)
     try:

@@ -12,15 +12,16 @@ from conftest import BORDER_VALUE, SCIPY_MODES, exhaustive
 
 # A block of 8 rows' kernel takes about 60 s to build on PoCL, one of 3 rows (the same walk, its
 # rings wrapping) less: the default suite takes one border, the median of f32 pixels and blocks of
-# 1 and 3 rows (8 rows, the percentile and u16 when exhaustive).
+# 1 and 3 rows, and 3 rows in two lanes (8 rows, the percentile and u16 when exhaustive).
 @pytest.mark.parametrize("border", list(SCIPY_MODES) if exhaustive() else ["mirror"])
 def test_5x5_ranks_keep_the_network_bits(border: str, tmp_path) -> None:
     """The 5x5 rectangle's ranks run by sorted rows, shared by a block of rows; windows with NaN
     or both zeros run the Batcher network that a footprint file of the same 25 pixels runs (fmin
     and fmax drop a NaN and copy the other value, and may order +0 and -0 either way: the
     result depends on the network). Both give the same bits, in blocks of 1 and 3 rows (and 8 when
-    exhaustive), NaN, infinities and zeros of both signs included; when exhaustive, in every
-    border, and u16 and a percentile too."""
+    exhaustive) and in two lanes (two columns of rows sharing the middle of their rows, as auto
+    runs them on GPUs), NaN, infinities and zeros of both signs included; when exhaustive, in
+    every border, and u16 and a percentile too."""
     ones = tmp_path / "ones.txt"
     ones.write_text("11111\n" * 5)
     rng = np.random.default_rng(8)
@@ -31,14 +32,16 @@ def test_5x5_ranks_keep_the_network_bits(border: str, tmp_path) -> None:
     image[14, 3] = np.inf
     image[15, 4] = -np.inf
     image[20, 30] = np.inf
-    cases = [("median", image, (1, 3, 8) if exhaustive() else (1, 3))]  # 3: an odd block, the rings wrap
+    # (rows, columns): 3 rows, an odd block, the rings wrap; 2 columns: the walk in two lanes
+    blocks = [(1, 1), (3, 1), (3, 2)] + ([(8, 1), (8, 2)] if exhaustive() else [])
+    cases = [("median", image, blocks)]
     if exhaustive() and border == "mirror":
-        cases.append(("percentile:20", image, (8,)))
+        cases.append(("percentile:20", image, [(8, 1), (8, 2)]))
     if exhaustive() and border == "clamp":
-        cases.append(("median", rng.integers(0, 65536, (23, 31), dtype=np.uint16), (8,)))
-    for kind, pixels, blocks in cases:
+        cases.append(("median", rng.integers(0, 65536, (23, 31), dtype=np.uint16), [(8, 1), (8, 2)]))
+    for kind, pixels, kind_blocks in cases:
         separator = "," if ":" in kind else ":"
         expected = clstencil.filter(pixels, f"{kind}{separator}mask:{ones}", border, BORDER_VALUE)
-        for block in blocks:
-            np.testing.assert_array_equal(filter_in_blocks(pixels, f"{kind}{separator}5x5", border, block), expected,
-                                          err_msg=f"{kind} 5x5, {pixels.dtype}, {border}, {block} rows")
+        for rows, cols in kind_blocks:
+            np.testing.assert_array_equal(filter_in_blocks(pixels, f"{kind}{separator}5x5", border, rows, cols), expected,
+                                          err_msg=f"{kind} 5x5, {pixels.dtype}, {border}, {rows} rows x {cols} columns")

@@ -103,6 +103,19 @@ static void lane_bodies(void **state)
                           "#else\nvalue_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n";
     assert_int_equal(cls_body_in_lanes(one_row), 1);
     assert_int_equal(cls_body_in_lanes("#if ROWS > 2\nfloat s = 0.0f;\n#endif\nvalue_t v = IN(0, 0);\nOUT = v;"), 0);
+    /* a form of its own for a column of rows in two lanes: scalars beyond one row */
+    const char *two_lanes = "#if ROWS > 1\n#if LANES == 2\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k).s1 = IN(1, k).s0;\n"
+                            "#else\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#endif\n"
+                            "#else\nvalue_t v = IN(0, 0);\nOUT_AT(0) = v;\n#endif\n";
+    accepted(two_lanes, 3, 3);
+    assert_int_equal(cls_body_in_lanes(two_lanes), 1);
+    assert_int_equal(cls_body_row_lanes(two_lanes), 2);
+    assert_int_equal(cls_body_row_lanes(one_row), 0);
+    assert_int_equal(cls_body_row_lanes("#if ROWS > 1 && LANES == 8\n#endif\nOUT = IN(0, 0);"), 8);
+    assert_int_equal(cls_body_row_lanes("#if LANES == 3\n#endif\nOUT = IN(0, 0);"), 0);       /* not a vector width */
+    assert_int_equal(cls_body_row_lanes("int LANES_2 = 0; /* #if LANES == 2 */\nOUT = IN(0, 0);"), 0); /* no directive */
+    assert_int_equal(cls_body_row_lanes("#if ROWS > 1\nint a = LANES == 2;\n#endif\nOUT = IN(0, 0);"), 0); /* another line */
+    refused("#define LANES 2\nOUT = IN(0, 0);", 3, 3, "#define or #undef of 'LANES'");
 }
 
 /* A body that writes OUT_AT(k) computes a column of ROWS outputs; it does not also use OUT. */

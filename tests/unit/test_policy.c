@@ -438,6 +438,15 @@ static void a_policy_runs_lane_bodies_in_lanes(void **state)
     expect_block(&gpu, &spec, 4, 4);
     spec.body = one_row;
     expect_block(&gpu, &spec, 1, 0);
+    /* a body with its own form for a column of rows in two lanes: those lanes and the device's
+     * rows where it coarsens rows (8 here), one row in the CPU record's 8 lanes */
+    spec.body = "#if ROWS > 1\n#if LANES == 2\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k).s1 = IN(1, k).s0;\n#else\n"
+                "float s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n#endif\n#else\nvalue_t v = IN(0, 0);\n"
+                "OUT_AT(0) = v;\n#endif\n";
+    gpu.rows = 8;
+    expect_block(&gpu, &spec, 2, 8);
+    cpu.body_lanes = 8;
+    expect_block(&cpu, &spec, 8, 1);
 }
 
 /* The generator applies what it is given: a spec left to auto takes the plain form, never the

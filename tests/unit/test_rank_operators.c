@@ -89,6 +89,8 @@ static const char *comparators_on(const char *body, const char *array)
  * last) merged with them, up to its first OUT_AT; both must agree. */
 static float run_sorted_rows(const char *body, const float *values)
 {
+    body = strstr(body, "#else\nint check_rows = 0;"); /* the walk of one column (not in lanes) */
+    assert_non_null(body);
     float rows[5][5], results[2];
     memcpy(rows, values, sizeof rows);
     for (int r = 0; r < 5; ++r) run_comparators(comparators_on(body, "row[t % 5]"), rows[r]);
@@ -110,6 +112,83 @@ static float run_sorted_rows(const char *body, const float *values)
     }
     assert_true(results[0] == results[1]);
     return results[0];
+}
+
+/* The line after LINE whose comparators, the first of any kind, work on ARRAY. */
+static const char *comparators_after(const char *line, const char *array)
+{
+    const char *next = strchr(line, '\n');
+    assert_non_null(next);
+    return comparators_on(next + 1, array);
+}
+
+/* The line of BODY holding FRAGMENT, from its first non-blank character. */
+static const char *line_with(const char *body, const char *fragment)
+{
+    const char *at = strstr(body, fragment);
+    if (!at) fail_msg("no line with %s", fragment);
+    while (at > body && at[-1] != '\n') --at;
+    return at + strspn(at, " ");
+}
+
+/* Runs the comparators of the line of BODY that works on ARRAY first, then those of the next. */
+static void run_two_lines(const char *body, const char *array, float *p)
+{
+    const char *first = comparators_on(body, array);
+    run_comparators(first, p);
+    run_comparators(comparators_after(first, array), p);
+}
+
+/* Runs the 5x5 rectangle's walk in two lanes (its LANES == 2 section) on five rows of six pixels,
+ * VALUES in raster order: RESULTS[c][f] for column x + c (window columns c .. c + 4) as both
+ * outputs of a pair of rows see it, the fifth row first (f 0) or last (f 1). Each row's middle
+ * four sorted, pairs of rows merged (the middles, and each column's two side pixels), the four
+ * rows' middles merged, each column's four sides merged in, then its fifth row. */
+static void run_two_lanes(const char *body, const float *values, float results[2][2])
+{
+    const char *walk = strstr(body, "#if LANES == 2");
+    assert_non_null(walk);
+    unsigned middles, core_lo, candidates, offset, out_at;
+    assert_int_equal(sscanf(line_with(walk, "four_left[i + 4] = four_right[i] = both[i + "),
+                            "for (int i = 0; i < %u; ++i) four_left[i + 4] = four_right[i] = both[i + %u];", &middles,
+                            &core_lo),
+                     2);
+    assert_int_equal(sscanf(line_with(walk, "p[i] = four_left[i + "), "for (int i = 0; i < %u; ++i) p[i] = four_left[i + %u]",
+                            &candidates, &offset),
+                     2);
+    assert_int_equal(sscanf(line_with(walk, "OUT_AT(t - 4).s0 = p["), "OUT_AT(t - 4).s0 = p[%u]", &out_at), 1);
+    assert_true(middles <= 10 && candidates <= 6 && offset + candidates <= 4 + middles);
+    float middle[5][4], side[2][5];
+    for (int r = 0; r < 5; ++r) {
+        memcpy(middle[r], values + 6 * r + 1, sizeof middle[r]);
+        side[0][r] = values[6 * r], side[1][r] = values[6 * r + 5];
+        run_comparators(comparators_on(walk, "middle[t % 5]"), middle[r]);
+    }
+    for (int fifth_last = 0; fifth_last < 2; ++fifth_last) {
+        const int first = fifth_last ? 0 : 1, fifth = fifth_last ? 4 : 0; /* the four rows: first .. first + 3 */
+        float both[16], sides[2][4], four_left[14], four_right[14], p[11], q[11];
+        for (int k = 0; k < 2; ++k) {
+            memcpy(both + 8 * k, middle[first + 2 * k], sizeof middle[0]);
+            memcpy(both + 8 * k + 4, middle[first + 2 * k + 1], sizeof middle[0]);
+            run_comparators(comparators_on(walk, "pair[t / 2 % 2]"), both + 8 * k);
+            for (int c = 0; c < 2; ++c) {
+                sides[c][2 * k] = fminf(side[c][first + 2 * k], side[c][first + 2 * k + 1]);
+                sides[c][2 * k + 1] = fmaxf(side[c][first + 2 * k], side[c][first + 2 * k + 1]);
+            }
+        }
+        run_comparators(comparators_on(walk, "both"), both);
+        memcpy(four_left, sides[0], sizeof sides[0]);
+        memcpy(four_right + middles, sides[1], sizeof sides[1]);
+        for (unsigned i = 0; i < middles; ++i) four_left[i + 4] = four_right[i] = both[i + core_lo];
+        run_two_lines(walk, "four_left", four_left);
+        run_two_lines(walk, "four_right", four_right);
+        for (unsigned i = 0; i < candidates; ++i) p[i] = four_left[i + offset], q[i] = four_right[i + offset];
+        p[candidates] = side[0][fifth], q[candidates + 4] = side[1][fifth];
+        for (unsigned i = 0; i < 4; ++i) p[candidates + 1 + i] = q[candidates + i] = middle[fifth][i];
+        run_two_lines(walk, "p", p);
+        run_two_lines(walk, "q", q);
+        results[0][fifth_last] = p[out_at], results[1][fifth_last] = q[out_at];
+    }
 }
 
 static float median_of_three(float a, float b, float c)
@@ -249,6 +328,38 @@ static void sorted_rows_select_every_rank(void **state)
             qsort(sorted, 25, sizeof *sorted, ascending);
             const float got = run_network(body, values, 25);
             if (got != sorted[rank]) fail_msg("rank %u: %g, not %g", rank, got, sorted[rank]);
+        }
+        free(body);
+    }
+}
+
+/* The 5x5 rectangle's ranks in two lanes (two columns sharing the middle of their rows), each
+ * rank on random windows with and without ties against sorting, in both columns and both
+ * outputs of a pair of rows; the body has that form for two lanes. */
+static void two_lanes_select_every_rank(void **state)
+{
+    (void)state;
+    const cls_footprint f = {CLS_FOOTPRINT_RECT, 5, 5, NULL, 0};
+    srand(13);
+    for (unsigned rank = 0; rank < 25; ++rank) {
+        char *body = NULL;
+        assert_int_equal(cls_rank_body(&f, rank, "test", &body), CLS_OK);
+        assert_int_equal(cls_body_row_lanes(body), 2);
+        assert_int_equal(cls_body_in_lanes(body), 1); /* its other walks: scalars beyond one row */
+        for (int trial = 0; trial < 200; ++trial) {
+            float values[30], results[2][2];
+            for (unsigned k = 0; k < 30; ++k)
+                values[k] = trial % 2 ? (float)(rand() % 4) : (float)rand() / (float)RAND_MAX - 0.5f;
+            run_two_lanes(body, values, results);
+            for (int c = 0; c < 2; ++c) {
+                float sorted[25];
+                for (unsigned k = 0; k < 25; ++k) sorted[k] = values[6 * (k / 5) + c + k % 5];
+                qsort(sorted, 25, sizeof *sorted, ascending);
+                for (int fifth_last = 0; fifth_last < 2; ++fifth_last)
+                    if (results[c][fifth_last] != sorted[rank])
+                        fail_msg("rank %u, column %d, fifth row %s: %g, not %g", rank, c, fifth_last ? "last" : "first",
+                                 (double)results[c][fifth_last], (double)sorted[rank]);
+            }
         }
         free(body);
     }
@@ -526,7 +637,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
-        cmocka_unit_test(sorted_rows_select_every_rank), cmocka_unit_test(median_3x3_on_every_window_of_ties),
+        cmocka_unit_test(sorted_rows_select_every_rank), cmocka_unit_test(two_lanes_select_every_rank),
+        cmocka_unit_test(median_3x3_on_every_window_of_ties),
         cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
         cmocka_unit_test(refusals_name_the_rule), cmocka_unit_test(rectangles_separate),
         cmocka_unit_test(van_herk_sources),    cmocka_unit_test(extremum_stage_rules),
