@@ -82,13 +82,11 @@ void cls_rank5_two_lanes(strbuf *out, unsigned rank)
                        "            four_right[%u] = right[t / 2 %% 2][0], four_right[%u] = right[t / 2 %% 2][1];\n"
                        "            #pragma unroll\n"
                        "            for (int i = 0; i < %u; ++i) four_left[i + 4] = four_right[i] = both[i + %u];\n"
+                       "            CE(four_left, 0, 2) CE(four_left, 1, 3) CE(four_left, 1, 2)\n"
+                       "            CE(four_right, %u, %u) CE(four_right, %u, %u) CE(four_right, %u, %u)\n"
                        "            ",
-                  middle, middle + 1, middle + 2, middle + 3, middle, core_lo);
-    comparator sides[8]; /* each column's two pairs of side pixels merged */
-    network_print(out, "four_left", sides, merge_at(0, 2, 2, sides), 0);
-    strbuf_append(out, "\n            ");
-    network_print(out, "four_right", sides, merge_at(middle, 2, 2, sides), 0);
-    strbuf_append(out, "\n            ");
+                  middle, middle + 1, middle + 2, middle + 3, middle, core_lo, middle, middle + 2, middle + 1,
+                  middle + 3, middle + 1, middle + 2);
     print_merge(out, "four_left", CORE, middle, lo - core_lo, hi - core_lo);
     strbuf_append(out, "\n            ");
     print_merge(out, "four_right", middle, CORE, lo - core_lo, hi - core_lo);
