@@ -17,6 +17,21 @@ sys.path.insert(0, str(PACKAGE_ROOT))
 # Worker processes (dask's LocalCluster) import the same package.
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(PACKAGE_ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+# A sanitized build preloads AddressSanitizer's runtime into this interpreter (tests/CMakeLists.txt).
+# Only Python processes that load the library need it; the processes PoCL starts (its linker, once
+# a kernel) would run their allocations through ASan as well, several times slower. So it leaves
+# this process's environment here, and python_environment() gives it to the Python processes the
+# tests start.
+SANITIZER_PRELOAD = os.environ.pop("LD_PRELOAD", None)
+
+
+def python_environment(**variables: str) -> dict[str, str]:
+    """The environment of a Python process a test starts that loads the library: this process's,
+    with VARIABLES, and the sanitizer's runtime preloaded where this interpreter had it."""
+    environment = dict(os.environ, **variables)
+    if SANITIZER_PRELOAD:
+        environment["LD_PRELOAD"] = SANITIZER_PRELOAD
+    return environment
 
 # The scipy.ndimage mode of each clstencil border mode that scipy shares.
 SCIPY_MODES = {"clamp": "nearest", "mirror": "reflect", "mirror101": "mirror",

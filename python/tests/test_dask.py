@@ -3,7 +3,6 @@ chunk edges included, with dask's threads and on a scheduler and two workers sta
 of their own on loopback."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -16,6 +15,7 @@ da = pytest.importorskip("dask.array")  # the package runs without dask; these t
 
 import clstencil  # noqa: E402
 import clstencil.dask  # noqa: E402
+from conftest import python_environment  # noqa: E402
 
 BORDERS = ["clamp", "mirror", "mirror101", "repeat", "constant", "undefined"]
 ASYMMETRIC = "convolve:5x3,1,-2,3,-4,5,6,-7,8,-9,10,-11,12,-13,14,-15"
@@ -103,10 +103,10 @@ def test_scheduler_and_two_workers_on_loopback(tmp_path) -> None:
     distributed = pytest.importorskip("distributed")
     scheduler_file = tmp_path / "scheduler.json"
     processes = [start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                        "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)], dict(os.environ))]
+                        "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)], python_environment())]
     try:
         for k in range(2):
-            environment = dict(os.environ, CLSTENCIL_CACHE_DIR=str(tmp_path / f"cache-host-{k}"))
+            environment = python_environment(CLSTENCIL_CACHE_DIR=str(tmp_path / f"cache-host-{k}"))
             processes.append(start(["distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
                                     "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"], environment))
         deadline = time.monotonic() + 60

@@ -4,13 +4,12 @@ not the checkout's, filters an image; the wheel carries the checkout's build/ li
 one and is pure Python otherwise."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 import zipfile
 
-from conftest import PACKAGE_ROOT, REPOSITORY_ROOT
+from conftest import PACKAGE_ROOT, REPOSITORY_ROOT, python_environment
 
 import build_backend  # noqa: E402  (python/ is on sys.path: conftest)
 
@@ -22,7 +21,8 @@ def test_pip_installs_the_package_into_a_virtual_environment(tmp_path) -> None:
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(PACKAGE_ROOT)], check=True,
                    capture_output=True, cwd=tmp_path)
     # The installed package: no PYTHONPATH to the checkout; the library as the test run gives it.
-    child = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    child = python_environment()
+    del child["PYTHONPATH"]
     script = ("import numpy, clstencil\n"
               "from clstencil import ndimage\n"
               "out = clstencil.filter(numpy.ones((9, 7), numpy.float32), 'box:3')\n"

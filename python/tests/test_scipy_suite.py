@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import clstencil
+from conftest import python_environment
 
 scipy_tests = pytest.importorskip("scipy.ndimage.tests")
 SUITE = Path(scipy_tests.__file__).parent / "test_filters.py"
@@ -27,10 +28,11 @@ def test_scipy_filter_suite_passes_with_the_drop_in(tmp_path):
     if not SUITE.exists():
         pytest.skip(f"scipy's tests are not installed ({SUITE})")
     counts_file = tmp_path / "counts.json"
-    environment = dict(os.environ, CLS_SCIPY_SUITE_COUNTS=str(counts_file), CLS_SCIPY_SUITE_SHARD=SHARD,
-                       CLSTENCIL_BUILD_GOAL="first-result",
-                       CLSTENCIL_LIBRARY=str(Path(clstencil.library_path()).resolve()),
-                       PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]))
+    environment = python_environment(CLS_SCIPY_SUITE_COUNTS=str(counts_file), CLS_SCIPY_SUITE_SHARD=SHARD,
+                                     CLSTENCIL_BUILD_GOAL="first-result",
+                                     CLSTENCIL_LIBRARY=str(Path(clstencil.library_path()).resolve()),
+                                     PYTHONPATH=os.pathsep.join([str(Path(__file__).parent),
+                                                                 os.environ.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "scipy_suite_plugin",
                           "-W", "ignore::DeprecationWarning", str(SUITE)],
                          env=environment, capture_output=True, text=True, cwd=tmp_path)
