@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import REPOSITORY_ROOT
+from conftest import REPOSITORY_ROOT, SANITIZER_PRELOAD
 
 import pytest
 
@@ -24,7 +24,9 @@ def test_the_page_has_examples() -> None:
 
 
 @pytest.mark.parametrize("page", [PAGE, README], ids=["docs-python", "readme"])
-def test_examples_run(page) -> None:
+def test_examples_run(page, monkeypatch) -> None:
+    if SANITIZER_PRELOAD:  # the examples' dask workers are Python processes that load the library
+        monkeypatch.setenv("LD_PRELOAD", SANITIZER_PRELOAD)
     namespace: dict = {"__name__": "examples"}
     for line, code in python_blocks(page):
         # Blank lines up to the block keep the tracebacks' line numbers the page's.
