@@ -95,7 +95,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(volume_columns), NUMBER(body_lanes), NUMBER(row_body_lanes),
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
         NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax), NUMBER(rank_columns),
-        NUMBER(rank_register_cap), NUMBER(volume_y_first), NUMBER(volume_pass_slices),
+        NUMBER(rank_register_cap), NUMBER(volume_y_first), NUMBER(volume_pass_slices), NUMBER(wide_block_max_taps),
 #undef NUMBER
     };
     char shown[256];
@@ -116,7 +116,8 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                                     strcmp(name, "rank_network_taps") == 0 ||
                                     strcmp(name, "single_pass_min_taps") == 0 || strcmp(name, "fft_tile_max_mask") == 0 ||
                                     strcmp(name, "single_pass_tall_mask") == 0 ||
-                                    strcmp(name, "volume_fft_min_taps") == 0 || flag;
+                                    strcmp(name, "volume_fft_min_taps") == 0 ||
+                                    strcmp(name, "wide_block_max_taps") == 0 || flag;
             /* a single pass's block and a volume walk's slices: rows and columns per work-item that
              * a spec takes */
             const int rows = strcmp(name, "single_pass_rows") == 0,

@@ -418,11 +418,9 @@ static void emit_store(emitter *e)
         emit_store_outputs(e, 1, "k", "(long)y * output_pitch + x");
         return;
     }
-    strbuf_line(out, 1, "for (int k = 0; k < ROWS && y + k < roi.s3; ++k)");
-    strbuf_line(out, 2, "for (int l = 0; l < COLS && x + l < roi.s2; ++l) {");
-    strbuf_line(out, 3, "const long at = (long)(y + k) * output_pitch + x + l;");
-    emit_store_outputs(e, 3, "k", "at");
-    strbuf_line(out, 2, "}");
+    strbuf_line(out, 1, "for (int k = 0; k < ROWS && y + k < roi.s3; ++k) {");
+    emit_row_store(e, 2, "k", "y + k", 0);
+    strbuf_line(out, 1, "}");
 }
 
 char *cls_emit_source(const cls_kernel_config *config)

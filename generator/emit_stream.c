@@ -43,11 +43,7 @@ static void emit_store_complete(emitter *e, int indent)
 {
     strbuf *out = e->out;
     strbuf_line(out, indent, "if (i >= MASK_H - 1) { /* sum[m][0] is complete: output row yi - HALF_H */");
-    strbuf_line(out, indent + 1, "#pragma unroll");
-    strbuf_line(out, indent + 1, "for (int l = 0; l < COLS && x + l < roi.s2; ++l) {");
-    strbuf_line(out, indent + 2, "const long at = (long)(yi - HALF_H) * output_pitch + x + l;");
-    emit_store_outputs(e, indent + 2, "0", "at");
-    strbuf_line(out, indent + 1, "}");
+    emit_row_store(e, indent + 1, "0", "yi - HALF_H", 1);
     strbuf_line(out, indent, "}");
 }
 

@@ -122,6 +122,9 @@ typedef struct cls_arch_record {
                                     * over the tile's rows, halo included) */
     unsigned volume_pass_slices;   /* output slices a work-item walks in a separable mask's single
                                     * pass at least 9 deep and 9 tall (0: volume_deep_slices) */
+    unsigned wide_block_max_taps;  /* a baked weighted sum of at most this many computed taps that
+                                    * coarsens into a block takes 4 columns and half default_rows,
+                                    * its rows stored as float4s (0: 2 columns, default_rows) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

@@ -46,6 +46,7 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     policy.rank_columns = record->rank_columns;
     policy.volume_deep_slices = record->volume_deep_slices;
     policy.volume_pass_slices = record->volume_pass_slices;
+    policy.wide_block_max_taps = record->wide_block_max_taps;
     policy.volume_fft_min_taps = record->volume_fft_min_taps;
     policy.body_lanes = record->body_lanes;
     policy.row_body_lanes = record->row_body_lanes;

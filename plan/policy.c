@@ -198,10 +198,18 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
     if (!s->rows_per_item && *rows >= CLS_STREAM_MIN_ROWS && !can_stream) *rows = 1;
     /* Where the device coarsens, a baked sum read from global memory also takes two columns (aligned
      * vector loads when the half width is even), and as many rows as keep the block's unrolled
-     * multiply-adds within the block budget; where it streams, stream_cols columns. */
+     * multiply-adds within the block budget; where it streams, stream_cols columns. A mask of at
+     * most wide_block_max_taps takes four columns and half the rows instead, the same outputs a
+     * work-item, each row of them one float4 store (H200, f32 4096^2, clamp, 64x2 groups, 8 x 2
+     * against 4 x 4: Gaussian 3x3 40.4-41.4 against 38.8-39.0 us, box 3x3 41.5-42.6 against 39.5,
+     * a random 5x5 47.4-48.6 against 41.8; a random 7x7 56.3-58.3 against 63.0-75.2, a random 9x9
+     * in 32x4 groups 4 x 2 75 against 4 x 4 65.5, 8 x 2 70-72). */
     const int blocks = can_coarsen && p->rows > 1 && s->bake_coefficients && !s->body &&
                        k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE;
-    *cols = s->cols_per_item ? s->cols_per_item : blocks ? (*rows >= CLS_STREAM_MIN_ROWS ? p->stream_cols : 2) : 1;
+    const int wide = blocks && !s->rows_per_item && !s->cols_per_item && p->rows < CLS_STREAM_MIN_ROWS &&
+                     *rows == p->rows && taps <= p->wide_block_max_taps;
+    if (wide) *rows = p->rows / 2 ? p->rows / 2 : 1;
+    *cols = s->cols_per_item ? s->cols_per_item : wide ? 4 : blocks ? (*rows >= CLS_STREAM_MIN_ROWS ? p->stream_cols : 2) : 1;
     if (blocks && !s->rows_per_item && *rows < CLS_STREAM_MIN_ROWS)
         while (*rows > 1 && taps * *rows * *cols > p->block_budget) --*rows;
     /* Blocks that the budget cuts to stream_below_rows rows or fewer stream instead, where one

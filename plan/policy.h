@@ -119,7 +119,7 @@
 #define CLS_VOLUME_MIN_SLICES 8u
 
 /* What a device's record sets about auto's choices for a kernel (device-db keys default_rows,
- * default_wg_x/_y, block_budget, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
+ * default_wg_x/_y, block_budget, wide_block_max_taps, stream_rows, stream_cols, stream_below_rows, stream_min_taps,
  * separate_min_taps, single_pass_min_taps, single_pass_rows, single_pass_cols, single_pass_stages_rows,
  * single_pass_tall_mask,
  * fft_min_taps, low_rank_min_taps;
@@ -136,6 +136,8 @@ typedef struct cls_kernel_policy {
     unsigned block_budget;              /* CLS_BLOCK_BUDGET */
     unsigned stream_rows, stream_cols;  /* CLS_STREAM_POLICY_ROWS, _COLS */
     unsigned stream_below_rows;         /* CLS_STREAM_BELOW_ROWS */
+    unsigned wide_block_max_taps;       /* a block of a mask of at most this many computed taps
+                                         * takes 4 columns and half the rows (0: 2 columns) */
     unsigned stream_min_taps;   /* a streaming policy streams masks of at least this many computed
                                  * taps; smaller ones get one output per work-item (0: every mask) */
     unsigned separate_min_taps; /* a rank-1 mask of at least this many taps runs as two passes */

@@ -3,7 +3,8 @@
  * everything, baked masks skip zero taps, large baked masks unroll only the body region, window
  * rows are aligned vector loads where the window starts on the vector width, a border region's
  * taps check only the side they face, streaming regions prefetch; the body region apart (AUTO's)
- * has four copies of the sums, the body's unchecked; generation is deterministic. */
+ * has four copies of the sums, the body's unchecked; rows of outputs store as vectors where they
+ * can; generation is deterministic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -224,7 +225,7 @@ static void window_rows_load_aligned_vectors(void **state)
     /* 13x13 with 4 columns: the window starts at x - 6, a multiple of 2 only: float2 loads */
     source = generate_window(13, 2, 4, 0);
     assert_non_null(strstr(source, "const float2 v0_14 = *(__global const float2 *)(input + row + x + 8);"));
-    assert_null(strstr(source, "float4"));
+    assert_null(strstr(source, "const float4"));
     free(source);
     /* the fallback for rows that start anywhere: vloadN, no vector pointers */
     source = generate_window(9, 2, 4, 1);
@@ -235,6 +236,49 @@ static void window_rows_load_aligned_vectors(void **state)
     source = generate_window(3, 2, 2, 0);
     assert_null(strstr(source, "*(__global const float"));
     free(source);
+}
+
+/* The source of a baked 3x3 mask (or two), 2 x `cols` outputs per work-item, output `type`. */
+static char *generate_store(unsigned cols, cls_pixel_type type, unsigned masks)
+{
+    static const float mask[18] = {1, 2, 1, 2, 4, 2, 1, 2, 1, 0, 1, 0, 1, -4, 1, 0, 1, 0};
+    cls_spec spec;
+    cls_spec_init(&spec);
+    spec.mask_width = spec.mask_height = 3;
+    spec.mask_count = masks;
+    spec.coefficients = mask;
+    spec.bake_coefficients = 1;
+    spec.border = CLS_BORDER_CLAMP;
+    spec.output_type = type;
+    spec.rows_per_item = 2;
+    spec.cols_per_item = cols;
+    char *source = NULL;
+    assert_int_equal(cls_generate_source(&spec, 32, &source), CLS_OK);
+    return source;
+}
+
+/* A row of 2 or 4 f32 outputs of one mask is one vector store behind a test that all of them lie
+ * in the region and the address is aligned; anything else is stored one by one. */
+static void rows_of_outputs_store_as_vectors(void **state)
+{
+    (void)state;
+    char *source = generate_store(4, CLS_PIXEL_F32, 1);
+    assert_non_null(strstr(source, "if (x + COLS <= roi.s2 && ((ulong)(row_out + x) & 15) == 0) {"));
+    assert_non_null(strstr(source, "*(__global float4 *)(row_out + x) = (float4)(sum[0][k][0], sum[0][k][1], "
+                                   "sum[0][k][2], sum[0][k][3]);"));
+    assert_non_null(strstr(source, "for (int l = 0; l < COLS && x + l < roi.s2; ++l) {")); /* the rest */
+    free(source);
+    source = generate_store(2, CLS_PIXEL_F32, 1);
+    assert_non_null(strstr(source, "& 7) == 0) {"));
+    assert_non_null(strstr(source, "*(__global float2 *)(row_out + x) = (float2)(sum[0][k][0], sum[0][k][1]);"));
+    free(source);
+    const struct { unsigned cols; cls_pixel_type type; unsigned masks; } scalar[] = {
+        {1, CLS_PIXEL_F32, 1}, {4, CLS_PIXEL_U8, 1}, {4, CLS_PIXEL_F32, 2}};
+    for (size_t c = 0; c < sizeof scalar / sizeof scalar[0]; ++c) {
+        source = generate_store(scalar[c].cols, scalar[c].type, scalar[c].masks);
+        assert_null(strstr(source, "row_out"));
+        free(source);
+    }
 }
 
 /* The separable single pass streaming two columns a work-item reads its rows in aligned pairs,
@@ -492,8 +536,9 @@ static void body_apart_has_four_regions(void **state)
         assert_int_equal(count_in(left, right, "(y"), count_in(left, right, "(long)(y")); /* y unchecked */
         assert_true(count_in(right, rest, "(x") > 0);
         assert_true(count_in(rest, end, modes[m].fold) > 0);
-        /* 25 taps x 2 x 4 outputs in each copy, and the store */
-        assert_int_equal(count_in(source, end, "sum[0]"), 4 * 200 + 1);
+        /* 25 taps x 2 x 4 outputs in each copy, and the store: a row's four as one vector, else
+         * one by one */
+        assert_int_equal(count_in(source, end, "sum[0]"), 4 * 200 + 4 + 1);
         free(source);
     }
     /* A record that asks for the full fold (PoCL's: its vectorizer gives up on border_any's branch). */
@@ -520,6 +565,7 @@ int main(void)
         cmocka_unit_test(baked_mask_skips_zero_taps),
         cmocka_unit_test(large_baked_mask_unrolls_only_the_body),
         cmocka_unit_test(window_rows_load_aligned_vectors),
+        cmocka_unit_test(rows_of_outputs_store_as_vectors),
         cmocka_unit_test(streaming_single_pass_loads_aligned_pairs),
         cmocka_unit_test(bodies_unroll_their_window_where_the_record_inlines),
         cmocka_unit_test(bodies_run_in_four_regions),

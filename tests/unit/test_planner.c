@@ -26,13 +26,13 @@ static void tuned_operator_needs_no_build(void **state)
     cls_tuning choice = {CLS_TUNING_INIT};
     assert_true(plan_choice(&f->planner, &spec, &choice));
     assert_int_equal(f->runtime.builds, 0);
-    /* device-db/tuning/nvidia-sm90.ini: isp-block, global, 64x4, 8 rows, 2 columns */
+    /* device-db/tuning/nvidia-sm90.ini: isp-block, global, 32x4, 4 rows, 4 columns */
     assert_int_equal(choice.partition, CLS_PARTITION_ISP_BLOCK);
     assert_int_equal(choice.input_path, CLS_INPUT_GLOBAL);
-    assert_int_equal(choice.group_width, 64);
+    assert_int_equal(choice.group_width, 32);
     assert_int_equal(choice.group_height, 4);
-    assert_int_equal(choice.rows_per_item, 8);
-    assert_int_equal(choice.cols_per_item, 2);
+    assert_int_equal(choice.rows_per_item, 4);
+    assert_int_equal(choice.cols_per_item, 4);
     cls_operator_release(op);
 }
 

@@ -128,6 +128,39 @@ static void baked_masks_take_blocks_within_the_budget(void **state)
     assert_int_equal(cols, 1);
 }
 
+/* A record's wide_block_max_taps gives baked masks of at most that many taps blocks of 4 columns
+ * and half the rows; larger masks, explicit shapes and records without it keep 2 columns. */
+static void small_masks_take_wide_blocks_where_the_record_says(void **state)
+{
+    (void)state;
+    float mask[7 * 7];
+    for (unsigned k = 0; k < 49; ++k) mask[k] = (float)(k + 1);
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.simd_width = 32;
+    policy.rows = 8;
+    policy.wide_block_max_taps = 25;
+    /* size, spec's rows, spec's columns -> rows, columns */
+    static const unsigned cases[][5] = {{3, 0, 0, 4, 4}, {5, 0, 0, 4, 4}, {7, 0, 0, 8, 2},
+                                        {3, 0, 2, 8, 2}, {3, 2, 0, 2, 2}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.mask_width = spec.mask_height = cases[c][0];
+        spec.coefficients = mask;
+        spec.bake_coefficients = 1;
+        spec.rows_per_item = cases[c][1];
+        spec.cols_per_item = cases[c][2];
+        cls_kernel_config config;
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(config.rows, cases[c][3]);
+        assert_int_equal(config.cols, cases[c][4]);
+        cls_kernel_config_free(&config);
+    }
+    unsigned rows, cols; /* the default policy: 2 columns, the default rows */
+    resolved_block(3, 9, 1, 8, &rows, &cols);
+    assert_int_equal(rows, 8);
+    assert_int_equal(cols, 2);
+}
+
 /* Blocks that the budget cuts to three rows or fewer stream instead (64 rows of 4 columns), while
  * one input row's multiply-adds unroll (4 x taps <= CLS_UNROLL_LIMIT). */
 static void blocks_cut_to_three_rows_stream(void **state)
@@ -494,6 +527,7 @@ int main(void)
         cmocka_unit_test(a_streaming_policy_plans_rows_and_columns),
         cmocka_unit_test(a_policy_streams_the_single_pass_where_the_record_says),
         cmocka_unit_test(baked_masks_take_blocks_within_the_budget),
+        cmocka_unit_test(small_masks_take_wide_blocks_where_the_record_says),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
         cmocka_unit_test(a_policy_runs_lane_bodies_in_lanes),
         cmocka_unit_test(the_generator_decides_nothing),
