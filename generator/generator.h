@@ -203,7 +203,9 @@ unsigned cls_single_pass_ahead(unsigned ahead, unsigned mask_width, unsigned col
  * row's window starts on a multiple of it; a streaming single pass needs only the columns
  * divided, its loads starting up to 3 pixels before the window (cls_kernel_chunk_origin). The
  * launch must keep the input's offset plus the region of interest's x, and its pitch, multiples
- * of it (cls_filter falls back otherwise): the padded loads then stay within the row's pitch. */
+ * of it, and where the loads start before the window also the image's rows' ends, since its
+ * buffer may end with the last row (cls_filter falls back otherwise): the padded loads then stay
+ * within the row. */
 unsigned cls_kernel_aligned_loads(const cls_kernel_config *config);
 /* The window column (0 or negative) where those aligned loads start: the half width's remainder
  * moved back to a multiple of the width (box 15x15 in pairs: column -1). On an H200 at 4096^2,

@@ -135,23 +135,28 @@ static cl_int set_arguments(cls_kernel_work *work, cl_kernel k, cl_mem input, co
 
 /* The kernel of a launch: the work's, unless it reads its window rows with aligned vector
  * loads and this image's rows do not start on that width (an odd pitch, offset or region of
- * interest); then the same configuration with vloadN, built on first use. Called under the
- * launch lock. */
+ * interest), or those loads start before the window (cls_kernel_chunk_origin) and so end up to
+ * width - 1 pixels past it, where the rows do not end on that width either: the buffer may end
+ * with the last row. Then the same configuration with vloadN, built on first use. Called under
+ * the launch lock. */
 static cls_status kernel_for(cls_kernel_work *work, const cls_resolved_image *r, cl_kernel *kernel)
 {
     *kernel = work->kernel;
-    const unsigned width = cls_kernel_aligned_loads(work->config);
-    const size_t pixel = cls_pixel_size(work->config->spec.input_type);
-    const size_t first = r->offset[0] / pixel + r->geometry.roi_x, pitch = r->pitch[0] / pixel;
-    if (width < 2 || (first % width == 0 && pitch % width == 0)) return CLS_OK;
+    const cls_kernel_config *config = work->config;
+    const unsigned width = cls_kernel_aligned_loads(config);
+    const size_t pixel = cls_pixel_size(config->spec.input_type);
+    const size_t start = r->offset[0] / pixel, first = start + r->geometry.roi_x, pitch = r->pitch[0] / pixel;
+    const int past_rows = cls_kernel_chunk_origin(config) != 0 && !cls_kernel_stages_input_rows(config) &&
+                          (start + r->geometry.width) % width != 0;
+    if (width < 2 || (first % width == 0 && pitch % width == 0 && !past_rows)) return CLS_OK;
     if (!work->unaligned_kernel) {
-        cls_kernel_config config = *work->config; /* shares the owned fields; read only */
-        config.unaligned_input = 1;
-        char *source = cls_emit_source(&config);
+        cls_kernel_config unaligned_config = *config; /* shares the owned fields; read only */
+        unaligned_config.unaligned_input = 1;
+        char *source = cls_emit_source(&unaligned_config);
         if (!source) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory generating source");
         cls_build_info info;
-        const cls_kernel_source unaligned = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(&config),
-                                              cls_kernel_cap_only_lowers(&config)};
+        const cls_kernel_source unaligned = {source, CLS_KERNEL_NAME, cls_kernel_register_cap(&unaligned_config),
+                                              cls_kernel_cap_only_lowers(&unaligned_config)};
         cls_status status = cls_program_get(work->context, &unaligned, &work->unaligned_program, &info);
         free(source);
         if (status != CLS_OK) return status;

@@ -2,8 +2,8 @@
  * 7x5 and 37x23 (work-group 24x4, not a multiple of the SIMD width), and 17x17 again with 8
  * output rows per work-item (all modes but undefined), then a subset of each kernel variant
  * (local-memory staging above all, image input, separable single-pass and two-pass, columns per
- * work-item, several outputs, folded taps, streaming rows, a body in lanes), and checks the
- * results against the CPU reference.
+ * work-item, several outputs, folded taps, streaming rows, a body in lanes) on 7x5 and on 53x23
+ * in rows of 56 pixels (or 35x70 in rows of 36), and checks the results against the CPU reference.
  * Meant to run under oclgrind (tests/device/oclgrind.sh), which reports any out-of-bounds
  * access, race (local-memory staging) or divergent barrier.
  * The simulator takes seconds per 17x17 launch, so the default run simulates one 17x17 case per
@@ -45,42 +45,45 @@ typedef struct subset_variant {
     int bake, fold, epilogue; /* epilogue: hypot(r0, r1) */
     cls_input_path input;
     cls_separable separable;
+    int narrow; /* groups of 4x1 on 7x5 and 35x70 (else 24x4): a group inside along x reaches
+                 * the last row and the last aligned vector of its columns */
 } subset_variant;
 
 #define NAIVE CLS_PARTITION_NAIVE
 #define BLOCK CLS_PARTITION_ISP_BLOCK
 #define WARP CLS_PARTITION_ISP_WARP
 static const subset_variant VARIANTS[] = {
-    /* name           border                 value  n  partition rows cols masks bake fold epi input  separable */
-    {"local",         CLS_BORDER_UNDEFINED,  0.0f,  5, NAIVE, 1, 1, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
-    {"local",         CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 4, 2, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
-    {"local",         CLS_BORDER_MIRROR101,  0.0f,  3, WARP,  1, 2, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
-    {"local",         CLS_BORDER_REPEAT,     0.0f, 17, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
-    {"local",         CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
-    {"image",         CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
-    {"image",         CLS_BORDER_CONSTANT,   0.0f,  5, NAIVE, 1, 2, 1, 1, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
-    {"image",         CLS_BORDER_CONSTANT,   0.5f,  5, WARP,  4, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
-    {"image",         CLS_BORDER_UNDEFINED,  0.0f,  3, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
-    {"single-pass",   CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
-    {"single-pass",   CLS_BORDER_MIRROR101,  0.0f,  5, NAIVE, 4, 1, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
-    {"single-pass",   CLS_BORDER_UNDEFINED,  0.0f,  5, WARP,  1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
-    {"single-pass",   CLS_BORDER_CONSTANT,   0.5f,  9, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS},
-    {"staged-rows",   CLS_BORDER_MIRROR101,  0.0f,  9, BLOCK, 16, 4, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_SINGLE_PASS},
-    {"two-pass",      CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_TWO_PASS},
-    {"cols",          CLS_BORDER_REPEAT,     0.0f,  5, BLOCK, 1, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"cols",          CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"cols",          CLS_BORDER_MIRROR,     0.0f,  3, WARP,  1, 8, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"masks",         CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 1, 1, 2, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"masks",         CLS_BORDER_MIRROR,     0.0f,  5, NAIVE, 2, 1, 3, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE},
-    {"masks+epilogue", CLS_BORDER_CONSTANT,  0.5f,  3, WARP,  1, 2, 2, 0, 0, 1, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE},
-    {"fold",          CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 2, 1, 1, 1, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"stream",        CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 16, 2, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"stream",        CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 16, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"stream",        CLS_BORDER_REPEAT,     0.0f, 17, WARP,  16, 4, 2, 1, 0, 1, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    /* name           border                 value  n  partition rows cols masks bake fold epi input  separable narrow */
+    {"local",         CLS_BORDER_UNDEFINED,  0.0f,  5, NAIVE, 1, 1, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE, 0},
+    {"local",         CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 4, 2, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE, 0},
+    {"local",         CLS_BORDER_MIRROR101,  0.0f,  3, WARP,  1, 2, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE, 0},
+    {"local",         CLS_BORDER_REPEAT,     0.0f, 17, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE, 0},
+    {"local",         CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE, 0},
+    {"image",         CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE, 0},
+    {"image",         CLS_BORDER_CONSTANT,   0.0f,  5, NAIVE, 1, 2, 1, 1, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE, 0},
+    {"image",         CLS_BORDER_CONSTANT,   0.5f,  5, WARP,  4, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE, 0},
+    {"image",         CLS_BORDER_UNDEFINED,  0.0f,  3, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE, 0},
+    {"single-pass",   CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS, 0},
+    {"single-pass",   CLS_BORDER_MIRROR101,  0.0f,  5, NAIVE, 4, 1, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS, 0},
+    {"single-pass",   CLS_BORDER_UNDEFINED,  0.0f,  5, WARP,  1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS, 0},
+    {"single-pass",   CLS_BORDER_CONSTANT,   0.5f,  9, BLOCK, 2, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS, 0},
+    {"single-pass",   CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 16, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_SINGLE_PASS, 1},
+    {"staged-rows",   CLS_BORDER_MIRROR101,  0.0f,  9, BLOCK, 16, 4, 1, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_SINGLE_PASS, 0},
+    {"two-pass",      CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 1, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_TWO_PASS, 0},
+    {"cols",          CLS_BORDER_REPEAT,     0.0f,  5, BLOCK, 1, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"cols",          CLS_BORDER_CONSTANT,   0.5f,  5, NAIVE, 2, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"cols",          CLS_BORDER_MIRROR,     0.0f,  3, WARP,  1, 8, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"masks",         CLS_BORDER_CLAMP,      0.0f,  3, BLOCK, 1, 1, 2, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"masks",         CLS_BORDER_MIRROR,     0.0f,  5, NAIVE, 2, 1, 3, 1, 0, 0, CLS_INPUT_LOCAL, CLS_SEPARABLE_NONE, 0},
+    {"masks+epilogue", CLS_BORDER_CONSTANT,  0.5f,  3, WARP,  1, 2, 2, 0, 0, 1, CLS_INPUT_IMAGE, CLS_SEPARABLE_NONE, 0},
+    {"fold",          CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 2, 1, 1, 1, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"stream",        CLS_BORDER_MIRROR,     0.0f,  5, BLOCK, 16, 2, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"stream",        CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 16, 1, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"stream",        CLS_BORDER_REPEAT,     0.0f, 17, WARP,  16, 4, 2, 1, 0, 1, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
     /* the weighted sum as a body in value_t: vectors of the columns (LANES_BODY) */
-    {"lanes",         CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 8, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"lanes",         CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 4, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
-    {"lanes",         CLS_BORDER_MIRROR101,  0.0f,  5, WARP,  2, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE},
+    {"lanes",         CLS_BORDER_CLAMP,      0.0f,  5, BLOCK, 1, 8, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"lanes",         CLS_BORDER_CONSTANT,   0.5f,  3, NAIVE, 4, 4, 1, 1, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
+    {"lanes",         CLS_BORDER_MIRROR101,  0.0f,  5, WARP,  2, 2, 1, 0, 0, 0, CLS_INPUT_GLOBAL, CLS_SEPARABLE_NONE, 0},
 };
 #define LANES_BODY "value_t total = 0.0f;\nFOR_WINDOW(dx, dy) total += MASK(dx, dy) * IN(dx, dy);\nOUT = total;\n"
 #define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
@@ -121,8 +124,8 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
     spec.partition = v->partition;
     /* the single pass that stages its rows walks in one-row groups (here narrower than its tile) */
     const int staged_rows = v->input == CLS_INPUT_LOCAL && v->separable == CLS_SEPARABLE_SINGLE_PASS;
-    spec.group_width = staged_rows ? 2 : 24;
-    spec.group_height = staged_rows ? 1 : 4;
+    spec.group_width = staged_rows ? 2 : v->narrow ? 4 : 24;
+    spec.group_height = staged_rows || v->narrow ? 1 : 4;
     spec.rows_per_item = v->rows;
     spec.cols_per_item = v->cols;
     spec.mask_count = v->masks;
@@ -152,24 +155,32 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
         ++failures;
     }
     for (int s = 0; s < 2; ++s) {
-        const int w = sizes[s][0], h = sizes[s][1];
-        float *in = malloc(sizeof(float) * (size_t)(w * h));
+        /* the second image's rows padded to a multiple of 4 pixels, its buffers ending with the
+         * last row's pixels: aligned loads must not read past them */
+        const int w = sizes[s][0], h = sizes[s][1], pitch = s ? (w + 3) / 4 * 4 : w;
+        const size_t pixels = (size_t)((h - 1) * pitch + w);
+        float *dense = malloc(sizeof(float) * (size_t)(w * h)), *in = malloc(sizeof(float) * pixels);
         float *out[CLS_MAX_MASKS] = {NULL};
         double *expected[CLS_MAX_MASKS] = {NULL};
-        for (int k = 0; k < w * h; ++k) in[k] = (float)((k * 37) % 101) / 101.0f + 0.5f;
-        const ref_image image = {in, (size_t)w, (size_t)h, 0, CLS_PIXEL_F32};
+        for (int k = 0; k < w * h; ++k) dense[k] = (float)((k * 37) % 101) / 101.0f + 0.5f;
+        for (int y = 0; y < h; ++y) memcpy(in + y * pitch, dense + y * w, sizeof(float) * (size_t)w);
+        const ref_image image = {dense, (size_t)w, (size_t)h, 0, CLS_PIXEL_F32};
         for (unsigned m = 0; m < v->masks; ++m) {
             expected[m] = malloc(sizeof(double) * (size_t)(w * h));
             ref_stencil(&image, mask + (size_t)m * (size_t)(v->n * v->n), v->n, v->n, v->border, v->value, expected[m]);
         }
         if (v->epilogue)
             for (int k = 0; k < w * h; ++k) expected[0][k] = hypot(expected[0][k], expected[1][k]);
-        for (unsigned k = 0; k < outputs; ++k) out[k] = calloc((size_t)(w * h), sizeof(float));
-        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = (size_t)w, .height = (size_t)h};
+        for (unsigned k = 0; k < outputs; ++k) out[k] = calloc(pixels, sizeof(float));
+        const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = (size_t)w, .height = (size_t)h,
+                                     .input_row_pitch = sizeof(float) * (size_t)pitch,
+                                     .output_row_pitch = sizeof(float) * (size_t)pitch};
         if (cls_filter_run_host_outputs(filter, in, outputs, (void *const *)out, &desc) != CLS_OK) {
             fprintf(stderr, "run: %s\n", cls_last_error());
             failures = -1;
         }
+        for (unsigned k = 0; k < outputs; ++k) /* rows packed again for the check */
+            for (int y = 1; y < h; ++y) memmove(out[k] + y * w, out[k] + y * pitch, sizeof(float) * (size_t)w);
         for (unsigned k = 0; k < outputs && failures >= 0; ++k) {
             const int bad = check(out[k], expected[k], w, h, v->border, v->n);
             if (bad) {
@@ -179,7 +190,7 @@ static int run_variant(cls_context *context, const subset_variant *variant, cons
             }
         }
         ++*runs;
-        free(in);
+        free(dense), free(in);
         for (unsigned k = 0; k < CLS_MAX_MASKS; ++k) free(out[k]), free(expected[k]);
         if (failures < 0) break;
     }
@@ -254,8 +265,9 @@ int main(int argc, char **argv)
                 free(mask);
             }
     static const int variant_sizes[][2] = {{7, 5}, {53, 23}}; /* the second: several groups */
+    static const int narrow_sizes[][2] = {{7, 5}, {35, 70}};
     for (size_t k = 0; variants && k < N_VARIANTS; ++k) {
-        const int failed = run_variant(context, &VARIANTS[k], variant_sizes, &runs);
+        const int failed = run_variant(context, &VARIANTS[k], VARIANTS[k].narrow ? narrow_sizes : variant_sizes, &runs);
         if (failed < 0) return 1;
         failures += failed;
     }
