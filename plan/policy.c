@@ -208,7 +208,7 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
                        k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE;
     const int wide = blocks && !s->rows_per_item && !s->cols_per_item && p->rows < CLS_STREAM_MIN_ROWS &&
                      *rows == p->rows && taps <= p->wide_block_max_taps;
-    if (wide) *rows = p->rows / 2 ? p->rows / 2 : 1;
+    if (wide) *rows = p->rows / 2; /* blocks: p->rows > 1 */
     *cols = s->cols_per_item ? s->cols_per_item : wide ? 4 : blocks ? (*rows >= CLS_STREAM_MIN_ROWS ? p->stream_cols : 2) : 1;
     if (blocks && !s->rows_per_item && *rows < CLS_STREAM_MIN_ROWS)
         while (*rows > 1 && taps * *rows * *cols > p->block_budget) --*rows;
