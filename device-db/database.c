@@ -96,6 +96,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
         NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax), NUMBER(rank_columns),
         NUMBER(rank_register_cap), NUMBER(volume_y_first), NUMBER(volume_pass_slices), NUMBER(wide_block_max_taps),
+        NUMBER(volume_block_rows),
 #undef NUMBER
     };
     char shown[256];
@@ -104,12 +105,13 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             unsigned *field = (unsigned *)((char *)r + numbers[i].offset), number = 0;
             /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
              * stream_min_taps 0 streams every mask; the flags (border_groups_fold_fully,
-             * single_pass_stages_rows, inline_ptx, rank_minmax, volume_y_first) are 0 or 1; rank_columns 1 or 2; an FFT
-             * tile's side 64 to 16384 */
+             * single_pass_stages_rows, inline_ptx, rank_minmax, volume_y_first) are 0 or 1; rank_columns 1 or 2;
+             * volume_block_rows 0 to 8; an FFT tile's side 64 to 16384 */
             const int flag = strcmp(name, "border_groups_fold_fully") == 0 || strcmp(name, "single_pass_stages_rows") == 0 ||
                              strcmp(name, "inline_ptx") == 0 || strcmp(name, "rank_minmax") == 0 ||
                              strcmp(name, "volume_y_first") == 0;
-            const int tile = strcmp(name, "fft_max_tile") == 0, pair = strcmp(name, "rank_columns") == 0;
+            const int tile = strcmp(name, "fft_max_tile") == 0, pair = strcmp(name, "rank_columns") == 0,
+                      block = strcmp(name, "volume_block_rows") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
                                     strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 ||
@@ -117,7 +119,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                                     strcmp(name, "single_pass_min_taps") == 0 || strcmp(name, "fft_tile_max_mask") == 0 ||
                                     strcmp(name, "single_pass_tall_mask") == 0 ||
                                     strcmp(name, "volume_fft_min_taps") == 0 ||
-                                    strcmp(name, "wide_block_max_taps") == 0 || flag;
+                                    strcmp(name, "wide_block_max_taps") == 0 || block || flag;
             /* a single pass's block and a volume walk's slices: rows and columns per work-item that
              * a spec takes */
             const int rows = strcmp(name, "single_pass_rows") == 0,
@@ -126,7 +128,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                       cols = strcmp(name, "single_pass_cols") == 0 || strcmp(name, "body_lanes") == 0 ||
                              strcmp(name, "row_body_lanes") == 0,
                       volume_cols = strcmp(name, "volume_columns") == 0;
-            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : pair ? 2u : tile ? 16384u : 1u << 30;
+            const unsigned least = may_be_zero ? 0 : tile ? 64 : 1, most = flag ? 1u : pair ? 2u : block ? 8u : tile ? 16384u : 1u << 30;
             const int parsed = parse_unsigned(value, &number);
             if (rows || slices || cols || volume_cols) {
                 if (parsed && (rows          ? cls_rows_per_item_valid(number)
@@ -149,7 +151,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
                 return 1;
             }
             strbuf_printf(&state->error, "'%s' must be a decimal integer from %u to %s, not '%s'", name, least,
-                          flag ? "1" : pair ? "2" : tile ? "16384" : "2^30", cls_printable(value, shown, sizeof shown));
+                          flag ? "1" : pair ? "2" : block ? "8" : tile ? "16384" : "2^30", cls_printable(value, shown, sizeof shown));
             return 0;
         }
     int ok = 1;

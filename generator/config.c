@@ -225,6 +225,16 @@ unsigned cls_volume_tile_buffers(const cls_kernel_config *config)
     return config->tile_buffers == 2 ? 2 : 1;
 }
 
+unsigned cls_volume_block_rows(const cls_kernel_config *config)
+{
+    const cls_spec *s = &config->spec;
+    const unsigned most = CLS_VOLUME_BLOCK_MAX_SIDE;
+    const int tile_sum = cls_spec_is_volume(s) && config->input_path == CLS_INPUT_LOCAL && config->cols > 1 &&
+                         s->reduction == CLS_REDUCTION_SUM && !s->body && config->separable == CLS_SEPARABLE_NONE &&
+                         s->mask_width <= most && s->mask_height <= most && s->mask_depth <= most;
+    return tile_sum && config->limits.volume_block_rows > 1 ? config->limits.volume_block_rows : 1;
+}
+
 int cls_volume_y_first(const cls_kernel_config *config)
 {
     const unsigned height = config->spec.mask_height, cols = config->cols;
@@ -238,7 +248,7 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config)
     const cls_spec *s = &config->spec;
     if (cls_spec_is_volume(s)) { /* the slices' tiles (emit_volume_tile.c), and a single pass's sums along x or y */
         if (config->input_path != CLS_INPUT_LOCAL) return 0;
-        const size_t tile_h = (size_t)config->group_height + 2 * (s->mask_height / 2);
+        const size_t tile_h = (size_t)config->group_height * cls_volume_block_rows(config) + 2 * (s->mask_height / 2);
         const size_t tile_float4s = ((size_t)config->group_width * config->cols + 2 * (s->mask_width / 2) + 3) / 4 + 1;
         size_t sums_float4s = 0; /* the tile's rows summed along x, or (y first) its columns along y */
         if (cls_volume_y_first(config))
@@ -391,6 +401,7 @@ char *cls_kernel_key(const cls_kernel_config *config)
     if (config->partition == CLS_PARTITION_ISP_WARP) strbuf_printf(&key, ";simd=%u", config->simd_width);
     if (config->rows > 1) strbuf_printf(&key, ";rows=%u", config->rows);
     if (config->cols > 1) strbuf_printf(&key, ";cols=%u", config->cols);
+    if (cls_volume_block_rows(config) > 1) strbuf_printf(&key, ";block-rows=%u", cls_volume_block_rows(config));
     if (cls_kernel_ahead_rows(config) > 1) strbuf_printf(&key, ";ahead=%u", cls_kernel_ahead_rows(config));
     if (config->masks > 1) strbuf_printf(&key, ";masks=%u", config->masks);
     if (config->input_path != CLS_INPUT_GLOBAL) strbuf_printf(&key, ";input=%s", cls_input_path_name(config->input_path));

@@ -24,15 +24,17 @@
 
 void emit_volume_tile_macros(strbuf *out, const cls_kernel_config *c)
 {
+    const unsigned rows = cls_volume_block_rows(c);
+    if (rows > 1) strbuf_printf(out, "#define BLOCK_ROWS %u /* output rows per work-item, each tile row read once for all */\n", rows);
     strbuf_printf(out,
                   "#define COLUMNS %u /* output columns per work-item, read from the slice's tile */\n"
                   "#define TILE_W (GROUP_W * COLUMNS + 2 * HALF_W) /* the group's outputs and the window's halo */\n"
-                  "#define TILE_H (GROUP_H + 2 * HALF_H)\n"
+                  "#define TILE_H (GROUP_H%s + 2 * HALF_H)\n"
                   "#define TILE_FLOAT4S ((TILE_W + 3) / 4 + 1) /* a tile row's float4s, one more against bank conflicts */\n"
                   "#define TILE_LOADS ((TILE_W * TILE_H + GROUP_W * GROUP_H - 1) / (GROUP_W * GROUP_H)) "
                   "/* tile pixels a work-item loads */\n"
                   "#define ROW_FLOAT4S ((COLUMNS + 2 * HALF_W + 3) / 4) /* float4s a work-item reads of a tile row */\n",
-                  c->cols);
+                  c->cols, rows > 1 ? " * BLOCK_ROWS" : "");
 }
 
 /* The group's tile, the work-item's outputs, and the tile pixels it loads at every slice. */
@@ -49,21 +51,28 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
         strbuf_line(out, 1, "__local float *tile = (__local float *)tile4;");
     }
     strbuf_line(out, 1, "const int item = (int)get_local_id(1) * GROUP_W + (int)get_local_id(0);");
-    strbuf_line(out, 1, "const int x = roi.s0 + (int)get_global_id(0) * COLUMNS, y = roi.s1 + (int)get_global_id(1);");
+    const char *rows = cls_volume_block_rows(c) > 1 ? " * BLOCK_ROWS" : "";
+    strbuf_line(out, 1, "const int x = roi.s0 + (int)get_global_id(0) * COLUMNS, y = roi.s1 + (int)get_global_id(1)%s;", rows);
     strbuf_line(out, 1, "const int tile_x = roi.s0 + (int)get_group_id(0) * GROUP_W * COLUMNS - HALF_W;");
-    strbuf_line(out, 1, "const int tile_y = roi.s1 + (int)get_group_id(1) * GROUP_H - HALF_H;");
+    strbuf_line(out, 1, "const int tile_y = roi.s1 + (int)get_group_id(1) * GROUP_H%s - HALF_H;", rows);
     strbuf_line(out, 1, "const int z_first = roi_z.s0 + (int)get_global_id(2) * SLICES;");
     strbuf_line(out, 1, "if (z_first >= roi_z.s1) return; /* the whole group: its block of slices is outside the region */");
     emit_volume_block(out);
     strbuf_line(out, 1, "/* The tile pixels this work-item loads, bordered once: they stay while the group walks down z. */");
-    strbuf_line(out, 1, "long at[TILE_LOADS];");
-    strbuf_line(out, 1, "int into[TILE_LOADS]; /* where in the tile; -1: past its end */");
+    const int blocked = cls_volume_block_rows(c) > 1;
+    if (blocked) { /* fewer registers than the offsets of the one-row walk, which a block's more loads need */
+        strbuf_line(out, 1, "int at[TILE_LOADS]; /* within the slice: the host refuses slices of 2^31 pixels or more */");
+    } else {
+        strbuf_line(out, 1, "long at[TILE_LOADS];");
+        strbuf_line(out, 1, "int into[TILE_LOADS]; /* where in the tile; -1: past its end */");
+    }
     if (constant_x || constant_y) strbuf_line(out, 1, "int inside[TILE_LOADS];");
     strbuf_line(out, 1, "#pragma unroll");
     strbuf_line(out, 1, "for (int i = 0; i < TILE_LOADS; ++i) {");
     strbuf_line(out, 2, "const int e = item + i * GROUP_W * GROUP_H, tx = e %% TILE_W, ty = e / TILE_W;");
-    strbuf_line(out, 2, "into[i] = e < TILE_W * TILE_H ? ty * TILE_FLOAT4S * 4 + tx : -1;");
-    strbuf_line(out, 2, "at[i] = (long)border_both%s(tile_y + ty, height) * input_pitch + border_both%s(tile_x + tx, width);", y_, x_);
+    if (!blocked) strbuf_line(out, 2, "into[i] = e < TILE_W * TILE_H ? ty * TILE_FLOAT4S * 4 + tx : -1;");
+    strbuf_line(out, 2, "at[i] = %sborder_both%s(tile_y + ty, height) * input_pitch + border_both%s(tile_x + tx, width);",
+                blocked ? "" : "(long)", y_, x_);
     if (constant_x && constant_y)
         strbuf_line(out, 2, "inside[i] = inside_both%s(tile_x + tx, width) && inside_both%s(tile_y + ty, height);", x_, y_);
     else if (constant_x || constant_y)
@@ -72,41 +81,50 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 1, "}");
 }
 
-/* The store of column j's complete sum (DONE[j]), where the output is in the region (and,
- * undefined, where its window stays inside the volume); f32 outputs of four columns inside the
- * region as one float4 where their address is aligned (H200, 512^3: the random 3x3x3 336 -> 327
- * us, max3d:9 660 -> 613, gaussian3d:13,2 772 -> 751 against four stores). */
+/* The store of column j's complete sum (DONE[j]) of each of the work-item's rows, where the
+ * output is in the region (and, undefined, where its window stays inside the volume); f32
+ * outputs of four columns inside the region as one float4 where their address is aligned (H200,
+ * 512^3: the random 3x3x3 336 -> 327 us, max3d:9 660 -> 613, gaussian3d:13,2 772 -> 751 against
+ * four stores). With BLOCK_ROWS, DONE names row b's. */
 static void emit_tile_store(strbuf *out, const cls_kernel_config *c, const char *done)
 {
     const cls_spec *s = &c->spec;
+    const int blocked = cls_volume_block_rows(c) > 1, in = blocked ? 3 : 2;
+    const char *row = blocked ? "row" : "y";
     char store[320], value[64];
     snprintf(value, sizeof value, "%s[j]", done);
     emit_format_store(store, sizeof store, s->output_type, "row_out", "x + j", value);
     strbuf_line(out, 2, "const int done = z - HALF_D; /* the output slice that %s completes */", done);
+    if (blocked) {
+        strbuf_line(out, 2, "#pragma unroll");
+        strbuf_line(out, 2, "for (int b = 0; b < BLOCK_ROWS; ++b) {");
+        strbuf_line(out, 3, "const int row = y + b;");
+    }
     if (s->border == CLS_BORDER_UNDEFINED) {
-        strbuf_line(out, 2, "if (done >= z_first && y < roi.s3 && done >= HALF_D && done < depth - HALF_D && y >= HALF_H && "
-                            "y < height - HALF_H) {");
+        strbuf_line(out, in, "if (done >= z_first && %s < roi.s3 && done >= HALF_D && done < depth - HALF_D && %s >= HALF_H && "
+                             "%s < height - HALF_H) {", row, row, row);
     } else {
-        strbuf_line(out, 2, "if (done >= z_first && y < roi.s3) {");
+        strbuf_line(out, in, "if (done >= z_first && %s < roi.s3) {", row);
     }
-    strbuf_line(out, 3, "__global output_t *row_out = output + (long)done * output_slice_pitch + (long)y * output_pitch;");
+    strbuf_line(out, in + 1, "__global output_t *row_out = output + (long)done * output_slice_pitch + (long)%s * output_pitch;", row);
     if (s->output_type == CLS_PIXEL_F32 && c->cols == 4 && s->border != CLS_BORDER_UNDEFINED) {
-        strbuf_line(out, 3, "if (x + 4 <= roi.s2 && ((ulong)(row_out + x) & 15) == 0) { /* one aligned vector store */");
-        strbuf_line(out, 4, "*(__global float4 *)(row_out + x) = (float4)(%s[0], %s[1], %s[2], %s[3]);", done, done, done, done);
-        strbuf_line(out, 3, "} else {");
-        strbuf_line(out, 4, "#pragma unroll");
-        strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j)");
-        strbuf_printf(out, "                    if (x + j < roi.s2) %s\n", store);
-        strbuf_line(out, 3, "}");
+        strbuf_line(out, in + 1, "if (x + 4 <= roi.s2 && ((ulong)(row_out + x) & 15) == 0) { /* one aligned vector store */");
+        strbuf_line(out, in + 2, "*(__global float4 *)(row_out + x) = (float4)(%s[0], %s[1], %s[2], %s[3]);", done, done, done, done);
+        strbuf_line(out, in + 1, "} else {");
+        strbuf_line(out, in + 2, "#pragma unroll");
+        strbuf_line(out, in + 2, "for (int j = 0; j < COLUMNS; ++j)");
+        strbuf_line(out, in + 3, "if (x + j < roi.s2) %s", store);
+        strbuf_line(out, in + 1, "}");
     } else {
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j)");
+        strbuf_line(out, in + 1, "#pragma unroll");
+        strbuf_line(out, in + 1, "for (int j = 0; j < COLUMNS; ++j)");
         if (s->border == CLS_BORDER_UNDEFINED)
-            strbuf_printf(out, "                if (x + j < roi.s2 && x + j >= HALF_W && x + j < width - HALF_W) %s\n", store);
+            strbuf_line(out, in + 2, "if (x + j < roi.s2 && x + j >= HALF_W && x + j < width - HALF_W) %s", store);
         else
-            strbuf_printf(out, "                if (x + j < roi.s2) %s\n", store);
+            strbuf_line(out, in + 2, "if (x + j < roi.s2) %s", store);
     }
-    strbuf_line(out, 2, "}");
+    strbuf_line(out, in, "}");
+    if (blocked) strbuf_line(out, 2, "}");
 }
 
 /* The loads of slice Z's tile pixels into next[] at INDENT, bordered (constant: border_value
@@ -120,15 +138,16 @@ static void emit_slice_loads(strbuf *out, const cls_kernel_config *c, int indent
     const char *z_ = border_suffix(s, CLS_AXIS_Z);
     char load[160], kept[128] = "";
     emit_format_load(load, sizeof load, s->input_type, "slice", "at[i]");
+    const char *in_tile = cls_volume_block_rows(c) > 1 ? "item + i * GROUP_W * GROUP_H < TILE_W * TILE_H" : "into[i] >= 0";
     if (constant_z) snprintf(kept, sizeof kept, "inside_both%s(%s, depth)%s", z_, z, constant_xy ? " && inside[i]" : "");
     else if (constant_xy) snprintf(kept, sizeof kept, "inside[i]");
     strbuf_line(out, indent, "__global const input_t *slice = input + (long)slice_index(%s, depth) * input_slice_pitch;", z);
     strbuf_line(out, indent, "#pragma unroll");
     strbuf_line(out, indent, "for (int i = 0; i < TILE_LOADS; ++i)");
     if (*kept)
-        strbuf_line(out, indent + 1, "if (i < TILE_LOADS - 1 || into[i] >= 0) next[i] = %s ? %s : border_value;", kept, load);
+        strbuf_line(out, indent + 1, "if (i < TILE_LOADS - 1 || %s) next[i] = %s ? %s : border_value;", in_tile, kept, load);
     else
-        strbuf_line(out, indent + 1, "if (i < TILE_LOADS - 1 || into[i] >= 0) next[i] = %s;", load);
+        strbuf_line(out, indent + 1, "if (i < TILE_LOADS - 1 || %s) next[i] = %s;", in_tile, load);
 }
 
 /* The slice's tile into local memory from next[], and the next slice's pixels loaded into next[]
@@ -145,8 +164,15 @@ static void emit_tile_load(strbuf *out, const cls_kernel_config *c)
         strbuf_line(out, 2, "barrier(CLK_LOCAL_MEM_FENCE); /* the group is done with the last slice's tile */");
     }
     strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i)");
-    strbuf_line(out, 3, "if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = next[i];");
+    if (cls_volume_block_rows(c) > 1) { /* the tile's index from the pixel's, not kept in registers */
+        strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i) {");
+        strbuf_line(out, 3, "const int e = item + i * GROUP_W * GROUP_H;");
+        strbuf_line(out, 3, "if (i < TILE_LOADS - 1 || e < TILE_W * TILE_H) tile[e / TILE_W * TILE_FLOAT4S * 4 + e %% TILE_W] = next[i];");
+        strbuf_line(out, 2, "}");
+    } else {
+        strbuf_line(out, 2, "for (int i = 0; i < TILE_LOADS; ++i)");
+        strbuf_line(out, 3, "if (i < TILE_LOADS - 1 || into[i] >= 0) tile[into[i]] = next[i];");
+    }
     strbuf_line(out, 2, alternate ? "barrier(CLK_LOCAL_MEM_FENCE); /* the slice's tile is complete */" : "barrier(CLK_LOCAL_MEM_FENCE);");
     strbuf_line(out, 2, "if (z + 1 < z_end + HALF_D) {");
     emit_slice_loads(out, c, 3, "z + 1");
@@ -164,6 +190,14 @@ static void emit_window(strbuf *out, const cls_kernel_config *c, int doubling)
     strbuf_line(out, 1, "}");
     if (doubling) {
         emit_volume_doubling_levels(out, c);
+    } else if (cls_volume_block_rows(c) > 1) {
+        strbuf_line(out, 1, "float sum[MASK_D][BLOCK_ROWS][COLUMNS]; /* sum[k][b][j]: column x + j, row y + b of output slice z + HALF_D - k */");
+        strbuf_line(out, 1, "#pragma unroll");
+        strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
+        strbuf_line(out, 2, "#pragma unroll");
+        strbuf_line(out, 2, "for (int b = 0; b < BLOCK_ROWS; ++b)");
+        strbuf_line(out, 3, "#pragma unroll");
+        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[k][b][j] = %s;", emit_volume_window_start(&c->spec));
     } else {
         strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
         strbuf_line(out, 1, "#pragma unroll");
@@ -189,6 +223,19 @@ static void emit_row_values(strbuf *out, int indent, const char *array, const ch
 static void emit_window_shift(strbuf *out, const cls_kernel_config *c, int doubling)
 {
     if (doubling) {
+        strbuf_line(out, 1, "}");
+        return;
+    }
+    if (cls_volume_block_rows(c) > 1) {
+        strbuf_line(out, 2, "#pragma unroll");
+        strbuf_line(out, 2, "for (int b = 0; b < BLOCK_ROWS; ++b) {");
+        strbuf_line(out, 3, "#pragma unroll");
+        strbuf_line(out, 3, "for (int k = MASK_D - 1; k > 0; --k)");
+        strbuf_line(out, 4, "#pragma unroll");
+        strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j) sum[k][b][j] = sum[k - 1][b][j];");
+        strbuf_line(out, 3, "#pragma unroll");
+        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[0][b][j] = %s;", emit_volume_window_start(&c->spec));
+        strbuf_line(out, 2, "}");
         strbuf_line(out, 1, "}");
         return;
     }
@@ -218,17 +265,48 @@ static const char *emit_z_join(strbuf *out, const cls_kernel_config *c, int doub
     return "sum[MASK_D - 1]";
 }
 
+/* The sums of a work-item's BLOCK_ROWS rows: each tile row its rows reach read once, its values
+ * added into every row whose window takes it, in the order of the one-row walk (row by row, tap by
+ * tap) for each. */
+static void emit_blocked_sums(strbuf *out, const cls_kernel_config *c, const char *unroll_taps)
+{
+    char join[160];
+    emit_volume_join(join, sizeof join, &c->spec, "COEFFICIENT(k, dy, dx)", "sum[k][b][j]", "v[j + dx]");
+    strbuf_line(out, 2, "%s", unroll_taps);
+    strbuf_line(out, 2, "for (int t = 0; t < BLOCK_ROWS + MASK_H - 1; ++t) { /* the tile rows the work-item's rows read */");
+    emit_row_values(out, 3, "tile4", "get_local_id(1) * BLOCK_ROWS + t");
+    strbuf_line(out, 3, "#pragma unroll");
+    strbuf_line(out, 3, "for (int b = 0; b < BLOCK_ROWS; ++b) {");
+    strbuf_line(out, 4, "const int dy = t - b;");
+    strbuf_line(out, 4, "if (dy < 0 || dy >= MASK_H) continue;");
+    strbuf_line(out, 4, "#pragma unroll");
+    strbuf_line(out, 4, "for (int dx = 0; dx < MASK_W; ++dx)");
+    strbuf_line(out, 5, "#pragma unroll");
+    strbuf_line(out, 5, "for (int j = 0; j < COLUMNS; ++j)");
+    strbuf_line(out, 6, "#pragma unroll");
+    strbuf_line(out, 6, "for (int k = 0; k < MASK_D; ++k) %s", join);
+    strbuf_line(out, 3, "}");
+    strbuf_line(out, 2, "}");
+}
+
 void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
 {
     const cls_spec *s = &c->spec;
+    const unsigned rows = cls_volume_block_rows(c);
     emit_tile_prologue(out, c);
     emit_window(out, c, 0);
     emit_tile_load(out, c);
-    char join[160];
-    emit_volume_join(join, sizeof join, s, "COEFFICIENT(k, dy, dx)", "sum[k][j]", "v[j + dx]");
-    const char *unroll_taps = (size_t)s->mask_width * s->mask_height * s->mask_depth * c->cols <= c->limits.unroll_limit
+    const char *unroll_taps = (size_t)s->mask_width * s->mask_height * s->mask_depth * c->cols * rows <= c->limits.unroll_limit
                                   ? "#pragma unroll"
                                   : "#pragma unroll 1";
+    if (rows > 1) {
+        emit_blocked_sums(out, c, unroll_taps);
+        emit_tile_store(out, c, "sum[MASK_D - 1][b]");
+        emit_window_shift(out, c, 0);
+        return;
+    }
+    char join[160];
+    emit_volume_join(join, sizeof join, s, "COEFFICIENT(k, dy, dx)", "sum[k][j]", "v[j + dx]");
     strbuf_line(out, 2, "%s", unroll_taps);
     strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");
     emit_row_values(out, 3, "tile4", "get_local_id(1) + dy");

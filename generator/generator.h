@@ -34,6 +34,8 @@ typedef struct cls_generation_limits {
                                         * where the compiler takes more (0: none) */
     unsigned volume_y_first;           /* 1: a volume's tall separable single pass may run along y
                                         * first (cls_volume_y_first) */
+    unsigned volume_block_rows;        /* output rows a work-item of a volume's walk from the slice's
+                                        * tile may sum (cls_volume_block_rows; 0 or 1: one) */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {
@@ -222,6 +224,13 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config);
  * turns (one barrier a slice fewer; a single pass's, where they fit the device: the planner keeps
  * one where they do not), else one. */
 unsigned cls_volume_tile_buffers(const cls_kernel_config *config);
+/* The output rows a work-item of a volume's walk from the slice's tile sums, each tile row its
+ * rows reach read once for all of them: the record's volume_block_rows for a weighted sum not
+ * separated whose mask is at most CLS_VOLUME_BLOCK_MAX_SIDE on every side, else 1. Its partial
+ * sums (MASK_D x rows x COLUMNS) and tile loads take registers: on an H200 (512^3 f32, 2 rows
+ * against 1) a random 3x3x3 ran 2-3% faster, a 5x5x5 as fast or 6% faster, a 7x7x7 54% slower. */
+#define CLS_VOLUME_BLOCK_MAX_SIDE 5u
+unsigned cls_volume_block_rows(const cls_kernel_config *config);
 /* Whether a volume's separable single pass runs along y first, over its tile's columns in columns
  * of COLUMNS rows, then along x over the group's rows alone (emit_volume_tile.c): where the record
  * says so (volume_y_first), the mask is at least 9 and 2 COLUMNS + 1 tall, and the group a

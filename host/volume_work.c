@@ -1,12 +1,13 @@
 /* volume_work.c — the work of a volume's weighted sum (cls_work_ops, host.h): the program of
  * generator/emit_volume.c, its mask buffer, and each launch's arguments and grid: the region's
- * columns (in blocks of the configuration's cols) and rows in work-groups, its slices in blocks of
- * the configuration's rows. */
+ * columns (in blocks of the configuration's cols) and rows (in blocks of cls_volume_block_rows) in
+ * work-groups, its slices in blocks of the configuration's rows. */
 #include "build.h"
 
 #include "error.h"
 #include "generator.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -95,6 +96,12 @@ static size_t round_up(size_t value, size_t step)
     return (value + step - 1) / step * step;
 }
 
+/* The pixels from a slice's first to its last, rows and their padding included. */
+static size_t slice_pixels(const cls_kernel_config *c, const cls_resolved_image *r)
+{
+    return (size_t)(r->geometry.height - 1) * (r->pitch[0] / cls_pixel_size(c->spec.input_type)) + r->geometry.width;
+}
+
 static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count, const cl_mem *outputs,
                                const cls_image_desc *image, const cls_resolved_image *r, cl_uint wait_count,
                                const cl_event *wait_list, cl_event *event)
@@ -105,8 +112,13 @@ static cls_status enqueue_work(void *opaque, cl_mem input, cl_uint output_count,
     const cls_kernel_config *c = work->config;
     const size_t local[3] = {c->group_width, c->group_height, 1};
     const size_t columns = (r->geometry.roi_width + c->cols - 1) / c->cols; /* work-items along x */
-    const size_t global[3] = {round_up(columns, local[0]), round_up(r->geometry.roi_height, local[1]),
+    const size_t rows = (r->geometry.roi_height + cls_volume_block_rows(c) - 1) / cls_volume_block_rows(c); /* along y */
+    const size_t global[3] = {round_up(columns, local[0]), round_up(rows, local[1]),
                               (r->roi_depth + c->rows - 1) / c->rows};
+    if (cls_volume_block_rows(c) > 1 && slice_pixels(c, r) > INT_MAX)
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
+                        "the volume's slices span %zu pixels, more than the walk of several rows a work-item "
+                        "addresses (2^31): filter it with the global input path (cls_spec.input_path)", slice_pixels(c, r));
     pthread_mutex_lock(&work->launch_lock);
     cl_int error = set_arguments(work, input, outputs[0], r);
     if (error == CL_SUCCESS)

@@ -125,6 +125,9 @@ typedef struct cls_arch_record {
     unsigned wide_block_max_taps;  /* a baked weighted sum of at most this many computed taps that
                                     * coarsens into a block takes 4 columns and half default_rows,
                                     * its rows stored as float4s (0: 2 columns, default_rows) */
+    unsigned volume_block_rows;    /* output rows a work-item of a volume's walk from the slice's tile
+                                    * sums for a weighted sum not separated whose mask is at most 5
+                                    * on every side, each tile row read once for all (0 or 1: one) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

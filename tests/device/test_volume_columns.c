@@ -1,8 +1,9 @@
 /* test_volume_columns.c — a volume's walks of several output columns a work-item, on the default
  * device against the CPU reference in 3-D: from the slice's tile in local memory (the local input
- * path, the GPUs' form), in explicit vectors (the global path, CPU runtimes' form), and separable
- * masks in one pass from the tile, in every border mode (tall ones also along y first, the GPUs'
- * form, by an overlay of the device's own record; extrema along z by doubling). */
+ * path, the GPUs' form; also in blocks of rows, the H200's), in explicit vectors (the global path,
+ * CPU runtimes' form), and separable masks in one pass from the tile, in every border mode (tall
+ * ones also along y first, the GPUs' form, by an overlay of the device's own record; extrema along
+ * z by doubling). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -77,6 +78,46 @@ static void columns_from_the_slice_tile(void **state)
                                           {3, 29, 3, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 16},
                                           {7, 1, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
     columns_in_every_mode(CLS_INPUT_LOCAL, cases);
+}
+
+/* Rows of outputs a work-item from the slice's tile (the record's volume_block_rows, by overlays
+ * of the device's own record: 2, then 3): a 3x3x3 mask, a 5x3x5 one in a buffer with 8 columns in
+ * groups of 8x2 walking 4 slices, and a 1x5x3 one in groups of one row, in every border mode (two
+ * of the three a mode at 2 rows, all under CLS_TEST_EXHAUSTIVE; the first in two modes at 3) over
+ * volumes 1x1x1 to 67x45x33, whose rows end inside a block. */
+static void rows_of_outputs_from_the_slice_tile(void **state)
+{
+    (void)state;
+    static const unsigned volumes[][3] = {{1, 1, 1}, {4, 3, 2}, {17, 11, 9}, {67, 45, 33}};
+    static const columns_case cases[3] = {{3, 3, 3, CLS_COEFFICIENTS_LITERALS, 4, 0, 0, 0},
+                                          {5, 3, 5, CLS_COEFFICIENTS_BUFFER, 8, 4, 8, 2},
+                                          {1, 5, 3, CLS_COEFFICIENTS_LITERALS, 4, 2, 16, 1}};
+    for (unsigned rows = 2; rows <= 3; ++rows) {
+        char keys[32], overlay[32], define[32];
+        snprintf(keys, sizeof keys, "volume_block_rows = %u\n", rows);
+        snprintf(define, sizeof define, "#define BLOCK_ROWS %u ", rows);
+        cls_context *rows_context = record_overlay_context(context, keys, overlay);
+        assert_non_null(rows_context);
+        for (size_t b = 0; b < BORDERS; ++b)
+            for (size_t m = 0; m < 3; ++m) {
+                const int picked = rows == 2 ? cls_test_pick((unsigned)(b + m), 3) || cls_test_pick((unsigned)(b + m + 1), 3)
+                                             : m == 0 && (b == 2 || b == 4);
+                if (!picked) continue;
+                const columns_case *c = &cases[m];
+                float *mask = make_mask(c->w, c->h, c->d);
+                cls_spec spec = volume_spec(mask, c->w, c->h, c->d, borders[b], c->bake);
+                spec.cols_per_item = c->cols, spec.rows_per_item = c->slices, spec.input_path = CLS_INPUT_LOCAL;
+                spec.group_width = c->group_w, spec.group_height = c->group_h;
+                cls_filter *filter = NULL;
+                if (cls_filter_create(rows_context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+                assert_non_null(strstr(cls_filter_source(filter), define));
+                for (size_t v = 0; v < sizeof volumes / sizeof volumes[0]; ++v)
+                    check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
+                cls_filter_release(filter);
+                free(mask);
+            }
+        record_overlay_release(rows_context, overlay);
+    }
 }
 
 /* The walk in explicit vectors (the global path, CPU runtimes' form): volumes narrower than a
@@ -187,6 +228,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(columns_from_the_slice_tile),
+        cmocka_unit_test(rows_of_outputs_from_the_slice_tile),
         cmocka_unit_test(columns_in_vectors),
         cmocka_unit_test(separable_masks_in_a_single_pass),
         cmocka_unit_test(tall_separable_masks_along_y_first),

@@ -118,6 +118,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(r->rank_register_cap, 80); /* those pairs: three groups of 256 a compute unit */
     assert_int_equal(r->wide_block_max_taps, 25); /* 3x3 and 5x5 blocks: 4 x 4, rows as float4s */
     assert_int_equal(r->volume_y_first, 1); /* tall single passes along y first */
+    assert_int_equal(r->volume_block_rows, 2); /* walks from the slice's tile: 2 rows a work-item */
     cls_device_caps future = device(CLS_VENDOR_NVIDIA, CLS_DEVICE_GPU, "sm_190", "NVIDIA Future");
     assert_string_equal(matched(db, &future, CLS_MATCH_VENDOR_TYPE), "nvidia-gpu");
     cls_device_caps mi = device(CLS_VENDOR_AMD, CLS_DEVICE_GPU, "gfx90a", "gfx90a:sramecc+:xnack-");
@@ -137,6 +138,7 @@ static void matching_falls_back_level_by_level(void **state)
     assert_int_equal(pocl_record->rank_register_cap, 0);
     assert_int_equal(pocl_record->wide_block_max_taps, 0);
     assert_int_equal(pocl_record->volume_y_first, 0);
+    assert_int_equal(pocl_record->volume_block_rows, 0);
     assert_int_equal(pocl_record->fft_tile_max_mask, 0); /* VkFFT's transforms */
     assert_int_equal(pocl_record->volume_slices, 8); /* a walk written out: fewer slices, shorter builds */
     assert_int_equal(pocl_record->volume_columns, 8); /* in vectors of 8 columns */
@@ -265,6 +267,8 @@ static void malformed_overlay_names_file_and_line(void **state)
     expect_parse_error("[nvidia-sm90]\nrank_register_cap = 0\n", "2: 'rank_register_cap' must be a decimal integer from 1");
     expect_parse_error("[nvidia-sm90]\nvolume_fft_min_taps = -1\n", "2: 'volume_fft_min_taps' must be");
     expect_parse_error("[nvidia-sm90]\nwide_block_max_taps = 3x3\n", "2: 'wide_block_max_taps' must be");
+    expect_parse_error("[nvidia-sm90]\nvolume_block_rows = 9\n",
+                       "2: 'volume_block_rows' must be a decimal integer from 0 to 8, not '9'");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");
     expect_parse_error("\n\n[half-record]\nvendor = amd\nsimd_width = 64\n", "3: record [half-record] is incomplete");
     expect_parse_error("[a]\nsimd_width = 1\n[b]\nsimd_width = 2\n[a]\nsimd_width = 3\n",

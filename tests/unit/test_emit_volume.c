@@ -2,8 +2,8 @@
  * z written out step by step where the record vectorizes (PoCL) and within the unroll limit; a
  * rank over a box by sorted slices, another footprint by the forgetful network, past the record's
  * taps by Wirth's selection; several columns a work-item from the slice's tile in local memory
- * (its four f32 outputs stored as one float4) or as vectors on the global path, a separable mask
- * in one pass from the tile. */
+ * (its four f32 outputs stored as one float4; blocks of rows where the record says so) or as
+ * vectors on the global path, a separable mask in one pass from the tile. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -154,12 +154,62 @@ static void volume_walks_read_the_slice_tile_with_columns(void **state)
     free(source);
 }
 
+/* Where the record says so (volume_block_rows), a work-item of the walk from the slice's tile sums
+ * that many rows, each tile row it reaches read once for all of them, its tile offsets in 32 bits
+ * and its tile index computed rather than kept; not for a mask past 5 on a side, a separable
+ * single pass or a minimum, nor where the record says 0. */
+static void volume_walks_sum_blocks_of_rows_where_the_record_says(void **state)
+{
+    (void)state;
+    static float ones[343];
+    for (unsigned k = 0; k < 343; ++k) ones[k] = 1.0f;
+    const struct { unsigned side, record_rows; cls_separable separable; cls_reduction reduction; int blocked; } cases[] = {
+        {3, 2, CLS_SEPARABLE_NONE, CLS_REDUCTION_SUM, 1},         {5, 2, CLS_SEPARABLE_NONE, CLS_REDUCTION_SUM, 1},
+        {7, 2, CLS_SEPARABLE_NONE, CLS_REDUCTION_SUM, 0},         {3, 0, CLS_SEPARABLE_NONE, CLS_REDUCTION_SUM, 0},
+        {3, 2, CLS_SEPARABLE_SINGLE_PASS, CLS_REDUCTION_SUM, 0}, {3, 2, CLS_SEPARABLE_NONE, CLS_REDUCTION_MIN, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = volume_box(3);
+        spec.mask_width = spec.mask_height = spec.mask_depth = cases[c].side;
+        spec.coefficients = ones;
+        spec.cols_per_item = 4, spec.input_path = CLS_INPUT_LOCAL;
+        spec.separable = cases[c].separable, spec.reduction = cases[c].reduction;
+        cls_generation_limits limits = cls_generation_limits_default();
+        limits.volume_block_rows = cases[c].record_rows;
+        cls_kernel_config config;
+        assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+        char *source = cls_emit_source(&config);
+        assert_non_null(source);
+        const int blocked = cases[c].blocked;
+        assert_int_equal(cls_volume_block_rows(&config), blocked ? 2 : 1);
+        assert_int_equal(strstr(source, "#define BLOCK_ROWS 2 ") != NULL, blocked);
+        assert_int_equal(strstr(source, "#define TILE_H (GROUP_H * BLOCK_ROWS + 2 * HALF_H)") != NULL, blocked);
+        assert_int_equal(strstr(source, "y = roi.s1 + (int)get_global_id(1) * BLOCK_ROWS;") != NULL, blocked);
+        assert_int_equal(strstr(source, "for (int t = 0; t < BLOCK_ROWS + MASK_H - 1; ++t)") != NULL, blocked);
+        assert_int_equal(strstr(source, "vstore4(tile4[get_local_id(1) * BLOCK_ROWS + t]") != NULL, blocked);
+        assert_int_equal(strstr(source, "float sum[MASK_D][BLOCK_ROWS][COLUMNS];") != NULL, blocked);
+        assert_int_equal(strstr(source, "const int row = y + b;") != NULL, blocked);
+        assert_int_equal(strstr(source, "int at[TILE_LOADS];") != NULL && strstr(source, "long at[TILE_LOADS];") == NULL, blocked);
+        assert_int_equal(strstr(source, "tile[e / TILE_W * TILE_FLOAT4S * 4 + e % TILE_W] = next[i];") != NULL, blocked);
+        assert_int_equal(strstr(source, "tile[into[i]] = next[i];") != NULL, !blocked);
+        /* the key tells the kernels apart, and the tile is as tall as the block's rows */
+        char *key = cls_kernel_key(&config);
+        assert_int_equal(strstr(key, ";block-rows=2") != NULL, blocked);
+        free(key);
+        const size_t halo = 2 * (cases[c].side / 2), float4s = (32 * 4 + halo + 3) / 4 + 1;
+        if (cases[c].separable == CLS_SEPARABLE_NONE)
+            assert_int_equal(cls_kernel_local_bytes(&config), (4 * (blocked ? 2 : 1) + halo) * float4s * 16);
+        free(source);
+        cls_kernel_config_free(&config);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(volume_walks_are_written_out_where_the_record_vectorizes),
         cmocka_unit_test(volume_ranks_sort_slices_of_a_box),
         cmocka_unit_test(volume_walks_read_the_slice_tile_with_columns),
+        cmocka_unit_test(volume_walks_sum_blocks_of_rows_where_the_record_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
