@@ -7,11 +7,14 @@
  * slice instead of MASK_W x MASK_H times, and a work-item reads local memory (MASK_W - 1) / COLUMNS
  * + 1 float4s a row instead of MASK_W loads an output (the plain walk, emit_volume.c, is bound by
  * its loads and their addresses, not by memory); the sums run slice by slice, row by row, tap by
- * tap, as in the plain walk and the CPU reference. For a separable mask (x[i] y[j] z[k], the
- * single pass), the slice's tile is summed along x into a second tile in local memory (a
- * rectangle's minimum or maximum from 9 wide: the middle columns that the windows of a
- * work-item's columns share joined once), that along y, and each work-item's column
- * sums go into its window of output slices along z (a rectangle's extremum by doubling,
+ * tap, as in the plain walk and the CPU reference. Where the record says so (cls_volume_block_rows)
+ * a work-item sums BLOCK_ROWS such rows of outputs, each tile row it reaches read once for all of
+ * them, its tile offsets in 32 bits and its pixels' places in the tile computed rather than kept
+ * (the registers its larger share of the tile's loads would take). For a separable mask (x[i]
+ * y[j] z[k], the single pass), the slice's tile is summed along x into a second tile in local
+ * memory (a rectangle's minimum or maximum from 9 wide: the middle columns that the windows of a
+ * work-item's columns share joined once), that along y, and each work-item's column sums go into
+ * its window of output slices along z (a rectangle's extremum by doubling,
  * emit_volume_doubling.c): one kernel where the passes (host/volume_passes.c) write and read two
  * temporary volumes. Where the record says so and the mask is tall (cls_volume_y_first), y
  * runs first, over the tile's columns in columns of COLUMNS rows, and x then over the group's
