@@ -1,15 +1,12 @@
 #!/bin/sh
 # test.sh — the README's second command: installs what is missing (Debian 12, as root), builds
-# with warnings as errors into build-test/ (AddressSanitizer and UBSan) and build-device/ (UBSan
-# alone), runs the unit, command-line and package tests in the first and the device and Python
-# tests in the second, then builds the tests with threads (shared context, tiered builds, spread
-# runs) with ThreadSanitizer into build-tsan/ and runs them, then builds the libFuzzer harnesses
-# with clang into build-fuzz/ and runs each for a few seconds (CTest label `fuzz`). Prints the wall
-# time and the ten slowest tests, and fails when a test took more than 40% of its timeout
-# (scripts/test_time_guard.py).
-#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, about 50 minutes on
-#                  2 cores) in build-test/, device tests included, then a million executions of
-#                  each fuzz harness
+# with warnings as errors and AddressSanitizer/UBSan into build-test/ and runs the default suite,
+# then builds the tests with threads (shared context, tiered builds, spread runs) with ThreadSanitizer into
+# build-tsan/ and runs them, then builds the libFuzzer harnesses with clang into build-fuzz/ and
+# runs each for a few seconds (CTest label `fuzz`). Prints the wall time and the ten slowest tests,
+# and fails when a test took more than 40% of its timeout (scripts/test_time_guard.py).
+#   --exhaustive   run only the exhaustive matrices (CTest label `exhaustive`, about 50 minutes on 2 cores),
+#                  then a million executions of each fuzz harness
 #   other arguments go to ctest (e.g. -R test_matrix, -L unit)
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,59 +15,39 @@ phases="" # "name seconds, ..." of the phases, printed at the end
 phase_start=$start
 # phase NAME: ends the phase that began at $phase_start.
 phase() { now=$(date +%s); phases="$phases${phases:+, }$1 $((now - phase_start)) s"; phase_start=$now; }
-exhaustive=0
+labels="-LE exhaustive"
 if [ "${1:-}" = "--exhaustive" ]; then
-    exhaustive=1
+    labels="-L exhaustive"
     shift
 fi
 ./scripts/install-deps.sh
 jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=address
 cmake --build build-test -j "$jobs"
-# The device and Python tests spend two thirds of their time in PoCL's compiler (LLVM, in each
-# test's process), which AddressSanitizer's allocator serves too: they ran 1.6x (C) and 1.9x
-# (Python) slower under it, and the suite past 15 minutes on 2 cores. They run with UBSan alone;
-# AddressSanitizer checks the library under the unit, command-line and package tests (every hostile
-# file among them), the fuzz harnesses and the exhaustive run.
-if [ "$exhaustive" -eq 0 ]; then
-    cmake -S . -B build-device -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=undefined > /dev/null
-    cmake --build build-device -j "$jobs" > /dev/null
-fi
 phase "install and build"
 # OpenCL runtimes keep allocations for the life of the process: leak checks would only see them.
-# ASan's allocator serves PoCL's compiler too, and its defaults made the kernel-building tests 60%
-# slower: no quarantine (freed memory is reused at once instead of being held back, 256 MiB; a use
-# after free is still caught until the memory is allocated again) and no allocation stacks (a report
-# names the access and the bug, not where the memory was allocated or freed: rerun the test with
-# malloc_context_size=30 for those).
+# ASan's allocator serves PoCL's compiler (LLVM, in each test's process) too, and its defaults made
+# the kernel-building tests 60% slower: no quarantine (freed memory is reused at once instead of
+# being held back, 256 MiB; a use after free is still caught until the memory is allocated again)
+# and no allocation stacks (a report names the access and the bug, not where the memory was
+# allocated or freed: rerun the test with malloc_context_size=30 for those). tests/CMakeLists.txt
+# gives the Python tests the same options.
 export ASAN_OPTIONS="detect_leaks=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0:malloc_context_size=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
-# run_tests BUILD ARGUMENTS...: ctest in BUILD, its output in BUILD/ctest-output.txt; 0 or its status.
-run_tests() {
-    build=$1
-    shift
-    { code=0; (cd "$build" && ctest --output-on-failure -j "$jobs" "$@") || code=$?; echo "$code" > "$build/ctest-status"; } 2>&1 |
-        tee "$build/ctest-output.txt"
-    return "$(cat "$build/ctest-status")"
-}
-status=0
-if [ "$exhaustive" -eq 1 ]; then
-    builds="build-test"
-    run_tests build-test -L exhaustive "$@" || status=$?
-else
-    builds="build-test build-device"
-    run_tests build-test -LE "exhaustive|device|python" "$@" || status=$?
-    run_tests build-device -L "device|python" -LE exhaustive "$@" || status=$?
-fi
+log=build-test/ctest-output.txt
+# shellcheck disable=SC2086
+{ code=0; (cd build-test && ctest --output-on-failure -j "$jobs" $labels "$@") || code=$?; echo "$code" > "$log.status"; } 2>&1 |
+    tee "$log"
+status=$(cat "$log.status")
 phase ctest
 echo "the ten slowest tests:"
-for build in $builds; do cat "$build/ctest-output.txt"; done | grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' |
-    sed -E 's/.* Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/' | sort -rn | head -n 10 | sed 's/^/  /'
+grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log" | sed -E 's/.* Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/' |
+    sort -rn | head -n 10 | sed 's/^/  /'
 [ "$status" -eq 0 ] || exit "$status"
 # Each test within 40% of its timeout (20% reported): a machine twice as slow still passes.
-for build in $builds; do python3 scripts/test_time_guard.py "$build" "$build/ctest-output.txt" || exit 1; done
+python3 scripts/test_time_guard.py build-test "$log" || exit 1
 
-if [ "$exhaustive" -eq 0 ]; then
+if [ "$labels" = "-LE exhaustive" ]; then
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=thread > /dev/null
     cmake --build build-tsan -j "$jobs" --target test_threads test_first_result test_spread > /dev/null
     export TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}"
@@ -86,7 +63,6 @@ if command -v clang > /dev/null 2>&1; then
     CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_SANITIZE=address -DCLS_FUZZ=ON \
         -DCLS_BUILD_TESTS=OFF > /dev/null
     cmake --build build-fuzz -j "$jobs" --target fuzzers > /dev/null
-    if [ "$exhaustive" -eq 1 ]; then labels="-L exhaustive"; else labels="-LE exhaustive"; fi
     # shellcheck disable=SC2086
     (cd build-fuzz && ctest --output-on-failure -j "$jobs" $labels -L fuzz)
     phase fuzz
