@@ -193,20 +193,21 @@ static void emit_window(strbuf *out, const cls_kernel_config *c, int doubling)
     strbuf_line(out, 1, "}");
     if (doubling) {
         emit_volume_doubling_levels(out, c);
-    } else if (cls_volume_block_rows(c) > 1) {
-        strbuf_line(out, 1, "float sum[MASK_D][BLOCK_ROWS][COLUMNS]; /* sum[k][b][j]: column x + j, row y + b of output slice z + HALF_D - k */");
-        strbuf_line(out, 1, "#pragma unroll");
-        strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
-        strbuf_line(out, 2, "#pragma unroll");
-        strbuf_line(out, 2, "for (int b = 0; b < BLOCK_ROWS; ++b)");
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[k][b][j] = %s;", emit_volume_window_start(&c->spec));
     } else {
-        strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
+        const int blocked = cls_volume_block_rows(c) > 1, in = blocked ? 3 : 2;
+        if (blocked)
+            strbuf_line(out, 1, "float sum[MASK_D][BLOCK_ROWS][COLUMNS]; /* sum[k][b][j]: column x + j, row y + b of output slice z + HALF_D - k */");
+        else
+            strbuf_line(out, 1, "float sum[MASK_D][COLUMNS]; /* sum[k][j]: column x + j of output slice z + HALF_D - k */");
         strbuf_line(out, 1, "#pragma unroll");
         strbuf_line(out, 1, "for (int k = 0; k < MASK_D; ++k)");
-        strbuf_line(out, 2, "#pragma unroll");
-        strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = %s;", emit_volume_window_start(&c->spec));
+        if (blocked) {
+            strbuf_line(out, 2, "#pragma unroll");
+            strbuf_line(out, 2, "for (int b = 0; b < BLOCK_ROWS; ++b)");
+        }
+        strbuf_line(out, in, "#pragma unroll");
+        strbuf_line(out, in, "for (int j = 0; j < COLUMNS; ++j) sum[k]%s[j] = %s;", blocked ? "[b]" : "",
+                    emit_volume_window_start(&c->spec));
     }
     strbuf_line(out, 1, "for (int z = z_first - HALF_D; z < z_end + HALF_D; ++z) {");
 }
@@ -229,25 +230,19 @@ static void emit_window_shift(strbuf *out, const cls_kernel_config *c, int doubl
         strbuf_line(out, 1, "}");
         return;
     }
-    if (cls_volume_block_rows(c) > 1) {
+    const int blocked = cls_volume_block_rows(c) > 1, in = blocked ? 3 : 2;
+    const char *b = blocked ? "[b]" : "";
+    if (blocked) {
         strbuf_line(out, 2, "#pragma unroll");
         strbuf_line(out, 2, "for (int b = 0; b < BLOCK_ROWS; ++b) {");
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int k = MASK_D - 1; k > 0; --k)");
-        strbuf_line(out, 4, "#pragma unroll");
-        strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j) sum[k][b][j] = sum[k - 1][b][j];");
-        strbuf_line(out, 3, "#pragma unroll");
-        strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[0][b][j] = %s;", emit_volume_window_start(&c->spec));
-        strbuf_line(out, 2, "}");
-        strbuf_line(out, 1, "}");
-        return;
     }
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int k = MASK_D - 1; k > 0; --k)");
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int j = 0; j < COLUMNS; ++j) sum[k][j] = sum[k - 1][j];");
-    strbuf_line(out, 2, "#pragma unroll");
-    strbuf_line(out, 2, "for (int j = 0; j < COLUMNS; ++j) sum[0][j] = %s;", emit_volume_window_start(&c->spec));
+    strbuf_line(out, in, "#pragma unroll");
+    strbuf_line(out, in, "for (int k = MASK_D - 1; k > 0; --k)");
+    strbuf_line(out, in + 1, "#pragma unroll");
+    strbuf_line(out, in + 1, "for (int j = 0; j < COLUMNS; ++j) sum[k]%s[j] = sum[k - 1]%s[j];", b, b);
+    strbuf_line(out, in, "#pragma unroll");
+    strbuf_line(out, in, "for (int j = 0; j < COLUMNS; ++j) sum[0]%s[j] = %s;", b, emit_volume_window_start(&c->spec));
+    if (blocked) strbuf_line(out, 2, "}");
     strbuf_line(out, 1, "}");
 }
 
@@ -268,6 +263,17 @@ static const char *emit_z_join(strbuf *out, const cls_kernel_config *c, int doub
     return "sum[MASK_D - 1]";
 }
 
+/* The multiply-adds (JOIN) of a tile row's values v[] into the window's sums, at INDENT. */
+static void emit_row_taps(strbuf *out, int indent, const char *join)
+{
+    strbuf_line(out, indent, "#pragma unroll");
+    strbuf_line(out, indent, "for (int dx = 0; dx < MASK_W; ++dx)");
+    strbuf_line(out, indent + 1, "#pragma unroll");
+    strbuf_line(out, indent + 1, "for (int j = 0; j < COLUMNS; ++j)");
+    strbuf_line(out, indent + 2, "#pragma unroll");
+    strbuf_line(out, indent + 2, "for (int k = 0; k < MASK_D; ++k) %s", join);
+}
+
 /* The sums of a work-item's BLOCK_ROWS rows: each tile row its rows reach read once, its values
  * added into every row whose window takes it, in the order of the one-row walk (row by row, tap by
  * tap) for each. */
@@ -282,12 +288,7 @@ static void emit_blocked_sums(strbuf *out, const cls_kernel_config *c, const cha
     strbuf_line(out, 3, "for (int b = 0; b < BLOCK_ROWS; ++b) {");
     strbuf_line(out, 4, "const int dy = t - b;");
     strbuf_line(out, 4, "if (dy < 0 || dy >= MASK_H) continue;");
-    strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int dx = 0; dx < MASK_W; ++dx)");
-    strbuf_line(out, 5, "#pragma unroll");
-    strbuf_line(out, 5, "for (int j = 0; j < COLUMNS; ++j)");
-    strbuf_line(out, 6, "#pragma unroll");
-    strbuf_line(out, 6, "for (int k = 0; k < MASK_D; ++k) %s", join);
+    emit_row_taps(out, 4, join);
     strbuf_line(out, 3, "}");
     strbuf_line(out, 2, "}");
 }
@@ -313,12 +314,7 @@ void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
     strbuf_line(out, 2, "%s", unroll_taps);
     strbuf_line(out, 2, "for (int dy = 0; dy < MASK_H; ++dy) {");
     emit_row_values(out, 3, "tile4", "get_local_id(1) + dy");
-    strbuf_line(out, 3, "#pragma unroll");
-    strbuf_line(out, 3, "for (int dx = 0; dx < MASK_W; ++dx)");
-    strbuf_line(out, 4, "#pragma unroll");
-    strbuf_line(out, 4, "for (int j = 0; j < COLUMNS; ++j)");
-    strbuf_line(out, 5, "#pragma unroll");
-    strbuf_line(out, 5, "for (int k = 0; k < MASK_D; ++k) %s", join);
+    emit_row_taps(out, 3, join);
     strbuf_line(out, 2, "}");
     emit_tile_store(out, c, "sum[MASK_D - 1]");
     emit_window_shift(out, c, 0);
