@@ -83,7 +83,8 @@ void emit_staged_rows(emitter *e);
 /* A region's streaming loop (emit_stream.c): the window of sums walked down the strip through
  * the region's checks, each complete output row stored on the way. */
 void emit_stream(emitter *e, int indent, const access *a, int rolled);
-/* Stores sum[m][k][l] of every mask (or the epilogue of them) at output index `at`. */
+/* The stores of the sums (emit_store.c). Stores sum[m][k][l] of every mask (or the epilogue of
+ * them) at output index `at`. */
 void emit_store_outputs(emitter *e, int indent, const char *k, const char *at);
 /* Stores the work-item's COLS outputs of row `row` (sum[m][k][l]), as one vector where it can;
  * `unroll`: the one-by-one loop is marked for unrolling. */
