@@ -25,14 +25,8 @@ jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLS_WERROR=ON -DCLS_SANITIZE=address
 cmake --build build-test -j "$jobs"
 phase "install and build"
-# OpenCL runtimes keep allocations for the life of the process: leak checks would only see them.
-# ASan's allocator serves PoCL's compiler (LLVM, in each test's process) too, and its defaults made
-# the kernel-building tests 60% slower: no quarantine (freed memory is reused at once instead of
-# being held back, 256 MiB; a use after free is still caught until the memory is allocated again)
-# and no allocation stacks (a report names the access and the bug, not where the memory was
-# allocated or freed: rerun the test with malloc_context_size=30 for those). tests/CMakeLists.txt
-# gives the Python tests the same options.
-export ASAN_OPTIONS="detect_leaks=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0:malloc_context_size=0:${ASAN_OPTIONS:-}"
+# AddressSanitizer's options for the tests: tests/CMakeLists.txt (the fuzz harnesses keep its defaults,
+# leak checks included).
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 log=build-test/ctest-output.txt
 # shellcheck disable=SC2086
