@@ -226,9 +226,12 @@ cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
                                   cls_pixel_type output_type)
 {
-    const int integer = input_type == output_type && input_type != CLS_PIXEL_F32 && input_type != CLS_PIXEL_F16;
+    const cls_pixel_type scaled = input_type == output_type ? input_type : CLS_PIXEL_F32; /* an integer type's scale */
     const char *const stages[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8",
-                                  !integer ? "tonemap" : input_type == CLS_PIXEL_U8 ? "tonemap:255" : "tonemap:65535"};
+                                  scaled == CLS_PIXEL_U8    ? "tonemap:255"
+                                  : scaled == CLS_PIXEL_U16 ? "tonemap:65535"
+                                  : scaled == CLS_PIXEL_I16 ? "tonemap:32767"
+                                                            : "tonemap"};
     const size_t count = sizeof stages / sizeof stages[0];
     cls_status status = CLS_OK;
     for (size_t i = 0; status == CLS_OK && i < count; ++i) {

@@ -135,7 +135,8 @@ typedef struct cls_device_caps {
 
 typedef struct cls_device_list cls_device_list;
 
-/* Enumerates every device of every platform. CLS_ERR_NO_PLATFORM when none is installed. */
+/* Enumerates every device of every platform. CLS_ERR_NO_PLATFORM when none is installed,
+ * CLS_ERR_NO_DEVICE when the platforms have no device. */
 cls_status cls_devices_query(cls_device_list **out);
 /* Frees a device list (NULL is fine). */
 void cls_device_list_release(cls_device_list *list);
@@ -156,7 +157,7 @@ cls_status cls_device_select(const cls_device_list *list, const char *selector, 
  * selectors: a comma-separated list of cls_device_select's forms ("1:0,1:1"; a device named twice
  * is chosen twice: two contexts on it overlap their hosts' work), "gpus" (every GPU of every
  * platform), or one selector; NULL means CLSTENCIL_DEVICE as above. Writes the devices' indices, in
- * the list's order, to indices[0 .. *count): more than capacity, an empty item or one that matches
+ * the order the selectors name them ("gpus": the list's order), to indices[0 .. *count): more than capacity, an empty item or one that matches
  * nothing is an error (CLS_ERR_INVALID_ARGUMENT or CLS_ERR_NO_DEVICE, with a message). */
 cls_status cls_device_select_list(const cls_device_list *list, const char *selectors, size_t *indices,
                                   size_t capacity, size_t *count);
@@ -411,7 +412,7 @@ typedef struct cls_spec {
 } cls_spec;
 
 /* Fills a spec with defaults: 3x3, clamp, auto partition and shape, f32 -> f32, runtime mask,
- * one mask, global input, not separated, method auto; struct_size = sizeof(cls_spec) where the
+ * one mask, input path, separation and method auto; struct_size = sizeof(cls_spec) where the
  * caller was compiled. Every spec starts here (a copy of one so filled, or of
  * cls_operator_spec's, is fine). cls_spec_init is a macro over cls_spec_init_sized, which fills
  * SIZE bytes (the caller's sizeof): the library's struct may be larger than the caller's. The
@@ -433,7 +434,8 @@ void cls_border_axes_name(const cls_spec *spec, char *text, size_t size);
 /* "naive", "isp-block", "isp-warp" or "auto", case-insensitively; and back. */
 cls_status cls_partition_parse(const char *name, cls_partition *out);
 const char *cls_partition_name(cls_partition partition);
-/* "auto", "global", "local", "image"; and "auto", "none", "single-pass", "two-pass"; and back. */
+/* "auto", "global", "local", "image"; and "auto", "none", "single-pass", "two-pass", "low-rank";
+ * and back. */
 cls_status cls_input_path_parse(const char *name, cls_input_path *out);
 const char *cls_input_path_name(cls_input_path path);
 cls_status cls_separable_parse(const char *name, cls_separable *out);
@@ -445,7 +447,7 @@ const char *cls_method_name(cls_method method);
  * mask(i, j) = column[j] * row[i] within CLS_SEPARABLE_TOLERANCE; CLS_ERR_INVALID_ARGUMENT
  * (with the largest residual in the message) when it is not separable. */
 cls_status cls_mask_separate(const float *mask, unsigned width, unsigned height, float *row, float *column);
-/* "f32", "u8" or "u16"; and back; and the bytes of one pixel. */
+/* "f32", "u8", "u16", "i16", "f16" or "f64"; and back; and the bytes of one pixel. */
 cls_status cls_pixel_type_parse(const char *name, cls_pixel_type *out);
 const char *cls_pixel_type_name(cls_pixel_type type);
 size_t cls_pixel_size(cls_pixel_type type);
@@ -709,9 +711,11 @@ typedef struct cls_pipeline cls_pipeline;
 
 cls_status cls_pipeline_create(cls_context *context, cls_pipeline **out);
 void cls_pipeline_release(cls_pipeline *pipeline);
-/* Declares an input image NAME of TYPE, before any stage. Every input has the launch's size,
+/* Declares an input image NAME of TYPE (not f64: a pipeline's last stage may write f64, its
+ * inputs are u8, u16, i16, f16 or f32), before any stage. Every input has the launch's size,
  * input row pitch and offset. A pipeline that declares none gets one named "input", of the first
- * stage's input type, when its first stage is added. Names are C identifiers of at most 31
+ * stage's input type, when its first stencil stage is added (an element-wise first stage has no
+ * type to give it: declare the inputs first). Names are C identifiers of at most 31
  * characters, not OpenCL C words, not starting with cls_; each names one image. */
 cls_status cls_pipeline_add_input(cls_pipeline *pipeline, const char *name, cls_pixel_type type);
 /* Appends a stencil stage NAME (NULL: "stageN", N its number from 1) applying SPEC to the image
@@ -723,15 +727,15 @@ cls_status cls_pipeline_add(cls_pipeline *pipeline, const cls_spec *spec);
 /* Appends an element-wise stage NAME (NULL: "stageN") computing EXPRESSION, one OpenCL C
  * expression (at most 1 KiB, no ; { } [ ] # quotes or comments) of the images it names, read as
  * float, with the functions and constants of OpenCL C; the result is stored as OUTPUT_TYPE
- * (rounded and saturated for integer types). An unknown name, more than four images or a
+ * (rounded and saturated for integer types; not f64: it computes in float). An unknown name, more than four images or a
  * malformed expression is CLS_ERR_INVALID_ARGUMENT naming it; the kernel is built now. */
 cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name, const char *expression,
                                         cls_pixel_type output_type);
 /* Appends the Night filter of the ISP paper: a-trous smoothing at 3x3, 5x5, 9x9 and 17x17
  * (dilations 1, 2, 4, 8), then the tone-mapping point operator; five stages. The first reads
  * input_type, the last writes output_type, the ones between use f32. With the same integer type
- * in and out (u8, u16), the tone mapping works on that type's scale (tonemap:255, tonemap:65535:
- * 0..max is 0..1); otherwise on the values as they come. */
+ * in and out (u8, u16, i16), the tone mapping works on that type's scale (tonemap:255,
+ * tonemap:65535, tonemap:32767: 0..max is 0..1); otherwise on the values as they come. */
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
                                   cls_pixel_type output_type);
 size_t cls_pipeline_input_count(const cls_pipeline *pipeline);

@@ -86,7 +86,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
         if device is not None:
             raise ValueError("device= selects a device for numpy arrays; a pyopencl array "
                              "runs in its own queue's context")
-        return opencl.filter(array, op, border, value, out=out, dtype=dtype, build=build)
+        return opencl.filter(array, op, border, value, out=out, dtype=dtype, build=build,
+                             method=method)
     operator = as_operator(op)
     volume = len(operator.window) == 3
     array = check_image(array, "array", volume)

@@ -76,6 +76,8 @@ def filter(array: pyopencl.array.Array, op: OperatorLike, border: str = "clamp",
     out = _check_device_image(out, "out")
     if out.shape != array.shape:
         raise ValueError(f"out has shape {out.shape}, the input {array.shape}")
+    if dtype is not None and np.dtype(dtype) != out.dtype:
+        raise ValueError(f"dtype {np.dtype(dtype).name} differs from out's {out.dtype.name}")
     if array.size == 0:
         return out
     region = interior(array.shape, operator.radius) if undefined else None

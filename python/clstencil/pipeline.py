@@ -272,10 +272,10 @@ class Pipeline:
 
     @property
     def key(self) -> tuple:
-        """What the pipeline computes: stages, device and build goal (equal keys, equal
-        pipelines)."""
+        """What the pipeline computes: stages (their methods included), device and build goal
+        (equal keys, equal pipelines)."""
         return (tuple((None if stage.operator is None else stage.operator.key, stage.border,
-                       stage.value, stage.name, stage.source, stage.expression)
+                       stage.value, stage.name, stage.source, stage.expression, stage.method)
                       for stage in self._stages), self._inputs, self._device, self._goal)
 
     @property

@@ -57,3 +57,15 @@ def test_clstencil_filter_dispatches_device_arrays(queue) -> None:
     result = clstencil.filter(pyopencl.array.to_device(queue, image), "box:3", "mirror")
     assert isinstance(result, pyopencl.array.Array)
     np.testing.assert_array_equal(result.get(), clstencil.filter(image, "box:3", "mirror"))
+
+
+def test_clstencil_filter_passes_its_arguments_to_device_arrays(queue) -> None:
+    image = np.random.default_rng(11).random((16, 16), dtype=np.float32)
+    on_device = pyopencl.array.to_device(queue, image)
+    with pytest.raises(clstencil.InvalidArgumentError, match="bogus"):
+        clstencil.filter(on_device, "box:3", method="bogus")
+    fft = clstencil.filter(on_device, "box:3", "mirror", method="fft")
+    np.testing.assert_array_equal(fft.get(), clstencil.filter(image, "box:3", "mirror", method="fft"))
+    out = pyopencl.array.zeros(queue, (16, 16), np.uint8)
+    with pytest.raises(ValueError, match="dtype float32 differs from out's uint8"):
+        clstencil.filter(on_device, "box:3", out=out, dtype=np.float32)

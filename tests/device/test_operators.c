@@ -330,8 +330,9 @@ static void night_pipeline_matches_the_cpu(void **state)
 }
 
 /* Night on u8 in and out: the tone mapping on the 0..255 scale, so a white image stays bright
- * (255 / (1 + 1) = 127.5, rounded to even: 128) instead of the 1 the raw values would give. */
-static void night_pipeline_on_u8_keeps_its_scale(void **state)
+ * (255 / (1 + 1) = 127.5, rounded to even: 128) instead of the 1 the raw values would give; on
+ * i16, 0..32767 (32767 / 2 = 16383.5: 16384), as the command maps it. */
+static void night_pipeline_on_integers_keeps_their_scale(void **state)
 {
     (void)state;
     cls_pipeline *pipeline = NULL;
@@ -342,6 +343,14 @@ static void night_pipeline_on_u8_keeps_its_scale(void **state)
     const cls_image_desc desc = {CLS_IMAGE_DESC_INIT, .width = W, .height = H};
     assert_int_equal(cls_pipeline_run_host(pipeline, white, got, &desc), CLS_OK);
     for (int k = 0; k < W * H; ++k) assert_int_equal(got[k], 128);
+    cls_pipeline_release(pipeline);
+
+    assert_int_equal(cls_pipeline_create(context, &pipeline), CLS_OK);
+    assert_int_equal(cls_pipeline_add_night(pipeline, CLS_BORDER_CLAMP, CLS_PIXEL_I16, CLS_PIXEL_I16), CLS_OK);
+    short bright[W * H], got16[W * H];
+    for (int k = 0; k < W * H; ++k) bright[k] = 32767;
+    assert_int_equal(cls_pipeline_run_host(pipeline, bright, got16, &desc), CLS_OK);
+    for (int k = 0; k < W * H; ++k) assert_int_equal(got16[k], 16384);
     cls_pipeline_release(pipeline);
 }
 
@@ -370,7 +379,7 @@ int main(void)
         cmocka_unit_test(laplace_3_and_5),                 cmocka_unit_test(derivatives_and_magnitudes),
         cmocka_unit_test(bilateral_matches_its_formula),   cmocka_unit_test(atrous_and_tonemap),
         cmocka_unit_test(pipeline_equals_stage_by_stage),  cmocka_unit_test(night_pipeline_matches_the_cpu),
-        cmocka_unit_test(night_pipeline_on_u8_keeps_its_scale),
+        cmocka_unit_test(night_pipeline_on_integers_keeps_their_scale),
         cmocka_unit_test(bad_operator_texts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
