@@ -50,8 +50,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     """Applies a local operator to a 2-D image, or a volume's operator to a 3-D array, on an
     OpenCL device and returns the result.
 
-    array: float32, uint8, uint16, int16 or float16 (other dtypes raise TypeError; convert them
-        yourself); any row pitch (and slice pitch), other layouts are copied first. 3-D
+    array: float32, uint8, uint16, int16, float16 or float64 (float64: weighted sums in double;
+        other dtypes raise TypeError; convert them yourself); any row pitch (and slice pitch), other layouts are copied first. 3-D
         (slices, rows, columns) with a volume's operator.
     op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,..."; for volumes
         "gaussian3d:5,1", "box3d:3", "correlate:3x3x3,...") or an Operator.
@@ -69,7 +69,9 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     dtype: the result's dtype when `out` is not given (default: the input's); u8 and u16
         results are rounded to nearest even and saturated.
     build: "tiered" (a quick kernel at once, the fastest one from a background build),
-        "first-result" or "fastest-kernel"; None: CLSTENCIL_BUILD_GOAL, else tiered. The
+        "first-result", "fastest-kernel" or "auto" (the fastest kernel at once where the device
+        record expects it to pay for the array, else tiered); None: CLSTENCIL_BUILD_GOAL, else
+        tiered. The
         results are the same bits whichever kernel computes them.
     method: how a weighted sum is computed: "direct" (the window's multiply-adds), "fft"
         (tiles transformed by VkFFT: the cost no longer grows with the mask; f32 results

@@ -12,7 +12,7 @@ from typing import Any
 from ._library import library, text
 from ._structs import Spec
 from .contexts import context, normalize_selector, on_release
-from .errors import check
+from .errors import CLS_ERR_INVALID_ARGUMENT, InvalidArgumentError, check
 from .operators import Operator
 
 # Build goals (cls_build_goal) by name. "tiered" serves the first calls with a quick kernel and
@@ -63,13 +63,13 @@ def border_modes(border, ndim: int) -> tuple[int, int, int]:
 def build_goal(build: str | None) -> int:
     """The cls_build_goal of a name: fastest-kernel, first-result, tiered or auto; None: the
     CLSTENCIL_BUILD_GOAL environment variable, else tiered."""
+    source = "build"
     if build is None:
         build = os.environ.get(BUILD_GOAL_ENVIRONMENT_VARIABLE) or DEFAULT_BUILD_GOAL
-        if build not in BUILD_GOALS:
-            raise ValueError(f"{BUILD_GOAL_ENVIRONMENT_VARIABLE} must be one of "
-                             f"{', '.join(BUILD_GOALS)}, not {build!r}")
-    if build not in BUILD_GOALS:
-        raise ValueError(f"build must be one of {', '.join(BUILD_GOALS)}, not {build!r}")
+        source = BUILD_GOAL_ENVIRONMENT_VARIABLE
+    if build not in BUILD_GOALS:  # the library's own refusal of a bad name, as for the others
+        raise InvalidArgumentError(f"{source} must be one of {', '.join(BUILD_GOALS)}, not {build!r}",
+                                   CLS_ERR_INVALID_ARGUMENT, "CLS_ERR_INVALID_ARGUMENT")
     return BUILD_GOALS[build]
 
 

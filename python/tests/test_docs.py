@@ -37,3 +37,20 @@ def test_the_readme_example_is_the_quick_start_script() -> None:
     (_, readme_example), = python_blocks(README)
     script = (REPOSITORY_ROOT / "python" / "examples" / "quickstart.py").read_text(encoding="utf-8")
     assert readme_example in script
+
+
+def test_the_reference_names_every_public_name() -> None:
+    import clstencil
+
+    text = PAGE.read_text(encoding="utf-8")
+    reference = text[text.index("## Reference"):text.index("## Not there yet")]
+    missing = [name for name in clstencil.__all__ if name not in reference]
+    for kind in (clstencil.Pipeline, clstencil.Operator):  # methods as .name(, attributes as `name`
+        missing += [f"{kind.__name__}.{name}" for name in vars(kind)
+                    if not name.startswith("_") and name != "spec_copy"  # the bindings' own
+                    and f".{name}(" not in reference and f"`{name}`" not in reference]
+    missing += [f"Device.{field}" for field in clstencil.Device.__dataclass_fields__
+                if f"`{field}`" not in reference]
+    missing += [name for name in ("dask.filter(", "dask.run_pipeline(", "dask.overlap_boundary(",
+                                  "opencl.filter(") if name not in reference]
+    assert not missing, f"docs/python.md's reference lacks {missing}"

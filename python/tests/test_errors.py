@@ -38,7 +38,7 @@ def test_no_such_device() -> None:
 
 
 def test_bad_build_goal() -> None:
-    with pytest.raises(ValueError, match="build must be one of"):
+    with pytest.raises(clstencil.InvalidArgumentError, match="build must be one of"):
         clstencil.filter(IMAGE, "box:3", build="slowest")
 
 
