@@ -218,25 +218,29 @@ static int handle_line(void *user, const char *section, const char *name, const 
     return apply_key(state, state->current, name, value);
 }
 
-/* After a file: every new record must have every required key; use_models, absent, follows the
- * type. */
+/* After a file: every record it added (from index FIRST_NEW) must have every required key (SEEN:
+ * the keys the file gave, for those whose value may be 0 or has a default); use_models, absent,
+ * follows the type. */
 static cls_status check_complete(cls_device_db *db, const char *origin, const char *location,
-                                 const char *text)
+                                 const char *text, size_t first_new, strbuf *seen)
 {
     for (size_t i = 0; i < db->count; ++i) {
         cls_arch_record *r = &db->records[i];
         if (strcmp(r->origin, origin) != 0) continue;
         const unsigned numbers[] = {r->simd_width, r->max_threads_per_cu, r->max_groups_per_cu,
                                     r->max_warps_per_cu, r->registers_per_cu, r->register_alloc_unit,
-                                    r->max_registers_per_thread, r->default_wg_x};
+                                    r->max_registers_per_thread, r->local_mem_alloc_unit, r->default_wg_x};
         int complete = r->source[0] != '\0';
         for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; ++k) complete &= numbers[k] != 0;
+        if (i >= first_new) /* records of earlier files had them; keys this file gives again are duplicates */
+            complete &= cls_ini_key_seen(seen, r->id, "register_alloc") && cls_ini_key_seen(seen, r->id, "local_mem_per_cu");
         if (!complete)
             return cls_fail(CLS_ERR_PARSE,
                             "%s:%d: record [%s] is incomplete: a new record needs source, simd_width, "
                             "max_threads_per_cu, max_groups_per_cu, max_warps_per_cu, registers_per_cu, "
                             "register_alloc_unit, register_alloc, max_registers_per_thread, "
-                            "local_mem_per_cu, local_mem_alloc_unit and default_wg (all non-zero)",
+                            "local_mem_per_cu, local_mem_alloc_unit and default_wg (all but local_mem_per_cu "
+                            "non-zero)",
                             location, cls_ini_section_line(text, r->id), r->id);
         if (r->use_models < 0) r->use_models = r->type == CLS_DEVICE_GPU;
         if (r->default_rows > 128 || (r->default_rows & (r->default_rows - 1)))
@@ -253,6 +257,7 @@ static cls_status parse_text(cls_device_db *db, const char *origin, const char *
                              const char *text)
 {
     parse_state state = {.db = db, .origin = origin};
+    const size_t first_new = db->count;
     strbuf_init(&state.error);
     strbuf_init(&state.seen);
     const cls_status lines = cls_ini_check_lines(text, location);
@@ -266,9 +271,10 @@ static cls_status parse_text(cls_device_db *db, const char *origin, const char *
     if (line != 0)
         status = cls_fail(CLS_ERR_PARSE, "%s:%d: %s", location, line,
                           state.error.length ? strbuf_text(&state.error) : "malformed line");
+    if (status == CLS_OK) status = check_complete(db, origin, location, text, first_new, &state.seen);
     strbuf_free(&state.error);
     strbuf_free(&state.seen);
-    return status == CLS_OK ? check_complete(db, origin, location, text) : status;
+    return status;
 }
 
 cls_status cls_device_db_parse_overlay(const char *text, const char *location)

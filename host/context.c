@@ -48,7 +48,7 @@ static cls_status init_device(cls_context *context, const cls_device_caps *caps)
     if (file_fault(status)) warn(context, cls_last_error());
     if (context->tuning.stale) {
         char message[512];
-        snprintf(message, sizeof message, "%s: %zu tuning result%s keyed in an older format than this library's "
+        snprintf(message, sizeof message, "%s: %zu tuning result%s keyed in another format than this library's "
                  "(%d): run `clstencil tune` again for %s", context->tuning.stale_location, context->tuning.stale,
                  context->tuning.stale == 1 ? "" : "s", CLS_TUNING_KEY_FORMAT,
                  context->tuning.stale == 1 ? "that operator" : "those operators");

@@ -206,7 +206,7 @@ static void stale_results_are_reported(void **state)
     fclose(file);
     context = new_context();
     char expected[256];
-    snprintf(expected, sizeof expected, "%s: 1 tuning result keyed in an older format", path);
+    snprintf(expected, sizeof expected, "%s: 1 tuning result keyed in another format", path);
     if (!strstr(cls_context_warnings(context), expected))
         fail_msg("'%s' lacks '%s'", cls_context_warnings(context), expected);
     cls_tuning tuning = {CLS_TUNING_INIT};

@@ -271,6 +271,17 @@ static void malformed_overlay_names_file_and_line(void **state)
                        "2: 'volume_block_rows' must be a decimal integer from 0 to 8, not '9'");
     expect_parse_error("[nvidia-sm90]\ndefault_rows = 3\n", "1: record [nvidia-sm90]: default_rows must be 1, 2, 4, 8 (a block) or 16, 32, 64, 128 (streaming)");
     expect_parse_error("\n\n[half-record]\nvendor = amd\nsimd_width = 64\n", "3: record [half-record] is incomplete");
+    /* a new record gives register_alloc and local_mem_per_cu, whose absence reads as a value */
+#define WHOLE_BUT_TWO "source = s\nsimd_width = 32\nmax_threads_per_cu = 2048\nmax_groups_per_cu = 32\n" \
+                      "max_warps_per_cu = 64\nregisters_per_cu = 65536\nregister_alloc_unit = 256\n" \
+                      "max_registers_per_thread = 255\nlocal_mem_alloc_unit = 128\ndefault_wg = 32x4\n"
+    expect_parse_error("[no-alloc]\n" WHOLE_BUT_TWO "local_mem_per_cu = 0\n", "1: record [no-alloc] is incomplete");
+    expect_parse_error("[no-local]\n" WHOLE_BUT_TWO "register_alloc = warp\n", "1: record [no-local] is incomplete");
+    write_overlay("[both]\n" WHOLE_BUT_TWO "register_alloc = group\nlocal_mem_per_cu = 0\n");
+    cls_device_db *db = NULL;
+    assert_int_equal(cls_device_db_load(overlay_path, &db), CLS_OK);
+    cls_device_db_release(db);
+#undef WHOLE_BUT_TWO
     expect_parse_error("[a]\nsimd_width = 1\n[b]\nsimd_width = 2\n[a]\nsimd_width = 3\n",
                        "6: record [a] appears twice");
 }
