@@ -6,9 +6,12 @@
 #include "commands.h"
 #include "user_operator.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /* Splits a comma-separated list and parses each item into array[*count]; 0 on a bad item. */
@@ -199,7 +202,8 @@ static const cli_option OPTIONS[] = {
     {"--method", 0, "a comma-separated list of auto, direct, fft"},
     {"--rows", 0, "a comma-separated list of auto, 1 to 8, 16, 32, 64, 128 (a volume's slices: 256, 512 too)"},
     {"--cols", 0, "a comma-separated list of auto, 1, 2, 4, 8"},
-    {"--wg", 0, "a comma-separated list of WxH or auto"}, {"--runs", 'r', "a whole number, at least 1"},
+    {"--wg", 0, "a comma-separated list of WxH or auto"},
+    {"--runs", 'r', "a whole number, at least 20 for a timing median, at least 1 with bench --short"},
     {"--warmup", 0, "a whole number, at least 0"}, {"--compare", 0, "naive"}, {"--csv", 0, "a file"},
     {"--json", 0, "a file"}, {"--svg", 0, "a file"}, {"--device", 'd', "P:D, gpu, cpu, accelerator or a name part"},
     {"--short", 0, NULL}, {"--no-store", 0, NULL}, {"--model-check", 0, NULL}, {"--calibrate-isp", 0, NULL},
@@ -292,9 +296,20 @@ static int finish_tune_options(bench_options *o)
     return 1;
 }
 
+/* bench's own modes, which tune does not take (one option table serves both commands). */
+static int refuse_bench_modes_in_tune(const bench_options *o)
+{
+    const char *option = o->cold ? "--cold" : o->model_check ? "--model-check" : o->transfers ? "--transfers"
+                         : o->calibrate_isp ? "--calibrate-isp" : NULL;
+    if (!o->tune || !option) return 1;
+    fprintf(stderr, "clstencil tune: %s is an option of clstencil bench; tune does not take it\n", option);
+    return 0;
+}
+
 /* Fills what was not given and checks the combination; 0 after saying what is wrong. */
 static int finish_options(bench_options *o)
 {
+    if (!refuse_bench_modes_in_tune(o)) return 0;
     if (o->tune && !finish_tune_options(o)) return 0;
     if (o->model_check && o->calibrate_isp) {
         fprintf(stderr, "clstencil bench: --model-check and --calibrate-isp are separate runs\n");
@@ -427,6 +442,31 @@ int bench_build_plan(const bench_options *o, bench_plan *plan)
                        .region_code = o->region_code};
     memcpy(grid.ops, o->ops, sizeof grid.ops);
     return bench_grid_cases(&grid, plan);
+}
+
+/* Whether a report file can be written: a new one is created and removed again, an existing one
+ * opened for writing without being truncated. 0 after a message naming the option and the file. */
+static int report_file_writable(const char *command, const char *option, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int created = fd >= 0;
+    if (fd < 0 && errno == EEXIST) fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "clstencil %s: %s %s: cannot be written: %s\n", command, option, path, strerror(errno));
+        return 0;
+    }
+    close(fd);
+    if (created) unlink(path);
+    return 1;
+}
+
+int bench_check_report_files(const bench_options *o)
+{
+    const char *const options[] = {"--csv", "--json", "--svg"};
+    const char *const paths[] = {o->csv, o->json, o->svg};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; ++i)
+        if (paths[i] && !report_file_writable(COMMAND(o), options[i], paths[i])) return EXIT_OUTPUT;
+    return EXIT_OK_;
 }
 
 int bench_write_files(const bench_report *report, const bench_options *o)

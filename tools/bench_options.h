@@ -57,6 +57,9 @@ int bench_build_plan(const bench_options *o, bench_plan *plan);
 int bench_cold(const bench_options *o);
 /* bench --transfers: host-device copies from ordinary and pinned memory (bench_transfers.c). */
 int bench_transfers(const bench_options *o);
+/* Whether the --csv, --json and --svg files can be written, checked before any device work:
+ * EXIT_OK_, or EXIT_OUTPUT after a message naming the file. */
+int bench_check_report_files(const bench_options *o);
 /* The --csv, --json and --svg files of a report; 0 when one failed (after saying why). */
 int bench_write_files(const bench_report *report, const bench_options *o);
 

@@ -240,7 +240,7 @@ static FILE *open_output(const char *path)
 static int close_output(FILE *out, const char *path)
 {
     const int failed = ferror(out) | fclose(out);
-    if (failed) fprintf(stderr, "clstencil bench: writing %s failed\n", path);
+    if (failed) fprintf(stderr, "clstencil bench: writing %s failed: %s\n", path, strerror(errno));
     return !failed;
 }
 

@@ -44,7 +44,8 @@ static int usage(FILE *out, int code)
             "  -r, --runs N (at least %d), --warmup N   -d, --device SELECTOR (as CLSTENCIL_DEVICE)\n"
             "  -h, --help             this text\n"
             "  --compare naive        add the same configuration with partition naive, and the speedup\n"
-            "  --csv FILE, --json FILE   write the rows; --svg FILE draws them with gnuplot when it is on PATH\n"
+            "  --csv FILE, --json FILE   write the rows; --svg FILE draws them with gnuplot when it is on PATH;\n"
+            "                         a file that cannot be written is exit 7, before any timing\n"
             "  --model-check          for every --op (each its own case; default Gaussian 3x3 and 5x5, Laplace\n"
             "                         5x5, bilateral 13x13, Sobel magnitude) x size (default 512^2 to 4096^2) x\n"
             "                         border (default clamp, mirror, repeat, constant): the analytic models'\n"
@@ -194,7 +195,7 @@ static int run_plan(bench_env *env, bench_plan *plan, const bench_options *o)
         bench_table_geomeans(stdout, &report);
         code = summarize(&report);
     }
-    if (report.count && !bench_write_files(&report, o) && code == EXIT_OK_) code = EXIT_FAILURE_;
+    if (report.count && !bench_write_files(&report, o) && code == EXIT_OK_) code = EXIT_OUTPUT;
     bench_memo_free(&m);
     free(rows);
     free(results);
@@ -235,6 +236,8 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "(clstencil bench --help lists the options)\n");
         return EXIT_USAGE;
     }
+    const int files = bench_check_report_files(&o); /* before any timing */
+    if (files != EXIT_OK_) return files;
     if (o.model_check || o.calibrate_isp) return run_model_check(&o);
     if (o.cold) return bench_cold(&o);
     if (o.transfers) return bench_transfers(&o);

@@ -26,6 +26,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+/* The formats --format names (a detached header, .mhd or .nhdr, is read but not written). */
+#define OUTPUT_FORMATS "tif, tiff, pgm, ppm, pnm, pfm, mha or nrrd"
+
 static void filter_usage(FILE *out)
 {
     fprintf(out,
@@ -37,10 +40,10 @@ static void filter_usage(FILE *out)
             "       clstencil filter IN... -o DIR [--format EXT] --op OPERATOR ...\n"
             "Filters every channel of IN through the operators, in order (or as their names say),\n"
             "in one pipeline on an\n"
-            "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit unsigned, 16-bit signed or\n"
-            "32-bit float, gray to RGBA; 64-bit float read as f32 with a note), .pgm, .ppm, .pnm\n"
-            "(binary), .pfm; volumes .mha and .nrrd (read also .mhd, .nhdr). OUT is replaced only\n"
-            "when all went well.\n"
+            "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit unsigned, 16-bit signed,\n"
+            "16-bit (f16) or 32-bit float, gray to RGBA; 64-bit float read as f32 with a note),\n"
+            ".pgm, .ppm, .pnm (binary), .pfm; volumes .mha and .nrrd (read also .mhd, .nhdr). OUT is\n"
+            "replaced only when all went well.\n"
             "A multi-page TIFF is a stack: every page is filtered (2-D, page by page) and OUT, a\n"
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
             "A volume's operator (median3d:3, ...) takes the pages as slices: one volume, or one per\n"
@@ -50,7 +53,8 @@ static void filter_usage(FILE *out)
             "IN - reads the image from standard input (its format from its first bytes); OUT -\n"
             "writes it to standard output in --format's format (default: IN's), e.g.\n"
             "  producer | clstencil filter - - --format pgm --op gaussian:5 | consumer\n"
-            "A batch (-o DIR, an existing folder; or 3 inputs or more): one context and one pipeline\n"
+            "A batch (-o DIR where DIR is an existing folder or ends in /, or -o with 3 inputs or more;\n"
+            "a batch's missing folder is exit 7): one context and one pipeline\n"
             "for all (another only for an image whose pixel type needs other stage types); each\n"
             "result is DIR/ the input's file name (its extension replaced with --format's),\n"
             "written as OUT is.\n"
@@ -100,8 +104,9 @@ static void filter_usage(FILE *out)
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU);\n"
             "                  several: a list (1:0,1:1) or gpus (every GPU), over which a batch\n"
             "                  spreads its images and a large image its bands, a context each\n"
-            "  -t, --type T    the output's pixel type: u8, u16, i16, f16, f32 or f64 (TIFF only; the last\n"
-            "                  stage, a weighted sum, computed in double) (default: the input's)\n"
+            "  -t, --type T    the output's pixel type: u8, u16, i16, f16 (TIFF only), f32 or f64 (TIFF,\n"
+            "                  .mha or .nrrd, not PGM/PPM/PFM; the last stage, a weighted sum, computed\n"
+            "                  in double) (default: the input's)\n"
             "  --build GOAL    auto (one image's default): the specialized kernels where they are\n"
             "                  cached, else built now where the device record expects the build\n"
             "                  and run to take less than a quick kernel's run, else quick ones\n"
@@ -118,8 +123,9 @@ static void filter_usage(FILE *out)
             "                  mask; f32 within 1e-5 x sum|mask| x max|input| of direct) or auto\n"
             "                  (default: fft for large masks where the device's record says so)\n"
             "  -o, --output OUT  the output (instead of the second argument), or a batch's folder\n"
-            "  --format EXT    a batch's output format: tif, tiff, pgm, ppm, pnm or pfm (default:\n"
-            "                  each input's own)\n"
+            "  --format EXT    a batch's output format, or that of OUT -:\n"
+            "                  " OUTPUT_FORMATS " (default: each input's own;\n"
+            "                  .mhd and .nhdr are read, not written)\n"
             "  --compression C   a TIFF OUT's compression: none, lzw, deflate or zstd (with a\n"
             "                  predictor); default: the input's (LZW when it is not one of these)\n"
             "  --max-device-memory SIZE  the device memory the run may use (bytes, or a number with K,\n"
@@ -139,7 +145,8 @@ static void filter_usage(FILE *out)
             "exit codes: 0 success; 1 bad command line, unknown operator or bad parameters;\n"
             "  2 no OpenCL device; 3 OpenCL or build failure; 4 input missing or unreadable;\n"
             "  5 input corrupt or truncated; 6 input layout not supported; 7 output cannot be written,\n"
-            "  or a resource limit: not enough memory (CLSTENCIL_MEMORY_MAX caps it), the file-size limit\n");
+            "  or a resource limit: not enough memory (CLSTENCIL_MEMORY_MAX caps it) or the file-size\n"
+            "  limit that ulimit sets.\n");
 }
 
 /* A command-line error: the message, a pointer to --help, exit code 1. */
@@ -168,7 +175,7 @@ static const cli_option FILTER_OPTIONS[] = {
     {"--method", 0, "auto, direct or fft"},
     {"--output", 'o', "a file (instead of OUT)"},
     {"--compression", 0, "none, lzw, deflate or zstd"},
-    {"--format", 0, "tif, tiff, pgm, ppm, pnm or pfm"},
+    {"--format", 0, OUTPUT_FORMATS},
     {"--max-device-memory", 0, "a size: bytes, or a number with K, M or G"},
     {"--verbose", 'v', NULL},
 };
@@ -235,7 +242,10 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
         char name[16];
         if (strlen(v) > 8 || strchr(v, '/') || (snprintf(name, sizeof name, "x.%s", v), image_format_of(name)) ==
                                                      IMAGE_FORMAT_UNKNOWN)
-            return bad_usage("--format wants tif, tiff, pgm, ppm, pnm or pfm, not '%s'", v);
+            return bad_usage("--format wants " OUTPUT_FORMATS ", not '%s'", v);
+        if (image_format_detached(name))
+            return bad_usage("--format %s: a header whose voxels lie in another file is read, not written: give mha "
+                             "or nrrd", v);
         args->format = v;
         break;
     }
@@ -279,6 +289,9 @@ static int check_streams(filter_args *args)
         char name[16];
         if (!dot || strlen(dot) > 8 || (snprintf(name, sizeof name, "x%s", dot), image_format_of(name)) == IMAGE_FORMAT_UNKNOWN)
             return bad_usage("OUT is - and %s's extension names no image format: give --format", args->input);
+        if (image_format_detached(name))
+            return bad_usage("OUT is - and %s's format, a header whose voxels lie in another file, is read, not "
+                             "written: give --format", args->input);
         args->format = dot + 1;
     }
     return -1;
@@ -332,8 +345,8 @@ static int parse_args(int argc, char **argv, filter_args *args)
         return bad_usage("unexpected argument '%s' (IN and OUT are given; several inputs take -o DIR)",
                          positional[2]);
     if (npositional == 2 && args->output)
-        return bad_usage("two outputs: '%s' and '%s' (a batch's -o names an existing folder)", positional[1],
-                         args->output);
+        return bad_usage("two outputs: '%s' and '%s' (a batch's -o names an existing folder or ends in /)",
+                         positional[1], args->output);
     if (npositional == 2) args->output = positional[1];
     if (npositional == 0) return bad_usage(args->output ? "IN is missing" : "IN and OUT are missing");
     if (!args->output) return bad_usage("OUT is missing");

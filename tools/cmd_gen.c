@@ -2,12 +2,14 @@
  * kernel variant included. No device is needed; the SIMD width for isp-warp comes from --simd. */
 #include "cli.h"
 #include "commands.h"
+#include "image_io.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void gen_usage(FILE *out)
 {
@@ -54,7 +56,7 @@ static void gen_usage(FILE *out)
 }
 
 #define BORDERS "undefined, clamp, mirror, mirror101, repeat or constant, or X,Y (a mode per axis)"
-#define TYPES "f32, u8, u16, i16 or f16"
+#define TYPES "f32, u8, u16, i16, f16 or f64"
 
 /* gen's options; the flags (no value) come last. */
 static const cli_option GEN_OPTIONS[] = {
@@ -229,14 +231,41 @@ static int make_masks(cls_spec *spec, const mask_texts *texts, float **storage)
     return 1;
 }
 
-/* The source on stdout, or in the file of -o/--output (exit 7 when it cannot be written). */
+/* image_write_through's writer: the whole source into the temporary file, flushed to disk. */
+static int write_source_file(int fd, const char *path, void *context, char *error, size_t error_size)
+{
+    const char *source = context;
+    size_t left = strlen(source);
+    int status = IMAGE_OK;
+    while (status == IMAGE_OK && left) {
+        const ssize_t written = write(fd, source, left);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0)
+            status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s",
+                                written < 0 ? strerror(errno) : "nothing was written");
+        else source += written, left -= (size_t)written;
+    }
+    if (status == IMAGE_OK && fsync(fd) != 0)
+        status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(errno));
+    if (close(fd) != 0 && status == IMAGE_OK)
+        status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot write: %s", strerror(errno));
+    return status;
+}
+
+/* The source on stdout, or in the file of -o/--output, written as filter writes its OUT: through
+ * a temporary file in the same folder renamed into place, so a failed write leaves no partial
+ * file and an existing one untouched (exit 7 when it cannot be written). */
 static int write_source(const char *path, const char *source)
 {
-    FILE *file = path ? fopen(path, "w") : stdout;
-    int failed = !file || fputs(source, file) == EOF;
-    if (file && file != stdout) failed |= fclose(file) != 0;
-    if (failed) {
-        fprintf(stderr, "clstencil gen: cannot write %s: %s\n", path ? path : "the standard output", strerror(errno));
+    if (path) {
+        char error[1024];
+        if (image_write_through(path, write_source_file, (void *)source, error, sizeof error) == IMAGE_OK)
+            return EXIT_OK_;
+        fprintf(stderr, "clstencil gen: %s\n", error);
+        return EXIT_OUTPUT;
+    }
+    if (fputs(source, stdout) == EOF || fflush(stdout) != 0) {
+        fprintf(stderr, "clstencil gen: cannot write the standard output: %s\n", strerror(errno));
         return EXIT_OUTPUT;
     }
     return EXIT_OK_;

@@ -26,17 +26,19 @@ static int tune_usage(FILE *out, int code)
             "                         (powers of two), at most %d work-items\n"
             "  a volume's operator (--size WxHxD): --wg and --rows (slices a work-item walks, default\n"
             "                         8,16,32,64,128,256,512) only; the rest is the device's policy\n"
-            "  --separable S, --bake | --runtime-mask | --argument-mask, --fold   as clstencil bench (part of\n"
+            "  --separable S, --bake | --runtime-mask | --argument-mask, --fold,\n"
+            "  --shared-regions | --separate-regions | --body-apart-regions   as clstencil bench (part of\n"
             "                         the operator)\n"
             "options:\n"
             "  -r, --runs N (at least %d), --warmup N   -d, --device SELECTOR (as CLSTENCIL_DEVICE)\n"
             "  --csv FILE, --json FILE   every configuration; --svg FILE kernel time against work-items per\n"
-            "                         group, through gnuplot when it is on PATH\n"
+            "                         group, through gnuplot when it is on PATH; a file that cannot be\n"
+            "                         written is exit 7, before any timing\n"
             "  --no-store             print the best without storing it\n"
             "  -q, --quiet            no progress on stderr\n"
             "  -h, --help             this text\n"
             "the tuning database: CLSTENCIL_TUNING_DB, else $XDG_CONFIG_HOME/clstencil/tuning.ini, else\n"
-            "~/.config/clstencil/tuning.ini\n",
+            "~/.config/clstencil/tuning.ini; storing creates its missing folders\n",
             BENCH_DEFAULT_RUNS, BENCH_DEFAULT_WARMUP, TUNE_MAX_GROUP_WIDTH, TUNE_MAX_GROUP_HEIGHT,
             TUNE_MAX_GROUP_ITEMS, BENCH_MIN_RUNS);
     return code;
@@ -87,7 +89,7 @@ static int run_tune(bench_env *env, bench_plan *plan, const bench_options *o)
         if (status != CLS_OK) code = report_failure("tune", status);
         else if (!o->no_store) print_stored(&ranked[0]);
     }
-    if (report.count && !bench_write_files(&report, o) && code == EXIT_OK_) code = EXIT_FAILURE_;
+    if (report.count && !bench_write_files(&report, o) && code == EXIT_OK_) code = EXIT_OUTPUT;
     bench_memo_free(&m);
     free(rows);
     free(ranked);
@@ -104,6 +106,8 @@ int cmd_tune(int argc, char **argv)
         fprintf(stderr, "(clstencil tune --help lists the options)\n");
         return EXIT_USAGE;
     }
+    const int files = bench_check_report_files(&o); /* before any timing */
+    if (files != EXIT_OK_) return files;
     bench_env env;
     cls_status status = bench_env_init(&env, o.device, o.runs, o.warmup, 0);
     if (status != CLS_OK) {

@@ -52,8 +52,10 @@ static void usage(FILE *out)
             "The device is chosen by --device (filter, bench, tune) or CLSTENCIL_DEVICE (P:D, gpu, cpu,\n"
             "accelerator or a name part); by default a GPU, else an accelerator, else a CPU.\n"
             "exit codes: 0 success, 1 bad command line, 2 no OpenCL device, 3 OpenCL or build failure;\n"
-            "filter also: 4 input missing or unreadable, 5 input corrupt, 6 input layout not supported,\n"
-            "7 output cannot be written or a resource limit (memory, file size) reached\n");
+            "filter also: 4 input missing or unreadable, 5 input corrupt, 6 input layout not supported;\n"
+            "7 output cannot be written (filter's OUT, gen's -o FILE, bench's and tune's --csv, --json\n"
+            "and --svg files, checked before any timing) or, for filter, a resource limit (memory, file\n"
+            "size) reached\n");
 }
 
 static int print_version(void)

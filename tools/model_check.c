@@ -7,7 +7,9 @@
  * model's choice are then timed again, alternately, and compared on those times (likewise naive
  * and isp-block), so that the least of many noisy medians does not count as the model's loss. */
 #include "bench.h"
+#include "commands.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,8 +183,8 @@ int model_check_run(bench_env *env, const model_check_grid *grid)
            "shape", "us", "model", "shape", "us", "loss", "naive us", "isp us", "ISP match");
     FILE *csv = NULL;
     if (grid->csv_path && !(csv = fopen(grid->csv_path, "w"))) {
-        fprintf(stderr, "clstencil bench: cannot write %s\n", grid->csv_path);
-        return 1;
+        fprintf(stderr, "clstencil bench: cannot write %s: %s\n", grid->csv_path, strerror(errno));
+        return EXIT_OUTPUT;
     }
     csv_header(csv);
     size_t cases = 0, ran = 0, within5 = 0, within10 = 0, isp_matches = 0;

@@ -66,7 +66,7 @@ cls_cli_test(error_build_goal 1 "--build wants auto, first-result, fastest-kerne
 cls_cli_test(error_unexpected_argument 1 "clstencil devices: unexpected argument 'all'" ${CLI} devices all)
 cls_cli_test(error_two_outputs 1 "two outputs: 'a.pgm' and 'b.pgm'" ${CLI} filter in.pgm a.pgm -o b.pgm --op box:3)
 cls_cli_test(error_quiet_is_tune_s 1 "--quiet is an option of clstencil tune" ${CLI} bench --op box:3 -q)
-cls_cli_test(error_gen_output 7 "cannot write /nonexistent/gen.cl" ${CLI} gen -o /nonexistent/gen.cl)
+cls_cli_test(error_gen_output 7 "/nonexistent/gen.cl: cannot create a file in its folder" ${CLI} gen -o /nonexistent/gen.cl)
 # A --device that matches nothing is named as the option, not as CLSTENCIL_DEVICE.
 cls_cli_test(error_device_option 2 "no OpenCL device matches --device 'no-such-device'"
              ${CLI} bench --op box:3 --size 32x32 -d no-such-device)

@@ -93,7 +93,7 @@ no_folder)   # -o names no folder: 7 before any work (two inputs: IN OUT -o OUT2
     run 7 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/nowhere/" $ops
     logged "nowhere/: cannot be written: no such folder"
     run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/nowhere" $ops
-    logged "two outputs: .* \\(a batch's -o names an existing folder\\)"
+    logged "two outputs: .* \\(a batch's -o names an existing folder or ends in /\\)"
     [ -z "$(ls "$work/out")" ] && [ ! -e "$work/nowhere" ] || fail "a refused batch wrote something"
     ;;
 collision)   # two outputs on one path, or an output on an input: refused (1), nothing written
@@ -107,9 +107,21 @@ collision)   # two outputs on one path, or an output on an input: refused (1), n
     run 1 "$work/link/b.pgm" -o "$work/in" $ops
     logged "is the input .*link/b.pgm"
     run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out" --format png $ops
-    logged "--format wants tif, tiff, pgm, ppm, pnm or pfm, not 'png'"
+    logged "--format wants tif, tiff, pgm, ppm, pnm, pfm, mha or nrrd, not 'png'"
     [ -z "$(ls "$work/out")" ] || fail "a refused batch wrote: $(ls "$work/out")"
     cmp "$work/in/a.pgm" "$work/in2/a.pgm" || fail "an input changed"
+    ;;
+formats)   # --format mha and nrrd are written; mhd and nhdr (read, not written) refused before any work
+    run 0 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out" --format mha $ops
+    run 0 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out" --format nrrd $ops
+    [ "$(ls "$work/out" | tr '\n' ' ')" = "a.mha a.nrrd b.mha b.nrrd " ] || fail "--format mha, nrrd: $(ls "$work/out")"
+    rm "$work/out"/*
+    # a device that matches nothing: refusing the option comes before any device work (else 2)
+    for format in mhd nhdr NHDR; do
+        CLSTENCIL_DEVICE=no-such-device run 1 "$work/in/a.pgm" "$work/in/b.pgm" -o "$work/out" --format $format $ops
+        logged "--format $format: a header whose voxels lie in another file is read, not written: give mha or nrrd"
+    done
+    [ -z "$(ls -A "$work/out")" ] || fail "a refused --format wrote: $(ls -A "$work/out")"
     ;;
 forms)   # the single-image forms as before; --format belongs to a batch
     run 0 "$work/in/a.pgm" "$work/single/x.pgm" $ops

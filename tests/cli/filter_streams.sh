@@ -1,8 +1,9 @@
 #!/bin/sh
 # filter_streams.sh — `clstencil filter` with IN or OUT "-": standard input (format from its first
 # bytes) and standard output (--format, else the input's) give the same bytes as files do, for a
-# PGM and a TIFF; an empty, truncated or unknown stream, --format without OUT -, - in a batch and
-# an OUT - without a format are refused with their exit codes; no temporary file is left behind.
+# PGM, a TIFF and an NRRD; an empty, truncated or unknown stream, --format without OUT -, - in a
+# batch, an OUT - without a format and a detached header's format (.mhd) are refused with their
+# exit codes; no temporary file is left behind.
 # Usage: filter_streams.sh CLSTENCIL SOURCE_DIR
 clstencil=$1 source=$2 case=streams
 work=$(mktemp -d) || exit 1
@@ -36,6 +37,9 @@ cmp -s "$work/d.pfm" "$work/ref.pfm" || fail "OUT - --format pfm differs from th
 run 0 "$source/data/sample.tif" "$work/ref.tif" --op gaussian:3
 stream 0 "$source/data/sample.tif" "$work/e.tif" - - --op gaussian:3
 cmp -s "$work/e.tif" "$work/ref.tif" || fail "a TIFF through standard input and output differs from the file's result"
+run 0 "$work/a.pgm" "$work/ref.nrrd" --op gaussian:3
+stream 0 /dev/null "$work/f.nrrd" "$work/a.pgm" - --format nrrd --op gaussian:3
+cmp -s "$work/f.nrrd" "$work/ref.nrrd" || fail "OUT - --format nrrd differs from the file's result"
 
 echo garbage > "$work/garbage"
 stream 6 "$work/garbage" /dev/null - "$work/x.pgm" --op box:3
@@ -52,4 +56,9 @@ run 1 - "$work/a.pgm" -o "$work/" --op box:3
 logged "standard input \\(-\\) holds one image: not part of a batch"
 run 1 "$work/in.raw" - --op box:3
 logged "extension names no image format: give --format"
-echo "standard input and output: same bytes as files (PGM, PFM, TIFF); bad streams refused"
+# a detached header (.mhd, .nhdr) is read, not written: neither OUT -'s default nor a --format
+run 1 "$work/volume.mhd" - --op box:3
+logged "volume.mhd's format, a header whose voxels lie in another file, is read, not written: give --format"
+run 1 "$work/a.pgm" - --format mhd --op box:3
+logged "--format mhd: a header whose voxels lie in another file is read, not written: give mha or nrrd"
+echo "standard input and output: same bytes as files (PGM, PFM, TIFF, NRRD); bad streams refused"
