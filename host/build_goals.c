@@ -147,9 +147,15 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     /* A specialized kernel whose programs are all built already: the spec's own, then on GPUs
      * with the coefficients as an argument (built for another mask of the size). Else the quick
      * kernel. A cached kernel of the policy's configuration (the models' probes missing) serves
-     * as well. */
-    const cls_spec specialized = argument_preferred(context, spec) ? with_argument(spec) : *spec;
-    const cls_spec candidates[2] = {*spec, specialized};
+     * as well. The argument form sums the whole window, so where it is the specialized kernel the
+     * spec's own and the quick one do too: the policy would separate a mask of rank 1, whose row
+     * and column sums round otherwise (H200, gaussian:5 through the quick kernel and then the
+     * argument form: 781 of 1,230 pixels changed in their last bits). */
+    const int argument = argument_preferred(context, spec);
+    cls_spec own = *spec;
+    if (argument) own.separable = CLS_SEPARABLE_NONE;
+    const cls_spec specialized = argument ? with_argument(spec) : *spec;
+    const cls_spec candidates[2] = {own, specialized};
     cls_programs_cached_only_begin();
     status = CLS_ERR_UNSUPPORTED;
     for (int k = 0; k < 2 && status != CLS_OK; ++k) status = cls_filter_create_fastest(context, &candidates[k], out);
@@ -166,7 +172,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
         if (status == CLS_OK) cls_filter_set_decision(*out, decision);
         return status;
     }
-    const cls_spec quick = quick_spec(&planner, spec);
+    const cls_spec quick = quick_spec(&planner, &own);
     status = cls_filter_create_fastest(context, &quick, out);
     if (status != CLS_OK || spec->build_goal == CLS_BUILD_FIRST_RESULT) return status;
     cls_filter_set_decision(*out, decision[0] ? decision

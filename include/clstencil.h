@@ -287,8 +287,10 @@ typedef enum cls_reduction {
  * for the spec's expected size: a specialized kernel already built serves; else it is built now
  * when its build plus run is expected to take less than the quick kernel's run (the device
  * record's build and run costs), else AUTO is TIERED (cls_filter_build_decision says which and
- * why). Results are the same bits either way for finite inputs. A spec that folds equal taps
- * builds as FASTEST_KERNEL. */
+ * why). A filter's results are the same bits whichever of its kernels runs, for finite inputs:
+ * on GPUs the quick kernel, the argument form and a cached own kernel all sum the whole window,
+ * where FASTEST_KERNEL (and AUTO's kernel built now) may separate a mask of rank 1, whose row and
+ * column sums round in other places. A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
     CLS_BUILD_FIRST_RESULT = 1,

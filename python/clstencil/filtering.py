@@ -71,8 +71,9 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     build: "tiered" (a quick kernel at once, the fastest one from a background build),
         "first-result", "fastest-kernel" or "auto" (the fastest kernel at once where the device
         record expects it to pay for the array, else tiered); None: CLSTENCIL_BUILD_GOAL, else
-        tiered. The
-        results are the same bits whichever kernel computes them.
+        tiered. The results are the same bits whichever of a goal's kernels computes them
+        (fastest-kernel may separate a mask of rank 1 on a GPU, whose sums then round in other
+        places).
     method: how a weighted sum is computed: "direct" (the window's multiply-adds), "fft"
         (tiles transformed by VkFFT: the cost no longer grows with the mask; f32 results
         within 1e-5 x sum|mask| x max|input| of direct's, and they may differ at that level

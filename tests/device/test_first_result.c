@@ -213,6 +213,22 @@ static void tiered_swaps_in_the_specialized_kernel(void **state)
         if (!ref_f32_close(later[k], expected[k]))
             fail_msg("tiered 7x7: (%d, %d) is %.9g, expected %.9g", k % W, k / W, later[k], expected[k]);
     cls_filter_release(filter);
+    /* A mask of rank 1 (a Gaussian 9x9, not built yet): the quick kernel sums as the specialized
+     * kernel that the tiered build swaps in does, whether or not the device would separate it. */
+    static float gaussian[9 * 9];
+    for (int k = 0; k < 9 * 9; ++k)
+        gaussian[k] = expf(-(float)((k % 9 - 4) * (k % 9 - 4) + (k / 9 - 4) * (k / 9 - 4)) / 5.78f) / 18.2f;
+    spec.mask_width = spec.mask_height = 9;
+    spec.coefficients = gaussian;
+    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+    assert_true(is_quick(filter) || cls_filter_wait(filter) == CLS_OK);
+    run(filter, first);
+    assert_int_equal(cls_filter_wait(filter), CLS_OK);
+    run(filter, later);
+    for (int k = 0; k < W * H; ++k)
+        if (memcmp(&first[k], &later[k], sizeof(float)) != 0)
+            fail_msg("tiered Gaussian 9x9: (%d, %d) quick %.9g, specialized %.9g", k % W, k / W, first[k], later[k]);
+    cls_filter_release(filter);
     /* released while the background build runs: the release waits for it */
     spec.mask_width = spec.mask_height = 3;
     spec.border = CLS_BORDER_REPEAT;
