@@ -290,7 +290,9 @@ typedef enum cls_reduction {
  * why). A filter's results are the same bits whichever of its kernels runs, for finite inputs:
  * on GPUs the quick kernel, the argument form and a cached own kernel all sum the whole window,
  * where FASTEST_KERNEL (and AUTO's kernel built now) may separate a mask of rank 1, whose row and
- * column sums round in other places. A spec that folds equal taps builds as FASTEST_KERNEL. */
+ * column sums round in other places. Not yet so for a mask that the argument form, unseparated,
+ * takes by FFT (on NVIDIA Hopper rank-1 masks from 13x13): the swap then changes the results
+ * within CLS_FFT_TOLERANCE. A spec that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
     CLS_BUILD_FIRST_RESULT = 1,
