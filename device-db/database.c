@@ -232,8 +232,9 @@ static cls_status check_complete(cls_device_db *db, const char *origin, const ch
                                     r->max_registers_per_thread, r->local_mem_alloc_unit, r->default_wg_x};
         int complete = r->source[0] != '\0';
         for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; ++k) complete &= numbers[k] != 0;
-        if (i >= first_new) /* records of earlier files had them; keys this file gives again are duplicates */
-            complete &= cls_ini_key_seen(seen, r->id, "register_alloc") && cls_ini_key_seen(seen, r->id, "local_mem_per_cu");
+        if (i >= first_new) /* a record of earlier files that this one corrects has them */
+            complete &= cls_ini_key_seen(seen, r->id, "register_alloc") &&
+                        cls_ini_key_seen(seen, r->id, "local_mem_per_cu");
         if (!complete)
             return cls_fail(CLS_ERR_PARSE,
                             "%s:%d: record [%s] is incomplete: a new record needs source, simd_width, "

@@ -226,7 +226,8 @@ cls_status cls_pipeline_add_elementwise(cls_pipeline *pipeline, const char *name
 cls_status cls_pipeline_add_night(cls_pipeline *pipeline, cls_border border, cls_pixel_type input_type,
                                   cls_pixel_type output_type)
 {
-    const cls_pixel_type scaled = input_type == output_type ? input_type : CLS_PIXEL_F32; /* an integer type's scale */
+    /* the tone mapping works on an integer type's scale where that type comes in and goes out */
+    const cls_pixel_type scaled = input_type == output_type ? input_type : CLS_PIXEL_F32;
     const char *const stages[] = {"atrous:1", "atrous:2", "atrous:4", "atrous:8",
                                   scaled == CLS_PIXEL_U8    ? "tonemap:255"
                                   : scaled == CLS_PIXEL_U16 ? "tonemap:65535"

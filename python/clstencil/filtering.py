@@ -51,8 +51,8 @@ def filter(array: np.ndarray, op: OperatorLike, border: str = "clamp", value: fl
     OpenCL device and returns the result.
 
     array: float32, uint8, uint16, int16, float16 or float64 (float64: weighted sums in double;
-        other dtypes raise TypeError; convert them yourself); any row pitch (and slice pitch), other layouts are copied first. 3-D
-        (slices, rows, columns) with a volume's operator.
+        other dtypes raise TypeError; convert them yourself); any row pitch (and slice pitch),
+        other layouts are copied first. 3-D (slices, rows, columns) with a volume's operator.
     op: an operator string ("gaussian:5,1.2", "sobel:mag", "convolve:3x3,..."; for volumes
         "gaussian3d:5,1", "box3d:3", "correlate:3x3x3,...") or an Operator.
     border: clamp, mirror, mirror101, repeat, constant (with `value`) or undefined, where only

@@ -67,9 +67,9 @@ def build_goal(build: str | None) -> int:
     if build is None:
         build = os.environ.get(BUILD_GOAL_ENVIRONMENT_VARIABLE) or DEFAULT_BUILD_GOAL
         source = BUILD_GOAL_ENVIRONMENT_VARIABLE
-    if build not in BUILD_GOALS:  # the library's own refusal of a bad name, as for the others
-        raise InvalidArgumentError(f"{source} must be one of {', '.join(BUILD_GOALS)}, not {build!r}",
-                                   CLS_ERR_INVALID_ARGUMENT, "CLS_ERR_INVALID_ARGUMENT")
+    if build not in BUILD_GOALS:  # refused as the library refuses the other bad names
+        message = f"{source} must be one of {', '.join(BUILD_GOALS)}, not {build!r}"
+        raise InvalidArgumentError(message, CLS_ERR_INVALID_ARGUMENT, "CLS_ERR_INVALID_ARGUMENT")
     return BUILD_GOALS[build]
 
 

@@ -52,8 +52,8 @@ def test_pipelines_and_operators_pickle(rng: np.random.Generator) -> None:
     pipeline = clstencil.Pipeline([clstencil.Operator.user(body, 3, 1, mask=[1, 1, 1]), "box:3"])
     copy = pickle.loads(pickle.dumps(pipeline))
     assert copy.key == pipeline.key
-    by_fft = clstencil.Pipeline().add("box:3", method="fft")
-    assert by_fft.key != clstencil.Pipeline().add("box:3", method="direct").key  # dask's workers look them up
+    by_fft = clstencil.Pipeline().add("box:3", method="fft")  # dask's workers look pipelines up by key
+    assert by_fft.key != clstencil.Pipeline().add("box:3", method="direct").key
     np.testing.assert_array_equal(copy(image), pipeline(image))
 
 
