@@ -59,19 +59,14 @@ int band_reader_open(const char *path, band_reader **out, cls_host_image *shape,
     band_reader *r = *out = calloc(1, sizeof *r);
     if (!r) return image_fail(error, error_size, IMAGE_ERR_RESOURCE, path, "out of memory");
     r->path = path;
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    int status = fd < 0 ? image_fail(error, error_size, errno == ENOENT ? IMAGE_ERR_MISSING : IMAGE_ERR_UNREADABLE,
-                                     path, "cannot be opened: %s", strerror(errno))
-                 : fstat(fd, &st) != 0 ? image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "%s", strerror(errno))
-                                      : IMAGE_OK;
+    int fd = -1;
+    uint64_t size = 0;
+    int status = image_open_file(path, &fd, &size, error, error_size); /* a FIFO is refused, not waited on */
     if (status == IMAGE_OK) (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    if (status != IMAGE_OK) {
-        if (fd >= 0) close(fd);
-    } else if (image_format_of(path) != IMAGE_FORMAT_TIFF) {
-        status = pnm_open(fd, path, (uint64_t)st.st_size, &r->pnm, shape, error, error_size);
+    if (status == IMAGE_OK && image_format_of(path) != IMAGE_FORMAT_TIFF) {
+        status = pnm_open(fd, path, size, &r->pnm, shape, error, error_size);
         shape->pages = 1;
-    } else {
+    } else if (status == IMAGE_OK) {
 #ifdef CLS_WITH_TIFF
         status = tiff_reader_open(fd, path, &r->tiff, shape, error, error_size);
 #else

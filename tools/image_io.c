@@ -293,13 +293,8 @@ static int unknown_extension(const char *path, char *error, size_t error_size)
                       "unknown image format (the extension must be " IMAGE_EXTENSIONS ")");
 }
 
-int image_read(const char *path, cls_host_image *out, char *error, size_t error_size)
+int image_open_file(const char *path, int *fd_out, uint64_t *size, char *error, size_t error_size)
 {
-    if (error && error_size > 0)
-        error[0] = '\0';
-    if (!path || !out)
-        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
-    memset(out, 0, sizeof *out);
     /* O_NONBLOCK: a FIFO must not block the open; it is refused below. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -328,14 +323,30 @@ int image_read(const char *path, cls_host_image *out, char *error, size_t error_
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0)
         (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    *fd_out = fd;
+    *size = (uint64_t)st.st_size;
+    return IMAGE_OK;
+}
+
+int image_read(const char *path, cls_host_image *out, char *error, size_t error_size)
+{
+    if (error && error_size > 0)
+        error[0] = '\0';
+    if (!path || !out)
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path, "no path or no image given");
+    memset(out, 0, sizeof *out);
+    int fd;
+    uint64_t size;
+    const int opened = image_open_file(path, &fd, &size, error, error_size);
+    if (opened != IMAGE_OK) return opened;
     switch (image_format_of(path)) {
     case IMAGE_FORMAT_TIFF: return image_tiff_read(fd, path, out, error, error_size);
     case IMAGE_FORMAT_PGM:
     case IMAGE_FORMAT_PPM:
     case IMAGE_FORMAT_PNM:
-    case IMAGE_FORMAT_PFM: return image_pnm_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
-    case IMAGE_FORMAT_METAIMAGE: return image_metaimage_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
-    case IMAGE_FORMAT_NRRD: return image_nrrd_read(fd, path, (uint64_t)st.st_size, out, error, error_size);
+    case IMAGE_FORMAT_PFM: return image_pnm_read(fd, path, size, out, error, error_size);
+    case IMAGE_FORMAT_METAIMAGE: return image_metaimage_read(fd, path, size, out, error, error_size);
+    case IMAGE_FORMAT_NRRD: return image_nrrd_read(fd, path, size, out, error, error_size);
     default: close(fd); return unknown_extension(path, error, error_size);
     }
 }

@@ -88,6 +88,10 @@ void image_remove_partial_output(void);
 /* Reads PATH; the format follows the extension (.tif .tiff .pgm .ppm .pnm .pfm, any case). On
  * success *out owns its pixels (image_free); on failure *out is empty and ERROR (if not NULL)
  * holds "PATH: reason". Returns IMAGE_OK or an IMAGE_ERR_* class. */
+/* Opens PATH for reading as an image file: a regular file that is not empty (a folder, a FIFO or
+ * a device is refused without blocking). *fd (blocking reads) and *size, or an IMAGE_ERR_ code
+ * after a message. */
+int image_open_file(const char *path, int *fd, uint64_t *size, char *error, size_t error_size);
 int image_read(const char *path, cls_host_image *out, char *error, size_t error_size);
 /* Writes IMAGE to PATH through a temporary file in the same folder, flushed to disk, renamed
  * over PATH, and the folder flushed, so a failure or power loss never leaves a partial file. TIFF keeps type, channels,

@@ -47,6 +47,14 @@ same_file)   # OUT is IN (another spelling, a hard link): 1, the input untouched
     run 1 "$work/in.tif" "$work/link.tif" --op box:3
     cmp -s "$sample" "$work/in.tif" || fail "the input changed"
     ;;
+not_a_file)   # a FIFO with no writer, in a format read in bands (TIFF, PGM) or whole (PFM): 4 at once, not a wait
+    for name in fifo.tif fifo.pgm fifo.pfm; do
+        mkfifo "$work/$name"
+        run 4 "$work/$name" "$work/out/o.tif" --op box:3
+        logged "$name: not a regular file"
+    done
+    nothing_written
+    ;;
 tiff_structure)   # several pages: a stack of as many pages; too few strip offsets: 5
     make_tiff "$work/one.tif" 1 4
     run 0 "$work/one.tif" "$work/out/one.tif" --op box:3

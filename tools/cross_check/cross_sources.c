@@ -32,7 +32,7 @@ typedef struct sink {
     const char *dir;
     FILE *manifest;
     unsigned family_index, program_index;
-    const char *family;
+    char family[96]; /* the family's name, and its border mode's where every mode is written */
 } sink;
 
 static int write_program(sink *out, const char *source, unsigned group_items, unsigned simd_width)
@@ -131,10 +131,8 @@ static const cls_border ALL_BORDERS[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,
 static int write_family(const cls_planner *planner, size_t index, int border_index, sink *out)
 {
     cls_cross_family family;
-    char name[96];
-    snprintf(name, sizeof name, "%s%s%s", cls_cross_family_name(index), border_index < 0 ? "" : "-",
+    snprintf(out->family, sizeof out->family, "%s%s%s", cls_cross_family_name(index), border_index < 0 ? "" : "-",
              border_index < 0 ? "" : cls_border_name(ALL_BORDERS[border_index]));
-    out->family = name;
     out->program_index = 0;
     int ok = cls_cross_family_spec(index, &family);
     if (ok && border_index >= 0) family.spec.border = ALL_BORDERS[border_index];
