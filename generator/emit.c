@@ -223,7 +223,9 @@ static void emit_header(emitter *e)
     else if (c->input_path == CLS_INPUT_LOCAL)
         strbuf_append(out, "#define TILE_W (GROUP_W * COLS + 2 * HALF_W)\n#define TILE_H (GROUP_H * ROWS + 2 * HALF_H)\n");
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n", emit_cl_type(s->input_type), emit_cl_type(s->output_type));
-    if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
+    if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT && c->separable == CLS_SEPARABLE_SINGLE_PASS)
+        strbuf_append(out, "typedef struct { float c[MASK_W + MASK_H]; } coefficients_t; /* the row, then the column */\n");
+    else if (s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
         strbuf_append(out, "typedef struct { float c[MASKS * MASK_W * MASK_H]; } coefficients_t; /* row by row, mask after mask */\n");
     if (c->input_path == CLS_INPUT_IMAGE)
         strbuf_printf(out, "__constant sampler_t sampler = CLK_NORMALIZED_COORDS_FALSE | %s | CLK_FILTER_NEAREST;\n",

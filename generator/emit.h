@@ -68,11 +68,15 @@ void emit_stream_row_sums(emitter *e, int indent, const access *a, int rolled);
 void emit_stream_row_load(emitter *e, int indent, const access *a, const char *name);
 /* The baked multiply-adds of the row held in `name` into the window of partial sums. */
 void emit_stream_baked_sums(emitter *e, int indent, const char *name);
+/* Coefficient INDEX of a separable mask's row (COLUMN 0) or column vector in unrolled code: its
+ * LITERAL, or its element of the buffer mask or of the argument coef (the row, then the column). */
+void append_separable_coefficient(emitter *e, int column, unsigned index, float literal);
 /* A separable mask's row sums of the row held in `name`, fed to the window through the column
  * vector (the single pass streaming in registers). */
 void emit_stream_separable_sums(emitter *e, int indent, const char *name);
 /* Output column L's row sum `row_sum` fed to its column sums (slot k through column tap
- * MASK_H - 1 - k), the literal coefficients times SCALE (1 where they are the buffer's). */
+ * MASK_H - 1 - k), the literal coefficients times SCALE (1 where they are the buffer's or the
+ * argument's). */
 void emit_column_share(emitter *e, int indent, unsigned l, const char *row_sum, float scale);
 /* The streaming window moved down one row (emit_stream.c). */
 void emit_stream_shift(emitter *e, int indent);

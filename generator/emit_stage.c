@@ -78,13 +78,16 @@ void emit_staging(emitter *e, int indent, axis_check x, axis_check y)
     strbuf_line(out, indent + 1, "}");
 }
 
-/* The row sum of the window row through `a`, into s. */
+/* The row sum of the window row through `a`, into s. Unrolled, it is one expression over the
+ * row's taps, as the streaming single pass writes its row sums (emit_stream_separable_sums), so
+ * that a compiler contracts both into the same multiply-adds: a first result's quick kernel (this
+ * form) and the single pass built for the tiered goal give the same bits. */
 static void emit_row_sum(emitter *e, int indent, const access *a)
 {
     const cls_kernel_config *c = e->config;
     strbuf *out = e->out;
-    strbuf_line(out, indent, "float s = 0.0f;");
-    if (!c->spec.bake_coefficients) {
+    if (c->spec.bake_coefficients == CLS_COEFFICIENTS_BUFFER) {
+        strbuf_line(out, indent, "float s = 0.0f;");
         strbuf_line(out, indent, "for (int i = 0; i < MASK_W; ++i)");
         indent_line(out, indent + 1);
         strbuf_append(out, "s += mask[i] * ");
@@ -92,17 +95,19 @@ static void emit_row_sum(emitter *e, int indent, const access *a)
         strbuf_append(out, ";\n");
         return;
     }
+    indent_line(out, indent);
+    strbuf_append(out, "const float s =");
+    int terms = 0;
     for (int i = 0; i < (int)c->spec.mask_width; ++i) {
-        if (c->row[i] == 0.0f) continue;
+        if (cls_kernel_literal_coefficients(c) && c->row[i] == 0.0f) continue;
         char dx[32];
         format_offset(dx, sizeof dx, i - (int)c->spec.mask_width / 2);
-        indent_line(out, indent);
-        strbuf_append(out, "s += ");
-        append_float(out, c->row[i]);
+        strbuf_printf(out, "\n%*s%s ", 4 * (indent + 1), "", terms++ ? "+" : " ");
+        append_separable_coefficient(e, 0, (unsigned)i, c->row[i]);
         strbuf_append(out, " * ");
         access_load(e, a, "row", dx);
-        strbuf_append(out, ";\n");
     }
+    strbuf_append(out, terms ? ";\n" : " 0.0f;\n");
 }
 
 void emit_row_pass(emitter *e, int indent, axis_check x, axis_check y)
@@ -143,7 +148,7 @@ void emit_column_pass(emitter *e, int indent)
     for (unsigned k = 0; k < c->rows; ++k) {
         char kk[16];
         snprintf(kk, sizeof kk, "%u", k);
-        if (!c->spec.bake_coefficients) {
+        if (c->spec.bake_coefficients == CLS_COEFFICIENTS_BUFFER) {
             strbuf_line(out, indent, "for (int j = 0; j < MASK_H; ++j)");
             indent_line(out, indent + 1);
             append_sum(e, 0, kk, "0");
@@ -151,11 +156,11 @@ void emit_column_pass(emitter *e, int indent)
             continue;
         }
         for (unsigned j = 0; j < c->spec.mask_height; ++j) {
-            if (c->column[j] == 0.0f) continue;
+            if (cls_kernel_literal_coefficients(c) && c->column[j] == 0.0f) continue;
             indent_line(out, indent);
             append_sum(e, 0, kk, "0");
             strbuf_append(out, " += ");
-            append_float(out, c->column[j]);
+            append_separable_coefficient(e, 1, j, c->column[j]);
             strbuf_printf(out, " * tile[ty + %u][column];\n", k + j);
         }
     }

@@ -495,11 +495,17 @@ void emit_stream_baked_sums(emitter *e, int indent, const char *name)
     }
 }
 
+void append_separable_coefficient(emitter *e, int column, unsigned index, float literal)
+{
+    const char *array = e->config->spec.bake_coefficients == CLS_COEFFICIENTS_ARGUMENT ? "coef.c" : "mask";
+    if (cls_kernel_literal_coefficients(e->config)) append_float(e->out, literal);
+    else strbuf_printf(e->out, column ? "%s[MASK_W + %u]" : "%s[%u]", array, index);
+}
+
 /* A separable mask's share of the row held in `name`: for each of the COLS columns, the row sum
  * through the row vector, then fed to the MASK_H partial sums through the column vector (slot k
  * through column tap MASK_H - 1 - k): MASK_W + MASK_H multiply-adds an output and input row where
- * the 2-D window takes their product. Literal zeros are skipped; the buffer holds the row, then
- * the column. */
+ * the 2-D window takes their product. Literal zeros are skipped. */
 void emit_stream_separable_sums(emitter *e, int indent, const char *name)
 {
     const cls_kernel_config *c = e->config;
@@ -514,8 +520,7 @@ void emit_stream_separable_sums(emitter *e, int indent, const char *name)
         for (int i = 0; i < w; ++i) {
             if (literals && c->row[i] == 0.0f) continue;
             strbuf_append(out, terms++ ? " + " : " ");
-            if (literals) append_float(out, c->row[i]);
-            else strbuf_printf(out, "mask[%d]", i);
+            append_separable_coefficient(e, 0, (unsigned)i, c->row[i]);
             strbuf_printf(out, " * %s[%d]", name, i + l);
         }
         strbuf_append(out, terms ? ";\n" : " 0.0f;\n");
@@ -535,8 +540,7 @@ void emit_column_share(emitter *e, int indent, unsigned l, const char *row_sum, 
         const float coefficient = c->column[j] * scale;
         if (literals && coefficient == 0.0f) continue;
         strbuf_printf(out, "%ssum[0][%d][%u] += ", sums++ ? " " : "", k, l);
-        if (literals) append_float(out, coefficient);
-        else strbuf_printf(out, "mask[MASK_W + %d]", j);
+        append_separable_coefficient(e, 1, (unsigned)j, coefficient);
         strbuf_printf(out, " * %s;", row_sum);
     }
     strbuf_append(out, "\n");

@@ -373,10 +373,9 @@ cls_status cls_spec_validate(const cls_spec *caller_spec)
     if (spec->fold_equal_taps && spec->bake_coefficients != CLS_COEFFICIENTS_LITERALS)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "folding equal taps needs the coefficients baked as literals");
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT &&
-        (spec->separable == CLS_SEPARABLE_SINGLE_PASS || spec->separable == CLS_SEPARABLE_TWO_PASS ||
-         spec->separable == CLS_SEPARABLE_LOW_RANK))
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "separable passes take their vectors as literals or from the buffer, not as a kernel argument");
+        (spec->separable == CLS_SEPARABLE_TWO_PASS || spec->separable == CLS_SEPARABLE_LOW_RANK))
+        return cls_fail(CLS_ERR_INVALID_ARGUMENT, "separable passes take their vectors as literals or from the buffer, "
+                                                  "not as a kernel argument (the single pass does)");
     if ((unsigned)spec->input_path > CLS_INPUT_IMAGE)
         return cls_fail(CLS_ERR_INVALID_ARGUMENT, "input path %d is not a cls_input_path value", (int)spec->input_path);
     if ((unsigned)spec->separable > CLS_SEPARABLE_LOW_RANK)

@@ -82,7 +82,7 @@ int cls_argument_fits(const cls_device_caps *caps, size_t coefficient_bytes)
 static cls_status check_parameter_size(const cls_device_caps *caps, const cls_kernel_config *config)
 {
     if (config->spec.bake_coefficients != CLS_COEFFICIENTS_ARGUMENT) return CLS_OK;
-    const size_t bytes = cls_kernel_coefficient_bytes(config);
+    const size_t bytes = cls_kernel_argument_bytes(config);
     if (!cls_argument_fits(caps, bytes))
         return cls_fail(CLS_ERR_UNSUPPORTED,
                         "the %ux%u mask%s as a kernel argument take%s %zu bytes; %s takes %zu bytes of kernel "

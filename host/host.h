@@ -271,8 +271,11 @@ cls_status cls_volume_work_create(cls_context *context, const struct cls_kernel_
 typedef struct cls_kernel_work cls_kernel_work;
 cls_status cls_kernel_work_create(cls_context *context, const struct cls_kernel_config *config, const char *source,
                                   cls_kernel_work **out, cls_build_info *info);
-/* The bytes of a configuration's coefficients as a kernel argument: every mask. */
+/* The bytes of a configuration's coefficients: every mask (a volume's buffer). */
 size_t cls_kernel_coefficient_bytes(const struct cls_kernel_config *config);
+/* The bytes of a 2-D kernel's mask buffer and of its coefficients as a kernel argument: every
+ * mask, or a separable single pass's row and column. */
+size_t cls_kernel_argument_bytes(const struct cls_kernel_config *config);
 
 /* ---- weighted sums by FFT (fft_work.c) */
 

@@ -17,6 +17,7 @@ struct cls_kernel_work {
     cl_program program;
     cl_kernel kernel;
     cl_mem mask;
+    float *values;                /* the mask buffer's values, also the coefficients argument's */
     pthread_mutex_t launch_lock;  /* clSetKernelArg + enqueue must not interleave; also guards
                                    * the input image */
     int image_path;               /* the input is read as an image: image_input holds it */
@@ -31,23 +32,33 @@ size_t cls_kernel_coefficient_bytes(const cls_kernel_config *config)
            config->masks;
 }
 
-/* The values of the mask buffer (argument 9): every mask one after another, or for
- * separable single-pass the row then the column. *values is malloc'd. */
-static cls_status mask_values(const cls_kernel_config *config, float **values, size_t *count)
+/* The values a kernel reads from the mask buffer (argument 9) or its coefficients argument: every
+ * mask one after another, or for separable single-pass the row then the column. */
+static size_t mask_value_count(const cls_kernel_config *config)
 {
     const cls_spec *spec = &config->spec;
-    const int split = config->separable == CLS_SEPARABLE_SINGLE_PASS;
-    *count = split ? (size_t)spec->mask_width + spec->mask_height
-                   : (size_t)spec->mask_width * spec->mask_height * config->masks;
-    *values = malloc(*count * sizeof(float));
-    if (!*values) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-    if (split) {
-        memcpy(*values, config->row, spec->mask_width * sizeof(float));
-        memcpy(*values + spec->mask_width, config->column, spec->mask_height * sizeof(float));
+    return config->separable == CLS_SEPARABLE_SINGLE_PASS ? (size_t)spec->mask_width + spec->mask_height
+                                                          : (size_t)spec->mask_width * spec->mask_height * config->masks;
+}
+
+size_t cls_kernel_argument_bytes(const cls_kernel_config *config)
+{
+    return sizeof(float) * mask_value_count(config);
+}
+
+/* The values of mask_value_count, malloc'd. */
+static float *mask_values(const cls_kernel_config *config)
+{
+    const cls_spec *spec = &config->spec;
+    float *values = malloc(cls_kernel_argument_bytes(config));
+    if (!values) return NULL;
+    if (config->separable == CLS_SEPARABLE_SINGLE_PASS) {
+        memcpy(values, config->row, spec->mask_width * sizeof(float));
+        memcpy(values + spec->mask_width, config->column, spec->mask_height * sizeof(float));
     } else {
-        memcpy(*values, config->coefficients, *count * sizeof(float));
+        memcpy(values, config->coefficients, cls_kernel_argument_bytes(config));
     }
-    return CLS_OK;
+    return values;
 }
 
 static void release_work(void *opaque)
@@ -61,6 +72,7 @@ static void release_work(void *opaque)
     if (work->unaligned_kernel) clReleaseKernel(work->unaligned_kernel);
     if (work->unaligned_program) clReleaseProgram(work->unaligned_program);
     pthread_mutex_destroy(&work->launch_lock);
+    free(work->values);
     free(work);
 }
 
@@ -81,14 +93,12 @@ cls_status cls_kernel_work_create(cls_context *context, const cls_kernel_config 
     cl_int error = CL_SUCCESS;
     if (status == CLS_OK && !(work->kernel = clCreateKernel(work->program, CLS_KERNEL_NAME, &error)))
         status = cls_fail(CLS_ERR_OPENCL, "clCreateKernel failed: %s", cls_cl_error_name(error));
-    float *values = NULL;
-    size_t count = 0;
-    if (status == CLS_OK) status = mask_values(config, &values, &count);
+    if (status == CLS_OK && !(work->values = mask_values(config)))
+        status = cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
     if (status == CLS_OK &&
-        !(work->mask = clCreateBuffer(context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * count,
-                                      values, &error)))
+        !(work->mask = clCreateBuffer(context->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                      cls_kernel_argument_bytes(config), work->values, &error)))
         status = cls_fail(CLS_ERR_OPENCL, "cannot create the mask buffer: %s", cls_cl_error_name(error));
-    free(values);
     if (status != CLS_OK) {
         release_work(work);
         return status;
@@ -128,8 +138,8 @@ static cl_int set_arguments(cls_kernel_work *work, cl_kernel k, cl_mem input, co
     for (unsigned m = 0; m < cls_kernel_outputs(work->config); ++m)
         error |= clSetKernelArg(k, cls_kernel_output_argument(work->config, m), sizeof outputs[m], &outputs[m]);
     if (spec->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT)
-        error |= clSetKernelArg(k, cls_kernel_coefficients_argument(work->config), cls_kernel_coefficient_bytes(work->config),
-                                work->config->coefficients);
+        error |= clSetKernelArg(k, cls_kernel_coefficients_argument(work->config), cls_kernel_argument_bytes(work->config),
+                                work->values);
     return error;
 }
 

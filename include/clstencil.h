@@ -288,11 +288,11 @@ typedef enum cls_reduction {
  * when its build plus run is expected to take less than the quick kernel's run (the device
  * record's build and run costs), else AUTO is TIERED (cls_filter_build_decision says which and
  * why). A filter's results are the same bits whichever of its kernels runs, for finite inputs:
- * on GPUs the quick kernel, the argument form and a cached own kernel all sum the whole window,
- * where FASTEST_KERNEL (and AUTO's kernel built now) may separate a mask of rank 1, whose row and
- * column sums round in other places. Not yet so for a mask that the argument form, unseparated,
- * takes by FFT (on NVIDIA Hopper rank-1 masks from 13x13): the swap then changes the results
- * within CLS_FFT_TOLERANCE. A spec that folds equal taps builds as FASTEST_KERNEL. */
+ * on GPUs the quick kernel, the argument form and a cached own kernel sum the mask alike, as row
+ * and column sums in the separable single pass where the policy separates a mask of rank 1, else
+ * over the whole window; FASTEST_KERNEL (and AUTO's kernel built now) takes the literals, whose
+ * single pass sums a box's row of 9 or more taps once for its outputs, rounding otherwise. A spec
+ * that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
     CLS_BUILD_FIRST_RESULT = 1,
@@ -307,7 +307,8 @@ typedef enum cls_build_goal {
  * by-value kernel argument, so that one build serves every mask of its size, shape and border
  * mode; every tap is computed. The argument must fit the device's CL_DEVICE_MAX_PARAMETER_SIZE
  * (4352 bytes on NVIDIA, often 1024 elsewhere) with the kernel's other arguments, else
- * CLS_ERR_UNSUPPORTED. It needs unseparated masks. */
+ * CLS_ERR_UNSUPPORTED. It needs an unseparated mask or the separable single pass (whose argument
+ * holds the row, then the column). */
 #define CLS_COEFFICIENTS_BUFFER 0
 #define CLS_COEFFICIENTS_LITERALS 1
 #define CLS_COEFFICIENTS_ARGUMENT 2

@@ -99,8 +99,9 @@ static void staged_rows_block(const cls_kernel_policy *p, const cls_spec *s, uns
  * low-rank pairs under the two passes' conditions where the mask, of at least low_rank_min_taps
  * taps, has a rank r (2 to CLS_LOW_RANK_MAX) that makes r (W + H) taps less than W H (a 17x17
  * difference of Gaussians ran slower so on PoCL, 118 ms against 97 direct at 2048x2048, and on an
- * H200, 321 µs against 294 at 4096x4096: no record sets it); else not. The quick kernel of the
- * first-result goal separates as well, so its sums stay those of the specialized kernel. */
+ * H200, 321 µs against 294 at 4096x4096: no record sets it); else not. Coefficients as a kernel
+ * argument separate into the single pass only. The quick kernel of the first-result goal
+ * separates as well, so its sums stay those of the specialized kernel. */
 static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
 {
     const cls_spec *s = k->spec;
@@ -116,7 +117,8 @@ static cls_separable separates(const cls_kernel_policy *p, const kernel *k)
     const int passes = p->separate_min_taps && taps >= p->separate_min_taps && s->rows_per_item <= 1;
     /* columns per work-item only where the single pass streams (the models hand its block back) */
     const int columns_fit = s->cols_per_item <= 1 || (single_pass && s->rows_per_item >= CLS_STREAM_MIN_ROWS);
-    if ((!single_pass && !passes) || s->body || k->request->masks > 1 || s->epilogue ||
+    if ((!single_pass && !passes) || (!single_pass && s->bake_coefficients == CLS_COEFFICIENTS_ARGUMENT) || s->body ||
+        k->request->masks > 1 || s->epilogue ||
         s->border == CLS_BORDER_UNDEFINED || s->fold_equal_taps || !columns_fit ||
         (s->input_path != CLS_INPUT_AUTO && s->input_path != CLS_INPUT_GLOBAL))
         return CLS_SEPARABLE_NONE;

@@ -3,7 +3,8 @@
  * unrolled kernel equals the CPU reference, borders included, and the literal kernel of the same
  * configuration bit for bit; two masks of one size share one source and one build; large blocks
  * whose border regions loop read the buffer there; several masks with an epilogue; the refusals
- * (folding, separable passes, an argument larger than the device takes, an unknown storage).
+ * (folding, separable passes, an argument larger than the device takes, an unknown storage). The
+ * separable single pass in each of its forms: the reference, the literals' bits, one build a size.
  * ISP regions sharing one copy of the sums (CLS_REGION_CODE_SHARED): every border mode, both
  * storages, both ISP partitions, blocks of several rows and columns, on images whose groups take
  * every region (the fallback included) and a region of interest: the reference, and the separate
@@ -165,6 +166,64 @@ static void test_one_build_per_size(void **state)
     cls_filter_release(fb);
 }
 
+/* A mask of rank 1 as the separable single pass, in each of its forms (its row sums through local
+ * memory, streaming, its input rows staged), the coefficients as an argument (the row, then the
+ * column): the reference in clamp and one or two other border modes a form (every mode it takes
+ * among them), the literal kernel's bits (a zero tap in either vector), the same bits in every form
+ * (the quick kernel of a first result is the first, the tiered build's the last), and a second
+ * mask of the size from the same build. */
+static void test_separable_single_pass(void **state)
+{
+    (void)state;
+    static const float row[7] = {0.05f, 0.15f, 0.2f, 0.3f, 0.0f, 0.25f, 0.05f};
+    static const float column[7] = {0.1f, 0.0f, 0.2f, 0.35f, 0.2f, 0.1f, 0.05f};
+    static const struct { unsigned rows, cols; cls_input_path input; const char *form; } forms[] = {
+        {2, 1, CLS_INPUT_AUTO, "row sums staged"},
+        {16, 4, CLS_INPUT_GLOBAL, "streaming"},
+        {16, 4, CLS_INPUT_LOCAL, "input rows staged"},
+    };
+    float mask[49];
+    for (int k = 0; k < 49; ++k) mask[k] = column[k / 7] * row[k % 7];
+    static float argument[W * H], literals[W * H];
+    static const cls_border borders[3][3] = {{CLS_BORDER_CLAMP, CLS_BORDER_MIRROR},
+                                             {CLS_BORDER_CLAMP, CLS_BORDER_MIRROR101},
+                                             {CLS_BORDER_CLAMP, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT}};
+    static float clamped[W * H]; /* the first form's, in clamp */
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; ++f)
+        for (size_t m = 0; m < 3 && borders[f][m] != CLS_BORDER_UNDEFINED; ++m) { /* the rows end in undefined */
+            const cls_border b = borders[f][m];
+            cls_spec a = spec_for(NULL, 7, b, CLS_COEFFICIENTS_ARGUMENT, forms[f].rows, forms[f].cols, CLS_PARTITION_AUTO);
+            a.row_coefficients = row;
+            a.column_coefficients = column;
+            a.separable = CLS_SEPARABLE_SINGLE_PASS;
+            a.input_path = forms[f].input;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &a, &filter) != CLS_OK) fail_msg("%s: %s", forms[f].form, cls_last_error());
+            assert_non_null(strstr(cls_filter_source(filter), "/* the row, then the column */"));
+            cls_filter_release(filter);
+            run(&a, argument);
+            expect_reference(forms[f].form, argument, mask, 7, b);
+            cls_spec l = a;
+            l.bake_coefficients = CLS_COEFFICIENTS_LITERALS;
+            run(&l, literals);
+            expect_same_bits(forms[f].form, argument, literals);
+            if (b != CLS_BORDER_CLAMP) continue;
+            if (f == 0) memcpy(clamped, argument, sizeof clamped);
+            else expect_same_bits("the forms", argument, clamped);
+        }
+    /* another mask of rank 1, the same form: no build */
+    static const float wide[7] = {0.1f, 0.1f, 0.15f, 0.3f, 0.15f, 0.1f, 0.1f};
+    cls_spec a = spec_for(NULL, 7, CLS_BORDER_CONSTANT, CLS_COEFFICIENTS_ARGUMENT, 16, 4, CLS_PARTITION_AUTO);
+    a.row_coefficients = a.column_coefficients = wide;
+    a.separable = CLS_SEPARABLE_SINGLE_PASS;
+    a.input_path = CLS_INPUT_LOCAL;
+    const unsigned long before = builds_from_source();
+    run(&a, argument);
+    assert_int_equal(builds_from_source(), before);
+    for (int k = 0; k < 49; ++k) mask[k] = wide[k / 7] * wide[k % 7];
+    expect_reference("second mask", argument, mask, 7, CLS_BORDER_CONSTANT);
+}
+
 /* Blocks past the unroll limit: the border regions loop over the buffer, the body reads coef. */
 static void test_rolled_borders(void **state)
 {
@@ -301,6 +360,8 @@ static void test_refusals(void **state)
     spec.separable = CLS_SEPARABLE_TWO_PASS;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(cls_last_error(), "kernel argument"));
+    spec.separable = CLS_SEPARABLE_LOW_RANK;
+    assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
     spec.separable = CLS_SEPARABLE_NONE;
     spec.region_code = (cls_region_code)4;
     assert_int_equal(cls_spec_validate(&spec), CLS_ERR_INVALID_ARGUMENT);
@@ -331,6 +392,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_border), cmocka_unit_test(test_one_build_per_size),
+        cmocka_unit_test(test_separable_single_pass),
         cmocka_unit_test(test_rolled_borders), cmocka_unit_test(test_two_masks), cmocka_unit_test(test_shared_regions),
         cmocka_unit_test(test_tiered_ladder), cmocka_unit_test(test_refusals),
     };

@@ -229,6 +229,39 @@ static void tiered_swaps_in_the_specialized_kernel(void **state)
         if (memcmp(&first[k], &later[k], sizeof(float)) != 0)
             fail_msg("tiered Gaussian 9x9: (%d, %d) quick %.9g, specialized %.9g", k % W, k / W, first[k], later[k]);
     cls_filter_release(filter);
+    /* On a GPU, a mask of rank 1 that the policy separates (a Gaussian 13x13 for a 4096x4096
+     * image): the quick kernel and the tier's are the separable single pass with the coefficients
+     * as an argument, with the same bits; another Gaussian of the size takes the tier's build. */
+    if (cls_context_device(context)->type == CLS_DEVICE_GPU) {
+        static float gaussian13[13 * 13];
+        const float sigmas[2] = {2.0f, 3.0f};
+        for (int g = 0; g < 2; ++g) {
+            for (int k = 0; k < 13 * 13; ++k)
+                gaussian13[k] = expf(-(float)((k % 13 - 6) * (k % 13 - 6) + (k / 13 - 6) * (k / 13 - 6)) /
+                                     (2.0f * sigmas[g] * sigmas[g]));
+            cls_spec wide13 = spec;
+            wide13.mask_width = wide13.mask_height = 13;
+            wide13.coefficients = gaussian13;
+            wide13.expected_width = wide13.expected_height = 4096;
+            cls_cache_status before = {CLS_CACHE_STATUS_INIT}, after = {CLS_CACHE_STATUS_INIT};
+            assert_int_equal(cls_cache_query(&before), CLS_OK);
+            assert_int_equal(cls_filter_create(context, &wide13, &filter), CLS_OK);
+            assert_int_equal(cls_cache_query(&after), CLS_OK);
+            if (g > 0) assert_int_equal(after.misses, before.misses);
+            if (!strstr(cls_filter_source(filter), "/* the row, then the column */"))
+                fail_msg("Gaussian 13x13, sigma %g: %s", sigmas[g], cls_filter_build_decision(filter));
+            run(filter, first);
+            assert_int_equal(cls_filter_wait(filter), CLS_OK);
+            assert_false(is_quick(filter));
+            run(filter, later);
+            assert_memory_equal(first, later, sizeof first);
+            assert_int_equal(ref_stencil(&image, gaussian13, 13, 13, CLS_BORDER_MIRROR101, 0.75f, expected), 0);
+            for (int k = 0; k < W * H; ++k)
+                if (!ref_f32_close(later[k], expected[k]))
+                    fail_msg("Gaussian 13x13: (%d, %d) is %.9g, expected %.9g", k % W, k / W, later[k], expected[k]);
+            cls_filter_release(filter);
+        }
+    }
     /* released while the background build runs: the release waits for it */
     spec.mask_width = spec.mask_height = 3;
     spec.border = CLS_BORDER_REPEAT;
