@@ -73,9 +73,12 @@ static int argument_preferred(const cls_context *context, const cls_spec *spec)
 }
 
 /* Whether spec, its coefficients as an argument, runs as the separable single pass under the
- * policy (on GPUs a mask of rank 1 from the record's single_pass_min_taps). */
+ * policy (on GPUs a mask of rank 1 from the record's single_pass_min_taps). Not a volume's: its
+ * coefficients come from the buffer, and its single pass only from the slice's tile, which has no
+ * quick form. */
 static int argument_separates(const cls_context *context, const cls_spec *spec)
 {
+    if (cls_spec_is_volume(spec)) return 0;
     cls_spec argument = *spec;
     argument.bake_coefficients = CLS_COEFFICIENTS_ARGUMENT;
     const cls_planner planner = cls_context_planner(context);
@@ -162,27 +165,27 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
     /* A specialized kernel whose programs are all built already: the spec's own, then on GPUs
      * with the coefficients as an argument (built for another mask of the size). Else the quick
      * kernel. A cached kernel of the policy's configuration (the models' probes missing) serves
-     * as well. On GPUs the three separate alike, so that their sums round alike: the single pass
-     * where the argument form takes it (a mask of rank 1), else the whole window (H200, gaussian:5
-     * summed as a whole window and as row and column sums: 781 of 1,230 pixels differed in their
-     * last bits). The quick single pass (its row sums through local memory) and the tier's (its
-     * input rows staged) give the same bits (H200 and PoCL, test_fast_builds); the first result
-     * so takes 0.19-0.22 s to build instead of 0.14-0.16, and runs 1.6-5x faster (H200, 4096^2,
-     * clamp: Gaussian 13x13 0.45 ms against 1.12, 31x31 1.81 against 9.34, box 15x15 0.53 against
-     * 1.42); the tiered filter ends 1.3-2.3x faster (Gaussian 13x13 51 µs against 108 by FFT,
-     * 31x31 104 against 189, box 15x15 53-54 against 121, 7x7 45-46 against 58). */
+     * as well. On GPUs these kernels separate alike, so that their sums round alike: the single
+     * pass where the argument form takes it (a mask of rank 1; the spec's own is not taken then,
+     * its literal single pass summing a box's row otherwise: emit_staged_rows.c), else the whole
+     * window (H200, gaussian:5 summed as a whole window and as row and column sums: 781 of 1,230
+     * pixels differed in their last bits). The quick single pass (its row sums through local
+     * memory) and the tier's (its input rows staged) give the same bits (H200 and PoCL,
+     * test_fast_builds); the first result so takes 0.16-0.22 s to build instead of 0.14-0.16, and
+     * runs 1.2-5x faster (H200, 4096^2, clamp: Gaussian 13x13 0.45 ms against 1.12, 31x31 1.81
+     * against 9.34, box 15x15 0.53 against 1.42); the tiered filter ends 1.3-2.3x faster
+     * (Gaussian 13x13 51 µs against 108 by FFT, 31x31 104 against 189, box 15x15 53-54 against
+     * 121, 7x7 45-46 against 58). */
     const int argument = argument_preferred(context, spec);
     const cls_separable separable =
         argument && argument_separates(context, spec) ? CLS_SEPARABLE_SINGLE_PASS : CLS_SEPARABLE_NONE;
     cls_spec own = *spec;
     if (argument) own.separable = separable;
     const cls_spec specialized = argument ? with_argument(spec, separable) : *spec;
-    /* a literal single pass may sum a box's row otherwise (emit_staged_rows.c): only the argument's */
-    const int literal_candidate = separable != CLS_SEPARABLE_SINGLE_PASS;
     const cls_spec candidates[2] = {own, specialized};
     cls_programs_cached_only_begin();
     status = CLS_ERR_UNSUPPORTED;
-    for (int k = !literal_candidate; k < 2 && status != CLS_OK; ++k)
+    for (int k = separable == CLS_SEPARABLE_SINGLE_PASS; k < 2 && status != CLS_OK; ++k)
         status = cls_filter_create_fastest(context, &candidates[k], out);
     if (!cls_programs_cached_only_end() || status == CLS_OK) {
         if (status == CLS_OK) cls_filter_set_decision(*out, "the specialized kernel, built before");

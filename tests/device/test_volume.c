@@ -270,19 +270,27 @@ static void ranks_as_gpus_run_them(void **state)
 }
 
 /* The first-result goal's quick kernel (the mask from its buffer, a slice per work-item) sums
- * alike; so does the specialized kernel it builds meanwhile. */
+ * alike; so does the specialized kernel it builds meanwhile, for a random mask and for a Gaussian
+ * (of rank 1: the separable single pass of a large volume's specialized kernel). */
 static void the_quick_kernel_and_the_tiered_build(void **state)
 {
     (void)state;
     float *mask = make_mask(5, 3, 5);
-    cls_spec spec = volume_spec(mask, 5, 3, 5, CLS_BORDER_MIRROR, CLS_COEFFICIENTS_LITERALS);
-    spec.build_goal = CLS_BUILD_TIERED;
-    cls_filter *filter = NULL;
-    if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
-    check_volume(filter, &spec, 19, 13, 11);
-    if (cls_filter_wait(filter) != CLS_OK) fail_msg("%s", cls_last_error());
-    check_volume(filter, &spec, 19, 13, 11);
-    cls_filter_release(filter);
+    cls_operator *gaussian = NULL;
+    assert_int_equal(cls_operator_parse("gaussian3d:5,1", &gaussian), CLS_OK);
+    for (int rank1 = 0; rank1 < 2; ++rank1) {
+        cls_spec spec = rank1 ? *cls_operator_spec(gaussian)
+                              : volume_spec(mask, 5, 3, 5, CLS_BORDER_MIRROR, CLS_COEFFICIENTS_LITERALS);
+        spec.build_goal = CLS_BUILD_TIERED;
+        if (rank1) spec.expected_width = spec.expected_height = spec.expected_depth = 512;
+        cls_filter *filter = NULL;
+        if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        check_volume(filter, &spec, 19, 13, 11);
+        if (cls_filter_wait(filter) != CLS_OK) fail_msg("%s", cls_last_error());
+        check_volume(filter, &spec, 19, 13, 11);
+        cls_filter_release(filter);
+    }
+    cls_operator_release(gaussian);
     free(mask);
 }
 
