@@ -32,21 +32,16 @@ size_t cls_kernel_coefficient_bytes(const cls_kernel_config *config)
            config->masks;
 }
 
-/* The values a kernel reads from the mask buffer (argument 9) or its coefficients argument: every
- * mask one after another, or for separable single-pass the row then the column. */
-static size_t mask_value_count(const cls_kernel_config *config)
-{
-    const cls_spec *spec = &config->spec;
-    return config->separable == CLS_SEPARABLE_SINGLE_PASS ? (size_t)spec->mask_width + spec->mask_height
-                                                          : (size_t)spec->mask_width * spec->mask_height * config->masks;
-}
-
 size_t cls_kernel_argument_bytes(const cls_kernel_config *config)
 {
-    return sizeof(float) * mask_value_count(config);
+    const cls_spec *spec = &config->spec;
+    return sizeof(float) * (config->separable == CLS_SEPARABLE_SINGLE_PASS
+                                ? (size_t)spec->mask_width + spec->mask_height
+                                : (size_t)spec->mask_width * spec->mask_height * config->masks);
 }
 
-/* The values of mask_value_count, malloc'd. */
+/* The values a kernel reads from the mask buffer (argument 9) or its coefficients argument: every
+ * mask one after another, or for separable single-pass the row then the column; malloc'd. */
 static float *mask_values(const cls_kernel_config *config)
 {
     const cls_spec *spec = &config->spec;
