@@ -5,7 +5,8 @@
  * context (as a new process would) then gets the specialized kernel from the disk cache without
  * building anything. CLS_BUILD_TIERED starts on the quick kernel and, once its background build
  * ends, launches the specialized one, with the same bits; a filter released while its build runs
- * waits for it. A body in lanes keeps them in the quick kernel. Also: a folded-tap spec builds its specialized kernel at once, and a bad build
+ * waits for it; on a GPU a separated Gaussian's quick and tiered kernels are both the single
+ * pass, with the same bits. A body in lanes keeps them in the quick kernel. Also: a folded-tap spec builds its specialized kernel at once, and a bad build
  * goal is refused. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
