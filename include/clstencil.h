@@ -290,8 +290,9 @@ typedef enum cls_reduction {
  * why). A filter's results are the same bits whichever of its kernels runs, for finite inputs:
  * on GPUs the quick kernel, the argument form and a cached own kernel sum the mask alike, as row
  * and column sums in the separable single pass where the policy separates a mask of rank 1, else
- * over the whole window; FASTEST_KERNEL (and AUTO's kernel built now) takes the literals, whose
- * single pass sums a box's row of 9 or more taps once for its outputs, rounding otherwise. A spec
+ * over the whole window; FASTEST_KERNEL (and AUTO's kernel built now) takes the literals and the
+ * tuned or modelled kernel, which may sum otherwise (a tuned 2-D mask where the others separate, a
+ * box's row of 9 or more taps summed once for its outputs), so its last bits may differ. A spec
  * that folds equal taps builds as FASTEST_KERNEL. */
 typedef enum cls_build_goal {
     CLS_BUILD_FASTEST_KERNEL = 0,
