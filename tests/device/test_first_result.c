@@ -221,15 +221,20 @@ static void tiered_swaps_in_the_specialized_kernel(void **state)
         gaussian[k] = expf(-(float)((k % 9 - 4) * (k % 9 - 4) + (k / 9 - 4) * (k / 9 - 4)) / 5.78f) / 18.2f;
     spec.mask_width = spec.mask_height = 9;
     spec.coefficients = gaussian;
-    assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
-    assert_true(is_quick(filter) || cls_filter_wait(filter) == CLS_OK);
-    run(filter, first);
-    assert_int_equal(cls_filter_wait(filter), CLS_OK);
-    run(filter, later);
-    for (int k = 0; k < W * H; ++k)
-        if (memcmp(&first[k], &later[k], sizeof(float)) != 0)
-            fail_msg("tiered Gaussian 9x9: (%d, %d) quick %.9g, specialized %.9g", k % W, k / W, first[k], later[k]);
-    cls_filter_release(filter);
+    for (int pinned = 0; pinned < 2; ++pinned) { /* as the device separates it, then asked as the single pass */
+        spec.separable = pinned ? CLS_SEPARABLE_SINGLE_PASS : CLS_SEPARABLE_AUTO;
+        assert_int_equal(cls_filter_create(context, &spec, &filter), CLS_OK);
+        assert_true(is_quick(filter) || cls_filter_wait(filter) == CLS_OK);
+        run(filter, first);
+        assert_int_equal(cls_filter_wait(filter), CLS_OK);
+        run(filter, later);
+        for (int k = 0; k < W * H; ++k)
+            if (memcmp(&first[k], &later[k], sizeof(float)) != 0)
+                fail_msg("tiered Gaussian 9x9%s: (%d, %d) quick %.9g, specialized %.9g", pinned ? " (single pass)" : "",
+                         k % W, k / W, first[k], later[k]);
+        cls_filter_release(filter);
+    }
+    spec.separable = CLS_SEPARABLE_AUTO;
     /* On a GPU, a mask of rank 1 that the policy separates (a Gaussian 13x13 for a 4096x4096
      * image): the quick kernel and the tier's are the separable single pass with the coefficients
      * as an argument, with the same bits; another Gaussian of the size takes the tier's build. */
