@@ -175,11 +175,7 @@ cls_status cls_filter_create(cls_context *context, const cls_spec *caller_spec, 
      * window (H200, gaussian:5 summed as a whole window and as row and column sums: 781 of 1,230
      * pixels differed in their last bits). The quick single pass (its row sums through local
      * memory) and the tier's (its input rows staged) give the same bits (H200 and PoCL,
-     * test_fast_builds); the first result so takes 0.16-0.22 s to build instead of 0.14-0.16, and
-     * runs 1.2-5x faster (H200, 4096^2, clamp: Gaussian 13x13 0.45 ms against 1.12, 31x31 1.81
-     * against 9.34, box 15x15 0.53 against 1.42); the tiered filter ends 1.3-2.3x faster
-     * (Gaussian 13x13 51 µs against 108 by FFT, 31x31 104 against 189, box 15x15 53-54 against
-     * 121, 7x7 45-46 against 58). */
+     * test_fast_builds); their times: docs/performance.md, "Builds and the first result". */
     const int argument = argument_preferred(context, spec);
     const cls_separable separable =
         argument && argument_separates(context, spec) ? CLS_SEPARABLE_SINGLE_PASS : CLS_SEPARABLE_NONE;
