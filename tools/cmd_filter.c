@@ -43,7 +43,7 @@ static void filter_usage(FILE *out)
             "OpenCL device, and writes OUT. Images: .tif/.tiff (8/16-bit unsigned, 16-bit signed,\n"
             "16-bit (f16) or 32-bit float, gray to RGBA; 64-bit float read as f32 with a note),\n"
             ".pgm, .ppm, .pnm (binary), .pfm; volumes .mha and .nrrd (read also .mhd, .nhdr). OUT is\n"
-            "replaced only when all went well.\n"
+            "replaced only when all went well (its permissions kept; a link's target replaced).\n"
             "A multi-page TIFF is a stack: every page is filtered (2-D, page by page) and OUT, a\n"
             "TIFF, gets as many pages; pages of different sizes, channels or types are refused (6).\n"
             "A volume's operator (median3d:3, ...) takes the pages as slices: one volume, or one per\n"
@@ -88,7 +88,8 @@ static void filter_usage(FILE *out)
             "                                           over a WxH window (default 3x3)\n"
             "                  user:FILE,WxHxD          a volume's body: IN(dx, dy, dz), ...\n"
             "  --op NAME=OPERATOR[@FROM]  a named step reading the image FROM: \"input\" (IN) or an\n"
-            "                  earlier step's NAME (default: the step before); steps without a name\n"
+            "                  earlier step's NAME (default: the step before; the first step, IN);\n"
+            "                  steps without a name\n"
             "                  are stage1, stage2, ...\n"
             "  --input NAME=FILE  another input image, of IN's size, channels, pages and type, which\n"
             "                  steps read by NAME (not with a batch, strips or bands)\n"
@@ -393,7 +394,9 @@ static int parse_ops(const filter_args *args, filter_op *ops)
             return bad_usage("%s", error);
         if (!args->op_combines[i]) filter_step_split_op(text, &step);
         snprintf(ops[i].name, sizeof ops[i].name, "%s", step.name);
-        snprintf(ops[i].from, sizeof ops[i].from, "%s", step.from);
+        /* the first step reads IN, not the --input image added after it */
+        const int reads_in = i == 0 && !step.from[0] && args->input_text_count;
+        snprintf(ops[i].from, sizeof ops[i].from, "%s", reads_in ? "input" : step.from);
         char *body = strndup(step.body, step.body_length);
         if (!body) {
             fprintf(stderr, "clstencil filter: out of memory\n");
@@ -406,6 +409,9 @@ static int parse_ops(const filter_args *args, filter_op *ops)
         if (strcasecmp(body, "night") == 0) {
             free(body);
             if (step.name[0] || step.from[0]) return bad_usage("--op %s: night takes no NAME= or @FROM", text);
+            if (i == 0 && args->input_text_count)
+                return bad_usage("--op night reads the step before: as the first step, with --input, it has none "
+                                 "(put a step reading IN before it)");
             continue;
         }
         int read_failed = 0;
@@ -427,8 +433,8 @@ static int parse_ops(const filter_args *args, filter_op *ops)
     return EXIT_OK_;
 }
 
-/* Whether IN and OUT name the same file (compared by device and inode, so links and other
- * spellings count): exit 1, since writing OUT would replace the input. */
+/* Whether an input (IN or an --input FILE) and OUT name the same file (compared by device and
+ * inode, so links and other spellings count): exit 1, since writing OUT would replace the input. */
 static int check_not_input(const char *input, const char *output)
 {
     struct stat in, out;
@@ -437,6 +443,15 @@ static int check_not_input(const char *input, const char *output)
     fprintf(stderr, "clstencil filter: %s and %s are the same file: writing the result would replace the "
                     "input; choose another OUT\n", input, output);
     return EXIT_USAGE;
+}
+
+/* check_not_input for IN and each --input NAME=FILE. */
+static int check_inputs_not_output(const filter_args *args)
+{
+    int code = check_not_input(args->input, args->output);
+    for (size_t k = 0; code == EXIT_OK_ && k < args->input_text_count; ++k)
+        code = check_not_input(strchr(args->input_texts[k], '=') + 1, args->output);
+    return code;
 }
 
 int cmd_filter(int argc, char **argv)
@@ -460,7 +475,7 @@ int cmd_filter(int argc, char **argv)
     if ((code = parse_args(argc, argv, &args)) >= 0 || (code = default_build_goal(&args)) >= 0) goto done;
     const int to_stdout = !args.batch && strcmp(args.output, "-") == 0;
     if (!args.batch && !to_stdout && (code = filter_check_output(args.output, NULL)) != EXIT_OK_) goto done;
-    if (!args.batch && (code = check_not_input(args.input, args.output)) != EXIT_OK_) goto done;
+    if (!args.batch && (code = check_inputs_not_output(&args)) != EXIT_OK_) goto done;
     if ((code = parse_ops(&args, ops)) != EXIT_OK_) goto done;
     if (filter_devices_named(args.plan.device)) {
         if ((code = filter_devices_resolve(args.plan.device, &args.devices)) != EXIT_OK_) goto done;

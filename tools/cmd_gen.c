@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "image_io.h"
+#include "user_operator.h"
 
 #include <errno.h>
 #include <math.h>
@@ -110,30 +111,6 @@ static int parse_count(const char *option, const char *text, unsigned *value)
     return 1;
 }
 
-/* The whole of a text file (malloc'd), or NULL after a message. */
-static char *read_text(const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        fprintf(stderr, "clstencil gen: cannot read %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    size_t size = 0, capacity = 4096;
-    char *text = malloc(capacity);
-    size_t got;
-    while (text && (got = fread(text + size, 1, capacity - size - 1, file)) > 0) {
-        size += got;
-        if (capacity - size < 2) {
-            char *grown = realloc(text, capacity *= 2);
-            if (!grown) free(text);
-            text = grown;
-        }
-    }
-    fclose(file);
-    if (text) text[size] = '\0';
-    return text;
-}
-
 /* The texts of the options that give the mask, parsed once the mask size is known. */
 typedef struct mask_texts {
     const char *coefficients, *row, *column;
@@ -202,7 +179,7 @@ static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts
     else if (strcmp(a, "--epilogue") == 0) spec->epilogue = v;
     else if (strcmp(a, "--body") == 0) {
         free(*body);
-        if (!(*body = read_text(v))) return 0;
+        if (!(*body = user_operator_read_body(v))) return 0;
         spec->body = *body;
     }
     return 1;

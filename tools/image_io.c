@@ -412,7 +412,9 @@ static void remove_stale_temps(const char *path)
     free(folder);
 }
 
-int image_write_through(const char *path, image_file_writer writer, void *context, char *error, size_t error_size)
+/* image_write_through into PATH, the new file given MODE. */
+static int write_through(const char *path, mode_t mode, image_file_writer writer, void *context, char *error,
+                         size_t error_size)
 {
     remove_stale_temps(path);
     char *temp = temp_template(path);
@@ -426,7 +428,7 @@ int image_write_through(const char *path, image_file_writer writer, void *contex
                           "cannot create a file in its folder: %s", strerror(e));
     }
     const size_t slot = hold_partial_output(temp);
-    (void)fchmod(fd, created_mode()); /* mkstemp creates 0600 */
+    (void)fchmod(fd, mode); /* mkstemp creates 0600 */
     int status = writer(fd, path, context, error, error_size);
     if (status == IMAGE_OK && rename(temp, path) != 0)
         status = image_fail(error, error_size, IMAGE_ERR_WRITE, path, "cannot replace the file: %s",
@@ -439,6 +441,27 @@ int image_write_through(const char *path, image_file_writer writer, void *contex
         sync_folder(path);
     else if (status == IMAGE_ERR_WRITE)
         explain_size_limit(error, error_size);
+    return status;
+}
+
+/* The file that writing PATH replaces: a symbolic link's target (the link stays a link), else
+ * PATH; its permissions, for the new file: an existing file's own, else a new file's. */
+static char *replaced_file(const char *path, mode_t *mode)
+{
+    char *target = realpath(path, NULL);
+    struct stat old;
+    *mode = target && stat(target, &old) == 0 && S_ISREG(old.st_mode) ? old.st_mode & 07777 : created_mode();
+    return target ? target : strdup(path);
+}
+
+int image_write_through(const char *named, image_file_writer writer, void *context, char *error, size_t error_size)
+{
+    mode_t mode;
+    char *path = replaced_file(named, &mode);
+    if (!path)
+        return image_fail(error, error_size, IMAGE_ERR_WRITE, named, "out of memory");
+    const int status = write_through(path, mode, writer, context, error, error_size);
+    free(path);
     return status;
 }
 

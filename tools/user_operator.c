@@ -17,9 +17,7 @@
 /* The most a body file may hold before the library's own limit on bodies is checked. */
 #define BODY_FILE_MAX (1 << 20)
 
-/* The whole of a text file (malloc'd), or NULL after a message. Only a regular file (not a FIFO
- * or a device) of at most BODY_FILE_MAX bytes is read. */
-static char *read_body(const char *path)
+char *user_operator_read_body(const char *path)
 {
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat info;
@@ -91,7 +89,7 @@ cls_status user_operator_parse(const char *spec, cls_operator **out, int *read_f
         *read_failed = 1;
         return CLS_ERR_INVALID_ARGUMENT;
     }
-    char *body = read_body(path);
+    char *body = user_operator_read_body(path);
     cls_status status = CLS_ERR_IO;
     *read_failed = !body;
     if (body)

@@ -5,6 +5,9 @@
 
 #include <clstencil.h>
 
+/* The whole of an operator body's file (malloc'd), or NULL after a message: only a regular file
+ * (not a FIFO or a device) of at most 1 MiB is read. */
+char *user_operator_read_body(const char *path);
 /* `FILE[,WxH]`: the body in FILE over a WxH window (3x3 by default), mask all ones. A file that
  * cannot be read, or a WxH that is neither a window nor part of a file's name, is reported and
  * sets *read_failed (a usage error); otherwise the library's status of the operator. */

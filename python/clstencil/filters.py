@@ -119,7 +119,11 @@ def cached_filter(device: str | None, operator: Operator, border, value: float,
     border = (border,) * 3 if isinstance(border, int) else tuple(border)
     if CONSTANT_BORDER not in border:
         value = 0.0  # read by the constant border only: one filter serves every value
-    value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
+    try:
+        value_bits = struct.pack("=f", value)  # the float the kernel sees, NaN included
+    except OverflowError:
+        raise InvalidArgumentError(f"border value {value}: beyond float32's range", CLS_ERR_INVALID_ARGUMENT,
+                                   "CLS_ERR_INVALID_ARGUMENT") from None
     size_class = volume_size_class(volume_shape) if volume_shape and min(volume_shape) > 0 else 0
     key = (selector, operator.key, border, value_bits, input_type, output_type, goal, method, size_class)
     found = _filters.get(key)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._library import library, text
 from ._structs import Spec
-from .errors import check
+from .errors import CLS_ERR_INVALID_ARGUMENT, InvalidArgumentError, check
 
 
 class Operator:
@@ -25,6 +25,9 @@ class Operator:
         if not isinstance(text_form, str):
             raise TypeError(f"an operator is a string such as 'gaussian:5', not "
                             f"{type(text_form).__name__}")
+        if "\0" in text_form:  # the library reads a C string: what follows would be lost
+            raise InvalidArgumentError(f"operator {text_form!r}: a NUL character", CLS_ERR_INVALID_ARGUMENT,
+                                       "CLS_ERR_INVALID_ARGUMENT")
         parsed = ctypes.c_void_p()
         check(library().cls_operator_parse(text_form.encode(), ctypes.byref(parsed)),
               f"operator '{text_form}'")

@@ -25,6 +25,13 @@ def test_bad_operators_carry_the_library_message() -> None:
 def test_bad_border_carries_the_library_message() -> None:
     with pytest.raises(clstencil.InvalidArgumentError, match="unknown border mode 'bounce'"):
         clstencil.filter(IMAGE, "box:3", "bounce")
+    with pytest.raises(clstencil.InvalidArgumentError, match="border value 1e\\+300: beyond float32's range"):
+        clstencil.filter(IMAGE, "box:3", "constant", 1e300)
+
+
+def test_nothing_after_a_nul_is_dropped() -> None:
+    with pytest.raises(clstencil.InvalidArgumentError, match="a NUL character"):
+        clstencil.filter(IMAGE, "box:3\x00junk")
 
 
 def test_aliases_and_case_are_the_library_s() -> None:

@@ -147,6 +147,9 @@ def test_bad_arguments_raise_as_scipy():
         (lambda: ndimage.sobel(image, output=np.zeros((3, 3))), RuntimeError),
         (lambda: ndimage.sobel(image, 2), IndexError),  # numpy's AxisError is one
         (lambda: ndimage.gaussian_filter(image.astype(np.float16), 1), RuntimeError),
+        (lambda: ndimage.uniform_filter(image, 3, output=np.float16), RuntimeError),
+        (lambda: ndimage.median_filter(image, 3, mode=None), RuntimeError),
+        (lambda: ndimage.maximum_filter1d(image, 3, mode=("reflect", "wrap")), RuntimeError),
     ]:
         with pytest.raises(error):
             call()
@@ -187,7 +190,10 @@ def test_unserved_calls_are_refused_or_handed_to_scipy():
                 lambda: ndimage.grey_erosion(random((6, 6)), structure=np.ones((3, 3))),
                 lambda: ndimage.correlate(random((6, 6)), np.ones((64, 3))),
                 lambda: ndimage.minimum_filter1d(random((6, 6)), 64),
-                lambda: ndimage.median_filter(random((40, 40)), 33)]
+                lambda: ndimage.median_filter(random((40, 40)), 33),
+                lambda: ndimage.correlate(random((6, 6, 6), np.float64), np.ones((3, 3, 3))),  # a volume in double
+                lambda: ndimage.correlate(random((6, 6)), [[np.nan, 1], [1, 1]]),
+                lambda: ndimage.uniform_filter(random((6, 6)), 3, mode="constant", cval=np.nan)]
     for call in unserved:
         with pytest.raises(ndimage.Unserved):
             call()
@@ -203,3 +209,38 @@ def test_unserved_calls_are_refused_or_handed_to_scipy():
         ndimage.fallback_to_scipy = False
     ndimage.uniform_filter(random((6, 6)), 3)
     assert ndimage.counts["device"] > before.get("device", 0)
+
+
+def test_what_scipy_takes_at_the_edges():
+    """Arguments scipy takes that the device's own limits would refuse or change, and the stores
+    scipy's C casts make: a nonzero border value through the derivatives' passes, top-hats that
+    go negative, an axis of size 0, infinite and wide border values, booleans, byte order."""
+    image = random((14, 17))
+    for name in ("sobel", "prewitt"):  # each pass bordered by cval, as scipy's passes are
+        same(name, image, mode="constant", cval=50.0)
+    same("gaussian_filter", image, 1.5, order=(0, 1), mode="constant", cval=50.0)
+    small = random((9, 11), np.uint8)  # the closing below cval 0: negative differences
+    same("black_tophat", small, size=3, mode="constant", output=np.float32, tolerance=0)
+    same("white_tophat", small, footprint=FOOTPRINT, mode="reflect", tolerance=0)  # wraps in uint8
+    same("morphological_gradient", random((9, 11), np.float64) / 7, size=3, tolerance=0)
+    same("minimum_filter", image, size=(0, 3), origin=(1, 0), tolerance=0)  # the axis of 0 untouched
+    for values in (image, small):  # a peak finder's border: never the maximum
+        same("maximum_filter", values, size=3, mode="constant", cval=-np.inf, tolerance=0)
+    ours = ndimage.correlate(image, np.ones((3, 3)), mode="constant", cval=1e39)  # inf there, as scipy's
+    theirs = scipy_ndimage.correlate(image, np.ones((3, 3)), mode="constant", cval=1e39)
+    assert np.array_equal(np.isinf(ours), np.isinf(theirs)) and np.isinf(ours[0]).all()
+    np.testing.assert_allclose(ours[1:-1, 1:-1], theirs[1:-1, 1:-1], rtol=1e-6)
+    wide = np.arange(12, dtype=np.int32).reshape(3, 4)
+    same("correlate", wide, np.ones((3, 3)), mode="constant", cval=16777217, tolerance=0)  # past float32
+    same("minimum_filter", np.ones((3, 3), bool), size=3, mode="constant", cval=0.25, tolerance=0)
+    assert ndimage.correlate1d(np.zeros((5, 0), np.float32), np.ones(70)).shape == (5, 0)
+    assert ndimage.uniform_filter(image.astype(">f4"), 3).dtype == np.dtype("=f4")
+
+
+def test_volumes_in_double_and_deep_lines():
+    """A volume's lines of weights run as the rows of an image where its masks do not reach:
+    sums in double, more than 31 taps along z."""
+    volume = random((6, 7, 8), np.float64)
+    same("gaussian_filter", volume, 1.0, mode="constant", cval=3.0, tolerance=1e-7)  # weights in float
+    same("sobel", volume.astype(np.int32), 0, tolerance=0)
+    same("correlate1d", random((8, 9, 10)), np.linspace(-1, 1, 40), axis=0, mode="wrap")

@@ -63,6 +63,14 @@ run 6 "$work/in.pgm" "$work/no.pgm" --input "other=$work/small.pgm" --combine 'm
 logged "--input other: .*small.pgm is 3x3.*the inputs of one run share IN's 11x7"
 run 1 "$work/in.pgm" "$work/no.pgm" --input "$work/other.pgm" --combine 'm=max(input, other)'
 logged "--input wants NAME=FILE"
+# The first step without @FROM reads IN, not the --input image.
+run 0 "$work/in.pgm" "$work/first.pgm" --input "other=$work/other.pgm" --op box:3 --combine 'm=max(stage1, other)'
+check "$work/first.pgm" "max(box of IN, other)" "($box) > $other ? sat($box) : $other"
+# An --input that is OUT is refused before any work, OUT unchanged.
+cp "$work/other.pgm" "$work/kept.pgm"
+run 1 "$work/in.pgm" "$work/kept.pgm" --input "other=$work/kept.pgm" --combine 'm=max(input, other)'
+logged "kept.pgm and .*kept.pgm are the same file"
+cmp -s "$work/other.pgm" "$work/kept.pgm" || fail "the --input that is OUT was changed"
 mkdir "$work/batch"
 run 1 "$work/in.pgm" "$work/other.pgm" -o "$work/batch" --input "other=$work/other.pgm" --combine 'm=max(input, other)'
 logged "--input goes with one image IN, not with a batch"

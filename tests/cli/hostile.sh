@@ -39,13 +39,21 @@ make_tiff() {
 }
 
 case $case in
-same_file)   # OUT is IN (another spelling, a hard link): 1, the input untouched
+same_file)   # OUT is IN (another spelling, a hard link): 1, the input untouched; OUT's mode and links kept
     cp "$sample" "$work/in.tif"
     ln "$work/in.tif" "$work/link.tif"
     run 1 "$work/in.tif" "$work/./in.tif" --op box:3
     logged "in.tif and .*in.tif are the same file"
     run 1 "$work/in.tif" "$work/link.tif" --op box:3
     cmp -s "$sample" "$work/in.tif" || fail "the input changed"
+    # an existing OUT is replaced whole with its permissions kept; a link's target is replaced
+    cp "$sample" "$work/private.tif"
+    chmod 600 "$work/private.tif"
+    run 0 "$work/in.tif" "$work/private.tif" --op box:3
+    [ "$(stat -c %a "$work/private.tif")" = 600 ] || fail "OUT's permissions changed"
+    ln -s private.tif "$work/alias.tif"
+    run 0 "$work/in.tif" "$work/alias.tif" --op box:3
+    [ -L "$work/alias.tif" ] || fail "the link OUT was replaced by a file"
     ;;
 not_a_file)   # a FIFO with no writer, in a format read in bands (TIFF, PGM) or whole (PFM): 4 at once, not a wait
     for name in fifo.tif fifo.pgm fifo.pfm; do

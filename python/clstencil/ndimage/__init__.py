@@ -7,7 +7,7 @@
 The same names, arguments, defaults, output rules (an array, a dtype, or the input's dtype) and
 exceptions for bad arguments as scipy.ndimage's. Served on the device: real arrays of 1 to 3
 dimensions; windows of any sides up to 63 (31 along a volume's z; lines of weights of any
-length) and any origin; every mode
+length, along any axis) and any origin; every mode
 (reflect, mirror, nearest, wrap, constant and the grid- names). Sums of float64 and of 32- and
 64-bit integers are computed in double on the device (as scipy's), the others in float32, with
 float32 weights, and stored into the output as scipy stores them (truncated toward zero for
@@ -16,8 +16,9 @@ float32 where it holds them, else as indices among the distinct values).
 
 Not served (raises Unserved, a NotImplementedError, naming what): complex values, more than
 three dimensions, ranks over more than 2**24 distinct values, double sums on a device without doubles,
+a volume's weights of several axes summed in double, weights or a sum's cval that are not finite,
 grey morphology with a non-flat
-structure, windows of several axes wider than 63, median and percentile footprints of more than
+structure, windows of several axes wider than 63 (minima and maxima: of any axis), median and percentile footprints of more than
 1,024 pixels, pyopencl arrays (clstencil.filter takes those). With `fallback_to_scipy = True`
 such calls go to scipy.ndimage instead; `counts` tells how many calls each answered.
 """

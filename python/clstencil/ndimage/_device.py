@@ -43,6 +43,18 @@ def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], borde
     if values.ndim == 1:  # a row
         row = None if out is None else out[np.newaxis]
         return correlate(values[np.newaxis], weights[np.newaxis], [0, *origins], as_row(border), cval, row)[0]
+    constant = "constant" in ([border] if isinstance(border, str) else border)
+    if constant and not np.isfinite(cval):
+        raise Unserved(f"a weighted sum with the border value {cval}: clstencil's border values are finite")
+    if constant and not border_value_exact(values, cval):
+        # outside the image the values are cval: the sum with a border of 0, plus cval times the
+        # weights that fall outside (the sum of a zero image with a border of 1)
+        outside = correlate(np.zeros_like(values), weights, origins, border, 1.0)
+        inside = correlate(values, weights, origins, border, 0.0)
+        with np.errstate(over="ignore"):  # float32 sums with a border past its range: inf, as scipy's
+            return (inside + cval * outside).astype(values.dtype)
+    if values.ndim == 3 and (values.dtype == np.float64 or weights.shape[0] > MAX_DEPTH):
+        return _volume_line(values, weights, origins, border, cval)
     operator = Operator.correlate(weights, origins)
     try:
         return run(values, operator, border, cval, out=out, method="direct")
@@ -50,6 +62,31 @@ def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], borde
         if error.status_name == "CLS_ERR_UNSUPPORTED":  # float64 on a device without doubles
             raise Unserved(str(error)) from error
         raise
+
+
+def border_value_exact(values: np.ndarray, cval: float) -> bool:
+    """Whether the device's border value, a float32, is cval for these values' sums: in float32
+    any finite float32 (cval rounded to it, as the sums are), in double cval itself."""
+    with np.errstate(over="ignore"):
+        border_value = np.float32(cval)
+    return bool(np.isfinite(border_value)) and (values.dtype != np.float64 or float(border_value) == cval)
+
+
+def _volume_line(values: np.ndarray, weights: np.ndarray, origins: list[int], border, cval: float) -> np.ndarray:
+    """Weights along one axis of a volume as the rows of a 2-D image (each line of the volume a
+    row), for what a volume's mask does not take: sums in double, more than MAX_DEPTH taps along
+    z. Weights along several axes are not served so."""
+    long_axes = [axis for axis, side in enumerate(weights.shape) if side > 1]
+    if len(long_axes) > 1:
+        why = ("in double (float64 or 32- and 64-bit integer values)" if values.dtype == np.float64
+               else f"{weights.shape[0]} deep: volumes stop at {MAX_DEPTH}")
+        raise Unserved(f"a volume's weights of shape {weights.shape} {why}")
+    axis = long_axes[0] if long_axes else values.ndim - 1
+    moved = np.moveaxis(values, axis, -1)
+    rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
+    along = border if isinstance(border, str) else border[axis]
+    result = correlate(rows, weights.reshape(1, -1), [0, origins[axis]], along, cval)
+    return np.moveaxis(result.reshape(moved.shape), -1, axis)
 
 
 def correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, origin: int, border: str,
@@ -69,6 +106,8 @@ def _wide_correlate_along(values: np.ndarray, weights: np.ndarray, axis: int, or
     """A line wider than the device's windows: the values extended along the axis on the host
     as the border extends them, then pieces of at most MAX_SIDE weights, each a window whose
     taps all lie inside the extended values, summed (in float64, rounded once)."""
+    if values.size == 0:
+        return values.copy()
     centre = weights.size // 2 + origin
     reach = [(0, 0)] * values.ndim
     reach[axis] = (centre, weights.size - 1 - centre)

@@ -34,7 +34,10 @@ def real_weights(weights) -> np.ndarray:
     values = np.asarray(weights)
     if values.dtype.kind == "c":
         raise Unserved("complex weights are not computed by clstencil")
-    return values.astype(np.float64)
+    values = values.astype(np.float64)
+    if not np.isfinite(values).all():
+        raise Unserved("weights that are not finite (NaN or infinite) are not computed by clstencil")
+    return values
 
 
 def window_fits(values: np.ndarray) -> np.ndarray:
@@ -44,13 +47,20 @@ def window_fits(values: np.ndarray) -> np.ndarray:
     return values
 
 
-def fused(array: np.ndarray, output: np.ndarray, modes: list, lines: list) -> bool:
+def fused(array: np.ndarray, output: np.ndarray, modes: list, lines: list, cval: float = 0.0) -> bool:
     """Whether the 1-D passes may run as one window (each axis bordered by its own mode): a
-    floating-point output, every line within the device's window, and, for sums in double,
-    one mode (scipy's own tests expect a filter with a mode per axis to equal its passes to
-    the last bit, which only the passes' order of rounding gives)."""
-    return (output.dtype.kind == "f" and all(line.size <= MAX_SIDE for line in lines)
-            and (not sums_in_double(array.dtype) or all(mode == modes[0] for mode in modes)))
+    floating-point output, every line within the device's window; for sums in double, one mode
+    (scipy's own tests expect a filter with a mode per axis to equal its passes to the last bit,
+    which only the passes' order of rounding gives) and not a volume (whose masks sum in float);
+    and where a constant border is not 0, every pass but the last summing to 1 (scipy borders
+    each pass's result with cval, the window only the input: a pass's weights summing to s give
+    s * cval where the next pass reaches outside)."""
+    if output.dtype.kind != "f" or any(line.size > MAX_SIDE for line in lines):
+        return False
+    if sums_in_double(array.dtype) and (array.ndim == 3 or any(mode != modes[0] for mode in modes)):
+        return False
+    constant = any(mode in ("constant", "grid-constant") for mode in modes)
+    return not constant or cval == 0 or all(abs(line.sum() - 1.0) < 1e-12 for line in lines[:-1])
 
 
 def borders(modes: list) -> list:
@@ -117,7 +127,7 @@ def _separable(array: np.ndarray, result: np.ndarray, lines: list, modes: list, 
     used = [axis for axis in order if lines[axis] is not None]
     if not used:
         return store(result, array)
-    if fused(array, result, [modes[axis] for axis in used], [lines[axis] for axis in used]) and after_pass is None:
+    if fused(array, result, [modes[axis] for axis in used], [lines[axis] for axis in used], cval) and after_pass is None:
         window = np.ones([1] * array.ndim)
         for axis in used:
             shape = [1] * array.ndim

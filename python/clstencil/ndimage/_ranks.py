@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -26,12 +27,15 @@ def rank_values(array: np.ndarray, cval: float):
     decode None where the device's results are the values themselves (the array in a dtype the
     device reads, or in float32 where float32 holds every value), else the function that maps
     the results, indices among the distinct values, back to them."""
-    if _device.engine_values(array):
+    finite = bool(np.isfinite(cval))  # the device's border values are (a peak finder's -inf is not)
+    if _device.engine_values(array) and finite:
         return array, cval, None
     values = array.astype(np.float32)
-    if np.array_equal(values, array, equal_nan=array.dtype.kind == "f") and float(np.float32(cval)) == float(cval):
+    if finite and np.array_equal(values, array, equal_nan=array.dtype.kind == "f") and \
+            float(np.float32(cval)) == float(cval):
         return values, cval, None
-    distinct = np.unique(np.append(array.ravel(), np.asarray(cval, array.dtype)))
+    domain = array.dtype if finite else np.float64  # an integer array's border of inf: compared as scipy's doubles
+    distinct = np.unique(np.append(array.ravel().astype(domain), np.asarray(cval, domain)))
     if distinct.size > FLOAT32_EXACT:
         raise Unserved(f"a rank over {distinct.size} distinct {array.dtype} values: float32 indexes 2**24")
     codes = np.searchsorted(distinct, array).astype(np.float32)
@@ -59,7 +63,8 @@ def _check_footprint(footprint: np.ndarray, ndim: int, origins: list, message: s
 def _footprint(array: np.ndarray, name: str, footprint: np.ndarray, origins: list, mode, cval,
                percent: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
     """mode: one scipy mode, or one per axis."""
-    clstencil_border = border(mode) if isinstance(mode, str) else [border(m) for m in mode]
+    per_axis_modes = not isinstance(mode, str) and isinstance(mode, Iterable)
+    clstencil_border = [border(m) for m in mode] if per_axis_modes else border(mode)
     return footprint_rank(array, name, footprint, origins, clstencil_border, cval, percent, out)
 
 
@@ -70,6 +75,7 @@ def _extremum_along(array, size, axis, output, mode, cval, origin, name):
         raise RuntimeError("incorrect filter size")
     result = output_array(output, array)
     check_origin(origin, size)
+    mode = one_mode(mode)
     if size > MAX_SIDE:
         raise Unserved(f"a window of {size}: clstencil's footprints stop at {MAX_SIDE} a side")
     shape = [1] * array.ndim
@@ -118,9 +124,12 @@ def extremum_filter(input, size, footprint, output, mode, cval, origin, name: st
             return store(result, array)
         for axis in passes:
             check_origin(origins[axis], int(sizes[axis]))
-        fits = max(sizes) <= MAX_SIDE and (array.ndim < 3 or sizes[0] <= MAX_DEPTH)
+        # an axis of size 0 or 1 is left as it is, its origin unread, as scipy's passes skip it
+        sides = [int(sizes[axis]) if axis in passes else 1 for axis in range(array.ndim)]
+        origins = [origins[axis] if axis in passes else 0 for axis in range(array.ndim)]
+        fits = max(sides) <= MAX_SIDE and (array.ndim < 3 or sides[0] <= MAX_DEPTH)
         if fits:  # the library's rectangle passes on the device give the same values
-            box = np.ones([int(side) for side in sizes], bool)
+            box = np.ones(sides, bool)
             return store(result, _footprint(array, name, box, origins, modes, cval, out=result))
         source = array
         for axis in passes:  # each pass through the output, as scipy

@@ -92,27 +92,35 @@ def output_array(output, input: np.ndarray) -> np.ndarray:
     or an array of the input's shape, which is returned filled (every element is written; a new
     one comes from the pool of pinned memory, which the device copies into fastest)."""
     if output is None:
-        return pooled_empty(input.shape, input.dtype)
+        return pooled_empty(input.shape, np.dtype(input.dtype.name))  # native byte order, as scipy's
     if isinstance(output, (type, np.dtype, str)):
-        dtype = np.dtype(output)
-        if dtype.kind == "c":
-            raise Unserved("complex outputs are not computed by clstencil")
-        return pooled_empty(input.shape, dtype)
+        return pooled_empty(input.shape, output_dtype(np.dtype(output)))
     if not isinstance(output, np.ndarray):
         raise TypeError(f"output must be None, a dtype or a numpy array, not {type(output).__name__}")
     if output.shape != input.shape:
         raise RuntimeError("output shape not correct")
-    if output.dtype.kind == "c":
-        raise Unserved("complex outputs are not computed by clstencil")
+    output_dtype(output.dtype)
     return output
+
+
+def output_dtype(dtype: np.dtype) -> np.dtype:
+    """An output's dtype as scipy takes it: half floats refused, complex ones not served."""
+    if dtype.kind == "c":
+        raise Unserved("complex outputs are not computed by clstencil")
+    if dtype == np.float16:
+        raise RuntimeError("array type not supported")
+    return dtype
 
 
 def store(output: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Writes values into output as scipy's C casts do on the machines it runs on: floating
     values into integers truncated toward zero, then wrapped modulo the integer type's range
-    (-3 into uint8 is 253)."""
+    (-3 into uint8 is 253); into booleans as into uint8 (0.25 is False)."""
     if values is output:
         return output
+    if output.dtype == np.bool_ and values.dtype.kind == "f":  # C's (npy_bool) 0.25 is 0: a uint8 cast
+        with np.errstate(invalid="ignore"):
+            values = values.astype(np.int64).astype(np.uint8)
     if output.dtype.kind in "iu" and values.dtype.kind == "f":
         with np.errstate(invalid="ignore"):  # beyond int64: what the cast makes of it, as C's
             whole = values.astype(np.int64)
