@@ -226,6 +226,25 @@ static pnm_file *pnm_new(int fd, const char *mode, const char *path, int code, c
     return f;
 }
 
+/* What follows the pixel data, EXTRA bytes at AT: nothing or white space (a final newline), else
+ * refused, so that nothing is dropped unsaid: a second image of a Netpbm stream (unsupported) or
+ * other bytes (corrupt). */
+static int check_after_data(int fd, uint64_t at, uint64_t extra, const char *path, char *error, size_t error_size)
+{
+    unsigned char head[64];
+    const ssize_t got = pread(fd, head, extra < sizeof head ? (size_t)extra : sizeof head, (off_t)at);
+    if (got < 0) return image_fail(error, error_size, IMAGE_ERR_UNREADABLE, path, "read error: %s", strerror(errno));
+    size_t k = 0;
+    while (k < (size_t)got && is_space(head[k])) ++k;
+    if (k == (size_t)got && extra <= sizeof head) return IMAGE_OK;
+    if (k + 1 < (size_t)got && head[k] == 'P' && head[k + 1] && strchr("123456Ff", head[k + 1]))
+        return image_fail(error, error_size, IMAGE_ERR_UNSUPPORTED, path,
+                          "a second image follows the first (%llu more bytes): one image a file is read",
+                          (unsigned long long)extra);
+    return image_fail(error, error_size, IMAGE_ERR_CORRUPT, path, "%llu bytes after the pixel data",
+                      (unsigned long long)extra);
+}
+
 int pnm_open(int fd, const char *path, uint64_t file_size, pnm_file **out, cls_host_image *shape, char *error,
              size_t error_size)
 {
@@ -249,6 +268,9 @@ int pnm_open(int fd, const char *path, uint64_t file_size, pnm_file **out, cls_h
         status = image_fail(error, error_size, IMAGE_ERR_CORRUPT, path,
                             "truncated pixel data: %zu bytes expected after the header, %llu present",
                             data_bytes, (unsigned long long)present);
+    if (status == IMAGE_OK && present > (uint64_t)data_bytes)
+        status = check_after_data(fileno(f->file), reader.consumed + data_bytes, present - data_bytes, path, error,
+                                  error_size);
     f->data_offset = reader.consumed;
     f->height = shape->height;
     f->bottom_up = shape->type == CLS_PIXEL_F32;

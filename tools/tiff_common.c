@@ -6,6 +6,7 @@
 #include "tiff_internal.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,10 @@ static void capture(tiff_messages *m, int is_error, const char *module, const ch
     if (!m)
         return;
     char *slot = is_error ? m->error : m->warning, text[200];
-    if (slot[0])
-        return;
     vsnprintf(text, sizeof text, format, args);
+    /* the first of each kind, except that a warning about the data replaces a harmless one */
+    if (slot[0] && (is_error || tiff_structural(slot) || !tiff_structural(text)))
+        return;
     /* libtiff often names the file as the module; our message names it already. */
     if (module && *module && strcmp(module, m->path) != 0)
         snprintf(slot, sizeof m->error, "%s: %s", module, text);
@@ -59,12 +61,13 @@ static void global_warning(const char *module, const char *format, va_list args)
         capture(current_messages, 0, module, format, args);
 }
 
-/* Layout warnings mean that libtiff filled in missing offsets or recomputed byte counts; others
- * (unknown tags, unsorted tags) are harmless. */
+/* Layout warnings mean that libtiff filled in missing offsets or recomputed byte counts, or
+ * discarded data a strip's decoding overran; others (unknown tags, unsorted tags) are harmless. */
 int tiff_structural(const char *warning)
 {
     static const char *const words[] = {"strip", "tile", "bytecount", "offset", "incorrect count", "bogus",
-                                        "sanity", "truncat", "premature", "corrupt", "invalid", "cannot"};
+                                        "sanity", "truncat", "premature", "corrupt", "invalid", "cannot",
+                                        "overrun", "discard"};
     char lower[256];
     size_t n = 0;
     for (; warning[n] && n + 1 < sizeof lower; ++n)
@@ -157,9 +160,37 @@ static char *copy_text(TIFF *tif, uint32_t tag)
     return TIFFGetField(tif, tag, &text) && text ? strdup(text) : NULL;
 }
 
+/* tifffile describes a page of separate planes as {"shape": [..., C, H, W]}; the page is read and
+ * written back with its samples interleaved, [..., H, W, C]: DESCRIPTION with its shape so (the
+ * same text where it holds no such shape), for tifffile to read the output as it is. */
+static char *interleaved_description(char *description, uint16_t samples)
+{
+    json_object *root = description && description[0] == '{' ? json_tokener_parse(description) : NULL, *shape = NULL;
+    size_t n = 0;
+    if (root && json_object_object_get_ex(root, "shape", &shape) && json_object_is_type(shape, json_type_array))
+        n = json_object_array_length(shape);
+    if (n >= 3 && json_object_get_int64(json_object_array_get_idx(shape, n - 3)) == samples) {
+        json_object *channels = json_object_get(json_object_array_get_idx(shape, n - 3));
+        json_object_array_del_idx(shape, n - 3, 1);
+        json_object_array_add(shape, channels);
+        char *text = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+        if (text) {
+            free(description);
+            description = text;
+        }
+    }
+    json_object_put(root);
+    return description;
+}
+
 void tiff_read_page_meta(TIFF *tif, image_page_meta *page)
 {
     page->description = copy_text(tif, TIFFTAG_IMAGEDESCRIPTION);
+    uint16_t planar = PLANARCONFIG_CONTIG, samples = 1;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    if (planar == PLANARCONFIG_SEPARATE && samples > 1)
+        page->description = interleaved_description(page->description, samples);
     page->software = copy_text(tif, TIFFTAG_SOFTWARE);
     page->datetime = copy_text(tif, TIFFTAG_DATETIME);
     float x = 0, y = 0;

@@ -1,6 +1,7 @@
 /* test_tiff_stack.c — `clstencil filter` on multi-page TIFF stacks and TIFF metadata, read back
  * with libtiff: every page of a 3-page u16 stack filtered exactly as that page alone, each page's
- * ImageDescription, resolution, ICC profile, Software and DateTime carried over, each
+ * ImageDescription, resolution, ICC profile, Software and DateTime carried over (tifffile's shape
+ * of separate planes as the interleaved samples written), each
  * --compression (and the input's compression by default), pages of different sizes refused
  * (exit 6), a truncated last page (exit 5) with no output written, and stacks larger than the
  * memory the run may use filtered in bands of rows to the same pages, and so an image of 16 MiB
@@ -81,6 +82,31 @@ static void test_metadata(void **state)
     } while (TIFFReadDirectory(tif));
     TIFFClose(tif);
     assert_int_equal(p, PAGES);
+    /* tifffile's description of a page of separate planes, [C, H, W], follows the interleaved
+     * samples written: [H, W, C], for tifffile to read the output as it is */
+    tif = TIFFOpen(path_of("planes.tif"), "w");
+    assert_non_null(tif);
+    TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, 5);
+    TIFFSetField(tif, TIFFTAG_IMAGELENGTH, 4);
+    TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 3);
+    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 8);
+    TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_RGB);
+    TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_SEPARATE);
+    TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 4);
+    TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, "{\"shape\": [3, 4, 5], \"note\": \"kept\"}");
+    unsigned char plane[20];
+    for (int c = 0; c < 3; ++c) {
+        memset(plane, 40 * c + 1, sizeof plane);
+        assert_true(TIFFWriteEncodedStrip(tif, (uint32_t)c, plane, sizeof plane) == (tmsize_t)sizeof plane);
+    }
+    TIFFClose(tif);
+    assert_int_equal(filter("planes.tif planes-out.tif --op box:3"), 0);
+    tif = TIFFOpen(path_of("planes-out.tif"), "r");
+    assert_non_null(tif);
+    const char *text = NULL;
+    assert_true(TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text));
+    assert_string_equal(text, "{\"shape\":[4,5,3],\"note\":\"kept\"}");
+    TIFFClose(tif);
 }
 
 static void expect_compression(const char *name, uint16_t compression, uint16_t predictor)

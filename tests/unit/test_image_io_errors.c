@@ -185,6 +185,12 @@ static void corrupt_pnm(void **state)
         free(data);
         expect_read_error(at(names[i]), IMAGE_ERR_CORRUPT, "truncated");
     }
+    /* Bytes after the pixel data: a final newline is read, anything else refused. */
+    write_text(at("newline.pgm"), "P5\n1 1\n255\n\x01\n");
+    cls_host_image one = read_ok(at("newline.pgm"));
+    image_free(&one);
+    write_text(at("after.pgm"), "P5\n1 1\n255\n\x01junk");
+    expect_read_error(at("after.pgm"), IMAGE_ERR_CORRUPT, "4 bytes after the pixel data");
 }
 
 static void unsupported_pnm(void **state)
@@ -203,6 +209,9 @@ static void unsupported_pnm(void **state)
     expect_read_error(at("huge.pgm"), IMAGE_ERR_UNSUPPORTED, "too large");
     write_text(at("huger.pfm"), "Pf\n99999999999999999999999999 1\n-1\n\x01\x01\x01\x01");
     expect_read_error(at("huger.pfm"), IMAGE_ERR_UNSUPPORTED, "too large");
+    /* A Netpbm stream of two images: the second is not dropped unsaid. */
+    write_text(at("two.pgm"), "P5\n1 1\n255\n\x01P5\n1 1\n255\n\x02");
+    expect_read_error(at("two.pgm"), IMAGE_ERR_UNSUPPORTED, "a second image follows the first");
 }
 
 static void corrupt_tiff(void **state)
@@ -254,6 +263,22 @@ static void corrupt_tiff(void **state)
     write_bytes(at("bad-lzw.tif"), data, size);
     free(data);
     expect_read_error(at("bad-lzw.tif"), IMAGE_ERR_CORRUPT, NULL);
+    /* A PackBits strip whose runs decode past it: libtiff discards the rest with a warning. */
+    image = make_image(64, 64, 1, CLS_PIXEL_U8, 3, 1);
+    write_tiff_layout(at("bad-packbits.tif"), &image, 0, 0, COMPRESSION_PACKBITS, 0);
+    image_free(&image);
+    TIFF *tif = TIFFOpen(at("bad-packbits.tif"), "r");
+    assert_non_null(tif);
+    uint64_t *offsets = NULL, *counts = NULL;
+    assert_true(TIFFGetField(tif, TIFFTAG_STRIPOFFSETS, &offsets) && TIFFGetField(tif, TIFFTAG_STRIPBYTECOUNTS, &counts));
+    const uint64_t offset = offsets[0], count = counts[0];
+    TIFFClose(tif);
+    data = read_bytes(at("bad-packbits.tif"), &size);
+    for (uint64_t i = 0; i + 1 < count; i += 2)
+        data[offset + i] = 0x81; /* a run: the next byte 128 times */
+    write_bytes(at("bad-packbits.tif"), data, size);
+    free(data);
+    expect_read_error(at("bad-packbits.tif"), IMAGE_ERR_CORRUPT, "overrun");
 #endif
 }
 
