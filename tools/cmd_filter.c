@@ -100,7 +100,7 @@ static void filter_usage(FILE *out)
             "                  the last step writes OUT; every other step must be read by a later one\n"
             "  -b, --border MODE  undefined, clamp, mirror, mirror101, repeat, constant (default clamp);\n"
             "                  X,Y[,Z]: a mode per axis, along x (columns), y (rows) and z (slices)\n"
-            "  --value V       the constant border's value (default 0)\n"
+            "  --value V       the constant border's value (default 0; a note where no axis is constant)\n"
             "  -d, --device SEL  P:D, gpu, cpu, accelerator or a part of a name (default:\n"
             "                  CLSTENCIL_DEVICE, else a GPU, else an accelerator, else a CPU);\n"
             "                  several: a list (1:0,1:1) or gpus (every GPU), over which a batch\n"
@@ -230,6 +230,7 @@ static int parse_option(const cli_parser *parser, int option, const char *v, fil
         args->plan.border_value = strtof(v, &end);
         if (end == v || *end || errno || !isfinite(args->plan.border_value))
             return bad_usage("--value wants a finite number, not '%s'", v);
+        args->has_value = 1;
         break;
     }
     case OPT_DEVICE: note_device_option(args->plan.device = v); break;
@@ -324,6 +325,10 @@ static int parse_args(int argc, char **argv, filter_args *args)
         const int code = parse_option(&parser, found, v, args);
         if (code >= 0) return code;
     }
+    const filter_plan *plan = &args->plan;
+    if (args->has_value && plan->border != CLS_BORDER_CONSTANT && plan->border_y != CLS_BORDER_CONSTANT &&
+        plan->border_z != CLS_BORDER_CONSTANT)
+        fprintf(stderr, "clstencil filter: note: --value is read by the constant border only, which no axis has\n");
     /* -o naming a folder (one that exists, or a name ending in /), or with three inputs or
      * more: a batch (IN OUT -o OUT2 stays an error of two outputs) */
     struct stat info;

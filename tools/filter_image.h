@@ -15,7 +15,7 @@ typedef struct filter_args {
     const char *input, *output;
     const char **inputs; /* a batch's (room for argc entries) */
     size_t input_count;
-    int batch, has_build;
+    int batch, has_build, has_value;
     const char *format; /* --format: a batch's output extension, or NULL */
     const char **input_texts; /* --input NAME=FILE, as given */
     size_t input_text_count;
