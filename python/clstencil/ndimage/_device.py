@@ -52,7 +52,7 @@ def correlate(values: np.ndarray, weights: np.ndarray, origins: list[int], borde
         outside = correlate(np.zeros_like(values), weights, origins, border, 1.0)
         inside = correlate(values, weights, origins, border, 0.0)
         with np.errstate(over="ignore"):  # float32 sums with a border past its range: inf, as scipy's
-            return (inside + cval * outside).astype(values.dtype)
+            return (inside + cval * outside.astype(np.float64)).astype(values.dtype)
     if values.ndim == 3 and (values.dtype == np.float64 or weights.shape[0] > MAX_DEPTH):
         return _volume_line(values, weights, origins, border, cval)
     operator = Operator.correlate(weights, origins)
