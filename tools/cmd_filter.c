@@ -358,6 +358,9 @@ static int parse_args(int argc, char **argv, filter_args *args)
     if (!args->output) return bad_usage("OUT is missing");
     if (args->op_count == 0) return bad_usage("at least one --op OPERATOR is needed");
     args->input = positional[0];
+    if (args->compression != IMAGE_COMPRESSION_DEFAULT && strcmp(args->output, "-") != 0 &&
+        image_format_of(args->output) != IMAGE_FORMAT_TIFF)
+        fprintf(stderr, "clstencil filter: note: --compression applies to a TIFF OUT only, not %s\n", args->output);
     return check_streams(args);
 }
 

@@ -350,7 +350,8 @@ int filter_batch_run(filter_args *args)
     }
     for (size_t i = 0; i < n && code == EXIT_OK_; ++i)
         if (!(outputs[i] = batch_output(args->output, args->inputs[i], args->format))) code = EXIT_USAGE;
-        else code = filter_check_output(outputs[i], NULL);
+        else if (stat(args->inputs[i], &info) != 0 || !S_ISDIR(info.st_mode)) /* a folder: refused when read (4) */
+            code = filter_check_output(outputs[i], NULL);
     if (code == EXIT_OK_) code = check_batch_overlaps(args, outputs);
     batch b = {.args = args, .outputs = outputs, .count = n, .lanes = args->devices.count ? args->devices.count : 1,
                .progress = !args->plan.verbose && isatty(STDERR_FILENO), .first_failure = EXIT_OK_,

@@ -60,7 +60,7 @@ results)   # 3 images: each output equals filter on it alone; one context, one p
     run 0 "$work/in/a.pgm" -o "$work/out" $ops
     cmp "$work/out/a.pgm" "$work/single/a.pgm" || fail "a batch of one differs"
     ;;
-failure)   # a corrupt input in the middle and a missing one: the others written, the first failure's code
+failure)   # a corrupt input in the middle, a missing one, a folder: the others written, the first failure's code
     head -c 100 "$work/in/b.pgm" > "$work/in/cut.pgm"
     run 5 "$work/in/a.pgm" "$work/in/cut.pgm" "$work/in/missing.pgm" "$work/in/c.pgm" -o "$work/out" $ops
     logged "cut.pgm: truncated"
@@ -69,6 +69,11 @@ failure)   # a corrupt input in the middle and a missing one: the others written
     [ "$(ls "$work/out")" = "$(printf 'a.pgm\nc.pgm')" ] || fail "outputs: $(ls "$work/out")"
     run 0 "$work/in/c.pgm" "$work/single/c.pgm" $ops
     cmp "$work/out/c.pgm" "$work/single/c.pgm" || fail "the image after the failure differs"
+    # a folder among the inputs is a failed image (4), not a refused batch
+    mkdir "$work/in/folder" "$work/out2"
+    run 4 "$work/in/folder" "$work/in/a.pgm" -o "$work/out2" $ops
+    logged "^clstencil filter: 1 of 2 images written, 1 failed"
+    [ "$(ls "$work/out2")" = "a.pgm" ] || fail "outputs: $(ls "$work/out2")"
     ;;
 memory_turns)   # a budget that holds one image at a time: the next image waits for the one being written
     for name in a b; do run 0 "$work/in/$name.pgm" "$work/single/$name.pgm" $ops; done
