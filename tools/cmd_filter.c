@@ -88,9 +88,8 @@ static void filter_usage(FILE *out)
             "                                           over a WxH window (default 3x3)\n"
             "                  user:FILE,WxHxD          a volume's body: IN(dx, dy, dz), ...\n"
             "  --op NAME=OPERATOR[@FROM]  a named step reading the image FROM: \"input\" (IN) or an\n"
-            "                  earlier step's NAME (default: the step before; the first step, IN);\n"
-            "                  steps without a name\n"
-            "                  are stage1, stage2, ...\n"
+            "                  earlier step's NAME (default: the step before; for the first, IN);\n"
+            "                  steps without a name are stage1, stage2, ...\n"
             "  --input NAME=FILE  another input image, of IN's size, channels, pages and type, which\n"
             "                  steps read by NAME (not with a batch, strips or bands)\n"
             "  --combine NAME=EXPRESSION  an element-wise step: an OpenCL C expression of up to four\n"
@@ -403,7 +402,7 @@ static int parse_ops(const filter_args *args, filter_op *ops)
         if (!args->op_combines[i]) filter_step_split_op(text, &step);
         snprintf(ops[i].name, sizeof ops[i].name, "%s", step.name);
         /* the first step reads IN, not the --input image added after it */
-        const int reads_in = i == 0 && !step.from[0] && args->input_text_count;
+        const int reads_in = i == 0 && !args->op_combines[i] && !step.from[0] && args->input_text_count;
         snprintf(ops[i].from, sizeof ops[i].from, "%s", reads_in ? "input" : step.from);
         char *body = strndup(step.body, step.body_length);
         if (!body) {
