@@ -111,6 +111,15 @@ static int parse_count(const char *option, const char *text, unsigned *value)
     return 1;
 }
 
+/* parse_count of a count the library reads as "the default" when 0 (masks, rows, columns, the
+ * SIMD width): on the command line a 0 is a slip, refused. */
+static int parse_positive(const char *option, const char *text, unsigned *value)
+{
+    if (!parse_count(option, text, value)) return 0;
+    if (*value == 0) fprintf(stderr, "clstencil gen: %s wants at least 1, not 0\n", option);
+    return *value != 0;
+}
+
 /* The texts of the options that give the mask, parsed once the mask size is known. */
 typedef struct mask_texts {
     const char *coefficients, *row, *column;
@@ -166,16 +175,10 @@ static int parse_option(const char *a, const char *v, cls_spec *spec, mask_texts
         spec->output_type = spec->input_type;
     } else if (strcmp(a, "--in-type") == 0) *status = cls_pixel_type_parse(v, &spec->input_type);
     else if (strcmp(a, "--out-type") == 0) *status = cls_pixel_type_parse(v, &spec->output_type);
-    else if (strcmp(a, "--simd") == 0) return parse_count(a, v, simd);
-    else if (strcmp(a, "--rows") == 0) return parse_count(a, v, &spec->rows_per_item);
-    else if (strcmp(a, "--cols") == 0) return parse_count(a, v, &spec->cols_per_item);
-    else if (strcmp(a, "--masks") == 0) {
-        if (!parse_count(a, v, &spec->mask_count)) return 0;
-        if (spec->mask_count == 0) { /* the library reads 0 as "1, the default"; on the command line it is a slip */
-            fprintf(stderr, "clstencil gen: --masks wants 1 to %d, not 0\n", CLS_MAX_MASKS);
-            return 0;
-        }
-    }
+    else if (strcmp(a, "--simd") == 0) return parse_positive(a, v, simd);
+    else if (strcmp(a, "--rows") == 0) return parse_positive(a, v, &spec->rows_per_item);
+    else if (strcmp(a, "--cols") == 0) return parse_positive(a, v, &spec->cols_per_item);
+    else if (strcmp(a, "--masks") == 0) return parse_positive(a, v, &spec->mask_count);
     else if (strcmp(a, "--epilogue") == 0) spec->epilogue = v;
     else if (strcmp(a, "--body") == 0) {
         free(*body);
