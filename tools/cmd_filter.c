@@ -517,6 +517,8 @@ int cmd_filter(int argc, char **argv)
         code = EXIT_OUTPUT;
         goto done;
     }
+    if (spooled_input) image_name_stream(spooled_input, "standard input");
+    if (spooled_output) image_name_stream(spooled_output, "standard output");
     cls_host_image result = {0};
     const int overlapped = !volume && filter_stream_pays(&args, input, output); /* a large image: bands */
     code = overlapped ? FILTER_IN_BANDS : filter_read_and_filter(&args, NULL, input, output, &result, &times);

@@ -18,10 +18,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static struct {
+    const char *path, *name;
+} streams[2]; /* image_name_stream's */
+
+void image_name_stream(const char *path, const char *name)
+{
+    for (size_t k = 0; k < sizeof streams / sizeof streams[0]; ++k)
+        if (!streams[k].path) {
+            streams[k].path = path;
+            streams[k].name = name;
+            return;
+        }
+}
+
+/* What messages call PATH. */
+static const char *shown_name(const char *path)
+{
+    for (size_t k = 0; path && k < sizeof streams / sizeof streams[0]; ++k)
+        if (streams[k].path && strcmp(path, streams[k].path) == 0) return streams[k].name;
+    return path ? path : "(null)";
+}
+
 int image_fail(char *error, size_t error_size, int code, const char *path, const char *format, ...)
 {
     if (error && error_size > 0) {
-        int n = snprintf(error, error_size, "%s: ", path ? path : "(null)");
+        int n = snprintf(error, error_size, "%s: ", shown_name(path));
         if (n >= 0 && (size_t)n < error_size) {
             va_list args;
             va_start(args, format);

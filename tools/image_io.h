@@ -85,6 +85,9 @@ void image_set_allocator(const image_allocator *allocator);
  * handler that then ends the process). */
 void image_remove_partial_output(void);
 
+/* Messages name the file PATH, a standard stream's temporary copy, NAME ("standard input");
+ * called before any image is read or written (two such names at most). */
+void image_name_stream(const char *path, const char *name);
 /* Reads PATH; the format follows the extension (.tif .tiff .pgm .ppm .pnm .pfm, any case). On
  * success *out owns its pixels (image_free); on failure *out is empty and ERROR (if not NULL)
  * holds "PATH: reason". Returns IMAGE_OK or an IMAGE_ERR_* class. */

@@ -48,7 +48,7 @@ stream 5 /dev/null /dev/null - "$work/x.pgm" --op box:3
 logged "standard input is empty"
 head -c 100 "$work/a.pgm" > "$work/truncated"
 stream 5 "$work/truncated" /dev/null - "$work/x.pgm" --op box:3
-logged "truncated"
+logged "standard input: truncated"
 [ ! -e "$work/x.pgm" ] || fail "a failed run wrote OUT"
 run 1 "$work/a.pgm" "$work/x.pgm" --format pgm --op box:3
 logged "--format names .* OUT - \\(standard output\\)"
