@@ -190,6 +190,7 @@ static void emit_header(emitter *e)
     strbuf_append(out, " */\n\n");
     if (cls_spec_in_double(s)) strbuf_append(out, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable /* f64 pixels: sums in double */\n\n");
     border_append_templates(out, s);
+    emit_epilogue_functions(e);
     if (cls_kernel_shares_rows(c))
         border_append_per_axis(out, s, "/* One fold on the side an index leaves by: a border group's window crosses one side of an axis,\n"
                            " * by less than the axis (outputs past the region's end, whose sums are discarded, may reach\n"

@@ -90,6 +90,9 @@ void emit_stream(emitter *e, int indent, const access *a, int rolled);
 /* The stores of the sums (emit_store.c). Stores sum[m][k][l] of every mask (or the epilogue of
  * them) at output index `at`. */
 void emit_store_outputs(emitter *e, int indent, const char *k, const char *at);
+/* The functions the epilogue calls among those the generator offers (magnitude(a, b): hypot's
+ * value with plain arithmetic), before the kernel. */
+void emit_epilogue_functions(emitter *e);
 /* Stores the work-item's COLS outputs of row `row` (sum[m][k][l]), as one vector where it can;
  * `unroll`: the one-by-one loop is marked for unrolling. */
 void emit_row_store(emitter *e, int indent, const char *k, const char *row, int unroll);

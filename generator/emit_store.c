@@ -1,9 +1,32 @@
 /* emit_store.c — the stores of a work-item's sums: an output row of its block (a row of 2 or 4
  * f32 outputs of one mask as one vector store where aligned), and one output pixel of every mask
- * or of the epilogue, converted to the output type. */
+ * or of the epilogue, converted to the output type; the functions an epilogue may call. */
 #include "emit.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* magnitude(a, b): the hypotenuse without calling hypot, which PoCL runs one lane at a time (a 3x3
+ * magnitude, 2048x2048, 2 cores: 84 ms through hypot, 6 ms with hypot behind a test of the squares,
+ * 4 ms so), its squares kept in float's range by a power of two (exact) where they would overflow
+ * (past 1.8e19) or lose their digits (below 2^-50). */
+static const char MAGNITUDE_FUNCTION[] =
+    "/* The hypotenuse of a and b, as hypot, with plain arithmetic: where the sum of the squares leaves\n"
+    " * float's range, of a and b scaled by 2^-66 or 2^66 (exactly), the root scaled back. */\n"
+    "float magnitude(float a, float b)\n"
+    "{\n"
+    "    const float squares = a * a + b * b;\n"
+    "    const int fits = squares < INFINITY && squares >= 0x1p-100f;\n"
+    "    const float scale = fits ? 1.0f : squares < 1.0f ? 0x1p66f : 0x1p-66f;\n"
+    "    const float unscale = fits ? 1.0f : squares < 1.0f ? 0x1p-66f : 0x1p66f;\n"
+    "    return unscale * sqrt((a * scale) * (a * scale) + (b * scale) * (b * scale));\n"
+    "}\n\n";
+
+void emit_epilogue_functions(emitter *e)
+{
+    const char *epilogue = e->config->epilogue;
+    if (epilogue && strstr(epilogue, "magnitude(")) strbuf_append(e->out, MAGNITUDE_FUNCTION);
+}
 
 /* output_k[at] = value, converted to the output type. */
 static void emit_store_value(emitter *e, int indent, unsigned output, const char *at, const char *value)

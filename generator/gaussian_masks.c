@@ -41,6 +41,15 @@ void cls_gaussian_mask(unsigned size, double sigma, float *mask)
         for (unsigned i = 0; i < size; ++i) mask[j * size + i] = (float)(g[j] * g[i]);
 }
 
+void cls_difference_of_gaussians_mask(unsigned size, double sigma1, double sigma2, float *mask)
+{
+    double g1[CLS_MAX_MASK], g2[CLS_MAX_MASK];
+    weights(size, sigma1, g1, NULL);
+    weights(size, sigma2, g2, NULL);
+    for (unsigned j = 0; j < size; ++j)
+        for (unsigned i = 0; i < size; ++i) mask[j * size + i] = (float)(g1[j] * g1[i] - g2[j] * g2[i]);
+}
+
 void cls_laplacian_of_gaussian_mask(unsigned size, double sigma, float *mask)
 {
     double g[CLS_MAX_MASK], d2[CLS_MAX_MASK];

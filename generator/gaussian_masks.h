@@ -9,6 +9,9 @@
 double cls_gaussian_default_size(double sigma);
 /* The normalized Gaussian of SIGMA over SIZE x SIZE into mask (row-major). */
 void cls_gaussian_mask(unsigned size, double sigma, float *mask);
+/* The difference of Gaussians G(SIGMA1) - G(SIGMA2) as one mask (of rank 2: the planner may run it
+ * as two separable terms), each tap's difference taken in double. */
+void cls_difference_of_gaussians_mask(unsigned size, double sigma1, double sigma2, float *mask);
 /* The Laplacian of Gaussian: d2/dx2 G + d2/dy2 G with scipy's derivative weights
  * (i^2 / sigma^4 - 1 / sigma^2) * g(i) of the normalized 1-D g, as gaussian_laplace. */
 void cls_laplacian_of_gaussian_mask(unsigned size, double sigma, float *mask);

@@ -105,7 +105,7 @@ static cls_status derivative(const char *family, const char *direction, unsigned
     fill_derivative(both + (size_t)size * size, size, scharr, 1);
     op->spec.coefficients = both;
     op->spec.mask_count = 2;
-    op->spec.epilogue = "hypot(r0, r1)";
+    op->spec.epilogue = "magnitude(r0, r1)"; /* hypot without calling it (emit_store.c) */
     return CLS_OK;
 }
 
@@ -339,17 +339,8 @@ static cls_status parse_gaussian_family(const char *text, const char *name, int 
             return status;
         if (!(size = gaussian_window(text, count == 3, n[2], fmax(n[0], n[1]), &status))) return status;
         if ((status = cls_operator_new(size, size, out)) != CLS_OK) return status;
-        cls_operator *op = *out;
-        float *both = calloc(2 * (size_t)size * size, sizeof *both);
-        if (!both) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
-        free(op->mask);
-        op->mask = both;
-        cls_gaussian_mask(size, n[0], both);
-        cls_gaussian_mask(size, n[1], both + (size_t)size * size);
-        op->spec.coefficients = both;
-        op->spec.mask_count = 2;
-        op->spec.epilogue = "r0 - r1";
-        snprintf(op->name, sizeof op->name, "dog:%g,%g,%u", n[0], n[1], size);
+        cls_difference_of_gaussians_mask(size, n[0], n[1], (*out)->mask);
+        snprintf((*out)->name, sizeof (*out)->name, "dog:%g,%g,%u", n[0], n[1], size);
         return CLS_OK;
     }
     if (strcmp(name, "log") == 0) {

@@ -98,14 +98,22 @@ static cls_status check_parameter_size(const cls_device_caps *caps, const cls_ke
  * outputs and its group are planned for its own mask where the caller left them to auto: a row
  * and a column want different ones (PoCL, 2048^2: a 13-tap row 2.3 ms at one output a
  * work-item, a 13-tap column 3.1 ms in blocks of 8 rows x 4 columns, 15.6 at one output). */
-static cls_status create_two_pass(cls_filter *filter, const cls_spec *caller)
+/* The spec of a separable filter's passes: the resolved one, with the caller's rows, columns and
+ * group, so that each pass is planned for its own mask (a column in blocks of rows, say). */
+static cls_spec passes_spec(const cls_filter *filter, const cls_spec *caller)
 {
-    const cls_kernel_config *config = &filter->config;
-    cls_spec passes = config->spec;
+    cls_spec passes = filter->config.spec;
     passes.rows_per_item = caller->rows_per_item;
     passes.cols_per_item = caller->cols_per_item;
     passes.group_width = caller->group_width;
     passes.group_height = caller->group_height;
+    return passes;
+}
+
+static cls_status create_two_pass(cls_filter *filter, const cls_spec *caller)
+{
+    const cls_kernel_config *config = &filter->config;
+    const cls_spec passes = passes_spec(filter, caller);
     cls_two_pass *two_pass = NULL;
     cls_status status = cls_two_pass_create(filter->context, &filter_calls, &passes, config->row, config->column, &two_pass);
     if (status != CLS_OK) return status;
@@ -145,11 +153,12 @@ static cls_status create_fft(cls_filter *filter)
 }
 
 /* A low-rank mask: its separable pairs and their sum. */
-static cls_status create_low_rank(cls_filter *filter)
+static cls_status create_low_rank(cls_filter *filter, const cls_spec *caller)
 {
     const cls_kernel_config *config = &filter->config;
+    const cls_spec passes = passes_spec(filter, caller);
     cls_low_rank *work = NULL;
-    const cls_status status = cls_low_rank_create(filter->context, &filter_calls, &config->spec, config->row, config->column,
+    const cls_status status = cls_low_rank_create(filter->context, &filter_calls, &passes, config->row, config->column,
                                                   config->rank, &work, &filter->build_info);
     if (status != CLS_OK) return status;
     filter->work_ops = &cls_low_rank_ops;
@@ -224,7 +233,7 @@ cls_status cls_filter_create_by_policy(cls_context *context, const cls_spec *spe
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_TWO_PASS)
         status = create_two_pass(filter, spec);
     else if (status == CLS_OK && filter->config.separable == CLS_SEPARABLE_LOW_RANK)
-        status = create_low_rank(filter);
+        status = create_low_rank(filter, spec);
     else if (status == CLS_OK && cls_spec_is_volume(&filter->config.spec))
         status = create_volume(filter);
     else if (status == CLS_OK)

@@ -362,7 +362,9 @@ typedef struct cls_spec {
                                        * most CLS_MAX_MASKS); coefficients holds them one after
                                        * another; each writes its own output unless `epilogue` */
     const char *epilogue;             /* optional OpenCL C expression of r0 .. r3 (the masks' sums)
-                                       * giving the one output, e.g. "hypot(r0, r1)"; copied */
+                                       * giving the one output, e.g. "hypot(r0, r1)"; copied. It
+                                       * may call magnitude(a, b): hypot's value by plain
+                                       * arithmetic (CPU runtimes run hypot one lane at a time) */
     cls_pixel_type input_type, output_type;
     /* A user-written operator: OpenCL C statements run for every output pixel, or NULL for the
      * built-in weighted sum. They read neighbours with IN(dx, dy) (a float, border handling

@@ -155,6 +155,8 @@ static int runs_by_fft(const cls_kernel_policy *p, const kernel *k)
 
 /* The rows of a streaming policy's block for a mask of one column (block_of). */
 #define COLUMN_BLOCK_ROWS 8
+/* The partial sums a streaming work-item of several masks keeps at most (block_of). */
+#define STREAM_MAX_MASKS_SUMS 104u
 
 /* The rows of a column of lanes whose body writes OUT_AT (block_of). */
 #define LANES_COLUMN_ROWS 4
@@ -221,6 +223,12 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
         *rows = p->stream_rows;
         *cols = p->stream_cols;
     }
+    /* Several masks streamed: a work-item keeps masks x MASK_H x cols partial sums, and past
+     * STREAM_MAX_MASKS_SUMS of them the columns halve (PoCL, 2 cores, f32 2048^2, two masks of
+     * 15x15: 550 ms at 4 columns, 52 at 2, 61 at 1; of 13x13 35 / 33 / 49; one mask of 9x31, 124
+     * sums: 17.8 ms at 4, 30.5 at 2). */
+    if (k->request->masks > 1 && *rows >= CLS_STREAM_MIN_ROWS && !s->cols_per_item)
+        while (*cols > 1 && k->request->masks * s->mask_height * *cols > STREAM_MAX_MASKS_SUMS) *cols /= 2;
     /* A streaming policy's masks of one row or one column, a separable mask's passes: a row shares
      * no input rows, so it keeps one output per work-item (PoCL, 2 cores, f32 2048^2: 31x1 5.5 ms
      * against 21.1 streaming, 13x1 2.2 against 6.8); a column of 9 rows or more takes a block of

@@ -221,6 +221,16 @@ static void derivatives_and_magnitudes(void **state)
     assert_float_equal(got[10 * W + 10], 8 * -0.25f, 1e-4);
     run("scharr:x,5", CLS_BORDER_CLAMP, closed_form_partition(), ramp, got); /* (3 + 10 + 3) * 2r * a */
     assert_float_equal(got[10 * W + 10], 16 * 4 * 0.5f, 1e-3);
+    /* magnitudes whose squares pass FLT_MAX or fall below FLT_MIN: a ramp of 1e30 (1e-25) a column
+     * gives 8e30 (8e-25) along x, 0 along y */
+    static float steep[W * H];
+    static const float slopes[] = {1e30f, 1e-25f};
+    for (size_t s = 0; s < sizeof slopes / sizeof slopes[0]; ++s) {
+        for (int p = 0; p < W * H; ++p) steep[p] = slopes[s] * (float)(p % W);
+        run("sobel:mag", CLS_BORDER_CLAMP, closed_form_partition(), steep, got);
+        assert_true(isfinite(got[10 * W + 10]));
+        assert_float_equal(got[10 * W + 10] / (8 * slopes[s]), 1.0f, 1e-5);
+    }
 }
 
 static double read_mapped(const float *image, int x, int y, cls_border border, int *outside)

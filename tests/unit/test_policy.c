@@ -252,6 +252,69 @@ static void a_streaming_policy_plans_rows_and_columns(void **state)
     }
 }
 
+/* Several masks streamed keep masks x MASK_H x columns partial sums: past 104 the columns halve
+ * (two 15x15 masks: 2 columns, two 13x13 masks keep 4; one 15x15 mask keeps 4). */
+static void a_streaming_policy_halves_the_columns_of_several_masks(void **state)
+{
+    (void)state;
+    cls_kernel_policy policy = streaming_policy();
+    static float masks[2 * 15 * 15];
+    for (unsigned k = 0; k < 2 * 15 * 15; ++k) masks[k] = (float)(k % 7) + 1.0f;
+    const struct { unsigned side, count, cols; } cases[] = {{15, 2, 2}, {13, 2, CLS_STREAM_POLICY_COLS},
+                                                            {15, 1, CLS_STREAM_POLICY_COLS}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = masks;
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.mask_count = cases[c].count;
+        spec.bake_coefficients = 1;
+        cls_kernel_config config;
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(config.rows, 64);
+        if (config.cols != cases[c].cols)
+            fail_msg("%u masks of %ux%u: %u columns, expected %u", cases[c].count, cases[c].side, cases[c].side,
+                     config.cols, cases[c].cols);
+        cls_kernel_config_free(&config);
+    }
+}
+
+/* low_rank_min_taps (81 here): a difference of Gaussians (rank 2) of that many taps runs as
+ * low-rank pairs; a smaller one, and one that the spec keeps whole, as one 2-D mask. */
+static void a_policy_runs_rank2_masks_as_low_rank_pairs(void **state)
+{
+    (void)state;
+    cls_kernel_policy policy = streaming_policy();
+    policy.separate_min_taps = 26;
+    policy.low_rank_min_taps = 81;
+    static float dog9[81], dog7[49];
+    for (int j = 0; j < 9; ++j)
+        for (int i = 0; i < 9; ++i) {
+            const float r2 = (float)((i - 4) * (i - 4) + (j - 4) * (j - 4));
+            dog9[j * 9 + i] = expf(-r2 / 2.0f) / 6.3f - expf(-r2 / 8.0f) / 25.1f;
+            if (i < 7 && j < 7) {
+                const float q2 = (float)((i - 3) * (i - 3) + (j - 3) * (j - 3));
+                dog7[j * 7 + i] = expf(-q2 / 2.0f) / 6.3f - expf(-q2 / 8.0f) / 25.1f;
+            }
+        }
+    const struct { const float *mask; unsigned side; cls_separable asked, expected; unsigned rank; } cases[] = {
+        {dog9, 9, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_LOW_RANK, 2},
+        {dog7, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE, 0},  /* 49 taps: below the record's 81 */
+        {dog9, 9, CLS_SEPARABLE_NONE, CLS_SEPARABLE_NONE, 0},  /* the spec's own choice wins */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        cls_spec spec = valid_spec();
+        spec.coefficients = cases[c].mask;
+        spec.mask_width = spec.mask_height = cases[c].side;
+        spec.separable = cases[c].asked;
+        spec.bake_coefficients = 1;
+        cls_kernel_config config;
+        assert_int_equal(configure(&policy, &spec, &config), CLS_OK);
+        assert_int_equal(config.separable, cases[c].expected);
+        if (cases[c].rank) assert_int_equal(config.rank, cases[c].rank);
+        cls_kernel_config_free(&config);
+    }
+}
+
 /* separate_min_taps (PoCL's record: 26): a rank-1 mask left to auto runs as two passes. */
 static void a_policy_separates_large_rank1_masks(void **state)
 {
@@ -521,6 +584,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_rows_apply_where_coarsening_can),
         cmocka_unit_test(a_policy_separates_large_rank1_masks),
+        cmocka_unit_test(a_policy_runs_rank2_masks_as_low_rank_pairs),
+        cmocka_unit_test(a_streaming_policy_halves_the_columns_of_several_masks),
         cmocka_unit_test(a_policy_runs_large_rank1_masks_in_one_separable_kernel),
         cmocka_unit_test(a_policy_runs_large_masks_by_fft),
         cmocka_unit_test(a_streaming_policy_streams_where_it_applies),

@@ -429,15 +429,19 @@ static double mask_sum(const char *text, unsigned which)
 static void gaussian_family_masks(void **state)
 {
     (void)state;
-    assert_true(fabs(mask_sum("dog:1,2,9", 0) - 1) < 1e-6 && fabs(mask_sum("dog:1,2,9", 1) - 1) < 1e-6);
+    /* G(1) - G(2): one mask summing to 0, its centre g1(0)^2 - g2(0)^2 */
+    assert_true(fabs(mask_sum("dog:1,2,9", 0)) < 1e-6);
     /* a second derivative: almost no response to a constant (-1.9e-4 after truncation at 4 sigma, as scipy's) */
     assert_true(fabs(mask_sum("log:1.5", 0) + 1.9226e-4) < 1e-7);
     assert_true(fabs(mask_sum("unsharp:2,0.5", 0) - 1) < 1e-6);
     cls_operator *op = NULL;
     assert_int_equal(cls_operator_parse("dog:1,2", &op), CLS_OK);
-    assert_int_equal(cls_operator_spec(op)->mask_count, 2);
-    assert_string_equal(cls_operator_spec(op)->epilogue, "r0 - r1");
+    assert_true(cls_operator_spec(op)->mask_count <= 1);
+    assert_null(cls_operator_spec(op)->epilogue);
     assert_string_equal(cls_operator_name(op), "dog:1,2,17");
+    double g1 = 0, g2 = 0;
+    for (int i = -8; i <= 8; ++i) g1 += exp(-0.5 * i * i), g2 += exp(-0.125 * i * i);
+    assert_true(fabs(cls_operator_spec(op)->coefficients[8 * 17 + 8] - (1 / (g1 * g1) - 1 / (g2 * g2))) < 1e-7);
     cls_operator_release(op);
     /* the centre of the Laplacian of Gaussian of sigma 1: 2 * (-1) * g(0)^2, g(0) = 1 / sum exp(-i^2/2) */
     assert_int_equal(cls_operator_parse("log:1,3", &op), CLS_OK);
