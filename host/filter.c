@@ -2,10 +2,11 @@
  * its own generated kernel (kernel_work.c), a separable pair (two_pass.c) or an operator body in
  * stages (staged_filter.c). The filter checks the spec against the device, chooses and creates
  * the work, resolves and checks every launch's geometry and buffers, forwards the launch and
- * answers for the work; build_goals.c chooses between this specialized creation and a quick
- * kernel, tiered.c swaps one for the other. */
+ * answers for the work (runs on host images: filter_run_host.c); build_goals.c chooses between
+ * this specialized creation and a quick kernel, tiered.c swaps one for the other. */
 #include "build.h"
 #include "fft_kernels.h"
+#include "filter_internal.h"
 #include "staged_filter.h"
 
 #include "error.h"
@@ -17,22 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cls_filter {
-    cls_context *context;
-    cls_kernel_config config;
-    char *source;
-    cls_build_info build_info;
-    const cls_work_ops *work_ops; /* what launches run: the filter's own kernel, a separable */
-    void *work;                   /* pair or an operator in stages */
-    pthread_mutex_t launch_lock;  /* serializes the launches of a work that asks for it */
-    cls_tier *tier;               /* CLS_BUILD_TIERED: the specialized kernel, building or built,
-                                   * which takes over the launches once built */
-    unsigned tier_images;         /* the f32 images of a launch's size that kernel will keep */
-    char decision[320];           /* what the build goal chose and why ("" where it had no choice) */
-};
 
-/* The filter whose kernel serves launches: the tier's specialized one once built. */
-static const cls_filter *serving(const cls_filter *filter)
+const cls_filter *cls_filter_serving(const cls_filter *filter)
 {
     const cls_filter *ready = filter ? cls_tier_ready(filter->tier) : NULL;
     return ready ? ready : filter;
@@ -336,12 +323,12 @@ void cls_filter_release(cls_filter *filter)
 cls_status cls_filter_build_info(const cls_filter *filter, cls_build_info *info)
 {
     if (!filter) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter is NULL");
-    return cls_struct_write(&cls_build_info_layout, info, &serving(filter)->build_info);
+    return cls_struct_write(&cls_build_info_layout, info, &cls_filter_serving(filter)->build_info);
 }
 
 const cls_spec *cls_filter_spec(const cls_filter *filter) { return &filter->config.spec; }
 
-const char *cls_filter_source(const cls_filter *filter) { return filter ? serving(filter)->source : NULL; }
+const char *cls_filter_source(const cls_filter *filter) { return filter ? cls_filter_serving(filter)->source : NULL; }
 
 unsigned cls_filter_output_count(const cls_filter *filter)
 {
@@ -352,7 +339,7 @@ unsigned cls_filter_output_count(const cls_filter *filter)
  * (a separable pair's row pass). */
 static const cls_filter *describing(const cls_filter *filter)
 {
-    filter = serving(filter);
+    filter = cls_filter_serving(filter);
     const cls_filter *named = filter && filter->work_ops && filter->work_ops->describing
                                   ? filter->work_ops->describing(filter->work)
                                   : NULL;
@@ -380,7 +367,7 @@ cls_input_path cls_filter_input_path(const cls_filter *filter)
 
 unsigned cls_filter_kernel_count(const cls_filter *filter)
 {
-    filter = serving(filter);
+    filter = cls_filter_serving(filter);
     if (!filter) return 0;
     return filter->work_ops->kernel_count(filter->work);
 }
@@ -390,7 +377,7 @@ size_t cls_filter_device_bytes(const cls_filter *filter, size_t width, size_t he
 {
     depth = depth ? depth : 1;
     const size_t pending = filter ? filter->tier_images * width * height * depth * sizeof(float) : 0;
-    filter = serving(filter);
+    filter = cls_filter_serving(filter);
     const size_t serving_bytes = filter && filter->work_ops && filter->work_ops->device_bytes
                                      ? filter->work_ops->device_bytes(filter->work, width, height, depth)
                                      : 0;
@@ -405,7 +392,7 @@ cls_method cls_filter_method(const cls_filter *filter)
 /* A separable pair's configuration says CLS_SEPARABLE_TWO_PASS: it was made for that. */
 cls_separable cls_filter_separable(const cls_filter *filter)
 {
-    filter = serving(filter);
+    filter = cls_filter_serving(filter);
     return filter ? filter->config.separable : CLS_SEPARABLE_AUTO;
 }
 
@@ -429,16 +416,14 @@ static cls_status check_buffer(cl_mem buffer, const char *name, size_t needed)
     return CLS_OK;
 }
 
-/* The name of output k in messages: "output" when there is one, else "output k". */
-static const char *output_name(unsigned count, unsigned k, char text[24])
+const char *cls_filter_output_name(unsigned count, unsigned k, char text[24])
 {
     if (count == 1) return "output";
     snprintf(text, 24, "output %u", k);
     return text;
 }
 
-/* count matches the filter's outputs, and each output buffer holds the image. */
-static cls_status check_output_count(const cls_filter *filter, unsigned count, const void *outputs)
+cls_status cls_filter_check_output_count(const cls_filter *filter, unsigned count, const void *outputs)
 {
     const unsigned expected = cls_kernel_outputs(&filter->config);
     if (count != expected)
@@ -451,10 +436,10 @@ static cls_status check_output_count(const cls_filter *filter, unsigned count, c
 
 static cls_status check_outputs(const cls_filter *filter, cl_uint count, const cl_mem *outputs, size_t needed)
 {
-    cls_status status = check_output_count(filter, count, outputs);
+    cls_status status = cls_filter_check_output_count(filter, count, outputs);
     for (cl_uint k = 0; status == CLS_OK && k < count; ++k) {
         char text[24];
-        status = check_buffer(outputs[k], output_name(count, k, text), needed);
+        status = check_buffer(outputs[k], cls_filter_output_name(count, k, text), needed);
     }
     return status;
 }
@@ -494,124 +479,4 @@ cls_status cls_filter_enqueue(cls_filter *filter, cl_mem input, cl_mem output, c
                         "the filter writes %u outputs (mask count %u): use cls_filter_enqueue_outputs",
                         count, filter->config.masks);
     return cls_filter_enqueue_outputs(filter, input, 1, &output, image, wait_count, wait_list, event);
-}
-
-/* Whether a launch writes every byte of its outputs' region rows (region_rows): a border mode that
- * computes every pixel, a region of interest of whole packed rows and, where it spans several
- * slices, of whole slices. A host run need not copy those rows in first (a band of an image split
- * over devices: its rows of the output, none of the bands beside it). */
-static int writes_every_region_byte(const cls_filter *filter, const cls_resolved_image *r)
-{
-    const cls_launch_geometry *g = &r->geometry;
-    const int whole_slices = g->roi_y == 0 && g->roi_height == g->height && r->slice_pitch[1] == r->pitch[1] * g->height;
-    return filter->config.spec.border != CLS_BORDER_UNDEFINED && g->roi_x == 0 && g->roi_width == g->width &&
-           r->pitch[1] == (size_t)g->width * cls_pixel_size(filter->config.spec.output_type) &&
-           (r->roi_depth <= 1 || whole_slices);
-}
-
-/* The bytes of an output that hold the region of interest's rows (of a volume: from its first
- * slice's first row to its last slice's last row): [*from, *from + *bytes). A host run copies only
- * these in and out, so runs on other rows of one output may go on beside it. */
-static void region_rows(const cls_resolved_image *r, size_t *from, size_t *bytes)
-{
-    const cls_launch_geometry *g = &r->geometry;
-    *from = r->offset[1] + (size_t)r->roi_z * r->slice_pitch[1] + (size_t)g->roi_y * r->pitch[1];
-    const size_t end = r->offset[1] + (size_t)(r->roi_z + r->roi_depth - 1) * r->slice_pitch[1] +
-                       (size_t)(g->roi_y + g->roi_height) * r->pitch[1];
-    *bytes = g->roi_height == 0 || *from >= r->bytes[1] ? 0 : (end < r->bytes[1] ? end : r->bytes[1]) - *from;
-}
-
-/* Copies a host run's images into the context's buffers: the input, and the outputs' region rows
- * where the launch does not write every byte (pixels and padding it leaves keep the caller's values). */
-static cl_int write_host_images(cls_filter *filter, const void *input, unsigned count, void *const *outputs,
-                                const cls_resolved_image *r, cl_mem in, const cl_mem *out)
-{
-    cl_command_queue queue = filter->context->queue;
-    cl_int error = clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, r->bytes[0], input, 0, NULL, NULL);
-    const int copy_in = !writes_every_region_byte(serving(filter), r);
-    size_t from, bytes;
-    region_rows(r, &from, &bytes);
-    for (unsigned k = 0; copy_in && bytes && error == CL_SUCCESS && k < count; ++k)
-        error = clEnqueueWriteBuffer(queue, out[k], CL_TRUE, from, bytes, (const char *)outputs[k] + from, 0, NULL, NULL);
-    return error;
-}
-
-/* A chunked run's launches (cls_chunk_launch): the filter over a chunk of its host run's images. */
-typedef struct host_launch {
-    cls_filter *filter;
-    cl_mem input;
-    unsigned count;
-    const cl_mem *outputs;
-} host_launch;
-
-static cls_status launch_chunk(void *launcher, const cls_image_desc *chunk, cl_uint wait_count,
-                               const cl_event *wait_list, cl_event *event)
-{
-    const host_launch *l = launcher;
-    return cls_filter_enqueue_outputs(l->filter, l->input, l->count, l->outputs, chunk, wait_count, wait_list, event);
-}
-
-cls_status cls_filter_run_host_outputs(cls_filter *filter, const void *input, unsigned output_count,
-                                       void *const *outputs, const cls_image_desc *described)
-{
-    if (!filter || !input) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter or image pointer is NULL");
-    cls_image_desc copy;
-    cls_status status = cls_image_desc_read(described, &copy);
-    if (status != CLS_OK) return status;
-    const cls_image_desc *image = &copy;
-    status = check_output_count(filter, output_count, outputs);
-    for (unsigned k = 0; status == CLS_OK && k < output_count; ++k) {
-        char text[24];
-        if (!outputs[k])
-            status = cls_fail(CLS_ERR_INVALID_ARGUMENT, "%s image pointer is NULL", output_name(output_count, k, text));
-    }
-    cls_resolved_image r;
-    if (status == CLS_OK) status = cls_resolve_image(&filter->config, image, &r);
-    if (status != CLS_OK) return status;
-    cl_mem in = NULL, out[CLS_MAX_MASKS] = {NULL};
-    status = cls_host_run_begin(filter->context, r.bytes[0], output_count, r.bytes[1], &in, out);
-    if (status != CLS_OK) return status;
-    const cls_spec *spec = &filter->config.spec;
-    const unsigned reach = spec->mask_height / 2;
-    unsigned chunks = 0;
-    const cls_filter *served = serving(filter);
-    if (writes_every_region_byte(served, &r) && !served->work_ops->serialized)
-        status = cls_chunked_run_chunks(filter->context, &r, reach, &chunks);
-    if (status == CLS_OK && chunks) {
-        host_launch chunk_launcher = {filter, in, output_count, out};
-        const cls_chunk_launch launch = {launch_chunk, &chunk_launcher};
-        status = cls_chunked_run(filter->context, &launch, input, output_count, outputs, image, &r, in, out, chunks,
-                                 reach, cls_spec_border_on(spec, CLS_AXIS_Y) == CLS_BORDER_REPEAT);
-    }
-    if (status != CLS_OK || chunks) {
-        cls_host_run_end(filter->context);
-        return status;
-    }
-    const cl_int written = write_host_images(filter, input, output_count, outputs, &r, in, out);
-    if (written != CL_SUCCESS)
-        status = cls_fail(CLS_ERR_OPENCL, "copying the images to the device failed: %s", cls_cl_error_name(written));
-    if (status == CLS_OK) status = cls_filter_enqueue_outputs(filter, in, output_count, out, image, 0, NULL, NULL);
-    size_t from, bytes;
-    region_rows(&r, &from, &bytes);
-    for (unsigned k = 0; status == CLS_OK && bytes && k < output_count; ++k) {
-        cl_int error = clEnqueueReadBuffer(filter->context->queue, out[k], CL_TRUE, from, bytes,
-                                           (char *)outputs[k] + from, 0, NULL, NULL);
-        if (error != CL_SUCCESS)
-            status = cls_fail(CLS_ERR_OPENCL, "reading the result failed: %s", cls_cl_error_name(error));
-    }
-    if (status != CLS_OK) clFinish(filter->context->queue); /* nothing may still use the buffers */
-    cls_host_run_end(filter->context);
-    return status;
-}
-
-cls_status cls_filter_run_host(cls_filter *filter, const void *input, void *output, const cls_image_desc *image)
-{
-    if (!filter || !input || !output) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "filter or image pointer is NULL");
-    const unsigned count = cls_kernel_outputs(&filter->config);
-    if (count != 1)
-        return cls_fail(CLS_ERR_INVALID_ARGUMENT,
-                        "the filter writes %u outputs (mask count %u): use cls_filter_run_host_outputs",
-                        count, filter->config.masks);
-    void *const outputs[1] = {output};
-    return cls_filter_run_host_outputs(filter, input, 1, outputs, image);
 }
