@@ -296,7 +296,7 @@ static void a_policy_runs_rank2_masks_as_low_rank_pairs(void **state)
         }
     const struct { const float *mask; unsigned side; cls_separable asked, expected; unsigned rank; } cases[] = {
         {dog9, 9, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_LOW_RANK, 2},
-        {dog7, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE, 0},  /* 49 taps: below the record's 81 */
+        {dog7, 7, CLS_SEPARABLE_AUTO, CLS_SEPARABLE_NONE, 0},  /* 49 taps: below the policy's 81 */
         {dog9, 9, CLS_SEPARABLE_NONE, CLS_SEPARABLE_NONE, 0},  /* the spec's own choice wins */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
