@@ -1,5 +1,5 @@
 /* test_operators_parse.c — the operator library's parser without a device: convolve's flip
- * against correlate, the Gaussian derivatives' masks against their formulas, footprints read from
+ * against correlate, the Gaussian-derived masks against their formulas, footprints read from
  * mask files, the morphological compositions and the rules of staged bodies, and the refusals of
  * each, whose messages name the problem. */
 #include <stdarg.h>
@@ -114,6 +114,42 @@ static void gaussian_derivative_refusals(void **state)
     refused("gaussian_d:1,1,1,4", "the window SIZE must be odd");
     refused("gaussian_d:8,1,0", "larger than 63: give a SIZE");
     refused("gaussian_d:1e-20,2,0,3", "SIGMA is too small");
+}
+
+/* The sum of the coefficients of the operator TEXT's mask. */
+static double mask_sum(const char *text)
+{
+    cls_operator *op = parsed(text);
+    const cls_spec *spec = cls_operator_spec(op);
+    const size_t taps = (size_t)spec->mask_width * spec->mask_height;
+    double sum = 0;
+    for (size_t k = 0; k < taps; ++k) sum += spec->coefficients[k];
+    cls_operator_release(op);
+    return sum;
+}
+
+static void gaussian_family_masks(void **state)
+{
+    (void)state;
+    /* G(1) - G(2): one mask summing to 0, its centre g1(0)^2 - g2(0)^2 */
+    assert_true(fabs(mask_sum("dog:1,2,9")) < 1e-6);
+    /* a second derivative: almost no response to a constant (-1.9e-4 after truncation at 4 sigma, as scipy's) */
+    assert_true(fabs(mask_sum("log:1.5") + 1.9226e-4) < 1e-7);
+    assert_true(fabs(mask_sum("unsharp:2,0.5") - 1) < 1e-6);
+    cls_operator *op = NULL;
+    assert_int_equal(cls_operator_parse("dog:1,2", &op), CLS_OK);
+    assert_true(cls_operator_spec(op)->mask_count <= 1);
+    assert_null(cls_operator_spec(op)->epilogue);
+    assert_string_equal(cls_operator_name(op), "dog:1,2,17");
+    double g1 = 0, g2 = 0;
+    for (int i = -8; i <= 8; ++i) g1 += exp(-0.5 * i * i), g2 += exp(-0.125 * i * i);
+    assert_true(fabs(cls_operator_spec(op)->coefficients[8 * 17 + 8] - (1 / (g1 * g1) - 1 / (g2 * g2))) < 1e-7);
+    cls_operator_release(op);
+    /* the centre of the Laplacian of Gaussian of sigma 1: 2 * (-1) * g(0)^2, g(0) = 1 / sum exp(-i^2/2) */
+    assert_int_equal(cls_operator_parse("log:1,3", &op), CLS_OK);
+    const double g0 = 1 / (1 + 2 * exp(-0.5));
+    assert_true(fabs(cls_operator_spec(op)->coefficients[4] - (-2 * g0 * g0)) < 1e-6);
+    cls_operator_release(op);
 }
 
 /* The temporary folder of the footprint files, and their names (removed at the end). */
@@ -494,6 +530,7 @@ int main(void)
         cmocka_unit_test(convolve_flips_and_correlate_does_not),
         cmocka_unit_test(gaussian_derivatives_are_products_of_the_weights),
         cmocka_unit_test(gaussian_derivative_refusals),
+        cmocka_unit_test(gaussian_family_masks),
         cmocka_unit_test(footprints_come_from_mask_files),
         cmocka_unit_test(mask_file_refusals_name_file_and_line),
         cmocka_unit_test(compositions_are_two_stages),

@@ -1,7 +1,7 @@
-/* test_rank_operators.c — the rank and Gaussian-derived operators without a device: footprint
- * shapes against their definitions, every window's body within the body rules, the unrolled
- * selection networks run by a small interpreter of their text against sorting, the masks' sums
- * and the parser's refusals. */
+/* test_rank_operators.c — the rank operators without a device: footprint shapes against their
+ * definitions, every window's body within the body rules, the unrolled selection networks run by a
+ * small interpreter of their text against sorting, and the parser's refusals (the Gaussian-derived
+ * operators' among them). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -414,42 +414,6 @@ static void every_window_parses(void **state)
                 }
 }
 
-static double mask_sum(const char *text, unsigned which)
-{
-    cls_operator *op = NULL;
-    if (cls_operator_parse(text, &op) != CLS_OK) fail_msg("%s refused: %s", text, cls_last_error());
-    const cls_spec *spec = cls_operator_spec(op);
-    const size_t taps = (size_t)spec->mask_width * spec->mask_height;
-    double sum = 0;
-    for (size_t k = 0; k < taps; ++k) sum += spec->coefficients[which * taps + k];
-    cls_operator_release(op);
-    return sum;
-}
-
-static void gaussian_family_masks(void **state)
-{
-    (void)state;
-    /* G(1) - G(2): one mask summing to 0, its centre g1(0)^2 - g2(0)^2 */
-    assert_true(fabs(mask_sum("dog:1,2,9", 0)) < 1e-6);
-    /* a second derivative: almost no response to a constant (-1.9e-4 after truncation at 4 sigma, as scipy's) */
-    assert_true(fabs(mask_sum("log:1.5", 0) + 1.9226e-4) < 1e-7);
-    assert_true(fabs(mask_sum("unsharp:2,0.5", 0) - 1) < 1e-6);
-    cls_operator *op = NULL;
-    assert_int_equal(cls_operator_parse("dog:1,2", &op), CLS_OK);
-    assert_true(cls_operator_spec(op)->mask_count <= 1);
-    assert_null(cls_operator_spec(op)->epilogue);
-    assert_string_equal(cls_operator_name(op), "dog:1,2,17");
-    double g1 = 0, g2 = 0;
-    for (int i = -8; i <= 8; ++i) g1 += exp(-0.5 * i * i), g2 += exp(-0.125 * i * i);
-    assert_true(fabs(cls_operator_spec(op)->coefficients[8 * 17 + 8] - (1 / (g1 * g1) - 1 / (g2 * g2))) < 1e-7);
-    cls_operator_release(op);
-    /* the centre of the Laplacian of Gaussian of sigma 1: 2 * (-1) * g(0)^2, g(0) = 1 / sum exp(-i^2/2) */
-    assert_int_equal(cls_operator_parse("log:1,3", &op), CLS_OK);
-    const double g0 = 1 / (1 + 2 * exp(-0.5));
-    assert_true(fabs(cls_operator_spec(op)->coefficients[4] - (-2 * g0 * g0)) < 1e-6);
-    cls_operator_release(op);
-}
-
 /* The number of "#stage" lines of the operator's body. */
 static unsigned stages_of(const char *text)
 {
@@ -643,7 +607,7 @@ int main(void)
         cmocka_unit_test(footprint_shapes),    cmocka_unit_test(networks_select_every_rank),
         cmocka_unit_test(sorted_rows_select_every_rank), cmocka_unit_test(two_lanes_select_every_rank),
         cmocka_unit_test(median_3x3_on_every_window_of_ties),
-        cmocka_unit_test(every_window_parses), cmocka_unit_test(gaussian_family_masks),
+        cmocka_unit_test(every_window_parses),
         cmocka_unit_test(refusals_name_the_rule), cmocka_unit_test(rectangles_separate),
         cmocka_unit_test(van_herk_sources),    cmocka_unit_test(extremum_stage_rules),
     };
