@@ -75,20 +75,26 @@ void network_print(strbuf *out, const char *array, const comparator *c, size_t c
     }
 }
 
-/* Batcher's odd-even merge sort of the 25 values p[0 .. 24] as loops (CE each exchange), each
- * loop under the pragma PRAGMA ("unroll" or "unroll 1"), INDENT levels deep. */
-void network_print_sort25_loops(strbuf *out, const char *pragma, int indent)
+/* Batcher's odd-even merge sort of the N values p[0 .. N - 1] as loops (CE each exchange), each
+ * loop under the pragma PRAGMA ("unroll" or "unroll 1"), INDENT levels deep: the comparators of
+ * batcher_sort over the next power of two, in its order. */
+static void indent_to(strbuf *out, int indent)
 {
-    static const char *const lines[] = {
-        "for (int m = 1; m < 32; m *= 2)\n",
-        "    _Pragma(\"%s\") for (int d = 16; d >= 1; d /= 2)\n",
-        "        _Pragma(\"%s\") for (int i = 0; i < 25; ++i)\n",
-        "            if (d <= m && i >= d % m && (i - d % m) % (2 * d) < d &&\n",
-        "                i / (2 * m) == (i + d) / (2 * m) && i + d < 25) CE(p, i, i + d)\n"};
-    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; ++k) {
-        for (int i = 0; i < indent; ++i) strbuf_append(out, "    ");
-        if (k == 0) strbuf_printf(out, "_Pragma(\"%s\") ", pragma);
-        if (k == 1 || k == 2) strbuf_printf(out, lines[k], pragma);
-        else strbuf_append(out, lines[k]);
-    }
+    for (int i = 0; i < indent; ++i) strbuf_append(out, "    ");
+}
+
+void network_print_sort_loops(strbuf *out, unsigned n, const char *pragma, int indent)
+{
+    unsigned wires = 1;
+    while (wires < n) wires *= 2;
+    indent_to(out, indent);
+    strbuf_printf(out, "_Pragma(\"%s\") for (int m = 1; m < %u; m *= 2)\n", pragma, wires);
+    indent_to(out, indent);
+    strbuf_printf(out, "    _Pragma(\"%s\") for (int d = %u; d >= 1; d /= 2)\n", pragma, wires / 2);
+    indent_to(out, indent);
+    strbuf_printf(out, "        _Pragma(\"%s\") for (int i = 0; i < %u; ++i)\n", pragma, n);
+    indent_to(out, indent);
+    strbuf_append(out, "            if (d <= m && i >= d % m && (i - d % m) % (2 * d) < d &&\n");
+    indent_to(out, indent);
+    strbuf_printf(out, "                i / (2 * m) == (i + d) / (2 * m) && i + d < %u) CE(p, i, i + d)\n", n);
 }

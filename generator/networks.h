@@ -30,9 +30,9 @@ size_t network_prune(comparator *c, size_t total, unsigned char *needed);
 /* COUNT comparators on one line over ARRAY: CE(ARRAY,a,b), or where PRUNED LO or HI for those
  * of which one output is needed. */
 void network_print(strbuf *out, const char *array, const comparator *c, size_t count, int pruned);
-/* Batcher's odd-even merge sort of the 25 values p[0 .. 24] as loops over CE (the rank filters'
+/* Batcher's odd-even merge sort of the N values p[0 .. N - 1] as loops over CE (the rank filters'
  * network where a window holds a NaN or zeros of both signs), each loop under the pragma PRAGMA
  * ("unroll" or "unroll 1"), INDENT levels deep. */
-void network_print_sort25_loops(strbuf *out, const char *pragma, int indent);
+void network_print_sort_loops(strbuf *out, unsigned n, const char *pragma, int indent);
 
 #endif

@@ -139,18 +139,20 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
     return finish(&out, body);
 }
 
-/* Rank RANK of the 5x5 rectangle by sorted rows, for a column of ROWS outputs (OUT_AT). Two
- * neighbouring outputs share four rows of their windows: an even output's rows -1 .. 2, which
- * the next output sees as rows -2 .. 1. So the column walks down its input rows: each row
- * sorted once, every other pair of rows merged once into a list of 10, the two pairs of the
- * shared rows merged once for two outputs, to the 6 ranks (fewer at the ends) that adding a row
- * of 5 can still make rank RANK, and those merged with each output's own fifth row (its first,
- * or its last). The walk is fully unrolled and keeps the last 5 sorted rows and the last 2 pairs
- * in rings, so the arrays stay in registers: per output about 18 minima and maxima of a row's
- * sort, 15 of a pair's merge, 18 of the shared rows' and 10 of its own (74 in clang's NVPTX
- * output at 8 rows), against 196 for the Batcher network. H200, f32 4096^2, median:5x5 at 8
- * rows: 276 us for the Batcher network at one row, 208 with one body call per output (the
- * compiler shared little), 169 walking with every pair merged, 115-117 so (docs/performance-log.md).
+/* Rank RANK of a 5x5 or 7x7 rectangle (SIDE = 2 H + 1) by sorted rows, for a column of ROWS
+ * outputs (OUT_AT). Two neighbouring outputs share 2 H rows of their windows: an even output's
+ * rows 1 - H .. H, which the next output sees as rows -H .. H - 1. So the column walks down its
+ * input rows: each row sorted once, every other pair of rows merged once into a list of 2 SIDE,
+ * the H pairs of the shared rows merged once for two outputs (two merges for the 7x7's three), to
+ * the SIDE + 1 ranks (fewer at the ends) that adding a row of SIDE can still make rank RANK, and
+ * those merged with each output's own row (its first, or its last). The walk is fully unrolled
+ * and keeps the last SIDE sorted rows and the last H pairs in rings, so the arrays stay in
+ * registers. Per output, 5x5: about 18 minima and maxima of a row's sort, 15 of a pair's merge, 18
+ * of the shared rows' and 10 of its own (74 in clang's NVPTX output at 8 rows), against 196 for
+ * the Batcher network; H200, f32 4096^2, median:5x5 at 8 rows: 276 us for the Batcher network at
+ * one row, 208 with one body call per output (the compiler shared little), 169 walking with every
+ * pair merged, 115-117 so (docs/performance-log.md). 7x7: 32 of a row's sort, 23 of a pair's, 93
+ * of the shared rows' and 14 of its own, 162 against 590 for the Batcher network.
  *
  * Every network of comparators gives the rank's value, but not always the same bits: where a
  * NaN is in the window (fmin and fmax drop it and copy the other value) or both zeros (equal,
@@ -161,38 +163,51 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
  * and an output whose window holds a NaN, or +0 with -0, runs unrolled_rank's network over its
  * pixels in raster order (Batcher's loops, rolled): the results stay those of that network, bit
  * for bit, on devices that keep single-precision denormals (a flushed denormal compares equal to
- * a zero without being one). The search runs for every column of an image of zeros (H200: 171
- * against 115 us). With one output row (ROWS 1: nothing to share; PoCL) the body is that
+ * a zero without being one). The search runs for every column of an image of zeros (H200, 5x5:
+ * 171 against 115 us). With one output row (ROWS 1: nothing to share; PoCL) the body is that
  * network alone, its loops unrolled: the compiler drops what rank RANK does not depend on, as
- * selection_network does. */
+ * selection_network does. The 5x5's body has a section of its own for two columns in two lanes
+ * (rank_two_lanes.c). */
 static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *what, char **body)
 {
-    enum { SIDE = 5, N = SIDE * SIDE, LIST = 2 * SIDE, FOUR = 2 * LIST };
-    comparator sort[16], pair[32], four[96], last_merge[64];
-    const size_t sorts = batcher_sort(8, SIDE, sort);
-    unsigned wires[N];
-    for (unsigned k = 0; k < N; ++k) wires[k] = k;
-    /* a pair: rows of wires 0-4 and 5-9; the four middle rows: pairs of wires 0-9 and 10-19 */
-    const size_t pairs = batcher_merge(wires, SIDE, wires + SIDE, SIDE, pair, NULL);
-    unsigned first[LIST], second[LIST], both[FOUR], last[FOUR];
-    batcher_merge(wires, SIDE, wires + SIDE, SIDE, NULL, first);
-    for (unsigned k = 0; k < LIST; ++k) second[k] = first[k] + LIST;
-    size_t fours = batcher_merge(first, LIST, second, LIST, four, both);
-    /* the fifth row (wires 20-24) moves a rank of the 20 up by at most 5 */
-    const unsigned lo = rank > SIDE ? rank - SIDE : 0, hi = rank < FOUR - 1 ? rank : FOUR - 1;
-    size_t lasts = batcher_merge(both + lo, hi - lo + 1, wires + FOUR, SIDE, last_merge, last);
-    unsigned char needed[N] = {0};
+    enum { MAX_SIDE = 7, MAX_N = MAX_SIDE * MAX_SIDE, MAX_MERGES = 2, MAX_COMPARATORS = 128 };
+    const unsigned side = f->width, h = side / 2, n = side * side, list = 2 * side, shared = 2 * h * side;
+    const char *shared_name = h == 2 ? "four" : "six", *own_name = h == 2 ? "fifth" : "seventh"; /* rows */
+    comparator sort[16], pair[32], merges[MAX_MERGES][MAX_COMPARATORS], last_merge[64];
+    size_t merge_counts[MAX_MERGES];
+    const size_t sorts = batcher_sort(8, side, sort);
+    unsigned wires[MAX_N];
+    for (unsigned k = 0; k < n; ++k) wires[k] = k;
+    /* a pair: rows of wires 0 .. side - 1 and side .. 2 side - 1; the shared rows: H pairs of
+     * wires list k .. list (k + 1) - 1, merged in turn into the first */
+    const size_t pairs = batcher_merge(wires, side, wires + side, side, pair, NULL);
+    unsigned first[2 * MAX_SIDE], merged[MAX_N], next[MAX_N], last[MAX_N];
+    batcher_merge(wires, side, wires + side, side, NULL, first);
+    memcpy(merged, first, sizeof first);
+    for (unsigned k = 1; k < h; ++k) {
+        unsigned pair_k[2 * MAX_SIDE];
+        for (unsigned i = 0; i < list; ++i) pair_k[i] = first[i] + k * list;
+        merge_counts[k - 1] = batcher_merge(merged, k * list, pair_k, list, merges[k - 1], next);
+        memcpy(merged, next, (k + 1) * list * sizeof *next);
+    }
+    /* the own row (wires shared .. n - 1) moves a rank of the shared rows up by at most SIDE */
+    const unsigned lo = rank > side ? rank - side : 0, hi = rank < shared - 1 ? rank : shared - 1;
+    size_t lasts = batcher_merge(merged + lo, hi - lo + 1, wires + shared, side, last_merge, last);
+    unsigned char needed[MAX_N] = {0};
     needed[last[rank - lo]] = 1;
     lasts = network_prune(last_merge, lasts, needed);
-    fours = network_prune(four, fours, needed);
+    for (unsigned k = h - 1; k-- > 0;) merge_counts[k] = network_prune(merges[k], merge_counts[k], needed);
+    size_t alone_count = 0; /* the 7x7's network at one row */
+    comparator *alone = side == 5 ? NULL : selection_network(n, rank, &alone_count);
+    if (side != 5 && !alone) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 
     strbuf out;
     strbuf_init(&out);
     describe(&out, f, what);
     strbuf_printf(&out, ": rank %u by sorted rows, a column of ROWS outputs\n"
-                        " * at a time: each row sorted once, every other pair of rows merged once, the four rows\n"
-                        " * two outputs share merged once (to ranks %u-%u), and each output's fifth row merged */\n",
-                  rank, lo, hi);
+                        " * at a time: each row sorted once, every other pair of rows merged once, the %s rows\n"
+                        " * two outputs share merged once (to ranks %u-%u), and each output's %s row merged */\n",
+                  rank, shared_name, lo, hi, own_name);
     strbuf_append(&out, "#if ROWS > 1 /* the walks: one pixel's values */\n"
                         "#define CE(v, a, b) { const float t_ = fmin(v[a], v[b]); v[b] = fmax(v[a], v[b]); v[a] = t_; }\n"
                         "#else\n"
@@ -200,67 +215,89 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "#endif\n"
                         "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
                         "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
-                        "#if ROWS > 1\n"
-                        "#if LANES == 2\n");
-    cls_rank5_two_lanes(&out, rank);
-    strbuf_append(&out, "#else\n"
-                        "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
-                        "/* rings: the last 5 input rows sorted and their sums (NaN where a row holds one), the\n"
-                        " * last 2 pairs of rows merged; four: the middle rows of outputs t - 4 and t - 3 merged */\n"
-                        "float row[5][5], total[5], pair[2][10], four[20];\n"
+                        "#if ROWS > 1\n");
+    if (side == 5) {
+        strbuf_append(&out, "#if LANES == 2\n");
+        cls_rank5_two_lanes(&out, rank);
+        strbuf_append(&out, "#else\n");
+    }
+    strbuf_printf(&out, "int check_rows = 0; /* the outputs whose window may hold a NaN, or whose rank is a zero */\n"
+                        "/* rings: the last %u input rows sorted and their sums (NaN where a row holds one), the\n"
+                        " * last %u pairs of rows merged; %s: the middle rows of outputs t - %u and t - %u merged */\n"
+                        "float row[%u][%u], total[%u], pair[%u][%u], %s[%u];\n"
                         "#pragma unroll\n"
-                        "for (int t = 0; t < ROWS + 4; ++t) { /* input row t - 2 */\n"
+                        "for (int t = 0; t < ROWS + %u; ++t) { /* input row t - %u */\n"
                         "    #pragma unroll\n"
-                        "    for (int i = 0; i < 5; ++i) row[t % 5][i] = IN(i - 2, t - 2);\n"
-                        "    total[t % 5] = row[t % 5][0] + row[t % 5][1] + row[t % 5][2] + row[t % 5][3] + row[t % 5][4];\n"
-                        "    ");
-    network_print(&out, "row[t % 5]", sort, sorts, 0);
-    strbuf_append(&out, "\n"
-                        "    if (t >= 2 && t % 2 == 0) { /* rows t - 3 and t - 2 */\n"
+                        "    for (int i = 0; i < %u; ++i) row[t %% %u][i] = IN(i - %u, t - %u);\n"
+                        "    total[t %% %u] = ",
+                  side, h, shared_name, 2 * h, 2 * h - 1, side, side, side, h, list, shared_name, shared, 2 * h, h,
+                  side, side, h, h, side);
+    for (unsigned i = 0; i < side; ++i) strbuf_printf(&out, "%srow[t %% %u][%u]", i ? " + " : "", side, i);
+    strbuf_printf(&out, ";\n    ");
+    char array[32];
+    snprintf(array, sizeof array, "row[t %% %u]", side);
+    network_print(&out, array, sort, sorts, 0);
+    strbuf_printf(&out, "\n"
+                        "    if (t >= 2 && t %% 2 == 0) { /* rows t - %u and t - %u */\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 5; ++i) pair[t / 2 % 2][i] = row[(t - 1) % 5][i], pair[t / 2 % 2][i + 5] = row[t % 5][i];\n"
-                        "        ");
-    network_print(&out, "pair[t / 2 % 2]", pair, pairs, 0);
-    strbuf_append(&out, "\n"
+                        "        for (int i = 0; i < %u; ++i) pair[t / 2 %% %u][i] = row[(t - 1) %% %u][i], pair[t / 2 %% %u][i + %u] = row[t %% %u][i];\n"
+                        "        ",
+                  h + 1, h, side, h, side, h, side, side);
+    snprintf(array, sizeof array, "pair[t / 2 %% %u]", h);
+    network_print(&out, array, pair, pairs, 0);
+    strbuf_printf(&out, "\n"
                         "    }\n"
-                        "    if (t >= 4 && t - 4 < ROWS) { /* output t - 4 */\n"
-                        "        if (t % 2 == 0) { /* its rows -1 .. 2, which output t - 3 shares as rows -2 .. 1 */\n"
+                        "    if (t >= %u && t - %u < ROWS) { /* output t - %u */\n"
+                        "        if (t %% 2 == 0) { /* its rows %d .. %u, which output t - %u shares as rows %d .. %u */\n"
                         "            #pragma unroll\n"
-                        "            for (int i = 0; i < 10; ++i) four[i] = pair[(t / 2 + 1) % 2][i], four[i + 10] = pair[t / 2 % 2][i];\n"
-                        "            ");
-    network_print(&out, "four", four, fours, 1);
-    strbuf_append(&out, "\n"
-                        "        }\n"
-                        "        float p[25]; /* the four rows and the fifth: row -2, or row 2 */\n"
+                        "            for (int i = 0; i < %u; ++i) ",
+                  2 * h, 2 * h, 2 * h, 1 - (int)h, h, 2 * h - 1, -(int)h, h - 1, list);
+    for (unsigned k = 0; k < h; ++k) { /* the pairs from the oldest, (t / 2 + 1) % H, to the newest, t / 2 % H */
+        strbuf_printf(&out, k ? ", %s[i + %u] = " : "%s[i] = ", shared_name, k * list);
+        if (k + 1 < h) strbuf_printf(&out, "pair[(t / 2 + %u) %% %u][i]", k + 1, h);
+        else strbuf_printf(&out, "pair[t / 2 %% %u][i]", h);
+    }
+    strbuf_append(&out, ";\n");
+    for (unsigned k = 0; k + 1 < h; ++k) {
+        strbuf_append(&out, "            ");
+        network_print(&out, shared_name, merges[k], merge_counts[k], 1);
+        strbuf_append(&out, "\n");
+    }
+    strbuf_printf(&out, "        }\n"
+                        "        float p[%u]; /* the %s rows and the %s: row %d, or row %u */\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 20; ++i) p[i] = four[i];\n"
+                        "        for (int i = 0; i < %u; ++i) p[i] = %s[i];\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 5; ++i) p[i + 20] = row[(t % 2 == 0 ? t - 4 : t) % 5][i];\n"
-                        "        ");
+                        "        for (int i = 0; i < %u; ++i) p[i + %u] = row[(t %% 2 == 0 ? t - %u : t) %% %u][i];\n"
+                        "        ",
+                  n, shared_name, own_name, -(int)h, h, shared, shared_name, side, shared, 2 * h, side);
     network_print(&out, "p", last_merge, lasts, 1);
     strbuf_printf(&out, "\n"
-                        "        OUT_AT(t - 4) = p[%u];\n"
-                        "        check_rows |= (isnan(total[0] + total[1] + total[2] + total[3] + total[4]) | (p[%u] == 0.0f)) << (t - 4);\n"
+                        "        OUT_AT(t - %u) = p[%u];\n"
+                        "        check_rows |= (isnan(",
+                  2 * h, last[rank - lo]);
+    for (unsigned i = 0; i < side; ++i) strbuf_printf(&out, "%stotal[%u]", i ? " + " : "", i);
+    strbuf_printf(&out, ") | (p[%u] == 0.0f)) << (t - %u);\n"
                         "    }\n"
                         "}\n",
-                  last[rank - lo], last[rank - lo]);
-    strbuf_append(&out, "/* After the unrolled walk (which stays in registers): the outputs whose window holds a NaN,\n"
+                  last[rank - lo], 2 * h);
+    strbuf_printf(&out, "/* After the unrolled walk (which stays in registers): the outputs whose window holds a NaN,\n"
                         " * or +0 with -0, take the network. */\n"
                         "int network_rows = 0;\n"
                         "if (check_rows) {\n"
-                        "    int positive_zero = 0, negative_zero = 0, not_a_number = 0; /* bit r: input row r - 2 holds one */\n"
+                        "    int positive_zero = 0, negative_zero = 0, not_a_number = 0; /* bit r: input row r - %u holds one */\n"
                         "    #pragma unroll\n"
-                        "    for (int r = 0; r < ROWS + 4; ++r) {\n"
+                        "    for (int r = 0; r < ROWS + %u; ++r) {\n"
                         "        #pragma unroll\n"
-                        "        for (int i = 0; i < 5; ++i) {\n"
-                        "            const float v = IN(i - 2, r - 2);\n"
+                        "        for (int i = 0; i < %u; ++i) {\n"
+                        "            const float v = IN(i - %u, r - %u);\n"
                         "            positive_zero |= (as_uint(v) == 0u) << r;\n"
                         "            negative_zero |= (as_uint(v) == 0x80000000u) << r;\n"
                         "            not_a_number |= isnan(v) << r;\n"
                         "        }\n"
                         "    }\n"
                         "    for (int k = 0; k < ROWS; ++k) {\n"
-                        "        const int window = 31 << k; /* input rows k - 2 .. k + 2 */\n"
+                        "        const int window = %u << k; /* input rows k - %u .. k + %u */\n"
                         "        if ((not_a_number & window) || ((positive_zero & window) && (negative_zero & window)))\n"
                         "            network_rows |= check_rows & 1 << k;\n"
                         "    }\n"
@@ -268,24 +305,34 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "#pragma unroll 1\n"
                         "for (int k = 0; k < ROWS; ++k) {\n"
                         "    if (network_rows >> k & 1) { /* the other rank bodies' Batcher network */\n"
-                        "        float p[25];\n"
+                        "        float p[%u];\n"
                         "        #pragma unroll\n"
-                        "        for (int w = 0; w < 25; ++w) p[w] = IN(w % 5 - 2, w / 5 - 2 + k);\n");
-    network_print_sort25_loops(&out, "unroll 1", 2);
+                        "        for (int w = 0; w < %u; ++w) p[w] = IN(w %% %u - %u, w / %u - %u + k);\n",
+                  h, 2 * h, side, h, h, (1u << side) - 1, h, h, n, n, side, h, side, h);
+    network_print_sort_loops(&out, n, "unroll 1", 2);
     strbuf_printf(&out, "        #pragma unroll\n"
                         "        for (int j = 0; j < ROWS; ++j) /* constant indices: OUT_AT's array stays in registers */\n"
                         "            if (j == k) OUT_AT(j) = p[%u];\n"
                         "    }\n"
-                        "}\n"
-                        "#endif\n"
-                        "#else\n"
+                        "}\n",
+                  rank);
+    if (side == 5) strbuf_append(&out, "#endif\n");
+    strbuf_printf(&out, "#else\n"
                         "/* One output a work-item (nothing to share), or one vector of them in lanes: the network\n"
                         " * alone, unrolled, the compiler dropping what rank %u does not depend on. */\n"
-                        "value_t p[25];\n"
+                        "value_t p[%u];\n"
                         "#pragma unroll\n"
-                        "for (int w = 0; w < 25; ++w) p[w] = IN(w %% 5 - 2, w / 5 - 2);\n",
-                  rank, rank);
-    network_print_sort25_loops(&out, "unroll", 0);
+                        "for (int w = 0; w < %u; ++w) p[w] = IN(w %% %u - %u, w / %u - %u);\n",
+                  rank, n, n, side, h, side, h);
+    if (side == 5) {
+        network_print_sort_loops(&out, n, "unroll", 0);
+    } else { /* the pruned network written out: PoCL left the 64 wires' loops rolled (in memory) */
+        for (size_t k = 0; k < alone_count; k += 12) {
+            network_print(&out, "p", alone + k, alone_count - k < 12 ? alone_count - k : 12, 1);
+            strbuf_append(&out, "\n");
+        }
+    }
+    free(alone);
     strbuf_printf(&out, "OUT_AT(0) = p[%u];\n"
                         "#endif\n"
                         "#undef CE\n#undef LO\n#undef HI\n",
@@ -377,7 +424,8 @@ cls_status cls_rank_body(const cls_footprint *f, unsigned rank, const char *what
                         cls_footprint_shape_name(f->shape), f->width, f->height, n, CLS_RANK_MAX_PIXELS);
     if (rank >= n) return cls_fail(CLS_ERR_INVALID_ARGUMENT, "rank %u of a footprint of %u pixels", rank, n);
     if (f->shape == CLS_FOOTPRINT_RECT && f->width == 3 && f->height == 3 && rank == 4) return median_3x3(f, what, body);
-    if (f->shape == CLS_FOOTPRINT_RECT && f->width == 5 && f->height == 5) return rows_rank(f, rank, what, body);
+    if (f->shape == CLS_FOOTPRINT_RECT && f->width == f->height && (f->width == 5 || f->width == 7))
+        return rows_rank(f, rank, what, body);
     return n <= CLS_RANK_UNROLLED_MAX ? unrolled_rank(f, n, rank, what, body) : array_rank(f, n, rank, what, body);
 }
 

@@ -174,7 +174,7 @@ void cls_rank5_two_lanes(strbuf *out, unsigned rank)
                        "            const value_t v = IN(w % 5 - 2, w / 5 - 2 + k);\n"
                        "            p[w] = l ? v.s1 : v.s0;\n"
                        "        }\n");
-    network_print_sort25_loops(out, "unroll 1", 2);
+    network_print_sort_loops(out, SIDE * SIDE, "unroll 1", 2);
     strbuf_printf(out, "        #pragma unroll\n"
                        "        for (int j = 0; j < ROWS; ++j) /* constant indices: OUT_AT's array stays in registers */\n"
                        "            if (j == k) {\n"

@@ -194,7 +194,7 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * 53 us instead of 65. The 25-pixel bound holds for those too. The 13x13 bilateral filter
      * gains nothing and stays at one row (its body is too long), as PoCL does (no rows there). */
     if (!s->rows_per_item && s->body && s->border != CLS_BORDER_UNDEFINED && p->rows > 1 &&
-        p->rows < CLS_STREAM_MIN_ROWS && s->mask_width * s->mask_height <= 25 &&
+        p->rows < CLS_STREAM_MIN_ROWS && s->mask_width * s->mask_height <= (k->request->body_writes_rows ? 49u : 25u) &&
         (k->request->body_writes_rows ? 1 : p->rows) * strlen(s->body) <= CLS_BODY_BLOCK_BYTES)
         *rows = p->rows;
     /* A streaming policy streams where streaming applies, else keeps one row. */

@@ -83,43 +83,54 @@ static const char *comparators_on(const char *body, const char *array)
     return NULL;
 }
 
-/* Runs the 5x5 rectangle's sorted-rows body (the path of blocks of rows without NaN) on one
- * window, VALUES in raster order, as both outputs of a pair of rows see it: each row sorted,
- * the four rows the two share merged from two pairs, and the fifth row (the first, or the
- * last) merged with them, up to its first OUT_AT; both must agree. */
-static float run_sorted_rows(const char *body, const float *values)
-{
-    body = strstr(body, "#else\nint check_rows = 0;"); /* the walk of one column (not in lanes) */
-    assert_non_null(body);
-    float rows[5][5], results[2];
-    memcpy(rows, values, sizeof rows);
-    for (int r = 0; r < 5; ++r) run_comparators(comparators_on(body, "row[t % 5]"), rows[r]);
-    unsigned g;
-    assert_int_equal(sscanf(line_of(body, "OUT_AT(t - 4) = p["), "OUT_AT(t - 4) = p[%u];", &g), 1);
-    for (int fifth_last = 0; fifth_last < 2; ++fifth_last) {
-        const int first = fifth_last ? 0 : 1, fifth = fifth_last ? 4 : 0; /* the four rows: first .. first + 3 */
-        float four[20], p[25];
-        for (int k = 0; k < 2; ++k) {
-            memcpy(four + 10 * k, rows[first + 2 * k], 5 * sizeof(float));
-            memcpy(four + 10 * k + 5, rows[first + 2 * k + 1], 5 * sizeof(float));
-            run_comparators(comparators_on(body, "pair[t / 2 % 2]"), four + 10 * k);
-        }
-        run_comparators(comparators_on(body, "four"), four);
-        memcpy(p, four, sizeof four);
-        memcpy(p + 20, rows[fifth], sizeof rows[fifth]);
-        run_comparators(comparators_on(body, "p"), p);
-        results[fifth_last] = p[g];
-    }
-    assert_true(results[0] == results[1]);
-    return results[0];
-}
-
 /* The line after LINE whose comparators, the first of any kind, work on ARRAY. */
 static const char *comparators_after(const char *line, const char *array)
 {
     const char *next = strchr(line, '\n');
     assert_non_null(next);
     return comparators_on(next + 1, array);
+}
+
+/* Runs the 5x5 or 7x7 rectangle's sorted-rows body (the path of blocks of rows without NaN) on
+ * one window of SIDE rows, VALUES in raster order, as both outputs of a pair of rows see it: each
+ * row sorted, the rows the two share merged from their pairs, and the own row (the first, or the
+ * last) merged with them, up to its first OUT_AT; both must agree. */
+static float run_sorted_rows(const char *body, const float *values, unsigned side)
+{
+    enum { MAX = 7 };
+    const unsigned h = side / 2, list = 2 * side, shared = 2 * h * side;
+    body = strstr(body, "int check_rows = 0;"); /* the walk of one column (the 5x5's lanes come first) */
+    assert_non_null(body);
+    float rows[MAX][MAX], results[2];
+    for (unsigned r = 0; r < side; ++r) memcpy(rows[r], values + r * side, side * sizeof(float));
+    char array[32], out_at[32];
+    snprintf(array, sizeof array, "row[t %% %u]", side);
+    for (unsigned r = 0; r < side; ++r) run_comparators(comparators_on(body, array), rows[r]);
+    snprintf(out_at, sizeof out_at, "OUT_AT(t - %u) = p[", 2 * h);
+    unsigned g;
+    assert_int_equal(sscanf(line_of(body, out_at) + strlen(out_at), "%u];", &g), 1);
+    const char *name = h == 2 ? "four" : "six";
+    snprintf(array, sizeof array, "pair[t / 2 %% %u]", h);
+    for (int own_last = 0; own_last < 2; ++own_last) {
+        const unsigned first = own_last ? 0 : 1, own = own_last ? side - 1 : 0; /* the shared rows: first .. */
+        float middle[MAX * MAX], p[MAX * MAX];
+        for (unsigned k = 0; k < h; ++k) {
+            memcpy(middle + list * k, rows[first + 2 * k], side * sizeof(float));
+            memcpy(middle + list * k + side, rows[first + 2 * k + 1], side * sizeof(float));
+            run_comparators(comparators_on(body, array), middle + list * k);
+        }
+        const char *merge = NULL; /* the shared pairs merged in turn: H - 1 lines */
+        for (unsigned k = 1; k < h; ++k) {
+            merge = merge ? comparators_after(merge, name) : comparators_on(body, name);
+            run_comparators(merge, middle);
+        }
+        memcpy(p, middle, shared * sizeof(float));
+        memcpy(p + shared, rows[own], side * sizeof(float));
+        run_comparators(comparators_on(body, "p"), p);
+        results[own_last] = p[g];
+    }
+    assert_true(results[0] == results[1]);
+    return results[0];
 }
 
 /* The line of BODY holding FRAGMENT, from its first non-blank character. */
@@ -238,8 +249,8 @@ static float run_network(const char *body, const float *values, unsigned n)
         return run_median_3x3(body, values);
     }
     if (strstr(body, "by sorted rows")) {
-        assert_int_equal(n, 25);
-        return run_sorted_rows(body, values);
+        assert_true(n == 25 || n == 49);
+        return run_sorted_rows(body, values, n == 25 ? 5 : 7);
     }
     float p[CLS_RANK_UNROLLED_MAX] = {0}, t = 0;
     unsigned loaded = 0;
@@ -304,32 +315,51 @@ static void networks_select_every_rank(void **state)
             }
 }
 
-/* The 5x5 rectangle's ranks by sorted rows (in blocks of rows; one row runs the Batcher network
- * in loops): random values with ties ran above; here the bodies' sizes, within what a block of
- * rows takes (CLS_BODY_BLOCK_BYTES: the body runs once per column), and the comparators without
- * ties, each rank against sorting. */
+/* Runs the 7x7 rectangle's network at one row (its pruned comparators written out, after the walk)
+ * on VALUES in raster order. */
+static float run_network_alone(const char *body, const float *values)
+{
+    const char *line = strstr(body, "\nvalue_t p[49];\n");
+    assert_non_null(line);
+    float p[49];
+    memcpy(p, values, sizeof p);
+    for (line = strchr(line + 1, '\n') + 1; strncmp(line, "OUT_AT(0) = p[", 14) != 0; line = strchr(line, '\n') + 1)
+        run_comparators(line, p);
+    unsigned g;
+    assert_int_equal(sscanf(line, "OUT_AT(0) = p[%u];", &g), 1);
+    return p[g];
+}
+
+/* The 5x5 and 7x7 rectangles' ranks by sorted rows (in blocks of rows; one row runs the Batcher
+ * network in loops): random values with ties ran above; here the bodies' sizes, within what a
+ * block of rows takes (CLS_BODY_BLOCK_BYTES: the body runs once per column), and the comparators
+ * without ties, each rank against sorting. */
 static void sorted_rows_select_every_rank(void **state)
 {
     (void)state;
-    const cls_footprint f = {CLS_FOOTPRINT_RECT, 5, 5, NULL, 0};
     srand(12);
-    for (unsigned rank = 0; rank < 25; ++rank) {
-        char *body = NULL;
-        assert_int_equal(cls_rank_body(&f, rank, "test", &body), CLS_OK);
-        assert_non_null(strstr(body, "by sorted rows"));
-        assert_non_null(strstr(body, "#if ROWS > 1"));
-        assert_non_null(strstr(body, "check_rows |= (isnan(total[0] + total[1]"));
-        if (strlen(body) > CLS_BODY_BLOCK_BYTES) fail_msg("rank %u: %zu bytes", rank, strlen(body));
-        assert_true(cls_body_writes_rows(body));
-        assert_int_equal(cls_body_check(body, 5, 5), CLS_OK);
-        for (int trial = 0; trial < 200; ++trial) {
-            float values[25], sorted[25];
-            for (unsigned k = 0; k < 25; ++k) sorted[k] = values[k] = (float)rand() / (float)RAND_MAX - 0.5f;
-            qsort(sorted, 25, sizeof *sorted, ascending);
-            const float got = run_network(body, values, 25);
-            if (got != sorted[rank]) fail_msg("rank %u: %g, not %g", rank, got, sorted[rank]);
+    for (unsigned side = 5; side <= 7; side += 2) {
+        const cls_footprint f = {CLS_FOOTPRINT_RECT, side, side, NULL, 0};
+        const unsigned n = side * side;
+        for (unsigned rank = 0; rank < n; ++rank) {
+            char *body = NULL;
+            assert_int_equal(cls_rank_body(&f, rank, "test", &body), CLS_OK);
+            assert_non_null(strstr(body, "by sorted rows"));
+            assert_non_null(strstr(body, "#if ROWS > 1"));
+            assert_non_null(strstr(body, "check_rows |= (isnan(total[0] + total[1]"));
+            if (strlen(body) > CLS_BODY_BLOCK_BYTES) fail_msg("%ux%u rank %u: %zu bytes", side, side, rank, strlen(body));
+            assert_true(cls_body_writes_rows(body));
+            assert_int_equal(cls_body_check(body, side, side), CLS_OK);
+            for (int trial = 0; trial < 200; ++trial) {
+                float values[49], sorted[49];
+                for (unsigned k = 0; k < n; ++k) sorted[k] = values[k] = (float)rand() / (float)RAND_MAX - 0.5f;
+                qsort(sorted, n, sizeof *sorted, ascending);
+                const float got = run_network(body, values, n);
+                if (got != sorted[rank]) fail_msg("%ux%u rank %u: %g, not %g", side, side, rank, got, sorted[rank]);
+                if (side == 7 && run_network_alone(body, values) != sorted[rank]) fail_msg("7x7 rank %u at one row", rank);
+            }
+            free(body);
         }
-        free(body);
     }
 }
 
