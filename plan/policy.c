@@ -191,12 +191,17 @@ static void block_of(const cls_kernel_policy *p, const kernel *k, unsigned *rows
      * (OUT_AT) is called once per column, so only its own length counts (it is assumed to walk
      * its rows rather than repeat its text per row): the 3x3 median and the 5x5 rectangle's
      * ranks, by sorted rows whose sorts (and merges) the column shares; the 3x3 median so took
-     * 53 us instead of 65. The 25-pixel bound holds for those too. The 13x13 bilateral filter
-     * gains nothing and stays at one row (its body is too long), as PoCL does (no rows there). */
+     * 53 us instead of 65. The 25-pixel bound holds for other bodies; one that writes its column
+     * may cover 49 (the 7x7 rectangle's ranks), and takes three quarters of the rows there: its
+     * walk keeps six sorted rows and three pairs of rows in registers (H200, median 7x7, 4096^2:
+     * 8 rows 216-240 registers, 288-299 us in groups of 32x2 to 128x1; 6 rows 168, 258-262 us).
+     * The 13x13 bilateral filter gains nothing and stays at one row (its body is too long), as
+     * PoCL does (no rows there). */
+    const unsigned window = s->mask_width * s->mask_height;
     if (!s->rows_per_item && s->body && s->border != CLS_BORDER_UNDEFINED && p->rows > 1 &&
-        p->rows < CLS_STREAM_MIN_ROWS && s->mask_width * s->mask_height <= (k->request->body_writes_rows ? 49u : 25u) &&
+        p->rows < CLS_STREAM_MIN_ROWS && window <= (k->request->body_writes_rows ? 49u : 25u) &&
         (k->request->body_writes_rows ? 1 : p->rows) * strlen(s->body) <= CLS_BODY_BLOCK_BYTES)
-        *rows = p->rows;
+        *rows = window > 25 ? (p->rows * 3 + 3) / 4 : p->rows;
     /* A streaming policy streams where streaming applies, else keeps one row. */
     const int can_stream = k->input_path == CLS_INPUT_GLOBAL && k->separable == CLS_SEPARABLE_NONE && !s->fold_equal_taps;
     if (!s->rows_per_item && *rows >= CLS_STREAM_MIN_ROWS && !can_stream) *rows = 1;

@@ -543,6 +543,25 @@ static void a_policy_runs_lane_bodies_in_lanes(void **state)
     expect_block(&cpu, &spec, 8, 1);
 }
 
+/* Where the device coarsens rows (8 here), a body takes them over at most 25 pixels; one that
+ * writes its column of outputs over up to 49 (the 7x7 ranks' walk), three quarters of them. */
+static void bodies_take_the_device_rows_by_their_window(void **state)
+{
+    (void)state;
+    cls_kernel_policy gpu = cls_kernel_policy_default();
+    gpu.rows = 8;
+    cls_spec spec = valid_spec();
+    static const char *const column = "#if ROWS > 1\nfloat s = IN(0, 0);\nfor (int k = 0; k < ROWS; ++k) OUT_AT(k) = s;\n"
+                                      "#else\nOUT_AT(0) = IN(0, 0);\n#endif\n";
+    static const struct { unsigned side; int column; unsigned rows; } cases[] = {
+        {5, 0, 8}, {5, 1, 8}, {7, 0, 1}, {7, 1, 6}, {9, 1, 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        spec.body = cases[k].column ? column : "OUT = IN(0, 0);";
+        spec.mask_width = spec.mask_height = cases[k].side;
+        expect_block(&gpu, &spec, 1, cases[k].rows);
+    }
+}
+
 /* The generator applies what it is given: a spec left to auto takes the plain form, never the
  * policy's rows, separation or FFT. */
 static void the_generator_decides_nothing(void **state)
@@ -593,6 +612,7 @@ int main(void)
         cmocka_unit_test(small_masks_take_wide_blocks_where_the_record_says),
         cmocka_unit_test(blocks_cut_to_three_rows_stream),
         cmocka_unit_test(a_policy_runs_lane_bodies_in_lanes),
+        cmocka_unit_test(bodies_take_the_device_rows_by_their_window),
         cmocka_unit_test(the_generator_decides_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
