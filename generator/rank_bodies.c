@@ -166,8 +166,9 @@ static cls_status unrolled_rank(const cls_footprint *f, unsigned n, unsigned ran
  * a zero without being one). The search runs for every column of an image of zeros (H200, 5x5:
  * 171 against 115 us). With one output row (ROWS 1: nothing to share; PoCL) the body is that
  * network alone, its loops unrolled: the compiler drops what rank RANK does not depend on, as
- * selection_network does. The 5x5's body has a section of its own for two columns in two lanes
- * (rank_two_lanes.c). */
+ * selection_network does (the 7x7's 64 wires written out, pruned: PoCL left their loops rolled,
+ * 499 against 41 ms at 2048^2). The 5x5's body has a section of its own for two columns in two
+ * lanes (rank_two_lanes.c). */
 static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *what, char **body)
 {
     enum { MAX_SIDE = 7, MAX_N = MAX_SIDE * MAX_SIDE, MAX_MERGES = 2, MAX_COMPARATORS = 128 };
@@ -233,7 +234,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                   side, h, shared_name, 2 * h, 2 * h - 1, side, side, side, h, list, shared_name, shared, 2 * h, h,
                   side, side, h, h, side);
     for (unsigned i = 0; i < side; ++i) strbuf_printf(&out, "%srow[t %% %u][%u]", i ? " + " : "", side, i);
-    strbuf_printf(&out, ";\n    ");
+    strbuf_append(&out, ";\n    ");
     char array[32];
     snprintf(array, sizeof array, "row[t %% %u]", side);
     network_print(&out, array, sort, sorts, 0);
