@@ -463,9 +463,14 @@ cls_status cls_filter_enqueue_outputs(cls_filter *filter, cl_mem input, cl_uint 
         status = cls_image_input_check_size(filter->context, r.geometry.width, r.geometry.height);
     if (status != CLS_OK) return status;
     const cls_work_ops *ops = filter->work_ops;
+    cl_event launch = NULL; /* a deferred tiered build follows the first launch */
+    const int followed = cls_tier_awaits_launch(filter->tier);
+    if (followed && !event) event = &launch;
     if (ops->serialized) pthread_mutex_lock(&filter->launch_lock); /* the work's temporary images */
     status = ops->enqueue(filter->work, input, output_count, outputs, image, &r, wait_count, wait_list, event);
     if (ops->serialized) pthread_mutex_unlock(&filter->launch_lock);
+    if (followed && status == CLS_OK) cls_tier_follow(filter->tier, *event);
+    if (launch) clReleaseEvent(launch);
     return status;
 }
 

@@ -143,13 +143,20 @@ typedef struct cls_tier cls_tier;
 void cls_filter_attach_tier(cls_filter *filter, cls_tier *tier, unsigned images);
 /* Notes what the build goal chose for the filter and why (cls_filter_build_decision). */
 void cls_filter_set_decision(cls_filter *filter, const char *decision);
-/* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied). */
-cls_status cls_tier_start(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec, cls_tier **out);
+/* Starts a thread that builds spec's specialized kernel (spec and what it points to are copied);
+ * DEFERRED: once the launch handed to cls_tier_follow has completed, or at cls_tier_wait. */
+cls_status cls_tier_start(cls_context *context, const cls_filter_calls *calls, const cls_spec *spec, int deferred,
+                          cls_tier **out);
+/* Whether a deferred build still waits for a launch to follow. */
+int cls_tier_awaits_launch(cls_tier *tier);
+/* Lets a deferred build start once LAUNCH (the quick kernel's first) has completed. */
+void cls_tier_follow(cls_tier *tier, cl_event launch);
 /* The specialized filter once built, else NULL; safe from any thread. */
 cls_filter *cls_tier_ready(const cls_tier *tier);
 /* Waits for the build; its status (the message in cls_last_error()). */
 cls_status cls_tier_wait(cls_tier *tier);
-/* Waits for the build, then frees it and the specialized filter. */
+/* Waits for the build (drops a deferred one not yet started), then frees it and the specialized
+ * filter. */
 void cls_tier_release(cls_tier *tier);
 
 /* Reads a caller's image description into *copy by its struct_size (cls_struct_read), the fields

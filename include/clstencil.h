@@ -282,7 +282,8 @@ typedef enum cls_reduction {
  * from a buffer, one output per work-item, every tap checking the borders), which builds in about
  * a second and runs slower: the lowest build plus run time for a filter that runs once or a few
  * times. TIERED starts as FIRST_RESULT and, when it took the quick kernel, builds on a thread of
- * its own the specialized kernel (on GPUs with the coefficients as an argument), which serves
+ * its own the specialized kernel (on GPUs with the coefficients as an argument; on CPU devices
+ * once the quick kernel's first launch has completed, or at cls_filter_wait), which serves
  * every later launch once built (cls_filter_wait waits for it). AUTO decides by expected time
  * for the spec's expected size: a specialized kernel already built serves; else it is built now
  * when its build plus run is expected to take less than the quick kernel's run (the device
@@ -539,7 +540,7 @@ typedef struct cls_filter cls_filter;
 /* Validates the spec against the device, generates and builds the kernel. */
 cls_status cls_filter_create(cls_context *context, const cls_spec *spec, cls_filter **out);
 /* Frees a filter (NULL is fine); launches already enqueued are unaffected. A tiered filter's
- * release waits for its background build to end. */
+ * release waits for its background build to end (one a CPU device has not begun is dropped). */
 void cls_filter_release(cls_filter *filter);
 /* CLS_BUILD_TIERED: waits until the specialized kernel is built; CLS_OK when it serves the
  * filter's launches from now on (at once for other filters), else the build's error (the quick
