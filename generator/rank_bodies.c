@@ -181,9 +181,8 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
     for (unsigned k = 0; k < n; ++k) wires[k] = k;
     /* a pair: rows of wires 0 .. side - 1 and side .. 2 side - 1; the shared rows: H pairs of
      * wires list k .. list (k + 1) - 1, merged in turn into the first */
-    const size_t pairs = batcher_merge(wires, side, wires + side, side, pair, NULL);
     unsigned first[2 * MAX_SIDE], merged[MAX_N], next[MAX_N], last[MAX_N];
-    batcher_merge(wires, side, wires + side, side, NULL, first);
+    const size_t pairs = batcher_merge(wires, side, wires + side, side, pair, first);
     memcpy(merged, first, sizeof first);
     for (unsigned k = 1; k < h; ++k) {
         unsigned pair_k[2 * MAX_SIDE];
@@ -198,9 +197,11 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
     needed[last[rank - lo]] = 1;
     lasts = network_prune(last_merge, lasts, needed);
     for (unsigned k = h - 1; k-- > 0;) merge_counts[k] = network_prune(merges[k], merge_counts[k], needed);
-    size_t alone_count = 0; /* the 7x7's network at one row */
-    comparator *alone = side == 5 ? NULL : selection_network(n, rank, &alone_count);
-    if (side != 5 && !alone) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
+    const int two_lanes = side == 5;    /* a section for two columns in two lanes (rank_two_lanes.c) */
+    const int written_out = n > 32;     /* the network at one row: PoCL left 64 wires' loops rolled */
+    size_t alone_count = 0;
+    comparator *alone = written_out ? selection_network(n, rank, &alone_count) : NULL;
+    if (written_out && !alone) return cls_fail(CLS_ERR_OUT_OF_MEMORY, "out of memory");
 
     strbuf out;
     strbuf_init(&out);
@@ -217,7 +218,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "#define LO(v, a, b) v[a] = fmin(v[a], v[b]);\n"
                         "#define HI(v, a, b) v[b] = fmax(v[a], v[b]);\n"
                         "#if ROWS > 1\n");
-    if (side == 5) {
+    if (two_lanes) {
         strbuf_append(&out, "#if LANES == 2\n");
         cls_rank5_two_lanes(&out, rank);
         strbuf_append(&out, "#else\n");
@@ -317,7 +318,7 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "    }\n"
                         "}\n",
                   rank);
-    if (side == 5) strbuf_append(&out, "#endif\n");
+    if (two_lanes) strbuf_append(&out, "#endif\n");
     strbuf_printf(&out, "#else\n"
                         "/* One output a work-item (nothing to share), or one vector of them in lanes: the network\n"
                         " * alone, unrolled, the compiler dropping what rank %u does not depend on. */\n"
@@ -325,9 +326,9 @@ static cls_status rows_rank(const cls_footprint *f, unsigned rank, const char *w
                         "#pragma unroll\n"
                         "for (int w = 0; w < %u; ++w) p[w] = IN(w %% %u - %u, w / %u - %u);\n",
                   rank, n, n, side, h, side, h);
-    if (side == 5) {
+    if (!written_out) {
         network_print_sort_loops(&out, n, "unroll", 0);
-    } else { /* the pruned network written out: PoCL left the 64 wires' loops rolled (in memory) */
+    } else { /* the pruned network, 12 comparators a line */
         for (size_t k = 0; k < alone_count; k += 12) {
             network_print(&out, "p", alone + k, alone_count - k < 12 ? alone_count - k : 12, 1);
             strbuf_append(&out, "\n");
