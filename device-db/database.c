@@ -96,7 +96,7 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
         NUMBER(volume_deep_slices), NUMBER(single_pass_stages_rows), NUMBER(fft_tile_max_mask),
         NUMBER(single_pass_tall_mask), NUMBER(volume_fft_min_taps), NUMBER(inline_ptx), NUMBER(rank_minmax), NUMBER(rank_columns),
         NUMBER(rank_register_cap), NUMBER(volume_y_first), NUMBER(volume_pass_slices), NUMBER(wide_block_max_taps),
-        NUMBER(volume_block_rows),
+        NUMBER(volume_block_rows), NUMBER(volume_lane_rows),
 #undef NUMBER
     };
     char shown[256];
@@ -106,12 +106,12 @@ static int apply_key(parse_state *state, cls_arch_record *r, const char *name, c
             /* sizes and counts are at least 1; local memory may be 0; default_rows 0 is "auto";
              * stream_min_taps 0 streams every mask; the flags (border_groups_fold_fully,
              * single_pass_stages_rows, inline_ptx, rank_minmax, volume_y_first) are 0 or 1; rank_columns 1 or 2;
-             * volume_block_rows 0 to 8; an FFT tile's side 64 to 16384 */
+             * volume_block_rows and volume_lane_rows 0 to 8; an FFT tile's side 64 to 16384 */
             const int flag = strcmp(name, "border_groups_fold_fully") == 0 || strcmp(name, "single_pass_stages_rows") == 0 ||
                              strcmp(name, "inline_ptx") == 0 || strcmp(name, "rank_minmax") == 0 ||
                              strcmp(name, "volume_y_first") == 0;
             const int tile = strcmp(name, "fft_max_tile") == 0, pair = strcmp(name, "rank_columns") == 0,
-                      block = strcmp(name, "volume_block_rows") == 0;
+                      block = strcmp(name, "volume_block_rows") == 0 || strcmp(name, "volume_lane_rows") == 0;
             const int may_be_zero = strcmp(name, "local_mem_per_cu") == 0 || strcmp(name, "default_rows") == 0 ||
                                     strcmp(name, "stream_min_taps") == 0 || strcmp(name, "separate_min_taps") == 0 ||
                                     strcmp(name, "fft_min_taps") == 0 || strcmp(name, "low_rank_min_taps") == 0 ||

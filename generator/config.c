@@ -225,8 +225,15 @@ unsigned cls_volume_tile_buffers(const cls_kernel_config *config)
     return config->tile_buffers == 2 ? 2 : 1;
 }
 
+int cls_volume_lanes(const cls_kernel_config *config)
+{
+    return cls_spec_is_volume(&config->spec) && config->separable == CLS_SEPARABLE_SINGLE_PASS &&
+           config->input_path == CLS_INPUT_GLOBAL;
+}
+
 unsigned cls_volume_block_rows(const cls_kernel_config *config)
 {
+    if (cls_volume_lanes(config)) return config->limits.volume_lane_rows ? config->limits.volume_lane_rows : CLS_VOLUME_LANE_ROWS;
     const cls_spec *s = &config->spec;
     const unsigned most = CLS_VOLUME_BLOCK_MAX_SIDE;
     const int tile_sum = cls_spec_is_volume(s) && config->input_path == CLS_INPUT_LOCAL && config->cols > 1 &&

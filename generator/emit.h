@@ -139,6 +139,13 @@ int emit_volume_flat_extremum(const cls_kernel_config *c, cls_axis axis);
 int emit_volume_doubles_z(const cls_kernel_config *c);
 void emit_volume_doubling_levels(strbuf *out, const cls_kernel_config *c);
 void emit_volume_doubling_step(strbuf *out, const cls_kernel_config *c);
+/* A volume's separable single pass on the global input path, its halo columns handed between a
+ * warp's lanes (emit_volume_lanes.c): its macros, and the kernel's body after the signature. */
+void emit_volume_lanes_macros(strbuf *out, const cls_kernel_config *c);
+void emit_volume_lanes_walk(strbuf *out, const cls_kernel_config *c);
+/* The store of a walk's complete outputs (emit_volume_tile.c): column j of DONE[j] (with
+ * cls_volume_block_rows above 1, DONE names row b's) where the output is in the region. */
+void emit_volume_tile_store(strbuf *out, const cls_kernel_config *c, const char *done);
 /* A volume's walk with COLUMNS adjacent outputs a work-item in explicit vectors, on the global
  * input path (emit_volume_vectors.c): its macros, and the kernel's body after the signature. */
 void emit_volume_vector_macros(strbuf *out, const cls_kernel_config *c);

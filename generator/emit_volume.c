@@ -74,7 +74,8 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
                   s->bake_coefficients == CLS_COEFFICIENTS_LITERALS ? "baked" : "from a __constant buffer",
                   borders, cls_spec_borders_differ(s) ? " (x, y, z)" : " on every axis", c->group_width, c->group_height, cls_pixel_type_name(s->input_type),
                   cls_pixel_type_name(s->output_type),
-                  c->cols > 1 && c->input_path == CLS_INPUT_LOCAL
+                  cls_volume_lanes(c) ? "its adjacent columns in a block of rows, the halo's columns from the lanes beside it,"
+                  : c->cols > 1 && c->input_path == CLS_INPUT_LOCAL
                       ? "its columns of the group's tile, which each input slice loads into local memory,"
                   : c->cols > 1 ? "its adjacent columns, a vector of outputs,"
                                 : "one x, y column",
@@ -101,7 +102,8 @@ static void emit_header(strbuf *out, const cls_kernel_config *c)
         strbuf_printf(out, "#define REGISTER_CAP %u /* per work-item, built to it where the compiler takes more: %s */\n",
                       cls_kernel_register_cap(c),
                       s->reduction == CLS_REDUCTION_RANK ? "one group more a compute unit" : "border code spills");
-    if (c->cols > 1 && c->input_path == CLS_INPUT_LOCAL) emit_volume_tile_macros(out, c);
+    if (cls_volume_lanes(c)) emit_volume_lanes_macros(out, c);
+    else if (c->cols > 1 && c->input_path == CLS_INPUT_LOCAL) emit_volume_tile_macros(out, c);
     else if (c->cols > 1) emit_volume_vector_macros(out, c);
     strbuf_printf(out, "typedef %s input_t;\ntypedef %s output_t;\n\n", emit_cl_type(s->input_type),
                   emit_cl_type(s->output_type));
@@ -379,6 +381,8 @@ char *cls_emit_volume_source(const cls_kernel_config *config)
     if (config->cols == 1 || (rank && !body)) emit_column(&out, config); /* a rank's: one column or a pair */
     if (body) {
         emit_volume_body_walk(&out, config);
+    } else if (cls_volume_lanes(config)) {
+        emit_volume_lanes_walk(&out, config);
     } else if (config->separable == CLS_SEPARABLE_SINGLE_PASS) {
         emit_volume_separable_walk(&out, config);
     } else if (config->cols > 1 && !rank && config->input_path == CLS_INPUT_LOCAL) {

@@ -89,7 +89,7 @@ static void emit_tile_prologue(strbuf *out, const cls_kernel_config *c)
  * outputs of four columns inside the region as one float4 where their address is aligned (H200,
  * 512^3: the random 3x3x3 336 -> 327 us, max3d:9 660 -> 613, gaussian3d:13,2 772 -> 751 against
  * four stores). With BLOCK_ROWS, DONE names row b's. */
-static void emit_tile_store(strbuf *out, const cls_kernel_config *c, const char *done)
+void emit_volume_tile_store(strbuf *out, const cls_kernel_config *c, const char *done)
 {
     const cls_spec *s = &c->spec;
     const int blocked = cls_volume_block_rows(c) > 1, in = blocked ? 3 : 2;
@@ -305,7 +305,7 @@ void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
                                   : "#pragma unroll 1";
     if (rows > 1) {
         emit_blocked_sums(out, c, unroll_taps);
-        emit_tile_store(out, c, "sum[MASK_D - 1][b]");
+        emit_volume_tile_store(out, c, "sum[MASK_D - 1][b]");
         emit_window_shift(out, c, 0);
         return;
     }
@@ -316,7 +316,7 @@ void emit_volume_tiled_walk(strbuf *out, const cls_kernel_config *c)
     emit_row_values(out, 3, "tile4", "get_local_id(1) + dy");
     emit_row_taps(out, 3, join);
     strbuf_line(out, 2, "}");
-    emit_tile_store(out, c, "sum[MASK_D - 1]");
+    emit_volume_tile_store(out, c, "sum[MASK_D - 1]");
     emit_window_shift(out, c, 0);
 }
 
@@ -482,6 +482,6 @@ void emit_volume_separable_walk(strbuf *out, const cls_kernel_config *c)
     else
         emit_x_first(out, c);
     const char *done = emit_z_join(out, c, doubling);
-    emit_tile_store(out, c, done);
+    emit_volume_tile_store(out, c, done);
     emit_window_shift(out, c, doubling);
 }

@@ -36,6 +36,8 @@ typedef struct cls_generation_limits {
                                         * first (cls_volume_y_first) */
     unsigned volume_block_rows;        /* output rows a work-item of a volume's walk from the slice's
                                         * tile may sum (cls_volume_block_rows; 0 or 1: one) */
+    unsigned volume_lane_rows;         /* output rows a work-item of a volume's lanes walk sums
+                                        * (cls_volume_lanes; 0: CLS_VOLUME_LANE_ROWS) */
 } cls_generation_limits;
 
 typedef struct cls_kernel_config {
@@ -224,13 +226,25 @@ size_t cls_kernel_local_bytes(const cls_kernel_config *config);
  * turns (one barrier a slice fewer; a single pass's, where they fit the device: the planner keeps
  * one where they do not), else one. */
 unsigned cls_volume_tile_buffers(const cls_kernel_config *config);
-/* The output rows a work-item of a volume's walk from the slice's tile sums, each tile row its
- * rows reach read once for all of them: the record's volume_block_rows for a weighted sum not
+/* The output rows a work-item of a volume's walk sums: the lanes walk's (its record's
+ * volume_lane_rows, else CLS_VOLUME_LANE_ROWS); from the slice's tile, each tile row its rows
+ * reach read once for all of them, the record's volume_block_rows for a weighted sum not
  * separated whose mask is at most CLS_VOLUME_BLOCK_MAX_SIDE on every side, else 1. Its partial
  * sums (MASK_D x rows x COLUMNS) and tile loads take registers: on an H200 (512^3 f32, 2 rows
  * against 1) a random 3x3x3 ran 2-3% faster, a 5x5x5 as fast or 6% faster, a 7x7x7 54% slower. */
 #define CLS_VOLUME_BLOCK_MAX_SIDE 5u
 unsigned cls_volume_block_rows(const cls_kernel_config *config);
+/* Whether a volume's kernel is the lanes walk (emit_volume_lanes.c): a separable single pass on
+ * the global input path, each work-item loading its own 4 columns of a row and the lanes of its
+ * warp (CLS_VOLUME_LANES work-items side by side along x) handing each other the window's halo
+ * columns. Its masks are at most CLS_VOLUME_LANES_MAX_WIDTH wide: the halo comes from the lane
+ * beside, 4 columns at most. H200, 512^3 f32, clamp, box 3x3x3 written by hand: 2 rows a
+ * work-item 331-336 us, 4 rows 301-302, 8 rows 340 (copy 254-256); loads a slice ahead 4 rows
+ * 278-281 against the tile's 322-325. */
+#define CLS_VOLUME_LANES 32u
+#define CLS_VOLUME_LANE_ROWS 4u
+#define CLS_VOLUME_LANES_MAX_WIDTH 9u
+int cls_volume_lanes(const cls_kernel_config *config);
 /* Whether a volume's separable single pass runs along y first, over its tile's columns in columns
  * of COLUMNS rows, then along x over the group's rows alone (emit_volume_tile.c): where the record
  * says so (volume_y_first), the mask is at least 9 and 2 COLUMNS + 1 tall, and the group a

@@ -138,6 +138,8 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
                             "does not take %s", depth, refused);
         return cls_body_check_volume(spec->body, spec->mask_width, spec->mask_height, depth);
     }
+    /* the lanes walk (emit_volume_lanes.c) */
+    const int lanes = spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->input_path == CLS_INPUT_GLOBAL;
     if (!refused)
         refused = spec->epilogue           ? "an epilogue"
                   : masks > 1              ? "several masks"
@@ -145,8 +147,17 @@ static cls_status check_volume(const cls_spec *spec, unsigned masks)
                   : spec->separable == CLS_SEPARABLE_LOW_RANK ? "low-rank separation"
                   : spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->cols_per_item == 1
                       ? "a single pass of one column per work-item (it reads the slice's tile: 4 or 8 columns)"
-                  : spec->separable == CLS_SEPARABLE_SINGLE_PASS && spec->input_path == CLS_INPUT_GLOBAL
-                      ? "a single pass on the global input path (it reads the slice's tile: the local path)"
+                  : lanes && spec->reduction != CLS_REDUCTION_SUM
+                      ? "a minimum's or maximum's single pass on the global input path (the lanes walk sums; the "
+                        "slice's tile, the local path, takes them)"
+                  : lanes && spec->mask_width > CLS_VOLUME_LANES_MAX_WIDTH
+                      ? "a single pass on the global input path over a mask wider than 9 (the lane beside a "
+                        "work-item holds 4 columns of its halo; the slice's tile, the local path, takes it)"
+                  : lanes && spec->cols_per_item && spec->cols_per_item != 4
+                      ? "a single pass on the global input path of other than 4 columns per work-item (one vector a row)"
+                  : lanes && spec->group_width % CLS_VOLUME_LANES
+                      ? "a single pass on the global input path in groups whose width is not a multiple of 32 (a "
+                        "warp's lanes share a row)"
                   : spec->separable == CLS_SEPARABLE_TWO_PASS && spec->border == CLS_BORDER_UNDEFINED
                       ? "passes in the undefined border mode"
                   : spec->fold_equal_taps ? "tap folding"

@@ -128,6 +128,10 @@ typedef struct cls_arch_record {
     unsigned volume_block_rows;    /* output rows a work-item of a volume's walk from the slice's tile
                                     * sums for a weighted sum not separated whose mask is at most 5
                                     * on every side, each tile row read once for all (0 or 1: one) */
+    unsigned volume_lane_rows;     /* a volume's separable sum at most 9 wide, 3 tall and 3 deep runs its single
+                                    * pass on the global input path, each work-item summing this many
+                                    * rows of 4 columns, a warp's lanes handing each other the halo's
+                                    * columns, instead of from the slice's tile (0: the tile) */
 } cls_arch_record;
 
 typedef struct cls_device_db cls_device_db;

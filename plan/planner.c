@@ -40,6 +40,7 @@ cls_kernel_policy cls_plan_kernel_policy(const cls_planner *planner)
     policy.limits.rank_register_cap = record->rank_register_cap;
     policy.limits.volume_y_first = record->volume_y_first;
     policy.limits.volume_block_rows = record->volume_block_rows;
+    policy.limits.volume_lane_rows = record->volume_lane_rows;
     policy.single_pass_stages_rows = record->single_pass_stages_rows;
     policy.single_pass_tall_mask = record->single_pass_tall_mask;
     if (record->volume_slices) policy.volume_slices = record->volume_slices;

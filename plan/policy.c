@@ -338,6 +338,17 @@ static int volume_tile_fits(const cls_request *r, const cls_spec *resolved, unsi
     return (tile + items - 1) / items <= loads && (size_t)r->depth * cols <= sums;
 }
 
+/* Whether a separable sum's single pass, its input path and columns left to auto, runs as the
+ * lanes walk (CLS_VOLUME_LANES_MAX_SIDE). */
+static int lanes_walk(const cls_kernel_policy *p, const cls_spec *spec, const cls_spec *resolved)
+{
+    return p->limits.volume_lane_rows && spec->input_path == CLS_INPUT_AUTO && !spec->cols_per_item &&
+           resolved->separable == CLS_SEPARABLE_SINGLE_PASS && resolved->cols_per_item == 4 &&
+           spec->reduction == CLS_REDUCTION_SUM && !spec->body && !cls_spec_border_any(spec, CLS_BORDER_CONSTANT) &&
+           spec->mask_width <= CLS_VOLUME_LANES_MAX_WIDTH &&
+           spec->mask_height <= CLS_VOLUME_LANES_MAX_SIDE && spec->mask_depth <= CLS_VOLUME_LANES_MAX_SIDE && (!spec->group_width || spec->group_width % CLS_VOLUME_LANES == 0);
+}
+
 /* Output columns a work-item of a volume's walk computes: the record's volume_columns, read from
  * the slice's tile in local memory, for a sum, minimum or maximum walked in one kernel whose tile
  * fits; else one. On an H200, 512^3 f32, clamp, the tile with 4 columns a work-item in 32x4
@@ -459,6 +470,14 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     const int rank = spec->reduction == CLS_REDUCTION_RANK; /* a rank's pair of columns reads global memory */
     const int tile = resolved->separable == CLS_SEPARABLE_SINGLE_PASS || (resolved->cols_per_item > 1 && !volume_vectors(p) && !rank);
     resolved->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
+    if (lanes_walk(p, spec, resolved)) {
+        resolved->input_path = CLS_INPUT_GLOBAL;
+        if (!spec->group_width && !spec->group_height)
+            resolved->group_width = CLS_VOLUME_LANES, resolved->group_height = CLS_VOLUME_LANES_GROUP_HEIGHT;
+    }
+    /* the lanes walk, asked or chosen: 4 columns a work-item, one vector a row */
+    const int lanes = resolved->separable == CLS_SEPARABLE_SINGLE_PASS && resolved->input_path == CLS_INPUT_GLOBAL;
+    if (lanes && !spec->cols_per_item) resolved->cols_per_item = 4;
     /* a deep mask's walk re-reads its halo of slices once a walk: longer walks, from the tile, and
      * a sum's, minimum's or maximum's walk of a column a work-item on GPUs (H200, 512^3 f32, clamp:
      * a 1x1x21 mask, the z pass of a deep separable one, 576 us walking 16 slices, 361 walking 128);
@@ -471,7 +490,8 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     if (!spec->rows_per_item && p->volume_pass_slices && spec->mask_depth >= CLS_VOLUME_PASS_SLICES_MIN_MASK &&
         spec->mask_height >= CLS_VOLUME_PASS_SLICES_MIN_MASK && resolved->separable == CLS_SEPARABLE_SINGLE_PASS)
         resolved->rows_per_item = p->volume_pass_slices;
-    if (resolved->cols_per_item > 1 && !rank && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width && !spec->group_height)
+    if (resolved->cols_per_item > 1 && !rank && !lanes && resolved->input_path == CLS_INPUT_GLOBAL && !spec->group_width &&
+        !spec->group_height)
         resolved->group_width = CLS_VOLUME_VECTOR_GROUP_WIDTH, resolved->group_height = CLS_VOLUME_VECTOR_GROUP_HEIGHT;
     if (!spec->rows_per_item) resolved->rows_per_item = filling_slices(p, spec, resolved);
     if (resolved->method == CLS_METHOD_FFT) resolved->separable = CLS_SEPARABLE_NONE; /* the transforms take the mask whole */

@@ -57,6 +57,16 @@
 #define CLS_VOLUME_VECTOR_GROUP_WIDTH 16u
 #define CLS_VOLUME_VECTOR_GROUP_HEIGHT 8u
 #define CLS_VOLUME_TILE_SUMS 64u
+/* A separable sum's single pass reads global memory by the lanes walk (emit_volume_lanes.c) where
+ * the record gives it rows (volume_lane_rows) and its mask is at most CLS_VOLUME_LANES_MAX_WIDTH
+ * wide and CLS_VOLUME_LANES_MAX_SIDE tall and deep (a work-item holds its rows' window of rows and
+ * its window of sums down z: gaussian3d:5,1 spilled, 1,320 us against the tile's 353), in no constant border mode (its tests of each row and column held 159 registers: box3d:3
+ * 460 us against the tile's 330), in groups of CLS_VOLUME_LANES x CLS_VOLUME_LANES_GROUP_HEIGHT
+ * where the spec leaves them to auto: 512 work-items keep the walk at 128 registers (H200, 512^3
+ * f32, clamp, box3d:3, 32 / 64 / 128 slices: 32x8 groups 342 / 335 / 335 us at 138 registers,
+ * 64x4 340 / 333 / 333, 32x16 281 / 278 / 283 at 128). */
+#define CLS_VOLUME_LANES_MAX_SIDE 3u
+#define CLS_VOLUME_LANES_GROUP_HEIGHT 16u
 /* The partial sums a separable mask's single pass may keep instead (masks up to 19 deep at 4
  * columns): its z window is all it holds, where the walk of any mask keeps its window's rows as
  * well. H200, 512^3 f32, clamp / mirror101, 32x4 groups: gaussian3d:17,3 in one pass 1,521 / 1,520
