@@ -253,6 +253,10 @@ int cls_volume_y_first(const cls_kernel_config *config)
 size_t cls_kernel_local_bytes(const cls_kernel_config *config)
 {
     const cls_spec *s = &config->spec;
+    if (cls_volume_lanes(config)) /* the lanes' values, where they pass through local memory (no inline PTX) */
+        return config->limits.inline_ptx ? 0
+                                         : (size_t)(cls_volume_block_rows(config) + s->mask_height - 1) * config->group_height *
+                                               config->group_width * config->cols * sizeof(float);
     if (cls_spec_is_volume(s)) { /* the slices' tiles (emit_volume_tile.c), and a single pass's sums along x or y */
         if (config->input_path != CLS_INPUT_LOCAL) return 0;
         const size_t tile_h = (size_t)config->group_height * cls_volume_block_rows(config) + 2 * (s->mask_height / 2);

@@ -470,14 +470,12 @@ static void resolve_volume(const cls_kernel_policy *p, const cls_request *r, cls
     const int rank = spec->reduction == CLS_REDUCTION_RANK; /* a rank's pair of columns reads global memory */
     const int tile = resolved->separable == CLS_SEPARABLE_SINGLE_PASS || (resolved->cols_per_item > 1 && !volume_vectors(p) && !rank);
     resolved->input_path = spec->input_path != CLS_INPUT_AUTO ? spec->input_path : tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
-    if (lanes_walk(p, spec, resolved)) {
-        resolved->input_path = CLS_INPUT_GLOBAL;
-        if (!spec->group_width && !spec->group_height)
-            resolved->group_width = CLS_VOLUME_LANES, resolved->group_height = CLS_VOLUME_LANES_GROUP_HEIGHT;
-    }
-    /* the lanes walk, asked or chosen: 4 columns a work-item, one vector a row */
+    if (lanes_walk(p, spec, resolved)) resolved->input_path = CLS_INPUT_GLOBAL;
+    /* the lanes walk, asked or chosen: 4 columns a work-item (one vector a row), groups a warp wide */
     const int lanes = resolved->separable == CLS_SEPARABLE_SINGLE_PASS && resolved->input_path == CLS_INPUT_GLOBAL;
     if (lanes && !spec->cols_per_item) resolved->cols_per_item = 4;
+    if (lanes && !spec->group_width && !spec->group_height)
+        resolved->group_width = CLS_VOLUME_LANES, resolved->group_height = CLS_VOLUME_LANES_GROUP_HEIGHT;
     /* a deep mask's walk re-reads its halo of slices once a walk: longer walks, from the tile, and
      * a sum's, minimum's or maximum's walk of a column a work-item on GPUs (H200, 512^3 f32, clamp:
      * a 1x1x21 mask, the z pass of a deep separable one, 576 us walking 16 slices, 361 walking 128);

@@ -25,13 +25,6 @@ static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CL
                                      CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
 #define BORDERS (sizeof borders / sizeof borders[0])
 
-/* mask[k][j][i] = z[k] y[j] x[i]: a W x H x D separable mask from its vectors. */
-static void outer_product(const float *x, unsigned w, const float *y, unsigned h, const float *z, unsigned d,
-                          float *mask)
-{
-    for (unsigned k = 0; k < w * h * d; ++k) mask[k] = z[k / (w * h)] * y[k / w % h] * x[k % w];
-}
-
 /* A walk of several columns a work-item: mask, coefficient storage, columns and slices per
  * work-item, group (0: the device's). */
 typedef struct columns_case {

@@ -25,16 +25,9 @@ static const cls_border borders[] = {CLS_BORDER_UNDEFINED, CLS_BORDER_CLAMP,  CL
                                      CLS_BORDER_MIRROR101, CLS_BORDER_REPEAT, CLS_BORDER_CONSTANT};
 #define BORDERS (sizeof borders / sizeof borders[0])
 
-/* mask[k][j][i] = z[k] y[j] x[i]. */
-static void outer_product(const float *x, unsigned w, const float *y, unsigned h, const float *z, unsigned d,
-                          float *mask)
-{
-    for (unsigned k = 0; k < w * h * d; ++k) mask[k] = z[k / (w * h)] * y[k / w % h] * x[k % w];
-}
-
 /* Asked products 3x3x3, 3x5x3 and 9x3x5 (the widest halo a lane beside holds: 4 columns), each in
  * every border mode, two of the three a mode (all under CLS_TEST_EXHAUSTIVE), in groups of one
- * warp and of two a row, walking 4 and 8 slices. */
+ * warp and of two a row (and a group the policy gives: a warp wide), walking 4 and 8 slices. */
 static void separable_sums_from_the_lanes(void **state)
 {
     (void)state;
@@ -46,18 +39,20 @@ static void separable_sums_from_the_lanes(void **state)
     outer_product(x3, 3, y5, 5, z3, 3, tall);
     outer_product(x9, 9, x3, 3, z5, 5, wide);
     const struct { const float *mask; unsigned w, h, d, group_w, slices; } cases[3] = {
-        {cube, 3, 3, 3, 32, 8}, {tall, 3, 5, 3, 64, 4}, {wide, 9, 3, 5, 32, 0}};
+        {cube, 3, 3, 3, 32, 8}, {tall, 3, 5, 3, 64, 4}, {wide, 9, 3, 5, 0, 0}}; /* 0: the group auto */
     for (size_t b = 0; b < BORDERS; ++b)
         for (size_t m = 0; m < 3; ++m) {
             if (!cls_test_pick((unsigned)(b + m), 3) && !cls_test_pick((unsigned)(b + m + 1), 3)) continue;
             cls_spec spec = volume_spec(cases[m].mask, cases[m].w, cases[m].h, cases[m].d, borders[b],
                                         m == 1 ? CLS_COEFFICIENTS_BUFFER : CLS_COEFFICIENTS_LITERALS);
             spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.input_path = CLS_INPUT_GLOBAL;
-            spec.group_width = cases[m].group_w, spec.group_height = 2, spec.rows_per_item = cases[m].slices;
+            spec.group_width = cases[m].group_w, spec.group_height = cases[m].group_w ? 2 : 0;
+            spec.rows_per_item = cases[m].slices;
             cls_filter *filter = NULL;
             if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
             assert_int_equal(cls_filter_separable(filter), CLS_SEPARABLE_SINGLE_PASS);
             assert_non_null(strstr(cls_filter_source(filter), "the halo's columns from the lanes beside it"));
+            if (!cases[m].group_w) assert_non_null(strstr(cls_filter_source(filter), "#define GROUP_W 32\n"));
             for (size_t v = 0; v < sizeof volumes / sizeof volumes[0]; ++v)
                 check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
             cls_filter_release(filter);

@@ -1,4 +1,4 @@
-/* volume_check.h — what the volume tests share: a mask of given sides, a volume's spec, and a
+/* volume_check.h — what the volume tests share: a mask of given sides or vectors, a volume's spec, and a
  * filter checked voxel by voxel against the CPU reference in 3-D on packed f32 volumes. Include
  * it after cmocka, the reference and context_fixture.h (the checks create filters on `context`). */
 #ifndef CLS_TEST_VOLUME_CHECK_H
@@ -54,6 +54,13 @@ static inline void check_volume(cls_filter *filter, const cls_spec *spec, unsign
                  k % w, k / w % h, k / w / h, (double)out[k], unwritten ? (double)SENTINEL : expected[k]);
     }
     free(in), free(out), free(expected);
+}
+
+/* mask[k][j][i] = z[k] y[j] x[i]: a W x H x D separable mask from its vectors. */
+static inline void outer_product(const float *x, unsigned w, const float *y, unsigned h, const float *z, unsigned d,
+                                 float *mask)
+{
+    for (unsigned k = 0; k < w * h * d; ++k) mask[k] = z[k / (w * h)] * y[k / w % h] * x[k % w];
 }
 
 /* A filter of SPEC checked on each of COUNT volumes. */

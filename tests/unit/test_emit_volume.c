@@ -3,7 +3,8 @@
  * rank over a box by sorted slices, another footprint by the forgetful network, past the record's
  * taps by Wirth's selection; several columns a work-item from the slice's tile in local memory
  * (its four f32 outputs stored as one float4; blocks of rows where the record says so) or as
- * vectors on the global path, a separable mask in one pass from the tile. */
+ * vectors on the global path, a separable mask in one pass from the tile or, on the global path,
+ * from the lanes of a warp. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -203,6 +204,41 @@ static void volume_walks_sum_blocks_of_rows_where_the_record_says(void **state)
     }
 }
 
+/* A separable single pass on the global path is the lanes walk: its rows from the record (else 4),
+ * the halo's columns by PTX's shfl.sync where the compiler takes inline PTX, else through local
+ * memory (which then counts as the kernel's), its key apart from the tile's. */
+static void lanes_walks_exchange_by_ptx_or_local_memory(void **state)
+{
+    (void)state;
+    for (int ptx = 0; ptx <= 1; ++ptx)
+        for (unsigned record_rows = 0; record_rows <= 2; record_rows += 2) {
+            cls_spec spec = volume_box(3);
+            spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.input_path = CLS_INPUT_GLOBAL;
+            spec.group_width = 32, spec.group_height = 8;
+            cls_generation_limits limits = cls_generation_limits_default();
+            limits.inline_ptx = (unsigned)ptx, limits.volume_lane_rows = record_rows;
+            cls_kernel_config config;
+            assert_int_equal(cls_kernel_config_init(&config, &spec, 32, &limits), CLS_OK);
+            assert_true(cls_volume_lanes(&config));
+            const unsigned rows = record_rows ? record_rows : CLS_VOLUME_LANE_ROWS;
+            assert_int_equal(cls_volume_block_rows(&config), rows);
+            char *source = cls_emit_source(&config), define[32];
+            assert_non_null(source);
+            snprintf(define, sizeof define, "#define BLOCK_ROWS %u ", rows);
+            assert_non_null(strstr(source, define));
+            assert_int_equal(strstr(source, "shfl.sync.up.b32") != NULL, ptx);
+            assert_int_equal(strstr(source, "__local float exchange[ROWS_LOADED][GROUP_H][GROUP_W][COLUMNS];") != NULL, !ptx);
+            assert_null(strstr(source, "tile4")); /* no slice's tile */
+            assert_int_equal(cls_kernel_local_bytes(&config), ptx ? 0 : (size_t)(rows + 2) * 8 * 32 * 4 * sizeof(float));
+            char *key = cls_kernel_key(&config);
+            assert_null(strstr(key, ";input=local"));
+            assert_non_null(strstr(key, ";separable=single-pass"));
+            free(key);
+            free(source);
+            cls_kernel_config_free(&config);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +246,7 @@ int main(void)
         cmocka_unit_test(volume_ranks_sort_slices_of_a_box),
         cmocka_unit_test(volume_walks_read_the_slice_tile_with_columns),
         cmocka_unit_test(volume_walks_sum_blocks_of_rows_where_the_record_says),
+        cmocka_unit_test(lanes_walks_exchange_by_ptx_or_local_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

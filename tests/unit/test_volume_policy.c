@@ -1,7 +1,7 @@
 /* test_volume_policy.c — auto's policy for a volume's walk (plan/policy.c): the slice's tile and
  * its columns where the record reads tiles (in taller groups for tall windows), one pass for
- * separable masks, vectors on CPU runtimes, the deep masks' longer walks, the columns a volume
- * refuses, and large masks by FFT. */
+ * separable masks (small sums from a warp's lanes where the record says so), vectors on CPU
+ * runtimes, the deep masks' longer walks, the columns a volume refuses, and large masks by FFT. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -245,6 +245,47 @@ static void large_masks_run_by_fft_from_the_records_taps(void **state)
     assert_int_equal(resolved.separable, CLS_SEPARABLE_NONE);
 }
 
+/* Where the record gives the lanes walk rows (volume_lane_rows), a separable sum at most 9 wide, 3
+ * tall and 3 deep runs its single pass on the global path in groups a warp wide and 16 tall, 4
+ * columns a work-item; a constant border, a 5-tall or 5-deep mask, a minimum and a spec's own
+ * input path keep the tile, and without the key every one does. */
+static void small_separable_sums_walk_from_the_lanes(void **state)
+{
+    (void)state;
+    static float ones[9 * 5 * 5];
+    for (unsigned k = 0; k < sizeof ones / sizeof ones[0]; ++k) ones[k] = 1.0f;
+    cls_kernel_policy policy = cls_kernel_policy_default();
+    policy.group_width = 32, policy.group_height = 4, policy.volume_columns = 4, policy.limits.volume_lane_rows = 4;
+    static const struct { unsigned w, h, d; cls_border border; cls_reduction reduction; cls_input_path asked; int lanes; } cases[] = {
+        {3, 3, 3, CLS_BORDER_CLAMP, CLS_REDUCTION_SUM, CLS_INPUT_AUTO, 1},
+        {9, 3, 3, CLS_BORDER_MIRROR, CLS_REDUCTION_SUM, CLS_INPUT_AUTO, 1},
+        {3, 3, 3, CLS_BORDER_CONSTANT, CLS_REDUCTION_SUM, CLS_INPUT_AUTO, 0},
+        {3, 5, 3, CLS_BORDER_CLAMP, CLS_REDUCTION_SUM, CLS_INPUT_AUTO, 0},
+        {3, 3, 5, CLS_BORDER_CLAMP, CLS_REDUCTION_SUM, CLS_INPUT_AUTO, 0},
+        {3, 3, 3, CLS_BORDER_CLAMP, CLS_REDUCTION_MIN, CLS_INPUT_AUTO, 0},
+        {3, 3, 3, CLS_BORDER_CLAMP, CLS_REDUCTION_SUM, CLS_INPUT_LOCAL, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+        for (int keyed = 0; keyed <= 1; ++keyed) {
+            cls_spec spec = valid_spec(), resolved;
+            spec.coefficients = ones;
+            spec.mask_width = cases[c].w, spec.mask_height = cases[c].h, spec.mask_depth = cases[c].d;
+            spec.border = cases[c].border, spec.reduction = cases[c].reduction, spec.input_path = cases[c].asked;
+            if (cases[c].asked == CLS_INPUT_LOCAL) spec.cols_per_item = 4;
+            cls_kernel_policy p = policy;
+            if (!keyed) p.limits.volume_lane_rows = 0;
+            assert_int_equal(resolve(&p, &spec, &resolved), CLS_OK);
+            const int lanes = keyed && cases[c].lanes;
+            if ((resolved.input_path == CLS_INPUT_GLOBAL) != lanes)
+                fail_msg("case %zu, key %d: input path %d", c, keyed, (int)resolved.input_path);
+            if (lanes) {
+                assert_int_equal(resolved.separable, CLS_SEPARABLE_SINGLE_PASS);
+                assert_int_equal(resolved.cols_per_item, 4);
+                assert_int_equal(resolved.group_width, CLS_VOLUME_LANES);
+                assert_int_equal(resolved.group_height, CLS_VOLUME_LANES_GROUP_HEIGHT);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +293,7 @@ int main(void)
         cmocka_unit_test(deep_masks_walk_the_records_deep_slices),
         cmocka_unit_test(tall_windows_take_taller_tiles),
         cmocka_unit_test(large_masks_run_by_fft_from_the_records_taps),
+        cmocka_unit_test(small_separable_sums_walk_from_the_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
