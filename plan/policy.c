@@ -345,8 +345,8 @@ static int lanes_walk(const cls_kernel_policy *p, const cls_spec *spec, const cl
     return p->limits.volume_lane_rows && spec->input_path == CLS_INPUT_AUTO && !spec->cols_per_item &&
            resolved->separable == CLS_SEPARABLE_SINGLE_PASS && resolved->cols_per_item == 4 &&
            spec->reduction == CLS_REDUCTION_SUM && !spec->body && !cls_spec_border_any(spec, CLS_BORDER_CONSTANT) &&
-           spec->mask_width <= CLS_VOLUME_LANES_MAX_WIDTH &&
-           spec->mask_height <= CLS_VOLUME_LANES_MAX_SIDE && spec->mask_depth <= CLS_VOLUME_LANES_MAX_SIDE && (!spec->group_width || spec->group_width % CLS_VOLUME_LANES == 0);
+           spec->mask_width <= CLS_VOLUME_LANES_MAX_WIDTH && spec->mask_height <= CLS_VOLUME_LANES_MAX_SIDE &&
+           spec->mask_depth <= CLS_VOLUME_LANES_MAX_SIDE && spec->group_width % CLS_VOLUME_LANES == 0;
 }
 
 /* Output columns a work-item of a volume's walk computes: the record's volume_columns, read from
