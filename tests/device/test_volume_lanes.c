@@ -3,8 +3,9 @@
  * warp's work-items hand each other the window's halo columns (PTX on NVIDIA; through local
  * memory on other devices, the same generated code path), in every border mode, over volumes
  * narrower than a warp, wider than two (a warp's ends inside the volume, groups of two warps a
- * row), rows not a multiple of 4 (the kernel that loads lane by lane); `auto` taking it where the
- * record gives it rows (an overlay of the device's own record); and what it refuses. */
+ * row), rows not a multiple of 4 (unaligned: vload4; the last columns one by one); other pixel
+ * types against the tile's single pass; `auto` taking it where the record gives it rows (an
+ * overlay of the device's own record); and what it refuses. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -57,6 +58,40 @@ static void separable_sums_from_the_lanes(void **state)
                 check_volume(filter, &spec, volumes[v][0], volumes[v][1], volumes[v][2]);
             cls_filter_release(filter);
         }
+}
+
+/* Other pixel types (u8 in and out, f16 into f32) give the same bytes as the slice tile's single
+ * pass, the sums' order being the same: in mirror and in constant mode, a volume 70 wide. */
+static void pixel_types_as_the_tile(void **state)
+{
+    (void)state;
+    static const float x[3] = {1, 2, -1}, z[3] = {2, 1, 0.5f};
+    float mask[27];
+    outer_product(x, 3, x, 3, z, 3, mask);
+    enum { W = 70, H = 9, D = 6, N = W * H * D };
+    static unsigned char u8[N];
+    static unsigned short f16[N];
+    for (unsigned k = 0; k < N; ++k) u8[k] = (unsigned char)(k * 37 % 251), f16[k] = (unsigned short)(0x3c00 + k % 700);
+    const struct { cls_pixel_type in, out; const void *input; size_t out_size; cls_border border; } cases[] = {
+        {CLS_PIXEL_U8, CLS_PIXEL_U8, u8, 1, CLS_BORDER_MIRROR}, {CLS_PIXEL_F16, CLS_PIXEL_F32, f16, 4, CLS_BORDER_CONSTANT}};
+    const cls_image_desc volume = {CLS_IMAGE_DESC_INIT, .width = W, .height = H, .depth = D};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        void *outputs[2];
+        for (int tile = 0; tile <= 1; ++tile) {
+            cls_spec spec = volume_spec(mask, 3, 3, 3, cases[c].border, CLS_COEFFICIENTS_LITERALS);
+            spec.separable = CLS_SEPARABLE_SINGLE_PASS, spec.input_path = tile ? CLS_INPUT_LOCAL : CLS_INPUT_GLOBAL;
+            spec.cols_per_item = 4, spec.group_width = 32, spec.group_height = 2;
+            spec.input_type = cases[c].in, spec.output_type = cases[c].out;
+            cls_filter *filter = NULL;
+            if (cls_filter_create(context, &spec, &filter) != CLS_OK) fail_msg("%s", cls_last_error());
+            outputs[tile] = calloc(N, cases[c].out_size);
+            assert_non_null(outputs[tile]);
+            if (cls_filter_run_host(filter, cases[c].input, outputs[tile], &volume) != CLS_OK) fail_msg("%s", cls_last_error());
+            cls_filter_release(filter);
+        }
+        assert_memory_equal(outputs[0], outputs[1], N * cases[c].out_size);
+        free(outputs[0]), free(outputs[1]);
+    }
 }
 
 /* `auto` takes the lanes walk for a separable sum at most 9 wide, 3 tall and 3 deep where the
@@ -123,6 +158,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(separable_sums_from_the_lanes),
+        cmocka_unit_test(pixel_types_as_the_tile),
         cmocka_unit_test(auto_takes_the_lanes_where_the_record_says),
         cmocka_unit_test(refusals_name_the_reason),
     };
