@@ -5,6 +5,7 @@
 #include "build.h"
 
 #include "error.h"
+#include "pocl_declarations.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -234,10 +235,49 @@ static void cap_registers(cl_context context, cl_device_id device, const char *o
     free(ptx);
 }
 
+/* On PoCL: the source after the declarations of the builtins it calls (pocl_declarations.c), and
+ * where that build fails, the source as it is, whose log then tells the error. In check mode a
+ * source that builds only as it is fails, with the reduced build's log. */
+static cls_status build_for_pocl(cl_context context, cl_device_id device, const cls_device_caps *caps,
+                                 const cls_kernel_source *kernel, const char *options, cl_program *out,
+                                 cls_build_info *info)
+{
+    const cls_pocl_declarations_mode mode = cls_pocl_declarations_mode_get();
+    strbuf source, reduced_options, reduced_log;
+    strbuf_init(&source);
+    strbuf_init(&reduced_options);
+    strbuf_init(&reduced_log);
+    cls_status status = CLS_ERR_BUILD;
+    const int reduced = mode != CLS_POCL_DECLARATIONS_OFF && cls_pocl_declarations(kernel->text, &source);
+    if (reduced) {
+        strbuf_append(&source, kernel->text);
+        strbuf_printf(&reduced_options, "%s %s", options, CLS_POCL_DECLARATIONS_OPTION);
+        if (!strbuf_failed(&source) && !strbuf_failed(&reduced_options))
+            status = build_once(context, device, caps, strbuf_text(&source), strbuf_text(&reduced_options),
+                                kernel->name, out, info);
+        if (status != CLS_OK) strbuf_append(&reduced_log, cls_last_error());
+    }
+    if (status != CLS_OK) {
+        status = build_once(context, device, caps, kernel->text, options, kernel->name, out, info);
+        if (status == CLS_OK && reduced && mode == CLS_POCL_DECLARATIONS_CHECK) {
+            clReleaseProgram(*out);
+            *out = NULL;
+            status = cls_fail(CLS_ERR_BUILD, "%s builds with PoCL's whole header but not with the declarations "
+                              "its source calls (CLSTENCIL_POCL_DECLARATIONS=check): %s",
+                              kernel->name, strbuf_text(&reduced_log));
+        }
+    }
+    strbuf_free(&source);
+    strbuf_free(&reduced_options);
+    strbuf_free(&reduced_log);
+    return status;
+}
+
 cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
                                  const cls_kernel_source *kernel, const char *options, cl_program *out,
                                  cls_build_info *info)
 {
+    if (caps->vendor == CLS_VENDOR_POCL) return build_for_pocl(context, device, caps, kernel, options, out, info);
     cls_status status = build_once(context, device, caps, kernel->text, options, kernel->name, out, info);
     if (status != CLS_OK || caps->vendor != CLS_VENDOR_NVIDIA) return status;
     if (!info->registers) rebuild_fresh(context, device, caps, kernel->text, options, kernel->name, out, info);
