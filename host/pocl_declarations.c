@@ -27,7 +27,7 @@ typedef struct piece {
 static struct {
     strbuf text; /* the header without comments, opencl-c-base.h in place of its #include */
     piece *pieces;
-    size_t count;
+    size_t count, capacity;
     int ready, failed;
 } header;
 
@@ -75,12 +75,16 @@ static void add_piece(size_t start, uint64_t name)
         last->length += length;
         return;
     }
-    piece *grown = realloc(header.pieces, (header.count + 1) * sizeof *grown);
-    if (!grown) {
-        header.failed = 1;
-        return;
+    if (header.count == header.capacity) {
+        const size_t capacity = header.capacity ? 2 * header.capacity : 4096;
+        piece *grown = realloc(header.pieces, capacity * sizeof *grown);
+        if (!grown) {
+            header.failed = 1;
+            return;
+        }
+        header.pieces = grown;
+        header.capacity = capacity;
     }
-    header.pieces = grown;
     header.pieces[header.count++] = (piece){start, length, name};
 }
 
