@@ -10,7 +10,8 @@
 void cls_build_options(const cls_device_caps *caps, strbuf *options);
 /* Builds kernel's text; fills info from the log (ptxas on NVIDIA) and the kernel's work-group
  * info. On NVIDIA a kernel whose register count is not its register_cap is built again to that
- * cap. On failure the status is CLS_ERR_BUILD and cls_last_error() holds the build log. */
+ * cap; on PoCL the text gets the declarations of the builtins it calls (pocl_declarations.h). On
+ * failure the status is CLS_ERR_BUILD and cls_last_error() holds the build log. */
 cls_status cls_build_from_source(cl_context context, cl_device_id device, const cls_device_caps *caps,
                                  const cls_kernel_source *kernel, const char *options, cl_program *out,
                                  cls_build_info *info);

@@ -14,6 +14,7 @@
 #include "build.h"
 #include "host.h"
 #include "pocl_declarations.h"
+#include "support/context_fixture.h"
 
 /* Calls five builtins by name; `fmax` only through a pasted token, which the reduction misses. */
 static const char SOURCE[] =
@@ -24,21 +25,6 @@ static const char SOURCE[] =
     "    out[i] = hypot(v.x, v.y) + fmin(v.z, v.w) + convert_float(convert_uchar_sat(v.x * 100.0f))"
     "%s;\n"
     "}\n";
-
-static cls_context *context;
-
-static int setup(void **state)
-{
-    (void)state;
-    return cls_context_create(NULL, &context) == CLS_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    cls_context_release(context);
-    return 0;
-}
 
 static void skip_unless_pocl(void)
 {
