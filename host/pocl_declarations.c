@@ -9,6 +9,7 @@
 
 #include "text_file.h"
 
+#include <ctype.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -41,10 +42,7 @@ cls_pocl_declarations_mode cls_pocl_declarations_mode_get(void)
     return CLS_POCL_DECLARATIONS_ON;
 }
 
-static int is_identifier_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+static int is_identifier_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* A name's hash, never 0 (0 marks text kept always, and an empty slot of a set). */
 static uint64_t name_hash(const char *name, size_t length)
@@ -194,7 +192,7 @@ int cls_pocl_declarations(const char *source, strbuf *out)
     name_set names = {calloc(slots, sizeof *names.slots), slots - 1};
     if (!names.slots) return 0;
     for (const char *p = source; *p;) {
-        if (!is_identifier_char(*p) || (*p >= '0' && *p <= '9')) {
+        if (!is_identifier_char(*p) || isdigit((unsigned char)*p)) {
             ++p;
             continue;
         }
